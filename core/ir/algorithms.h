@@ -1,0 +1,37 @@
+// Reusable graph algorithms, kept apart from the passes that use them.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/ir/graph.h"
+
+namespace ec::ir {
+
+/// Producer and consumers of every tensor, by op index into Graph::ops.
+class UseLists {
+ public:
+  explicit UseLists(const Graph& g);
+  /// Index of the op producing `tensor`, or -1 (graph input, constant, undefined).
+  std::ptrdiff_t producer(const std::string& tensor) const;
+  /// Indices of ops reading `tensor`, in op order, each op once.
+  const std::vector<std::size_t>& consumers(const std::string& tensor) const;
+  /// Tensors with more than one producer (SSA violations), sorted.
+  const std::vector<std::string>& multiply_defined() const { return multiply_defined_; }
+
+ private:
+  std::unordered_map<std::string, std::ptrdiff_t> producer_;
+  std::unordered_map<std::string, std::vector<std::size_t>> consumers_;
+  std::vector<std::string> multiply_defined_;
+};
+
+/// Reorders g.ops topologically (stable: keeps the existing order where it is
+/// already valid). Throws GraphError naming an op on the cycle if there is one.
+void topological_sort(Graph& g);
+
+/// True when every op's inputs are defined before it.
+bool is_topologically_sorted(const Graph& g);
+
+}  // namespace ec::ir

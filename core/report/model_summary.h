@@ -1,0 +1,49 @@
+// What `edgecompile inspect` reports about a graph: the same struct feeds the
+// CLI's text and --json output and the workbench's summary panel.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "core/ir/graph.h"
+
+namespace ec::report {
+
+struct TensorSummary {
+  std::string name;
+  std::string dtype;  // "f32"
+  ir::Shape shape;    // to_string(): "[batch,3,224,224]"
+};
+
+struct ModelSummary {
+  std::string path;
+  std::string format;
+  std::string name;
+  std::string producer;  // "pytorch 1.13.0"
+  std::string opset;     // "ai.onnx:13"
+  std::string ir_version;
+  std::vector<TensorSummary> inputs, outputs;
+  std::int64_t op_count = 0;
+  std::map<std::string, std::int64_t> ops_by_type;
+  std::int64_t parameter_count = 0;  // elements of all constant tensors
+  std::int64_t parameter_bytes = 0;
+  // Multiply-accumulates of Conv/ConvTranspose/Gemm/MatMul/FullyConnected for one
+  // inference, dynamic dims taken as 1 (batch 1). FLOPs = 2 * MACs.
+  std::int64_t macs = 0;
+  std::int64_t flops = 0;
+  std::map<std::string, std::int64_t> macs_by_type;
+  std::vector<std::string> macs_unknown_ops;  // op names whose MACs need shapes not known
+  std::map<std::string, std::int64_t> unknown_ops;  // op types the IR does not know
+  std::vector<std::string> validation_warnings;
+};
+
+ModelSummary summarize(const ir::Graph& g, const std::string& path = {});
+nlohmann::json to_json(const ModelSummary& s);
+/// Human-readable multi-line text, as printed by `edgecompile inspect`.
+std::string to_text(const ModelSummary& s);
+
+}  // namespace ec::report

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Installs every Debian package that edgecompiler's build, run and tests need.
+# Idempotent and non-interactive: packages already present are not touched,
+# and apt-get runs only when something is missing.
+set -euo pipefail
+
+packages=(
+  # toolchain
+  build-essential cmake ninja-build pkg-config
+  # core
+  libonnx-dev libprotobuf-dev protobuf-compiler
+  libflatbuffers-dev flatbuffers-compiler
+  libeigen3-dev libusb-1.0-0-dev libspdlog-dev libfmt-dev
+  libcli11-dev nlohmann-json3-dev
+  # GUI
+  qt6-base-dev qt6-charts-dev qt6-l10n-tools qt6-tools-dev-tools libgl-dev
+  # tests and benchmarks
+  libgtest-dev libgmock-dev libbenchmark-dev libonnx-testdata
+  python3 python3-numpy python3-onnx python3-torch python3-torchvision
+  xvfb xauth
+)
+
+missing=()
+# Node.js and npm run the ONNX Runtime peer in bench/. A machine may carry
+# another distribution of Node (which bundles npm and conflicts with Debian's).
+if ! command -v npm >/dev/null 2>&1; then packages+=(nodejs npm); fi
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} Debian packages present"
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+sudo_cmd=()
+if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"

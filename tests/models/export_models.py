@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""Exports the real architectures the tests and benchmarks use, with Debian's
+PyTorch: random weights (weights=None), fixed seed, nothing downloaded.
+
+usage: export_models.py OUT_DIR [--large]
+
+Writes OUT_DIR/<name>.onnx and OUT_DIR/expected.json with, per model, the
+element count of its initializers and Constant-node tensors, computed here
+with the onnx package, independently of edgecompiler. A model is re-exported
+only when missing. --large adds resnet50 (for bench/).
+"""
+import json
+import os
+import sys
+
+import numpy as np
+
+
+def export(name, model, example, out_dir, dynamic_batch=True):
+    import torch
+    path = os.path.join(out_dir, f"{name}.onnx")
+    if os.path.exists(path):
+        return path
+    model.eval()
+    tmp = path + ".tmp"
+    axes = {"input": {0: "batch"}, "output": {0: "batch"}} if dynamic_batch else None
+    torch.onnx.export(model, example, tmp, opset_version=13, input_names=["input"],
+                      output_names=["output"], dynamic_axes=axes, do_constant_folding=True)
+    os.replace(tmp, path)
+    return path
+
+
+def constant_elements(path):
+    import onnx
+    from onnx import numpy_helper
+    m = onnx.load(path)
+    n = sum(int(np.prod(t.dims)) for t in m.graph.initializer)
+    for node in m.graph.node:
+        if node.op_type == "Constant":
+            for a in node.attribute:
+                if a.name == "value":
+                    n += int(np.prod(a.t.dims))
+                elif a.name in ("value_float", "value_int", "value_string"):
+                    n += 1
+                elif a.name in ("value_floats", "value_ints", "value_strings"):
+                    n += len(a.floats) + len(a.ints) + len(a.strings)
+    return n
+
+
+def main():
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    if len(args) != 1:
+        sys.exit(__doc__)
+    out_dir = args[0]
+    os.makedirs(out_dir, exist_ok=True)
+    import torch
+    import torchvision
+    torch.manual_seed(0)
+
+    models = {
+        "mobilenet_v2": (lambda: torchvision.models.mobilenet_v2(weights=None),
+                         lambda: torch.randn(1, 3, 224, 224)),
+        "resnet18": (lambda: torchvision.models.resnet18(weights=None),
+                     lambda: torch.randn(1, 3, 224, 224)),
+        "transformer": (lambda: torch.nn.TransformerEncoder(
+                            torch.nn.TransformerEncoderLayer(d_model=64, nhead=4,
+                                                             dim_feedforward=128,
+                                                             batch_first=True),
+                            num_layers=2, enable_nested_tensor=False),
+                        lambda: torch.randn(1, 16, 64)),
+    }
+    if "--large" in sys.argv:
+        models["resnet50"] = (lambda: torchvision.models.resnet50(weights=None),
+                              lambda: torch.randn(1, 3, 224, 224))
+    expected_path = os.path.join(out_dir, "expected.json")
+    expected = {}
+    if os.path.exists(expected_path):
+        with open(expected_path) as f:
+            expected = json.load(f)
+    for name, (make, example) in models.items():
+        torch.manual_seed(0)
+        path = export(name, make(), example(), out_dir)
+        if name not in expected:
+            expected[name] = {"path": path, "parameter_count": constant_elements(path)}
+        print(f"{name}: {path} ({expected[name]['parameter_count']} constant elements)")
+    with open(expected_path + ".tmp", "w") as f:
+        json.dump(expected, f, indent=2, sort_keys=True)
+    os.replace(expected_path + ".tmp", expected_path)
+
+
+if __name__ == "__main__":
+    main()
