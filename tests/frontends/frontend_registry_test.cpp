@@ -1,0 +1,68 @@
+// open_model(): path checks and the "nobody could read it" error.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/errors.h"
+#include "core/frontends/frontend.h"
+#include "onnx_test_models.h"
+
+namespace ec::frontends {
+namespace {
+
+using ec::testing::TempDir;
+
+std::string error_of(const std::string& path) {
+  try {
+    open_model(path);
+  } catch (const FrontendError& e) {
+    EXPECT_EQ(e.path(), path);
+    return e.what();
+  }
+  return "(no FrontendError)";
+}
+
+TEST(FrontendRegistry, TableListsOnnx) {
+  auto table = frontend_table();
+  ASSERT_FALSE(table.empty());
+  EXPECT_EQ(table[0].name, "onnx");
+  EXPECT_FALSE(table[0].summary.empty());
+  EXPECT_EQ(table[0].make()->name(), "onnx");
+}
+
+TEST(FrontendRegistry, MissingPath) {
+  TempDir dir;
+  EXPECT_EQ(error_of(dir.file("nope.onnx")), dir.file("nope.onnx") + ": no such file; check the path");
+}
+
+TEST(FrontendRegistry, Directory) {
+  TempDir dir;
+  EXPECT_EQ(error_of(dir.path().string()),
+            dir.path().string() + ": is a directory; pass a model file such as model.onnx");
+}
+
+TEST(FrontendRegistry, EmptyFile) {
+  TempDir dir;
+  ec::testing::write_bytes(dir.file("e.onnx"), "");
+  EXPECT_EQ(error_of(dir.file("e.onnx")), dir.file("e.onnx") + ": file is empty (0 bytes); it is not a model");
+}
+
+TEST(FrontendRegistry, RandomBytesListWhatWasTried) {
+  TempDir dir;
+  std::string random;
+  std::uint32_t s = 99;
+  for (int i = 0; i < 10000; ++i) {
+    s = s * 1664525u + 1013904223u;
+    random.push_back(static_cast<char>(s >> 24));
+  }
+  ec::testing::write_bytes(dir.file("r.onnx"), random);
+  EXPECT_EQ(error_of(dir.file("r.onnx")),
+            dir.file("r.onnx") +
+                ": not a model file this tool can read (onnx: no ONNX protobuf header found); "
+                "supported: .onnx");
+  ec::testing::write_bytes(dir.file("notes.txt"), "just some text\n");
+  EXPECT_NE(error_of(dir.file("notes.txt")).find("not a model file this tool can read"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ec::frontends
