@@ -1,0 +1,374 @@
+#include "app/workbench/MainWindow.h"
+
+#include <algorithm>
+
+#include <spdlog/spdlog.h>
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QKeySequence>
+#include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QThread>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+#include "app/workbench/Language.h"
+#include "app/workbench/ModelLoader.h"
+#include "core/frontends/frontend.h"
+#include "widgets/LogPanel.h"
+#include "widgets/LogSink.h"
+#include "widgets/MessageBar.h"
+#include "widgets/MetaTypes.h"
+#include "widgets/ModelSummaryModel.h"
+#include "widgets/OperationListModel.h"
+#include "widgets/SummaryPanel.h"
+
+#ifndef EC_VERSION
+#define EC_VERSION "0.0.0"
+#endif
+
+namespace ec::workbench {
+namespace {
+const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
+const QString kStateKey = QStringLiteral("mainWindow/state");
+const QString kRecentFilesKey = QStringLiteral("recentFiles");
+// Bump when docks are added or renamed, so an old saved layout is not applied.
+constexpr int kStateVersion = 1;
+
+QString localFileOf(const QMimeData* mime) {
+  if (!mime || !mime->hasUrls()) return {};
+  const QList<QUrl> urls = mime->urls();
+  if (urls.isEmpty() || !urls.first().isLocalFile()) return {};
+  return urls.first().toLocalFile();
+}
+}  // namespace
+
+MainWindow::MainWindow(QSettings& settings, QWidget* parent)
+    : QMainWindow(parent), settings_(settings) {
+  ec::widgets::registerCoreMetaTypes();
+  setWindowTitle(tr("edgecompiler Workbench"));
+  setAcceptDrops(true);
+  setDockNestingEnabled(true);
+
+  createCentralWidget();
+  createDocks();
+  createActions();
+  createStatusBar();
+  restoreWindowState();
+
+  // Core messages go to the log panel. The sink is removed again in the
+  // destructor, after the loader thread (the only other thread that logs) ends.
+  logSink_ = logPanel_->createSink();
+  spdlog::default_logger()->sinks().push_back(logSink_);
+
+  loaderThread_ = new QThread(this);
+  loaderThread_->setObjectName(QStringLiteral("ModelLoader"));
+  loader_ = new ModelLoader;
+  loader_->moveToThread(loaderThread_);
+  connect(loaderThread_, &QThread::finished, loader_, &QObject::deleteLater);
+  connect(loader_, &ModelLoader::modelLoaded, this, &MainWindow::onModelLoaded,
+          Qt::QueuedConnection);
+  connect(loader_, &ModelLoader::loadFailed, this, &MainWindow::onLoadFailed, Qt::QueuedConnection);
+  loaderThread_->start();
+}
+
+MainWindow::~MainWindow() {
+  loaderThread_->quit();
+  loaderThread_->wait();  // a running open_model() cannot be interrupted: let it finish
+  auto& sinks = spdlog::default_logger()->sinks();
+  sinks.erase(std::remove(sinks.begin(), sinks.end(), logSink_), sinks.end());
+}
+
+void MainWindow::createCentralWidget() {
+  messageBar_ = new ec::widgets::MessageBar(this);
+
+  emptyHint_ = new QLabel(tr("Open a model with File › Open… (Ctrl+O) or drop a model file here.\n"
+                             "Supported: %1")
+                              .arg([] {
+                                QStringList names;
+                                for (const auto& entry : ec::frontends::frontend_table()) {
+                                  names << QString::fromUtf8(entry.name.data(),
+                                                             qsizetype(entry.name.size()));
+                                }
+                                return names.join(QStringLiteral(", "));
+                              }()),
+                          this);
+  emptyHint_->setAlignment(Qt::AlignCenter);
+  emptyHint_->setEnabled(false);
+
+  opsModel_ = new ec::widgets::OperationListModel(this);
+  opsView_ = new QTreeView(this);
+  opsView_->setObjectName(QStringLiteral("operationsView"));
+  opsView_->setModel(opsModel_);
+  opsView_->setRootIsDecorated(false);
+  opsView_->setUniformRowHeights(true);
+  opsView_->setAlternatingRowColors(true);
+  opsView_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  opsView_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  QHeaderView* header = opsView_->header();
+  header->setStretchLastSection(true);
+  header->setSectionResizeMode(ec::widgets::OperationListModel::Index,
+                               QHeaderView::ResizeToContents);
+  header->resizeSection(ec::widgets::OperationListModel::Name, 230);
+  header->resizeSection(ec::widgets::OperationListModel::Type, 130);
+  header->resizeSection(ec::widgets::OperationListModel::OutputTypes, 150);
+  header->resizeSection(ec::widgets::OperationListModel::Inputs, 220);
+
+  centre_ = new QStackedWidget(this);
+  centre_->addWidget(emptyHint_);
+  centre_->addWidget(opsView_);
+
+  auto* central = new QWidget(this);
+  auto* layout = new QVBoxLayout(central);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(0);
+  layout->addWidget(messageBar_);
+  layout->addWidget(centre_, 1);
+  setCentralWidget(central);
+}
+
+QDockWidget* MainWindow::addPanel(QWidget* panel, const QString& title, const QString& objectName,
+                                  Qt::DockWidgetArea area) {
+  auto* dock = new QDockWidget(title, this);
+  dock->setObjectName(objectName);  // saveState()/restoreState() key
+  dock->setWidget(panel);
+  addDockWidget(area, dock);
+  // Panels added after the menus exist still get their View-menu toggle.
+  if (viewMenu_) viewMenu_->insertAction(viewPanelsEnd_, dock->toggleViewAction());
+  return dock;
+}
+
+void MainWindow::createDocks() {
+  summaryPanel_ = new ec::widgets::SummaryPanel(this);
+  QDockWidget* summaryDock = addPanel(summaryPanel_, tr("Summary"), QStringLiteral("summaryDock"),
+                                      Qt::RightDockWidgetArea);
+  logPanel_ = new ec::widgets::LogPanel(this);
+  QDockWidget* logDock =
+      addPanel(logPanel_, tr("Log"), QStringLiteral("logDock"), Qt::BottomDockWidgetArea);
+  // The log spans the full width; the summary sits right of the operations.
+  setCorner(Qt::BottomRightCorner, Qt::BottomDockWidgetArea);
+  resizeDocks({summaryDock}, {380}, Qt::Horizontal);
+  resizeDocks({logDock}, {200}, Qt::Vertical);
+}
+
+void MainWindow::createActions() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  QAction* open = file->addAction(tr("&Open…"), this, &MainWindow::chooseFile);
+  open->setShortcut(QKeySequence::Open);
+  open->setStatusTip(tr("Open a model file"));
+  recentMenu_ = file->addMenu(tr("Open &Recent"));
+  rebuildRecentMenu();
+  file->addSeparator();
+  QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+  quit->setShortcut(QKeySequence::Quit);
+  quit->setMenuRole(QAction::QuitRole);
+
+  viewMenu_ = menuBar()->addMenu(tr("&View"));
+  for (QDockWidget* dock : findChildren<QDockWidget*>()) {
+    viewMenu_->addAction(dock->toggleViewAction());
+  }
+  viewPanelsEnd_ = viewMenu_->addSeparator();
+  QMenu* language = viewMenu_->addMenu(tr("&Language"));
+  languageGroup_ = new QActionGroup(this);
+  const QString current = chosenLanguage(settings_);
+  for (const UiLanguage& lang : uiLanguages()) {
+    QAction* action = language->addAction(lang.nativeName);
+    action->setCheckable(true);
+    action->setChecked(lang.code == current);
+    action->setData(lang.code);
+    languageGroup_->addAction(action);
+  }
+  connect(languageGroup_, &QActionGroup::triggered, this, [this](QAction* action) {
+    const QString code = action->data().toString();
+    saveLanguage(settings_, code);
+    statusBar()->showMessage(tr("The language changes when the workbench is restarted."), 8000);
+    emit languageChosen(code);
+  });
+
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  QAction* about =
+      help->addAction(tr("&About edgecompiler Workbench"), this, &MainWindow::showAbout);
+  about->setMenuRole(QAction::AboutRole);
+  help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+void MainWindow::createStatusBar() {
+  progress_ = new QProgressBar(this);
+  progress_->setRange(0, 0);  // busy: the core reports no progress yet
+  progress_->setMaximumWidth(160);
+  progress_->setTextVisible(false);
+  cancelButton_ = new QPushButton(tr("Cancel"), this);
+  cancelButton_->setObjectName(QStringLiteral("cancelLoadButton"));
+  cancelButton_->setToolTip(
+      tr("Stop waiting for this model. The file is still read to the end in the background."));
+  connect(cancelButton_, &QPushButton::clicked, this, &MainWindow::cancelLoad);
+  statusBar()->addPermanentWidget(progress_);
+  statusBar()->addPermanentWidget(cancelButton_);
+  progress_->hide();
+  cancelButton_->hide();
+  statusBar()->showMessage(tr("Ready"));
+}
+
+void MainWindow::restoreWindowState() {
+  if (!restoreGeometry(settings_.value(kGeometryKey).toByteArray())) resize(1280, 800);
+  restoreState(settings_.value(kStateKey).toByteArray(), kStateVersion);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  settings_.setValue(kGeometryKey, saveGeometry());
+  settings_.setValue(kStateKey, saveState(kStateVersion));
+  QMainWindow::closeEvent(event);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+  if (!localFileOf(event->mimeData()).isEmpty()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+  const QString path = localFileOf(event->mimeData());
+  if (path.isEmpty()) return;
+  event->acceptProposedAction();
+  openFile(path);
+}
+
+void MainWindow::chooseFile() {
+  QString dir = settings_.value(QStringLiteral("lastOpenDir")).toString();
+  const QString path = QFileDialog::getOpenFileName(
+      this, tr("Open Model"), dir,
+      tr("Models (*.onnx *.tflite *.pt *.pth *.keras *.h5);;All files (*)"));
+  if (path.isEmpty()) return;
+  settings_.setValue(QStringLiteral("lastOpenDir"), QFileInfo(path).absolutePath());
+  openFile(path);
+}
+
+void MainWindow::openFile(const QString& path) {
+  if (path.isEmpty()) return;
+  const QString absolute = QFileInfo(path).absoluteFilePath();
+  // A newer request supersedes a running one; its result will be ignored.
+  currentRequest_ = ++lastRequest_;
+  currentPath_ = absolute;
+  setLoading(true, absolute);
+  QMetaObject::invokeMethod(
+      loader_, [loader = loader_, id = currentRequest_, absolute] { loader->load(id, absolute); },
+      Qt::QueuedConnection);
+}
+
+void MainWindow::cancelLoad() {
+  if (!isLoading()) return;
+  spdlog::info("stopped waiting for {}", currentPath_.toStdString());
+  currentRequest_ = 0;
+  setLoading(false);
+  statusBar()->showMessage(tr("Cancelled opening %1").arg(QFileInfo(currentPath_).fileName()),
+                           5000);
+}
+
+void MainWindow::setLoading(bool loading, const QString& path) {
+  progress_->setVisible(loading);
+  cancelButton_->setVisible(loading);
+  if (loading) statusBar()->showMessage(tr("Opening %1…").arg(QFileInfo(path).fileName()));
+}
+
+void MainWindow::onModelLoaded(quint64 requestId, const QString& path, ec::ir::FrozenGraph graph,
+                               const ec::report::ModelSummary& summary) {
+  if (requestId != currentRequest_) return;  // cancelled or superseded
+  currentRequest_ = 0;
+  setLoading(false);
+  messageBar_->dismiss();
+
+  graph_ = std::move(graph);
+  opsModel_->setGraph(graph_);
+  summaryPanel_->setSummary(summary);
+  centre_->setCurrentWidget(opsView_);
+
+  const QString name = QFileInfo(path).fileName();
+  setWindowFilePath(path);
+  setWindowTitle(tr("%1 — edgecompiler Workbench").arg(name));
+  statusBar()->showMessage(
+      tr("Opened %1: %n operation(s)", nullptr, int(graph_->ops.size())).arg(name), 10000);
+  addRecentFile(path);
+  emit modelShown(path);
+}
+
+void MainWindow::onLoadFailed(quint64 requestId, const QString& path, const QString& message) {
+  if (requestId != currentRequest_) return;
+  currentRequest_ = 0;
+  setLoading(false);
+  // Whatever was shown before stays shown; the bar says why the new file is not.
+  messageBar_->showError(message);
+  statusBar()->showMessage(tr("Could not open %1").arg(QFileInfo(path).fileName()), 10000);
+  emit loadFailed(message);
+}
+
+QStringList MainWindow::recentFiles() const {
+  return settings_.value(kRecentFilesKey).toStringList();
+}
+
+void MainWindow::setRecentFiles(const QStringList& files) {
+  settings_.setValue(kRecentFilesKey, files);
+  rebuildRecentMenu();
+}
+
+void MainWindow::addRecentFile(const QString& path) {
+  QStringList files = recentFiles();
+  files.removeAll(path);
+  files.prepend(path);
+  while (files.size() > kMaxRecentFiles) files.removeLast();
+  setRecentFiles(files);
+}
+
+void MainWindow::rebuildRecentMenu() {
+  recentMenu_->clear();
+  const QStringList files = recentFiles();
+  for (int i = 0; i < files.size(); ++i) {
+    const QString& path = files[i];
+    // "&1 name" gives keyboard access to the first nine entries.
+    QString name = QFileInfo(path).fileName();
+    name.replace(QLatin1Char('&'), QStringLiteral("&&"));
+    const QString label = i < 9 ? QStringLiteral("&%1 %2").arg(QString::number(i + 1), name) : name;
+    QAction* action = recentMenu_->addAction(label, this, [this, path] { openFile(path); });
+    action->setToolTip(path);
+    action->setStatusTip(path);
+  }
+  if (!files.isEmpty()) {
+    recentMenu_->addSeparator();
+    recentMenu_->addAction(tr("&Clear List"), this, [this] { setRecentFiles({}); });
+  }
+  recentMenu_->setEnabled(!files.isEmpty());
+}
+
+const ec::widgets::ModelSummaryModel* MainWindow::summaryModel() const {
+  return summaryPanel_->model();
+}
+
+void MainWindow::showAbout() {
+  QStringList formats;
+  for (const auto& entry : ec::frontends::frontend_table()) {
+    formats << QString::fromUtf8(entry.name.data(), qsizetype(entry.name.size()));
+  }
+  QMessageBox::about(
+      this, tr("About edgecompiler Workbench"),
+      tr("<h3>edgecompiler Workbench %1</h3>"
+         "<p>A model-compilation workbench for edge AI: open a model, inspect it, and "
+         "(in later versions) optimise, quantise and compile it for an accelerator.</p>"
+         "<p>Model formats: %2<br>Built with Qt %3.</p>")
+          .arg(QStringLiteral(EC_VERSION), formats.join(QStringLiteral(", ")),
+               QString::fromLatin1(qVersion())));
+}
+
+}  // namespace ec::workbench

@@ -1,0 +1,124 @@
+// The workbench's main window over one model. The centre lists the graph's
+// operations (the graph view replaces it later); views live in docks so later
+// panels (pass list, quantisation heatmap, partition view, timeline) slot in
+// with addPanel(). Loading runs on a worker thread (ModelLoader) and results
+// arrive as immutable snapshots through queued signals.
+#pragma once
+
+#include <memory>
+
+#include <QMainWindow>
+#include <QStringList>
+
+#include "core/ir/graph.h"
+#include "core/report/model_summary.h"
+
+class QAction;
+class QActionGroup;
+class QDockWidget;
+class QLabel;
+class QMenu;
+class QProgressBar;
+class QPushButton;
+class QSettings;
+class QStackedWidget;
+class QThread;
+class QTreeView;
+
+namespace ec::widgets {
+class LogPanel;
+class LogSink;
+class MessageBar;
+class ModelSummaryModel;
+class OperationListModel;
+class SummaryPanel;
+}  // namespace ec::widgets
+
+namespace ec::workbench {
+
+class ModelLoader;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+
+ public:
+  static constexpr int kMaxRecentFiles = 10;
+
+  /// `settings` holds geometry, dock state, recent files and the UI language;
+  /// it must outlive the window.
+  explicit MainWindow(QSettings& settings, QWidget* parent = nullptr);
+  /// Waits for a running load to finish (the core's open is not interruptible).
+  ~MainWindow() override;
+
+  bool isLoading() const { return currentRequest_ != 0; }
+  QStringList recentFiles() const;
+  /// The summary shown, or null before the first successful load.
+  const ec::widgets::ModelSummaryModel* summaryModel() const;
+  const ec::widgets::MessageBar* messageBar() const { return messageBar_; }
+  const ec::ir::FrozenGraph& graph() const { return graph_; }
+
+ public slots:
+  /// Starts loading `path` in the background; a load already running is cancelled.
+  void openFile(const QString& path);
+  /// Ignores the result of the running load (it still runs to completion).
+  void cancelLoad();
+
+ signals:
+  /// A model finished loading and every view now shows it.
+  void modelShown(const QString& path);
+  /// Loading failed; `message` is the core's one-line error (also in the message bar).
+  void loadFailed(const QString& message);
+  /// Language code requested through View > Language ("en", "de").
+  void languageChosen(const QString& language);
+
+ protected:
+  void closeEvent(QCloseEvent* event) override;
+  void dragEnterEvent(QDragEnterEvent* event) override;
+  void dropEvent(QDropEvent* event) override;
+
+ private:
+  void createCentralWidget();
+  void createDocks();
+  void createActions();
+  void createStatusBar();
+  /// Adds `panel` as a dock with a View-menu toggle; `objectName` keys its saved state.
+  QDockWidget* addPanel(QWidget* panel, const QString& title, const QString& objectName,
+                        Qt::DockWidgetArea area);
+  void restoreWindowState();
+  void setLoading(bool loading, const QString& path = {});
+  void addRecentFile(const QString& path);
+  void setRecentFiles(const QStringList& files);
+  void rebuildRecentMenu();
+  void chooseFile();
+  void showAbout();
+  void onModelLoaded(quint64 requestId, const QString& path, ec::ir::FrozenGraph graph,
+                     const ec::report::ModelSummary& summary);
+  void onLoadFailed(quint64 requestId, const QString& path, const QString& message);
+
+  QSettings& settings_;
+
+  ec::widgets::MessageBar* messageBar_ = nullptr;
+  QStackedWidget* centre_ = nullptr;
+  QLabel* emptyHint_ = nullptr;
+  QTreeView* opsView_ = nullptr;
+  ec::widgets::OperationListModel* opsModel_ = nullptr;
+  ec::widgets::SummaryPanel* summaryPanel_ = nullptr;
+  ec::widgets::LogPanel* logPanel_ = nullptr;
+  std::shared_ptr<ec::widgets::LogSink> logSink_;
+
+  QMenu* viewMenu_ = nullptr;
+  QAction* viewPanelsEnd_ = nullptr;  // panel toggles go above this separator
+  QMenu* recentMenu_ = nullptr;
+  QActionGroup* languageGroup_ = nullptr;
+  QProgressBar* progress_ = nullptr;
+  QPushButton* cancelButton_ = nullptr;
+
+  QThread* loaderThread_ = nullptr;
+  ModelLoader* loader_ = nullptr;
+  quint64 lastRequest_ = 0;
+  quint64 currentRequest_ = 0;  // 0 = nothing loading (or the running load was cancelled)
+  QString currentPath_;
+  ec::ir::FrozenGraph graph_;
+};
+
+}  // namespace ec::workbench

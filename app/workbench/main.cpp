@@ -1,0 +1,112 @@
+// edgecompiler Workbench.
+//
+//   edgecompiler-workbench [MODEL] [--screenshot OUT.png]
+//
+// With --screenshot the window opens MODEL, waits until it is shown, saves an
+// image of the window to OUT.png and exits 0; if the model cannot be opened it
+// prints the core's one-line error to stderr and exits 1.
+#include <cstdio>
+
+#include <spdlog/sinks/sink.h>
+#include <spdlog/spdlog.h>
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QPixmap>
+#include <QSettings>
+#include <QTimer>
+
+#include "app/workbench/Language.h"
+#include "app/workbench/MainWindow.h"
+
+#ifndef EC_VERSION
+#define EC_VERSION "0.0.0"
+#endif
+
+namespace {
+
+// Screenshots must never hang a CI job: give up after this long.
+constexpr int kScreenshotTimeoutMs = 5 * 60 * 1000;
+
+void printError(const QString& message) {
+  std::fprintf(stderr, "%s\n", message.toLocal8Bit().constData());
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  QApplication app(argc, argv);
+  QApplication::setOrganizationName(QStringLiteral("edgecompiler"));
+  QApplication::setApplicationName(QStringLiteral("edgecompiler-workbench"));
+  QApplication::setApplicationDisplayName(QStringLiteral("edgecompiler Workbench"));
+  QApplication::setApplicationVersion(QStringLiteral(EC_VERSION));
+
+  // The log panel shows the core's debug messages (which frontend was tried,
+  // what shape inference did); the terminal keeps to info and above.
+  for (const auto& sink : spdlog::default_logger()->sinks()) sink->set_level(spdlog::level::info);
+  spdlog::set_level(spdlog::level::debug);
+
+  QSettings settings;
+  ec::workbench::installTranslators(app, ec::workbench::chosenLanguage(settings));
+
+  QCommandLineParser parser;
+  parser.setApplicationDescription(
+      QCoreApplication::translate("main", "Model-compilation workbench for edge AI."));
+  parser.addHelpOption();
+  parser.addVersionOption();
+  parser.addPositionalArgument(QStringLiteral("model"),
+                               QCoreApplication::translate("main", "Model file to open."),
+                               QStringLiteral("[MODEL]"));
+  const QCommandLineOption screenshot(
+      QStringLiteral("screenshot"),
+      QCoreApplication::translate("main",
+                                  "Open MODEL, save an image of the window to <file> and exit."),
+      QStringLiteral("file"));
+  parser.addOption(screenshot);
+  parser.process(app);
+
+  const QStringList positional = parser.positionalArguments();
+  if (positional.size() > 1) {
+    printError(QCoreApplication::translate("main", "Only one model file can be opened."));
+    return 2;
+  }
+  const QString model = positional.value(0);
+  const QString screenshotPath = parser.value(screenshot);
+  // Scripted runs print nothing but the one-line error (the log panel still gets everything).
+  if (!screenshotPath.isEmpty()) {
+    for (const auto& sink : spdlog::default_logger()->sinks()) sink->set_level(spdlog::level::off);
+  }
+
+  ec::workbench::MainWindow window(settings);
+  // Screenshots have one size whatever geometry the user saved.
+  if (!screenshotPath.isEmpty()) window.resize(1280, 800);
+  window.show();
+
+  if (!screenshotPath.isEmpty()) {
+    auto grabAndQuit = [&window, screenshotPath] {
+      // Let the layout settle after the views were filled.
+      QTimer::singleShot(300, &window, [&window, screenshotPath] {
+        if (!window.grab().save(screenshotPath)) {
+          printError(QCoreApplication::translate("main", "Cannot write the screenshot to %1")
+                         .arg(screenshotPath));
+          QCoreApplication::exit(1);
+          return;
+        }
+        QCoreApplication::exit(0);
+      });
+    };
+    QObject::connect(&window, &ec::workbench::MainWindow::modelShown, &window, grabAndQuit);
+    QObject::connect(&window, &ec::workbench::MainWindow::loadFailed, &window,
+                     [](const QString& message) {
+                       printError(message);
+                       QCoreApplication::exit(1);
+                     });
+    QTimer::singleShot(kScreenshotTimeoutMs, &window, [] {
+      printError(QCoreApplication::translate("main", "Timed out waiting for the model to load."));
+      QCoreApplication::exit(1);
+    });
+    if (model.isEmpty()) grabAndQuit();
+  }
+  if (!model.isEmpty()) window.openFile(model);
+
+  return app.exec();
+}

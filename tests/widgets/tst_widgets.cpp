@@ -1,0 +1,409 @@
+// Tests of ecwidgets' models and of the workbench window driving the real core.
+// Every model is checked by QAbstractItemModelTester.
+#include <atomic>
+#include <memory>
+#include <thread>
+
+#include <spdlog/logger.h>
+#include <QAbstractItemModelTester>
+#include <QAction>
+#include <QDockWidget>
+#include <QFile>
+#include <QFileInfo>
+#include <QMimeData>
+#include <QRandomGenerator>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUrl>
+
+#include "app/workbench/MainWindow.h"
+#include "core/errors.h"
+#include "core/frontends/frontend.h"
+#include "core/ir/dtype.h"
+#include "core/ir/graph.h"
+#include "core/report/model_summary.h"
+#include "widgets/ItemRoles.h"
+#include "widgets/LogModel.h"
+#include "widgets/LogSink.h"
+#include "widgets/MessageBar.h"
+#include "widgets/ModelSummaryModel.h"
+#include "widgets/OperationListModel.h"
+
+using ec::widgets::LogEntry;
+using ec::widgets::LogLevel;
+using ec::widgets::LogModel;
+using ec::widgets::ModelSummaryModel;
+using ec::widgets::OperationListModel;
+using ec::workbench::MainWindow;
+
+namespace {
+
+constexpr int kLoadTimeoutMs = 60000;
+
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+ec::report::ModelSummary makeSummary() {
+  ec::report::ModelSummary s;
+  s.path = "/models/tiny.onnx";
+  s.format = "onnx";
+  s.name = "tiny";
+  s.producer = "pytorch 1.13.0";
+  s.opset = "ai.onnx:13";
+  s.ir_version = "8";
+  s.inputs = {{"input", "f32", ec::ir::Shape::of({1, 3, 32, 32})}};
+  s.outputs = {{"logits", "f32", ec::ir::Shape::of({1, 10})},
+               {"features", "f32", ec::ir::Shape::of({1, 64})}};
+  s.op_count = 5;
+  s.ops_by_type = {{"Conv", 2}, {"Relu", 2}, {"Gemm", 1}};
+  s.parameter_count = 1234567;
+  s.parameter_bytes = 4 * 1234567;
+  s.macs = 2500000;
+  s.macs_by_type = {{"Conv", 2000000}, {"Gemm", 500000}};
+  s.flops = 5000000;
+  s.macs_unknown_ops = {"/fc/Gemm"};
+  s.unknown_ops = {{"custom::Swish", 1}};
+  s.validation_warnings = {"tensor 'x' has no producer"};
+  return s;
+}
+
+QString valueOf(const ModelSummaryModel& model, const QString& key) {
+  const int row = model.rowForKey(key);
+  if (row < 0) return QStringLiteral("<no row %1>").arg(key);
+  return model.index(row, ModelSummaryModel::Value).data().toString();
+}
+
+QString propertyOf(const ModelSummaryModel& model, const QString& key) {
+  const int row = model.rowForKey(key);
+  if (row < 0) return QStringLiteral("<no row %1>").arg(key);
+  return model.index(row, ModelSummaryModel::Property).data().toString();
+}
+
+/// Saves an image of `w` into $EC_TEST_SCREENSHOT_DIR when set, for reviewing the UI.
+void saveScreenshot(QWidget& w, const QString& name) {
+  const QString dir = qEnvironmentVariable("EC_TEST_SCREENSHOT_DIR");
+  if (!dir.isEmpty()) w.grab().save(dir + QLatin1Char('/') + name);
+}
+
+/// The one-line error the core gives for `path`, or empty if it opens.
+QString coreErrorFor(const QString& path) {
+  try {
+    ec::frontends::open_model(path.toStdString());
+  } catch (const std::exception& e) {
+    return qs(e.what());
+  }
+  return {};
+}
+
+}  // namespace
+
+class WidgetTests : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void init() {
+    settingsDir_ = std::make_unique<QTemporaryDir>();
+    QVERIFY(settingsDir_->isValid());
+    settings_ = std::make_unique<QSettings>(settingsDir_->filePath(QStringLiteral("wb.ini")),
+                                            QSettings::IniFormat);
+  }
+  void cleanup() {
+    settings_.reset();
+    settingsDir_.reset();
+  }
+
+  // --- ModelSummaryModel -------------------------------------------------
+  void summaryModelPassesModelTester() {
+    ModelSummaryModel model(makeSummary());
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QCOMPARE(model.columnCount(), 2);
+    QVERIFY(model.rowCount() > 10);
+    QCOMPARE(model.headerData(ModelSummaryModel::Property, Qt::Horizontal).toString(),
+             QStringLiteral("Property"));
+  }
+
+  void summaryModelRowsShowEveryField() {
+    ModelSummaryModel model(makeSummary());
+    QCOMPARE(valueOf(model, QStringLiteral("name")), QStringLiteral("tiny"));
+    QCOMPARE(valueOf(model, QStringLiteral("format")), QStringLiteral("onnx"));
+    QCOMPARE(valueOf(model, QStringLiteral("path")), QStringLiteral("tiny.onnx"));
+    QCOMPARE(valueOf(model, QStringLiteral("producer")), QStringLiteral("pytorch 1.13.0"));
+    QCOMPARE(valueOf(model, QStringLiteral("opset")), QStringLiteral("ai.onnx:13"));
+    QCOMPARE(valueOf(model, QStringLiteral("ir_version")), QStringLiteral("8"));
+    QCOMPARE(propertyOf(model, QStringLiteral("input.0")), QStringLiteral("input"));
+    QCOMPARE(valueOf(model, QStringLiteral("input.0")), QStringLiteral("f32 [1,3,32,32]"));
+    QCOMPARE(propertyOf(model, QStringLiteral("output.1")), QStringLiteral("features"));
+    QCOMPARE(valueOf(model, QStringLiteral("op_count")), QStringLiteral("5"));
+    QCOMPARE(valueOf(model, QStringLiteral("ops.Conv")), QStringLiteral("2"));
+    QCOMPARE(valueOf(model, QStringLiteral("ops.Gemm")), QStringLiteral("1"));
+    QCOMPARE(valueOf(model, QStringLiteral("unknown_ops.custom::Swish")), QStringLiteral("1"));
+    QVERIFY(model.rowForKey(QStringLiteral("macs_unknown_ops")) >= 0);
+    QVERIFY(model.rowForKey(QStringLiteral("warning.0")) >= 0);
+    // Large counts are shortened for display; the exact figure sorts and tooltips.
+    const QModelIndex params =
+        model.index(model.rowForKey(QStringLiteral("parameter_count")), ModelSummaryModel::Value);
+    QCOMPARE(params.data(ec::widgets::SortRole).toLongLong(), 1234567LL);
+    QVERIFY(params.data().toString().endsWith(QLatin1String(" M")));
+    QCOMPARE(model.index(0, 0).data(ec::widgets::KeyRole).toString(), QStringLiteral("model"));
+  }
+
+  void summaryModelOmitsEmptySections() {
+    ec::report::ModelSummary s = makeSummary();
+    s.unknown_ops.clear();
+    s.validation_warnings.clear();
+    s.macs_unknown_ops.clear();
+    ModelSummaryModel model(s);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QCOMPARE(model.rowForKey(QStringLiteral("unknown_ops")), -1);
+    QCOMPARE(model.rowForKey(QStringLiteral("warnings")), -1);
+    QCOMPARE(model.rowForKey(QStringLiteral("macs_unknown_ops")), -1);
+    ModelSummaryModel empty(ec::report::ModelSummary{});
+    QAbstractItemModelTester emptyTester(&empty,
+                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QCOMPARE(valueOf(empty, QStringLiteral("name")), QStringLiteral("—"));
+  }
+
+  // --- OperationListModel ------------------------------------------------
+  void operationListModelPassesModelTester() {
+    ec::ir::Graph g;
+    g.name = "g";
+    ec::ir::Tensor x;
+    x.name = "x";
+    x.dtype = ec::ir::DType::Float32;
+    x.shape = ec::ir::Shape::of({1, 4});
+    g.add_tensor(x);
+    ec::ir::Tensor y = x;
+    y.name = "y";
+    g.add_tensor(y);
+    ec::ir::Operation op;
+    op.name = "relu0";
+    op.kind = ec::ir::OpKind::Unknown;
+    op.op_type = "custom::Thing";
+    op.inputs = {"x", ""};
+    op.outputs = {"y"};
+    g.ops.push_back(op);
+    g.inputs = {"x"};
+    g.outputs = {"y"};
+
+    OperationListModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QCOMPARE(model.rowCount(), 0);
+    model.setGraph(ec::ir::freeze(g));
+    QCOMPARE(model.rowCount(), 1);
+    QCOMPARE(model.index(0, OperationListModel::Name).data().toString(), QStringLiteral("relu0"));
+    QCOMPARE(model.index(0, OperationListModel::Type).data().toString(),
+             QStringLiteral("custom::Thing"));
+    QCOMPARE(model.index(0, OperationListModel::Inputs).data().toString(), QStringLiteral("x"));
+    QCOMPARE(model.index(0, OperationListModel::Outputs).data().toString(), QStringLiteral("y"));
+    QCOMPARE(model.index(0, OperationListModel::OutputTypes).data().toString(),
+             QStringLiteral("f32[1,4]"));
+    QCOMPARE(model.index(0, OperationListModel::Inputs).data(Qt::ToolTipRole).toString(),
+             QStringLiteral("x: f32[1,4]"));
+    model.setGraph(nullptr);
+    QCOMPARE(model.rowCount(), 0);
+  }
+
+  // --- LogModel and LogSink ----------------------------------------------
+  void logModelPassesModelTester() {
+    LogModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setMaxEntries(3);
+    for (int i = 0; i < 5; ++i) {
+      model.append(LogEntry{QDateTime::currentDateTime(), LogLevel::Info, QString(),
+                            QStringLiteral("line %1").arg(i)});
+    }
+    QCOMPARE(model.rowCount(), 3);  // oldest dropped
+    QCOMPARE(model.index(0, LogModel::Message).data().toString(), QStringLiteral("line 2"));
+    model.append(LogEntry{QDateTime::currentDateTime(), LogLevel::Error, QStringLiteral("core"),
+                          QStringLiteral("boom")});
+    QCOMPARE(model.index(2, LogModel::Message).data().toString(), QStringLiteral("[core] boom"));
+    QCOMPARE(model.index(2, LogModel::Level).data().toString(), QStringLiteral("Error"));
+    model.setMaxEntries(1);
+    QCOMPARE(model.rowCount(), 1);
+    model.clear();
+    QCOMPARE(model.rowCount(), 0);
+  }
+
+  void logSinkDeliversFromOtherThreads() {
+    LogModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    auto sink = ec::widgets::LogSink::connectedTo(&model);
+    auto logger = std::make_shared<spdlog::logger>("worker", sink);
+    logger->set_level(spdlog::level::trace);
+    constexpr int kThreads = 4, kPerThread = 50;
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t) {
+      threads.emplace_back([&logger, t] {
+        for (int i = 0; i < kPerThread; ++i) logger->warn("thread {} message {}", t, i);
+      });
+    }
+    for (auto& th : threads) th.join();
+    QCOMPARE(model.rowCount(), 0);  // queued: nothing arrives before the event loop runs
+    QTRY_COMPARE(model.rowCount(), kThreads * kPerThread);
+    QCOMPARE(model.entry(0).level, LogLevel::Warning);
+    QCOMPARE(model.entry(0).logger, QStringLiteral("worker"));
+    QVERIFY(model.entry(0).message.startsWith(QLatin1String("thread ")));
+  }
+
+  void logSinkOutlivesModel() {
+    auto sink = std::shared_ptr<ec::widgets::LogSink>();
+    {
+      LogModel model;
+      sink = ec::widgets::LogSink::connectedTo(&model);
+    }
+    spdlog::logger logger("late", sink);
+    logger.info("nobody listens");  // must not crash
+    QCoreApplication::processEvents();
+  }
+
+  // --- MainWindow ----------------------------------------------------------
+  void mainWindowShowsModelSummary() {
+    const QString path = QStringLiteral(EC_SAMPLE_MODEL);
+    if (!QFileInfo::exists(path)) QSKIP("sample model not built (target sample_model)");
+    const ec::report::ModelSummary expected =
+        ec::report::summarize(ec::frontends::open_model(path.toStdString()), path.toStdString());
+
+    MainWindow window(*settings_);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QSignalSpy shown(&window, &MainWindow::modelShown);
+    QSignalSpy failed(&window, &MainWindow::loadFailed);
+    window.openFile(path);
+    QVERIFY(window.isLoading());
+    QVERIFY(shown.wait(kLoadTimeoutMs));
+    QCOMPARE(failed.count(), 0);
+    QVERIFY(!window.isLoading());
+
+    const ModelSummaryModel* model = window.summaryModel();
+    QVERIFY(model);
+    QAbstractItemModelTester tester(const_cast<ModelSummaryModel*>(model),
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QCOMPARE(valueOf(*model, QStringLiteral("format")), qs(expected.format));
+    QCOMPARE(valueOf(*model, QStringLiteral("op_count")), QString::number(expected.op_count));
+    QCOMPARE(model->index(model->rowForKey(QStringLiteral("parameter_count")), 1)
+                 .data(ec::widgets::SortRole)
+                 .toLongLong(),
+             qlonglong(expected.parameter_count));
+    QCOMPARE(model->index(model->rowForKey(QStringLiteral("macs")), 1)
+                 .data(ec::widgets::SortRole)
+                 .toLongLong(),
+             qlonglong(expected.macs));
+    for (std::size_t i = 0; i < expected.inputs.size(); ++i) {
+      const QString key = QStringLiteral("input.") + QString::number(i);
+      QCOMPARE(propertyOf(*model, key), qs(expected.inputs[i].name));
+      QCOMPARE(valueOf(*model, key), qs(expected.inputs[i].dtype) + QLatin1Char(' ') +
+                                         qs(expected.inputs[i].shape.to_string()));
+    }
+    for (const auto& [type, count] : expected.ops_by_type) {
+      QCOMPARE(valueOf(*model, QStringLiteral("ops.") + qs(type)), QString::number(count));
+    }
+    QVERIFY(window.graph());
+    QCOMPARE(qint64(window.graph()->ops.size()), qint64(expected.op_count));
+    QVERIFY(window.messageBar()->isHidden());
+    QVERIFY(window.windowTitle().contains(QFileInfo(path).fileName()));
+    QCOMPARE(window.recentFiles(), QStringList{QFileInfo(path).absoluteFilePath()});
+    // Recent files live in the QSettings passed in, so a new window sees them.
+    MainWindow second(*settings_);
+    QCOMPARE(second.recentFiles(), QStringList{QFileInfo(path).absoluteFilePath()});
+  }
+
+  void mainWindowShowsCoreErrorForBrokenFile() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("broken.onnx"));
+    {
+      QFile f(path);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      QRandomGenerator rng(1234);
+      QByteArray bytes(4096, Qt::Uninitialized);
+      for (char& c : bytes) c = char(rng.bounded(256));
+      f.write(bytes);
+    }
+    const QString expected = coreErrorFor(path);
+    QVERIFY2(!expected.isEmpty(), "the core opened random bytes");
+
+    MainWindow window(*settings_);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(window.messageBar()->isHidden());
+    QSignalSpy failed(&window, &MainWindow::loadFailed);
+    window.openFile(path);
+    QVERIFY(failed.wait(kLoadTimeoutMs));
+    QCOMPARE(failed.first().first().toString(), expected);
+    QVERIFY(window.messageBar()->isVisible());
+    QCOMPARE(window.messageBar()->text(), expected);
+    saveScreenshot(window, QStringLiteral("broken_file.png"));
+    QVERIFY(!expected.contains(QLatin1Char('\n')));  // one line
+    QVERIFY(window.recentFiles().isEmpty());         // failures are not remembered
+  }
+
+  void mainWindowReportsMissingFile() {
+    MainWindow window(*settings_);
+    QSignalSpy failed(&window, &MainWindow::loadFailed);
+    const QString path = settingsDir_->filePath(QStringLiteral("does-not-exist.onnx"));
+    window.openFile(path);
+    QVERIFY(failed.wait(kLoadTimeoutMs));
+    QCOMPARE(window.messageBar()->text(), coreErrorFor(path));
+  }
+
+  void cancelIgnoresTheRunningLoad() {
+    const QString path = QStringLiteral(EC_SAMPLE_MODEL);
+    if (!QFileInfo::exists(path)) QSKIP("sample model not built (target sample_model)");
+    MainWindow window(*settings_);
+    QSignalSpy shown(&window, &MainWindow::modelShown);
+    window.openFile(path);
+    window.cancelLoad();
+    QVERIFY(!window.isLoading());
+    // The loader runs requests in order, so once the second load is shown the
+    // first (cancelled) result has already arrived and been ignored.
+    window.openFile(path);
+    QVERIFY(shown.wait(kLoadTimeoutMs));
+    QTest::qWait(50);
+    QCOMPARE(shown.count(), 1);
+  }
+
+  void viewMenuTogglesDocksAndSavesLanguage() {
+    MainWindow window(*settings_);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    auto* summaryDock = window.findChild<QDockWidget*>(QStringLiteral("summaryDock"));
+    auto* logDock = window.findChild<QDockWidget*>(QStringLiteral("logDock"));
+    QVERIFY(summaryDock && logDock);
+    QVERIFY(summaryDock->isVisible());
+    summaryDock->toggleViewAction()->trigger();
+    QVERIFY(!summaryDock->isVisible());
+
+    QSignalSpy chosen(&window, &MainWindow::languageChosen);
+    QAction* deutsch = nullptr;
+    for (QAction* a : window.findChildren<QAction*>()) {
+      if (a->data().toString() == QLatin1String("de")) deutsch = a;
+    }
+    QVERIFY(deutsch);
+    deutsch->trigger();
+    QCOMPARE(chosen.count(), 1);
+    QCOMPARE(settings_->value(QStringLiteral("ui/language")).toString(), QStringLiteral("de"));
+  }
+
+  void droppingAFileOpensIt() {
+    const QString path = QStringLiteral(EC_SAMPLE_MODEL);
+    if (!QFileInfo::exists(path)) QSKIP("sample model not built (target sample_model)");
+    MainWindow window(*settings_);
+    QSignalSpy shown(&window, &MainWindow::modelShown);
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(path)});
+    QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(&window, &enter);
+    QVERIFY(enter.isAccepted());
+    QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(&window, &drop);
+    QVERIFY(shown.wait(kLoadTimeoutMs));
+    QCOMPARE(shown.first().first().toString(), QFileInfo(path).absoluteFilePath());
+  }
+
+ private:
+  std::unique_ptr<QTemporaryDir> settingsDir_;
+  std::unique_ptr<QSettings> settings_;
+};
+
+QTEST_MAIN(WidgetTests)
+#include "tst_widgets.moc"
