@@ -1,0 +1,119 @@
+// `edgecompile bench`: times a model on the CPU runtime on deterministic
+// random inputs and prints latency statistics and peak memory.
+#include <sys/resource.h>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <vector>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "app/cli/commands/commands.h"
+#include "core/runtime/session.h"
+
+namespace ec::cli {
+namespace {
+
+struct BenchOptions {
+  std::string model;
+  int iterations = 50;
+  int warmup = 5;
+  int threads = 0;
+  bool json = false;
+  bool profile = false;
+};
+
+// Peak resident set size of this process, in MiB (Linux reports ru_maxrss in KiB).
+double peak_rss_mib() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_maxrss) / 1024.0;
+}
+
+int bench_model(const BenchOptions& o) {
+  runtime::InferenceSession session({o.threads});
+  session.load(o.model);
+  const auto inputs = session.random_inputs(0);
+  const runtime::Stats s = session.benchmark(inputs, o.iterations, o.warmup);
+  const double peak = peak_rss_mib();
+  // Per-op profile: a few extra runs with per-op timing, averaged.
+  std::map<std::string, double> by_type;
+  std::vector<std::pair<double, std::string>> top;
+  if (o.profile) {
+    const int runs = std::max(1, std::min(o.iterations, 10));
+    std::map<std::string, std::pair<std::string, double>> by_op;  // label -> (type, total ms)
+    for (int i = 0; i < runs; ++i) {
+      runtime::RunProfile p;
+      session.run(inputs, &p);
+      for (std::size_t k = 0; k < p.ops.size(); ++k) {
+        const auto& e = p.ops[k];
+        by_type[e.op_type] += e.ms / runs;
+        auto& slot = by_op[e.name.empty() ? "#" + std::to_string(k) + " " + e.op_type : e.name];
+        slot.first = e.op_type;
+        slot.second += e.ms / runs;
+      }
+    }
+    for (const auto& [name, v] : by_op) top.emplace_back(v.second, name + " (" + v.first + ")");
+    std::sort(top.rbegin(), top.rend());
+    if (top.size() > 10) top.resize(10);
+  }
+  if (o.json) {
+    nlohmann::json j = {{"model", o.model},          {"iterations", s.iterations}, {"warmup", o.warmup},
+                        {"threads", o.threads},      {"mean_ms", s.mean_ms},       {"p50_ms", s.p50_ms},
+                        {"p95_ms", s.p95_ms},        {"p99_ms", s.p99_ms},         {"min_ms", s.min_ms},
+                        {"max_ms", s.max_ms},        {"stdev_ms", s.stdev_ms},     {"throughput_per_s", s.throughput},
+                        {"peak_memory_mib", peak}};
+    if (o.profile) {
+      j["profile_ms_by_op_type"] = by_type;
+      nlohmann::json t = nlohmann::json::array();
+      for (const auto& [ms, label] : top) t.push_back({{"op", label}, {"ms", ms}});
+      j["profile_top_ops"] = t;
+    }
+    std::cout << j.dump(2) << '\n';
+    return 0;
+  }
+  char line[256];
+  std::cout << o.model << " on the CPU runtime: " << s.iterations << " iterations after " << o.warmup << " warm-up\n";
+  std::snprintf(line, sizeof line, "  mean %.3f ms  p50 %.3f  p95 %.3f  p99 %.3f  min %.3f  max %.3f  stdev %.3f\n",
+                s.mean_ms, s.p50_ms, s.p95_ms, s.p99_ms, s.min_ms, s.max_ms, s.stdev_ms);
+  std::cout << line;
+  std::snprintf(line, sizeof line, "  throughput %.1f inferences/s  peak memory %.1f MiB\n", s.throughput, peak);
+  std::cout << line;
+  if (o.profile) {
+    std::vector<std::pair<double, std::string>> types;
+    double total = 0;
+    for (const auto& [t, ms] : by_type) { types.emplace_back(ms, t); total += ms; }
+    std::sort(types.rbegin(), types.rend());
+    std::cout << "time per op type (mean of profiled runs):\n";
+    for (const auto& [ms, t] : types) {
+      std::snprintf(line, sizeof line, "  %-24s %9.3f ms  %5.1f%%\n", t.c_str(), ms, total > 0 ? 100 * ms / total : 0.0);
+      std::cout << line;
+    }
+    std::cout << "top " << top.size() << " ops:\n";
+    for (const auto& [ms, label] : top) {
+      std::snprintf(line, sizeof line, "  %9.3f ms  %s\n", ms, label.c_str());
+      std::cout << line;
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+Command add_bench_command(CLI::App& app) {
+  auto o = std::make_shared<BenchOptions>();
+  auto* cmd = app.add_subcommand("bench", "Time a model on the CPU runtime (random inputs, fixed seed)");
+  cmd->add_option("model", o->model, "Model file (.onnx)")->required();
+  cmd->add_option("--iterations", o->iterations, "Timed runs (default 50)")->check(CLI::PositiveNumber);
+  cmd->add_option("--warmup", o->warmup, "Untimed runs first (default 5)")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--threads", o->threads, "Threads for the GEMM kernels (0 = default)")->check(CLI::NonNegativeNumber);
+  cmd->add_flag("--json", o->json, "Print the statistics as JSON");
+  cmd->add_flag("--profile", o->profile, "Also print time per op type and the 10 slowest ops");
+  return {cmd, [o] { return bench_model(*o); }};
+}
+
+}  // namespace ec::cli

@@ -1,0 +1,27 @@
+// CLI subcommands, one file each. main.cpp registers them and
+// calls the chosen one's `run` inside its error handling (EdgeCompilerError ->
+// exit 1 with the one-line message).
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+
+namespace ec::cli {
+
+/// A registered subcommand: `app` for app.got_subcommand(...), `run` returns the exit code.
+struct Command {
+  CLI::App* app = nullptr;
+  std::function<int()> run;
+};
+
+/// `edgecompile inspect MODEL [--json] [--dump|--dump-full] [--strict]`
+Command add_inspect_command(CLI::App& app);
+/// `edgecompile run MODEL [--input NAME=FILE.npy ...] [--output-dir DIR]`
+Command add_run_command(CLI::App& app);
+/// `edgecompile bench MODEL [--iterations N] [--warmup W] [--threads T] [--json]`
+Command add_bench_command(CLI::App& app);
+/// `edgecompile optimize MODEL [--passes a,b,c] [--diff] [--json] [--output OUT.eir] | --list`
+Command add_optimize_command(CLI::App& app);
+
+}  // namespace ec::cli

@@ -1,0 +1,202 @@
+// Activations, Clip and the Softmax family.
+#include <cmath>
+#include <limits>
+
+#include "core/runtime/kernels/common.h"
+
+namespace ec::runtime::kernels {
+namespace {
+
+// y = f(x) element-wise on float tensors.
+template <typename F>
+Outputs act(Inputs x, F f) {
+  const Tensor& a = x[0];
+  return {dispatch_float(a.dtype(), [&]<typename T>() {
+    Tensor r(a.dtype(), a.shape());
+    const T* p = a.data<T>();
+    T* o = r.mutable_data<T>();
+    for (std::int64_t i = 0, n = a.numel(); i < n; ++i) o[i] = static_cast<T>(f(p[i]));
+    return r;
+  }, "activations")};
+}
+
+}  // namespace
+
+// y = max(x, 0)
+Outputs kernel_Relu(const ir::Operation&, Inputs x) {
+  if (x[0].dtype() != DType::Float32 && x[0].dtype() != DType::Float64) {
+    return {dispatch_numeric(x[0].dtype(), [&]<typename T>() {
+      Tensor r(x[0].dtype(), x[0].shape());
+      const T* p = x[0].data<T>();
+      T* o = r.mutable_data<T>();
+      for (std::int64_t i = 0, n = r.numel(); i < n; ++i) o[i] = std::max<T>(p[i], T(0));
+      return r;
+    })};
+  }
+  return act(x, [](auto v) { return v > 0 ? v : decltype(v)(0); });
+}
+// y = x >= 0 ? x : alpha * x
+Outputs kernel_LeakyRelu(const ir::Operation& op, Inputs x) {
+  const double alpha = attr_float(op, "alpha", 0.01);
+  return act(x, [alpha](auto v) { return v >= 0 ? v : static_cast<decltype(v)>(alpha * v); });
+}
+// y = x >= 0 ? x : slope * x, slope broadcast to x
+Outputs kernel_PRelu(const ir::Operation&, Inputs x) {
+  const Tensor& a = x[0];
+  Tensor s = x[1];
+  // Models from before opset 7 give a per-channel slope [C] for x [N, C, ...]: align it to dim 1.
+  if (s.rank() == 1 && a.rank() > 2 && s.dim(0) == a.dim(1) && s.dim(0) != a.dim(a.rank() - 1)) {
+    Shape cs(a.rank() - 1, 1);
+    cs[0] = s.dim(0);
+    s = s.reshaped(cs);
+  }
+  return {dispatch_float(a.dtype(), [&]<typename T>() {
+    const Shape out = broadcast_shapes(a.shape(), s.shape());
+    Tensor r(a.dtype(), out);
+    const T *pa = a.data<T>(), *ps = s.data<T>();
+    T* o = r.mutable_data<T>();
+    for_each_broadcast2(out, a.shape(), s.shape(), [&](std::int64_t i, std::int64_t ia, std::int64_t is) {
+      o[i] = pa[ia] >= 0 ? pa[ia] : ps[is] * pa[ia];
+    });
+    return r;
+  })};
+}
+// y = x > 0 ? x : alpha * (exp(x) - 1)
+Outputs kernel_Elu(const ir::Operation& op, Inputs x) {
+  const double alpha = attr_float(op, "alpha", 1.0);
+  return act(x, [alpha](auto v) { return v > 0 ? double(v) : alpha * (std::exp(double(v)) - 1); });
+}
+// y = gamma * (x > 0 ? x : alpha * (exp(x) - 1))
+Outputs kernel_Selu(const ir::Operation& op, Inputs x) {
+  const double alpha = attr_float(op, "alpha", 1.67326319217681884765625);
+  const double gamma = attr_float(op, "gamma", 1.05070102214813232421875);
+  return act(x, [=](auto v) { return gamma * (v > 0 ? double(v) : alpha * (std::exp(double(v)) - 1)); });
+}
+// y = max(0, x) + min(0, alpha * (exp(x / alpha) - 1))
+Outputs kernel_Celu(const ir::Operation& op, Inputs x) {
+  const double alpha = attr_float(op, "alpha", 1.0);
+  return act(x, [=](auto v) {
+    return std::max(0.0, double(v)) + std::min(0.0, alpha * (std::exp(double(v) / alpha) - 1));
+  });
+}
+// y = x > alpha ? x : 0
+Outputs kernel_ThresholdedRelu(const ir::Operation& op, Inputs x) {
+  const double alpha = attr_float(op, "alpha", 1.0);
+  return act(x, [=](auto v) { return double(v) > alpha ? double(v) : 0.0; });
+}
+// y = 1 / (1 + exp(-x))
+Outputs kernel_Sigmoid(const ir::Operation&, Inputs x) {
+  return act(x, [](auto v) {
+    using T = decltype(v);
+    return v >= 0 ? T(1) / (T(1) + std::exp(-v)) : std::exp(v) / (T(1) + std::exp(v));
+  });
+}
+// y = clamp(alpha * x + beta, 0, 1)
+Outputs kernel_HardSigmoid(const ir::Operation& op, Inputs x) {
+  const double alpha = attr_float(op, "alpha", 0.2), beta = attr_float(op, "beta", 0.5);
+  return act(x, [=](auto v) { return std::clamp(alpha * double(v) + beta, 0.0, 1.0); });
+}
+// y = x * clamp(x / 6 + 1 / 2, 0, 1)
+Outputs kernel_HardSwish(const ir::Operation&, Inputs x) {
+  return act(x, [](auto v) { return double(v) * std::clamp(double(v) / 6.0 + 0.5, 0.0, 1.0); });
+}
+Outputs kernel_Tanh(const ir::Operation&, Inputs x) { return act(x, [](auto v) { return std::tanh(v); }); }
+// y = log(1 + exp(x)), computed without overflow
+Outputs kernel_Softplus(const ir::Operation&, Inputs x) {
+  return act(x, [](auto v) { return v > 0 ? v + std::log1p(std::exp(-v)) : std::log1p(std::exp(v)); });
+}
+// y = x / (1 + |x|)
+Outputs kernel_Softsign(const ir::Operation&, Inputs x) {
+  return act(x, [](auto v) { return v / (1 + std::abs(v)); });
+}
+// exact: y = x/2 * (1 + erf(x / sqrt(2)));  tanh: y = x/2 * (1 + tanh(sqrt(2/pi) * (x + 0.044715 x^3)))
+Outputs kernel_Gelu(const ir::Operation& op, Inputs x) {
+  if (attr_str(op, "approximate", "none") == "tanh")
+    return act(x, [](auto v) {
+      const double d = v;
+      return 0.5 * d * (1 + std::tanh(std::sqrt(2 / M_PI) * (d + 0.044715 * d * d * d)));
+    });
+  return act(x, [](auto v) { return 0.5 * double(v) * (1 + std::erf(double(v) / std::sqrt(2.0))); });
+}
+// y = x * tanh(softplus(x))
+Outputs kernel_Mish(const ir::Operation&, Inputs x) {
+  return act(x, [](auto v) {
+    const double d = v;
+    return d * std::tanh(d > 0 ? d + std::log1p(std::exp(-d)) : std::log1p(std::exp(d)));
+  });
+}
+// y = min(max(x, lo), hi); lo and hi are optional scalar inputs
+Outputs kernel_Clip(const ir::Operation&, Inputs x) {
+  const Tensor& a = x[0];
+  const Tensor &lo = in(x, 1), &hi = in(x, 2);
+  return {dispatch_numeric(a.dtype(), [&]<typename T>() {
+    const T l = lo.defined() && lo.numel() ? lo.data<T>()[0] : std::numeric_limits<T>::lowest();
+    const T h = hi.defined() && hi.numel() ? hi.data<T>()[0] : std::numeric_limits<T>::max();
+    Tensor r(a.dtype(), a.shape());
+    const T* p = a.data<T>();
+    T* o = r.mutable_data<T>();
+    for (std::int64_t i = 0, n = a.numel(); i < n; ++i) o[i] = p[i] < l ? l : (p[i] > h ? h : p[i]);
+    return r;
+  })};
+}
+
+void apply_fused_activation(const ir::Operation& op, Tensor& y) {
+  const std::string act = attr_str(op, "fused_activation", "NONE");
+  if (act == "NONE") return;
+  if (y.dtype() != DType::Float32) fail("fused_activation " + act + " on a non-f32 result");
+  float* p = y.mutable_data<float>();
+  const std::int64_t n = y.numel();
+  if (act == "RELU") for (std::int64_t i = 0; i < n; ++i) p[i] = std::max(p[i], 0.f);
+  else if (act == "RELU6") for (std::int64_t i = 0; i < n; ++i) p[i] = std::min(std::max(p[i], 0.f), 6.f);
+  else if (act == "RELU_N1_TO_1") for (std::int64_t i = 0; i < n; ++i) p[i] = std::min(std::max(p[i], -1.f), 1.f);
+  else if (act == "SIGMOID") for (std::int64_t i = 0; i < n; ++i) p[i] = 1.f / (1.f + std::exp(-p[i]));
+  else if (act == "TANH") for (std::int64_t i = 0; i < n; ++i) p[i] = std::tanh(p[i]);
+  else throw UnsupportedOpError(op.op_type + " with fused_activation " + act, "the CPU runtime", "");
+}
+
+namespace {
+
+// Applies f(row pointer in, row pointer out, length, stride) along `axis` for every other index.
+enum class SoftKind { Softmax, LogSoftmax, Hardmax };
+
+Outputs softmax_like(const ir::Operation& op, Inputs x, SoftKind kind) {
+  const Tensor& a = x[0];
+  const auto rank = static_cast<std::int64_t>(a.rank());
+  const std::int64_t axis = rank == 0 ? 0 : norm_axis(attr_int(op, "axis", -1), rank);
+  std::int64_t outer = 1, n = 1, inner = 1;
+  for (std::int64_t d = 0; d < rank; ++d) (d < axis ? outer : d == axis ? n : inner) *= a.dim(static_cast<std::size_t>(d));
+  return {dispatch_float(a.dtype(), [&]<typename T>() {
+    Tensor r(a.dtype(), a.shape());
+    const T* p = a.data<T>();
+    T* o = r.mutable_data<T>();
+    for (std::int64_t i = 0; i < outer; ++i)
+      for (std::int64_t k = 0; k < inner; ++k) {
+        const T* src = p + i * n * inner + k;
+        T* dst = o + i * n * inner + k;
+        // softmax_j = exp(x_j - max) / sum_k exp(x_k - max); logsoftmax_j = x_j - max - log(sum)
+        T mx = -std::numeric_limits<T>::infinity();
+        std::int64_t arg = 0;
+        for (std::int64_t j = 0; j < n; ++j)
+          if (src[j * inner] > mx) { mx = src[j * inner]; arg = j; }
+        if (kind == SoftKind::Hardmax) {
+          for (std::int64_t j = 0; j < n; ++j) dst[j * inner] = j == arg ? T(1) : T(0);
+          continue;
+        }
+        double sum = 0;
+        for (std::int64_t j = 0; j < n; ++j) sum += std::exp(double(src[j * inner] - mx));
+        for (std::int64_t j = 0; j < n; ++j)
+          dst[j * inner] = kind == SoftKind::Softmax
+                               ? static_cast<T>(std::exp(double(src[j * inner] - mx)) / sum)
+                               : static_cast<T>(double(src[j * inner] - mx) - std::log(sum));
+      }
+    return r;
+  })};
+}
+
+}  // namespace
+
+Outputs kernel_Softmax(const ir::Operation& op, Inputs x) { return softmax_like(op, x, SoftKind::Softmax); }
+Outputs kernel_LogSoftmax(const ir::Operation& op, Inputs x) { return softmax_like(op, x, SoftKind::LogSoftmax); }
+Outputs kernel_Hardmax(const ir::Operation& op, Inputs x) { return softmax_like(op, x, SoftKind::Hardmax); }
+
+}  // namespace ec::runtime::kernels

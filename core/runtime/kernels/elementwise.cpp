@@ -1,0 +1,326 @@
+// Element-wise arithmetic, math, comparison and logic with numpy broadcasting.
+#include <cmath>
+#include <limits>
+#include <type_traits>
+
+#include "core/runtime/kernels/common.h"
+
+namespace ec::runtime::kernels {
+
+Shape broadcast_shapes(const Shape& a, const Shape& b) {
+  const std::size_t r = std::max(a.size(), b.size());
+  Shape out(r);
+  for (std::size_t i = 0; i < r; ++i) {
+    const std::int64_t da = i < r - a.size() ? 1 : a[i - (r - a.size())];
+    const std::int64_t db = i < r - b.size() ? 1 : b[i - (r - b.size())];
+    if (da != db && da != 1 && db != 1)
+      fail("shapes " + shape_string(a) + " and " + shape_string(b) + " do not broadcast");
+    out[i] = da == 1 ? db : da;
+  }
+  return out;
+}
+
+Shape broadcast_strides(const Shape& in, const Shape& out) {
+  Shape st(out.size(), 0);
+  const Shape s = strides_of(in);
+  const std::size_t off = out.size() - in.size();
+  for (std::size_t i = 0; i < in.size(); ++i) st[off + i] = in[i] == 1 ? 0 : s[i];
+  return st;
+}
+
+namespace {
+
+void same_dtype(const Tensor& a, const Tensor& b) {
+  if (a.dtype() != b.dtype())
+    fail("operand types differ: " + a.type_string() + " and " + b.type_string());
+}
+
+// out[i] = f(a[i'], b[i'']) over the broadcast shape; Out is the output element type.
+template <typename T, typename Out, typename F>
+Tensor binary(const Tensor& a, const Tensor& b, DType out_dt, F f) {
+  const Shape out = broadcast_shapes(a.shape(), b.shape());
+  Tensor r(out_dt, out);
+  const T* pa = a.data<T>();
+  const T* pb = b.data<T>();
+  Out* po = r.mutable_data<Out>();
+  for_each_broadcast2(out, a.shape(), b.shape(),
+                      [&](std::int64_t i, std::int64_t ia, std::int64_t ib) { po[i] = f(pa[ia], pb[ib]); });
+  return r;
+}
+
+// Same-type arithmetic on any numeric dtype.
+template <typename F>
+Outputs arith(Inputs x, F f) {
+  const Tensor &a = x[0], &b = x[1];
+  same_dtype(a, b);
+  return {dispatch_numeric(a.dtype(), [&]<typename T>() {
+    return binary<T, T>(a, b, a.dtype(), [&](T u, T v) { return static_cast<T>(f(u, v)); });
+  })};
+}
+
+// Comparison: numeric (or bool) inputs, bool output.
+template <typename F>
+Outputs compare(Inputs x, F f) {
+  const Tensor &a = x[0], &b = x[1];
+  same_dtype(a, b);
+  return {dispatch_all(a.dtype(), [&]<typename T>() {
+    return binary<T, bool>(a, b, DType::Bool, [&](T u, T v) { return static_cast<bool>(f(u, v)); });
+  })};
+}
+
+template <typename F>
+Outputs logic(Inputs x, F f) {
+  if (x[0].dtype() != DType::Bool || x[1].dtype() != DType::Bool) fail("logic ops take bool tensors");
+  return {binary<bool, bool>(x[0], x[1], DType::Bool, f)};
+}
+
+// Variadic Max/Min/Sum/Mean: folds left to right with broadcasting.
+template <typename F>
+Outputs fold(Inputs x, F f) {
+  std::vector<Tensor> present;
+  for (const auto& t : x)
+    if (t.defined()) present.push_back(t);
+  if (present.empty()) fail("needs at least one input");
+  Tensor acc = present[0];
+  for (std::size_t i = 1; i < present.size(); ++i) {
+    same_dtype(acc, present[i]);
+    acc = dispatch_numeric(acc.dtype(), [&]<typename T>() {
+      return binary<T, T>(acc, present[i], acc.dtype(), [&](T u, T v) { return static_cast<T>(f(u, v)); });
+    });
+  }
+  if (present.size() == 1) acc = acc.clone();
+  return {acc};
+}
+
+// Unary maths on float types: y = f(x).
+template <typename F>
+Outputs unary_float(Inputs x, F f) {
+  const Tensor& a = x[0];
+  return {dispatch_float(a.dtype(), [&]<typename T>() {
+    Tensor r(a.dtype(), a.shape());
+    const T* p = a.data<T>();
+    T* o = r.mutable_data<T>();
+    for (std::int64_t i = 0, n = a.numel(); i < n; ++i) o[i] = static_cast<T>(f(p[i]));
+    return r;
+  })};
+}
+
+// Unary on any numeric type.
+template <typename F>
+Outputs unary_numeric(Inputs x, F f) {
+  const Tensor& a = x[0];
+  return {dispatch_numeric(a.dtype(), [&]<typename T>() {
+    Tensor r(a.dtype(), a.shape());
+    const T* p = a.data<T>();
+    T* o = r.mutable_data<T>();
+    for (std::int64_t i = 0, n = a.numel(); i < n; ++i) o[i] = static_cast<T>(f(p[i]));
+    return r;
+  })};
+}
+
+template <typename T>
+T safe_div(T a, T b) {
+  if constexpr (std::is_integral_v<T>) {
+    if (b == 0) return 0;  // undefined in ONNX; never trap
+    if constexpr (std::is_signed_v<T>)
+      if (b == -1) return static_cast<T>(-a);
+    return static_cast<T>(a / b);  // truncates toward zero
+  } else {
+    return a / b;
+  }
+}
+
+}  // namespace
+
+Outputs kernel_Add(const ir::Operation&, Inputs x) { return arith(x, [](auto a, auto b) { return a + b; }); }
+Outputs kernel_Sub(const ir::Operation&, Inputs x) { return arith(x, [](auto a, auto b) { return a - b; }); }
+Outputs kernel_Mul(const ir::Operation&, Inputs x) { return arith(x, [](auto a, auto b) { return a * b; }); }
+Outputs kernel_Div(const ir::Operation&, Inputs x) { return arith(x, [](auto a, auto b) { return safe_div(a, b); }); }
+
+// y = a ^ b; the exponent may have another numeric type than the base.
+Outputs kernel_Pow(const ir::Operation&, Inputs x) {
+  const Tensor &a = x[0], &b = x[1];
+  const Tensor bb = b;
+  return {dispatch_numeric(a.dtype(), [&]<typename T>() {
+    return dispatch_numeric(bb.dtype(), [&]<typename U>() {
+      const Shape out = broadcast_shapes(a.shape(), bb.shape());
+      Tensor r(a.dtype(), out);
+      const T* pa = a.data<T>();
+      const U* pb = bb.data<U>();
+      T* po = r.mutable_data<T>();
+      for_each_broadcast2(out, a.shape(), bb.shape(), [&](std::int64_t i, std::int64_t ia, std::int64_t ib) {
+        po[i] = static_cast<T>(std::pow(static_cast<double>(pa[ia]), static_cast<double>(pb[ib])));
+      });
+      return r;
+    });
+  })};
+}
+
+// fmod=1: sign of the dividend (C fmod); fmod=0: sign of the divisor (Python %).
+Outputs kernel_Mod(const ir::Operation& op, Inputs x) {
+  const bool use_fmod = attr_int(op, "fmod", 0) != 0;
+  return arith(x, [use_fmod](auto a, auto b) {
+    using T = decltype(a);
+    if constexpr (std::is_floating_point_v<T>) {
+      T r = std::fmod(a, b);
+      if (!use_fmod && r != 0 && ((r < 0) != (b < 0))) r += b;
+      return r;
+    } else {
+      if (b == 0) return T(0);
+      if constexpr (std::is_signed_v<T>) {
+        if (b == -1) return T(0);
+        T r = static_cast<T>(a % b);
+        if (!use_fmod && r != 0 && ((r < 0) != (b < 0))) r = static_cast<T>(r + b);
+        return r;
+      } else {
+        return static_cast<T>(a % b);
+      }
+    }
+  });
+}
+
+Outputs kernel_Max(const ir::Operation&, Inputs x) {
+  return fold(x, [](auto a, auto b) {
+    if constexpr (std::is_floating_point_v<decltype(a)>) if (std::isnan(a) || std::isnan(b)) return a + b;
+    return a > b ? a : b;
+  });
+}
+Outputs kernel_Min(const ir::Operation&, Inputs x) {
+  return fold(x, [](auto a, auto b) {
+    if constexpr (std::is_floating_point_v<decltype(a)>) if (std::isnan(a) || std::isnan(b)) return a + b;
+    return a < b ? a : b;
+  });
+}
+Outputs kernel_Sum(const ir::Operation&, Inputs x) { return fold(x, [](auto a, auto b) { return a + b; }); }
+// mean = (x0 + x1 + ... + xn-1) / n
+Outputs kernel_Mean(const ir::Operation& op, Inputs x) {
+  Tensor s = kernel_Sum(op, x)[0];
+  std::size_t n = 0;
+  for (const auto& t : x) n += t.defined() ? 1 : 0;
+  return {dispatch_float(s.dtype(), [&]<typename T>() {
+    T* p = s.mutable_data<T>();
+    for (std::int64_t i = 0; i < s.numel(); ++i) p[i] /= static_cast<T>(n);
+    return s;
+  })};
+}
+
+Outputs kernel_Abs(const ir::Operation&, Inputs x) {
+  return unary_numeric(x, [](auto v) {
+    if constexpr (std::is_unsigned_v<decltype(v)>) return v; else return v < 0 ? -v : v;
+  });
+}
+Outputs kernel_Neg(const ir::Operation&, Inputs x) { return unary_numeric(x, [](auto v) { return -v; }); }
+Outputs kernel_Sign(const ir::Operation&, Inputs x) {
+  return unary_numeric(x, [](auto v) { return v > 0 ? 1 : (v < 0 ? -1 : 0); });
+}
+Outputs kernel_Reciprocal(const ir::Operation&, Inputs x) { return unary_float(x, [](auto v) { return 1 / v; }); }
+Outputs kernel_Sqrt(const ir::Operation&, Inputs x) { return unary_float(x, [](auto v) { return std::sqrt(v); }); }
+Outputs kernel_Exp(const ir::Operation&, Inputs x) { return unary_float(x, [](auto v) { return std::exp(v); }); }
+Outputs kernel_Log(const ir::Operation&, Inputs x) { return unary_float(x, [](auto v) { return std::log(v); }); }
+Outputs kernel_Floor(const ir::Operation&, Inputs x) { return unary_float(x, [](auto v) { return std::floor(v); }); }
+Outputs kernel_Ceil(const ir::Operation&, Inputs x) { return unary_float(x, [](auto v) { return std::ceil(v); }); }
+// Halves round to even (the default floating-point rounding mode).
+Outputs kernel_Round(const ir::Operation&, Inputs x) { return unary_float(x, [](auto v) { return std::nearbyint(v); }); }
+Outputs kernel_Erf(const ir::Operation&, Inputs x) { return unary_float(x, [](auto v) { return std::erf(v); }); }
+Outputs kernel_Sin(const ir::Operation&, Inputs x) { return unary_float(x, [](auto v) { return std::sin(v); }); }
+Outputs kernel_Cos(const ir::Operation&, Inputs x) { return unary_float(x, [](auto v) { return std::cos(v); }); }
+Outputs kernel_Tan(const ir::Operation&, Inputs x) { return unary_float(x, [](auto v) { return std::tan(v); }); }
+Outputs kernel_Asin(const ir::Operation&, Inputs x) { return unary_float(x, [](auto v) { return std::asin(v); }); }
+Outputs kernel_Acos(const ir::Operation&, Inputs x) { return unary_float(x, [](auto v) { return std::acos(v); }); }
+Outputs kernel_Atan(const ir::Operation&, Inputs x) { return unary_float(x, [](auto v) { return std::atan(v); }); }
+Outputs kernel_Sinh(const ir::Operation&, Inputs x) { return unary_float(x, [](auto v) { return std::sinh(v); }); }
+Outputs kernel_Cosh(const ir::Operation&, Inputs x) { return unary_float(x, [](auto v) { return std::cosh(v); }); }
+Outputs kernel_Asinh(const ir::Operation&, Inputs x) { return unary_float(x, [](auto v) { return std::asinh(v); }); }
+Outputs kernel_Acosh(const ir::Operation&, Inputs x) { return unary_float(x, [](auto v) { return std::acosh(v); }); }
+Outputs kernel_Atanh(const ir::Operation&, Inputs x) { return unary_float(x, [](auto v) { return std::atanh(v); }); }
+
+Outputs kernel_IsNaN(const ir::Operation&, Inputs x) {
+  const Tensor& a = x[0];
+  return {dispatch_float(a.dtype(), [&]<typename T>() {
+    Tensor r(DType::Bool, a.shape());
+    for (std::int64_t i = 0; i < a.numel(); ++i) r.mutable_data<bool>()[i] = std::isnan(a.data<T>()[i]);
+    return r;
+  })};
+}
+
+Outputs kernel_IsInf(const ir::Operation& op, Inputs x) {
+  const bool neg = attr_int(op, "detect_negative", 1) != 0, pos = attr_int(op, "detect_positive", 1) != 0;
+  const Tensor& a = x[0];
+  return {dispatch_float(a.dtype(), [&]<typename T>() {
+    Tensor r(DType::Bool, a.shape());
+    for (std::int64_t i = 0; i < a.numel(); ++i) {
+      const T v = a.data<T>()[i];
+      r.mutable_data<bool>()[i] = std::isinf(v) && ((v > 0 && pos) || (v < 0 && neg));
+    }
+    return r;
+  })};
+}
+
+Outputs kernel_BitShift(const ir::Operation& op, Inputs x) {
+  const bool left = attr_str(op, "direction", "LEFT") == "LEFT";
+  same_dtype(x[0], x[1]);
+  return {dispatch_integer(x[0].dtype(), [&]<typename T>() {
+    return binary<T, T>(x[0], x[1], x[0].dtype(), [left](T a, T b) {
+      if (b >= static_cast<T>(sizeof(T) * 8)) return T(0);
+      return static_cast<T>(left ? a << b : a >> b);
+    });
+  })};
+}
+
+template <typename F>
+Outputs bitwise(Inputs x, F f) {
+  same_dtype(x[0], x[1]);
+  if (x[0].dtype() == DType::Bool) return {binary<bool, bool>(x[0], x[1], DType::Bool, f)};
+  return {dispatch_integer(x[0].dtype(), [&]<typename T>() {
+    return binary<T, T>(x[0], x[1], x[0].dtype(), [&](T a, T b) { return static_cast<T>(f(a, b)); });
+  })};
+}
+Outputs kernel_BitwiseAnd(const ir::Operation&, Inputs x) { return bitwise(x, [](auto a, auto b) { return a & b; }); }
+Outputs kernel_BitwiseOr(const ir::Operation&, Inputs x) { return bitwise(x, [](auto a, auto b) { return a | b; }); }
+Outputs kernel_BitwiseXor(const ir::Operation&, Inputs x) { return bitwise(x, [](auto a, auto b) { return a ^ b; }); }
+Outputs kernel_BitwiseNot(const ir::Operation&, Inputs x) {
+  const Tensor& a = x[0];
+  return {dispatch_integer(a.dtype(), [&]<typename T>() {
+    Tensor r(a.dtype(), a.shape());
+    for (std::int64_t i = 0; i < a.numel(); ++i) r.mutable_data<T>()[i] = static_cast<T>(~a.data<T>()[i]);
+    return r;
+  })};
+}
+
+Outputs kernel_Equal(const ir::Operation&, Inputs x) { return compare(x, [](auto a, auto b) { return a == b; }); }
+Outputs kernel_Greater(const ir::Operation&, Inputs x) { return compare(x, [](auto a, auto b) { return a > b; }); }
+Outputs kernel_GreaterOrEqual(const ir::Operation&, Inputs x) { return compare(x, [](auto a, auto b) { return a >= b; }); }
+Outputs kernel_Less(const ir::Operation&, Inputs x) { return compare(x, [](auto a, auto b) { return a < b; }); }
+Outputs kernel_LessOrEqual(const ir::Operation&, Inputs x) { return compare(x, [](auto a, auto b) { return a <= b; }); }
+Outputs kernel_And(const ir::Operation&, Inputs x) { return logic(x, [](bool a, bool b) { return a && b; }); }
+Outputs kernel_Or(const ir::Operation&, Inputs x) { return logic(x, [](bool a, bool b) { return a || b; }); }
+Outputs kernel_Xor(const ir::Operation&, Inputs x) { return logic(x, [](bool a, bool b) { return a != b; }); }
+Outputs kernel_Not(const ir::Operation&, Inputs x) {
+  if (x[0].dtype() != DType::Bool) fail("Not takes a bool tensor");
+  Tensor r(DType::Bool, x[0].shape());
+  for (std::int64_t i = 0; i < r.numel(); ++i) r.mutable_data<bool>()[i] = !x[0].data<bool>()[i];
+  return {r};
+}
+
+// y = cond ? a : b, all three broadcast together.
+Outputs kernel_Where(const ir::Operation&, Inputs x) {
+  const Tensor &c = x[0], &a = x[1], &b = x[2];
+  same_dtype(a, b);
+  const Shape ab = broadcast_shapes(a.shape(), b.shape());
+  const Shape out = broadcast_shapes(c.shape(), ab);
+  const Shape sc = broadcast_strides(c.shape(), out), sa = broadcast_strides(a.shape(), out),
+              sb = broadcast_strides(b.shape(), out);
+  return {dispatch_by_size(a.dtype(), [&]<typename T>() {
+    Tensor r(a.dtype(), out);
+    T* o = r.mutable_data<T>();
+    const bool* pc = c.data<bool>();
+    const T *pa = a.data<T>(), *pb = b.data<T>();
+    std::vector<std::int64_t> idx(out.size(), 0);
+    const std::int64_t n = shape_numel(out);
+    for (std::int64_t i = 0; i < n; ++i, next_index(idx, out))
+      o[i] = pc[offset_of(idx, sc)] ? pa[offset_of(idx, sa)] : pb[offset_of(idx, sb)];
+    return r;
+  })};
+}
+
+}  // namespace ec::runtime::kernels

@@ -1,0 +1,221 @@
+// Pooling over any number of spatial dims (NCHW): Max (with optional indices),
+// Average (count_include_pad), Lp, and their global forms.
+//   out = floor_or_ceil((in + pb + pe - ((K - 1) * d + 1)) / s) + 1
+// With ceil_mode a last window that would start inside the end padding is dropped.
+#include <limits>
+
+#include "core/runtime/kernels/common.h"
+
+namespace ec::runtime::kernels {
+namespace {
+
+struct PoolGeometry {
+  std::int64_t n = 0, c = 0;
+  Shape in, out, kernel, strides, dilations, pb, pe;
+};
+
+PoolGeometry pool_geometry(const ir::Operation& op, const Shape& x) {
+  if (x.size() < 3) fail("input must be at least 3-D (N, C, spatial...), got " + shape_string(x));
+  if (attr_str(op, "layout", "NCHW") != "NCHW")
+    throw UnsupportedOpError(op.op_type + " with layout NHWC", "the CPU runtime", "run the layout pass back to NCHW");
+  const std::size_t k = x.size() - 2;
+  PoolGeometry g;
+  g.n = x[0];
+  g.c = x[1];
+  g.in.assign(x.begin() + 2, x.end());
+  g.kernel = attr_ints(op, "kernel_shape");
+  g.strides = attr_ints(op, "strides");
+  g.dilations = attr_ints(op, "dilations");
+  auto pads = attr_ints(op, "pads");
+  if (g.strides.empty()) g.strides.assign(k, 1);
+  if (g.dilations.empty()) g.dilations.assign(k, 1);
+  if (pads.empty()) pads.assign(2 * k, 0);
+  if (g.kernel.size() != k || g.strides.size() != k || g.dilations.size() != k || pads.size() != 2 * k)
+    fail("kernel_shape/strides/dilations/pads do not match " + std::to_string(k) + " spatial dims");
+  g.pb.assign(pads.begin(), pads.begin() + static_cast<std::ptrdiff_t>(k));
+  g.pe.assign(pads.begin() + static_cast<std::ptrdiff_t>(k), pads.end());
+  const bool ceil_mode = attr_int(op, "ceil_mode", 0) != 0;
+  const std::string auto_pad = attr_str(op, "auto_pad", "NOTSET");
+  g.out.resize(k);
+  for (std::size_t i = 0; i < k; ++i) {
+    if (g.kernel[i] <= 0 || g.strides[i] <= 0 || g.dilations[i] <= 0) fail("kernel, strides and dilations must be positive");
+    const std::int64_t ext = (g.kernel[i] - 1) * g.dilations[i] + 1;
+    if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
+      g.out[i] = (g.in[i] + g.strides[i] - 1) / g.strides[i];
+      const std::int64_t total = std::max<std::int64_t>(0, (g.out[i] - 1) * g.strides[i] + ext - g.in[i]);
+      g.pb[i] = auto_pad == "SAME_UPPER" ? total / 2 : total - total / 2;
+      g.pe[i] = total - g.pb[i];
+      continue;
+    }
+    if (auto_pad == "VALID") g.pb[i] = g.pe[i] = 0;
+    const std::int64_t span = g.in[i] + g.pb[i] + g.pe[i] - ext;
+    if (span < 0) fail("kernel is larger than the padded input " + shape_string(x));
+    g.out[i] = (ceil_mode ? (span + g.strides[i] - 1) / g.strides[i] : span / g.strides[i]) + 1;
+    if (ceil_mode && (g.out[i] - 1) * g.strides[i] >= g.in[i] + g.pb[i]) --g.out[i];
+  }
+  return g;
+}
+
+enum class PoolKind { Max, Average, Lp };
+
+// 2-D f32 Max/Average fast path (no indices): the valid kernel rows and columns of each
+// window are clipped once, so the inner loops have no bounds checks. Same results as the
+// generic loop below (tests compare it with the 3-D generic path).
+Tensor pool2d_f32(const PoolGeometry& g, const Tensor& X, PoolKind kind, bool include_pad) {
+  Tensor Y(DType::Float32, {g.n, g.c, g.out[0], g.out[1]});
+  const std::int64_t H = g.in[0], W = g.in[1], OH = g.out[0], OW = g.out[1];
+  const std::int64_t KH = g.kernel[0], KW = g.kernel[1], sh = g.strides[0], sw = g.strides[1];
+  const std::int64_t dh = g.dilations[0], dw = g.dilations[1], ph = g.pb[0], pw = g.pb[1];
+  for (std::int64_t nc = 0; nc < g.n * g.c; ++nc) {
+    const float* xc = X.data<float>() + nc * H * W;
+    float* yc = Y.mutable_data<float>() + nc * OH * OW;
+    for (std::int64_t oh = 0; oh < OH; ++oh) {
+      const std::int64_t h0 = oh * sh - ph;
+      // kernel rows inside the input: 0 <= h0 + kh*dh < H
+      const std::int64_t kh_lo = h0 >= 0 ? 0 : (-h0 + dh - 1) / dh;
+      const std::int64_t kh_hi = std::min(KH, H - h0 <= 0 ? 0 : (H - h0 - 1) / dh + 1);
+      std::int64_t rows_padded = 0;  // rows inside [-pb, H + pe)
+      for (std::int64_t kh = 0; kh < KH; ++kh) {
+        const std::int64_t h = h0 + kh * dh;
+        rows_padded += (h >= -ph && h < H + g.pe[0]) ? 1 : 0;
+      }
+      for (std::int64_t ow = 0; ow < OW; ++ow) {
+        const std::int64_t w0 = ow * sw - pw;
+        const std::int64_t kw_lo = w0 >= 0 ? 0 : (-w0 + dw - 1) / dw;
+        const std::int64_t kw_hi = std::min(KW, W - w0 <= 0 ? 0 : (W - w0 - 1) / dw + 1);
+        float acc = kind == PoolKind::Max ? -std::numeric_limits<float>::infinity() : 0.f;
+        for (std::int64_t kh = kh_lo; kh < kh_hi; ++kh) {
+          const float* xr = xc + (h0 + kh * dh) * W + w0;
+          if (kind == PoolKind::Max)
+            for (std::int64_t kw = kw_lo; kw < kw_hi; ++kw) acc = std::max(acc, xr[kw * dw]);
+          else
+            for (std::int64_t kw = kw_lo; kw < kw_hi; ++kw) acc += xr[kw * dw];
+        }
+        if (kind == PoolKind::Average) {
+          std::int64_t count;
+          if (include_pad) {
+            std::int64_t cols_padded = 0;
+            for (std::int64_t kw = 0; kw < KW; ++kw) {
+              const std::int64_t w = w0 + kw * dw;
+              cols_padded += (w >= -pw && w < W + g.pe[1]) ? 1 : 0;
+            }
+            count = rows_padded * cols_padded;
+          } else {
+            count = std::max<std::int64_t>(0, kh_hi - kh_lo) * std::max<std::int64_t>(0, kw_hi - kw_lo);
+          }
+          acc = count ? acc / static_cast<float>(count) : 0.f;
+        }
+        yc[oh * OW + ow] = acc;
+      }
+    }
+  }
+  return Y;
+}
+
+// Visits each window: f(nc, out_pos, list of (input offset) inside the input, taps in padded area).
+Outputs pool(const ir::Operation& op, Inputs x, PoolKind kind) {
+  const Tensor& X = x[0];
+  const PoolGeometry g = pool_geometry(op, X.shape());
+  const std::size_t k = g.in.size();
+  const bool include_pad = attr_int(op, "count_include_pad", 0) != 0;
+  const double p = static_cast<double>(attr_int(op, "p", 2));
+  const bool want_indices = op.outputs.size() > 1 && !op.outputs[1].empty();
+  const bool col_major = attr_int(op, "storage_order", 0) != 0;
+  Shape out{g.n, g.c};
+  out.insert(out.end(), g.out.begin(), g.out.end());
+  const std::int64_t in_sp = shape_numel(g.in), out_sp = shape_numel(g.out), k_sp = shape_numel(g.kernel);
+  const Shape in_st = strides_of(g.in);
+  // Column-major strides over the spatial dims (MaxPool storage_order = 1).
+  Shape cm_st(k, 1);
+  for (std::size_t d = 1; d < k; ++d) cm_st[d] = cm_st[d - 1] * g.in[d - 1];
+  if (k == 2 && X.dtype() == DType::Float32 && !want_indices && kind != PoolKind::Lp)
+    return {pool2d_f32(g, X, kind, include_pad)};
+  Tensor I(DType::Int64, want_indices ? out : Shape{0});
+  auto compute = [&]<typename T>() {
+    Tensor Y(X.dtype(), out);
+    const T* px = X.data<T>();
+    T* py = Y.mutable_data<T>();
+    std::vector<std::int64_t> o(k), kk(k);
+    for (std::int64_t nc = 0; nc < g.n * g.c; ++nc) {
+      const T* xc = px + nc * in_sp;
+      std::fill(o.begin(), o.end(), 0);
+      for (std::int64_t op_i = 0; op_i < out_sp; ++op_i, next_index(o, g.out)) {
+        double acc = kind == PoolKind::Max ? -std::numeric_limits<double>::infinity() : 0.0;
+        std::int64_t count = 0, best = -1, best_cm = -1;
+        std::fill(kk.begin(), kk.end(), 0);
+        for (std::int64_t kp = 0; kp < k_sp; ++kp, next_index(kk, g.kernel)) {
+          std::int64_t off = 0, off_cm = 0;
+          bool inside = true, in_padded = true;
+          for (std::size_t d = 0; d < k; ++d) {
+            const std::int64_t pos = o[d] * g.strides[d] - g.pb[d] + kk[d] * g.dilations[d];
+            if (pos < 0 || pos >= g.in[d]) inside = false;
+            if (pos < -g.pb[d] || pos >= g.in[d] + g.pe[d]) in_padded = false;
+            off += pos * in_st[d];
+            off_cm += pos * cm_st[d];
+          }
+          if (include_pad && in_padded) ++count;
+          if (!inside) continue;
+          const double v = static_cast<double>(xc[off]);
+          if (!include_pad) ++count;
+          if (kind == PoolKind::Max) {
+            if (v > acc || best < 0) { acc = v; best = off; best_cm = off_cm; }
+          } else if (kind == PoolKind::Average) {
+            acc += v;
+          } else {
+            acc += std::pow(std::abs(v), p);
+          }
+        }
+        double r = acc;
+        if (kind == PoolKind::Average) r = count ? acc / double(count) : 0.0;
+        if (kind == PoolKind::Lp) r = std::pow(acc, 1.0 / p);
+        py[nc * out_sp + op_i] = static_cast<T>(r);
+        if (want_indices) I.mutable_data<std::int64_t>()[nc * out_sp + op_i] = nc * in_sp + (col_major ? best_cm : best);
+      }
+    }
+    return Y;
+  };
+  Tensor Y = kind == PoolKind::Max ? dispatch_numeric(X.dtype(), compute) : dispatch_float(X.dtype(), compute);
+  if (want_indices) return {Y, I};
+  return {Y};
+}
+
+enum class GlobalKind { Max, Average, Lp };
+
+Outputs global_pool(const ir::Operation& op, Inputs x, GlobalKind kind) {
+  const Tensor& X = x[0];
+  if (X.rank() < 3) fail("input must be at least 3-D, got " + X.type_string());
+  if (attr_str(op, "layout", "NCHW") != "NCHW")
+    throw UnsupportedOpError(op.op_type + " with layout NHWC", "the CPU runtime", "");
+  const double p = static_cast<double>(attr_int(op, "p", 2));
+  Shape out{X.dim(0), X.dim(1)};
+  out.resize(X.rank(), 1);
+  const std::int64_t sp = X.numel() / std::max<std::int64_t>(1, X.dim(0) * X.dim(1));
+  return {dispatch_float(X.dtype(), [&]<typename T>() {
+    Tensor Y(X.dtype(), out);
+    for (std::int64_t nc = 0; nc < X.dim(0) * X.dim(1); ++nc) {
+      const T* xc = X.data<T>() + nc * sp;
+      double acc = kind == GlobalKind::Max ? -std::numeric_limits<double>::infinity() : 0.0;
+      for (std::int64_t i = 0; i < sp; ++i) {
+        const double v = xc[i];
+        if (kind == GlobalKind::Max) acc = std::max(acc, v);
+        else if (kind == GlobalKind::Average) acc += v;
+        else acc += std::pow(std::abs(v), p);
+      }
+      if (kind == GlobalKind::Average) acc /= double(sp);
+      if (kind == GlobalKind::Lp) acc = std::pow(acc, 1.0 / p);
+      Y.mutable_data<T>()[nc] = static_cast<T>(acc);
+    }
+    return Y;
+  })};
+}
+
+}  // namespace
+
+Outputs kernel_MaxPool(const ir::Operation& op, Inputs x) { return pool(op, x, PoolKind::Max); }
+Outputs kernel_AveragePool(const ir::Operation& op, Inputs x) { return pool(op, x, PoolKind::Average); }
+Outputs kernel_LpPool(const ir::Operation& op, Inputs x) { return pool(op, x, PoolKind::Lp); }
+Outputs kernel_GlobalAveragePool(const ir::Operation& op, Inputs x) { return global_pool(op, x, GlobalKind::Average); }
+Outputs kernel_GlobalMaxPool(const ir::Operation& op, Inputs x) { return global_pool(op, x, GlobalKind::Max); }
+Outputs kernel_GlobalLpPool(const ir::Operation& op, Inputs x) { return global_pool(op, x, GlobalKind::Lp); }
+
+}  // namespace ec::runtime::kernels

@@ -1,0 +1,159 @@
+// Recurrent ops: RNN, GRU, LSTM (ONNX semantics, forward/reverse/bidirectional,
+// sequence_lens, initial states, LSTM peepholes, clip, layout 0 and 1).
+// Gate order in W/R/B: LSTM i, o, f, c; GRU z, r, h; RNN one gate.
+// Plain reference loops (double accumulation).
+#include <cmath>
+#include <functional>
+
+#include "core/runtime/kernels/common.h"
+
+namespace ec::runtime::kernels {
+namespace {
+
+using Act = std::function<double(double)>;
+
+Act make_act(const std::string& name, double alpha, double beta) {
+  if (name == "Sigmoid") return [](double v) { return 1.0 / (1.0 + std::exp(-v)); };
+  if (name == "Tanh") return [](double v) { return std::tanh(v); };
+  if (name == "Relu") return [](double v) { return std::max(v, 0.0); };
+  if (name == "LeakyRelu") return [alpha](double v) { return v >= 0 ? v : alpha * v; };
+  if (name == "ThresholdedRelu") return [alpha](double v) { return v > alpha ? v : 0.0; };
+  if (name == "HardSigmoid") return [alpha, beta](double v) { return std::clamp(alpha * v + beta, 0.0, 1.0); };
+  if (name == "Elu") return [alpha](double v) { return v >= 0 ? v : alpha * (std::exp(v) - 1); };
+  if (name == "Softsign") return [](double v) { return v / (1 + std::abs(v)); };
+  if (name == "Softplus") return [](double v) { return std::log1p(std::exp(v)); };
+  if (name == "Affine") return [alpha, beta](double v) { return alpha * v + beta; };
+  if (name == "ScaledTanh") return [alpha, beta](double v) { return alpha * std::tanh(beta * v); };
+  throw UnsupportedOpError("recurrent activation " + name, "the CPU runtime", "");
+}
+
+enum class Cell { Rnn, Gru, Lstm };
+
+// Default alpha/beta of the activations that take them.
+double default_alpha(const std::string& n) {
+  if (n == "LeakyRelu") return 0.01;
+  if (n == "HardSigmoid") return 0.2;
+  return 1.0;
+}
+double default_beta(const std::string& n) { return n == "HardSigmoid" ? 0.5 : (n == "Affine" ? 0.0 : 1.0); }
+
+Outputs recurrent(const ir::Operation& op, Inputs x, Cell cell) {
+  const int G = cell == Cell::Lstm ? 4 : cell == Cell::Gru ? 3 : 1;
+  const int nact = cell == Cell::Lstm ? 3 : cell == Cell::Gru ? 2 : 1;
+  const Tensor &X0 = x[0], &W = x[1], &R = x[2], &B = in(x, 3), &L = in(x, 4), &H0 = in(x, 5);
+  const Tensor &C0 = in(x, 6), &P = in(x, 7);
+  if (X0.dtype() != DType::Float32) throw UnsupportedOpError(op.op_type + " on non-f32", "the CPU runtime", "");
+  const std::string direction = attr_str(op, "direction", "forward");
+  const int dirs = direction == "bidirectional" ? 2 : 1;
+  const bool layout1 = attr_int(op, "layout", 0) != 0;
+  if (X0.rank() != 3 || W.rank() != 3 || R.rank() != 3) fail("X, W and R must be 3-D");
+  const std::int64_t S = layout1 ? X0.dim(1) : X0.dim(0), Bt = layout1 ? X0.dim(0) : X0.dim(1), I = X0.dim(2);
+  const std::int64_t H = R.dim(2);
+  if (W.dim(0) != dirs || W.dim(1) != G * H || W.dim(2) != I || R.dim(1) != G * H)
+    fail("W " + W.type_string() + " / R " + R.type_string() + " do not match hidden_size " + std::to_string(H));
+  const double clip = attr_float(op, "clip", 0.0);
+  const bool has_clip = op.attr("clip") != nullptr;
+  const bool input_forget = attr_int(op, "input_forget", 0) != 0;
+  const bool lbr = attr_int(op, "linear_before_reset", 0) != 0;
+  std::vector<std::string> names;
+  if (const auto* a = op.attr("activations"))
+    if (const auto* v = std::get_if<std::vector<std::string>>(a)) names = *v;
+  const auto alphas = attr_floats(op, "activation_alpha"), betas = attr_floats(op, "activation_beta");
+  std::vector<Act> acts;
+  for (int d = 0; d < dirs; ++d)
+    for (int k = 0; k < nact; ++k) {
+      const std::size_t i = static_cast<std::size_t>(d * nact + k);
+      std::string n = i < names.size() ? names[i] : (cell == Cell::Lstm ? (k == 0 ? "Sigmoid" : "Tanh")
+                                                     : cell == Cell::Gru ? (k == 0 ? "Sigmoid" : "Tanh") : "Tanh");
+      acts.push_back(make_act(n, i < alphas.size() ? alphas[i] : default_alpha(n), i < betas.size() ? betas[i] : default_beta(n)));
+    }
+  auto xv = [&](std::int64_t t, std::int64_t b, std::int64_t i) {
+    return double(X0.data<float>()[(layout1 ? b * S + t : t * Bt + b) * I + i]);
+  };
+  Tensor Y(DType::Float32, layout1 ? Shape{Bt, S, dirs, H} : Shape{S, dirs, Bt, H});
+  Tensor YH(DType::Float32, layout1 ? Shape{Bt, dirs, H} : Shape{dirs, Bt, H});
+  Tensor YC(DType::Float32, YH.shape());
+  auto yidx = [&](std::int64_t t, int d, std::int64_t b) { return layout1 ? ((b * S + t) * dirs + d) * H : ((t * dirs + d) * Bt + b) * H; };
+  auto hidx = [&](int d, std::int64_t b) { return layout1 ? (b * dirs + d) * H : (d * Bt + b) * H; };
+  const float *w = W.data<float>(), *r = R.data<float>();
+  std::vector<double> h(static_cast<std::size_t>(H)), c(static_cast<std::size_t>(H)), gates(static_cast<std::size_t>(G * H)),
+      rh(static_cast<std::size_t>(G * H));
+  for (int d = 0; d < dirs; ++d) {
+    const bool reverse = direction == "reverse" || d == 1;
+    const Act &f = acts[static_cast<std::size_t>(d * nact)], &g = acts[static_cast<std::size_t>(d * nact + (nact > 1 ? 1 : 0))],
+              &hf = acts[static_cast<std::size_t>(d * nact + (nact > 2 ? 2 : 0))];
+    auto bias = [&](int part, std::int64_t j) { return B.defined() ? double(B.data<float>()[(d * 2 + part) * G * H + j]) : 0.0; };
+    for (std::int64_t b = 0; b < Bt; ++b) {
+      const std::int64_t len = L.defined() ? L.get_int(b) : S;
+      for (std::int64_t j = 0; j < H; ++j) {
+        h[static_cast<std::size_t>(j)] = H0.defined() ? H0.data<float>()[(d * Bt + b) * H + j] : 0.0;
+        c[static_cast<std::size_t>(j)] = C0.defined() ? C0.data<float>()[(d * Bt + b) * H + j] : 0.0;
+      }
+      for (std::int64_t step = 0; step < len; ++step) {
+        const std::int64_t t = reverse ? len - 1 - step : step;
+        // gates = X_t W^T + Wb ; rh = H_{t-1} R^T + Rb
+        for (std::int64_t j = 0; j < G * H; ++j) {
+          double a = bias(0, j), e = bias(1, j);
+          for (std::int64_t i = 0; i < I; ++i) a += xv(t, b, i) * w[(d * G * H + j) * I + i];
+          for (std::int64_t i = 0; i < H; ++i) e += h[static_cast<std::size_t>(i)] * r[(d * G * H + j) * H + i];
+          gates[static_cast<std::size_t>(j)] = a;
+          rh[static_cast<std::size_t>(j)] = e;
+        }
+        auto clipv = [&](double v) { return has_clip ? std::clamp(v, -clip, clip) : v; };
+        if (cell == Cell::Rnn) {
+          for (std::int64_t j = 0; j < H; ++j) h[static_cast<std::size_t>(j)] = f(clipv(gates[static_cast<std::size_t>(j)] + rh[static_cast<std::size_t>(j)]));
+        } else if (cell == Cell::Gru) {
+          // z = f(.), r = f(.), h~ = g(X Wh + (r * H) Rh + ...) or g(X Wh + r * (H Rh + Rbh) + Wbh)
+          std::vector<double> z(static_cast<std::size_t>(H)), rr(static_cast<std::size_t>(H));
+          for (std::int64_t j = 0; j < H; ++j) {
+            z[static_cast<std::size_t>(j)] = f(clipv(gates[static_cast<std::size_t>(j)] + rh[static_cast<std::size_t>(j)]));
+            rr[static_cast<std::size_t>(j)] = f(clipv(gates[static_cast<std::size_t>(H + j)] + rh[static_cast<std::size_t>(H + j)]));
+          }
+          std::vector<double> hn(static_cast<std::size_t>(H));
+          for (std::int64_t j = 0; j < H; ++j) {
+            double v;
+            if (lbr) {
+              v = gates[static_cast<std::size_t>(2 * H + j)] + rr[static_cast<std::size_t>(j)] * rh[static_cast<std::size_t>(2 * H + j)];
+            } else {
+              double e = bias(1, 2 * H + j);
+              for (std::int64_t i = 0; i < H; ++i)
+                e += rr[static_cast<std::size_t>(i)] * h[static_cast<std::size_t>(i)] * r[(d * G * H + 2 * H + j) * H + i];
+              v = gates[static_cast<std::size_t>(2 * H + j)] + e;
+            }
+            const double ht = g(clipv(v));
+            hn[static_cast<std::size_t>(j)] = (1 - z[static_cast<std::size_t>(j)]) * ht + z[static_cast<std::size_t>(j)] * h[static_cast<std::size_t>(j)];
+          }
+          h = hn;
+        } else {
+          // i, o, f, c gates; peepholes P = [Pi, Po, Pf]
+          auto peep = [&](int k, std::int64_t j) { return P.defined() ? double(P.data<float>()[(d * 3 + k) * H + j]) : 0.0; };
+          for (std::int64_t j = 0; j < H; ++j) {
+            const auto J = static_cast<std::size_t>(j);
+            const double it = f(clipv(gates[J] + rh[J] + peep(0, j) * c[J]));
+            const double ft = input_forget ? 1 - it : f(clipv(gates[static_cast<std::size_t>(2 * H + j)] + rh[static_cast<std::size_t>(2 * H + j)] + peep(2, j) * c[J]));
+            const double ct = g(clipv(gates[static_cast<std::size_t>(3 * H + j)] + rh[static_cast<std::size_t>(3 * H + j)]));
+            c[J] = ft * c[J] + it * ct;
+            const double ot = f(clipv(gates[static_cast<std::size_t>(H + j)] + rh[static_cast<std::size_t>(H + j)] + peep(1, j) * c[J]));
+            h[J] = ot * hf(c[J]);
+          }
+        }
+        for (std::int64_t j = 0; j < H; ++j) Y.mutable_data<float>()[yidx(t, d, b) + j] = static_cast<float>(h[static_cast<std::size_t>(j)]);
+      }
+      for (std::int64_t j = 0; j < H; ++j) {
+        YH.mutable_data<float>()[hidx(d, b) + j] = static_cast<float>(h[static_cast<std::size_t>(j)]);
+        YC.mutable_data<float>()[hidx(d, b) + j] = static_cast<float>(c[static_cast<std::size_t>(j)]);
+      }
+    }
+  }
+  Outputs out{Y, YH};
+  if (cell == Cell::Lstm) out.push_back(YC);
+  return out;
+}
+
+}  // namespace
+
+Outputs kernel_RNN(const ir::Operation& op, Inputs x) { return recurrent(op, x, Cell::Rnn); }
+Outputs kernel_GRU(const ir::Operation& op, Inputs x) { return recurrent(op, x, Cell::Gru); }
+Outputs kernel_LSTM(const ir::Operation& op, Inputs x) { return recurrent(op, x, Cell::Lstm); }
+
+}  // namespace ec::runtime::kernels

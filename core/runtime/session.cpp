@@ -1,0 +1,250 @@
+#include "core/runtime/session.h"
+
+#include <Eigen/Core>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <random>
+
+#include "core/errors.h"
+#include "core/frontends/frontend.h"
+#include "core/runtime/dispatch.h"
+#include "core/runtime/kernel_registry.h"
+
+namespace ec::runtime {
+namespace {
+
+std::string expected_type(const TensorInfo& info) {
+  return std::string(ir::dtype_name(info.dtype)) + info.shape.to_string();
+}
+
+std::string op_label(const ir::Operation& op) {
+  return "op '" + (op.name.empty() ? op.op_type : op.name) + "' (" + op.op_type + ")";
+}
+
+}  // namespace
+
+InferenceSession::InferenceSession(SessionOptions options) : options_(options) {}
+
+void InferenceSession::load(const std::string& path) {
+  frontends::OpenOptions open;
+  open.allow_unknown_ops = true;  // refused below with the CPU runtime's own message
+  load(ir::freeze(frontends::open_model(path, open)));
+}
+
+void InferenceSession::load(ir::FrozenGraph graph) {
+  if (!graph) throw EdgeCompilerError(ErrorKind::Usage, "no graph to load");
+  // Refuse up front: an op without a kernel would fail only mid-run otherwise.
+  for (const auto& op : graph->ops)
+    if (!op.is_known() || !find_kernel(op.kind))
+      throw UnsupportedOpError(op.op_type, "the CPU runtime",
+                               "no CPU kernel for this op yet; replace it in the model or open an issue",
+                               op.name.empty() ? std::string() : "op '" + op.name + "'");
+  if (options_.threads > 0) Eigen::setNbThreads(options_.threads);
+
+  graph_ = std::move(graph);
+  slots_.clear();
+  constants_.clear();
+  steps_.clear();
+  input_slots_.clear();
+  output_slots_.clear();
+  auto slot_of = [&](const std::string& name) {
+    auto [it, added] = slots_.emplace(name, static_cast<int>(slots_.size()));
+    if (added) constants_.emplace_back();
+    return it->second;
+  };
+  for (const auto& [name, t] : graph_->tensors)
+    if (t.is_constant()) {
+      const int s = slot_of(name);
+      if (!t.shape.is_static())
+        throw EdgeCompilerError(ErrorKind::Graph, "constant '" + name + "' has a dynamic shape");
+      if (ir::dtype_size(t.dtype) == 0) continue;  // strings: only an op needing it would fail
+      constants_[static_cast<std::size_t>(s)] = Tensor::from_constant(t.dtype, t.shape.sizes(), *t.data);
+    }
+  for (const auto& name : graph_->inputs) input_slots_.emplace_back(name, slot_of(name));
+  for (const auto& op : graph_->ops) {
+    Step st{&op, {}, {}, {}};
+    for (const auto& n : op.inputs) st.inputs.push_back(n.empty() ? -1 : slot_of(n));
+    for (const auto& n : op.outputs) st.outputs.push_back(n.empty() ? -1 : slot_of(n));
+    steps_.push_back(std::move(st));
+  }
+  for (const auto& name : graph_->outputs) output_slots_.emplace_back(name, slot_of(name));
+  // Liveness: release a computed tensor after its last reader (never graph outputs or constants).
+  std::vector<int> last_use(slots_.size(), -1);
+  for (std::size_t i = 0; i < steps_.size(); ++i)
+    for (int s : steps_[i].inputs)
+      if (s >= 0) last_use[static_cast<std::size_t>(s)] = static_cast<int>(i);
+  for (const auto& [name, s] : output_slots_) last_use[static_cast<std::size_t>(s)] = -1;
+  for (std::size_t s = 0; s < last_use.size(); ++s)
+    if (last_use[s] >= 0 && !constants_[s].defined())
+      steps_[static_cast<std::size_t>(last_use[s])].release.push_back(static_cast<int>(s));
+}
+
+std::vector<TensorInfo> InferenceSession::inputs() const {
+  std::vector<TensorInfo> v;
+  for (const auto& name : graph_->inputs) {
+    const ir::Tensor* t = graph_->find_tensor(name);
+    v.push_back({name, t ? t->dtype : ir::DType::Undefined, t ? t->shape : ir::Shape::unknown_rank()});
+  }
+  return v;
+}
+
+std::vector<TensorInfo> InferenceSession::outputs() const {
+  std::vector<TensorInfo> v;
+  for (const auto& name : graph_->outputs) {
+    const ir::Tensor* t = graph_->find_tensor(name);
+    v.push_back({name, t ? t->dtype : ir::DType::Undefined, t ? t->shape : ir::Shape::unknown_rank()});
+  }
+  return v;
+}
+
+void InferenceSession::check_input(const TensorInfo& info, const Tensor& t) const {
+  auto mismatch = [&] {
+    throw EdgeCompilerError(ErrorKind::Usage, "input '" + info.name + "': expected " + expected_type(info) +
+                                                  ", got " + t.type_string());
+  };
+  if (info.dtype != ir::DType::Undefined && t.dtype() != info.dtype) mismatch();
+  if (!info.shape.rank_known) return;
+  if (t.rank() != info.shape.rank()) mismatch();
+  for (std::size_t d = 0; d < t.rank(); ++d)
+    if (info.shape.dims[d].is_static() && info.shape.dims[d].value != t.dim(d)) mismatch();
+}
+
+std::map<std::string, Tensor> InferenceSession::run(const std::map<std::string, Tensor>& inputs,
+                                                    RunProfile* profile) const {
+  if (!graph_) throw EdgeCompilerError(ErrorKind::Usage, "no model loaded");
+  std::vector<Tensor> env = constants_;
+  const auto infos = this->inputs();
+  for (const auto& [name, t] : inputs)
+    if (std::none_of(infos.begin(), infos.end(), [&](const TensorInfo& i) { return i.name == name; })) {
+      std::string known;
+      for (const auto& i : infos) known += (known.empty() ? "" : ", ") + i.name;
+      throw EdgeCompilerError(ErrorKind::Usage, "input '" + name + "': the model has no such input (its inputs: " + known + ")");
+    }
+  for (std::size_t i = 0; i < infos.size(); ++i) {
+    auto it = inputs.find(infos[i].name);
+    if (it == inputs.end() || !it->second.defined())
+      throw EdgeCompilerError(ErrorKind::Usage, "input '" + infos[i].name + "': missing (expected " +
+                                                    expected_type(infos[i]) + ")");
+    check_input(infos[i], it->second);
+    env[static_cast<std::size_t>(input_slots_[i].second)] = it->second;
+  }
+  std::vector<Tensor> args;
+  for (const Step& st : steps_) {
+    const ir::Operation& op = *st.op;
+    args.clear();
+    for (int s : st.inputs) {
+      if (s >= 0 && !env[static_cast<std::size_t>(s)].defined() && !constants_[static_cast<std::size_t>(s)].defined()) {
+        const auto& name = op.inputs[args.size()];
+        const ir::Tensor* t = graph_->find_tensor(name);
+        if (t && t->is_constant())
+          throw UnsupportedOpError(op.op_type + " on a " + std::string(ir::dtype_name(t->dtype)) + " constant",
+                                   "the CPU runtime", "", op_label(op));
+        throw EdgeCompilerError(ErrorKind::Graph, op_label(op) + ": input '" + name + "' is not computed before it");
+      }
+      args.push_back(s >= 0 ? env[static_cast<std::size_t>(s)] : Tensor());
+    }
+    std::vector<Tensor> results;
+    const auto t0 = profile ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+    try {
+      results = find_kernel(op.kind)->run(op, args);
+    } catch (const UnsupportedOpError& e) {
+      if (e.op_type() == op.op_type) throw;
+      // A kernel refusing some inputs ("kernel on f16 tensors"): name the op as the unsupported one.
+      throw UnsupportedOpError(op.op_type, e.backend(),
+                               e.op_type() + (e.suggestion().empty() ? "" : "; " + e.suggestion()), op_label(op));
+    } catch (const EdgeCompilerError& e) {
+      throw EdgeCompilerError(e.kind(), op_label(op) + ": " + e.what(), e.detail());
+    } catch (const std::bad_alloc&) {
+      throw;
+    } catch (const std::exception& e) {
+      throw EdgeCompilerError(ErrorKind::Graph, op_label(op) + ": " + e.what());
+    }
+    if (profile)
+      profile->ops.push_back({op.name, op.op_type,
+                              std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count()});
+    for (std::size_t i = 0; i < st.outputs.size(); ++i) {
+      if (st.outputs[i] < 0) continue;
+      if (i >= results.size() || !results[i].defined())
+        throw EdgeCompilerError(ErrorKind::Graph, op_label(op) + ": output " + std::to_string(i) + " was not produced");
+      env[static_cast<std::size_t>(st.outputs[i])] = std::move(results[i]);
+    }
+    for (int s : st.release) env[static_cast<std::size_t>(s)] = Tensor();
+  }
+  std::map<std::string, Tensor> out;
+  for (const auto& [name, s] : output_slots_) {
+    const Tensor& t = env[static_cast<std::size_t>(s)];
+    if (!t.defined()) throw EdgeCompilerError(ErrorKind::Graph, "output '" + name + "' was not computed");
+    out[name] = t;
+  }
+  return out;
+}
+
+Stats InferenceSession::benchmark(const std::map<std::string, Tensor>& inputs, int iterations, int warmup) const {
+  if (iterations <= 0) throw EdgeCompilerError(ErrorKind::Usage, "iterations must be positive");
+  for (int i = 0; i < warmup; ++i) run(inputs);
+  std::vector<double> ms;
+  ms.reserve(static_cast<std::size_t>(iterations));
+  for (int i = 0; i < iterations; ++i) {
+    const auto t0 = std::chrono::steady_clock::now();
+    run(inputs);
+    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  }
+  Stats s;
+  s.iterations = iterations;
+  double sum = 0;
+  for (double v : ms) sum += v;
+  s.mean_ms = sum / double(ms.size());
+  double var = 0;
+  for (double v : ms) var += (v - s.mean_ms) * (v - s.mean_ms);
+  s.stdev_ms = std::sqrt(var / double(ms.size()));
+  std::sort(ms.begin(), ms.end());
+  // Nearest-rank percentiles.
+  auto pct = [&](double p) {
+    const auto rank = static_cast<std::size_t>(std::ceil(p / 100.0 * double(ms.size())));
+    return ms[std::min(ms.size() - 1, rank == 0 ? 0 : rank - 1)];
+  };
+  s.p50_ms = pct(50);
+  s.p95_ms = pct(95);
+  s.p99_ms = pct(99);
+  s.min_ms = ms.front();
+  s.max_ms = ms.back();
+  s.throughput = s.mean_ms > 0 ? 1000.0 / s.mean_ms : 0;
+  return s;
+}
+
+Stats InferenceSession::benchmark(int iterations, int warmup) const {
+  return benchmark(random_inputs(), iterations, warmup);
+}
+
+std::map<std::string, Tensor> InferenceSession::random_inputs(std::uint64_t seed) const {
+  std::mt19937_64 rng(seed);
+  std::map<std::string, Tensor> out;
+  for (const auto& info : inputs()) {
+    std::vector<std::int64_t> shape;
+    if (info.shape.rank_known)
+      for (const auto& d : info.shape.dims) shape.push_back(d.is_static() ? d.value : 1);
+    const ir::DType dt = info.dtype == ir::DType::Undefined ? ir::DType::Float32 : info.dtype;
+    Tensor t(dt, shape);
+    dispatch_all(dt, [&]<typename T>() {
+      T* p = t.mutable_data<T>();
+      for (std::int64_t i = 0; i < t.numel(); ++i) {
+        if constexpr (std::is_same_v<T, bool>) p[i] = (rng() & 1) != 0;
+        else if constexpr (std::is_floating_point_v<T>)
+          p[i] = static_cast<T>(std::uniform_real_distribution<double>(-1.0, 1.0)(rng));
+        else p[i] = static_cast<T>(rng() % 10);
+      }
+    }, "random inputs");
+    out.emplace(info.name, std::move(t));
+  }
+  return out;
+}
+
+std::map<std::string, Tensor> run_graph(ir::FrozenGraph graph, const std::map<std::string, Tensor>& inputs) {
+  InferenceSession s;
+  s.load(std::move(graph));
+  return s.run(inputs);
+}
+
+}  // namespace ec::runtime

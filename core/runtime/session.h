@@ -1,0 +1,94 @@
+// InferenceSession: runs an IR graph on the host CPU with the reference
+// kernels of kernel_registry.cpp. Shapes are resolved at run time from the
+// actual inputs, so dynamic (e.g. batch) dims take whatever size is fed.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/ir/graph.h"
+#include "core/runtime/tensor.h"
+
+namespace ec::runtime {
+
+struct SessionOptions {
+  /// Threads for the Eigen kernels; 0 = library default. (Only effective when
+  /// Eigen is built with OpenMP; the reference kernels are single-threaded.)
+  int threads = 0;
+};
+
+/// Latency statistics of benchmark(), in milliseconds.
+struct Stats {
+  int iterations = 0;
+  double mean_ms = 0, p50_ms = 0, p95_ms = 0, p99_ms = 0, min_ms = 0, max_ms = 0, stdev_ms = 0;
+  double throughput = 0;  // inferences per second (1000 / mean_ms)
+};
+
+/// Time spent in each op of one run (in graph order), filled by run() on request.
+struct RunProfile {
+  struct Entry {
+    std::string name, op_type;
+    double ms = 0;
+  };
+  std::vector<Entry> ops;
+};
+
+/// A graph input or output as the model declares it.
+struct TensorInfo {
+  std::string name;
+  ir::DType dtype = ir::DType::Undefined;
+  ir::Shape shape;
+};
+
+class InferenceSession {
+ public:
+  explicit InferenceSession(SessionOptions options = {});
+
+  /// Opens a model file with the frontends (ec::frontends::open_model) and loads it.
+  void load(const std::string& path);
+  /// Loads a graph. Throws UnsupportedOpError naming the first op the CPU runtime has no kernel for.
+  void load(ir::FrozenGraph graph);
+
+  bool loaded() const { return graph_ != nullptr; }
+  const ir::Graph& graph() const { return *graph_; }
+  std::vector<TensorInfo> inputs() const;
+  std::vector<TensorInfo> outputs() const;
+
+  /// Runs the graph. Every graph input must be given with the declared dtype,
+  /// rank and static dims; otherwise throws EdgeCompilerError (kind Usage)
+  /// naming the input and the expected type. Returns every graph output by name.
+  /// With `profile`, also records the time of every op.
+  std::map<std::string, Tensor> run(const std::map<std::string, Tensor>& inputs, RunProfile* profile = nullptr) const;
+
+  /// Times `iterations` runs after `warmup` untimed runs.
+  Stats benchmark(const std::map<std::string, Tensor>& inputs, int iterations, int warmup = 5) const;
+  /// Same, on random_inputs().
+  Stats benchmark(int iterations, int warmup = 5) const;
+
+  /// Deterministic random inputs (fixed seed; dynamic dims = 1): floats uniform
+  /// in [-1, 1), integers in [0, 10), bools random.
+  std::map<std::string, Tensor> random_inputs(std::uint64_t seed = 0) const;
+
+ private:
+  struct Step {
+    const ir::Operation* op;
+    std::vector<int> inputs;   // slot per op input; -1 = absent
+    std::vector<int> outputs;  // slot per op output; -1 = not produced
+    std::vector<int> release;  // slots whose last use is this step
+  };
+  void check_input(const TensorInfo& info, const Tensor& t) const;
+
+  SessionOptions options_;
+  ir::FrozenGraph graph_;
+  std::vector<Tensor> constants_;               // by slot (undefined for non-constants)
+  std::map<std::string, int> slots_;            // tensor name -> slot
+  std::vector<Step> steps_;
+  std::vector<std::pair<std::string, int>> input_slots_, output_slots_;
+};
+
+/// Loads a graph into a session and runs it once (convenience for tools and tests).
+std::map<std::string, Tensor> run_graph(ir::FrozenGraph graph, const std::map<std::string, Tensor>& inputs);
+
+}  // namespace ec::runtime

@@ -1,0 +1,101 @@
+#include "core/runtime/tensor.h"
+
+#include <stdexcept>
+
+#include "core/errors.h"
+#include "core/runtime/dispatch.h"
+
+namespace ec::runtime {
+
+std::int64_t shape_numel(const std::vector<std::int64_t>& shape) {
+  std::int64_t n = 1;
+  for (auto d : shape) n *= d;
+  return n;
+}
+
+std::string shape_string(const std::vector<std::int64_t>& shape) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    if (i) s += ',';
+    s += std::to_string(shape[i]);
+  }
+  return s + "]";
+}
+
+Tensor::Tensor(DType dtype, std::vector<std::int64_t> shape)
+    : dtype_(dtype), shape_(std::move(shape)), writable_(true) {
+  for (auto d : shape_)
+    if (d < 0) throw EdgeCompilerError(ErrorKind::Graph, "negative dimension in shape " + shape_string(shape_));
+  const std::size_t elem = ir::dtype_size(dtype_);
+  if (elem == 0)
+    throw UnsupportedOpError("tensors of type " + std::string(ir::dtype_name(dtype_)),
+                             "the CPU runtime", "");
+  numel_ = shape_numel(shape_);
+  bytes_ = static_cast<std::size_t>(numel_) * elem;
+  // Zeroed, over-aligned storage; at least one byte so data() is never null.
+  auto buffer = std::shared_ptr<std::byte[]>(new (std::align_val_t{64}) std::byte[bytes_ + 1](),
+                                             [](std::byte* p) { ::operator delete[](p, std::align_val_t{64}); });
+  data_ = buffer.get();
+  owner_ = std::move(buffer);
+}
+
+Tensor Tensor::from_constant(DType dtype, std::vector<std::int64_t> shape,
+                             const ir::ConstantData& data) {
+  Tensor t;
+  t.dtype_ = dtype;
+  t.shape_ = std::move(shape);
+  t.numel_ = shape_numel(t.shape_);
+  t.bytes_ = static_cast<std::size_t>(t.numel_) * ir::dtype_size(dtype);
+  if (data.size() != t.bytes_)
+    throw EdgeCompilerError(ErrorKind::Graph, "constant of type " + t.type_string() + " holds " +
+                                                  std::to_string(data.size()) + " bytes, expected " +
+                                                  std::to_string(t.bytes_));
+  // Keep the constant's owner alive through a copy of the ConstantData.
+  auto holder = std::make_shared<ir::ConstantData>(data);
+  t.data_ = holder->data();
+  t.owner_ = std::move(holder);
+  t.writable_ = false;
+  return t;
+}
+
+
+Tensor Tensor::reshaped(std::vector<std::int64_t> shape) const {
+  if (shape_numel(shape) != numel())
+    throw EdgeCompilerError(ErrorKind::Graph, "cannot reshape " + type_string() + " to " + shape_string(shape));
+  Tensor t = *this;
+  t.shape_ = std::move(shape);
+  t.numel_ = shape_numel(t.shape_);
+  return t;
+}
+
+Tensor Tensor::clone() const {
+  Tensor t(dtype_, shape_);
+  if (bytes_) std::memcpy(t.mutable_raw(), data_, bytes_);
+  return t;
+}
+
+double Tensor::get_double(std::int64_t i) const {
+  return dispatch_all(dtype_, [&]<typename T>() { return static_cast<double>(data<T>()[i]); });
+}
+
+std::int64_t Tensor::get_int(std::int64_t i) const {
+  return dispatch_all(dtype_, [&]<typename T>() { return static_cast<std::int64_t>(data<T>()[i]); });
+}
+
+std::vector<std::int64_t> Tensor::to_int64_vector() const {
+  std::vector<std::int64_t> v(static_cast<std::size_t>(numel()));
+  for (std::int64_t i = 0; i < numel(); ++i) v[static_cast<std::size_t>(i)] = get_int(i);
+  return v;
+}
+
+std::vector<float> Tensor::to_float_vector() const {
+  std::vector<float> v(static_cast<std::size_t>(numel()));
+  for (std::int64_t i = 0; i < numel(); ++i) v[static_cast<std::size_t>(i)] = static_cast<float>(get_double(i));
+  return v;
+}
+
+std::string Tensor::type_string() const {
+  return std::string(ir::dtype_name(dtype_)) + shape_string(shape_);
+}
+
+}  // namespace ec::runtime
