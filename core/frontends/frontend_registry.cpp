@@ -14,6 +14,7 @@
 
 #include "core/errors.h"
 #include "core/frontends/frontend.h"
+#include "core/frontends/eir/eir_frontend.h"
 #include "core/frontends/onnx/onnx_frontend.h"
 
 namespace ec::frontends {
@@ -22,8 +23,9 @@ namespace {
 namespace fs = std::filesystem;
 
 // TFLite, TorchScript and Keras slot in here.
-const std::array<FrontendEntry, 1> kFrontends{{
+const std::array<FrontendEntry, 2> kFrontends{{
     {"onnx", "ONNX models (.onnx), opsets 1-20", &make_onnx_frontend},
+    {"eir", "edgecompiler IR text (.eir)", &make_eir_frontend},
 }};
 
 // What each frontend says when it does not recognise a file, and the
@@ -32,8 +34,9 @@ struct FrontendHints {
   std::string_view no_match;
   std::string_view extensions;
 };
-const std::array<FrontendHints, 1> kHints{{
+const std::array<FrontendHints, 2> kHints{{
     {"no ONNX protobuf header found", ".onnx"},
+    {"text does not start with 'graph \"'", ".eir"},
 }};
 static_assert(kHints.size() == kFrontends.size(), "one hint row per frontend");
 

@@ -1,0 +1,247 @@
+// LayoutTransform: NCHW -> NHWC for backends that want channels last (not in
+// the default CPU pipeline: the CPU runtime is NCHW).
+//
+// One forward sweep keeps, for each NCHW tensor, its NHWC twin when one exists.
+// A layout-sensitive op (Conv, pools, BatchNormalization) of rank 4 reads the
+// twin of its input — a Transpose [0,2,3,1] is inserted only when there is
+// none (an edge) — and writes a twin. Element-wise ops whose data inputs all
+// have twins (or are scalar constants) run on the twins too. A Transpose
+// [0,3,1,2] back to NCHW is inserted only where something still needs the
+// NCHW tensor (another op, or a graph output). So Transposes appear only at
+// the edges of NHWC regions, and an exit followed by an entry cancels (the
+// twin is reused). Existing pairs of inverse Transposes are cancelled too.
+// With layout NHWC, Conv weights are [M, kH, kW, C/group] (TFLite's OHWI).
+#include <array>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "core/passes/pass.h"
+#include "core/passes/pass_registry.h"
+#include "core/passes/rewrite.h"
+
+namespace ec::passes {
+namespace {
+
+constexpr std::array<StatisticSpec, 3> kStats{{
+    {"ops_converted", "ops converted to NHWC"},
+    {"transposes_inserted", "Transposes inserted at the edges"},
+    {"transpose_pairs_cancelled", "Transpose pairs cancelled"},
+}};
+
+const std::vector<std::int64_t> kToNhwc{0, 2, 3, 1}, kToNchw{0, 3, 1, 2};
+
+bool is_layout_sensitive(ir::OpKind k) {
+  switch (k) {
+    case ir::OpKind::Conv:
+    case ir::OpKind::MaxPool:
+    case ir::OpKind::AveragePool:
+    case ir::OpKind::GlobalAveragePool:
+    case ir::OpKind::GlobalMaxPool:
+    case ir::OpKind::BatchNormalization:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool is_elementwise(ir::OpKind k) {
+  switch (k) {
+    case ir::OpKind::Relu: case ir::OpKind::LeakyRelu: case ir::OpKind::Clip:
+    case ir::OpKind::Sigmoid: case ir::OpKind::Tanh: case ir::OpKind::HardSigmoid:
+    case ir::OpKind::HardSwish: case ir::OpKind::Elu: case ir::OpKind::Selu:
+    case ir::OpKind::Neg: case ir::OpKind::Abs: case ir::OpKind::Sqrt: case ir::OpKind::Exp:
+    case ir::OpKind::Identity: case ir::OpKind::Add: case ir::OpKind::Sub: case ir::OpKind::Mul:
+    case ir::OpKind::Div: case ir::OpKind::Max: case ir::OpKind::Min:
+      return true;
+    default:
+      return false;
+  }
+}
+
+ir::Shape permuted(const ir::Shape& s, const std::vector<std::int64_t>& perm) {
+  if (!s.rank_known || s.dims.size() != perm.size()) return ir::Shape::unknown_rank();
+  ir::Shape out;
+  for (auto p : perm) out.dims.push_back(s.dims[static_cast<std::size_t>(p)]);
+  return out;
+}
+
+bool is_rank4(const ir::Graph& g, const std::string& t) {
+  const ir::Tensor* x = g.find_tensor(t);
+  return x && x->shape.rank_known && x->shape.dims.size() == 4;
+}
+
+class LayoutTransform final : public Pass {
+ public:
+  std::string_view name() const override { return "LayoutTransform"; }
+  std::string_view summary() const override { return find_pass(name())->summary; }
+  std::string_view description() const override {
+    return "Rewrites rank-4 Conv (constant weights, reordered to OHWI), MaxPool, AveragePool, "
+           "GlobalAveragePool, GlobalMaxPool and BatchNormalization to layout NHWC, and carries "
+           "element-wise ops between them along. Transposes are inserted only where an NHWC "
+           "region meets NCHW (graph inputs and outputs, other ops); back-to-back inverse "
+           "Transposes cancel. For NHWC backends; the CPU runtime runs NCHW only.";
+  }
+  std::span<const StatisticSpec> statistics() const override { return kStats; }
+
+  PassResult run(ir::Graph& g) override {
+    PassResult r;
+    std::unordered_map<std::string, std::string> twin;       // NCHW name -> NHWC twin
+    std::unordered_set<std::string> nchw_missing;            // converted outputs not yet transposed back
+    std::unordered_map<std::string, std::string> ohwi;       // Conv weight -> reordered copy
+    std::unordered_map<std::string, std::pair<std::string, std::vector<std::int64_t>>> transpose_of;
+    std::unordered_map<std::string, std::string> alias;
+    std::unordered_set<std::string> old_weights;
+    std::vector<std::string> twin_order;  // creation order, for deterministic exits
+    const auto outputs = graph_output_set(g);
+    std::vector<ir::Operation> out_ops;
+    out_ops.reserve(g.ops.size());
+
+    auto transpose = [&](const std::string& in, const std::string& out, const std::vector<std::int64_t>& perm) {
+      ir::Operation t;
+      t.kind = ir::OpKind::Transpose;
+      t.op_type = "Transpose";
+      t.inputs = {in};
+      t.outputs = {out};
+      t.attributes["perm"] = perm;
+      out_ops.push_back(std::move(t));
+      r.add("transposes_inserted");
+    };
+    auto declare_twin = [&](const std::string& y) {
+      const ir::Tensor* t = g.find_tensor(y);
+      ir::Tensor tw;
+      tw.name = fresh_tensor_name(g, y + ".nhwc");
+      if (t) tw.dtype = t->dtype, tw.shape = permuted(t->shape, kToNhwc);
+      const std::string n = tw.name;
+      g.add_tensor(std::move(tw));
+      twin[y] = n;
+      twin_order.push_back(y);
+      return n;
+    };
+    auto nhwc_input = [&](const std::string& x) {
+      auto it = twin.find(x);
+      if (it != twin.end()) {
+        if (nchw_missing.count(x)) r.add("transpose_pairs_cancelled");
+        return it->second;
+      }
+      const std::string n = declare_twin(x);
+      transpose(x, n, kToNhwc);
+      return n;
+    };
+    auto need_nchw = [&](const std::string& x) {
+      if (!nchw_missing.count(x)) return;
+      transpose(twin.at(x), x, kToNchw);
+      nchw_missing.erase(x);
+    };
+    auto is_scalar_constant = [&](const std::string& x) {
+      const ir::Tensor* t = find_constant(g, x);
+      return x.empty() || (t && t->num_elements().value_or(0) == 1);
+    };
+
+    for (auto& op : g.ops) {
+      for (auto& in : op.inputs) {
+        auto a = alias.find(in);
+        if (a != alias.end()) in = a->second;
+      }
+      const bool plain = !op.quant && op.attr_string("layout", "NCHW") == "NCHW" && !op.inputs.empty() &&
+                         !op.inputs[0].empty() && op.outputs.size() >= 1 && !op.outputs[0].empty();
+      bool extra_outputs = false;
+      for (std::size_t k = 1; k < op.outputs.size(); ++k) extra_outputs |= !op.outputs[k].empty();
+      bool convert = false;
+      if (plain && !extra_outputs && is_layout_sensitive(op.kind) && is_rank4(g, op.inputs[0])) {
+        convert = true;
+        if (op.kind == ir::OpKind::Conv) {
+          const ir::Tensor* w = find_constant(g, op.inputs[1]);
+          convert = w && w->shape.is_static() && w->shape.dims.size() == 4;
+        }
+      }
+      if (convert) {
+        op.inputs[0] = nhwc_input(op.inputs[0]);
+        if (op.kind == ir::OpKind::Conv) op.inputs[1] = reorder_weight(g, op.inputs[1], ohwi, old_weights);
+        op.attributes["layout"] = std::string("NHWC");
+      } else if (plain && !extra_outputs && is_elementwise(op.kind)) {
+        bool any_twin = false, all_ok = true;
+        for (const auto& in : op.inputs) {
+          if (twin.count(in)) any_twin = true;
+          else if (!is_scalar_constant(in)) all_ok = false;
+        }
+        convert = any_twin && all_ok;
+        if (convert)
+          for (auto& in : op.inputs)
+            if (twin.count(in)) in = twin.at(in);
+      } else if (op.kind == ir::OpKind::Transpose && op.inputs.size() == 1 && !outputs.count(op.outputs[0])) {
+        // Transpose(Transpose(x, p), q) with q∘p = identity reads x.
+        auto it = transpose_of.find(op.inputs[0]);
+        const auto q = op.attr_ints("perm");
+        if (it != transpose_of.end() && q.size() == it->second.second.size() && !q.empty()) {
+          bool identity = true;
+          for (std::size_t k = 0; k < q.size(); ++k)
+            identity &= it->second.second[static_cast<std::size_t>(q[k])] == static_cast<std::int64_t>(k);
+          if (identity) {
+            alias[op.outputs[0]] = it->second.first;
+            g.tensors.erase(op.outputs[0]);
+            r.add("transpose_pairs_cancelled");
+            continue;
+          }
+        }
+        if (!q.empty()) transpose_of[op.outputs[0]] = {op.inputs[0], q};
+      }
+      if (convert) {
+        const std::string y = op.outputs[0];
+        op.outputs[0] = declare_twin(y);
+        nchw_missing.insert(y);
+        out_ops.push_back(std::move(op));
+        r.add("ops_converted");
+        continue;
+      }
+      for (const auto& in : op.inputs) need_nchw(in);
+      out_ops.push_back(std::move(op));
+    }
+    for (const auto& o : g.outputs) need_nchw(o);
+    // NCHW tensors nothing needed any more are gone.
+    for (const auto& y : twin_order)
+      if (nchw_missing.count(y)) g.tensors.erase(y);
+    g.ops = std::move(out_ops);
+    for (auto& o : g.outputs) {
+      auto a = alias.find(o);
+      if (a != alias.end()) o = a->second;
+    }
+    for (const auto& w : old_weights) {
+      bool used = false;
+      for (const auto& op : g.ops)
+        for (const auto& in : op.inputs) used |= in == w;
+      if (!used) g.tensors.erase(w);
+    }
+    return r;
+  }
+
+ private:
+  static std::string reorder_weight(ir::Graph& g, const std::string& w,
+                                    std::unordered_map<std::string, std::string>& cache,
+                                    std::unordered_set<std::string>& old) {
+    auto it = cache.find(w);
+    if (it != cache.end()) return it->second;
+    const ir::Tensor& t = *find_constant(g, w);
+    const auto s = t.shape.sizes();  // [M, C, kH, kW]
+    const std::size_t es = ir::dtype_size(t.dtype);
+    const auto M = s[0], C = s[1], H = s[2], W = s[3];
+    runtime::Tensor out(t.dtype, {M, H, W, C});
+    const std::byte* src = t.data->data();
+    std::byte* dst = out.mutable_raw();
+    for (std::int64_t m = 0; m < M; ++m)
+      for (std::int64_t c = 0; c < C; ++c)
+        for (std::int64_t h = 0; h < H; ++h)
+          for (std::int64_t x = 0; x < W; ++x)
+            std::memcpy(dst + static_cast<std::size_t>(((m * H + h) * W + x) * C + c) * es,
+                        src + static_cast<std::size_t>(((m * C + c) * H + h) * W + x) * es, es);
+    const std::string n = add_constant(g, w + ".ohwi", out);
+    cache[w] = n;
+    old.insert(w);
+    return n;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> make_layout_transform_pass() { return std::make_unique<LayoutTransform>(); }
+
+}  // namespace ec::passes
