@@ -1,10 +1,9 @@
 #include "core/runtime/session.h"
 
-#include <Eigen/Core>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <random>
 
 #include "core/errors.h"
@@ -25,7 +24,60 @@ std::string op_label(const ir::Operation& op) {
 
 }  // namespace
 
-InferenceSession::InferenceSession(SessionOptions options) : options_(options) {}
+InferenceSession::InferenceSession(SessionOptions options)
+    : options_(options), pool_(std::make_shared<ThreadPool>(options.threads)) {}
+
+std::vector<std::pair<int, std::string>> InferenceSession::find_fusable_activations() const {
+  const auto& ops = graph_->ops;
+  std::vector<std::pair<int, std::string>> fuse(ops.size(), {-1, ""});
+  std::map<std::string, int> readers, producer;
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    for (const auto& n : ops[i].inputs)
+      if (!n.empty()) ++readers[n];
+    for (const auto& n : ops[i].outputs) producer[n] = static_cast<int>(i);
+  }
+  for (const auto& n : graph_->outputs) ++readers[n];
+  // A constant scalar input of Clip, or the opset < 11 attribute.
+  auto clip_bound = [&](const ir::Operation& op, std::size_t input, const char* attr, double fallback, bool& ok) {
+    if (op.inputs.size() > input && !op.inputs[input].empty()) {
+      const ir::Tensor* t = graph_->find_tensor(op.inputs[input]);
+      if (!t || !t->is_constant() || t->dtype != ir::DType::Float32 || !t->data || t->data->size() != sizeof(float)) {
+        ok = false;
+        return fallback;
+      }
+      float v;
+      std::memcpy(&v, t->data->data(), sizeof v);
+      return double(v);
+    }
+    if (const ir::Attribute* a = op.attr(attr))
+      if (const auto* d = std::get_if<double>(a)) return *d;
+    return fallback;
+  };
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    const ir::Operation& act = ops[i];
+    std::string name;
+    if (act.op_type == "Relu") {
+      name = "RELU";
+    } else if (act.op_type == "Clip") {
+      bool ok = true;
+      const double lo = clip_bound(act, 1, "min", -1e300, ok), hi = clip_bound(act, 2, "max", 1e300, ok);
+      if (ok && lo == 0.0 && hi == 6.0) name = "RELU6";
+    }
+    if (name.empty() || act.inputs.empty() || act.outputs.size() != 1) continue;
+    const std::string& x = act.inputs[0];
+    auto p = producer.find(x);
+    if (p == producer.end() || readers[x] != 1) continue;
+    const ir::Operation& prod = ops[static_cast<std::size_t>(p->second)];
+    const ir::Tensor* t = graph_->find_tensor(x);
+    if (!t || t->dtype != ir::DType::Float32 || prod.outputs.size() != 1) continue;
+    if (prod.op_type != "Conv" && prod.op_type != "Gemm" && prod.op_type != "MatMul" &&
+        prod.op_type != "FullyConnected")
+      continue;
+    if (prod.attr_string("fused_activation", "NONE") != "NONE") continue;
+    fuse[static_cast<std::size_t>(p->second)] = {static_cast<int>(i), name};
+  }
+  return fuse;
+}
 
 void InferenceSession::load(const std::string& path) {
   frontends::OpenOptions open;
@@ -41,9 +93,10 @@ void InferenceSession::load(ir::FrozenGraph graph) {
       throw UnsupportedOpError(op.op_type, "the CPU runtime",
                                "no CPU kernel for this op yet; replace it in the model or open an issue",
                                op.name.empty() ? std::string() : "op '" + op.name + "'");
-  if (options_.threads > 0) Eigen::setNbThreads(options_.threads);
-
   graph_ = std::move(graph);
+  pack_cache_ = std::make_shared<gemm::PackCache>();
+  fused_ops_.clear();
+  fused_count_ = 0;
   slots_.clear();
   constants_.clear();
   steps_.clear();
@@ -61,12 +114,31 @@ void InferenceSession::load(ir::FrozenGraph graph) {
         throw EdgeCompilerError(ErrorKind::Graph, "constant '" + name + "' has a dynamic shape");
       if (ir::dtype_size(t.dtype) == 0) continue;  // strings: only an op needing it would fail
       constants_[static_cast<std::size_t>(s)] = Tensor::from_constant(t.dtype, t.shape.sizes(), *t.data);
+      const Tensor& c = constants_[static_cast<std::size_t>(s)];
+      if (c.dtype() == ir::DType::Float32) pack_cache_->add_constant_range(c.raw(), c.nbytes());
     }
   for (const auto& name : graph_->inputs) input_slots_.emplace_back(name, slot_of(name));
-  for (const auto& op : graph_->ops) {
-    Step st{&op, {}, {}, {}};
-    for (const auto& n : op.inputs) st.inputs.push_back(n.empty() ? -1 : slot_of(n));
-    for (const auto& n : op.outputs) st.outputs.push_back(n.empty() ? -1 : slot_of(n));
+  // Fold Relu/Clip(0,6) into the Conv/Gemm before it (the kernels clamp in
+  // their GEMM epilogue): the producer's copy writes the activation's output.
+  const auto fuse = find_fusable_activations();
+  std::vector<bool> skip(graph_->ops.size(), false);
+  for (std::size_t i = 0; i < graph_->ops.size(); ++i) {
+    const ir::Operation* op = &graph_->ops[i];
+    if (skip[i]) continue;
+    if (fuse[i].first >= 0) {
+      const ir::Operation& act = graph_->ops[static_cast<std::size_t>(fuse[i].first)];
+      ir::Operation copy = *op;
+      copy.attributes["fused_activation"] = fuse[i].second;
+      copy.outputs = act.outputs;
+      fused_ops_.push_back(std::move(copy));
+      op = &fused_ops_.back();
+      skip[static_cast<std::size_t>(fuse[i].first)] = true;
+      ++fused_count_;
+    }
+    const ir::Operation& opr = *op;
+    Step st{&opr, {}, {}, {}};
+    for (const auto& n : opr.inputs) st.inputs.push_back(n.empty() ? -1 : slot_of(n));
+    for (const auto& n : opr.outputs) st.outputs.push_back(n.empty() ? -1 : slot_of(n));
     steps_.push_back(std::move(st));
   }
   for (const auto& name : graph_->outputs) output_slots_.emplace_back(name, slot_of(name));
@@ -114,6 +186,9 @@ void InferenceSession::check_input(const TensorInfo& info, const Tensor& t) cons
 std::map<std::string, Tensor> InferenceSession::run(const std::map<std::string, Tensor>& inputs,
                                                     RunProfile* profile) const {
   if (!graph_) throw EdgeCompilerError(ErrorKind::Usage, "no model loaded");
+  PoolScope pool_scope(pool_.get());
+  gemm::PackCacheScope pack_scope(pack_cache_.get());
+  ArenaScope arena_scope(arena_.get());
   std::vector<Tensor> env = constants_;
   const auto infos = this->inputs();
   for (const auto& [name, t] : inputs)

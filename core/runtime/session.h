@@ -4,18 +4,22 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/ir/graph.h"
+#include "core/runtime/gemm/gemm.h"
 #include "core/runtime/tensor.h"
+#include "core/runtime/thread_pool.h"
 
 namespace ec::runtime {
 
 struct SessionOptions {
-  /// Threads for the Eigen kernels; 0 = library default. (Only effective when
-  /// Eigen is built with OpenMP; the reference kernels are single-threaded.)
+  /// Threads for the GEMM, convolution and depthwise kernels, the calling
+  /// thread included; 0 = every core (std::thread::hardware_concurrency()).
   int threads = 0;
 };
 
@@ -52,6 +56,16 @@ class InferenceSession {
   void load(ir::FrozenGraph graph);
 
   bool loaded() const { return graph_ != nullptr; }
+  /// Participants of this session's thread pool.
+  int threads() const { return pool_->size(); }
+  /// Activations folded into the op before them at load (Conv/Gemm/MatMul/
+  /// FullyConnected followed by Relu or Clip(0, 6) as its only reader).
+  int fused_activations() const { return fused_count_; }
+  /// Size of the activation arena: bytes of all buffers this session's runs have
+  /// allocated for computed tensors (shared by tensors whose lifetimes do not overlap).
+  std::size_t arena_bytes() const { return arena_->size_bytes(); }
+  /// Bytes of weights held packed for the GEMM (filled on first use).
+  std::size_t packed_weight_bytes() const { return pack_cache_ ? pack_cache_->packed_bytes() : 0; }
   const ir::Graph& graph() const { return *graph_; }
   std::vector<TensorInfo> inputs() const;
   std::vector<TensorInfo> outputs() const;
@@ -79,9 +93,17 @@ class InferenceSession {
     std::vector<int> release;  // slots whose last use is this step
   };
   void check_input(const TensorInfo& info, const Tensor& t) const;
+  /// Per op index: the index of a Relu/Clip to fold into it (or -1), with the
+  /// fused_activation name it becomes.
+  std::vector<std::pair<int, std::string>> find_fusable_activations() const;
 
   SessionOptions options_;
+  std::shared_ptr<ThreadPool> pool_;
+  std::shared_ptr<gemm::PackCache> pack_cache_;  // weights packed once for the GEMM
+  std::shared_ptr<Arena> arena_ = std::make_shared<Arena>();  // buffers of computed tensors
   ir::FrozenGraph graph_;
+  std::deque<ir::Operation> fused_ops_;         // producer copies with fused_activation set
+  int fused_count_ = 0;
   std::vector<Tensor> constants_;               // by slot (undefined for non-constants)
   std::map<std::string, int> slots_;            // tensor name -> slot
   std::vector<Step> steps_;

@@ -1,11 +1,16 @@
 #include "core/runtime/tensor.h"
 
+#include <map>
+#include <mutex>
 #include <stdexcept>
 
 #include "core/errors.h"
 #include "core/runtime/dispatch.h"
 
 namespace ec::runtime {
+namespace {
+thread_local Arena* t_arena = nullptr;  // see ArenaScope
+}  // namespace
 
 std::int64_t shape_numel(const std::vector<std::int64_t>& shape) {
   std::int64_t n = 1;
@@ -33,11 +38,85 @@ Tensor::Tensor(DType dtype, std::vector<std::int64_t> shape)
   numel_ = shape_numel(shape_);
   bytes_ = static_cast<std::size_t>(numel_) * elem;
   // Zeroed, over-aligned storage; at least one byte so data() is never null.
+  if (t_arena) {
+    auto buffer = t_arena->acquire(bytes_ + 1);
+    std::memset(buffer.get(), 0, bytes_ + 1);
+    data_ = buffer.get();
+    owner_ = std::move(buffer);
+    return;
+  }
   auto buffer = std::shared_ptr<std::byte[]>(new (std::align_val_t{64}) std::byte[bytes_ + 1](),
                                              [](std::byte* p) { ::operator delete[](p, std::align_val_t{64}); });
   data_ = buffer.get();
   owner_ = std::move(buffer);
 }
+
+Tensor Tensor::uninitialized(DType dtype, std::vector<std::int64_t> shape) {
+  if (!t_arena || ir::dtype_size(dtype) == 0) return Tensor(dtype, std::move(shape));  // (the latter throws)
+  for (auto d : shape)
+    if (d < 0) throw EdgeCompilerError(ErrorKind::Graph, "negative dimension in shape " + shape_string(shape));
+  Tensor t;
+  t.dtype_ = dtype;
+  t.writable_ = true;
+  t.shape_ = std::move(shape);
+  t.numel_ = shape_numel(t.shape_);
+  t.bytes_ = static_cast<std::size_t>(t.numel_) * ir::dtype_size(dtype);
+  auto buffer = t_arena->acquire(t.bytes_ + 1);
+  t.data_ = buffer.get();
+  t.owner_ = std::move(buffer);
+  return t;
+}
+
+// ---- Arena ----
+
+struct Arena::State {
+  std::mutex m;
+  std::multimap<std::size_t, std::byte*> free;  // capacity -> buffer
+  std::size_t size = 0, live = 0;
+  ~State() {
+    for (auto& [cap, p] : free) ::operator delete[](p, std::align_val_t{64});
+  }
+};
+
+Arena::Arena() : state_(std::make_shared<State>()) {}
+
+std::size_t Arena::size_bytes() const {
+  std::lock_guard lock(state_->m);
+  return state_->size;
+}
+
+std::size_t Arena::live_bytes() const {
+  std::lock_guard lock(state_->m);
+  return state_->live;
+}
+
+std::shared_ptr<std::byte[]> Arena::acquire(std::size_t bytes) {
+  bytes = (bytes + 63) / 64 * 64;
+  std::byte* p = nullptr;
+  std::size_t cap = bytes;
+  {
+    std::lock_guard lock(state_->m);
+    // Best fit, but never a buffer more than twice the request (it would pin memory).
+    auto it = state_->free.lower_bound(bytes);
+    if (it != state_->free.end() && it->first <= 2 * bytes) {
+      cap = it->first;
+      p = it->second;
+      state_->free.erase(it);
+    }
+    state_->live += cap;
+    if (!p) state_->size += cap;
+  }
+  if (!p) p = new (std::align_val_t{64}) std::byte[cap];
+  // The deleter returns the buffer; it keeps the state alive, so buffers may outlive the Arena.
+  return std::shared_ptr<std::byte[]>(p, [state = state_, cap](std::byte* q) {
+    std::lock_guard lock(state->m);
+    state->live -= cap;
+    state->free.emplace(cap, q);
+  });
+}
+
+ArenaScope::ArenaScope(Arena* arena) : previous_(t_arena) { t_arena = arena; }
+ArenaScope::~ArenaScope() { t_arena = previous_; }
 
 Tensor Tensor::from_constant(DType dtype, std::vector<std::int64_t> shape,
                              const ir::ConstantData& data) {

@@ -2,7 +2,7 @@
 //
 // Storage is shared and type-erased: a tensor made from an ir::ConstantData
 // aliases the constant's bytes (weights are never copied), a tensor made by a
-// kernel owns a fresh zeroed buffer. Aliased constants are read-only; kernels
+// kernel owns a zeroed buffer (fresh, or recycled from the current Arena). Aliased constants are read-only; kernels
 // always write into tensors they allocated themselves.
 #pragma once
 
@@ -28,6 +28,9 @@ class Tensor {
   Tensor() = default;
   /// A zero-filled tensor of `shape`.
   Tensor(DType dtype, std::vector<std::int64_t> shape);
+  /// A tensor of `shape` whose contents are unspecified: for kernels that
+  /// write every element (saves zeroing a buffer that may come from the arena).
+  static Tensor uninitialized(DType dtype, std::vector<std::int64_t> shape);
   /// A read-only view of a constant's bytes (no copy). The byte size must match.
   static Tensor from_constant(DType dtype, std::vector<std::int64_t> shape,
                               const ir::ConstantData& data);
@@ -92,6 +95,41 @@ class Tensor {
   const std::byte* data_ = nullptr;
   std::size_t bytes_ = 0;
   bool writable_ = false;
+};
+
+/// Buffers for the tensors kernels allocate, recycled: a buffer whose tensor is
+/// released (after its last reader) goes back to the arena and is handed to the
+/// next tensor of a size that fits, so tensors whose lifetimes do not overlap
+/// share storage and, from the second run of a session on, inference makes no
+/// fresh allocations (no page faults). An InferenceSession owns one and makes
+/// it current during run() (ArenaScope); without one, tensors use the heap.
+/// Buffers may outlive the arena's owner (outputs handed to the caller).
+class Arena {
+ public:
+  Arena();
+  /// Bytes of all buffers the arena has created (in use or free): its size.
+  std::size_t size_bytes() const;
+  /// Bytes in use by live tensors right now.
+  std::size_t live_bytes() const;
+  /// A buffer of at least `bytes` bytes, 64-byte aligned (internal; Tensor uses it).
+  std::shared_ptr<std::byte[]> acquire(std::size_t bytes);
+
+  struct State;
+
+ private:
+  std::shared_ptr<State> state_;
+};
+
+/// Makes `arena` the one tensors allocate from on this thread for the scope's lifetime.
+class ArenaScope {
+ public:
+  explicit ArenaScope(Arena* arena);
+  ~ArenaScope();
+  ArenaScope(const ArenaScope&) = delete;
+  ArenaScope& operator=(const ArenaScope&) = delete;
+
+ private:
+  Arena* previous_;
 };
 
 /// Product of dims (1 for rank 0).

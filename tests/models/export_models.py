@@ -8,12 +8,49 @@ Writes OUT_DIR/<name>.onnx and OUT_DIR/expected.json with, per model, the
 element count of its initializers and Constant-node tensors, computed here
 with the onnx package, independently of edgecompiler. A model is re-exported
 only when missing. --large adds resnet50 (for bench/).
+
+Other scripts build the same models (same seed, same weights) with
+build_model(name); check_runtime.py compares the CPU runtime with PyTorch that way.
 """
 import json
 import os
 import sys
 
 import numpy as np
+
+
+MODEL_NAMES = ("mobilenet_v2", "resnet18", "transformer")
+
+
+def model_builders():
+    """name -> (make_model, make_example_input); call both right after torch.manual_seed(0)."""
+    import torch
+    import torchvision
+    return {
+        "mobilenet_v2": (lambda: torchvision.models.mobilenet_v2(weights=None),
+                         lambda: torch.randn(1, 3, 224, 224)),
+        "resnet18": (lambda: torchvision.models.resnet18(weights=None),
+                     lambda: torch.randn(1, 3, 224, 224)),
+        "transformer": (lambda: torch.nn.TransformerEncoder(
+                            torch.nn.TransformerEncoderLayer(d_model=64, nhead=4,
+                                                             dim_feedforward=128,
+                                                             batch_first=True),
+                            num_layers=2, enable_nested_tensor=False),
+                        lambda: torch.randn(1, 16, 64)),
+        "resnet50": (lambda: torchvision.models.resnet50(weights=None),
+                     lambda: torch.randn(1, 3, 224, 224)),
+    }
+
+
+def build_model(name):
+    """The model `name` in eval mode with the exported weights (seed 0), and its example input."""
+    import torch
+    make, example = model_builders()[name]
+    torch.manual_seed(0)
+    model = make()
+    x = example()
+    model.eval()
+    return model, x
 
 
 def export(name, model, example, out_dir, dynamic_batch=True):
@@ -53,33 +90,15 @@ def main():
         sys.exit(__doc__)
     out_dir = args[0]
     os.makedirs(out_dir, exist_ok=True)
-    import torch
-    import torchvision
-    torch.manual_seed(0)
-
-    models = {
-        "mobilenet_v2": (lambda: torchvision.models.mobilenet_v2(weights=None),
-                         lambda: torch.randn(1, 3, 224, 224)),
-        "resnet18": (lambda: torchvision.models.resnet18(weights=None),
-                     lambda: torch.randn(1, 3, 224, 224)),
-        "transformer": (lambda: torch.nn.TransformerEncoder(
-                            torch.nn.TransformerEncoderLayer(d_model=64, nhead=4,
-                                                             dim_feedforward=128,
-                                                             batch_first=True),
-                            num_layers=2, enable_nested_tensor=False),
-                        lambda: torch.randn(1, 16, 64)),
-    }
-    if "--large" in sys.argv:
-        models["resnet50"] = (lambda: torchvision.models.resnet50(weights=None),
-                              lambda: torch.randn(1, 3, 224, 224))
+    names = list(MODEL_NAMES) + (["resnet50"] if "--large" in sys.argv else [])
     expected_path = os.path.join(out_dir, "expected.json")
     expected = {}
     if os.path.exists(expected_path):
         with open(expected_path) as f:
             expected = json.load(f)
-    for name, (make, example) in models.items():
-        torch.manual_seed(0)
-        path = export(name, make(), example(), out_dir)
+    for name in names:
+        model, example = build_model(name)
+        path = export(name, model, example, out_dir)
         if name not in expected:
             expected[name] = {"path": path, "parameter_count": constant_elements(path)}
         print(f"{name}: {path} ({expected[name]['parameter_count']} constant elements)")

@@ -1,6 +1,8 @@
 // InferenceSession: dynamic shapes, input checking, refusals, benchmark.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "core/errors.h"
 #include "core/runtime/session.h"
 #include "tests/runtime/test_util.h"
@@ -37,6 +39,73 @@ TEST(Session, RunsWithAnyBatch) {
     EXPECT_FLOAT_EQ(out["y"].data<float>()[0], 1.5f);
     EXPECT_FLOAT_EQ(out["y"].data<float>()[1], 0.0f);
   }
+}
+
+// x -> Conv(w, b) -> Clip(0, 6) -> Relu... : the session folds Clip(0,6) into the
+// Conv (RELU6 in its epilogue) and the result equals the unfused reference ops.
+ir::FrozenGraph conv_clip_graph(bool clip_is_output_reader_too) {
+  ir::Graph g;
+  g.name = "conv_clip";
+  g.add_tensor({"x", ir::DType::Float32, ir::Shape::of({1, 4, 9, 9}), std::nullopt, std::nullopt});
+  std::vector<float> w(8 * 4 * 3 * 3), b(8);
+  for (std::size_t i = 0; i < w.size(); ++i) w[i] = static_cast<float>((i * 37 % 11) - 5) * 0.3f;
+  for (std::size_t i = 0; i < b.size(); ++i) b[i] = static_cast<float>(i) - 3.f;
+  const float lo = 0.f, hi = 6.f;
+  g.add_tensor({"w", ir::DType::Float32, ir::Shape::of({8, 4, 3, 3}), ir::ConstantData::copy_of(w.data(), w.size() * 4), std::nullopt});
+  g.add_tensor({"b", ir::DType::Float32, ir::Shape::of({8}), ir::ConstantData::copy_of(b.data(), b.size() * 4), std::nullopt});
+  g.add_tensor({"lo", ir::DType::Float32, ir::Shape::of({}), ir::ConstantData::copy_of(&lo, 4), std::nullopt});
+  g.add_tensor({"hi", ir::DType::Float32, ir::Shape::of({}), ir::ConstantData::copy_of(&hi, 4), std::nullopt});
+  g.add_tensor({"c", ir::DType::Float32, ir::Shape::of({1, 8, 9, 9}), std::nullopt, std::nullopt});
+  g.add_tensor({"y", ir::DType::Float32, ir::Shape::of({1, 8, 9, 9}), std::nullopt, std::nullopt});
+  g.inputs = {"x"};
+  g.outputs = {"y"};
+  if (clip_is_output_reader_too) g.outputs.push_back("c");  // c has another reader: no fusion
+  g.ops.push_back(make_op("Conv", {"x", "w", "b"}, {"c"}, {{"pads", std::vector<std::int64_t>{1, 1, 1, 1}}}));
+  g.ops.push_back(make_op("Clip", {"c", "lo", "hi"}, {"y"}));
+  return ir::freeze(std::move(g));
+}
+
+TEST(Session, FoldsClipIntoConvAndMatchesUnfusedOps) {
+  std::vector<float> xv(4 * 9 * 9);
+  for (std::size_t i = 0; i < xv.size(); ++i) xv[i] = static_cast<float>((i * 13 % 17)) * 0.2f - 1.5f;
+  const Tensor x = f32({1, 4, 9, 9}, xv);
+  InferenceSession fused, unfused;
+  fused.load(conv_clip_graph(false));
+  unfused.load(conv_clip_graph(true));
+  EXPECT_EQ(fused.fused_activations(), 1);
+  EXPECT_EQ(unfused.fused_activations(), 0);
+  const auto a = fused.run({{"x", x}}).at("y").to_float_vector();
+  const auto b = unfused.run({{"x", x}}).at("y").to_float_vector();
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) EXPECT_FLOAT_EQ(a[i], b[i]) << i;
+  EXPECT_GT(*std::max_element(a.begin(), a.end()), 5.99f);  // the clamp is exercised
+}
+
+TEST(Session, ThreadCountDoesNotChangeResults) {
+  std::vector<float> xv(4 * 9 * 9);
+  for (std::size_t i = 0; i < xv.size(); ++i) xv[i] = static_cast<float>((i * 7 % 23)) * 0.1f - 1.f;
+  const Tensor x = f32({1, 4, 9, 9}, xv);
+  std::vector<std::vector<float>> outs;
+  for (int t : {1, 2, 3}) {
+    InferenceSession s({t});
+    s.load(conv_clip_graph(false));
+    EXPECT_EQ(s.threads(), t);
+    outs.push_back(s.run({{"x", x}}).at("y").to_float_vector());
+  }
+  EXPECT_EQ(outs[0], outs[1]);
+  EXPECT_EQ(outs[0], outs[2]);
+  EXPECT_GE(InferenceSession().threads(), 1);  // 0 = every core
+}
+
+TEST(Session, ArenaIsReusedAcrossRuns) {
+  std::vector<float> xv(4 * 9 * 9, 0.25f);
+  InferenceSession s;
+  s.load(conv_clip_graph(true));
+  const auto first = s.run({{"x", f32({1, 4, 9, 9}, xv)}}).at("y").to_float_vector();
+  const std::size_t arena = s.arena_bytes();
+  EXPECT_GE(arena, 2 * 8 * 9 * 9 * sizeof(float));  // c and y
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(s.run({{"x", f32({1, 4, 9, 9}, xv)}}).at("y").to_float_vector(), first);
+  EXPECT_EQ(s.arena_bytes(), arena);  // later runs take every buffer from the arena
 }
 
 std::string run_error(const InferenceSession& s, const std::map<std::string, Tensor>& in) {

@@ -1,5 +1,6 @@
-// `edgecompile bench`: times a model on the CPU runtime on deterministic
-// random inputs and prints latency statistics and peak memory.
+// `edgecompile bench`: times a model on the CPU runtime on the given .npy
+// inputs (or deterministic random ones) and prints latency statistics and
+// peak memory.
 #include <sys/resource.h>
 
 #include <nlohmann/json.hpp>
@@ -13,6 +14,7 @@
 #include <string>
 
 #include "app/cli/commands/commands.h"
+#include "app/cli/commands/npy_inputs.h"
 #include "core/runtime/session.h"
 
 namespace ec::cli {
@@ -20,6 +22,7 @@ namespace {
 
 struct BenchOptions {
   std::string model;
+  std::vector<std::string> inputs;  // NAME=FILE.npy
   int iterations = 50;
   int warmup = 5;
   int threads = 0;
@@ -34,10 +37,20 @@ double peak_rss_mib() {
   return static_cast<double>(u.ru_maxrss) / 1024.0;
 }
 
+// "14.0 MiB", "36.5 KiB".
+std::string size_string(std::size_t bytes) {
+  char buf[32];
+  if (bytes >= 1024 * 1024)
+    std::snprintf(buf, sizeof buf, "%.1f MiB", static_cast<double>(bytes) / 1048576.0);
+  else
+    std::snprintf(buf, sizeof buf, "%.1f KiB", static_cast<double>(bytes) / 1024.0);
+  return buf;
+}
+
 int bench_model(const BenchOptions& o) {
   runtime::InferenceSession session({o.threads});
   session.load(o.model);
-  const auto inputs = session.random_inputs(0);
+  const auto inputs = o.inputs.empty() ? session.random_inputs(0) : read_npy_inputs(o.inputs);
   const runtime::Stats s = session.benchmark(inputs, o.iterations, o.warmup);
   const double peak = peak_rss_mib();
   // Per-op profile: a few extra runs with per-op timing, averaged.
@@ -63,10 +76,12 @@ int bench_model(const BenchOptions& o) {
   }
   if (o.json) {
     nlohmann::json j = {{"model", o.model},          {"iterations", s.iterations}, {"warmup", o.warmup},
-                        {"threads", o.threads},      {"mean_ms", s.mean_ms},       {"p50_ms", s.p50_ms},
+                        {"threads", session.threads()},      {"mean_ms", s.mean_ms},       {"p50_ms", s.p50_ms},
                         {"p95_ms", s.p95_ms},        {"p99_ms", s.p99_ms},         {"min_ms", s.min_ms},
                         {"max_ms", s.max_ms},        {"stdev_ms", s.stdev_ms},     {"throughput_per_s", s.throughput},
-                        {"peak_memory_mib", peak}};
+                        {"peak_memory_mib", peak},  {"arena_mib", session.arena_bytes() / 1048576.0},
+                        {"packed_weights_mib", session.packed_weight_bytes() / 1048576.0},
+                        {"fused_activations", session.fused_activations()}};
     if (o.profile) {
       j["profile_ms_by_op_type"] = by_type;
       nlohmann::json t = nlohmann::json::array();
@@ -77,12 +92,18 @@ int bench_model(const BenchOptions& o) {
     return 0;
   }
   char line[256];
-  std::cout << o.model << " on the CPU runtime: " << s.iterations << " iterations after " << o.warmup << " warm-up\n";
+  std::cout << o.model << " on the CPU runtime (" << session.threads() << " thread" << (session.threads() == 1 ? "" : "s")
+            << ", " << (o.inputs.empty() ? "random inputs" : "inputs from .npy") << "): " << s.iterations
+            << " iterations after " << o.warmup << " warm-up\n";
   std::snprintf(line, sizeof line, "  mean %.3f ms  p50 %.3f  p95 %.3f  p99 %.3f  min %.3f  max %.3f  stdev %.3f\n",
                 s.mean_ms, s.p50_ms, s.p95_ms, s.p99_ms, s.min_ms, s.max_ms, s.stdev_ms);
   std::cout << line;
   std::snprintf(line, sizeof line, "  throughput %.1f inferences/s  peak memory %.1f MiB\n", s.throughput, peak);
   std::cout << line;
+  std::cout << "  activation arena " << size_string(session.arena_bytes())
+            << " (buffers shared by tensors with disjoint lifetimes), packed weights "
+            << size_string(session.packed_weight_bytes()) << ", " << session.fused_activations()
+            << " activations fused into the op before them\n";
   if (o.profile) {
     std::vector<std::pair<double, std::string>> types;
     double total = 0;
@@ -106,11 +127,13 @@ int bench_model(const BenchOptions& o) {
 
 Command add_bench_command(CLI::App& app) {
   auto o = std::make_shared<BenchOptions>();
-  auto* cmd = app.add_subcommand("bench", "Time a model on the CPU runtime (random inputs, fixed seed)");
+  auto* cmd = app.add_subcommand("bench", "Time a model on the CPU runtime (--input .npy files, or random inputs with a fixed seed)");
   cmd->add_option("model", o->model, "Model file (.onnx)")->required();
+  cmd->add_option("--input", o->inputs,
+                  "NAME=FILE.npy, once per model input (without any: deterministic random data)");
   cmd->add_option("--iterations", o->iterations, "Timed runs (default 50)")->check(CLI::PositiveNumber);
   cmd->add_option("--warmup", o->warmup, "Untimed runs first (default 5)")->check(CLI::NonNegativeNumber);
-  cmd->add_option("--threads", o->threads, "Threads for the GEMM kernels (0 = default)")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--threads", o->threads, "Threads for the kernels (0 = every core)")->check(CLI::NonNegativeNumber);
   cmd->add_flag("--json", o->json, "Print the statistics as JSON");
   cmd->add_flag("--profile", o->profile, "Also print time per op type and the 10 slowest ops");
   return {cmd, [o] { return bench_model(*o); }};

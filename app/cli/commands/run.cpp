@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "app/cli/commands/commands.h"
+#include "app/cli/commands/npy_inputs.h"
 #include "core/errors.h"
 #include "core/runtime/session.h"
 #include "core/util/npy.h"
@@ -32,16 +33,7 @@ std::string file_name_for(const std::string& tensor) {
 int run_model(const RunOptions& o) {
   runtime::InferenceSession session({o.threads});
   session.load(o.model);
-  std::map<std::string, runtime::Tensor> feeds;
-  for (const auto& spec : o.inputs) {
-    const auto eq = spec.find('=');
-    if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size())
-      throw EdgeCompilerError(ErrorKind::Usage, "--input '" + spec + "': expected NAME=FILE.npy");
-    const std::string name = spec.substr(0, eq), path = spec.substr(eq + 1);
-    if (feeds.count(name)) throw EdgeCompilerError(ErrorKind::Usage, "--input '" + name + "' is given twice");
-    const util::NpyArray a = util::read_npy(path);
-    feeds[name] = runtime::Tensor::from_constant(a.dtype, a.shape, a.data);
-  }
+  std::map<std::string, runtime::Tensor> feeds = read_npy_inputs(o.inputs);
   if (o.inputs.empty()) {
     feeds = session.random_inputs(0);
     std::string list;
@@ -73,7 +65,7 @@ Command add_run_command(CLI::App& app) {
   cmd->add_option("--input", o->inputs,
                   "NAME=FILE.npy, once per model input (without any: deterministic random data)");
   cmd->add_option("--output-dir", o->output_dir, "Directory for the NAME.npy outputs (default: .)");
-  cmd->add_option("--threads", o->threads, "Threads for the GEMM kernels (0 = default)")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--threads", o->threads, "Threads for the kernels (0 = every core)")->check(CLI::NonNegativeNumber);
   return {cmd, [o] { return run_model(*o); }};
 }
 

@@ -140,6 +140,17 @@ Outputs kernel_Clip(const ir::Operation&, Inputs x) {
   })};
 }
 
+bool fused_clamp(const ir::Operation& op, float& lo, float& hi) {
+  const std::string act = attr_str(op, "fused_activation", "NONE");
+  lo = -std::numeric_limits<float>::infinity();
+  hi = std::numeric_limits<float>::infinity();
+  if (act == "NONE") return true;
+  if (act == "RELU") { lo = 0.f; return true; }
+  if (act == "RELU6") { lo = 0.f; hi = 6.f; return true; }
+  if (act == "RELU_N1_TO_1") { lo = -1.f; hi = 1.f; return true; }
+  return false;
+}
+
 void apply_fused_activation(const ir::Operation& op, Tensor& y) {
   const std::string act = attr_str(op, "fused_activation", "NONE");
   if (act == "NONE") return;

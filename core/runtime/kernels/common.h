@@ -128,6 +128,11 @@ ir::DType dtype_attr(const ir::Operation& op, const std::string& key, ir::DType 
 /// NONE, RELU, RELU6 = min(max(x, 0), 6), RELU_N1_TO_1 = min(max(x, -1), 1), SIGMOID, TANH.
 void apply_fused_activation(const ir::Operation& op, Tensor& y);
 
+/// When the op's `fused_activation` is a clamp (NONE, RELU, RELU6, RELU_N1_TO_1), sets
+/// [lo, hi] (infinite bounds for none) and returns true, so a kernel can fuse it into
+/// its epilogue; false for the others (SIGMOID, TANH), which apply_fused_activation does.
+bool fused_clamp(const ir::Operation& op, float& lo, float& hi);
+
 /// Copies element `n` values of arbitrary dtype (bytewise).
 inline void copy_bytes(void* dst, const void* src, std::size_t bytes) {
   if (bytes) std::memcpy(dst, src, bytes);

@@ -3,12 +3,13 @@
 //
 // Conv:  y[n, m, o] = b[m] + sum_{c in group(m), k} x[n, c, o*s - pb + k*d] * w[m, c', k]
 //        out = floor((in + pb + pe - ((K - 1) * d + 1)) / s) + 1
-// The float path lowers each (image, group) to one GEMM over an im2col matrix:
+// The float path lowers each (image, group) to one packed GEMM (core/runtime/gemm)
+// over an im2col matrix, bias and clamp-type activations fused into its epilogue:
 //        Y_g[M/g, P] = W_g[M/g, C/g * prod(K)] * col[C/g * prod(K), P]
-#include <Eigen/Core>
-
+#include "core/runtime/gemm/gemm.h"
 #include "core/runtime/kernels/common.h"
 #include "core/runtime/kernels/conv_reference.h"
+#include "core/runtime/thread_pool.h"
 
 namespace ec::runtime::kernels {
 
@@ -129,58 +130,274 @@ void conv_reference(const ConvGeometry& g, const float* x, const float* w, const
 
 // Depthwise 2-D (one input and one output channel per group), direct:
 //   y[n, c, oh, ow] = b[c] + sum_{kh, kw} x[n, c, oh*sh - ph + kh*dh, ow*sw - pw + kw*dw] * w[c, kh, kw]
-// For each tap the valid ow range is computed once, so the inner loop has no bounds checks.
-static void conv_depthwise2d(const ConvGeometry& g, const float* x, const float* w, const float* b, float* y) {
-  const std::int64_t H = g.in[0], W = g.in[1], OH = g.out[0], OW = g.out[1], KH = g.kernel[0], KW = g.kernel[1];
+// Each channel is first copied into a zero-padded plane xp (so no tap needs a
+// bounds check), then 16 outputs of a row are accumulated in registers over
+// all taps and stored once, clamped (fused RELU/RELU6). The body is compiled
+// twice: for the baseline ISA and, inlined into a wrapper with a target
+// attribute, for AVX2 + FMA.
+namespace {
+
+struct DepthwiseArgs {
+  std::int64_t H, W, OH, OW, KH, KW, sh, sw, dh, dw, ph, pw;
+  std::int64_t HP, WP;  // padded plane: rows (OH-1)*sh + (KH-1)*dh + 1, cols likewise
+  bool split;            // stride 2, dilation 1: each padded row stored as even then odd columns
+  std::int64_t HALF, RS;  // split: offset of the odd columns; floats per stored row
+  float act_lo, act_hi;
+  static constexpr std::int64_t kMaxRow = 1024;  // widest output row the blocked body takes
+  bool blocked() const { return (sw == 1 || split) && KW <= 16 && (OW + 15) / 16 * 16 <= kMaxRow; }
+};
+
+// 8 floats; GCC lowers it to two SSE registers for the baseline ISA and to one
+// ymm register inside the AVX2 wrapper. Only ever local, never passed.
+typedef float V8 __attribute__((vector_size(32)));
+
+// R output rows x 16 columns per step: 2R independent accumulators hide the
+// FMA latency. Results go through a row buffer (the last block may run past OW).
+template <int R>
+[[gnu::always_inline]] inline void depthwise_block(const DepthwiseArgs& a, const float* xp, const std::int64_t* tap,
+                                                   const float* wc, float bias, float* yc, std::int64_t oh0) {
+  const std::int64_t OW16 = (a.OW + 15) / 16 * 16;
+  float rows[R][DepthwiseArgs::kMaxRow];
+  for (std::int64_t ow = 0; ow < OW16; ow += 16) {
+    V8 acc[R][2];
+    for (int r = 0; r < R; ++r) acc[r][0] = acc[r][1] = V8{} + bias;
+    for (std::int64_t kh = 0; kh < a.KH; ++kh)
+      for (std::int64_t kw = 0; kw < a.KW; ++kw) {
+        const float wv = wc[kh * a.KW + kw];
+        for (int r = 0; r < R; ++r) {
+          const float* xr = xp + ((oh0 + r) * a.sh + kh * a.dh) * a.RS + ow + tap[kw];
+          V8 v0, v1;
+          std::memcpy(&v0, xr, sizeof v0);
+          std::memcpy(&v1, xr + 8, sizeof v1);
+          acc[r][0] += wv * v0;
+          acc[r][1] += wv * v1;
+        }
+      }
+    // min(max(v, lo), hi), as selects (std::min/max do not vectorise without -ffast-math)
+    const V8 lo = V8{} + a.act_lo, hi = V8{} + a.act_hi;
+    for (int r = 0; r < R; ++r)
+      for (int h = 0; h < 2; ++h) {
+        V8 v = acc[r][h];
+        v = v < lo ? lo : v;
+        v = hi < v ? hi : v;
+        std::memcpy(&rows[r][ow + 8 * h], &v, sizeof(V8));
+      }
+  }
+  for (int r = 0; r < R; ++r)
+    std::memcpy(yc + (oh0 + r) * a.OW, rows[r], sizeof(float) * static_cast<std::size_t>(a.OW));
+}
+
+[[gnu::always_inline]] inline void depthwise_channel_body(const DepthwiseArgs& a, const float* xc, const float* wc,
+                                                          float bias, float* yc, float* xp) {
+  // xp[r, q] = x[r - ph, q - pw], 0 outside the input, rows RS apart with zero
+  // slack so whole 8-wide blocks may read past the last column (split: even q
+  // at [0, WE), odd q from HALF).
+  const std::int64_t q0 = std::min(a.pw, a.WP), q1 = std::max(q0, std::min(a.WP, a.pw + a.W));
+  for (std::int64_t r = 0; r < a.HP; ++r) {
+    float* dst = xp + r * a.RS;
+    std::memset(dst, 0, sizeof(float) * static_cast<std::size_t>(a.RS));
+    const std::int64_t ih = r - a.ph;
+    if (ih < 0 || ih >= a.H) continue;
+    const float* src = xc + ih * a.W - a.pw;
+    if (!a.split) {
+      std::memcpy(dst + q0, src + q0, sizeof(float) * static_cast<std::size_t>(q1 - q0));
+    } else {
+      // The padded row in the scratch row after the plane, then de-interleaved.
+      float* tmp = xp + a.HP * a.RS;
+      std::memset(tmp, 0, sizeof(float) * static_cast<std::size_t>(a.RS));
+      std::memcpy(tmp + q0, src + q0, sizeof(float) * static_cast<std::size_t>(q1 - q0));
+      for (std::int64_t i = 0; i < a.HALF; ++i) dst[i] = tmp[2 * i];
+      for (std::int64_t i = 0; i < a.HALF; ++i) dst[a.HALF + i] = tmp[2 * i + 1];
+    }
+  }
+  std::int64_t tap[16];  // column of tap kw for output column 0 (unit step per output column)
+  for (std::int64_t kw = 0; kw < a.KW; ++kw) tap[kw] = a.split ? (kw & 1 ? a.HALF : 0) + (kw >> 1) : kw * a.dw;
+  std::int64_t oh = 0;
+  for (; oh + 4 <= a.OH; oh += 4) depthwise_block<4>(a, xp, tap, wc, bias, yc, oh);
+  for (; oh < a.OH; ++oh) depthwise_block<1>(a, xp, tap, wc, bias, yc, oh);
+}
+
+// Fallback for shapes the blocked body does not take (strides other than 1
+// and 2-with-dilation-1, kernels wider than 16, very wide rows): plain loops.
+void depthwise_channel_plain(const DepthwiseArgs& a, const float* xc, const float* wc, float bias, float* yc) {
+  for (std::int64_t oh = 0; oh < a.OH; ++oh)
+    for (std::int64_t ow = 0; ow < a.OW; ++ow) {
+      float acc = bias;
+      for (std::int64_t kh = 0; kh < a.KH; ++kh) {
+        const std::int64_t ih = oh * a.sh - a.ph + kh * a.dh;
+        if (ih < 0 || ih >= a.H) continue;
+        for (std::int64_t kw = 0; kw < a.KW; ++kw) {
+          const std::int64_t iw = ow * a.sw - a.pw + kw * a.dw;
+          if (iw >= 0 && iw < a.W) acc += wc[kh * a.KW + kw] * xc[ih * a.W + iw];
+        }
+      }
+      yc[oh * a.OW + ow] = std::min(std::max(acc, a.act_lo), a.act_hi);
+    }
+}
+
+void depthwise_channel_generic(const DepthwiseArgs& a, const float* xc, const float* wc, float bias, float* yc,
+                               float* xp) {
+  depthwise_channel_body(a, xc, wc, bias, yc, xp);
+}
+
+#if defined(__x86_64__)
+__attribute__((target("avx2,fma"))) void depthwise_channel_avx2(const DepthwiseArgs& a, const float* xc,
+                                                                 const float* wc, float bias, float* yc, float* xp) {
+  depthwise_channel_body(a, xc, wc, bias, yc, xp);
+}
+#endif
+
+using DepthwiseFn = void (*)(const DepthwiseArgs&, const float*, const float*, float, float*, float*);
+
+DepthwiseFn depthwise_for(gemm::Isa isa) {
+#if defined(__x86_64__)
+  if (isa != gemm::Isa::Generic && gemm::isa_supported(gemm::Isa::Avx2)) return &depthwise_channel_avx2;
+#endif
+  (void)isa;
+  return &depthwise_channel_generic;
+}
+
+}  // namespace
+
+static void conv_depthwise2d(const ConvGeometry& g, const float* x, const float* w, const float* b, float* y,
+                             float act_lo, float act_hi) {
+  DepthwiseArgs a{g.in[0], g.in[1], g.out[0], g.out[1], g.kernel[0], g.kernel[1], g.strides[0], g.strides[1],
+                  g.dilations[0], g.dilations[1], g.pad_begin[0], g.pad_begin[1], 0, 0, false, 0, 0, act_lo, act_hi};
+  a.HP = (a.OH - 1) * a.sh + (a.KH - 1) * a.dh + 1;
+  a.WP = (a.OW - 1) * a.sw + (a.KW - 1) * a.dw + 1;
+  a.split = a.sw == 2 && a.dw == 1;
+  // Reads reach 15 columns past the last needed one (whole 16-wide blocks).
+  a.HALF = a.split ? (a.WP + 1) / 2 + 16 : 0;
+  a.RS = a.split ? 2 * a.HALF : a.WP + 16;
+  const DepthwiseFn fn = depthwise_for(gemm::active_isa());
+  parallel_for(g.n * g.c, [&](std::int64_t nc) {
+    const std::int64_t c = nc % g.c;
+    const float* xc = x + nc * a.H * a.W;
+    const float* wc = w + c * a.KH * a.KW;
+    const float bias = b ? b[c] : 0.f;
+    float* yc = y + nc * a.OH * a.OW;
+    if (!a.blocked()) return depthwise_channel_plain(a, xc, wc, bias, yc);
+    thread_local std::vector<float> plane;
+    plane.resize(static_cast<std::size_t>((a.HP + 1) * a.RS));  // + a scratch row
+    fn(a, xc, wc, bias, yc, plane.data());
+  });
+}
+
+namespace {
+
+// Rows [p0, p0+kc) x columns [j0, j0+nc) of the im2col matrix of x, packed (see Im2colPacker).
+void im2col_pack(const ConvGeometry& g, const float* x, std::int64_t p0, std::int64_t kc, std::int64_t j0,
+                 std::int64_t nc, int nr, float* out) {
+  const std::int64_t H = g.in[0], W = g.in[1], OW = g.out[1], KH = g.kernel[0], KW = g.kernel[1];
   const std::int64_t sh = g.strides[0], sw = g.strides[1], dh = g.dilations[0], dw = g.dilations[1];
   const std::int64_t ph = g.pad_begin[0], pw = g.pad_begin[1];
-  for (std::int64_t nc = 0; nc < g.n * g.c; ++nc) {
-    const std::int64_t c = nc % g.c;
-    const float* xc = x + nc * H * W;
-    const float* wc = w + c * KH * KW;
-    float* yc = y + nc * OH * OW;
-    std::fill(yc, yc + OH * OW, b ? b[c] : 0.f);
-    for (std::int64_t kw = 0; kw < KW; ++kw) {
-      // ow with 0 <= ow*sw - pw + kw*dw < W
-      const std::int64_t off = kw * dw - pw;
-      std::int64_t lo = off >= 0 ? 0 : (-off + sw - 1) / sw;
-      std::int64_t hi = W - off <= 0 ? 0 : (W - off - 1) / sw + 1;
-      hi = std::min(hi, OW);
-      if (lo >= hi) continue;
-      for (std::int64_t oh = 0; oh < OH; ++oh) {
-        float* yr = yc + oh * OW;
-        for (std::int64_t kh = 0; kh < KH; ++kh) {
-          const std::int64_t ih = oh * sh - ph + kh * dh;
-          if (ih < 0 || ih >= H) continue;
-          const float wv = wc[kh * KW + kw];
-          const float* xr = xc + ih * W + off;
-          if (sw == 1)
-            for (std::int64_t ow = lo; ow < hi; ++ow) yr[ow] += wv * xr[ow];
-          else
-            for (std::int64_t ow = lo; ow < hi; ++ow) yr[ow] += wv * xr[ow * sw];
+  struct Segment {
+    std::int64_t t, n, oh, ow;  // panel columns [t, t+n) are outputs (oh, ow..ow+n)
+  };
+  Segment segs[64];
+  for (std::int64_t jp = 0; jp < nc; jp += nr) {
+    const std::int64_t cols = std::min<std::int64_t>(nr, nc - jp);
+    float* dst = out + jp * kc;
+    // The output rows this panel touches (one segment per row), found once per panel.
+    int nseg = 0;
+    for (std::int64_t t = 0, j = j0 + jp; t < cols;) {
+      const std::int64_t oh = j / OW, ow = j % OW, n = std::min(cols - t, OW - ow);
+      segs[nseg++] = {t, n, oh, ow};
+      t += n;
+      j += n;
+    }
+    // (c, kh, kw) of row p0, then stepped without divisions.
+    std::int64_t c = p0 / (KH * KW), kh = (p0 / KW) % KH, kw = p0 % KW;
+    for (std::int64_t p = 0; p < kc; ++p) {
+      float* d = dst + p * nr;
+      const float* xc = x + c * H * W;
+      for (int si = 0; si < nseg; ++si) {
+        const Segment& sg = segs[si];
+        float* ds = d + sg.t;
+        const std::int64_t ih = sg.oh * sh - ph + kh * dh;
+        if (ih < 0 || ih >= H) {
+          for (std::int64_t u = 0; u < sg.n; ++u) ds[u] = 0.f;
+          continue;
+        }
+        const float* xr = xc + ih * W;
+        const std::int64_t iw0 = sg.ow * sw - pw + kw * dw;
+        // Columns u with 0 <= iw0 + u*sw < W: [lo, hi)
+        std::int64_t lo, hi;
+        if (sw == 1) {  // (no divisions on the common path)
+          lo = std::min(sg.n, std::max<std::int64_t>(0, -iw0));
+          hi = std::max(lo, std::min(sg.n, W - iw0));
+        } else {
+          lo = iw0 >= 0 ? 0 : std::min(sg.n, (-iw0 + sw - 1) / sw);
+          hi = std::max(lo, std::min(sg.n, W - iw0 <= 0 ? 0 : (W - iw0 - 1) / sw + 1));
+        }
+        for (std::int64_t u = 0; u < lo; ++u) ds[u] = 0.f;
+        if (sw == 1) {
+          const float* src = xr + iw0;
+          for (std::int64_t u = lo; u < hi; ++u) ds[u] = src[u];  // short: a loop beats a memcpy call
+        } else
+          for (std::int64_t u = lo; u < hi; ++u) ds[u] = xr[iw0 + u * sw];
+        for (std::int64_t u = hi; u < sg.n; ++u) ds[u] = 0.f;
+      }
+      for (std::int64_t u = cols; u < nr; ++u) d[u] = 0.f;
+      if (++kw == KW) {
+        kw = 0;
+        if (++kh == KH) {
+          kh = 0;
+          ++c;
         }
       }
     }
   }
 }
 
+}  // namespace
+
+// The im2col matrix of a 2-D convolution, never stored: the GEMM asks for
+// packed KC x NC blocks and they are gathered straight from the input,
+//   B[(c, kh, kw), (oh, ow)] = x[c, oh*sh - ph + kh*dh, ow*sw - pw + kw*dw]  (0 outside).
+class Im2colPacker final : public gemm::BPacker {
+ public:
+  Im2colPacker(const ConvGeometry& g, const float* xg) : g_(g), x_(xg) {}
+  void pack(std::int64_t p0, std::int64_t kc, std::int64_t j0, std::int64_t nc, int nr, float* out) const override {
+    im2col_pack(g_, x_, p0, kc, j0, nc, nr, out);
+  }
+
+ private:
+  const ConvGeometry& g_;
+  const float* x_;
+};
+
 // im2col + GEMM. col[(c, kpos), p] = x[c, p*s - pb + kpos*d] (0 outside).
-void conv_fast(const ConvGeometry& g, const float* x, const float* w, const float* b, float* y) {
+void conv_fast(const ConvGeometry& g, const float* x, const float* w, const float* b, float* y, float act_lo,
+               float act_hi) {
   const std::size_t k = g.in.size();
   const std::int64_t in_sp = shape_numel(g.in), out_sp = shape_numel(g.out), k_sp = shape_numel(g.kernel);
   const std::int64_t cg = g.c / g.group, mg = g.m / g.group;
   const Shape in_st = strides_of(g.in);
-  if (k == 2 && cg == 1 && mg == 1) return conv_depthwise2d(g, x, w, b, y);
-  using RowMat = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  if (k == 2 && cg == 1 && mg == 1) return conv_depthwise2d(g, x, w, b, y, act_lo, act_hi);
   bool pointwise = true;  // 1x1, stride 1, no pad: x itself is the column matrix
   for (std::size_t d = 0; d < k; ++d)
     pointwise = pointwise && g.kernel[d] == 1 && g.strides[d] == 1 && g.pad_begin[d] == 0 && g.pad_end[d] == 0;
-  RowMat col;
-  if (!pointwise) col.resize(cg * k_sp, out_sp);
+  std::vector<float> col;
+  if (!pointwise && k != 2) col.resize(static_cast<std::size_t>(cg * k_sp * out_sp));
   std::vector<std::int64_t> o(k), kk(k);
   for (std::int64_t n = 0; n < g.n; ++n)
     for (std::int64_t grp = 0; grp < g.group; ++grp) {
       const float* xg = x + (n * g.c + grp * cg) * in_sp;
+      gemm::Epilogue ep;  // + b, clamped
+      if (b) {
+        ep.bias_kind = gemm::Epilogue::Bias::PerRow;
+        ep.bias = b + grp * mg;
+      }
+      ep.lo = act_lo;
+      ep.hi = act_hi;
+      const float* wg = w + grp * mg * cg * k_sp;
+      float* yg = y + (n * g.m + grp * mg) * out_sp;
+      if (!pointwise && k == 2) {
+        // Y_g[mg, P] = W_g[mg, cg*KH*KW] * im2col[cg*KH*KW, P], im2col packed on the fly
+        gemm::sgemm(mg, out_sp, cg * k_sp, 1.f, wg, cg * k_sp, false, Im2colPacker(g, xg), false, yg, out_sp, ep);
+        continue;
+      }
       if (!pointwise) {
         std::fill(kk.begin(), kk.end(), 0);
         for (std::int64_t kp = 0; kp < k_sp; ++kp, next_index(kk, g.kernel)) {
@@ -206,14 +423,9 @@ void conv_fast(const ConvGeometry& g, const float* x, const float* w, const floa
           }
         }
       }
-      Eigen::Map<const RowMat> wm(w + grp * mg * cg * k_sp, mg, cg * k_sp);
-      Eigen::Map<RowMat> ym(y + (n * g.m + grp * mg) * out_sp, mg, out_sp);
-      if (pointwise)
-        ym.noalias() = wm * Eigen::Map<const RowMat>(xg, cg, out_sp);
-      else
-        ym.noalias() = wm * col;
-      if (b)
-        for (std::int64_t m = 0; m < mg; ++m) ym.row(m).array() += b[grp * mg + m];
+      // Y_g[mg, P] = W_g[mg, cg*K] * col[cg*K, P] + b, clamped
+      gemm::sgemm(mg, out_sp, cg * k_sp, 1.f, wg, cg * k_sp, false, pointwise ? xg : col.data(), out_sp, false, false,
+                  yg, out_sp, ep);
     }
 }
 
@@ -225,11 +437,14 @@ Outputs kernel_Conv(const ir::Operation& op, Inputs x) {
   const ConvGeometry g = conv_geometry(op, X.shape(), W.shape(), false);
   Shape out{g.n, g.m};
   out.insert(out.end(), g.out.begin(), g.out.end());
-  Tensor Y(DType::Float32, out);
+  Tensor Y = Tensor::uninitialized(DType::Float32, out);  // conv_fast writes every element
   if (B.defined() && B.numel() != g.m) fail("bias has " + std::to_string(B.numel()) + " values, expected " + std::to_string(g.m));
+  float lo = 0, hi = 0;
+  const bool clamp = fused_clamp(op, lo, hi);  // otherwise (SIGMOID, TANH) applied after
   if (Y.numel() > 0)
-    conv_fast(g, X.data<float>(), W.data<float>(), B.defined() ? B.data<float>() : nullptr, Y.mutable_data<float>());
-  apply_fused_activation(op, Y);
+    conv_fast(g, X.data<float>(), W.data<float>(), B.defined() ? B.data<float>() : nullptr, Y.mutable_data<float>(),
+              lo, hi);
+  if (!clamp) apply_fused_activation(op, Y);
   return {Y};
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "core/ir/graph.h"
@@ -19,7 +20,11 @@ ConvGeometry conv_geometry(const ir::Operation& op, const std::vector<std::int64
                            const std::vector<std::int64_t>& w, bool transpose);
 /// Direct loops; `b` may be null. y must hold N*M*prod(out) floats.
 void conv_reference(const ConvGeometry& g, const float* x, const float* w, const float* b, float* y);
-/// im2col + Eigen GEMM (1x1 stride-1 convolutions skip im2col).
-void conv_fast(const ConvGeometry& g, const float* x, const float* w, const float* b, float* y);
+/// im2col + packed GEMM (1x1 stride-1 convolutions skip im2col; 2-D depthwise
+/// runs a direct loop), the result clamped to [act_lo, act_hi] (fused RELU/RELU6).
+/// Splits work over the current thread pool (core/runtime/thread_pool.h).
+void conv_fast(const ConvGeometry& g, const float* x, const float* w, const float* b, float* y,
+               float act_lo = -std::numeric_limits<float>::infinity(),
+               float act_hi = std::numeric_limits<float>::infinity());
 
 }  // namespace ec::runtime::kernels

@@ -141,6 +141,14 @@ Outputs kernel_Div(const ir::Operation&, Inputs x) { return arith(x, [](auto a, 
 Outputs kernel_Pow(const ir::Operation&, Inputs x) {
   const Tensor &a = x[0], &b = x[1];
   const Tensor bb = b;
+  if (a.dtype() == DType::Float32 && b.numel() == 1 && b.rank() <= a.rank() && b.get_double(0) == 2.0) {
+    // x^2 (LayerNorm's variance): x*x is the correctly rounded square, as float(pow(double(x), 2)) is.
+    Tensor r(DType::Float32, a.shape());
+    const float* pa = a.data<float>();
+    float* po = r.mutable_data<float>();
+    for (std::int64_t i = 0; i < a.numel(); ++i) po[i] = pa[i] * pa[i];
+    return {r};
+  }
   return {dispatch_numeric(a.dtype(), [&]<typename T>() {
     return dispatch_numeric(bb.dtype(), [&]<typename U>() {
       const Shape out = broadcast_shapes(a.shape(), bb.shape());

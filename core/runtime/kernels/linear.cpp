@@ -1,14 +1,15 @@
 // Gemm, MatMul (numpy batch broadcasting), FullyConnected, Det. f32 runs on
-// Eigen; other numeric types use plain loops.
+// the packed GEMM of core/runtime/gemm (bias and clamp-type activations fused
+// into its epilogue), f64 on Eigen; other numeric types use plain loops.
 #include <Eigen/Core>
 #include <Eigen/LU>
 
+#include "core/runtime/gemm/gemm.h"
 #include "core/runtime/kernels/common.h"
 
 namespace ec::runtime::kernels {
 namespace {
 
-using RowMat = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 using RowMatD = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 // c[M, N] = a[M, K] * b[K, N] (row-major, plain loops)
@@ -25,7 +26,7 @@ void matmul_loops(const T* a, const T* b, T* c, std::int64_t M, std::int64_t K, 
 template <typename T>
 void matmul_2d(const T* a, const T* b, T* c, std::int64_t M, std::int64_t K, std::int64_t N) {
   if constexpr (std::is_same_v<T, float>) {
-    Eigen::Map<RowMat>(c, M, N).noalias() = Eigen::Map<const RowMat>(a, M, K) * Eigen::Map<const RowMat>(b, K, N);
+    gemm::sgemm(M, N, K, 1.f, a, K, false, b, N, false, false, c, N);
   } else if constexpr (std::is_same_v<T, double>) {
     Eigen::Map<RowMatD>(c, M, N).noalias() = Eigen::Map<const RowMatD>(a, M, K) * Eigen::Map<const RowMatD>(b, K, N);
   } else {
@@ -44,17 +45,35 @@ Outputs kernel_Gemm(const ir::Operation& op, Inputs x) {
   const std::int64_t M = ta ? A.dim(1) : A.dim(0), K = ta ? A.dim(0) : A.dim(1);
   const std::int64_t KB = tb ? B.dim(1) : B.dim(0), N = tb ? B.dim(0) : B.dim(1);
   if (K != KB) fail("inner dimensions differ: " + A.type_string() + " and " + B.type_string());
+  float lo = 0, hi = 0;
+  const bool clamp = A.dtype() == DType::Float32 && fused_clamp(op, lo, hi);
   Outputs result{dispatch_numeric(A.dtype(), [&]<typename T>() {
-    Tensor Y(A.dtype(), {M, N});
+    Tensor Y = Tensor::uninitialized(A.dtype(), {M, N});  // every element is written below
     T* y = Y.mutable_data<T>();
+    const Shape out{M, N};
+    if (C.defined() && broadcast_shapes(C.shape(), out) != out)
+      fail("C " + C.type_string() + " does not broadcast to " + shape_string(out));
     if constexpr (std::is_same_v<T, float>) {
-      Eigen::Map<const RowMat> a(A.data<float>(), A.dim(0), A.dim(1)), b(B.data<float>(), B.dim(0), B.dim(1));
-      Eigen::Map<RowMat> ym(y, M, N);
-      if (ta && tb) ym.noalias() = a.transpose() * b.transpose();
-      else if (ta) ym.noalias() = a.transpose() * b;
-      else if (tb) ym.noalias() = a * b.transpose();
-      else ym.noalias() = a * b;
-      if (alpha != 1.0) ym *= static_cast<float>(alpha);
+      // A row of N biases (beta 1) goes into the epilogue; any other C is
+      // written first as beta * C and accumulated onto.
+      gemm::Epilogue ep;
+      ep.lo = lo;
+      ep.hi = hi;
+      bool accumulate = false;
+      if (C.defined()) {
+        if (beta == 1.0 && C.numel() == N && (C.rank() == 1 || (C.rank() == 2 && C.dim(0) == 1))) {
+          ep.bias_kind = gemm::Epilogue::Bias::PerColumn;
+          ep.bias = C.data<float>();
+        } else {
+          const float* c = C.data<float>();
+          for_each_broadcast2(out, out, C.shape(), [&](std::int64_t i, std::int64_t, std::int64_t ic) {
+            y[i] = static_cast<float>(beta * c[ic]);
+          });
+          accumulate = true;
+        }
+      }
+      gemm::sgemm(M, N, K, static_cast<float>(alpha), A.data<float>(), A.dim(1), ta, B.data<float>(), B.dim(1), tb,
+                  accumulate, y, N, ep);
     } else {
       const T *a = A.data<T>(), *b = B.data<T>();
       for (std::int64_t i = 0; i < M; ++i)
@@ -64,19 +83,16 @@ Outputs kernel_Gemm(const ir::Operation& op, Inputs x) {
             acc += double(ta ? a[k * M + i] : a[i * K + k]) * double(tb ? b[j * K + k] : b[k * N + j]);
           y[i * N + j] = static_cast<T>(alpha * acc);
         }
-    }
-    if (C.defined()) {
-      const Shape out{M, N};
-      const Shape sc = broadcast_shapes(C.shape(), out);
-      if (sc != out) fail("C " + C.type_string() + " does not broadcast to " + shape_string(out));
-      const T* c = C.data<T>();
-      for_each_broadcast2(out, out, C.shape(), [&](std::int64_t i, std::int64_t, std::int64_t ic) {
-        y[i] = static_cast<T>(y[i] + beta * c[ic]);
-      });
+      if (C.defined()) {
+        const T* c = C.data<T>();
+        for_each_broadcast2(out, out, C.shape(), [&](std::int64_t i, std::int64_t, std::int64_t ic) {
+          y[i] = static_cast<T>(y[i] + beta * c[ic]);
+        });
+      }
     }
     return Y;
   })};
-  apply_fused_activation(op, result[0]);
+  if (!clamp) apply_fused_activation(op, result[0]);
   return result;
 }
 
@@ -98,12 +114,17 @@ Outputs kernel_MatMul(const ir::Operation& op, Inputs x) {
   if (!a1) out.push_back(M);
   if (!b1) out.push_back(N);
   Outputs result{dispatch_numeric(A0.dtype(), [&]<typename T>() {
-    Tensor Y(A0.dtype(), out);
+    Tensor Y = Tensor::uninitialized(A0.dtype(), out);  // matmul_2d writes every element
     const T *a = A0.data<T>(), *b = B0.data<T>();
     T* y = Y.mutable_data<T>();
-    for_each_broadcast2(batch, ba, bb, [&](std::int64_t i, std::int64_t ia, std::int64_t ib) {
-      matmul_2d(a + ia * M * K, b + ib * K * N, y + i * M * N, M, K, N);
-    });
+    if (bb.empty() && !batch.empty() && ba == batch) {
+      // [..., M, K] x [K, N]: one GEMM over all rows of the contiguous batch.
+      matmul_2d(a, b, y, shape_numel(batch) * M, K, N);
+    } else {
+      for_each_broadcast2(batch, ba, bb, [&](std::int64_t i, std::int64_t ia, std::int64_t ib) {
+        matmul_2d(a + ia * M * K, b + ib * K * N, y + i * M * N, M, K, N);
+      });
+    }
     return Y;
   })};
   apply_fused_activation(op, result[0]);
@@ -118,11 +139,16 @@ Outputs kernel_FullyConnected(const ir::Operation& op, Inputs x) {
   if (X.numel() % K) fail("input size is not a multiple of " + std::to_string(K));
   const std::int64_t M = X.numel() / K;
   if (X.dtype() != DType::Float32) throw UnsupportedOpError("FullyConnected on non-f32", "the CPU runtime", "");
-  Tensor Y(DType::Float32, {M, N});
-  Eigen::Map<RowMat> ym(Y.mutable_data<float>(), M, N);
-  ym.noalias() = Eigen::Map<const RowMat>(X.data<float>(), M, K) * Eigen::Map<const RowMat>(W.data<float>(), N, K).transpose();
-  if (B.defined()) ym.rowwise() += Eigen::Map<const Eigen::RowVectorXf>(B.data<float>(), N);
-  apply_fused_activation(op, Y);
+  if (B.defined() && B.numel() != N) fail("bias has " + std::to_string(B.numel()) + " values, expected " + std::to_string(N));
+  Tensor Y = Tensor::uninitialized(DType::Float32, {M, N});  // sgemm writes every element
+  gemm::Epilogue ep;
+  const bool clamp = fused_clamp(op, ep.lo, ep.hi);
+  if (B.defined()) {
+    ep.bias_kind = gemm::Epilogue::Bias::PerColumn;
+    ep.bias = B.data<float>();
+  }
+  gemm::sgemm(M, N, K, 1.f, X.data<float>(), K, false, W.data<float>(), K, true, false, Y.mutable_data<float>(), N, ep);
+  if (!clamp) apply_fused_activation(op, Y);
   return {Y};
 }
 

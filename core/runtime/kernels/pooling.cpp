@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "core/runtime/kernels/common.h"
+#include "core/runtime/thread_pool.h"
 
 namespace ec::runtime::kernels {
 namespace {
@@ -62,13 +63,15 @@ enum class PoolKind { Max, Average, Lp };
 // window are clipped once, so the inner loops have no bounds checks. Same results as the
 // generic loop below (tests compare it with the 3-D generic path).
 Tensor pool2d_f32(const PoolGeometry& g, const Tensor& X, PoolKind kind, bool include_pad) {
-  Tensor Y(DType::Float32, {g.n, g.c, g.out[0], g.out[1]});
+  Tensor Y = Tensor::uninitialized(DType::Float32, {g.n, g.c, g.out[0], g.out[1]});  // every element written
   const std::int64_t H = g.in[0], W = g.in[1], OH = g.out[0], OW = g.out[1];
   const std::int64_t KH = g.kernel[0], KW = g.kernel[1], sh = g.strides[0], sw = g.strides[1];
   const std::int64_t dh = g.dilations[0], dw = g.dilations[1], ph = g.pb[0], pw = g.pb[1];
-  for (std::int64_t nc = 0; nc < g.n * g.c; ++nc) {
-    const float* xc = X.data<float>() + nc * H * W;
-    float* yc = Y.mutable_data<float>() + nc * OH * OW;
+  const float* px = X.data<float>();
+  float* py = Y.mutable_data<float>();
+  parallel_for(g.n * g.c, [&](std::int64_t nc) {  // one channel per task (current thread pool)
+    const float* xc = px + nc * H * W;
+    float* yc = py + nc * OH * OW;
     for (std::int64_t oh = 0; oh < OH; ++oh) {
       const std::int64_t h0 = oh * sh - ph;
       // kernel rows inside the input: 0 <= h0 + kh*dh < H
@@ -81,13 +84,15 @@ Tensor pool2d_f32(const PoolGeometry& g, const Tensor& X, PoolKind kind, bool in
       }
       for (std::int64_t ow = 0; ow < OW; ++ow) {
         const std::int64_t w0 = ow * sw - pw;
-        const std::int64_t kw_lo = w0 >= 0 ? 0 : (-w0 + dw - 1) / dw;
-        const std::int64_t kw_hi = std::min(KW, W - w0 <= 0 ? 0 : (W - w0 - 1) / dw + 1);
+        // Interior windows (the common case) need no clipping and no divisions.
+        const bool inside = w0 >= 0 && w0 + (KW - 1) * dw < W;
+        const std::int64_t kw_lo = inside ? 0 : w0 >= 0 ? 0 : (-w0 + dw - 1) / dw;
+        const std::int64_t kw_hi = inside ? KW : std::min(KW, W - w0 <= 0 ? 0 : (W - w0 - 1) / dw + 1);
         float acc = kind == PoolKind::Max ? -std::numeric_limits<float>::infinity() : 0.f;
         for (std::int64_t kh = kh_lo; kh < kh_hi; ++kh) {
           const float* xr = xc + (h0 + kh * dh) * W + w0;
           if (kind == PoolKind::Max)
-            for (std::int64_t kw = kw_lo; kw < kw_hi; ++kw) acc = std::max(acc, xr[kw * dw]);
+            for (std::int64_t kw = kw_lo; kw < kw_hi; ++kw) acc = acc < xr[kw * dw] ? xr[kw * dw] : acc;  // std::max
           else
             for (std::int64_t kw = kw_lo; kw < kw_hi; ++kw) acc += xr[kw * dw];
         }
@@ -108,7 +113,7 @@ Tensor pool2d_f32(const PoolGeometry& g, const Tensor& X, PoolKind kind, bool in
         yc[oh * OW + ow] = acc;
       }
     }
-  }
+  });
   return Y;
 }
 

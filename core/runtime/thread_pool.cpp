@@ -1,0 +1,116 @@
+#include "core/runtime/thread_pool.h"
+
+#include <chrono>
+
+namespace ec::runtime {
+namespace {
+
+thread_local ThreadPool* t_current = nullptr;
+thread_local bool t_in_region = false;  // inside a task: nested regions run serially
+
+// Spin this long for the next region before sleeping: kernels of one run
+// follow each other within microseconds, and a condition-variable wake-up
+// costs more than that.
+constexpr auto kSpin = std::chrono::microseconds(200);
+
+}  // namespace
+
+ThreadPool::ThreadPool(int threads) {
+  if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  for (int i = 1; i < threads; ++i) workers_.emplace_back([this] { worker_loop(); });
+}
+
+ThreadPool::~ThreadPool() {
+  {
+    std::lock_guard lock(m_);
+    stop_ = true;
+    published_.store(~std::uint64_t{0});
+  }
+  wake_.notify_all();
+  for (auto& w : workers_) w.join();
+}
+
+void ThreadPool::work() {
+  t_in_region = true;
+  for (;;) {
+    const std::int64_t i = next_.fetch_add(1, std::memory_order_relaxed);
+    if (i >= count_) break;
+    try {
+      (*task_)(i);
+    } catch (...) {
+      std::lock_guard lock(error_m_);
+      if (!error_) error_ = std::current_exception();
+      next_.store(count_, std::memory_order_relaxed);  // skip the rest
+    }
+  }
+  t_in_region = false;
+}
+
+void ThreadPool::worker_loop() {
+  std::uint64_t seen = 0;
+  for (;;) {
+    // Wait for a new region: spin briefly, then sleep.
+    const auto until = std::chrono::steady_clock::now() + kSpin;
+    while (published_.load(std::memory_order_acquire) == seen && std::chrono::steady_clock::now() < until)
+      std::this_thread::yield();
+    {
+      std::unique_lock lock(m_);
+      wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
+      if (stop_) return;
+      seen = generation_;
+    }
+    work();
+    if (busy_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      std::lock_guard lock(m_);
+      done_.notify_all();
+    }
+  }
+}
+
+void ThreadPool::run(std::int64_t n, const std::function<void(std::int64_t)>& task) {
+  if (n <= 0) return;
+  std::unique_lock region(region_, std::try_to_lock);
+  if (workers_.empty() || n == 1 || t_in_region || !region.owns_lock()) {
+    for (std::int64_t i = 0; i < n; ++i) task(i);
+    return;
+  }
+  {
+    std::lock_guard lock(m_);
+    task_ = &task;
+    count_ = n;
+    next_.store(0, std::memory_order_relaxed);
+    busy_.store(static_cast<int>(workers_.size()), std::memory_order_relaxed);
+    error_ = nullptr;
+    ++generation_;
+    published_.store(generation_, std::memory_order_release);
+  }
+  wake_.notify_all();
+  work();
+  // Wait for the workers to leave the region (they hold pointers into it).
+  const auto until = std::chrono::steady_clock::now() + kSpin;
+  while (busy_.load(std::memory_order_acquire) != 0 && std::chrono::steady_clock::now() < until)
+    std::this_thread::yield();
+  {
+    std::unique_lock lock(m_);
+    done_.wait(lock, [&] { return busy_.load(std::memory_order_acquire) == 0; });
+    task_ = nullptr;
+  }
+  if (error_) std::rethrow_exception(error_);
+}
+
+ThreadPool* current_pool() { return t_current; }
+
+PoolScope::PoolScope(ThreadPool* pool) : previous_(t_current) { t_current = pool; }
+PoolScope::~PoolScope() { t_current = previous_; }
+
+int current_threads() { return t_current && !t_in_region ? t_current->size() : 1; }
+
+void parallel_for(std::int64_t n, const std::function<void(std::int64_t)>& task) {
+  if (t_current) {
+    t_current->run(n, task);
+    return;
+  }
+  for (std::int64_t i = 0; i < n; ++i) task(i);
+}
+
+}  // namespace ec::runtime

@@ -1,0 +1,78 @@
+// A small fork-join thread pool for the CPU kernels (std::thread, no OpenMP).
+//
+// An InferenceSession owns one pool of `threads - 1` workers (the calling
+// thread is the last participant) and makes it current for the duration of
+// run(); kernels split work with parallel_for(), which runs serially when no
+// pool is current, when the pool has one thread, or when called from inside a
+// parallel region. Kernels must make each task's result independent of which
+// thread runs it, so outputs do not depend on the thread count.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace ec::runtime {
+
+class ThreadPool {
+ public:
+  /// `threads` participants in all (>= 1; 0 = std::thread::hardware_concurrency()).
+  explicit ThreadPool(int threads);
+  ~ThreadPool();
+  ThreadPool(const ThreadPool&) = delete;
+  ThreadPool& operator=(const ThreadPool&) = delete;
+
+  /// Participants, the calling thread included.
+  int size() const { return static_cast<int>(workers_.size()) + 1; }
+
+  /// Calls task(i) for every i in [0, n), spread over the participants
+  /// (dynamic scheduling), and returns when all are done. The first exception
+  /// a task throws is rethrown here. Serial when the pool is busy (another
+  /// thread's region) or when called from inside a task.
+  void run(std::int64_t n, const std::function<void(std::int64_t)>& task);
+
+ private:
+  void worker_loop();
+  void work();  // takes tasks until none is left
+
+  std::vector<std::thread> workers_;
+  std::mutex region_;  // one parallel region at a time
+  std::mutex m_;
+  std::condition_variable wake_, done_;
+  std::uint64_t generation_ = 0;  // bumped per region (under m_)
+  std::atomic<std::uint64_t> published_{0};
+  bool stop_ = false;
+  const std::function<void(std::int64_t)>* task_ = nullptr;
+  std::int64_t count_ = 0;
+  std::atomic<std::int64_t> next_{0};
+  std::atomic<int> busy_{0};  // workers still inside the current region
+  std::exception_ptr error_;
+  std::mutex error_m_;
+};
+
+/// The pool kernels use on this thread (null = serial).
+ThreadPool* current_pool();
+
+/// Makes `pool` current on this thread for the scope's lifetime.
+class PoolScope {
+ public:
+  explicit PoolScope(ThreadPool* pool);
+  ~PoolScope();
+  PoolScope(const PoolScope&) = delete;
+  PoolScope& operator=(const PoolScope&) = delete;
+
+ private:
+  ThreadPool* previous_;
+};
+
+/// Participants available to a kernel right now (1 when serial).
+int current_threads();
+
+/// task(i) for i in [0, n) on the current pool (serially without one).
+void parallel_for(std::int64_t n, const std::function<void(std::int64_t)>& task);
+
+}  // namespace ec::runtime
