@@ -2,6 +2,17 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de">
 <context>
+    <name>ec::widgets::GraphView</name>
+    <message>
+        <source>Drag to pan, wheel or +/− to zoom, 0 to fit. Click a block to expand it, its header to collapse it.</source>
+        <translation>Ziehen zum Verschieben, Mausrad oder +/− zum Zoomen, 0 zum Einpassen. Einen Block anklicken, um ihn aufzuklappen, seinen Kopf, um ihn zuzuklappen.</translation>
+    </message>
+    <message>
+        <source>%1 ops</source>
+        <translation>%1 Operationen</translation>
+    </message>
+</context>
+<context>
     <name>ec::widgets::LogModel</name>
     <message>
         <source>Trace</source>
@@ -190,6 +201,162 @@
     </message>
 </context>
 <context>
+    <name>ec::widgets::PropertiesModel</name>
+    <message>
+        <source>(not given)</source>
+        <translation>(nicht angegeben)</translation>
+    </message>
+    <message>
+        <source>type</source>
+        <translation>Typ</translation>
+    </message>
+    <message>
+        <source>constant</source>
+        <translation>Konstante</translation>
+    </message>
+    <message>
+        <source>graph input</source>
+        <translation>Graph-Eingang</translation>
+    </message>
+    <message>
+        <source>producer</source>
+        <translation>Erzeuger</translation>
+    </message>
+    <message>
+        <source>Click to go to the producer</source>
+        <translation>Klicken, um zum Erzeuger zu springen</translation>
+    </message>
+    <message>
+        <source>values</source>
+        <translation>Werte</translation>
+    </message>
+    <message>
+        <source>min %1 · max %2 · mean %3 · std %4</source>
+        <translation>Min. %1 · Max. %2 · Mittel %3 · Std.-Abw. %4</translation>
+    </message>
+    <message>
+        <source>%1 values</source>
+        <translation>%1 Werte</translation>
+    </message>
+    <message>
+        <source>consumers</source>
+        <translation>Verbraucher</translation>
+    </message>
+    <message>
+        <source>graph output</source>
+        <translation>Graph-Ausgang</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <source>Click to go to this consumer</source>
+        <translation>Klicken, um zu diesem Verbraucher zu springen</translation>
+    </message>
+    <message numerus="yes">
+        <source>… and %n more</source>
+        <translation>
+            <numerusform>… und %n weiterer</numerusform>
+            <numerusform>… und %n weitere</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Operation</source>
+        <translation>Operation</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>Typ</translation>
+    </message>
+    <message>
+        <source>Category</source>
+        <translation>Kategorie</translation>
+    </message>
+    <message>
+        <source>Index</source>
+        <translation>Index</translation>
+    </message>
+    <message>
+        <source>Attributes</source>
+        <translation>Attribute</translation>
+    </message>
+    <message>
+        <source>Inputs</source>
+        <translation>Eingänge</translation>
+    </message>
+    <message>
+        <source>input %1</source>
+        <translation>Eingang %1</translation>
+    </message>
+    <message>
+        <source>Outputs</source>
+        <translation>Ausgänge</translation>
+    </message>
+    <message>
+        <source>output %1</source>
+        <translation>Ausgang %1</translation>
+    </message>
+    <message>
+        <source>Property</source>
+        <translation>Eigenschaft</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>Wert</translation>
+    </message>
+</context>
+<context>
+    <name>ec::widgets::PropertiesPanel</name>
+    <message>
+        <source>Click an op in the graph to see its properties.</source>
+        <translation>Eine Operation im Graphen anklicken, um ihre Eigenschaften zu sehen.</translation>
+    </message>
+    <message>
+        <source>Histogram of %1</source>
+        <translation>Histogramm von %1</translation>
+    </message>
+</context>
+<context>
+    <name>ec::widgets::SearchBar</name>
+    <message>
+        <source>Find op or tensor by name or type</source>
+        <translation>Operation oder Tensor nach Name oder Typ suchen</translation>
+    </message>
+    <message>
+        <source>Previous</source>
+        <translation>Vorheriger</translation>
+    </message>
+    <message>
+        <source>Previous match (Shift+Enter)</source>
+        <translation>Vorheriger Treffer (Umschalt+Eingabe)</translation>
+    </message>
+    <message>
+        <source>Next</source>
+        <translation>Nächster</translation>
+    </message>
+    <message>
+        <source>Next match (Enter)</source>
+        <translation>Nächster Treffer (Eingabe)</translation>
+    </message>
+    <message>
+        <source>Close (Esc)</source>
+        <translation>Schließen (Esc)</translation>
+    </message>
+    <message>
+        <source>No matches</source>
+        <translation>Keine Treffer</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 von %2</translation>
+    </message>
+</context>
+<context>
     <name>ec::widgets::SummaryPanel</name>
     <message>
         <source>No model loaded.</source>
@@ -314,6 +481,54 @@ Unterstützt: %1</translation>
     <message>
         <source>&lt;h3&gt;edgecompiler Workbench %1&lt;/h3&gt;&lt;p&gt;A model-compilation workbench for edge AI: open a model, inspect it, and (in later versions) optimise, quantise and compile it for an accelerator.&lt;/p&gt;&lt;p&gt;Model formats: %2&lt;br&gt;Built with Qt %3.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;edgecompiler Workbench %1&lt;/h3&gt;&lt;p&gt;Eine Werkbank zum Kompilieren von Modellen für Edge-KI: Modell öffnen, untersuchen und (in späteren Versionen) für einen Beschleuniger optimieren, quantisieren und kompilieren.&lt;/p&gt;&lt;p&gt;Modellformate: %2&lt;br&gt;Erstellt mit Qt %3.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Properties</source>
+        <translation>Eigenschaften</translation>
+    </message>
+    <message>
+        <source>Operations</source>
+        <translation>Operationen</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>&amp;Bearbeiten</translation>
+    </message>
+    <message>
+        <source>&amp;Find…</source>
+        <translation>&amp;Suchen…</translation>
+    </message>
+    <message>
+        <source>Find ops and tensors by name or type</source>
+        <translation>Operationen und Tensoren nach Name oder Typ suchen</translation>
+    </message>
+    <message>
+        <source>Find &amp;Next</source>
+        <translation>&amp;Weitersuchen</translation>
+    </message>
+    <message>
+        <source>Find &amp;Previous</source>
+        <translation>&amp;Rückwärts suchen</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;In</source>
+        <translation>&amp;Vergrößern</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;Out</source>
+        <translation>Ver&amp;kleinern</translation>
+    </message>
+    <message>
+        <source>&amp;Fit to Window</source>
+        <translation>An &amp;Fenster anpassen</translation>
+    </message>
+    <message>
+        <source>&amp;Expand All Groups</source>
+        <translation>Alle Gruppen &amp;aufklappen</translation>
+    </message>
+    <message>
+        <source>&amp;Collapse All Groups</source>
+        <translation>Alle Gruppen &amp;zuklappen</translation>
     </message>
 </context>
 <context>

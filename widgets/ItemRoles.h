@@ -12,6 +12,11 @@ enum ItemRole : int {
   KeyRole = Qt::UserRole + 1,
   /// Value to sort by (a number where the display text is formatted).
   SortRole,
+  /// Index (into Graph::ops) of the op a row links to: activating the row jumps
+  /// there. Invalid for rows that link nowhere.
+  TargetOpRole,
+  /// Name of the tensor a row is about (for rows describing a tensor).
+  TensorNameRole,
 };
 
 }  // namespace ec::widgets

@@ -8,10 +8,12 @@
 #include <QMetaType>
 
 #include "core/ir/graph.h"
+#include "core/passes/pass_manager.h"
 #include "core/report/model_summary.h"
 
 Q_DECLARE_METATYPE(ec::ir::FrozenGraph)
 Q_DECLARE_METATYPE(ec::report::ModelSummary)
+Q_DECLARE_METATYPE(std::shared_ptr<const ec::passes::PipelineReport>)
 
 namespace ec::widgets {
 
@@ -19,6 +21,8 @@ namespace ec::widgets {
 inline void registerCoreMetaTypes() {
   qRegisterMetaType<ec::ir::FrozenGraph>("ec::ir::FrozenGraph");
   qRegisterMetaType<ec::report::ModelSummary>("ec::report::ModelSummary");
+  qRegisterMetaType<std::shared_ptr<const ec::passes::PipelineReport>>(
+      "std::shared_ptr<const ec::passes::PipelineReport>");
 }
 
 }  // namespace ec::widgets

@@ -13,6 +13,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHeaderView>
+#include <QItemSelectionModel>
 #include <QKeySequence>
 #include <QLabel>
 #include <QMenu>
@@ -31,12 +32,15 @@
 #include "app/workbench/Language.h"
 #include "app/workbench/ModelLoader.h"
 #include "core/frontends/frontend.h"
+#include "widgets/GraphView.h"
 #include "widgets/LogPanel.h"
 #include "widgets/LogSink.h"
 #include "widgets/MessageBar.h"
 #include "widgets/MetaTypes.h"
 #include "widgets/ModelSummaryModel.h"
 #include "widgets/OperationListModel.h"
+#include "widgets/PropertiesPanel.h"
+#include "widgets/SearchBar.h"
 #include "widgets/SummaryPanel.h"
 
 #ifndef EC_VERSION
@@ -49,7 +53,7 @@ const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
 const QString kStateKey = QStringLiteral("mainWindow/state");
 const QString kRecentFilesKey = QStringLiteral("recentFiles");
 // Bump when docks are added or renamed, so an old saved layout is not applied.
-constexpr int kStateVersion = 1;
+constexpr int kStateVersion = 2;
 
 QString localFileOf(const QMimeData* mime) {
   if (!mime || !mime->hasUrls()) return {};
@@ -68,6 +72,7 @@ MainWindow::MainWindow(QSettings& settings, QWidget* parent)
 
   createCentralWidget();
   createDocks();
+  createPassesPanel();
   createActions();
   createStatusBar();
   restoreWindowState();
@@ -89,6 +94,7 @@ MainWindow::MainWindow(QSettings& settings, QWidget* parent)
 }
 
 MainWindow::~MainWindow() {
+  stopPassRunner();
   loaderThread_->quit();
   loaderThread_->wait();  // a running open_model() cannot be interrupted: let it finish
   auto& sinks = spdlog::default_logger()->sinks();
@@ -112,6 +118,10 @@ void MainWindow::createCentralWidget() {
   emptyHint_->setAlignment(Qt::AlignCenter);
   emptyHint_->setEnabled(false);
 
+  graphView_ = new ec::widgets::GraphView(this);
+  searchBar_ = new ec::widgets::SearchBar(this);
+  searchBar_->hide();
+
   opsModel_ = new ec::widgets::OperationListModel(this);
   opsView_ = new QTreeView(this);
   opsView_->setObjectName(QStringLiteral("operationsView"));
@@ -132,15 +142,36 @@ void MainWindow::createCentralWidget() {
 
   centre_ = new QStackedWidget(this);
   centre_->addWidget(emptyHint_);
-  centre_->addWidget(opsView_);
+  centre_->addWidget(graphView_);
 
   auto* central = new QWidget(this);
   auto* layout = new QVBoxLayout(central);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->setSpacing(0);
   layout->addWidget(messageBar_);
+  layout->addWidget(searchBar_);
   layout->addWidget(centre_, 1);
   setCentralWidget(central);
+
+  // One selection, shown by every view.
+  connect(graphView_, &ec::widgets::GraphView::opSelected, this, &MainWindow::showOp);
+  connect(searchBar_, &ec::widgets::SearchBar::opFound, this, &MainWindow::showOp);
+  connect(opsView_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+          [this](const QModelIndex& current) {
+            if (current.isValid()) showOp(current.row());
+          });
+}
+
+void MainWindow::showOp(int op) {
+  if (showingOp_) return;
+  showingOp_ = true;
+  graphView_->selectOp(op);
+  propertiesPanel_->showOp(op);
+  if (op >= 0 && opsView_->currentIndex().row() != op) {
+    opsView_->setCurrentIndex(opsModel_->index(op, 0));
+    opsView_->scrollTo(opsModel_->index(op, 0));
+  }
+  showingOp_ = false;
 }
 
 QDockWidget* MainWindow::addPanel(QWidget* panel, const QString& title, const QString& objectName,
@@ -155,16 +186,25 @@ QDockWidget* MainWindow::addPanel(QWidget* panel, const QString& title, const QS
 }
 
 void MainWindow::createDocks() {
+  propertiesPanel_ = new ec::widgets::PropertiesPanel(this);
+  connect(propertiesPanel_, &ec::widgets::PropertiesPanel::opActivated, this, &MainWindow::showOp);
+  QDockWidget* propertiesDock = addPanel(propertiesPanel_, tr("Properties"),
+                                         QStringLiteral("propertiesDock"), Qt::RightDockWidgetArea);
   summaryPanel_ = new ec::widgets::SummaryPanel(this);
   QDockWidget* summaryDock = addPanel(summaryPanel_, tr("Summary"), QStringLiteral("summaryDock"),
                                       Qt::RightDockWidgetArea);
+  QDockWidget* opsDock = addPanel(opsView_, tr("Operations"), QStringLiteral("operationsDock"),
+                                  Qt::RightDockWidgetArea);
+  tabifyDockWidget(summaryDock, opsDock);
+  summaryDock->raise();
   logPanel_ = new ec::widgets::LogPanel(this);
   QDockWidget* logDock =
       addPanel(logPanel_, tr("Log"), QStringLiteral("logDock"), Qt::BottomDockWidgetArea);
-  // The log spans the full width; the summary sits right of the operations.
+  // The log spans the full width; properties and summary sit right of the graph.
   setCorner(Qt::BottomRightCorner, Qt::BottomDockWidgetArea);
-  resizeDocks({summaryDock}, {380}, Qt::Horizontal);
-  resizeDocks({logDock}, {200}, Qt::Vertical);
+  resizeDocks({propertiesDock}, {400}, Qt::Horizontal);
+  resizeDocks({propertiesDock, summaryDock}, {420, 260}, Qt::Vertical);
+  resizeDocks({logDock}, {150}, Qt::Vertical);
 }
 
 void MainWindow::createActions() {
@@ -179,11 +219,14 @@ void MainWindow::createActions() {
   quit->setShortcut(QKeySequence::Quit);
   quit->setMenuRole(QAction::QuitRole);
 
+  QMenu* edit = menuBar()->addMenu(tr("&Edit"));
   viewMenu_ = menuBar()->addMenu(tr("&View"));
   for (QDockWidget* dock : findChildren<QDockWidget*>()) {
     viewMenu_->addAction(dock->toggleViewAction());
   }
   viewPanelsEnd_ = viewMenu_->addSeparator();
+  addGraphActions(edit, viewMenu_);
+  viewMenu_->addSeparator();
   QMenu* language = viewMenu_->addMenu(tr("&Language"));
   languageGroup_ = new QActionGroup(this);
   const QString current = chosenLanguage(settings_);
@@ -201,11 +244,34 @@ void MainWindow::createActions() {
     emit languageChosen(code);
   });
 
+  addModelMenu();
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   QAction* about =
       help->addAction(tr("&About edgecompiler Workbench"), this, &MainWindow::showAbout);
   about->setMenuRole(QAction::AboutRole);
   help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+void MainWindow::addGraphActions(QMenu* edit, QMenu* view) {
+  QAction* find = edit->addAction(tr("&Find…"), searchBar_, &ec::widgets::SearchBar::activate);
+  find->setShortcut(QKeySequence::Find);
+  find->setStatusTip(tr("Find ops and tensors by name or type"));
+  QAction* next = edit->addAction(tr("Find &Next"), searchBar_, &ec::widgets::SearchBar::findNext);
+  next->setShortcut(QKeySequence::FindNext);
+  QAction* previous =
+      edit->addAction(tr("Find &Previous"), searchBar_, &ec::widgets::SearchBar::findPrevious);
+  previous->setShortcut(QKeySequence::FindPrevious);
+
+  QAction* zoomIn = view->addAction(tr("Zoom &In"), graphView_, &ec::widgets::GraphView::zoomIn);
+  zoomIn->setShortcut(QKeySequence::ZoomIn);
+  QAction* zoomOut = view->addAction(tr("Zoom &Out"), graphView_, &ec::widgets::GraphView::zoomOut);
+  zoomOut->setShortcut(QKeySequence::ZoomOut);
+  QAction* fit =
+      view->addAction(tr("&Fit to Window"), graphView_, &ec::widgets::GraphView::fitToWindow);
+  fit->setObjectName(QStringLiteral("fitAction"));
+  fit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+  view->addAction(tr("&Expand All Groups"), graphView_, &ec::widgets::GraphView::expandAll);
+  view->addAction(tr("&Collapse All Groups"), graphView_, &ec::widgets::GraphView::collapseAll);
 }
 
 void MainWindow::createStatusBar() {
@@ -294,7 +360,10 @@ void MainWindow::onModelLoaded(quint64 requestId, const QString& path, ec::ir::F
   graph_ = std::move(graph);
   opsModel_->setGraph(graph_);
   summaryPanel_->setSummary(summary);
-  centre_->setCurrentWidget(opsView_);
+  propertiesPanel_->setGraph(graph_);
+  searchBar_->setGraph(graph_);
+  centre_->setCurrentWidget(graphView_);
+  graphView_->setGraph(graph_);  // after the page switch: the first view fits the real viewport
 
   const QString name = QFileInfo(path).fileName();
   setWindowFilePath(path);

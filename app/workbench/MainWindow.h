@@ -1,8 +1,8 @@
-// The workbench's main window over one model. The centre lists the graph's
-// operations (the graph view replaces it later); views live in docks so later
-// panels (pass list, quantisation heatmap, partition view, timeline) slot in
-// with addPanel(). Loading runs on a worker thread (ModelLoader) and results
-// arrive as immutable snapshots through queued signals.
+// The workbench's main window over one model. The centre shows the graph
+// (GraphView) under a find bar; views live in docks (properties, operations,
+// summary, log) so later panels (pass list, quantisation heatmap, partition
+// view, timeline) slot in with addPanel(). Loading runs on a worker thread (ModelLoader) and
+// results arrive as immutable snapshots through queued signals.
 #pragma once
 
 #include <memory>
@@ -26,17 +26,26 @@ class QThread;
 class QTreeView;
 
 namespace ec::widgets {
+class GraphView;
 class LogPanel;
 class LogSink;
 class MessageBar;
 class ModelSummaryModel;
 class OperationListModel;
+class PassesPanel;
+class PropertiesPanel;
+class SearchBar;
 class SummaryPanel;
 }  // namespace ec::widgets
+
+namespace ec::passes {
+struct PipelineReport;
+}  // namespace ec::passes
 
 namespace ec::workbench {
 
 class ModelLoader;
+class PassRunner;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -56,12 +65,20 @@ class MainWindow : public QMainWindow {
   const ec::widgets::ModelSummaryModel* summaryModel() const;
   const ec::widgets::MessageBar* messageBar() const { return messageBar_; }
   const ec::ir::FrozenGraph& graph() const { return graph_; }
+  ec::widgets::GraphView* graphView() const { return graphView_; }
+  ec::widgets::PropertiesPanel* propertiesPanel() const { return propertiesPanel_; }
+  ec::widgets::SearchBar* searchBar() const { return searchBar_; }
+  ec::widgets::PassesPanel* passesPanel() const { return passesPanel_; }
+  bool isOptimizing() const { return optimizeRequest_ != 0; }
 
  public slots:
   /// Starts loading `path` in the background; a load already running is cancelled.
   void openFile(const QString& path);
   /// Ignores the result of the running load (it still runs to completion).
   void cancelLoad();
+  /// Runs the default pass pipeline on the loaded model in the background
+  /// (Model › Optimize); the Passes panel shows the result (MainWindowPasses.cpp).
+  void optimize();
 
  signals:
   /// A model finished loading and every view now shows it.
@@ -70,6 +87,10 @@ class MainWindow : public QMainWindow {
   void loadFailed(const QString& message);
   /// Language code requested through View > Language ("en", "de").
   void languageChosen(const QString& language);
+  /// The pass pipeline finished and the Passes panel shows its report.
+  void optimized();
+  /// The pass pipeline failed; `message` is the core's one-line error.
+  void optimizeFailed(const QString& message);
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -80,6 +101,9 @@ class MainWindow : public QMainWindow {
   void createCentralWidget();
   void createDocks();
   void createActions();
+  void addGraphActions(QMenu* edit, QMenu* view);
+  /// Shows op `op` everywhere: graph selection, properties, operations list.
+  void showOp(int op);
   void createStatusBar();
   /// Adds `panel` as a dock with a View-menu toggle; `objectName` keys its saved state.
   QDockWidget* addPanel(QWidget* panel, const QString& title, const QString& objectName,
@@ -94,12 +118,27 @@ class MainWindow : public QMainWindow {
   void onModelLoaded(quint64 requestId, const QString& path, ec::ir::FrozenGraph graph,
                      const ec::report::ModelSummary& summary);
   void onLoadFailed(quint64 requestId, const QString& path, const QString& message);
+  // Passes (MainWindowPasses.cpp).
+  void createPassesPanel();
+  void addModelMenu();
+  void stopPassRunner();
+  void onOptimized(quint64 requestId, std::shared_ptr<const ec::passes::PipelineReport> report);
+  void onOptimizeFailed(quint64 requestId, const QString& message);
+  /// Shows snapshot `index` of the Passes panel in every view, highlighted.
+  void showSnapshot(int index);
+  /// Selects the op named `name` of snapshot `index` (switching to that snapshot).
+  void showOpNamed(const QString& name, int index);
+  /// Shows `graph` in the graph view, operations list, properties and search.
+  void setViewsGraph(const ec::ir::FrozenGraph& graph);
 
   QSettings& settings_;
 
   ec::widgets::MessageBar* messageBar_ = nullptr;
   QStackedWidget* centre_ = nullptr;
   QLabel* emptyHint_ = nullptr;
+  ec::widgets::GraphView* graphView_ = nullptr;
+  ec::widgets::SearchBar* searchBar_ = nullptr;
+  ec::widgets::PropertiesPanel* propertiesPanel_ = nullptr;
   QTreeView* opsView_ = nullptr;
   ec::widgets::OperationListModel* opsModel_ = nullptr;
   ec::widgets::SummaryPanel* summaryPanel_ = nullptr;
@@ -119,6 +158,14 @@ class MainWindow : public QMainWindow {
   quint64 currentRequest_ = 0;  // 0 = nothing loading (or the running load was cancelled)
   QString currentPath_;
   ec::ir::FrozenGraph graph_;
+  bool showingOp_ = false;  // showOp() updates views whose signals call it again
+
+  ec::widgets::PassesPanel* passesPanel_ = nullptr;
+  QDockWidget* passesDock_ = nullptr;
+  QAction* optimizeAction_ = nullptr;
+  QThread* passThread_ = nullptr;
+  PassRunner* passRunner_ = nullptr;
+  quint64 optimizeRequest_ = 0;  // 0 = not optimising
 };
 
 }  // namespace ec::workbench

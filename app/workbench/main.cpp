@@ -1,11 +1,14 @@
 // edgecompiler Workbench.
 //
-//   edgecompiler-workbench [MODEL] [--screenshot OUT.png]
+//   edgecompiler-workbench [MODEL] [--optimize] [--screenshot OUT.png]
 //
-// With --screenshot the window opens MODEL, waits until it is shown, saves an
-// image of the window to OUT.png and exits 0; if the model cannot be opened it
-// prints the core's one-line error to stderr and exits 1.
+// --optimize runs the default pass pipeline once MODEL is shown (Model › Optimize);
+// with --screenshot the image is then taken once the Passes panel shows the result.
+// With --screenshot the window opens MODEL, waits until it is laid out and the
+// graph view has painted it, saves an image of the window to OUT.png and exits 0; if the model
+// cannot be opened it prints the core's one-line error to stderr and exits 1.
 #include <cstdio>
+#include <memory>
 
 #include <spdlog/sinks/sink.h>
 #include <spdlog/spdlog.h>
@@ -17,6 +20,7 @@
 
 #include "app/workbench/Language.h"
 #include "app/workbench/MainWindow.h"
+#include "widgets/GraphView.h"
 
 #ifndef EC_VERSION
 #define EC_VERSION "0.0.0"
@@ -62,6 +66,11 @@ int main(int argc, char* argv[]) {
                                   "Open MODEL, save an image of the window to <file> and exit."),
       QStringLiteral("file"));
   parser.addOption(screenshot);
+  const QCommandLineOption optimize(
+      QStringLiteral("optimize"),
+      QCoreApplication::translate("main",
+                                  "Run the default optimisation passes once MODEL is open."));
+  parser.addOption(optimize);
   parser.process(app);
 
   const QStringList positional = parser.positionalArguments();
@@ -80,6 +89,11 @@ int main(int argc, char* argv[]) {
   // Screenshots have one size whatever geometry the user saved.
   if (!screenshotPath.isEmpty()) window.resize(1280, 800);
   window.show();
+  const bool optimizeAfterLoad = parser.isSet(optimize);
+  if (optimizeAfterLoad) {
+    QObject::connect(&window, &ec::workbench::MainWindow::modelShown, &window,
+                     &ec::workbench::MainWindow::optimize);
+  }
 
   if (!screenshotPath.isEmpty()) {
     auto grabAndQuit = [&window, screenshotPath] {
@@ -94,7 +108,26 @@ int main(int argc, char* argv[]) {
         QCoreApplication::exit(0);
       });
     };
-    QObject::connect(&window, &ec::workbench::MainWindow::modelShown, &window, grabAndQuit);
+    // modelShown (or optimized) comes once the graph is laid out; grab after its first paint.
+    auto grabAfterPaint = [&window, grabAndQuit] {
+          auto connection = std::make_shared<QMetaObject::Connection>();
+          *connection = QObject::connect(window.graphView(), &ec::widgets::GraphView::framePainted,
+                                         &window, [connection, grabAndQuit] {
+                                           QObject::disconnect(*connection);
+                                           grabAndQuit();
+                                         });
+          window.graphView()->viewport()->update();
+        };
+    if (optimizeAfterLoad) {
+      QObject::connect(&window, &ec::workbench::MainWindow::optimized, &window, grabAfterPaint);
+      QObject::connect(&window, &ec::workbench::MainWindow::optimizeFailed, &window,
+                       [](const QString& message) {
+                         printError(message);
+                         QCoreApplication::exit(1);
+                       });
+    } else {
+      QObject::connect(&window, &ec::workbench::MainWindow::modelShown, &window, grabAfterPaint);
+    }
     QObject::connect(&window, &ec::workbench::MainWindow::loadFailed, &window,
                      [](const QString& message) {
                        printError(message);

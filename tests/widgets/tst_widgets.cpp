@@ -5,7 +5,11 @@
 #include <thread>
 
 #include <spdlog/logger.h>
+#include <cmath>
+
 #include <QAbstractItemModelTester>
+#include <QImage>
+#include <QTreeView>
 #include <QAction>
 #include <QDockWidget>
 #include <QFile>
@@ -28,14 +32,20 @@
 #include "widgets/LogModel.h"
 #include "widgets/LogSink.h"
 #include "widgets/MessageBar.h"
+#include "widgets/GraphSearch.h"
+#include "widgets/GraphView.h"
 #include "widgets/ModelSummaryModel.h"
 #include "widgets/OperationListModel.h"
+#include "widgets/PropertiesModel.h"
+#include "widgets/PropertiesPanel.h"
+#include "widgets/SearchBar.h"
 
 using ec::widgets::LogEntry;
 using ec::widgets::LogLevel;
 using ec::widgets::LogModel;
 using ec::widgets::ModelSummaryModel;
 using ec::widgets::OperationListModel;
+using ec::widgets::PropertiesModel;
 using ec::workbench::MainWindow;
 
 namespace {
@@ -78,6 +88,67 @@ QString propertyOf(const ModelSummaryModel& model, const QString& key) {
   const int row = model.rowForKey(key);
   if (row < 0) return QStringLiteral("<no row %1>").arg(key);
   return model.index(row, ModelSummaryModel::Property).data().toString();
+}
+
+/// A conv with constant weights feeding a relu feeding two consumers.
+ec::ir::FrozenGraph makeSmallGraph() {
+  using namespace ec::ir;
+  Graph g;
+  g.name = "small";
+  auto add = [&g](const std::string& name, Shape shape) {
+    Tensor t;
+    t.name = name;
+    t.dtype = DType::Float32;
+    t.shape = std::move(shape);
+    return &g.add_tensor(t);
+  };
+  add("x", Shape::of({1, 2, 4, 4}));
+  Tensor* w = add("w", Shape::of({2, 2, 1, 1}));
+  const float weights[] = {-1.0f, 0.0f, 1.0f, 2.0f};
+  w->data = ConstantData::copy_of(weights, sizeof(weights));
+  add("y", Shape::of({1, 2, 4, 4}));
+  add("z", Shape::of({1, 2, 4, 4}));
+  add("out1", Shape::of({1, 2, 4, 4}));
+  add("out2", Shape::of({1, 2, 4, 4}));
+  Operation conv;
+  conv.name = "/block/conv/Conv";
+  conv.kind = OpKind::Conv;
+  conv.op_type = "Conv";
+  conv.inputs = {"x", "w"};
+  conv.outputs = {"y"};
+  conv.attributes["kernel_shape"] = std::vector<std::int64_t>{1, 1};
+  Operation relu;
+  relu.name = "/block/Relu";
+  relu.kind = OpKind::Relu;
+  relu.op_type = "Relu";
+  relu.inputs = {"y"};
+  relu.outputs = {"z"};
+  Operation neg = relu;
+  neg.name = "/head/Neg";
+  neg.kind = OpKind::Unknown;
+  neg.op_type = "custom::Neg";
+  neg.inputs = {"z"};
+  neg.outputs = {"out1"};
+  Operation abs = neg;
+  abs.name = "/head/Abs";
+  abs.outputs = {"out2"};
+  g.ops = {conv, relu, neg, abs};
+  g.inputs = {"x"};
+  g.outputs = {"out1", "out2"};
+  return freeze(std::move(g));
+}
+
+QString propertyValue(const PropertiesModel& model, const QString& key) {
+  const int row = model.rowForKey(key);
+  if (row < 0) return QStringLiteral("<no row %1>").arg(key);
+  return model.index(row, PropertiesModel::Value).data().toString();
+}
+
+/// Opens the sample model in `window` and waits until it is shown.
+bool openSample(MainWindow& window) {
+  QSignalSpy shown(&window, &MainWindow::modelShown);
+  window.openFile(QStringLiteral(EC_SAMPLE_MODEL));
+  return shown.wait(kLoadTimeoutMs);
 }
 
 /// Saves an image of `w` into $EC_TEST_SCREENSHOT_DIR when set, for reviewing the UI.
@@ -202,6 +273,189 @@ class WidgetTests : public QObject {
              QStringLiteral("x: f32[1,4]"));
     model.setGraph(nullptr);
     QCOMPARE(model.rowCount(), 0);
+  }
+
+  // --- PropertiesModel, search, GraphView ---------------------------------
+  void propertiesModelDescribesAnOp() {
+    PropertiesModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QCOMPARE(model.rowCount(), 0);
+    model.setGraph(makeSmallGraph());
+    model.showOp(0);
+    QCOMPARE(propertyValue(model, QStringLiteral("name")), QStringLiteral("/block/conv/Conv"));
+    QCOMPARE(propertyValue(model, QStringLiteral("type")), QStringLiteral("Conv"));
+    QCOMPARE(propertyValue(model, QStringLiteral("category")), QStringLiteral("convolution"));
+    QCOMPARE(propertyValue(model, QStringLiteral("attr.kernel_shape")), QStringLiteral("[1,1]"));
+    QCOMPARE(propertyValue(model, QStringLiteral("input.0")), QStringLiteral("x"));
+    QCOMPARE(propertyValue(model, QStringLiteral("input.0.type")), QStringLiteral("f32[1,2,4,4]"));
+    QCOMPARE(propertyValue(model, QStringLiteral("input.0.producer")), QStringLiteral("graph input"));
+    QCOMPARE(propertyValue(model, QStringLiteral("input.1.producer")), QStringLiteral("constant"));
+    QCOMPARE(propertyValue(model, QStringLiteral("input.1.stats")),
+             QStringLiteral("min -1 · max 2 · mean 0.5 · std 1.118"));
+    QCOMPARE(propertyValue(model, QStringLiteral("output.0.consumer.0")), QStringLiteral("/block/Relu"));
+    QCOMPARE(model.index(model.rowForKey(QStringLiteral("output.0.consumer.0")), 1)
+                 .data(ec::widgets::TargetOpRole)
+                 .toInt(),
+             1);
+    QVERIFY(model.isHeading(model.rowForKey(QStringLiteral("attributes"))));
+
+    model.showOp(1);  // relu: produced by the conv, consumed twice
+    QCOMPARE(model.index(model.rowForKey(QStringLiteral("input.0.producer")), 1)
+                 .data(ec::widgets::TargetOpRole)
+                 .toInt(),
+             0);
+    QCOMPARE(propertyValue(model, QStringLiteral("output.0.consumer.1")), QStringLiteral("/head/Abs"));
+    QCOMPARE(model.rowForKey(QStringLiteral("attributes")), -1);
+    model.showOp(3);
+    QCOMPARE(propertyValue(model, QStringLiteral("output.0.consumers")), QStringLiteral("graph output"));
+    model.showOp(-1);
+    QCOMPARE(model.rowCount(), 0);
+    model.setGraph(nullptr);
+    QCOMPARE(model.rowCount(), 0);
+  }
+
+  void findOpsMatchesNamesTypesAndTensors() {
+    const auto g = makeSmallGraph();
+    QCOMPARE(ec::widgets::findOps(*g, QStringLiteral("relu")), (std::vector<int>{1}));
+    QCOMPARE(ec::widgets::findOps(*g, QStringLiteral("/head/")), (std::vector<int>{2, 3}));
+    QCOMPARE(ec::widgets::findOps(*g, QStringLiteral("custom::")), (std::vector<int>{2, 3}));
+    QCOMPARE(ec::widgets::findOps(*g, QStringLiteral("out2")), (std::vector<int>{3}));
+    QCOMPARE(ec::widgets::findOps(*g, QStringLiteral("z")), (std::vector<int>{1, 2, 3}));
+    QVERIFY(ec::widgets::findOps(*g, QStringLiteral("  ")).empty());
+  }
+
+  void graphViewGroupsAndPaints() {
+    ec::widgets::GraphView view;
+    view.resize(800, 600);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.setGraph(makeSmallGraph());
+    // "block" and "head" are groups (two ops each).
+    QCOMPARE(view.groupCount(), 3);
+    QCOMPARE(view.groupLabel(1), QStringLiteral("block"));
+    view.collapseAll();
+    QCOMPARE(view.opItemCount(), 0);
+    QCOMPARE(view.blockCount(), 2 + 1 + 2);  // two groups, an input, two outputs
+    view.setGroupExpanded(1, true);
+    QCOMPARE(view.opItemCount(), 2);
+    view.expandAll();
+    QCOMPARE(view.opItemCount(), 4);
+    QSignalSpy selected(&view, &ec::widgets::GraphView::opSelected);
+    view.collapseAll();
+    view.selectOp(3);  // reveals its group
+    QCOMPARE(selected.count(), 1);
+    QVERIFY(view.isGroupExpanded(2));
+    QVERIFY(!view.opRect(3).isNull());
+
+    view.expandAll();
+    view.setOpValues({0.0, 1.0, std::nan(""), 4.0}, QStringLiteral("error"));
+    QVERIFY(view.hasOpValues());
+    for (double zoom : {0.1, 0.5, 1.5}) {
+      view.setZoom(zoom);
+      QImage image(view.viewport()->size(), QImage::Format_ARGB32_Premultiplied);
+      view.renderViewport(image);
+      QVERIFY(view.lastPaintMs() >= 0);
+    }
+    saveScreenshot(view, QStringLiteral("value_overlay.png"));
+    view.clearOpValues();
+    QVERIFY(!view.hasOpValues());
+    view.setGraph(nullptr);
+    QCOMPARE(view.opItemCount(), 0);
+  }
+
+  void mainWindowGraphShowsEveryOp() {
+    if (!QFileInfo::exists(QStringLiteral(EC_SAMPLE_MODEL))) QSKIP("sample model not built");
+    MainWindow window(*settings_);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(openSample(window));
+    ec::widgets::GraphView* view = window.graphView();
+    QVERIFY(view->isVisible());
+    QVERIFY(view->blockCount() > 0);
+    QVERIFY(view->blockCount() <= 45);  // a first view of a few dozen blocks at most
+    view->expandAll();
+    QCOMPARE(qint64(view->opItemCount()), qint64(window.graph()->ops.size()));
+    view->collapseAll();
+    QVERIFY(view->opItemCount() < int(window.graph()->ops.size()));
+    view->expandAll();
+    saveScreenshot(window, QStringLiteral("graph_expanded.png"));
+  }
+
+  void clickingAnOpShowsItsProperties() {
+    if (!QFileInfo::exists(QStringLiteral(EC_SAMPLE_MODEL))) QSKIP("sample model not built");
+    MainWindow window(*settings_);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(openSample(window));
+    ec::widgets::GraphView* view = window.graphView();
+    view->expandAll();
+    view->setZoom(1.0);
+    // The first Conv of the model, clicked where it is drawn.
+    const auto& ops = window.graph()->ops;
+    const int conv = int(std::find_if(ops.begin(), ops.end(),
+                                      [](const auto& op) { return op.op_type == "Conv"; }) -
+                         ops.begin());
+    QVERIFY(conv < int(ops.size()));
+    view->centerOn(view->opRect(conv).center());
+    const QPoint at = view->mapFromScene(view->opRect(conv).center()).toPoint();
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, at);
+    QCOMPARE(view->selectedOp(), conv);
+
+    PropertiesModel* props = window.propertiesPanel()->model();
+    QAbstractItemModelTester tester(props, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const auto& op = ops[std::size_t(conv)];
+    QCOMPARE(propertyValue(*props, QStringLiteral("type")), QStringLiteral("Conv"));
+    QCOMPARE(propertyValue(*props, QStringLiteral("name")), qs(op.name));
+    QCOMPARE(propertyValue(*props, QStringLiteral("input.0")), qs(op.inputs[0]));
+    QCOMPARE(propertyValue(*props, QStringLiteral("input.1")), qs(op.inputs[1]));
+    QVERIFY(props->rowForKey(QStringLiteral("input.1.stats")) >= 0);  // weights are constant
+    QCOMPARE(window.propertiesPanel()->histogramTensor(), qs(op.inputs[1]));
+    QCOMPARE(propertyValue(*props, QStringLiteral("output.0")), qs(op.outputs[0]));
+    for (const auto& [name, value] : op.attributes) {
+      QVERIFY(props->rowForKey(QStringLiteral("attr.") + qs(name)) >= 0);
+    }
+    saveScreenshot(window, QStringLiteral("op_selected.png"));
+
+    // A consumer row jumps to that op.
+    const int row = props->rowForKey(QStringLiteral("output.0.consumer.0"));
+    QVERIFY(row >= 0);
+    const int consumer = props->index(row, 1).data(ec::widgets::TargetOpRole).toInt();
+    auto* tree = window.propertiesPanel()->findChild<QTreeView*>(QStringLiteral("propertiesView"));
+    QVERIFY(tree);
+    tree->scrollTo(props->index(row, 1));
+    const QRect cell = tree->visualRect(props->index(row, 1));
+    QVERIFY(tree->viewport()->rect().contains(cell.center()));
+    QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, cell.center());
+    QCOMPARE(view->selectedOp(), consumer);
+    QCOMPARE(props->op(), consumer);
+  }
+
+  void searchMovesTheSelection() {
+    if (!QFileInfo::exists(QStringLiteral(EC_SAMPLE_MODEL))) QSKIP("sample model not built");
+    MainWindow window(*settings_);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(openSample(window));
+    ec::widgets::SearchBar* bar = window.searchBar();
+    QVERIFY(bar->isHidden());
+    QTest::keyClick(&window, Qt::Key_F, Qt::ControlModifier);
+    QVERIFY(bar->isVisible());
+    const std::vector<int> convs = ec::widgets::findOps(*window.graph(), QStringLiteral("conv"));
+    QVERIFY(convs.size() >= 2);
+    bar->setText(QStringLiteral("conv"));
+    QCOMPARE(bar->matches(), convs);
+    QCOMPARE(window.graphView()->selectedOp(), convs[0]);
+    QCOMPARE(window.propertiesPanel()->model()->op(), convs[0]);
+    bar->findNext();
+    QCOMPARE(window.graphView()->selectedOp(), convs[1]);
+    QVERIFY(!window.graphView()->opRect(convs[1]).isNull());  // its group was expanded
+    bar->findPrevious();
+    bar->findPrevious();  // wraps to the last match
+    QCOMPARE(window.graphView()->selectedOp(), convs.back());
+    QTest::keyClick(&window, Qt::Key_F3);
+    QCOMPARE(window.graphView()->selectedOp(), convs[0]);
+    bar->setText(QStringLiteral("no-such-op"));
+    QVERIFY(bar->matches().empty());
   }
 
   // --- LogModel and LogSink ----------------------------------------------
@@ -369,6 +623,9 @@ class WidgetTests : public QObject {
     auto* summaryDock = window.findChild<QDockWidget*>(QStringLiteral("summaryDock"));
     auto* logDock = window.findChild<QDockWidget*>(QStringLiteral("logDock"));
     QVERIFY(summaryDock && logDock);
+    for (const char* name : {"propertiesDock", "operationsDock"}) {
+      QVERIFY(window.findChild<QDockWidget*>(QLatin1String(name)));
+    }
     QVERIFY(summaryDock->isVisible());
     summaryDock->toggleViewAction()->trigger();
     QVERIFY(!summaryDock->isVisible());

@@ -1,0 +1,162 @@
+// MainWindow's optimisation part: Model › Optimize runs the default pass
+// pipeline on a worker thread (PassRunner); the report arrives through a queued
+// signal and fills the Passes panel, whose snapshots and changes the window
+// shows in every view. Kept apart from MainWindow.cpp so the two grow separately.
+#include <QAction>
+#include <QDockWidget>
+#include <QKeySequence>
+#include <QMenu>
+#include <QMenuBar>
+#include <QProgressBar>
+#include <QStatusBar>
+#include <QThread>
+
+#include "app/workbench/MainWindow.h"
+#include "app/workbench/PassRunner.h"
+#include "core/passes/pass_manager.h"
+#include "widgets/GraphView.h"
+#include "widgets/MessageBar.h"
+#include "widgets/OperationListModel.h"
+#include "widgets/PassesPanel.h"
+#include "widgets/PropertiesPanel.h"
+#include "widgets/SearchBar.h"
+
+namespace ec::workbench {
+
+void MainWindow::createPassesPanel() {
+  passesPanel_ = new ec::widgets::PassesPanel(this);
+  passesDock_ = addPanel(passesPanel_, tr("Passes"), QStringLiteral("passesDock"),
+                         Qt::BottomDockWidgetArea);
+  if (auto* logDock = findChild<QDockWidget*>(QStringLiteral("logDock"))) {
+    tabifyDockWidget(logDock, passesDock_);
+    logDock->raise();
+  }
+  connect(passesPanel_, &ec::widgets::PassesPanel::snapshotRequested, this,
+          &MainWindow::showSnapshot);
+  connect(passesPanel_, &ec::widgets::PassesPanel::opActivated, this, &MainWindow::showOpNamed);
+
+  passThread_ = new QThread(this);
+  passThread_->setObjectName(QStringLiteral("PassRunner"));
+  passRunner_ = new PassRunner;
+  passRunner_->moveToThread(passThread_);
+  connect(passThread_, &QThread::finished, passRunner_, &QObject::deleteLater);
+  connect(passRunner_, &PassRunner::finished, this, &MainWindow::onOptimized,
+          Qt::QueuedConnection);
+  connect(passRunner_, &PassRunner::failed, this, &MainWindow::onOptimizeFailed,
+          Qt::QueuedConnection);
+  passThread_->start();
+
+  // A new model: the old report no longer applies, and a running optimisation is forgotten.
+  connect(this, &MainWindow::modelShown, this, [this] {
+    optimizeRequest_ = 0;
+    passesPanel_->clear();
+    if (optimizeAction_) optimizeAction_->setEnabled(true);
+  });
+}
+
+void MainWindow::addModelMenu() {
+  QMenu* model = menuBar()->addMenu(tr("&Model"));
+  optimizeAction_ = model->addAction(tr("&Optimize (Default Pipeline)"), this, &MainWindow::optimize);
+  optimizeAction_->setObjectName(QStringLiteral("optimizeAction"));
+  optimizeAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+  optimizeAction_->setStatusTip(
+      tr("Run the default optimisation passes and show what each one changed"));
+  optimizeAction_->setEnabled(false);  // until a model is shown
+}
+
+void MainWindow::stopPassRunner() {
+  passThread_->quit();
+  passThread_->wait();  // a running pipeline is not interruptible: let it finish
+}
+
+void MainWindow::optimize() {
+  if (!graph_ || isOptimizing()) return;
+  optimizeRequest_ = ++lastRequest_;
+  optimizeAction_->setEnabled(false);
+  progress_->show();
+  statusBar()->showMessage(tr("Optimizing…"));
+  QMetaObject::invokeMethod(
+      passRunner_,
+      [runner = passRunner_, id = optimizeRequest_, graph = graph_] { runner->run(id, graph); },
+      Qt::QueuedConnection);
+}
+
+void MainWindow::onOptimized(quint64 requestId,
+                             std::shared_ptr<const ec::passes::PipelineReport> report) {
+  if (requestId != optimizeRequest_) return;  // superseded by a new model
+  optimizeRequest_ = 0;
+  optimizeAction_->setEnabled(true);
+  if (!isLoading()) progress_->hide();
+  const std::size_t before = report->ops_before, after = report->ops_after;
+  const double ms = report->milliseconds;
+  passesPanel_->setReport(std::move(report));  // shows the final graph (snapshotRequested)
+  passesDock_->show();
+  passesDock_->raise();
+  resizeDocks({passesDock_}, {260}, Qt::Vertical);
+  statusBar()->showMessage(tr("Optimized: %1 → %2 operations in %3 ms")
+                               .arg(before)
+                               .arg(after)
+                               .arg(ms, 0, 'f', 2),
+                           10000);
+  emit optimized();
+}
+
+void MainWindow::onOptimizeFailed(quint64 requestId, const QString& message) {
+  if (requestId != optimizeRequest_) return;
+  optimizeRequest_ = 0;
+  optimizeAction_->setEnabled(true);
+  if (!isLoading()) progress_->hide();
+  messageBar_->showError(message);
+  statusBar()->showMessage(tr("Optimization failed"), 10000);
+  emit optimizeFailed(message);
+}
+
+void MainWindow::setViewsGraph(const ec::ir::FrozenGraph& graph) {
+  opsModel_->setGraph(graph);
+  propertiesPanel_->setGraph(graph);
+  searchBar_->setGraph(graph);
+  graphView_->setGraph(graph);
+}
+
+void MainWindow::showSnapshot(int index) {
+  const ec::ir::FrozenGraph snapshot = passesPanel_->snapshot(index);
+  if (!snapshot) return;
+  if (snapshot != graphView_->graph()) {
+    // Keep the view where it was and the selected op selected, where the op still exists.
+    const bool hadGraph = graphView_->graph() != nullptr;
+    const double zoom = graphView_->zoom();
+    const QPointF centre = graphView_->viewCenter();
+    const int selected = graphView_->selectedOp();
+    const std::string selectedName =
+        selected >= 0 ? graphView_->graph()->ops[std::size_t(selected)].name : std::string();
+    setViewsGraph(snapshot);
+    if (hadGraph) {
+      graphView_->setZoom(zoom);
+      graphView_->centerOn(centre);
+    }
+    if (!selectedName.empty()) {
+      for (std::size_t i = 0; i < snapshot->ops.size(); ++i) {
+        if (snapshot->ops[i].name == selectedName) {
+          showOp(int(i));
+          break;
+        }
+      }
+    }
+  }
+  graphView_->setOpHighlights(passesPanel_->highlightColors(), passesPanel_->highlightLegend());
+}
+
+void MainWindow::showOpNamed(const QString& name, int index) {
+  if (passesPanel_->snapshot(index) != graphView_->graph()) showSnapshot(index);
+  const ec::ir::FrozenGraph& shown = graphView_->graph();
+  if (!shown) return;
+  const std::string wanted = name.toStdString();
+  for (std::size_t i = 0; i < shown->ops.size(); ++i) {
+    if (shown->ops[i].name == wanted) {
+      showOp(int(i));
+      return;
+    }
+  }
+}
+
+}  // namespace ec::workbench

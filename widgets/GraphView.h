@@ -1,0 +1,164 @@
+// The IR graph, laid out top to bottom in layers (ec::layout), painted by hand.
+//
+// A custom-painted QAbstractScrollArea rather than a QGraphicsView: the scene is
+// a flat array of boxes and polylines in a uniform grid, so a frame touches only
+// the cells in view, and level of detail is a branch in the paint loop instead
+// of per-item state (see widgets/README.md for the measurements).
+//
+// Ops are grouped by name scope into collapsible groups; a model opens with a
+// few dozen blocks and clicking a block expands it (only that group and its
+// ancestors are laid out again). Pan by dragging, zoom with the wheel, a pinch
+// or +/-; a minimap shows where the view is. setOpValues() colours ops on a
+// heat scale with a legend (quantisation error, latency, partition...).
+#pragma once
+
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include <QAbstractScrollArea>
+#include <QColor>
+#include <QImage>
+#include <QString>
+
+#include "core/ir/graph.h"
+
+namespace ec::layout {
+class CompoundLayout;
+struct Scene;
+}  // namespace ec::layout
+
+namespace ec::widgets {
+
+class GraphView : public QAbstractScrollArea {
+  Q_OBJECT
+
+ public:
+  explicit GraphView(QWidget* parent = nullptr);
+  ~GraphView() override;
+
+  /// Shows `graph` (null clears): lays it out with its biggest groups expanded
+  /// up to a few dozen blocks, and shows the top of it.
+  void setGraph(ec::ir::FrozenGraph graph);
+  const ec::ir::FrozenGraph& graph() const { return graph_; }
+
+  /// Op boxes currently laid out (ops inside collapsed groups are not).
+  int opItemCount() const;
+  /// Boxes drawn at the top of the hierarchy: ops, collapsed groups, inputs, outputs.
+  int blockCount() const;
+  int groupCount() const;
+  /// The scope label ("features.3") and number of ops of group `group` (0 = root).
+  QString groupLabel(int group) const;
+  bool isGroupExpanded(int group) const;
+  void setGroupExpanded(int group, bool expanded);
+  void expandAll();
+  void collapseAll();
+
+  /// Selected op (index into Graph::ops), or -1.
+  int selectedOp() const { return selectedOp_; }
+  /// Selects `op`, expanding its groups if needed, and scrolls it into view.
+  void selectOp(int op);
+  /// Scene rectangle of op `op`'s box, or null when it is inside a collapsed group.
+  QRectF opRect(int op) const;
+
+  double zoom() const { return scale_; }
+  /// Sets the zoom, keeping the scene point under `anchor` (viewport coordinates) in place;
+  /// a null anchor means the viewport's centre.
+  void setZoom(double zoom, QPointF anchor = {});
+  void zoomIn();
+  void zoomOut();
+  void fitToWindow();
+  /// Scene point shown at the viewport's centre.
+  QPointF viewCenter() const;
+  /// Viewport point of a scene point and back.
+  QPointF mapFromScene(QPointF scenePoint) const;
+  QPointF mapToScene(QPointF viewPoint) const;
+  void centerOn(QPointF scenePoint);
+
+  /// Colours ops by `values` (one per op; NaN = no value) on a heat scale with a
+  /// legend titled `label`. Groups show the mean of their ops.
+  void setOpValues(std::vector<double> values, const QString& label);
+  void clearOpValues();
+  bool hasOpValues() const { return !values_.empty(); }
+
+  /// Categorical highlight (e.g. a pass diff's added, removed and changed ops): op i is
+  /// filled with `colors[i]` where valid, the other ops are greyed, and a collapsed group
+  /// takes the colour of its first highlighted op. `legend` (label, colour) is listed in a
+  /// corner box. Empty `colors` clears. setGraph() clears it too.
+  void setOpHighlights(std::vector<QColor> colors,
+                       std::vector<std::pair<QString, QColor>> legend = {});
+  bool hasOpHighlights() const { return !highlights_.empty(); }
+
+  /// Paints the current view into `image` (benchmarks and tests; offscreen-safe).
+  void renderViewport(QImage& image);
+  /// Time the last paint took, in milliseconds.
+  double lastPaintMs() const { return lastPaintMs_; }
+  /// Time the last (re)layout took, in milliseconds.
+  double lastLayoutMs() const { return lastLayoutMs_; }
+
+ signals:
+  /// The user (or selectOp) selected op `op`; -1 = selection cleared.
+  void opSelected(int op);
+  /// The layout changed (model shown, group expanded or collapsed).
+  void layoutChanged();
+  /// A frame with a graph in it was painted.
+  void framePainted();
+
+ protected:
+  void paintEvent(QPaintEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
+  void scrollContentsBy(int dx, int dy) override;
+  void wheelEvent(QWheelEvent* event) override;
+  void mousePressEvent(QMouseEvent* event) override;
+  void mouseMoveEvent(QMouseEvent* event) override;
+  void mouseReleaseEvent(QMouseEvent* event) override;
+  void keyPressEvent(QKeyEvent* event) override;
+  bool viewportEvent(QEvent* event) override;
+
+ private:
+  struct Texts;  // per-item strings, measured once per graph
+  struct Grid;   // spatial index over the scene
+
+  void relayout(int anchorGroup = -1);
+  void rebuildIndex();
+  void updateScrollBars();
+  void rebuildMinimap();
+  QRectF minimapRect() const;
+  /// Scene node under a viewport point; frames count only by their header.
+  int nodeAt(QPointF viewPoint) const;
+  void paintScene(QPainter& p, const QRectF& sceneRect);
+  void paintOverlays(QPainter& p);
+  QColor valueColor(double v) const;
+  QColor fillFor(int node) const;
+
+  ec::ir::FrozenGraph graph_;
+  std::unique_ptr<ec::layout::CompoundLayout> layout_;
+  const ec::layout::Scene* scene_ = nullptr;
+  std::unique_ptr<Texts> texts_;
+  std::unique_ptr<Grid> grid_;
+  std::size_t opCount_ = 0;
+  int selectedOp_ = -1;
+
+  double scale_ = 1.0;
+  QPoint dragStart_;
+  QPoint lastDrag_;
+  int pressedNode_ = -1;
+  bool dragging_ = false;
+  bool minimapDrag_ = false;
+
+  std::vector<double> values_;
+  std::vector<double> groupValues_;
+  double valueMin_ = 0, valueMax_ = 1;
+  QString valueLabel_;
+
+  std::vector<QColor> highlights_;       // setOpHighlights(): per op, invalid = none
+  std::vector<QColor> groupHighlights_;  // per group
+  std::vector<std::pair<QString, QColor>> highlightLegend_;
+
+  QImage minimap_;
+  double minimapScale_ = 1;
+  double lastPaintMs_ = 0;
+  double lastLayoutMs_ = 0;
+};
+
+}  // namespace ec::widgets
