@@ -63,7 +63,7 @@ class ConstantFolding final : public Pass {
   PassResult run(ir::Graph& g) override {
     PassResult r;
     const auto outputs = graph_output_set(g);
-    const ir::UseLists uses(g);
+    const UseIndex uses(g);
     GraphRewriter rw(g);
     for (std::size_t i = 0; i < g.ops.size(); ++i) {
       const ir::Operation& op = g.ops[i];
@@ -125,8 +125,10 @@ class ConstantFolding final : public Pass {
   }
 
  private:
-  static std::optional<runtime::Tensor> fold_shape(const ir::Graph& g, const ir::UseLists& uses,
+  static std::optional<runtime::Tensor> fold_shape(const ir::Graph& g, const UseIndex& uses,
                                                    const GraphRewriter& rw, const ir::Operation& op) {
+    // The kind first: this runs for every op, and tensor lookups are what costs.
+    if (op.kind != ir::OpKind::Shape && op.kind != ir::OpKind::Size && op.kind != ir::OpKind::Gather) return {};
     if (op.inputs.empty() || op.inputs[0].empty() || !g.find_tensor(op.outputs[0])) return {};
     const ir::Tensor* x = g.find_tensor(op.inputs[0]);
     if (op.kind == ir::OpKind::Shape || op.kind == ir::OpKind::Size) {

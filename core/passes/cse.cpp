@@ -53,23 +53,32 @@ class CommonSubexpressionElimination final : public Pass {
     const auto outputs = graph_output_set(g);
     GraphRewriter rw(g);
     {
-      std::unordered_map<std::string, std::string> first_constant;
+      // Keys in one flat NameIndex (no allocation per key); first_constant[id] = the first name.
+      NameIndex constant_keys(256);
+      std::vector<const std::string*> first_constant;
+      std::string key;
       for (const auto& [name, t] : g.tensors) {
         if (!t.is_constant() || t.quant || t.data->size() > kMaxMergedConstantBytes || outputs.count(name))
           continue;
-        std::string key(ir::dtype_name(t.dtype));
+        key.assign(ir::dtype_name(t.dtype));
         for (auto v : t.shape.sizes()) (key += ',') += std::to_string(v);
         key += '|';
         key.append(reinterpret_cast<const char*>(t.data->data()), t.data->size());
-        auto [it, inserted] = first_constant.emplace(std::move(key), name);
-        if (!inserted && rw.forward(name, it->second)) r.add("constants_merged");
+        const std::uint32_t id = constant_keys.intern(key);
+        if (id == first_constant.size()) {
+          first_constant.push_back(&name);
+          continue;
+        }
+        if (rw.forward(name, *first_constant[id])) r.add("constants_merged");
       }
     }
-    std::unordered_map<std::string, std::size_t> first_op;
+    NameIndex op_keys(g.ops.size());
+    std::vector<std::size_t> first_op;  // by key id
+    std::string key;
     for (std::size_t i = 0; i < g.ops.size(); ++i) {
       const ir::Operation& op = g.ops[i];
       if (op.outputs.empty() || has_state(op.kind) || op.quant) continue;
-      std::string key = op.op_type;
+      key = op.op_type;
       key += '(';
       for (const auto& in : op.inputs) (key += rw.resolve(in)) += '\x1f';
       key += ')';
@@ -82,9 +91,12 @@ class CommonSubexpressionElimination final : public Pass {
       }
       key += '>';
       for (const auto& o : op.outputs) key += o.empty() ? '0' : '1';
-      auto [it, inserted] = first_op.emplace(std::move(key), i);
-      if (inserted) continue;
-      const ir::Operation& first = g.ops[it->second];
+      const std::uint32_t id = op_keys.intern(key);
+      if (id == first_op.size()) {
+        first_op.push_back(i);
+        continue;
+      }
+      const ir::Operation& first = g.ops[first_op[id]];
       bool ok = true;
       for (std::size_t k = 0; k < op.outputs.size() && ok; ++k)
         ok = op.outputs[k].empty() || rw.can_forward(op.outputs[k], first.outputs[k]);

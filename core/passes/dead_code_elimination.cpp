@@ -6,6 +6,7 @@
 
 #include "core/passes/pass.h"
 #include "core/passes/pass_registry.h"
+#include "core/passes/rewrite.h"
 
 namespace ec::passes {
 namespace {
@@ -28,16 +29,17 @@ class DeadCodeElimination final : public Pass {
 
   PassResult run(ir::Graph& g) override {
     PassResult r;
-    std::unordered_set<std::string> live(g.outputs.begin(), g.outputs.end());
+    NameIndex live(g.ops.size() * 2);
+    for (const auto& o : g.outputs) live.intern(o);
     std::vector<bool> keep(g.ops.size(), false);
     for (std::size_t k = g.ops.size(); k-- > 0;) {
       const ir::Operation& op = g.ops[k];
       bool is_live = op.outputs.empty();
-      for (const auto& o : op.outputs) is_live |= !o.empty() && live.count(o);
+      for (const auto& o : op.outputs) is_live |= !o.empty() && live.contains(o);
       if (!is_live) continue;
       keep[k] = true;
       for (const auto& in : op.inputs)
-        if (!in.empty()) live.insert(in);
+        if (!in.empty()) live.intern(in);
     }
     std::vector<ir::Operation> kept;
     kept.reserve(g.ops.size());
@@ -46,15 +48,16 @@ class DeadCodeElimination final : public Pass {
     r.add("ops_removed", static_cast<std::int64_t>(g.ops.size() - kept.size()));
     g.ops = std::move(kept);
 
-    std::unordered_set<std::string> referenced(g.inputs.begin(), g.inputs.end());
-    referenced.insert(g.outputs.begin(), g.outputs.end());
+    NameIndex referenced(g.ops.size() * 3);
+    for (const auto& n : g.inputs) referenced.intern(n);
+    for (const auto& n : g.outputs) referenced.intern(n);
     for (const auto& op : g.ops) {
-      referenced.insert(op.inputs.begin(), op.inputs.end());
-      referenced.insert(op.outputs.begin(), op.outputs.end());
+      for (const auto& n : op.inputs) referenced.intern(n);
+      for (const auto& n : op.outputs) referenced.intern(n);
     }
     std::int64_t dropped = 0;
     for (auto it = g.tensors.begin(); it != g.tensors.end();) {
-      if (referenced.count(it->first)) {
+      if (referenced.contains(it->first)) {
         ++it;
       } else {
         it = g.tensors.erase(it);

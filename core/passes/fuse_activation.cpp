@@ -65,7 +65,7 @@ class FuseActivation final : public Pass {
 
   PassResult run(ir::Graph& g) override {
     PassResult r;
-    const ir::UseLists uses(g);
+    const UseIndex uses(g);
     const auto outputs = graph_output_set(g);
     GraphRewriter rw(g);
     for (std::size_t i = 0; i < g.ops.size(); ++i) {

@@ -1,5 +1,6 @@
-// LayoutTransform: NCHW -> NHWC for backends that want channels last (not in
-// the default CPU pipeline: the CPU runtime is NCHW).
+// LayoutTransform: NCHW -> NHWC for backends that want channels last. Not in
+// the default CPU pipeline, but the CPU runtime runs its output too (NHWC Conv,
+// pools and BatchNormalization kernels, core/runtime/kernels/nhwc.h).
 //
 // One forward sweep keeps, for each NCHW tensor, its NHWC twin when one exists.
 // A layout-sensitive op (Conv, pools, BatchNormalization) of rank 4 reads the
@@ -79,7 +80,7 @@ class LayoutTransform final : public Pass {
            "GlobalAveragePool, GlobalMaxPool and BatchNormalization to layout NHWC, and carries "
            "element-wise ops between them along. Transposes are inserted only where an NHWC "
            "region meets NCHW (graph inputs and outputs, other ops); back-to-back inverse "
-           "Transposes cancel. For NHWC backends; the CPU runtime runs NCHW only.";
+           "Transposes cancel. For NHWC backends; the CPU runtime runs both layouts.";
   }
   std::span<const StatisticSpec> statistics() const override { return kStats; }
 
@@ -227,12 +228,22 @@ class LayoutTransform final : public Pass {
     runtime::Tensor out(t.dtype, {M, H, W, C});
     const std::byte* src = t.data->data();
     std::byte* dst = out.mutable_raw();
-    for (std::int64_t m = 0; m < M; ++m)
-      for (std::int64_t c = 0; c < C; ++c)
-        for (std::int64_t h = 0; h < H; ++h)
-          for (std::int64_t x = 0; x < W; ++x)
-            std::memcpy(dst + static_cast<std::size_t>(((m * H + h) * W + x) * C + c) * es,
-                        src + static_cast<std::size_t>(((m * C + c) * H + h) * W + x) * es, es);
+    if (es == 4) {  // f32/i32 weights: word copies (a memcpy call per element made this pass slow)
+      const auto* s32 = reinterpret_cast<const std::uint32_t*>(src);
+      auto* d32 = reinterpret_cast<std::uint32_t*>(dst);
+      for (std::int64_t m = 0; m < M; ++m)
+        for (std::int64_t c = 0; c < C; ++c)
+          for (std::int64_t h = 0; h < H; ++h)
+            for (std::int64_t x = 0; x < W; ++x)
+              d32[((m * H + h) * W + x) * C + c] = s32[((m * C + c) * H + h) * W + x];
+    } else {
+      for (std::int64_t m = 0; m < M; ++m)
+        for (std::int64_t c = 0; c < C; ++c)
+          for (std::int64_t h = 0; h < H; ++h)
+            for (std::int64_t x = 0; x < W; ++x)
+              std::memcpy(dst + static_cast<std::size_t>(((m * H + h) * W + x) * C + c) * es,
+                          src + static_cast<std::size_t>(((m * C + c) * H + h) * W + x) * es, es);
+    }
     const std::string n = add_constant(g, w + ".ohwi", out);
     cache[w] = n;
     old.insert(w);

@@ -65,7 +65,7 @@ class OpFusion final : public Pass {
 
   PassResult run(ir::Graph& g) override {
     PassResult r;
-    const ir::UseLists uses(g);
+    const UseIndex uses(g);
     const auto outputs = graph_output_set(g);
     GraphRewriter rw(g);
     // The single reader of `t`, or -1.

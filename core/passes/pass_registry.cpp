@@ -9,7 +9,7 @@
 namespace ec::passes {
 namespace {
 
-const std::array<PassEntry, 7> kPasses{{
+const std::array<PassEntry, 8> kPasses{{
     {"Cleanup", "Remove Identity, Dropout, same-type Cast and no-op or chained Reshape",
      &make_cleanup_pass},
     {"ConstantFolding",
@@ -17,6 +17,9 @@ const std::array<PassEntry, 7> kPasses{{
      &make_constant_folding_pass},
     {"OpFusion", "Fold BatchNorm and bias Add into Conv; MatMul+Add -> FullyConnected",
      &make_op_fusion_pass},
+    {"FuseLayerNorm",
+     "Rewrite the exported LayerNorm pattern (ReduceMean, Sub, Pow, ..., Mul, Add) into LayerNormalization",
+     &make_fuse_layer_norm_pass},
     {"FuseActivation",
      "Fold Relu/Relu6/Clip/Sigmoid/Tanh into Conv, Gemm, MatMul, FullyConnected (fused_activation)",
      &make_fuse_activation_pass},
@@ -86,7 +89,7 @@ std::vector<std::string> default_pipeline() {
   // folding merges the duplicate shape arithmetic exporters emit; DCE last
   // removes what the others orphaned.
   std::vector<std::string> p{"Cleanup", "ConstantFolding", "CommonSubexpressionElimination",
-                             "ConstantFolding", "Cleanup", "OpFusion"};
+                             "ConstantFolding", "Cleanup", "FuseLayerNorm", "OpFusion"};
   if (runtime_supports_fused_activation()) p.push_back("FuseActivation");
   p.push_back("DeadCodeElimination");
   return p;

@@ -5,13 +5,120 @@
 
 namespace ec::passes {
 
+NameIndex::NameIndex(std::size_t expected) {
+  std::size_t n = 16;
+  while (n < expected * 2) n *= 2;  // load <= 1/2
+  slots_.resize(n);
+  offsets_.reserve(expected + 1);
+  arena_.reserve(expected * 12);
+}
+
+void NameIndex::rehash(std::size_t n) {
+  std::vector<Slot> slots(n);
+  const std::size_t mask = n - 1;
+  for (const Slot& s : slots_) {
+    if (s.id == kNone) continue;
+    std::size_t at = s.hash & mask;
+    while (slots[at].id != kNone) at = (at + 1) & mask;
+    slots[at] = s;
+  }
+  slots_ = std::move(slots);
+}
+
+std::uint32_t NameIndex::find(std::string_view name) const {
+  const auto h = static_cast<std::uint32_t>(std::hash<std::string_view>{}(name));
+  const std::size_t mask = slots_.size() - 1;
+  for (std::size_t at = h & mask;; at = (at + 1) & mask) {
+    const Slot& s = slots_[at];
+    if (s.id == kNone) return kNone;
+    if (s.hash == h && key(s.id) == name) return s.id;
+  }
+}
+
+std::uint32_t NameIndex::intern(std::string_view name) {
+  const auto h = static_cast<std::uint32_t>(std::hash<std::string_view>{}(name));
+  std::size_t mask = slots_.size() - 1;
+  std::size_t at = h & mask;
+  for (;; at = (at + 1) & mask) {
+    const Slot& s = slots_[at];
+    if (s.id == kNone) break;
+    if (s.hash == h && key(s.id) == name) return s.id;
+  }
+  const auto id = static_cast<std::uint32_t>(size());
+  arena_.append(name);
+  offsets_.push_back(static_cast<std::uint32_t>(arena_.size()));
+  if ((size() + 1) * 2 > slots_.size()) {  // keep the load at most 1/2
+    rehash(slots_.size() * 2);
+    mask = slots_.size() - 1;
+    for (at = h & mask; slots_[at].id != kNone; at = (at + 1) & mask) {
+    }
+  }
+  slots_[at] = Slot{h, id};
+  return id;
+}
+
+UseIndex::UseIndex(const ir::Graph& g) : names_(g.ops.size() * 3) {
+  // Edges (name id, op) in op order, each op once per name; then a counting sort into CSR.
+  std::vector<std::pair<std::uint32_t, std::size_t>> edges;
+  edges.reserve(g.ops.size() * 2);
+  std::vector<std::size_t> last_reader;  // by id: last op recorded + 1 (0 = none)
+  auto grow = [&](std::uint32_t id) {
+    if (id >= producer_.size()) {
+      producer_.resize(id + 1, -1);
+      last_reader.resize(id + 1, 0);
+    }
+  };
+  for (std::size_t i = 0; i < g.ops.size(); ++i) {
+    const ir::Operation& op = g.ops[i];
+    for (const std::string& out : op.outputs) {
+      if (out.empty()) continue;
+      const std::uint32_t id = names_.intern(out);
+      grow(id);
+      if (producer_[id] < 0) producer_[id] = static_cast<std::ptrdiff_t>(i);
+    }
+    for (const std::string& in : op.inputs) {
+      if (in.empty()) continue;
+      const std::uint32_t id = names_.intern(in);
+      grow(id);
+      if (last_reader[id] == i + 1) continue;
+      last_reader[id] = i + 1;
+      edges.emplace_back(id, i);
+    }
+  }
+  const std::size_t n = names_.size();
+  producer_.resize(n, -1);
+  begin_.assign(n + 1, 0);
+  for (const auto& e : edges) ++begin_[e.first + 1];
+  for (std::size_t k = 0; k < n; ++k) begin_[k + 1] += begin_[k];
+  readers_.resize(edges.size());
+  std::vector<std::uint32_t> fill(begin_.begin(), begin_.end() - 1);
+  for (const auto& e : edges) readers_[fill[e.first]++] = e.second;
+}
+
+std::ptrdiff_t UseIndex::producer(std::string_view tensor) const {
+  const std::uint32_t id = names_.find(tensor);
+  return id == NameIndex::kNone ? -1 : producer_[id];
+}
+
+std::span<const std::size_t> UseIndex::consumers(std::string_view tensor) const {
+  const std::uint32_t id = names_.find(tensor);
+  if (id == NameIndex::kNone) return {};
+  return {readers_.data() + begin_[id], readers_.data() + begin_[id + 1]};
+}
+
 GraphRewriter::GraphRewriter(ir::Graph& g)
     : g_(g), erased_(g.ops.size(), false),
       graph_inputs_(g.inputs.begin(), g.inputs.end()),
-      graph_outputs_(g.outputs.begin(), g.outputs.end()) {
-  for (const auto& op : g.ops)
-    for (const auto& o : op.outputs)
-      if (!o.empty()) produced_.insert(o);
+      graph_outputs_(g.outputs.begin(), g.outputs.end()) {}
+
+const NameIndex& GraphRewriter::produced() const {
+  if (!produced_) {
+    produced_.emplace(g_.ops.size() + g_.ops.size() / 4);
+    for (const auto& op : g_.ops)
+      for (const auto& o : op.outputs)
+        if (!o.empty()) produced_->intern(o);
+  }
+  return *produced_;
 }
 
 const std::string& GraphRewriter::resolve(const std::string& t) const {
@@ -24,7 +131,7 @@ bool GraphRewriter::can_forward(const std::string& from, const std::string& to) 
   if (from == target) return false;
   if (!graph_outputs_.count(from)) return true;
   // `from` is a graph output: its name must survive, so rename the producer of `target`.
-  return produced_.count(target) && !graph_outputs_.count(target) &&
+  return produced().contains(target) && !graph_outputs_.count(target) &&
          !graph_inputs_.count(target) && !rename_.count(target);
 }
 
@@ -66,30 +173,50 @@ std::size_t GraphRewriter::commit() {
     if (r != rename_.end()) n = r->second;
   };
   std::size_t removed = 0;
-  std::vector<ir::Operation> kept;
-  kept.reserve(g_.ops.size());
+  const bool renames = !alias_.empty() || !rename_.empty();
+  // Compacted in place (ops only move towards the front), names mapped only when something was forwarded.
+  std::size_t w = 0;
   for (std::size_t i = 0; i < g_.ops.size(); ++i) {
     if (erased_[i]) {
       ++removed;
       continue;
     }
     ir::Operation& op = g_.ops[i];
-    for (auto& in : op.inputs) map_name(in);
-    for (auto& out : op.outputs) map_name(out);
-    kept.push_back(std::move(op));
-  }
-  g_.ops = std::move(kept);
-  if (!touched_.empty()) {
-    std::unordered_set<std::string> referenced(g_.inputs.begin(), g_.inputs.end());
-    referenced.insert(g_.outputs.begin(), g_.outputs.end());
-    for (const auto& op : g_.ops) {
-      referenced.insert(op.inputs.begin(), op.inputs.end());
-      referenced.insert(op.outputs.begin(), op.outputs.end());
+    if (renames) {
+      for (auto& in : op.inputs) map_name(in);
+      for (auto& out : op.outputs) map_name(out);
     }
-    for (const auto& t : touched_)
-      if (!referenced.count(t)) g_.tensors.erase(t);
+    if (w != i) g_.ops[w] = std::move(op);
+    ++w;
+  }
+  g_.ops.erase(g_.ops.begin() + static_cast<std::ptrdiff_t>(w), g_.ops.end());
+  if (!touched_.empty()) {
+    // Which touched tensors are still mentioned: every name is looked up in the
+    // (small, cache-resident) table of touched names, rather than every name being
+    // added to a table as large as the graph.
+    NameIndex touched(touched_.size());
+    for (const auto& t : touched_) touched.intern(t);
+    std::vector<bool> referenced(touched.size(), false);
+    auto mark = [&](const std::string& n) {
+      const std::uint32_t id = touched.find(n);
+      if (id != NameIndex::kNone) referenced[id] = true;
+    };
+    for (const auto& n : g_.inputs) mark(n);
+    for (const auto& n : g_.outputs) mark(n);
+    for (const auto& op : g_.ops) {
+      for (const auto& n : op.inputs) mark(n);
+      for (const auto& n : op.outputs) mark(n);
+    }
+    for (const auto& t : touched_) {
+      const std::uint32_t id = touched.find(t);
+      if (!referenced[id]) {
+        g_.tensors.erase(t);
+        referenced[id] = true;  // erased once
+      }
+    }
   }
   erased_.assign(g_.ops.size(), false);
+  produced_.reset();
   alias_.clear();
   rename_.clear();
   touched_.clear();

@@ -2,11 +2,10 @@
 
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
 #include <fstream>
-#include <random>
 
 #include "core/errors.h"
+#include "core/util/atomic_file.h"
 
 namespace ec::util {
 namespace {
@@ -140,28 +139,9 @@ void write_npy(const std::string& path, ir::DType dtype, const std::vector<std::
   head += static_cast<char>((dict.size() >> 8) & 0xff);
   head += dict;
 
-  namespace fs = std::filesystem;
-  std::random_device rd;
-  const std::string tmp = path + ".tmp-" + std::to_string(rd());
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f) io_fail(path, "cannot create the file");
-    f.write(head.data(), static_cast<std::streamsize>(head.size()));
-    f.write(static_cast<const char*>(data), static_cast<std::streamsize>(static_cast<std::size_t>(count) * ir::dtype_size(dtype)));
-    f.flush();
-    if (!f) {
-      f.close();
-      std::error_code ec;
-      fs::remove(tmp, ec);
-      io_fail(path, "write failed (disk full?)");
-    }
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    io_fail(path, "cannot rename the finished file into place");
-  }
+  const std::string_view parts[] = {
+      head, {static_cast<const char*>(data), static_cast<std::size_t>(count) * ir::dtype_size(dtype)}};
+  write_file_atomically(path, parts);
 }
 
 }  // namespace ec::util

@@ -1,6 +1,6 @@
 // Output equality of the default pipeline on real models.
 //
-// usage: pass_equivalence [--require-fewer-ops] MODEL_OR_DIR...
+// usage: pass_equivalence [--require-fewer-ops] [--then PASS,...] MODEL_OR_DIR...
 //
 // A directory is searched one level deep for */model.onnx (libonnx-testdata
 // layout). For each model: run the original on the CPU runtime with
@@ -10,6 +10,8 @@
 // count before and after. Models the CPU runtime cannot run, before
 // optimisation, are listed as skipped. Exit 1 on any mismatch or invalid graph;
 // with --require-fewer-ops, also when a model's op count does not fall.
+// --then appends passes to the default pipeline (e.g. LayoutTransform: the
+// NHWC graph must run on the CPU runtime with the same outputs).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -47,7 +49,7 @@ double relative_error(const runtime::Tensor& a, const runtime::Tensor& b) {
 
 enum class Outcome { Pass, Fail, Skip };
 
-Outcome check(const std::string& path, bool require_fewer) {
+Outcome check(const std::string& path, bool require_fewer, const std::vector<std::string>& then) {
   ir::Graph g;
   std::map<std::string, runtime::Tensor> inputs, expected;
   try {
@@ -65,7 +67,9 @@ Outcome check(const std::string& path, bool require_fewer) {
   try {
     passes::PassManagerOptions o;
     o.record_diffs = false;  // validate_each stays on
-    report = passes::make_pipeline(passes::default_pipeline(), o).run(g);
+    auto names = passes::default_pipeline();
+    names.insert(names.end(), then.begin(), then.end());
+    report = passes::make_pipeline(names, o).run(g);
   } catch (const std::exception& e) {
     std::cout << "FAIL " << path << ": " << e.what() << '\n';
     return Outcome::Fail;
@@ -105,11 +109,18 @@ Outcome check(const std::string& path, bool require_fewer) {
 
 int main(int argc, char** argv) {
   bool require_fewer = false;
-  std::vector<std::string> models;
+  std::vector<std::string> models, then;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--require-fewer-ops") {
       require_fewer = true;
+    } else if (a == "--then" && i + 1 < argc) {
+      std::string list = argv[++i];
+      for (std::size_t at = 0; at <= list.size();) {
+        const std::size_t comma = std::min(list.find(',', at), list.size());
+        if (comma > at) then.push_back(list.substr(at, comma - at));
+        at = comma + 1;
+      }
     } else if (fs::is_directory(a)) {
       std::vector<std::string> found;
       for (const auto& e : fs::directory_iterator(a))
@@ -121,12 +132,12 @@ int main(int argc, char** argv) {
     }
   }
   if (models.empty()) {
-    std::cerr << "usage: pass_equivalence [--require-fewer-ops] MODEL_OR_DIR...\n";
+    std::cerr << "usage: pass_equivalence [--require-fewer-ops] [--then PASS,...] MODEL_OR_DIR...\n";
     return 2;
   }
   int pass = 0, fail = 0, skip = 0;
   for (const auto& m : models) {
-    switch (check(m, require_fewer)) {
+    switch (check(m, require_fewer, then)) {
       case Outcome::Pass: ++pass; break;
       case Outcome::Fail: ++fail; break;
       case Outcome::Skip: ++skip; break;

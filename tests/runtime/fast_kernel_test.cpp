@@ -2,9 +2,12 @@
 // padding, strides, dilations, groups.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <random>
 
 #include "core/runtime/kernels/conv_reference.h"
+#include "core/runtime/kernels/layer_norm.h"
+#include "core/runtime/kernels/nhwc.h"
 #include "tests/runtime/test_util.h"
 
 namespace ec::runtime::test {
@@ -109,6 +112,186 @@ TEST(FastMatMul, MatchesLoopsOnOddSizes) {
           for (std::int64_t q = 0; q < k; ++q) acc += double(a[static_cast<std::size_t>((bt * m + i) * k + q)]) * b[static_cast<std::size_t>(q * n + j)];
           ASSERT_NEAR(y[0].data<float>()[(bt * m + i) * n + j], acc, 1e-4);
         }
+  }
+}
+
+
+// ---- NHWC kernels against the NCHW reference (inputs and outputs transposed) ----
+
+// w [M, C/g, kH, kW] -> OHWI [M, kH, kW, C/g]
+std::vector<float> to_ohwi(const std::vector<float>& w, const V& s) {
+  std::vector<float> o(w.size());
+  for (std::int64_t m = 0; m < s[0]; ++m)
+    for (std::int64_t c = 0; c < s[1]; ++c)
+      for (std::int64_t h = 0; h < s[2]; ++h)
+        for (std::int64_t x = 0; x < s[3]; ++x)
+          o[static_cast<std::size_t>(((m * s[2] + h) * s[3] + x) * s[1] + c)] =
+              w[static_cast<std::size_t>(((m * s[1] + c) * s[2] + h) * s[3] + x)];
+  return o;
+}
+
+void expect_same_nchw(const Tensor& nhwc, const Tensor& nchw_ref, float tol, const std::string& what) {
+  const Tensor got = kernels::nhwc_to_nchw(nhwc);
+  ASSERT_EQ(got.shape(), nchw_ref.shape()) << what;
+  const auto a = got.to_float_vector(), b = nchw_ref.to_float_vector();
+  for (std::size_t i = 0; i < a.size(); ++i) ASSERT_NEAR(a[i], b[i], tol) << what << " element " << i;
+}
+
+TEST(FastConvNhwc, MatchesNchwReferenceOnRandomShapes) {
+  std::mt19937 rng(11);
+  auto pick = [&](int lo, int hi) { return std::int64_t(std::uniform_int_distribution<int>(lo, hi)(rng)); };
+  const char* acts[] = {"NONE", "RELU", "RELU6", "SIGMOID"};
+  int compared = 0, depthwise_n = 0, pointwise_n = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    // Kinds: depthwise (channel counts off multiples of 8 included), pointwise 1x1, general/grouped.
+    const int kind = trial % 3;
+    const std::int64_t n = pick(1, 2);
+    std::int64_t group, cg, mg;
+    if (kind == 0) group = pick(1, 37), cg = 1, mg = 1;
+    else group = pick(1, 3), cg = pick(1, 9), mg = pick(1, 9);
+    std::int64_t kh = pick(1, 5), kw = pick(1, 5), sh = pick(1, 3), sw = pick(1, 3), dh = pick(1, 2), dw = pick(1, 2);
+    std::int64_t pt = pick(0, 2), pl = pick(0, 2), pb = pick(0, 2), pr = pick(0, 2);
+    if (kind == 1 && trial % 2) kh = kw = sh = sw = 1, pt = pl = pb = pr = 0;  // the in-place GEMM path
+    const std::int64_t H = std::max<std::int64_t>((kh - 1) * dh + 1 - pt - pb, 1) + pick(0, 12);
+    const std::int64_t W = std::max<std::int64_t>((kw - 1) * dw + 1 - pl - pr, 1) + pick(0, 17);
+    const V x{n, group * cg, H, W}, w{group * mg, cg, kh, kw};
+    const std::string act = acts[trial % 4];
+    const bool bias = trial % 5 != 0;
+    std::map<std::string, ir::Attribute> attrs{{"group", group}, {"strides", V{sh, sw}}, {"dilations", V{dh, dw}},
+                                               {"pads", V{pt, pl, pb, pr}}, {"fused_activation", act}};
+    std::vector<std::string> ins{"x", "w"};
+    if (bias) ins.push_back("b");
+    const auto xs = random_floats(rng, shape_numel(x)), ws = random_floats(rng, shape_numel(w)),
+               bs = random_floats(rng, group * mg);
+    std::vector<Tensor> nchw_in{f32(x, xs), f32(w, ws)}, nhwc_in{kernels::nchw_to_nhwc(f32(x, xs)),
+                                                                  f32({w[0], kh, kw, cg}, to_ohwi(ws, w))};
+    if (bias) nchw_in.push_back(f32({group * mg}, bs)), nhwc_in.push_back(f32({group * mg}, bs));
+    // The reference: plain loops (conv_reference), then the activation.
+    kernels::ConvGeometry g;
+    try {
+      g = kernels::conv_geometry(make_op("Conv", ins, {"y"}, attrs), x, w, false);
+    } catch (const std::exception&) {
+      continue;
+    }
+    Tensor ref(ir::DType::Float32, {g.n, g.m, g.out[0], g.out[1]});
+    kernels::conv_reference(g, xs.data(), ws.data(), bias ? bs.data() : nullptr, ref.mutable_data<float>());
+    kernels::apply_fused_activation(make_op("Conv", ins, {"y"}, attrs), ref);
+    attrs["layout"] = std::string("NHWC");
+    const auto y = run1(make_op("Conv", ins, {"y"}, attrs), nhwc_in);
+    expect_same_nchw(y[0], ref, 1e-4f, "trial " + std::to_string(trial) + " x" + shape_string(x) + " w" + shape_string(w));
+    ++compared;
+    depthwise_n += kind == 0;
+    pointwise_n += kind == 1 && kh == 1 && kw == 1 && sh == 1 && sw == 1 && pt + pl + pb + pr == 0;
+  }
+  EXPECT_GT(compared, 250);
+  EXPECT_GT(depthwise_n, 80);
+  EXPECT_GT(pointwise_n, 30);
+}
+
+// Wide depthwise rows (the 4-column interior blocks) with MobileNet-like channel counts.
+TEST(FastConvNhwc, DepthwiseMobileNetShapes) {
+  std::mt19937 rng(5);
+  for (auto [C, H, s] : std::vector<std::array<std::int64_t, 3>>{{32, 112, 1}, {96, 56, 2}, {144, 28, 1}, {24, 15, 2}}) {
+    const V x{1, C, H, H}, w{C, 1, 3, 3};
+    std::map<std::string, ir::Attribute> attrs{{"group", C}, {"strides", V{s, s}}, {"pads", V{1, 1, 1, 1}},
+                                               {"fused_activation", std::string("RELU6")}};
+    const auto xs = random_floats(rng, shape_numel(x)), ws = random_floats(rng, shape_numel(w)), bs = random_floats(rng, C);
+    const auto ref = run1(make_op("Conv", {"x", "w", "b"}, {"y"}, attrs), {f32(x, xs), f32(w, ws), f32({C}, bs)});
+    attrs["layout"] = std::string("NHWC");
+    const auto y = run1(make_op("Conv", {"x", "w", "b"}, {"y"}, attrs),
+                        {kernels::nchw_to_nhwc(f32(x, xs)), f32({C, 3, 3, 1}, to_ohwi(ws, w)), f32({C}, bs)});
+    expect_same_nchw(y[0], ref[0], 1e-5f, "C=" + std::to_string(C));
+  }
+}
+
+TEST(FastPoolNhwc, MatchesNchwKernels) {
+  std::mt19937 rng(9);
+  auto pick = [&](int lo, int hi) { return std::int64_t(std::uniform_int_distribution<int>(lo, hi)(rng)); };
+  int compared = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    const std::string type = trial % 2 ? "MaxPool" : "AveragePool";
+    const std::int64_t kh = pick(1, 3), kw = pick(1, 3), sh = pick(1, 3), sw = pick(1, 3);
+    const std::int64_t pt = pick(0, kh - 1), pl = pick(0, kw - 1), pb = pick(0, kh - 1), pr = pick(0, kw - 1);
+    const std::int64_t H = pick(kh, 11), W = pick(kw, 11), C = pick(1, 19), N = pick(1, 2);
+    std::map<std::string, ir::Attribute> a{{"kernel_shape", V{kh, kw}}, {"strides", V{sh, sw}},
+                                           {"pads", V{pt, pl, pb, pr}}, {"ceil_mode", pick(0, 1)}};
+    if (type == "MaxPool") a["dilations"] = V{pick(1, 2), pick(1, 2)};
+    else a["count_include_pad"] = pick(0, 1);
+    const auto xs = random_floats(rng, N * C * H * W);
+    std::vector<Tensor> ref;
+    try {
+      ref = run1(make_op(type, {"x"}, {"y"}, a), {f32({N, C, H, W}, xs)});
+    } catch (const std::exception&) {
+      continue;
+    }
+    a["layout"] = std::string("NHWC");
+    const auto y = run1(make_op(type, {"x"}, {"y"}, a), {kernels::nchw_to_nhwc(f32({N, C, H, W}, xs))});
+    expect_same_nchw(y[0], ref[0], 1e-5f, type + " trial " + std::to_string(trial));
+    ++compared;
+  }
+  EXPECT_GT(compared, 200);
+  for (const std::string type : {"GlobalAveragePool", "GlobalMaxPool"})
+    for (V s : {V{1, 7, 5, 3}, V{2, 33, 7, 7}, V{1, 1, 1, 1}}) {
+      const auto xs = random_floats(rng, shape_numel(s));
+      const auto ref = run1(make_op(type, {"x"}), {f32(s, xs)});
+      const auto y = run1(make_op(type, {"x"}, {"y"}, {{"layout", std::string("NHWC")}}),
+                          {kernels::nchw_to_nhwc(f32(s, xs))});
+      expect_same_nchw(y[0], ref[0], 1e-5f, type + shape_string(s));
+    }
+}
+
+TEST(FastBatchNormNhwc, MatchesNchwKernel) {
+  std::mt19937 rng(4);
+  for (V s : {V{1, 3, 5, 7}, V{2, 17, 4, 3}}) {
+    const std::int64_t C = s[1];
+    const auto xs = random_floats(rng, shape_numel(s));
+    auto var = random_floats(rng, C);
+    for (auto& v : var) v = std::abs(v) + 0.1f;
+    std::vector<Tensor> params{f32({C}, random_floats(rng, C)), f32({C}, random_floats(rng, C)),
+                               f32({C}, random_floats(rng, C)), f32({C}, var)};
+    std::vector<Tensor> a{f32(s, xs)}, b{kernels::nchw_to_nhwc(f32(s, xs))};
+    a.insert(a.end(), params.begin(), params.end());
+    b.insert(b.end(), params.begin(), params.end());
+    const std::vector<std::string> ins{"x", "s", "b", "m", "v"};
+    const auto ref = run1(make_op("BatchNormalization", ins), a);
+    const auto y = run1(make_op("BatchNormalization", ins, {"y"}, {{"layout", std::string("NHWC")}}), b);
+    expect_same_nchw(y[0], ref[0], 1e-5f, "BatchNormalization" + shape_string(s));
+  }
+}
+
+// The one-pass f32 LayerNormalization against the double-precision reference: odd row
+// lengths, a large offset (|mean| >> stddev), broadcast scale/bias, no bias, Mean/InvStdDev.
+TEST(FastLayerNorm, MatchesReference) {
+  std::mt19937 rng(21);
+  auto pick = [&](int lo, int hi) { return std::int64_t(std::uniform_int_distribution<int>(lo, hi)(rng)); };
+  for (int trial = 0; trial < 120; ++trial) {
+    const std::int64_t rank = pick(1, 4);
+    V shape;
+    for (std::int64_t d = 0; d < rank; ++d) shape.push_back(pick(1, d == rank - 1 ? 67 : 5));
+    const std::int64_t axis = pick(0, static_cast<int>(rank) - 1);
+    const V norm(shape.begin() + axis, shape.end());
+    auto xs = random_floats(rng, shape_numel(shape));
+    if (trial % 4 == 1)
+      for (auto& v : xs) v = 1000.f + v;  // offset: catastrophic cancellation without the shift
+    // scale: the normalised shape, or a broadcast [1, ..., last]
+    V sshape = norm;
+    if (trial % 3 == 2) std::fill(sshape.begin(), sshape.end() - 1, 1);
+    const bool bias = trial % 5 != 0;
+    std::vector<std::string> ins{"x", "s"};
+    std::vector<Tensor> in{f32(shape, xs), f32(sshape, random_floats(rng, shape_numel(sshape)))};
+    if (bias) ins.push_back("b"), in.push_back(f32(sshape, random_floats(rng, shape_numel(sshape))));
+    const auto op = make_op("LayerNormalization", ins, {"y", "mean", "inv"},
+                            {{"axis", axis - (trial % 2 ? rank : 0)}, {"epsilon", 1e-5}});
+    const auto fast = run1(op, in);
+    const auto ref = kernels::layer_norm_reference(op, in);
+    ASSERT_EQ(fast.size(), 3u);
+    for (std::size_t o = 0; o < 3; ++o) {
+      ASSERT_EQ(fast[o].shape(), ref[o].shape()) << "output " << o;
+      const auto a = fast[o].to_float_vector(), b = ref[o].to_float_vector();
+      for (std::size_t i = 0; i < a.size(); ++i)
+        ASSERT_NEAR(a[i], b[i], 2e-4 * std::max(1.0f, std::abs(b[i])))
+            << "trial " << trial << " output " << o << " x" << shape_string(shape) << " axis " << axis;
+    }
   }
 }
 

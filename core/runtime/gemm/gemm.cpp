@@ -127,6 +127,10 @@ struct BSource {
   std::int64_t ldb;
   bool trans;
   const BPacker* packer;
+  // (optional) all of op(B) packed ahead (a constant B from the PackCache): the
+  // KC block pc holds npad x kc floats at packed + npad * pc, NR-column panel j0 at + j0 * kc.
+  const float* packed = nullptr;
+  std::int64_t npad = 0;
 };
 
 // Bias and clamp on a rows x cols tile of C at (i0, j0).
@@ -181,7 +185,7 @@ void sgemm_block(const MicroKernel& kern, const PackedA& pa, std::int64_t i0, st
   thread_local Scratch b_buf;
   const int MR = kern.mr, NR = kern.nr;
   const std::int64_t KC = kern.kc, NC = kern.nc;
-  float* bp = b_buf.get(static_cast<std::size_t>(std::min(NC, (j1 - j0 + NR - 1) / NR * NR) * KC));
+  float* bp = bs.packed ? nullptr : b_buf.get(static_cast<std::size_t>(std::min(NC, (j1 - j0 + NR - 1) / NR * NR) * KC));
   alignas(64) float tile[16 * 64];  // edge tiles (MR * NR <= 16 * 64)
   for (std::int64_t jc = j0; jc < j1; jc += NC) {
     const std::int64_t nc = std::min(NC, j1 - jc);
@@ -189,7 +193,10 @@ void sgemm_block(const MicroKernel& kern, const PackedA& pa, std::int64_t i0, st
       const std::int64_t kc = std::min(KC, K - pc);
       const bool last = pc + kc >= K;
       const bool acc = pc > 0 || accumulate;
-      if (bs.packer)
+      const float* bblock = bp;
+      if (bs.packed)
+        bblock = bs.packed + bs.npad * pc + jc * kc;
+      else if (bs.packer)
         bs.packer->pack(pc, kc, jc, nc, NR, bp);
       else
         pack_b(kern, bs.B, bs.ldb, bs.trans, pc, kc, jc, nc, bp);
@@ -199,7 +206,7 @@ void sgemm_block(const MicroKernel& kern, const PackedA& pa, std::int64_t i0, st
         for (std::int64_t jr = 0; jr < nc; jr += NR) {
           const std::int64_t cols = std::min<std::int64_t>(NR, nc - jr);
           float* c = C + ir * ldc + jc + jr;
-          const float* b = bp + jr * kc;
+          const float* b = bblock + jr * kc;
           if (rows == MR && cols == NR) {
             // Full tile: the epilogue is applied in registers, before the store.
             TileEpilogue te{ep.bias_kind == Epilogue::Bias::PerRow ? ep.bias + ir : nullptr,
@@ -281,6 +288,7 @@ struct PackCache::Impl {
   mutable std::mutex m;
   std::map<const std::byte*, const std::byte*> ranges;  // begin -> end
   std::map<Key, std::unique_ptr<float, decltype(&std::free)>> packed;
+  std::map<Key, std::unique_ptr<float, decltype(&std::free)>> packed_b;  // op(B) operands (alpha unused)
   std::size_t bytes = 0;
   bool holds(const void* p, std::size_t n) const {
     const auto* b = static_cast<const std::byte*>(p);
@@ -325,6 +333,26 @@ const float* cached_pack(PackCache& cache, const MicroKernel& kern, const float*
   pack_a_all(kern, A, lda, ta, alpha, M, K, mpad, 0, mpad / kern.mr, buf);
   c.bytes += n * sizeof(float);
   return c.packed.emplace(key, std::unique_ptr<float, decltype(&std::free)>(buf, &std::free)).first->second.get();
+}
+
+// The whole packed op(B) (K x N) from the cache, packing it on first use; null when B is not
+// constant. Layout: see BSource::packed.
+const float* cached_pack_b(PackCache& cache, const MicroKernel& kern, const float* B, std::int64_t ldb, bool tb,
+                           std::int64_t K, std::int64_t N, std::int64_t npad) {
+  PackCache::Impl& c = *cache.impl_;
+  const std::size_t extent = static_cast<std::size_t>(((tb ? N : K) - 1) * ldb + (tb ? K : N)) * sizeof(float);
+  std::lock_guard lock(c.m);
+  if (!c.holds(B, extent)) return nullptr;
+  const PackCache::Impl::Key key{B, K, N, ldb, tb, 0.f, static_cast<int>(kern.isa)};
+  auto it = c.packed_b.find(key);
+  if (it != c.packed_b.end()) return it->second.get();
+  const std::size_t n = static_cast<std::size_t>(npad * K);
+  auto* buf = static_cast<float*>(std::aligned_alloc(64, (n * sizeof(float) + 63) / 64 * 64));
+  if (!buf) throw std::bad_alloc();
+  for (std::int64_t pc = 0; pc < K; pc += kern.kc)
+    pack_b(kern, B, ldb, tb, pc, std::min<std::int64_t>(kern.kc, K - pc), 0, N, buf + npad * pc);
+  c.bytes += n * sizeof(float);
+  return c.packed_b.emplace(key, std::unique_ptr<float, decltype(&std::free)>(buf, &std::free)).first->second.get();
 }
 
 MicroKernel generic_kernel() { return {Isa::Generic, kGenMR, kGenNR, 128, 256, 128, &generic_micro}; }
@@ -399,9 +427,15 @@ void sgemm_impl(Isa isa, int threads, std::int64_t M, std::int64_t N, std::int64
   std::int64_t parts = std::min<std::int64_t>(threads, tiles);
   if (M * N * K < 64 * 1024) parts = 1;
   const PackedA pa{cached ? cached : ap, mpad};
+  // Constant B (weights of an NHWC convolution, of a MatMul/Gemm) is packed once per session.
+  BSource bsrc = bs;
+  if (t_pack_cache && !bs.packer) {
+    bsrc.npad = (N + kern.nr - 1) / kern.nr * kern.nr;
+    bsrc.packed = cached_pack_b(*t_pack_cache, kern, bs.B, bs.ldb, bs.trans, K, N, bsrc.npad);
+  }
   if (parts <= 1) {
     if (!cached) pack_a_all(kern, A, lda, trans_a, alpha, M, K, mpad, 0, panels, ap);
-    sgemm_block(kern, pa, 0, M, 0, N, K, bs, accumulate, C, ldc, epilogue);
+    sgemm_block(kern, pa, 0, M, 0, N, K, bsrc, accumulate, C, ldc, epilogue);
     return;
   }
   if (!cached)
@@ -411,10 +445,10 @@ void sgemm_impl(Isa isa, int threads, std::int64_t M, std::int64_t N, std::int64
   parallel_for(parts, [&](std::int64_t t) {
     const std::int64_t t0 = tiles * t / parts, t1 = tiles * (t + 1) / parts;
     if (split_n)
-      sgemm_block(kern, pa, 0, M, t0 * kern.nr, std::min(N, t1 * kern.nr), K, bs, accumulate, C, ldc,
+      sgemm_block(kern, pa, 0, M, t0 * kern.nr, std::min(N, t1 * kern.nr), K, bsrc, accumulate, C, ldc,
                   epilogue);
     else
-      sgemm_block(kern, pa, t0 * kern.mr, std::min(M, t1 * kern.mr), 0, N, K, bs, accumulate, C, ldc,
+      sgemm_block(kern, pa, t0 * kern.mr, std::min(M, t1 * kern.mr), 0, N, K, bsrc, accumulate, C, ldc,
                   epilogue);
   });
 }

@@ -79,8 +79,8 @@ void sgemm_with(Isa isa, int threads, std::int64_t M, std::int64_t N, std::int64
                 std::int64_t lda, bool trans_a, const float* B, std::int64_t ldb, bool trans_b, bool accumulate,
                 float* C, std::int64_t ldc, const Epilogue& epilogue = {});
 
-/// Packed copies of constant A operands (weights), so each is packed once per
-/// session instead of once per call. Only A operands lying inside a registered
+/// Packed copies of constant A and B operands (weights), so each is packed once per
+/// session instead of once per call. Only operands lying inside a registered
 /// constant range are cached (their contents cannot change while the cache
 /// lives); the cache is used by sgemm() on threads where a PackCacheScope
 /// makes it current. Thread-safe.
@@ -103,6 +103,8 @@ class PackCache {
   Impl* impl_;
   friend const float* cached_pack(PackCache&, const MicroKernel&, const float*, std::int64_t, bool, float,
                                   std::int64_t, std::int64_t, std::int64_t);
+  friend const float* cached_pack_b(PackCache&, const MicroKernel&, const float*, std::int64_t, bool, std::int64_t,
+                                    std::int64_t, std::int64_t);
 };
 
 /// Makes `cache` current on this thread for the scope's lifetime.

@@ -9,6 +9,7 @@
 #include "core/runtime/gemm/gemm.h"
 #include "core/runtime/kernels/common.h"
 #include "core/runtime/kernels/conv_reference.h"
+#include "core/runtime/kernels/nhwc.h"
 #include "core/runtime/thread_pool.h"
 
 namespace ec::runtime::kernels {
@@ -430,6 +431,7 @@ void conv_fast(const ConvGeometry& g, const float* x, const float* w, const floa
 }
 
 Outputs kernel_Conv(const ir::Operation& op, Inputs x) {
+  if (attr_str(op, "layout", "NCHW") == "NHWC") return conv_nhwc(op, x);
   const Tensor &X = x[0], &W = x[1], &B = in(x, 2);
   if (X.dtype() != DType::Float32 || W.dtype() != DType::Float32)
     throw UnsupportedOpError("Conv on " + std::string(ir::dtype_name(X.dtype())), "the CPU runtime",

@@ -1,5 +1,8 @@
 // Normalisation ops (inference semantics).
 #include "core/runtime/kernels/common.h"
+#include "core/runtime/kernels/layer_norm.h"
+#include "core/runtime/kernels/nhwc.h"
+#include "core/runtime/thread_pool.h"
 
 namespace ec::runtime::kernels {
 namespace {
@@ -32,8 +35,9 @@ Tensor from_double(DType dt, const Shape& s, const std::vector<double>& v) {
 Outputs kernel_BatchNormalization(const ir::Operation& op, Inputs x) {
   if (attr_int(op, "training_mode", 0) != 0)
     throw UnsupportedOpError("BatchNormalization in training mode", "the CPU runtime", "export the model in eval mode");
+  if (attr_str(op, "layout", "NCHW") == "NHWC") return batch_norm_nhwc(op, x);
   if (attr_str(op, "layout", "NCHW") != "NCHW")
-    throw UnsupportedOpError("BatchNormalization with layout NHWC", "the CPU runtime", "");
+    throw UnsupportedOpError("BatchNormalization with layout " + attr_str(op, "layout", ""), "the CPU runtime", "");
   const Tensor& X = x[0];
   require_f32(X, "BatchNormalization");
   if (X.rank() < 2) fail("input must be at least 2-D");
@@ -54,6 +58,34 @@ Outputs kernel_BatchNormalization(const ir::Operation& op, Inputs x) {
         T* py = Y.mutable_data<T>() + (n * C + c) * sp;
         for (std::int64_t i = 0; i < sp; ++i) py[i] = static_cast<T>(px[i] * a + b);
       }
+    return Y;
+  })};
+}
+
+// NHWC: the same per-channel y = x * a[c] + b[c], c the last dim.
+Outputs batch_norm_nhwc(const ir::Operation& op, Inputs x) {
+  const Tensor& X = x[0];
+  require_f32(X, "BatchNormalization");
+  if (X.rank() < 2) fail("input must be at least 2-D");
+  const std::int64_t C = X.dim(X.rank() - 1), rows = X.numel() / std::max<std::int64_t>(1, C);
+  const auto scale = x[1].to_float_vector(), bias = x[2].to_float_vector(), mean = x[3].to_float_vector(),
+             var = x[4].to_float_vector();
+  if (static_cast<std::int64_t>(scale.size()) != C || bias.size() != scale.size() || mean.size() != scale.size() ||
+      var.size() != scale.size())
+    fail("scale, bias, mean and var must have " + std::to_string(C) + " values");
+  const double eps = attr_float(op, "epsilon", 1e-5);
+  std::vector<double> a(static_cast<std::size_t>(C)), b(static_cast<std::size_t>(C));
+  for (std::size_t c = 0; c < a.size(); ++c) {
+    a[c] = scale[c] / std::sqrt(double(var[c]) + eps);
+    b[c] = bias[c] - mean[c] * a[c];
+  }
+  return {dispatch_float(X.dtype(), [&]<typename T>() {
+    Tensor Y(X.dtype(), X.shape());
+    for (std::int64_t r = 0; r < rows; ++r) {
+      const T* px = X.data<T>() + r * C;
+      T* py = Y.mutable_data<T>() + r * C;
+      for (std::int64_t c = 0; c < C; ++c) py[c] = static_cast<T>(px[c] * a[static_cast<std::size_t>(c)] + b[static_cast<std::size_t>(c)]);
+    }
     return Y;
   })};
 }
@@ -81,9 +113,93 @@ Outputs kernel_InstanceNormalization(const ir::Operation& op, Inputs x) {
   return {from_double(X.dtype(), X.shape(), v)};
 }
 
+// f32 LayerNormalization, one pass over each row for the statistics:
+//   mean = sum(x) / n,  var = sum((x - x0)^2)/n - (mean - x0)^2   (x0 = the row's first
+//   element: a shift that keeps the one-pass formula accurate when |mean| >> stddev)
+//   y = (x - mean) * (1 / sqrt(var + eps)) * scale + bias
+// Sums in 8 float lanes of double-precision-free SIMD, reduced pairwise; rows split over
+// the current thread pool (each row's result does not depend on the split).
+void layer_norm_f32(const float* x, const float* scale, const float* bias, float* y, std::int64_t rows,
+                    std::int64_t n, float eps, float* means, float* inv_stds) {
+  parallel_for((rows + 7) / 8, [&](std::int64_t blk) {
+    for (std::int64_t r = blk * 8; r < std::min(rows, blk * 8 + 8); ++r) {
+      const float* xr = x + r * n;
+      float* yr = y + r * n;
+      const float x0 = xr[0];
+      float s[8] = {}, q[8] = {};
+      std::int64_t i = 0;
+      for (; i + 8 <= n; i += 8)
+        for (int l = 0; l < 8; ++l) {
+          const float v = xr[i + l] - x0;
+          s[l] += v;
+          q[l] += v * v;
+        }
+      for (int l = 0; i < n; ++i, ++l) {
+        const float v = xr[i] - x0;
+        s[l] += v;
+        q[l] += v * v;
+      }
+      double sum = 0, sq = 0;
+      for (int l = 0; l < 8; ++l) sum += s[l], sq += q[l];
+      const double m = sum / double(n);                  // mean - x0
+      const double var = std::max(0.0, sq / double(n) - m * m);
+      const float mean = static_cast<float>(m + x0), inv = static_cast<float>(1.0 / std::sqrt(var + eps));
+      if (bias)
+        for (std::int64_t j = 0; j < n; ++j) yr[j] = (xr[j] - mean) * inv * scale[j] + bias[j];
+      else
+        for (std::int64_t j = 0; j < n; ++j) yr[j] = (xr[j] - mean) * inv * scale[j];
+      if (means) means[r] = mean;
+      if (inv_stds) inv_stds[r] = inv;
+    }
+  });
+}
+
 // Over the trailing dims from `axis`: y = (x - mean) / sqrt(var + eps) * scale + bias
 // (scale and bias broadcast to the normalised dims). Outputs Mean and InvStdDev optionally.
+// f32 takes layer_norm_f32 (scale/bias of the normalised shape, or broadcast to it first);
+// layer_norm_reference is the double-precision definition it is tested against.
 Outputs kernel_LayerNormalization(const ir::Operation& op, Inputs x) {
+  const Tensor &X = x[0], &S = x[1], &B = in(x, 2);
+  if (X.dtype() == DType::Float32 && S.dtype() == DType::Float32 && (!B.defined() || B.dtype() == DType::Float32) &&
+      X.numel() > 0) {
+    const auto rank = static_cast<std::int64_t>(X.rank());
+    const std::int64_t axis = norm_axis(attr_int(op, "axis", -1), rank);
+    std::int64_t rows = 1, n = 1;
+    for (std::int64_t d = 0; d < rank; ++d) (d < axis ? rows : n) *= X.dim(static_cast<std::size_t>(d));
+    const Shape norm_shape(X.shape().begin() + axis, X.shape().end());
+    // scale/bias as n contiguous floats (a copy only when they broadcast)
+    auto row_of = [&](const Tensor& t, std::vector<float>& keep) -> const float* {
+      if (!t.defined()) return nullptr;
+      if (t.numel() == n && broadcast_shapes(t.shape(), norm_shape) == norm_shape) return t.data<float>();
+      if (broadcast_shapes(t.shape(), norm_shape) != norm_shape)
+        fail("scale/bias " + t.type_string() + " do not broadcast to " + shape_string(norm_shape));
+      keep.resize(static_cast<std::size_t>(n));
+      for_each_broadcast2(norm_shape, norm_shape, t.shape(), [&](std::int64_t i, std::int64_t, std::int64_t it) {
+        keep[static_cast<std::size_t>(i)] = t.data<float>()[it];
+      });
+      return keep.data();
+    };
+    std::vector<float> ks, kb;
+    const float* scale = row_of(S, ks);
+    const float* bias = row_of(B, kb);
+    Shape stat_shape = X.shape();
+    for (std::int64_t d = axis; d < rank; ++d) stat_shape[static_cast<std::size_t>(d)] = 1;
+    Tensor Y = Tensor::uninitialized(DType::Float32, X.shape());
+    Tensor M(DType::Float32, op.outputs.size() > 1 ? stat_shape : Shape{0});
+    Tensor I(DType::Float32, op.outputs.size() > 2 ? stat_shape : Shape{0});
+    layer_norm_f32(X.data<float>(), scale, bias, Y.mutable_data<float>(), rows, n,
+                   static_cast<float>(attr_float(op, "epsilon", 1e-5)),
+                   op.outputs.size() > 1 ? M.mutable_data<float>() : nullptr,
+                   op.outputs.size() > 2 ? I.mutable_data<float>() : nullptr);
+    Outputs out{Y};
+    if (op.outputs.size() > 1) out.push_back(M);
+    if (op.outputs.size() > 2) out.push_back(I);
+    return out;
+  }
+  return layer_norm_reference(op, x);
+}
+
+Outputs layer_norm_reference(const ir::Operation& op, Inputs x) {
   const Tensor &X = x[0], &S = x[1], &B = in(x, 2);
   require_f32(X, "LayerNormalization");
   const auto rank = static_cast<std::int64_t>(X.rank());

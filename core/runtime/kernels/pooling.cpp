@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "core/runtime/kernels/common.h"
+#include "core/runtime/kernels/nhwc.h"
 #include "core/runtime/thread_pool.h"
 
 namespace ec::runtime::kernels {
@@ -15,9 +16,10 @@ struct PoolGeometry {
   Shape in, out, kernel, strides, dilations, pb, pe;
 };
 
-PoolGeometry pool_geometry(const ir::Operation& op, const Shape& x) {
+// `x` is in NCHW order; nhwc = the op's layout is NHWC and the caller permuted the shape.
+PoolGeometry pool_geometry(const ir::Operation& op, const Shape& x, bool nhwc = false) {
   if (x.size() < 3) fail("input must be at least 3-D (N, C, spatial...), got " + shape_string(x));
-  if (attr_str(op, "layout", "NCHW") != "NCHW")
+  if (!nhwc && attr_str(op, "layout", "NCHW") != "NCHW")
     throw UnsupportedOpError(op.op_type + " with layout NHWC", "the CPU runtime", "run the layout pass back to NCHW");
   const std::size_t k = x.size() - 2;
   PoolGeometry g;
@@ -214,13 +216,136 @@ Outputs global_pool(const ir::Operation& op, Inputs x, GlobalKind kind) {
   })};
 }
 
+
+// 2-D f32 Max/Average pooling in NHWC: the same window clipping as pool2d_f32,
+// with the channels as the innermost (vectorised) loop.
+Tensor pool2d_nhwc_f32(const PoolGeometry& g, const Tensor& X, PoolKind kind, bool include_pad) {
+  const std::int64_t H = g.in[0], W = g.in[1], OH = g.out[0], OW = g.out[1], C = g.c;
+  Tensor Y = Tensor::uninitialized(DType::Float32, {g.n, OH, OW, C});  // every element written
+  const std::int64_t KH = g.kernel[0], KW = g.kernel[1], sh = g.strides[0], sw = g.strides[1];
+  const std::int64_t dh = g.dilations[0], dw = g.dilations[1], ph = g.pb[0], pw = g.pb[1];
+  const float* px = X.data<float>();
+  float* py = Y.mutable_data<float>();
+  parallel_for(g.n * OH, [&](std::int64_t row) {  // one output row per task
+    const std::int64_t n = row / OH, oh = row % OH;
+    const float* xn = px + n * H * W * C;
+    const std::int64_t h0 = oh * sh - ph;
+    const std::int64_t kh_lo = h0 >= 0 ? 0 : (-h0 + dh - 1) / dh;
+    const std::int64_t kh_hi = std::min(KH, H - h0 <= 0 ? 0 : (H - h0 - 1) / dh + 1);
+    std::int64_t rows_padded = 0;
+    for (std::int64_t kh = 0; kh < KH; ++kh) {
+      const std::int64_t h = h0 + kh * dh;
+      rows_padded += (h >= -ph && h < H + g.pe[0]) ? 1 : 0;
+    }
+    for (std::int64_t ow = 0; ow < OW; ++ow) {
+      const std::int64_t w0 = ow * sw - pw;
+      const std::int64_t kw_lo = w0 >= 0 ? 0 : (-w0 + dw - 1) / dw;
+      const std::int64_t kw_hi = std::min(KW, W - w0 <= 0 ? 0 : (W - w0 - 1) / dw + 1);
+      float* yo = py + (row * OW + ow) * C;
+      const float init = kind == PoolKind::Max ? -std::numeric_limits<float>::infinity() : 0.f;
+      for (std::int64_t c = 0; c < C; ++c) yo[c] = init;
+      for (std::int64_t kh = kh_lo; kh < kh_hi; ++kh)
+        for (std::int64_t kw = kw_lo; kw < kw_hi; ++kw) {
+          const float* xr = xn + ((h0 + kh * dh) * W + w0 + kw * dw) * C;
+          if (kind == PoolKind::Max)
+            for (std::int64_t c = 0; c < C; ++c) yo[c] = yo[c] < xr[c] ? xr[c] : yo[c];  // std::max
+          else
+            for (std::int64_t c = 0; c < C; ++c) yo[c] += xr[c];
+        }
+      if (kind == PoolKind::Average) {
+        std::int64_t count;
+        if (include_pad) {
+          std::int64_t cols_padded = 0;
+          for (std::int64_t kw = 0; kw < KW; ++kw) {
+            const std::int64_t w = w0 + kw * dw;
+            cols_padded += (w >= -pw && w < W + g.pe[1]) ? 1 : 0;
+          }
+          count = rows_padded * cols_padded;
+        } else {
+          count = std::max<std::int64_t>(0, kh_hi - kh_lo) * std::max<std::int64_t>(0, kw_hi - kw_lo);
+        }
+        if (count == 0)
+          for (std::int64_t c = 0; c < C; ++c) yo[c] = 0.f;
+        else
+          for (std::int64_t c = 0; c < C; ++c) yo[c] = yo[c] / static_cast<float>(count);
+      }
+    }
+  });
+  return Y;
+}
+
 }  // namespace
 
-Outputs kernel_MaxPool(const ir::Operation& op, Inputs x) { return pool(op, x, PoolKind::Max); }
-Outputs kernel_AveragePool(const ir::Operation& op, Inputs x) { return pool(op, x, PoolKind::Average); }
+// NHWC: 2-D f32 without indices runs pool2d_nhwc_f32; anything else goes through
+// the NCHW kernel between two transposes.
+Outputs pool_nhwc(const ir::Operation& op, Inputs x, bool max) {
+  const Tensor& X = x[0];
+  const PoolKind kind = max ? PoolKind::Max : PoolKind::Average;
+  const bool want_indices = op.outputs.size() > 1 && !op.outputs[1].empty();
+  if (X.rank() == 4 && X.dtype() == DType::Float32 && !want_indices) {
+    const PoolGeometry g = pool_geometry(op, {X.dim(0), X.dim(3), X.dim(1), X.dim(2)}, true);
+    return {pool2d_nhwc_f32(g, X, kind, attr_int(op, "count_include_pad", 0) != 0)};
+  }
+  if (want_indices) throw UnsupportedOpError("MaxPool with indices and layout NHWC", "the CPU runtime", "");
+  if (X.rank() < 3) fail("input must be at least 3-D, got " + X.type_string());
+  ir::Operation nchw = op;
+  nchw.attributes.erase("layout");
+  std::vector<Tensor> in{nhwc_to_nchw(X)};
+  Outputs y = pool(nchw, in, kind);
+  return {nchw_to_nhwc(y[0])};
+}
+
+namespace {
+
+}  // namespace
+
+static bool is_nhwc(const ir::Operation& op) { return attr_str(op, "layout", "NCHW") == "NHWC"; }
+
+// y[n, 0, 0, c] = mean (or max) over h, w of x[n, h, w, c]; channels innermost.
+Outputs global_pool_nhwc(const ir::Operation& op, Inputs x, bool max) {
+  const Tensor& X = x[0];
+  if (X.rank() < 3) fail("input must be at least 3-D, got " + X.type_string());
+  const std::int64_t N = X.dim(0), C = X.dim(X.rank() - 1), S = X.numel() / std::max<std::int64_t>(1, N * C);
+  Shape out(X.rank(), 1);
+  out[0] = N;
+  out[X.rank() - 1] = C;
+  if (X.dtype() != DType::Float32) {
+    ir::Operation nchw = op;
+    nchw.attributes.erase("layout");
+    std::vector<Tensor> in{nhwc_to_nchw(X)};
+    return {nchw_to_nhwc(global_pool(nchw, in, max ? GlobalKind::Max : GlobalKind::Average)[0])};
+  }
+  Tensor Y = Tensor::uninitialized(DType::Float32, out);
+  parallel_for(N, [&](std::int64_t n) {
+    const float* xn = X.data<float>() + n * S * C;
+    float* yn = Y.mutable_data<float>() + n * C;
+    // Accumulated in double like the NCHW kernel (C doubles: cheap next to S*C reads).
+    std::vector<double> acc(static_cast<std::size_t>(C), max ? -std::numeric_limits<double>::infinity() : 0.0);
+    for (std::int64_t s = 0; s < S; ++s) {
+      const float* xs = xn + s * C;
+      if (max)
+        for (std::int64_t c = 0; c < C; ++c) acc[c] = acc[c] < xs[c] ? xs[c] : acc[c];
+      else
+        for (std::int64_t c = 0; c < C; ++c) acc[c] += xs[c];
+    }
+    for (std::int64_t c = 0; c < C; ++c) yn[c] = static_cast<float>(max ? acc[c] : acc[c] / double(S));
+  });
+  return {Y};
+}
+
+Outputs kernel_MaxPool(const ir::Operation& op, Inputs x) {
+  return is_nhwc(op) ? pool_nhwc(op, x, true) : pool(op, x, PoolKind::Max);
+}
+Outputs kernel_AveragePool(const ir::Operation& op, Inputs x) {
+  return is_nhwc(op) ? pool_nhwc(op, x, false) : pool(op, x, PoolKind::Average);
+}
 Outputs kernel_LpPool(const ir::Operation& op, Inputs x) { return pool(op, x, PoolKind::Lp); }
-Outputs kernel_GlobalAveragePool(const ir::Operation& op, Inputs x) { return global_pool(op, x, GlobalKind::Average); }
-Outputs kernel_GlobalMaxPool(const ir::Operation& op, Inputs x) { return global_pool(op, x, GlobalKind::Max); }
+Outputs kernel_GlobalAveragePool(const ir::Operation& op, Inputs x) {
+  return is_nhwc(op) ? global_pool_nhwc(op, x, false) : global_pool(op, x, GlobalKind::Average);
+}
+Outputs kernel_GlobalMaxPool(const ir::Operation& op, Inputs x) {
+  return is_nhwc(op) ? global_pool_nhwc(op, x, true) : global_pool(op, x, GlobalKind::Max);
+}
 Outputs kernel_GlobalLpPool(const ir::Operation& op, Inputs x) { return global_pool(op, x, GlobalKind::Lp); }
 
 }  // namespace ec::runtime::kernels
