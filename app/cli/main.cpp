@@ -36,6 +36,7 @@ int main(int argc, char** argv) {
       ec::cli::add_run_command(app),
       ec::cli::add_bench_command(app),
       ec::cli::add_optimize_command(app),
+      ec::cli::add_quantize_command(app),
   };
 
   try {

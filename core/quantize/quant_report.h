@@ -43,6 +43,10 @@ struct LayerReport {
   /// Set by --sensitivity: output SQNR of the model with only this op kept in
   /// float, minus the fully quantised model's output SQNR (dB; larger = more sensitive).
   std::optional<double> sensitivity_gain_db;
+  /// Params of the int8 weights (per channel along `weight_params.axis`, or per tensor).
+  ir::QuantParams weight_params;
+  /// Dynamic strategy: a hybrid op (f32 activations, i8 weights, float bias).
+  bool hybrid = false;
 };
 
 /// An op left in float, and why (user's --keep-float, or no int8 kernel).
@@ -70,6 +74,10 @@ struct QuantReport {
   std::vector<FloatOp> float_ops;     // graph order
   std::vector<ModelReport> outputs;   // one per float graph output
   std::vector<std::string> warnings;  // e.g. very wide ranges, one line each
+  /// True when the SQNR figures come from the float simulation of the int8 graph
+  /// (Quantize->Dequantize after every int8 tensor, dequantised weights); false
+  /// when the CPU runtime executed the int8 graph itself.
+  bool simulated = true;
 
   const TensorReport* find_tensor(const std::string& name) const {
     for (const auto& t : tensors)

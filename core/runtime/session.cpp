@@ -10,6 +10,7 @@
 #include "core/frontends/frontend.h"
 #include "core/runtime/dispatch.h"
 #include "core/runtime/kernel_registry.h"
+#include "core/runtime/quantized/int8_kernels.h"
 
 namespace ec::runtime {
 namespace {
@@ -97,6 +98,7 @@ void InferenceSession::load(ir::FrozenGraph graph) {
   pack_cache_ = std::make_shared<gemm::PackCache>();
   fused_ops_.clear();
   fused_count_ = 0;
+  quantized_count_ = 0;
   slots_.clear();
   constants_.clear();
   steps_.clear();
@@ -136,7 +138,19 @@ void InferenceSession::load(ir::FrozenGraph graph) {
       ++fused_count_;
     }
     const ir::Operation& opr = *op;
-    Step st{&opr, {}, {}, {}};
+    Step st{&opr, {}, {}, {}, {}};
+    // Integer execution: an op reading an i8 tensor with quant params (or a
+    // hybrid op) gets its prepared int8 kernel; a bad param or an op without
+    // one refuses the whole graph here (the session is left unloaded).
+    try {
+      st.int8 = quantized::prepare_quantized(opr, *graph_);
+    } catch (...) {
+      graph_.reset();
+      steps_.clear();
+      fused_ops_.clear();
+      throw;
+    }
+    if (st.int8) ++quantized_count_;
     for (const auto& n : opr.inputs) st.inputs.push_back(n.empty() ? -1 : slot_of(n));
     for (const auto& n : opr.outputs) st.outputs.push_back(n.empty() ? -1 : slot_of(n));
     steps_.push_back(std::move(st));
@@ -223,7 +237,7 @@ std::map<std::string, Tensor> InferenceSession::run(const std::map<std::string, 
     std::vector<Tensor> results;
     const auto t0 = profile ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
     try {
-      results = find_kernel(op.kind)->run(op, args);
+      results = st.int8 ? st.int8->run(args) : find_kernel(op.kind)->run(op, args);
     } catch (const UnsupportedOpError& e) {
       if (e.op_type() == op.op_type) throw;
       // A kernel refusing some inputs ("kernel on f16 tensors"): name the op as the unsupported one.

@@ -17,6 +17,10 @@
 
 namespace ec::runtime {
 
+namespace quantized {
+class PreparedOp;  // core/runtime/quantized/int8_kernels.h
+}
+
 struct SessionOptions {
   /// Threads for the GEMM, convolution and depthwise kernels, the calling
   /// thread included; 0 = every core (std::thread::hardware_concurrency()).
@@ -61,6 +65,9 @@ class InferenceSession {
   /// Activations folded into the op before them at load (Conv/Gemm/MatMul/
   /// FullyConnected followed by Relu or Clip(0, 6) as its only reader).
   int fused_activations() const { return fused_count_; }
+  /// Ops prepared at load for integer execution (int8 and hybrid ops; see
+  /// core/runtime/quantized/int8_kernels.h).
+  int quantized_ops() const { return quantized_count_; }
   /// Size of the activation arena: bytes of all buffers this session's runs have
   /// allocated for computed tensors (shared by tensors whose lifetimes do not overlap).
   std::size_t arena_bytes() const { return arena_->size_bytes(); }
@@ -91,6 +98,7 @@ class InferenceSession {
     std::vector<int> inputs;   // slot per op input; -1 = absent
     std::vector<int> outputs;  // slot per op output; -1 = not produced
     std::vector<int> release;  // slots whose last use is this step
+    std::shared_ptr<const quantized::PreparedOp> int8;  // int8/hybrid kernel, else the float one
   };
   void check_input(const TensorInfo& info, const Tensor& t) const;
   /// Per op index: the index of a Relu/Clip to fold into it (or -1), with the
@@ -104,6 +112,7 @@ class InferenceSession {
   ir::FrozenGraph graph_;
   std::deque<ir::Operation> fused_ops_;         // producer copies with fused_activation set
   int fused_count_ = 0;
+  int quantized_count_ = 0;
   std::vector<Tensor> constants_;               // by slot (undefined for non-constants)
   std::map<std::string, int> slots_;            // tensor name -> slot
   std::vector<Step> steps_;

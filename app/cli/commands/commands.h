@@ -23,5 +23,7 @@ Command add_run_command(CLI::App& app);
 Command add_bench_command(CLI::App& app);
 /// `edgecompile optimize MODEL [--passes a,b,c] [--diff] [--json] [--output OUT.eir] | --list`
 Command add_optimize_command(CLI::App& app);
+/// `edgecompile quantize MODEL --strategy ptq|qat|dynamic [--calibration-data X.npy|DIR] [--json] [--output OUT.eir] ...`
+Command add_quantize_command(CLI::App& app);
 
 }  // namespace ec::cli

@@ -19,6 +19,7 @@
 #include "core/frontends/frontend.h"
 #include "core/ir/text_format.h"
 #include "core/passes/pass_manager.h"
+#include "core/util/atomic_file.h"
 #include "core/passes/pass_registry.h"
 
 namespace ec::cli {
@@ -96,29 +97,6 @@ void print_diff(const passes::GraphDiff& d) {
   consts("changed", d.constants_changed);
 }
 
-void write_atomically(const std::string& path, const std::string& text) {
-  namespace fs = std::filesystem;
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw EdgeCompilerError(ErrorKind::Io, path + ": cannot be written; check the directory");
-    out << text;
-    out.flush();
-    if (!out) {
-      out.close();
-      std::error_code ec;
-      fs::remove(tmp, ec);
-      throw EdgeCompilerError(ErrorKind::Io, path + ": write failed (disk full?)");
-    }
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    throw EdgeCompilerError(ErrorKind::Io, path + ": cannot be replaced (" + ec.message() + ")");
-  }
-}
-
 int list_passes() {
   std::size_t width = 0;
   for (const auto& e : passes::pass_table()) width = std::max(width, e.name.size());
@@ -148,7 +126,7 @@ int run_optimize(const OptimizeOptions& o) {
   pmo.record_diffs = o.diff || o.json;
   passes::PassManager pm = passes::make_pipeline(pipeline, pmo);
   const passes::PipelineReport report = pm.run(g);
-  if (!o.output.empty()) write_atomically(o.output, ir::print(g));
+  if (!o.output.empty()) util::write_file_atomically(o.output, ir::print(g));
 
   if (o.json) {
     nlohmann::json j = passes::to_json(report);

@@ -1,0 +1,191 @@
+// `edgecompile quantize`: float model -> int8 graph (docs/QUANTISATION.md) and a
+// QuantReport. Prints the model's output SQNR, the worst tensors and layers, the
+// ops left in float; --json prints the whole report (docs/quantize-json.md),
+// --report writes it to a file, --output writes the int8 graph's IR text
+// atomically. Bad input: one line naming the file/tensor/op, exit 1, no output.
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "app/cli/commands/commands.h"
+#include "core/errors.h"
+#include "core/frontends/frontend.h"
+#include "core/ir/text_format.h"
+#include "core/quantize/calibration_data.h"
+#include "core/quantize/quantizer.h"
+#include "core/quantize/report_json.h"
+#include "core/util/atomic_file.h"
+
+namespace ec::cli {
+namespace {
+
+struct QuantizeCliOptions {
+  std::string model;
+  std::string strategy = "ptq";
+  std::string calibration_data;
+  int num_samples = 100;
+  double percentile = 100;
+  bool per_channel = false, per_tensor = false;
+  std::string keep_float;
+  std::string report_path;
+  std::string output;
+  bool json = false, int8_io = false, sensitivity = false;
+  int threads = 0;
+};
+
+std::vector<std::string> split_list(const std::string& s) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : s + ",") {
+    if (c == ',') {
+      if (!cur.empty()) out.push_back(cur);
+      cur.clear();
+    } else if (c != ' ') {
+      cur += c;
+    }
+  }
+  return out;
+}
+
+std::string fixed(double v, int digits) {
+  std::ostringstream ss;
+  ss << std::fixed << std::setprecision(digits) << v;
+  return ss.str();
+}
+
+// Progress on stderr when it is a terminal: one line rewritten in place.
+quantize::ProgressFn make_progress() {
+  if (!isatty(STDERR_FILENO)) return {};
+  return [](const std::string& stage, int done, int total) {
+    std::cerr << "\r" << stage << " " << done << "/" << total << "   " << std::flush;
+    if (done == total) std::cerr << "\r" << std::string(stage.size() + 24, ' ') << "\r" << std::flush;
+    return true;
+  };
+}
+
+void print_report(const quantize::QuantReport& r, const std::string& model) {
+  std::cout << model << ": " << r.strategy << ", weights " << (r.per_channel ? "per channel" : "per tensor");
+  if (r.calibration_samples)
+    std::cout << ", " << r.calibration_samples << " calibration samples ("
+              << (r.calibration_percentile >= 100 ? std::string("min/max") : fixed(r.calibration_percentile, 3) + " percentile")
+              << ", " << fixed(r.calibration_seconds, 2) << " s)";
+  std::cout << '\n';
+  for (const auto& o : r.outputs)
+    std::cout << "  output " << o.output << ": SQNR " << fixed(o.sqnr_db, 2) << " dB, max abs error "
+              << o.max_abs_error << ", top-1 agreement " << fixed(100 * o.top1_agreement, 1) << "%"
+              << (r.simulated ? " (int8 simulated)" : "") << '\n';
+  std::cout << "  " << r.tensors.size() << " tensors int8, " << r.layers.size() << " layers with int8 weights, "
+            << r.float_ops.size() << " ops in float\n";
+  std::vector<const quantize::TensorReport*> worst;
+  for (const auto& t : r.tensors) worst.push_back(&t);
+  std::sort(worst.begin(), worst.end(), [](auto* a, auto* b) { return a->sqnr_db < b->sqnr_db; });
+  if (!worst.empty()) {
+    std::cout << "  lowest tensor SQNR:\n";
+    for (std::size_t k = 0; k < worst.size() && k < 5; ++k)
+      std::cout << "    " << std::setw(7) << fixed(worst[k]->sqnr_db, 2) << " dB  " << worst[k]->tensor << "  scale "
+                << worst[k]->params.scales.at(0) << " zp " << worst[k]->params.zero_points.at(0) << ", clipped "
+                << fixed(100 * worst[k]->clip_fraction, 3) << "%\n";
+  }
+  std::vector<const quantize::LayerReport*> sens;
+  for (const auto& l : r.layers)
+    if (l.sensitivity_gain_db) sens.push_back(&l);
+  std::sort(sens.begin(), sens.end(), [](auto* a, auto* b) { return *a->sensitivity_gain_db > *b->sensitivity_gain_db; });
+  if (!sens.empty()) {
+    std::cout << "  sensitivity (output SQNR gained by keeping one layer in float):\n";
+    for (std::size_t k = 0; k < sens.size() && k < 10; ++k)
+      std::cout << "    " << std::setw(7) << fixed(*sens[k]->sensitivity_gain_db, 2) << " dB  " << sens[k]->op << '\n';
+  }
+  for (const auto& f : r.float_ops) std::cout << "  float: " << f.op << " (" << f.op_type << "): " << f.reason << '\n';
+  for (const auto& w : r.warnings) std::cout << "  warning: " << w << '\n';
+}
+
+int run_quantize(const QuantizeCliOptions& o) {
+  if (o.model.empty()) throw EdgeCompilerError(ErrorKind::Usage, "quantize needs a MODEL");
+  if (o.per_channel && o.per_tensor) throw EdgeCompilerError(ErrorKind::Usage, "--per-channel and --per-tensor exclude each other");
+  // Bad requests are refusals of the input (exit 1), checked before any work.
+  bool known = false;
+  std::string names;
+  for (const auto& e : quantize::strategy_table()) {
+    known |= e.name == o.strategy;
+    names += (names.empty() ? "" : ", ") + std::string(e.name);
+  }
+  if (!known)
+    throw EdgeCompilerError(ErrorKind::Quantization, "unknown strategy '" + o.strategy + "'; valid strategies: " + names);
+  if (o.strategy == "ptq" && o.calibration_data.empty())
+    throw EdgeCompilerError(ErrorKind::Usage, "--strategy ptq needs --calibration-data FILE.npy (or a directory of NAME.npy)");
+
+  const ir::Graph g = frontends::open_model(o.model);
+  std::vector<quantize::Sample> samples;
+  if (!o.calibration_data.empty()) samples = quantize::load_calibration_data(o.calibration_data, g, o.num_samples);
+
+  quantize::QuantizeOptions qo;
+  qo.strategy = o.strategy;
+  qo.per_channel = !o.per_tensor;
+  qo.calibration_percentile = o.percentile;
+  qo.num_calibration_samples = o.num_samples;
+  qo.keep_float = split_list(o.keep_float);
+  qo.int8_io = o.int8_io;
+  qo.sensitivity = o.sensitivity;
+  qo.threads = o.threads;
+  quantize::QuantizeResult res;
+  try {
+    res = quantize::quantize(g, samples, qo, make_progress());
+  } catch (const EdgeCompilerError& e) {
+    if (e.kind() != ErrorKind::Usage) throw;
+    // A bad --keep-float name or percentile refuses the request: exit 1.
+    throw EdgeCompilerError(ErrorKind::Quantization, e.what(), e.detail());
+  }
+  if (!o.output.empty()) util::write_file_atomically(o.output, ir::print(res.graph));
+  nlohmann::json j;
+  if (o.json || !o.report_path.empty()) {
+    j = quantize::to_json(res.report);
+    j["model"] = o.model;
+    j["output"] = o.output.empty() ? nlohmann::json() : nlohmann::json(o.output);
+  }
+  if (!o.report_path.empty()) util::write_file_atomically(o.report_path, j.dump(2) + "\n");
+  if (o.json) {
+    std::cout << j.dump(2) << '\n';
+    return 0;
+  }
+  print_report(res.report, o.model);
+  if (!o.output.empty()) std::cout << "wrote " << o.output << '\n';
+  if (!o.report_path.empty()) std::cout << "wrote " << o.report_path << '\n';
+  return 0;
+}
+
+}  // namespace
+
+Command add_quantize_command(CLI::App& app) {
+  auto o = std::make_shared<QuantizeCliOptions>();
+  auto* cmd = app.add_subcommand("quantize", "Quantise a model to int8 and report where precision is lost");
+  cmd->add_option("model", o->model, "Model file (.onnx, .eir)");
+  cmd->add_option("--strategy", o->strategy, "ptq (calibrate), qat (use the model's QDQ scales) or dynamic (weights only)");
+  cmd->add_option("--calibration-data", o->calibration_data,
+                  "Samples: a .npy of shape (N, ...) for a single-input model, or a directory of NAME.npy per input");
+  cmd->add_option("--num-calibration-samples", o->num_samples, "Use at most this many samples (default 100)");
+  cmd->add_option("--calibration-percentile", o->percentile,
+                  "Activation range: this percentile of |x| (default 100 = min/max)");
+  cmd->add_flag("--per-channel", o->per_channel, "Weights per output channel (the default)");
+  cmd->add_flag("--per-tensor", o->per_tensor, "Weights per tensor");
+  cmd->add_option("--keep-float", o->keep_float, "Comma-separated op names or op types to leave in float");
+  cmd->add_flag("--int8-io", o->int8_io, "Graph inputs and outputs in int8 (no Quantize/Dequantize at the edges)");
+  cmd->add_flag("--sensitivity", o->sensitivity, "Rank layers by the output SQNR gained when each alone stays float");
+  cmd->add_option("--report", o->report_path, "Write the report as JSON here");
+  cmd->add_flag("--json", o->json, "Print the report as JSON (docs/quantize-json.md)");
+  cmd->add_option("--output", o->output, "Write the quantised graph's IR text here (.eir)");
+  cmd->add_option("--threads", o->threads, "CPU threads for calibration (0 = all cores)");
+  return {cmd, [o] { return run_quantize(*o); }};
+}
+
+}  // namespace ec::cli

@@ -1,0 +1,582 @@
+// quantize(): analyse -> choose strategy -> insert quant boundaries -> calibrate
+// -> propagate scales -> verify -> report (DESIGN.md). The graph rewrites are in
+// quant_graph.cpp, the arithmetic in quant_math.cpp, observers in observer.cpp.
+#include "core/quantize/quantizer.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <set>
+
+#include "core/errors.h"
+#include "core/ir/algorithms.h"
+#include "core/ir/validate.h"
+#include "core/passes/pass_manager.h"
+#include "core/passes/pass_registry.h"
+#include "core/quantize/observer.h"
+#include "core/quantize/quant_plan.h"
+#include "core/quantize/strategy.h"
+#include "core/runtime/quantized/int8_kernels.h"
+#include "core/runtime/session.h"
+
+namespace ec::quantize {
+namespace {
+
+using detail::Plan;
+using Clock = std::chrono::steady_clock;
+
+// Ops the int8 graph may hold (docs/QUANTISATION.md), and how their output params are chosen.
+enum class OutParams { Observed, SameAsInput, Fixed };
+struct Int8Op {
+  ir::OpKind kind;
+  OutParams out;
+  bool data_only;  // only input 0 is data (others are shapes/axes/bounds)
+};
+constexpr Int8Op kInt8Ops[] = {
+    {ir::OpKind::Conv, OutParams::Observed, false},
+    {ir::OpKind::Gemm, OutParams::Observed, false},
+    {ir::OpKind::MatMul, OutParams::Observed, false},
+    {ir::OpKind::FullyConnected, OutParams::Observed, false},
+    {ir::OpKind::Add, OutParams::Observed, false},
+    {ir::OpKind::Mul, OutParams::Observed, false},
+    {ir::OpKind::AveragePool, OutParams::Observed, true},
+    {ir::OpKind::GlobalAveragePool, OutParams::Observed, true},
+    {ir::OpKind::Concat, OutParams::Observed, false},
+    {ir::OpKind::MaxPool, OutParams::SameAsInput, true},
+    {ir::OpKind::Relu, OutParams::SameAsInput, true},
+    {ir::OpKind::Clip, OutParams::SameAsInput, true},
+    {ir::OpKind::Reshape, OutParams::SameAsInput, true},
+    {ir::OpKind::Flatten, OutParams::SameAsInput, true},
+    {ir::OpKind::Transpose, OutParams::SameAsInput, true},
+    {ir::OpKind::Squeeze, OutParams::SameAsInput, true},
+    {ir::OpKind::Unsqueeze, OutParams::SameAsInput, true},
+    {ir::OpKind::Softmax, OutParams::Fixed, true},
+    {ir::OpKind::Sigmoid, OutParams::Fixed, true},
+    {ir::OpKind::Tanh, OutParams::Fixed, true},
+};
+const Int8Op* int8_op(ir::OpKind k) {
+  for (const auto& r : kInt8Ops)
+    if (r.kind == k) return &r;
+  return nullptr;
+}
+ir::QuantParams fixed_output_params(ir::OpKind k) {
+  return k == ir::OpKind::Tanh ? fixed_params(1.f / 128, 0) : fixed_params(1.f / 256, -128);
+}
+
+bool is_float_activation(const ir::Graph& g, const std::string& name) {
+  const ir::Tensor* t = g.find_tensor(name);
+  return t && !t->is_constant() && t->dtype == ir::DType::Float32;
+}
+bool is_float_constant(const ir::Graph& g, const std::string& name) {
+  const ir::Tensor* t = g.find_tensor(name);
+  return t && t->is_constant() && t->dtype == ir::DType::Float32;
+}
+
+std::string op_label(const ir::Operation& op, std::size_t i) {
+  return op.name.empty() ? "#" + std::to_string(i) : op.name;
+}
+
+// Why `op` cannot run in int8 as the table allows, or "" when it can.
+std::string int8_refusal(const ir::Graph& g, const ir::Operation& op) {
+  const Int8Op* row = int8_op(op.kind);
+  if (!row || !runtime::quantized::has_int8_kernel(op.kind)) return "no int8 kernel for " + op.op_type;
+  for (const auto& o : op.outputs)
+    if (!o.empty() && (!g.find_tensor(o) || g.find_tensor(o)->dtype != ir::DType::Float32))
+      return "its outputs are not all f32";
+  if (op.kind == ir::OpKind::MaxPool && op.outputs.size() > 1 && !op.outputs[1].empty()) return "MaxPool with indices";
+  for (std::size_t k = 0; k < op.inputs.size(); ++k) {
+    const std::string& t = op.inputs[k];
+    if (t.empty() || (row->data_only && k > 0)) continue;
+    if (!is_float_activation(g, t) && !is_float_constant(g, t)) return "input '" + t + "' is not f32";
+  }
+  if (op.kind == ir::OpKind::Clip)
+    for (std::size_t k = 1; k < op.inputs.size(); ++k)
+      if (!op.inputs[k].empty() && !is_float_constant(g, op.inputs[k])) return "Clip bounds are not constants";
+  const bool weighted = op.kind == ir::OpKind::Conv || op.kind == ir::OpKind::Gemm || op.kind == ir::OpKind::FullyConnected;
+  if (weighted && !detail::weight_slot(g, op)) return "its weight is not a constant of static shape";
+  if (op.kind == ir::OpKind::MatMul && is_float_constant(g, op.inputs[1]) && !detail::weight_slot(g, op))
+    return "constant MatMul operand of rank != 2";
+  if (op.kind == ir::OpKind::Gemm) {
+    const ir::Attribute* a = op.attr("alpha");
+    const ir::Attribute* b = op.attr("beta");
+    auto one = [](const ir::Attribute* x) { return !x || (std::holds_alternative<double>(*x) && std::get<double>(*x) == 1.0); };
+    if (!one(a) || !one(b)) return "Gemm with alpha/beta != 1";
+  }
+  if (weighted && op.inputs.size() > 2 && !op.inputs[2].empty()) {
+    const ir::Tensor* b = g.find_tensor(op.inputs[2]);
+    if (!is_float_constant(g, op.inputs[2]) || b->shape.rank() != 1) return "its bias is not a 1-D constant";
+  }
+  if (op.kind == ir::OpKind::Softmax) {
+    const ir::Tensor* x = g.find_tensor(op.inputs[0]);
+    const std::int64_t axis = op.attr_int("axis", -1);
+    if (!x || !x->shape.rank_known || (axis != -1 && axis != static_cast<std::int64_t>(x->shape.rank()) - 1))
+      return "Softmax over a non-last axis";
+  }
+  if (!is_float_activation(g, op.inputs[0])) return "its first input is a constant";
+  return {};
+}
+
+bool matches_keep_float(const ir::Operation& op, const std::vector<std::string>& keep) {
+  for (const auto& k : keep)
+    if (k == op.name || k == op.op_type) return true;
+  return false;
+}
+
+void check_progress(const ProgressFn& progress, const std::string& stage, int done, int total) {
+  if (progress && !progress(stage, done, total)) throw EdgeCompilerError(ErrorKind::Usage, "cancelled");
+}
+
+// Runs a graph with extra tensors exposed as outputs (calibration, report).
+class ExposedRunner {
+ public:
+  ExposedRunner(const ir::Graph& g, const std::vector<std::string>& expose, int threads) {
+    ir::Graph copy = g;
+    std::set<std::string> have(copy.outputs.begin(), copy.outputs.end());
+    const std::set<std::string> inputs(copy.inputs.begin(), copy.inputs.end());
+    for (const auto& t : expose)
+      if (!inputs.count(t) && copy.find_tensor(t) && !copy.find_tensor(t)->is_constant() && have.insert(t).second)
+        copy.outputs.push_back(t);
+    session_ = std::make_unique<runtime::InferenceSession>(runtime::SessionOptions{threads});
+    session_->load(ir::freeze(std::move(copy)));
+  }
+  std::map<std::string, runtime::Tensor> run(const Sample& s) const {
+    auto out = session_->run(s);
+    for (const auto& [k, v] : s) out.emplace(k, v);  // inputs read like any tensor
+    return out;
+  }
+
+ private:
+  std::unique_ptr<runtime::InferenceSession> session_;
+};
+
+std::span<const float> floats(const runtime::Tensor& t) {
+  if (t.dtype() != ir::DType::Float32) return {};
+  return t.values<float>();
+}
+
+// The real values of a runtime tensor: f32 as is, i8 dequantised with `p`.
+std::vector<float> real_values(const runtime::Tensor& t, const ir::QuantParams* p) {
+  if (t.dtype() == ir::DType::Float32) {
+    auto v = t.values<float>();
+    return {v.begin(), v.end()};
+  }
+  std::vector<float> out;
+  if (t.dtype() != ir::DType::Int8 || !p) return out;
+  out.resize(static_cast<std::size_t>(t.numel()));
+  const std::int8_t* q = t.data<std::int8_t>();
+  const float s = p->scales[0];
+  const auto zp = static_cast<std::int32_t>(p->zero_points[0]);
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<float>(q[i] - zp) * s;
+  return out;
+}
+
+std::int64_t argmax(std::span<const float> v) {
+  return v.empty() ? -1 : static_cast<std::int64_t>(std::max_element(v.begin(), v.end()) - v.begin());
+}
+
+// Model output SQNR (mean over outputs) of a simulation graph on `samples`.
+struct OutputComparison {
+  std::vector<SqnrAccumulator> acc;
+  std::vector<int> agree;
+};
+
+}  // namespace
+
+QuantizeResult quantize(const ir::Graph& float_graph, const std::vector<Sample>& samples_in,
+                        const QuantizeOptions& options, const ProgressFn& progress) {
+  // --- options
+  const detail::StrategyRow* strategy = detail::find_strategy(options.strategy);
+  if (!strategy) {
+    std::string names;
+    for (const auto& r : detail::strategy_rows()) names += (names.empty() ? "" : ", ") + std::string(r.name);
+    throw EdgeCompilerError(ErrorKind::Usage, "unknown quantisation strategy '" + options.strategy + "'; valid strategies: " + names);
+  }
+  if (!(options.calibration_percentile > 0 && options.calibration_percentile <= 100))
+    throw EdgeCompilerError(ErrorKind::Usage, "--calibration-percentile must be in (0, 100], got " +
+                                                  std::to_string(options.calibration_percentile));
+  for (const auto& k : options.keep_float) {
+    bool found = false;
+    for (const auto& op : float_graph.ops) found |= op.name == k || op.op_type == k;
+    if (!found)
+      throw EdgeCompilerError(ErrorKind::Usage, "--keep-float: the model has no op named or of type '" + k +
+                                                    "'; see `edgecompile inspect --dump` for op names");
+  }
+  std::vector<Sample> samples = samples_in;
+  if (options.num_calibration_samples > 0 && static_cast<int>(samples.size()) > options.num_calibration_samples)
+    samples.resize(static_cast<std::size_t>(options.num_calibration_samples));
+  if (strategy->calibrate && samples.empty())
+    throw EdgeCompilerError(ErrorKind::Usage, "--strategy ptq needs calibration samples (--calibration-data)");
+
+  QuantizeResult result;
+  QuantReport& report = result.report;
+  report.strategy = std::string(strategy->name);
+  report.per_channel = options.per_channel;
+  report.calibration_samples = strategy->calibrate ? static_cast<int>(samples.size()) : 0;
+  report.calibration_percentile = options.calibration_percentile;
+
+  // --- analyse: QDQ pairs out (qat), then the float pipeline (BatchNorm folded into Conv first).
+  Plan plan;
+  plan.strategy = report.strategy;
+  ir::Graph g = float_graph;
+  std::map<std::string, ir::QuantParams> given;
+  if (strategy->qdq_params) {
+    given = detail::strip_qdq_pairs(g);
+    if (given.empty())
+      throw EdgeCompilerError(ErrorKind::Quantization,
+                              "the model has no QuantizeLinear/DequantizeLinear pairs; --strategy qat needs a model exported "
+                              "after quantisation-aware training (use --strategy ptq with --calibration-data otherwise)");
+  }
+  {
+    passes::PassManagerOptions pmo;
+    pmo.record_diffs = false;
+    passes::PassManager pm = passes::make_pipeline(passes::default_pipeline(), pmo);
+    pm.run(g);
+  }
+  plan.graph = std::move(g);
+  const ir::Graph& fg = plan.graph;
+  const ir::UseLists uses(fg);
+
+  // --- choose: which ops run in int8 (or hybrid)
+  for (std::size_t i = 0; i < fg.ops.size(); ++i) {
+    const ir::Operation& op = fg.ops[i];
+    if (op.inputs.empty() || !is_float_activation(fg, op.inputs[0])) continue;  // not float data
+    bool float_out = false;  // Shape/Size read only metadata: not worth a line in the report
+    for (const auto& o : op.outputs) float_out |= !o.empty() && is_float_activation(fg, o);
+    if (!float_out) continue;
+    if (matches_keep_float(op, options.keep_float)) {
+      plan.float_reasons[op_label(op, i)] = "--keep-float";
+      continue;
+    }
+    if (strategy->hybrid) {
+      if (detail::weight_slot(fg, op) && runtime::quantized::has_hybrid_kernel(op.kind) &&
+          int8_refusal(fg, op).empty())
+        plan.hybrid_ops.insert(i);
+      continue;
+    }
+    const std::string why = int8_refusal(fg, op);
+    if (why.empty()) plan.int8_ops.insert(i);
+    else plan.float_reasons[op_label(op, i)] = why;
+  }
+
+  // Activation tensors that need params: data inputs and outputs of int8 ops.
+  std::vector<std::string> act;  // in graph order of producers (inputs first)
+  {
+    std::set<std::string> seen;
+    auto add = [&](const std::string& t) {
+      if (!t.empty() && is_float_activation(fg, t) && seen.insert(t).second) act.push_back(t);
+    };
+    for (const auto& in : fg.inputs)
+      for (auto c : uses.consumers(in))
+        if (plan.int8_ops.count(c)) add(in);
+    for (std::size_t i = 0; i < fg.ops.size(); ++i) {
+      if (!plan.int8_ops.count(i)) continue;
+      for (const auto& t : fg.ops[i].inputs) add(t);
+      for (const auto& t : fg.ops[i].outputs) add(t);
+    }
+    // Report order: graph inputs, then by producer index.
+    std::stable_sort(act.begin(), act.end(), [&](const std::string& a, const std::string& b) {
+      return uses.producer(a) < uses.producer(b);
+    });
+  }
+
+  // --- calibrate (ptq): observers on every activation tensor that needs params
+  std::map<std::string, CalibrationObserver> observers;
+  auto observe = [&](const std::map<std::string, runtime::Tensor>& values) {
+    for (const auto& t : act) {
+      auto it = values.find(t);
+      if (it == values.end()) continue;
+      if (!observers[t].observe(floats(it->second)))
+        throw QuantizationError(t, "calibration produced NaN or infinite values; check the calibration data and the model");
+    }
+  };
+  const auto t0 = Clock::now();
+  std::unique_ptr<ExposedRunner> float_runner;
+  if (!samples.empty() || strategy->calibrate) float_runner = std::make_unique<ExposedRunner>(fg, act, options.threads);
+  if (strategy->calibrate) {
+    for (std::size_t s = 0; s < samples.size(); ++s) {
+      check_progress(progress, "calibrate", static_cast<int>(s), static_cast<int>(samples.size()));
+      observe(float_runner->run(samples[s]));
+    }
+    check_progress(progress, "calibrate", static_cast<int>(samples.size()), static_cast<int>(samples.size()));
+    report.calibration_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  }
+
+  // --- propagate scales
+  std::map<std::string, std::pair<float, float>> range;
+  // A tensor whose range was narrowed to a following Relu/Clip's is, in the int8
+  // graph, that activation's output: the report compares it with that.
+  std::map<std::string, std::string> reference_of;
+  if (strategy->calibrate) {
+    for (const auto& t : act) {
+      auto it = observers.find(t);
+      if (it == observers.end() || it->second.empty())
+        throw QuantizationError(t, "was never computed during calibration; check that the samples reach it");
+      range[t] = it->second.range(options.calibration_percentile);
+    }
+    // An int8 op read only by a Relu/Clip clamps to the activation's range itself
+    // (TFLite fuses them): its output takes the activation's (narrower) range.
+    for (auto i : plan.int8_ops) {
+      const ir::Operation& op = fg.ops[i];
+      if (op.kind != ir::OpKind::Relu && op.kind != ir::OpKind::Clip) continue;
+      const std::string& x = op.inputs[0];
+      const auto p = uses.producer(x);
+      if (p < 0 || !plan.int8_ops.count(static_cast<std::size_t>(p)) || uses.consumers(x).size() != 1) continue;
+      if (std::find(fg.outputs.begin(), fg.outputs.end(), x) != fg.outputs.end()) continue;
+      const Int8Op* prow = int8_op(fg.ops[static_cast<std::size_t>(p)].kind);
+      if (prow->out != OutParams::Observed) continue;
+      range[x] = range[op.outputs[0]];
+      reference_of[x] = op.outputs[0];
+    }
+  }
+  if (strategy->qdq_params) {
+    for (const auto& [t, p] : given)
+      if (is_float_activation(fg, t)) plan.params[t] = p;
+  }
+  if (!strategy->hybrid) {
+    // Topological order: an op's inputs have params before its outputs are chosen.
+    for (std::size_t i = 0; i < fg.ops.size(); ++i) {
+      if (!plan.int8_ops.count(i)) continue;
+      const ir::Operation& op = fg.ops[i];
+      const Int8Op* row = int8_op(op.kind);
+      bool ok = true;
+      for (std::size_t k = 0; k < op.inputs.size(); ++k) {
+        const std::string& t = op.inputs[k];
+        if (t.empty() || (row->data_only && k > 0)) continue;
+        if (is_float_activation(fg, t) && !plan.params.count(t)) {
+          if (range.count(t)) plan.params[t] = activation_params(range[t].first, range[t].second);
+          else ok = false;
+        }
+        if (is_float_constant(fg, t) && !(detail::weight_slot(fg, op) && k == 1) &&
+            !((op.kind == ir::OpKind::Conv || op.kind == ir::OpKind::Gemm || op.kind == ir::OpKind::FullyConnected) && k == 2) &&
+            !plan.params.count(t)) {
+          auto v = fg.find_tensor(t)->data->as<float>();
+          float lo = 0, hi = 0;
+          for (float x : v) lo = std::min(lo, x), hi = std::max(hi, x);
+          plan.params[t] = activation_params(lo, hi);
+        }
+      }
+      for (const auto& o : op.outputs) {
+        if (o.empty() || plan.params.count(o)) continue;
+        if (row->out == OutParams::Fixed) plan.params[o] = fixed_output_params(op.kind);
+        else if (row->out == OutParams::SameAsInput && plan.params.count(op.inputs[0])) plan.params[o] = plan.params[op.inputs[0]];
+        else if (range.count(o)) plan.params[o] = activation_params(range[o].first, range[o].second);
+        else ok = false;
+      }
+      if (!ok) {
+        // qat: a tensor no QDQ pair describes keeps its op in float.
+        plan.int8_ops.erase(i);
+        plan.float_reasons[op_label(op, i)] = "no QuantizeLinear/DequantizeLinear pair gives the scale of its input or output";
+      }
+    }
+    if (strategy->qdq_params) {
+      // Drop params no int8 op needs any more (ops demoted above).
+      std::set<std::string> needed;
+      for (auto i : plan.int8_ops) {
+        for (const auto& t : fg.ops[i].inputs) needed.insert(t);
+        for (const auto& t : fg.ops[i].outputs) needed.insert(t);
+      }
+      for (auto it = plan.params.begin(); it != plan.params.end();) it = needed.count(it->first) ? std::next(it) : plan.params.erase(it);
+      act.erase(std::remove_if(act.begin(), act.end(), [&](const std::string& t) { return !plan.params.count(t); }), act.end());
+    }
+  }
+
+  // --- weights (and int32 biases: scale = input_scale * weight_scale)
+  for (std::size_t i = 0; i < fg.ops.size(); ++i) {
+    if (!plan.int8_ops.count(i) && !plan.hybrid_ops.count(i)) continue;
+    const ir::Operation& op = fg.ops[i];
+    const auto slot = detail::weight_slot(fg, op);
+    if (!slot) continue;
+    const ir::Tensor& w = *fg.find_tensor(op.inputs[1]);
+    detail::LayerPlan l;
+    l.op = i;
+    l.weight_axis = slot->axis;
+    const ir::QuantParams* forced = nullptr;
+    if (auto it = given.find(w.name); it != given.end()) forced = &it->second;
+    l.weights = quantize_weights(w.data->as<float>(), w.shape.sizes(), slot->axis, options.per_channel, forced);
+    if (plan.int8_ops.count(i) && op.inputs.size() > 2 && !op.inputs[2].empty()) {
+      const ir::QuantParams& in = plan.params.at(op.inputs[0]);
+      l.bias = quantize_bias(fg.find_tensor(op.inputs[2])->data->as<float>(), in.scales[0], l.weights.params);
+    }
+    plan.layers[i] = std::move(l);
+  }
+
+  // --- verify
+  for (const auto& [t, p] : plan.params) {
+    for (float s : p.scales)
+      if (!(std::isfinite(s) && s > 0)) throw QuantizationError(t, "scale " + std::to_string(s) + " is not finite and > 0");
+    for (auto z : p.zero_points)
+      if (z < -128 || z > 127) throw QuantizationError(t, "zero point " + std::to_string(z) + " is outside int8");
+    const auto [lo, hi] = represented_range(p);
+    if (hi - lo > 1e4f)
+      report.warnings.push_back("tensor '" + t + "': range [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                                "] is very wide (scale " + std::to_string(p.scales[0]) +
+                                "); small values lose precision: try --calibration-percentile 99.99");
+  }
+  for (const auto& [i, l] : plan.layers) {
+    for (float s : l.weights.params.scales)
+      if (!(std::isfinite(s) && s > 0)) throw QuantizationError(fg.ops[i].inputs[1], "weight scale is not finite and > 0");
+    if (!options.per_channel && l.weights.channel_sqnr_db.size() > 1) {
+      const auto [mn, mx] = std::minmax_element(l.weights.channel_sqnr_db.begin(), l.weights.channel_sqnr_db.end());
+      if (*mx - *mn > 20)
+        report.warnings.push_back("op '" + fg.ops[i].name + "': weight channels differ widely in range (channel SQNR " +
+                                  std::to_string(static_cast<int>(*mn)) + ".." + std::to_string(static_cast<int>(*mx)) +
+                                  " dB); per-channel weights (--per-channel) would help");
+    }
+  }
+  result.graph = detail::build_int8_graph(plan, options.int8_io);
+  for (const auto& issue : ir::validate(result.graph))
+    if (issue.severity == ir::ValidationIssue::Severity::Error)
+      throw QuantizationError(issue.tensor.empty() ? issue.op : issue.tensor,
+                              "the quantised graph is invalid: " + issue.message + " (a bug; please report it)");
+
+  // --- report: run the float graph beside the int8 graph on the CPU runtime's
+  // integer kernels; if the runtime cannot run it, beside the float simulation.
+  std::vector<std::string> q_names;
+  std::unique_ptr<ExposedRunner> q_runner;
+  bool simulated = false;
+  if (!samples.empty()) {
+    try {
+      std::vector<std::string> names;
+      for (const auto& t : act) names.push_back(detail::int8_name(plan, t));
+      ir::Graph exec = options.int8_io ? detail::build_int8_graph(plan, false) : result.graph;
+      q_runner = std::make_unique<ExposedRunner>(exec, names, options.threads);
+      q_runner->run(samples[0]);
+      q_names = std::move(names);
+    } catch (const EdgeCompilerError& e) {
+      report.warnings.push_back(std::string("the CPU runtime cannot run the int8 graph (") + e.what() +
+                                "); figures come from its float simulation");
+      q_runner.reset();
+    }
+    if (!q_runner) {
+      simulated = true;
+      for (const auto& t : act) q_names.push_back(detail::simulated_name(plan, t));
+      q_runner = std::make_unique<ExposedRunner>(detail::build_simulation_graph(plan), q_names, options.threads);
+    }
+  }
+  std::map<std::string, SqnrAccumulator> tensor_acc;
+  std::vector<SqnrAccumulator> out_acc(fg.outputs.size());
+  std::vector<int> agree(fg.outputs.size(), 0);
+  if (!samples.empty()) {
+    for (std::size_t s = 0; s < samples.size(); ++s) {
+      check_progress(progress, "report", static_cast<int>(s), static_cast<int>(samples.size()));
+      const auto f = float_runner->run(samples[s]);
+      if (!strategy->calibrate) observe(f);
+      const auto q = q_runner->run(samples[s]);
+      for (std::size_t k = 0; k < act.size(); ++k) {
+        auto ref = reference_of.find(act[k]);
+        auto a = f.find(ref == reference_of.end() ? act[k] : ref->second), b = q.find(q_names[k]);
+        if (a == f.end() || b == q.end()) continue;
+        const auto p = plan.params.find(act[k]);
+        tensor_acc[act[k]].add(floats(a->second), real_values(b->second, p == plan.params.end() ? nullptr : &p->second));
+      }
+      for (std::size_t o = 0; o < fg.outputs.size(); ++o) {
+        auto a = f.find(fg.outputs[o]), b = q.find(fg.outputs[o]);
+        if (a == f.end() || b == q.end()) continue;
+        out_acc[o].add(floats(a->second), floats(b->second));
+        agree[o] += argmax(floats(a->second)) == argmax(floats(b->second));
+      }
+    }
+    check_progress(progress, "report", static_cast<int>(samples.size()), static_cast<int>(samples.size()));
+  }
+
+  // Tensors
+  for (const auto& t : act) {
+    TensorReport r;
+    r.tensor = t;
+    const auto p = uses.producer(t);
+    r.producer = p >= 0 ? op_label(fg.ops[static_cast<std::size_t>(p)], static_cast<std::size_t>(p)) : "";
+    if (auto it = plan.params.find(t); it != plan.params.end()) r.params = it->second;
+    const auto [lo, hi] = represented_range(r.params);
+    r.range_min = lo;
+    r.range_max = hi;
+    if (auto it = observers.find(t); it != observers.end() && !it->second.empty()) {
+      const CalibrationObserver& ob = it->second;
+      r.float_min = ob.min();
+      r.float_max = ob.max();
+      auto ref = reference_of.find(t);
+      const CalibrationObserver& clip_ob = ref == reference_of.end() ? ob : observers.at(ref->second);
+      // Values within half a step of the ends round to them: not clipped.
+      const float half = 0.5f * r.params.scales.at(0);
+      r.clip_fraction = clip_ob.clip_fraction(lo - half, hi + half);
+      r.hist_min = ob.min();
+      r.hist_max = ob.max();
+      r.histogram = ob.histogram(ob.min(), ob.max(), 64);
+    }
+    if (auto it = tensor_acc.find(t); it != tensor_acc.end()) r.sqnr_db = it->second.db();
+    report.tensors.push_back(std::move(r));
+  }
+  // Layers
+  for (const auto& [i, l] : plan.layers) {
+    const ir::Operation& op = fg.ops[i];
+    LayerReport r;
+    r.op = op_label(op, i);
+    r.op_type = op.op_type;
+    r.weight = op.inputs[1];
+    r.per_channel = l.weights.params.scales.size() > 1;
+    r.channel_sqnr_db = l.weights.channel_sqnr_db;
+    r.channel_max_abs_error = l.weights.channel_max_abs_error;
+    r.weight_sqnr_db = l.weights.sqnr_db;
+    r.weight_params = l.weights.params;
+    r.hybrid = plan.hybrid_ops.count(i) > 0;
+    if (auto it = tensor_acc.find(op.outputs[0]); it != tensor_acc.end()) r.output_sqnr_db = it->second.db();
+    report.layers.push_back(std::move(r));
+  }
+  for (std::size_t i = 0; i < fg.ops.size(); ++i) {
+    const auto it = plan.float_reasons.find(op_label(fg.ops[i], i));
+    if (it != plan.float_reasons.end()) report.float_ops.push_back({it->first, fg.ops[i].op_type, it->second});
+  }
+  for (std::size_t o = 0; o < fg.outputs.size(); ++o) {
+    ModelReport m;
+    m.output = fg.outputs[o];
+    m.sqnr_db = out_acc[o].db();
+    m.max_abs_error = out_acc[o].max_abs_error;
+    m.top1_agreement = samples.empty() ? 0 : static_cast<double>(agree[o]) / static_cast<double>(samples.size());
+    report.outputs.push_back(m);
+  }
+  report.simulated = simulated;
+
+  // --- sensitivity: each layer kept in float alone, on a few samples
+  if (options.sensitivity && !samples.empty() && !plan.layers.empty()) {
+    const std::size_t n = std::min<std::size_t>(samples.size(), 8);
+    std::vector<std::map<std::string, runtime::Tensor>> reference(n);  // float outputs, computed once
+    for (std::size_t s = 0; s < n; ++s)
+      for (const auto& o : fg.outputs) reference[s].emplace(o, float_runner->run(samples[s]).at(o));
+    auto output_sqnr = [&](const ir::Graph& graph) {
+      ExposedRunner r(graph, {}, options.threads);
+      std::vector<SqnrAccumulator> acc(fg.outputs.size());
+      for (std::size_t s = 0; s < n; ++s) {
+        const auto& f = reference[s];
+        const auto q = r.run(samples[s]);
+        for (std::size_t o = 0; o < fg.outputs.size(); ++o)
+          acc[o].add(floats(f.at(fg.outputs[o])), floats(q.at(fg.outputs[o])));
+      }
+      double sum = 0;
+      for (const auto& a : acc) sum += a.db();
+      return acc.empty() ? 0.0 : sum / static_cast<double>(acc.size());
+    };
+    // Each variant is the int8 graph with one more op kept in float (or its simulation).
+    auto variant = [&](std::optional<std::size_t> keep) {
+      if (simulated) return keep ? detail::build_simulation_graph(plan, {*keep}) : detail::build_simulation_graph(plan);
+      if (!keep) return detail::build_int8_graph(plan, false);
+      Plan p = plan;
+      p.int8_ops.erase(*keep);
+      p.hybrid_ops.erase(*keep);
+      p.layers.erase(*keep);
+      return detail::build_int8_graph(p, false);
+    };
+    const double base = output_sqnr(variant(std::nullopt));
+    int done = 0;
+    const int total = static_cast<int>(plan.layers.size());
+    for (auto& lr : report.layers) {
+      check_progress(progress, "sensitivity", done++, total);
+      std::size_t idx = 0;
+      for (const auto& [i, l] : plan.layers)
+        if (op_label(fg.ops[i], i) == lr.op) idx = i;
+      lr.sensitivity_gain_db = output_sqnr(variant(idx)) - base;
+    }
+    check_progress(progress, "sensitivity", total, total);
+  }
+  return result;
+}
+
+}  // namespace ec::quantize

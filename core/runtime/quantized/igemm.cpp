@@ -1,0 +1,133 @@
+// Driver and portable micro-kernel of the int8 GEMM (see igemm.h).
+#include "core/runtime/quantized/igemm.h"
+
+#include <algorithm>
+
+#include "core/runtime/gemm/gemm.h"
+#include "core/runtime/quantized/fixed_point.h"
+#include "core/runtime/thread_pool.h"
+
+namespace ec::runtime::quantized {
+
+PackedA pack_a(const std::int8_t* base, std::int64_t M, std::int64_t K, std::int64_t rs, std::int64_t cs) {
+  PackedA p;
+  p.m = M;
+  p.k = K;
+  p.kp = (K + 1) / 2;
+  const std::int64_t mb = (M + kMR - 1) / kMR;
+  p.data.assign(static_cast<std::size_t>(mb * p.kp * kMR * 2), 0);
+  for (std::int64_t b = 0; b < mb; ++b)
+    for (int r = 0; r < kMR; ++r) {
+      const std::int64_t i = b * kMR + r;
+      if (i >= M) break;
+      std::int16_t* out = p.data.data() + b * p.kp * kMR * 2 + r * 2;
+      for (std::int64_t k = 0; k < K; ++k) out[(k / 2) * kMR * 2 + (k & 1)] = base[i * rs + k * cs];
+    }
+  return p;
+}
+
+void pack_b_strided(const std::int8_t* base, std::int64_t K, std::int64_t kp, std::int64_t rs, std::int64_t cs,
+                    std::int64_t j0, std::int64_t nc, std::int16_t* out) {
+  const std::int64_t panels = (nc + kNR - 1) / kNR;
+  for (std::int64_t pn = 0; pn < panels; ++pn) {
+    const int w = static_cast<int>(std::min<std::int64_t>(kNR, nc - pn * kNR));
+    std::int16_t* o = out + pn * kp * kNR * 2;
+    const std::int8_t* col0 = base + (j0 + pn * kNR) * cs;
+    for (std::int64_t p = 0; p < kp; ++p, o += kNR * 2) {
+      const std::int8_t* r0 = col0 + (2 * p) * rs;
+      const bool has1 = 2 * p + 1 < K;
+      const std::int8_t* r1 = r0 + rs;
+      if (cs == 1 && w == kNR && has1) {
+        for (int j = 0; j < kNR; ++j) {  // contiguous rows: vectorises
+          o[2 * j] = r0[j];
+          o[2 * j + 1] = r1[j];
+        }
+        continue;
+      }
+      int j = 0;
+      for (; j < w; ++j) {
+        o[2 * j] = r0[j * cs];
+        o[2 * j + 1] = has1 ? r1[j * cs] : 0;
+      }
+      for (; j < kNR; ++j) o[2 * j] = o[2 * j + 1] = 0;
+    }
+  }
+}
+
+void igemm_micro_generic(std::int64_t kp, const std::int16_t* a, const std::int16_t* b, std::int32_t* c) {
+  std::int32_t acc[kMR][kNR] = {};
+  for (std::int64_t p = 0; p < kp; ++p, a += kMR * 2, b += kNR * 2)
+    for (int r = 0; r < kMR; ++r) {
+      const std::int32_t a0 = a[2 * r], a1 = a[2 * r + 1];
+      for (int j = 0; j < kNR; ++j) acc[r][j] += a0 * b[2 * j] + a1 * b[2 * j + 1];
+    }
+  for (int r = 0; r < kMR; ++r)
+    for (int j = 0; j < kNR; ++j) c[r * kNR + j] = acc[r][j];
+}
+
+namespace {
+
+using MicroFn = void (*)(std::int64_t, const std::int16_t*, const std::int16_t*, std::int32_t*);
+
+MicroFn micro_kernel() {
+  // Follows the float GEMM's choice (EC_GEMM_ISA / gemm::force_isa), so one switch tests both.
+  const gemm::Isa isa = gemm::active_isa();
+  if (isa != gemm::Isa::Generic && gemm::isa_supported(gemm::Isa::Avx2)) return igemm_micro_avx2;
+  return igemm_micro_generic;
+}
+
+}  // namespace
+
+bool use_avx2() { return gemm::active_isa() != gemm::Isa::Generic && gemm::isa_supported(gemm::Isa::Avx2); }
+
+DwAccumulateFn dw_accumulate_kernel() {
+  const gemm::Isa isa = gemm::active_isa();
+  return isa != gemm::Isa::Generic && gemm::isa_supported(gemm::Isa::Avx2) ? dw_accumulate_avx2 : nullptr;
+}
+
+void requant_row_generic(const std::int32_t* acc, std::int64_t n, std::int32_t bias, std::int32_t multiplier, int shift,
+                         std::int32_t zp, std::int32_t lo, std::int32_t hi, std::int8_t* out) {
+  for (std::int64_t j = 0; j < n; ++j) {
+    const auto x = static_cast<std::int32_t>(static_cast<std::uint32_t>(acc[j]) + static_cast<std::uint32_t>(bias));
+    out[j] = static_cast<std::int8_t>(std::clamp(multiply_by_quantized_multiplier(x, multiplier, shift) + zp, lo, hi));
+  }
+}
+
+RequantRowFn requant_row_kernel() {
+  const gemm::Isa isa = gemm::active_isa();
+  return isa != gemm::Isa::Generic && gemm::isa_supported(gemm::Isa::Avx2) ? requant_row_avx2 : requant_row_generic;
+}
+
+void igemm(const PackedA& a, std::int64_t N, const PackB& pack, const TileFn& epilogue) {
+  const std::int64_t M = a.m, kp = a.kp;
+  if (M == 0 || N == 0) return;
+  const MicroFn micro = micro_kernel();
+  const std::int64_t mblocks = (M + kMR - 1) / kMR;
+  // Column slabs whose packed B (kp * nc * 4 bytes) stays in L2.
+  std::int64_t nc = std::clamp<std::int64_t>((192 * 1024) / std::max<std::int64_t>(1, kp * 4) / kNR * kNR, kNR, 512);
+  const std::int64_t threads = current_threads();
+  // Enough tasks for every thread: narrow the slabs, then split the rows.
+  while (nc > kNR && (N + nc - 1) / nc < 2 * threads) nc -= kNR;
+  const std::int64_t slabs = (N + nc - 1) / nc;
+  const std::int64_t mgroups = std::min<std::int64_t>(mblocks, std::max<std::int64_t>(1, (2 * threads + slabs - 1) / slabs));
+  const std::int64_t mper = (mblocks + mgroups - 1) / mgroups;
+  parallel_for(slabs * mgroups, [&](std::int64_t t) {
+    const std::int64_t s = t / mgroups, g = t % mgroups;
+    const std::int64_t j0 = s * nc, w = std::min(nc, N - j0);
+    thread_local std::vector<std::int16_t> bbuf;
+    bbuf.resize(packed_b_size(kp, w));
+    pack(j0, w, bbuf.data());
+    alignas(64) std::int32_t tile[kMR * kNR];
+    const std::int64_t mb_end = std::min(mblocks, (g + 1) * mper);
+    for (std::int64_t pn = 0; pn * kNR < w; ++pn) {
+      const std::int16_t* bp = bbuf.data() + pn * kp * kNR * 2;
+      const int nr = static_cast<int>(std::min<std::int64_t>(kNR, w - pn * kNR));
+      for (std::int64_t mb = g * mper; mb < mb_end; ++mb) {
+        micro(kp, a.data.data() + mb * kp * kMR * 2, bp, tile);
+        epilogue(mb * kMR, static_cast<int>(std::min<std::int64_t>(kMR, M - mb * kMR)), j0 + pn * kNR, nr, tile);
+      }
+    }
+  });
+}
+
+}  // namespace ec::runtime::quantized

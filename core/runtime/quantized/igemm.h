@@ -1,0 +1,97 @@
+// int8 x int8 -> int32 matrix product for the int8 kernels:
+//
+//   C[M, N] = A[M, K] * B[K, N]     (raw int8 values; zero points are corrected by the caller)
+//
+// Both operands are widened to int16 and interleaved in pairs along K, so the
+// micro-kernel's step is a multiply-add of pairs (AVX2 vpmaddwd: 8 int32 lanes
+// of a0*b0 + a1*b1). A (the weight side: output channels) is packed once, in
+// blocks of kMR rows; B (the activation side: pixels, batch rows) is packed per
+// run in slabs of whole kNR-column panels, by a caller-supplied packer (im2col
+// or a strided matrix). The micro-kernel (4 x 16) is chosen once: AVX2 (a
+// separate TU with a target attribute, igemm_avx2.cpp) or portable loops;
+// gemm::active_isa() == Generic (EC_GEMM_ISA=generic) forces the portable one.
+// Tasks (row groups x column slabs) run on the current thread pool; integer
+// sums are exact, so results never depend on the split or the thread count.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+namespace ec::runtime::quantized {
+
+constexpr int kMR = 4;   // rows of A per micro-tile
+constexpr int kNR = 16;  // columns of B per micro-tile
+
+/// A packed: [ceil(M / kMR)][kp][kMR][2] int16 (K padded to 2*kp with zeros).
+struct PackedA {
+  std::int64_t m = 0, k = 0, kp = 0;
+  std::vector<std::int16_t> data;
+  std::size_t bytes() const { return data.size() * sizeof(std::int16_t); }
+};
+
+/// Packs A(i, k) = base[i * rs + k * cs], i < M, k < K.
+PackedA pack_a(const std::int8_t* base, std::int64_t M, std::int64_t K, std::int64_t rs, std::int64_t cs);
+
+/// int16 values of a packed B slab of `nc` columns: [ceil(nc / kNR)][kp][kNR][2].
+inline std::size_t packed_b_size(std::int64_t kp, std::int64_t nc) {
+  return static_cast<std::size_t>((nc + kNR - 1) / kNR * kp * kNR * 2);
+}
+
+/// Packs columns [j0, j0 + nc) of B(k, j) = base[k * rs + j * cs] (k < K) into `out`
+/// (padding columns and the odd K row are zero).
+void pack_b_strided(const std::int8_t* base, std::int64_t K, std::int64_t kp, std::int64_t rs, std::int64_t cs,
+                    std::int64_t j0, std::int64_t nc, std::int16_t* out);
+
+/// Packs a row-major int8 matrix slab `src` [K][nc] (row stride ld) into `out`.
+inline void pack_b_rows(const std::int8_t* src, std::int64_t K, std::int64_t kp, std::int64_t ld, std::int64_t nc,
+                        std::int16_t* out) {
+  pack_b_strided(src, K, kp, ld, 1, 0, nc, out);
+}
+
+/// Packs columns [j0, j0 + nc) of B; the buffer holds packed_b_size(kp, nc) int16.
+using PackB = std::function<void(std::int64_t j0, std::int64_t nc, std::int16_t* out)>;
+/// Receives one micro-tile: rows [m0, m0 + mr), columns [j0, j0 + nr) of C in
+/// `tile` (row stride kNR).
+using TileFn = std::function<void(std::int64_t m0, int mr, std::int64_t j0, int nr, const std::int32_t* tile)>;
+
+/// C = A * B, delivered tile by tile to `epilogue` (called concurrently, each
+/// element exactly once).
+void igemm(const PackedA& a, std::int64_t N, const PackB& pack, const TileFn& epilogue);
+
+/// Micro-kernels: c[kMR][kNR] = sum over kp pairs of a[p][r][0..1] . b[p][j][0..1].
+void igemm_micro_generic(std::int64_t kp, const std::int16_t* a, const std::int16_t* b, std::int32_t* c);
+void igemm_micro_avx2(std::int64_t kp, const std::int16_t* a, const std::int16_t* b, std::int32_t* c);
+
+/// acc[i] += w * row[i], i < n: the depthwise tap loop (AVX2 build, or plain loops).
+void dw_accumulate_avx2(std::int32_t* acc, const std::int16_t* row, std::int64_t n, std::int32_t w);
+/// The AVX2 depthwise loop when the active ISA allows it (see igemm()), else null.
+using DwAccumulateFn = void (*)(std::int32_t*, const std::int16_t*, std::int64_t, std::int32_t);
+DwAccumulateFn dw_accumulate_kernel();
+
+/// out[j] = clamp(MBQM(acc[j] + bias, multiplier, shift) + zp, lo, hi), j < n: the
+/// requantisation of one row of outputs sharing a channel (TFLite arithmetic,
+/// fixed_point.h; the multiplier must be a QuantizeMultiplier result).
+using RequantRowFn = void (*)(const std::int32_t* acc, std::int64_t n, std::int32_t bias, std::int32_t multiplier,
+                              int shift, std::int32_t zp, std::int32_t lo, std::int32_t hi, std::int8_t* out);
+void requant_row_generic(const std::int32_t* acc, std::int64_t n, std::int32_t bias, std::int32_t multiplier, int shift,
+                         std::int32_t zp, std::int32_t lo, std::int32_t hi, std::int8_t* out);
+void requant_row_avx2(const std::int32_t* acc, std::int64_t n, std::int32_t bias, std::int32_t multiplier, int shift,
+                      std::int32_t zp, std::int32_t lo, std::int32_t hi, std::int8_t* out);
+/// The AVX2 row requantiser when the active ISA allows it, else the generic one.
+RequantRowFn requant_row_kernel();
+
+/// Depthwise stride-1 row: acc[j] = bias + sum_t w[t] * rows[t][j], j < n (AVX2; reads
+/// up to 15 values past the end of each row).
+void dw_taps_avx2(const std::int16_t* const* rows, const std::int16_t* w, int taps, std::int64_t n, std::int32_t bias,
+                  std::int32_t* acc);
+
+/// AVX2 forms of the hybrid input quantisation (fixed_point.h asymmetric_*), bit-identical:
+/// lo/hi folded with the min/max of x, and asymmetric_quantize_with.
+void minmax_avx2(const float* x, std::int64_t n, float& lo, float& hi);
+void asymmetric_quantize_avx2(const float* x, std::int64_t n, float scale, std::int32_t zero_point, std::int8_t* q);
+/// Whether the AVX2 helpers may be used (the active ISA, see igemm()).
+bool use_avx2();
+
+}  // namespace ec::runtime::quantized

@@ -1,0 +1,200 @@
+// AVX2 kernels of the int8 path: the 4 x 16 GEMM micro-kernel (8 ymm int32
+// accumulators; per K pair two loads of B, and per row one broadcast A pair and
+// two vpmaddwd: a0*b0 + a1*b1 per lane), the vectorised requantisation of a
+// row of outputs, and the depthwise tap loops. Only these functions carry the
+// target attribute; the TU is compiled for plain x86-64 like the rest, so no
+// inline code built for AVX2 is shared with functions that run on any CPU.
+#include <immintrin.h>
+
+#include <cstdint>
+#include <cstring>
+
+#include "core/runtime/quantized/igemm.h"
+
+namespace ec::runtime::quantized {
+
+__attribute__((target("avx2"))) void igemm_micro_avx2(std::int64_t kp, const std::int16_t* a, const std::int16_t* b,
+                                                      std::int32_t* c) {
+  static_assert(kMR == 4 && kNR == 16, "the AVX2 micro-kernel is written for 4 x 16 tiles");
+  __m256i c00 = _mm256_setzero_si256(), c01 = _mm256_setzero_si256();
+  __m256i c10 = _mm256_setzero_si256(), c11 = _mm256_setzero_si256();
+  __m256i c20 = _mm256_setzero_si256(), c21 = _mm256_setzero_si256();
+  __m256i c30 = _mm256_setzero_si256(), c31 = _mm256_setzero_si256();
+  for (std::int64_t p = 0; p < kp; ++p, a += kMR * 2, b += kNR * 2) {
+    const __m256i b0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b));
+    const __m256i b1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + 16));
+    std::int32_t pr[4];
+    std::memcpy(pr, a, sizeof pr);  // four (a0, a1) int16 pairs
+    __m256i av = _mm256_set1_epi32(pr[0]);
+    c00 = _mm256_add_epi32(c00, _mm256_madd_epi16(av, b0));
+    c01 = _mm256_add_epi32(c01, _mm256_madd_epi16(av, b1));
+    av = _mm256_set1_epi32(pr[1]);
+    c10 = _mm256_add_epi32(c10, _mm256_madd_epi16(av, b0));
+    c11 = _mm256_add_epi32(c11, _mm256_madd_epi16(av, b1));
+    av = _mm256_set1_epi32(pr[2]);
+    c20 = _mm256_add_epi32(c20, _mm256_madd_epi16(av, b0));
+    c21 = _mm256_add_epi32(c21, _mm256_madd_epi16(av, b1));
+    av = _mm256_set1_epi32(pr[3]);
+    c30 = _mm256_add_epi32(c30, _mm256_madd_epi16(av, b0));
+    c31 = _mm256_add_epi32(c31, _mm256_madd_epi16(av, b1));
+  }
+  // Pairs are (column j: k even, k odd) in lanes 2j, 2j+1 of b, so lane j of the
+  // madd result is column j: b0 holds columns 0-7, b1 columns 8-15.
+  auto* out = reinterpret_cast<__m256i*>(c);
+  _mm256_storeu_si256(out + 0, c00);
+  _mm256_storeu_si256(out + 1, c01);
+  _mm256_storeu_si256(out + 2, c10);
+  _mm256_storeu_si256(out + 3, c11);
+  _mm256_storeu_si256(out + 4, c20);
+  _mm256_storeu_si256(out + 5, c21);
+  _mm256_storeu_si256(out + 6, c30);
+  _mm256_storeu_si256(out + 7, c31);
+}
+
+// acc[i] += w * row[i] for i < n (the depthwise convolution's tap loop, stride 1):
+// 8 int16 inputs widened to int32 per step.
+__attribute__((target("avx2"))) void dw_accumulate_avx2(std::int32_t* acc, const std::int16_t* row, std::int64_t n,
+                                                        std::int32_t w) {
+  const __m256i wv = _mm256_set1_epi32(w);
+  std::int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256i x = _mm256_cvtepi16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(row + i)));
+    const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(acc + i));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(acc + i), _mm256_add_epi32(a, _mm256_mullo_epi32(x, wv)));
+  }
+  for (; i < n; ++i) acc[i] += w * row[i];
+}
+
+namespace {
+
+// SRDHM of the even 32-bit lanes of a (as 64-bit lanes) by m: the quotient in the low 32 bits.
+__attribute__((target("avx2"))) inline __m256i srdhm_even(__m256i a, __m256i m64) {
+  const __m256i zero = _mm256_setzero_si256();
+  const __m256i pos_nudge = _mm256_set1_epi64x(1LL << 30), neg_nudge = _mm256_set1_epi64x(1 - (1LL << 30));
+  const __m256i trunc_fix = _mm256_set1_epi64x((1LL << 31) - 1);
+  const __m256i ab = _mm256_mul_epi32(a, m64);
+  __m256i v = _mm256_add_epi64(ab, _mm256_blendv_epi8(pos_nudge, neg_nudge, _mm256_cmpgt_epi64(zero, ab)));
+  v = _mm256_add_epi64(v, _mm256_and_si256(_mm256_cmpgt_epi64(zero, v), trunc_fix));  // divide truncating toward 0
+  return _mm256_srli_epi64(v, 31);
+}
+
+// 8 lanes of MultiplyByQuantizedMultiplier(x, m, shift) (fixed_point.h), m in [0, 2^31).
+__attribute__((target("avx2"))) inline __m256i mbqm8(__m256i x, __m256i m64, int left, __m128i right_count,
+                                                     __m256i rmask, __m256i rhalf) {
+  x = _mm256_sll_epi32(x, _mm_cvtsi32_si128(left));  // wraps like the scalar form
+  const __m256i even = srdhm_even(x, m64), odd = srdhm_even(_mm256_srli_epi64(x, 32), m64);
+  const __m256i h = _mm256_blend_epi32(even, _mm256_slli_epi64(odd, 32), 0xAA);
+  // RoundingDivideByPOT(h, right): ties away from zero.
+  const __m256i zero = _mm256_setzero_si256();
+  const __m256i rem = _mm256_and_si256(h, rmask);
+  const __m256i thr = _mm256_sub_epi32(rhalf, _mm256_cmpgt_epi32(zero, h));
+  return _mm256_sub_epi32(_mm256_sra_epi32(h, right_count), _mm256_cmpgt_epi32(rem, thr));
+}
+
+}  // namespace
+
+// out[j] = clamp(MBQM(acc[j] + bias, multiplier, shift) + zp, lo, hi) for j < n, 16 lanes per step.
+__attribute__((target("avx2"))) void requant_row_avx2(const std::int32_t* acc, std::int64_t n, std::int32_t bias,
+                                                      std::int32_t multiplier, int shift, std::int32_t zp,
+                                                      std::int32_t lo, std::int32_t hi, std::int8_t* out) {
+  const int left = shift > 0 ? shift : 0, right = shift > 0 ? 0 : -shift;
+  const __m256i m64 = _mm256_set1_epi64x(multiplier), vb = _mm256_set1_epi32(bias), vz = _mm256_set1_epi32(zp);
+  const __m256i vlo = _mm256_set1_epi32(lo), vhi = _mm256_set1_epi32(hi);
+  const std::int32_t mask = static_cast<std::int32_t>((1LL << right) - 1);
+  const __m256i rmask = _mm256_set1_epi32(mask), rhalf = _mm256_set1_epi32(mask >> 1);
+  const __m128i rc = _mm_cvtsi32_si128(right);
+  for (std::int64_t j = 0; j < n; j += 16) {
+    alignas(32) std::int32_t buf[16] = {};
+    const std::int64_t w = n - j < 16 ? n - j : 16;
+    std::memcpy(buf, acc + j, static_cast<std::size_t>(w) * sizeof(std::int32_t));
+    __m256i a = _mm256_add_epi32(_mm256_load_si256(reinterpret_cast<const __m256i*>(buf)), vb);
+    __m256i b = _mm256_add_epi32(_mm256_load_si256(reinterpret_cast<const __m256i*>(buf + 8)), vb);
+    a = _mm256_min_epi32(_mm256_max_epi32(_mm256_add_epi32(mbqm8(a, m64, left, rc, rmask, rhalf), vz), vlo), vhi);
+    b = _mm256_min_epi32(_mm256_max_epi32(_mm256_add_epi32(mbqm8(b, m64, left, rc, rmask, rhalf), vz), vlo), vhi);
+    const __m256i p16 = _mm256_permute4x64_epi64(_mm256_packs_epi32(a, b), 0xD8);  // a0-7 | b0-7
+    const __m256i p8 = _mm256_packs_epi16(p16, p16);
+    const __m128i r = _mm_unpacklo_epi64(_mm256_castsi256_si128(p8), _mm256_extracti128_si256(p8, 1));
+    alignas(16) std::int8_t o[16];
+    _mm_store_si128(reinterpret_cast<__m128i*>(o), r);
+    std::memcpy(out + j, o, static_cast<std::size_t>(w));
+  }
+}
+
+// Depthwise, stride 1: acc[j] = bias + sum_t w[t] * rows[t][j] for j < n. Taps are
+// taken in pairs: the two rows interleaved (unpacklo/hi) and multiplied-added
+// with (w[t], w[t+1]) by vpmaddwd -- products fit int16 pairs, sums are exact.
+// Reads up to 15 int16 past rows[t][n - 1] (the caller pads its plane).
+__attribute__((target("avx2"))) void dw_taps_avx2(const std::int16_t* const* rows, const std::int16_t* w, int taps,
+                                                  std::int64_t n, std::int32_t bias, std::int32_t* acc) {
+  for (std::int64_t j = 0; j < n; j += 16) {
+    __m256i lo = _mm256_set1_epi32(bias), hi = lo;
+    for (int t = 0; t < taps; t += 2) {
+      const bool pair = t + 1 < taps;
+      const __m256i r0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(rows[t] + j));
+      const __m256i r1 = pair ? _mm256_loadu_si256(reinterpret_cast<const __m256i*>(rows[t + 1] + j)) : _mm256_setzero_si256();
+      const std::int32_t wp = static_cast<std::int32_t>(static_cast<std::uint16_t>(w[t]) |
+                                                        (static_cast<std::uint32_t>(static_cast<std::uint16_t>(pair ? w[t + 1] : 0)) << 16));
+      const __m256i wv = _mm256_set1_epi32(wp);
+      lo = _mm256_add_epi32(lo, _mm256_madd_epi16(_mm256_unpacklo_epi16(r0, r1), wv));  // outputs 0-3 | 8-11
+      hi = _mm256_add_epi32(hi, _mm256_madd_epi16(_mm256_unpackhi_epi16(r0, r1), wv));  // outputs 4-7 | 12-15
+    }
+    alignas(32) std::int32_t buf[16];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(buf), _mm256_permute2x128_si256(lo, hi, 0x20));
+    _mm256_store_si256(reinterpret_cast<__m256i*>(buf + 8), _mm256_permute2x128_si256(lo, hi, 0x31));
+    std::memcpy(acc + j, buf, static_cast<std::size_t>(n - j < 16 ? n - j : 16) * sizeof(std::int32_t));
+  }
+}
+
+// min/max of x folded into lo/hi, as std::min(lo, x[i]) / std::max(hi, x[i]) do
+// (a NaN keeps the running value).
+__attribute__((target("avx2"))) void minmax_avx2(const float* x, std::int64_t n, float& lo, float& hi) {
+  __m256 l = _mm256_set1_ps(lo), h = _mm256_set1_ps(hi);
+  std::int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256 v = _mm256_loadu_ps(x + i);
+    l = _mm256_min_ps(v, l);  // v < l ? v : l
+    h = _mm256_max_ps(v, h);  // v > h ? v : h
+  }
+  alignas(32) float lb[8], hb[8];
+  _mm256_store_ps(lb, l);
+  _mm256_store_ps(hb, h);
+  for (int k = 0; k < 8; ++k) lo = std::min(lo, lb[k]), hi = std::max(hi, hb[k]);
+  for (; i < n; ++i) lo = std::min(lo, x[i]), hi = std::max(hi, x[i]);
+}
+
+// 8 lanes of round-half-away(x * inv) + zp, clamped to [-128, 127].
+__attribute__((target("avx2"))) inline __m256i quantize8(const float* p, __m256 vinv, __m256i vz) {
+  const __m256 v = _mm256_mul_ps(_mm256_loadu_ps(p), vinv);
+  __m256i r = _mm256_cvttps_epi32(v);
+  const __m256 frac = _mm256_sub_ps(v, _mm256_cvtepi32_ps(r));
+  r = _mm256_sub_epi32(r, _mm256_castps_si256(_mm256_cmp_ps(frac, _mm256_set1_ps(0.5f), _CMP_GE_OQ)));
+  r = _mm256_add_epi32(r, _mm256_castps_si256(_mm256_cmp_ps(frac, _mm256_set1_ps(-0.5f), _CMP_LE_OQ)));
+  return _mm256_min_epi32(_mm256_max_epi32(_mm256_add_epi32(r, vz), _mm256_set1_epi32(-128)), _mm256_set1_epi32(127));
+}
+
+// asymmetric_quantize_with (fixed_point.h), 16 values per step: truncate, then
+// +-1 when the fraction reaches one half (round half away from zero), exactly.
+__attribute__((target("avx2"))) void asymmetric_quantize_avx2(const float* x, std::int64_t n, float scale,
+                                                              std::int32_t zero_point, std::int8_t* q) {
+  const float inv = 1.f / scale;
+  const __m256 vinv = _mm256_set1_ps(inv);
+  const __m256i vz = _mm256_set1_epi32(zero_point);
+  std::int64_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    const __m256i a = quantize8(x + i, vinv, vz), b = quantize8(x + i + 8, vinv, vz);
+    const __m256i p16 = _mm256_permute4x64_epi64(_mm256_packs_epi32(a, b), 0xD8);
+    const __m256i p8 = _mm256_packs_epi16(p16, p16);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(q + i),
+                     _mm_unpacklo_epi64(_mm256_castsi256_si128(p8), _mm256_extracti128_si256(p8, 1)));
+  }
+  for (; i < n; ++i) {
+    const float v = x[i] * inv;
+    std::int32_t r = static_cast<std::int32_t>(v);
+    const float frac = v - static_cast<float>(r);
+    r += frac >= 0.5f ? 1 : frac <= -0.5f ? -1 : 0;
+    r += zero_point;
+    q[i] = static_cast<std::int8_t>(r < -128 ? -128 : r > 127 ? 127 : r);
+  }
+}
+
+}  // namespace ec::runtime::quantized

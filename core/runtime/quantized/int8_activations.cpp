@@ -1,0 +1,177 @@
+// int8 activations and softmax.
+//   Relu, Clip: mirror TFLite's QuantizedReluX: y = clamp(zy + MBQM(x - zx, sx / sy),
+//     act_min, act_max) with the bounds quantised on the output (0 for Relu; Clip's
+//     constant min/max).
+//   Sigmoid, Tanh, HardSwish: a 256-entry table built at load by dequantising
+//     every input value, applying the function in float and quantising to the
+//     output (TFLite's int8 LOGISTIC/TANH Prepare: PopulateLookupTable). HardSwish
+//     uses the same table scheme (TFLite's own int8 hard_swish is a fixed-point
+//     routine; results may differ from it by 1 LSB).
+//   Softmax: TFLite's optimised int8 softmax (SoftmaxInt8LUT scheme): a table
+//     e[d] = exp(-sx * d) for d = row max - x in [0, 255], the row sum in float,
+//     y = clamp(round(e[d] / (sum * sy)) + zy). TFLite's fixed-point reference
+//     (gemmlowp exp) may differ from it by 1 LSB. Output params are the graph's
+//     (docs/QUANTISATION.md: scale 1/256, zero point -128).
+#include <cmath>
+#include <cstring>
+
+#include "core/runtime/quantized/int8_common.h"
+#include "core/runtime/thread_pool.h"
+
+namespace ec::runtime::quantized {
+namespace {
+
+struct IO {
+  QParams x, y;
+};
+
+IO io_params(const ir::Operation& op, const ir::Graph& graph) {
+  const ir::Tensor& x = ir_tensor(graph, op.inputs[0]);
+  const ir::Tensor& y = ir_tensor(graph, op.outputs[0]);
+  IO io{quant_of(x), quant_of(y)};
+  if (io.x.per_channel()) throw QuantizationError(x.name, "activations must be quantised per tensor");
+  if (io.y.per_channel()) throw QuantizationError(y.name, "activations must be quantised per tensor");
+  return io;
+}
+
+void check_int8(const ir::Operation& op, const Tensor& x) {
+  if (x.dtype() != ir::DType::Int8) fail("int8 " + op.op_type + " input is " + x.type_string());
+}
+
+class RequantOp final : public PreparedOp {
+ public:
+  RequantOp(const ir::Operation& op, Requantizer r) : op_(op), r_(r) {}
+  std::vector<Tensor> run(std::span<const Tensor> in) const override {
+    check_int8(op_, in[0]);
+    Tensor Y = Tensor::uninitialized(ir::DType::Int8, in[0].shape());
+    r_.apply(in[0].data<std::int8_t>(), Y.mutable_data<std::int8_t>(), Y.numel());
+    return {Y};
+  }
+
+ private:
+  ir::Operation op_;
+  Requantizer r_;
+};
+
+class LutOp final : public PreparedOp {
+ public:
+  LutOp(const ir::Operation& op, Lut lut) : op_(op), lut_(lut) {}
+  std::vector<Tensor> run(std::span<const Tensor> in) const override {
+    check_int8(op_, in[0]);
+    Tensor Y = Tensor::uninitialized(ir::DType::Int8, in[0].shape());
+    const std::int8_t* x = in[0].data<std::int8_t>();
+    std::int8_t* y = Y.mutable_data<std::int8_t>();
+    for (std::int64_t i = 0; i < Y.numel(); ++i) y[i] = lut_[static_cast<std::size_t>(x[i] + 128)];
+    return {Y};
+  }
+
+ private:
+  ir::Operation op_;
+  Lut lut_;
+};
+
+// A Clip bound: a constant scalar input, else the attribute, else none.
+bool clip_bound(const ir::Operation& op, const ir::Graph& graph, std::size_t input, const char* attr, float& v) {
+  if (op.inputs.size() > input && !op.inputs[input].empty()) {
+    const ir::Tensor& t = ir_tensor(graph, op.inputs[input]);
+    if (!t.is_constant() || t.dtype != ir::DType::Float32 || t.data->size() != sizeof(float))
+      throw UnsupportedOpError("Clip with a non-constant or non-f32 bound", "the CPU runtime's int8 kernels",
+                               "give Clip constant f32 bounds");
+    std::memcpy(&v, t.data->data(), sizeof v);
+    return true;
+  }
+  if (const ir::Attribute* a = op.attr(attr))
+    if (const auto* d = std::get_if<double>(a)) {
+      v = static_cast<float>(*d);
+      return true;
+    }
+  return false;
+}
+
+class SoftmaxInt8 final : public PreparedOp {
+ public:
+  SoftmaxInt8(const ir::Operation& op, const ir::Graph& graph) : op_(op) {
+    const IO io = io_params(op, graph);
+    sy_ = io.y.scale();
+    zy_ = io.y.zero_point();
+    for (int d = 0; d < 256; ++d) exp_[static_cast<std::size_t>(d)] = std::exp(-io.x.scale() * float(d));
+  }
+
+  std::vector<Tensor> run(std::span<const Tensor> in) const override {
+    const Tensor& X = in[0];
+    check_int8(op_, X);
+    const auto rank = static_cast<std::int64_t>(X.rank());
+    std::int64_t axis = op_.attr_int("axis", -1);
+    if (axis < 0) axis += rank;
+    if (axis < 0 || axis >= std::max<std::int64_t>(rank, 1)) fail("axis out of range for " + X.type_string());
+    std::int64_t outer = 1, len = rank ? X.dim(static_cast<std::size_t>(axis)) : 1, inner = 1;
+    for (std::int64_t d = 0; d < axis; ++d) outer *= X.dim(static_cast<std::size_t>(d));
+    for (std::int64_t d = axis + 1; d < rank; ++d) inner *= X.dim(static_cast<std::size_t>(d));
+    Tensor Y = Tensor::uninitialized(ir::DType::Int8, X.shape());
+    const std::int8_t* x = X.data<std::int8_t>();
+    std::int8_t* y = Y.mutable_data<std::int8_t>();
+    parallel_for(outer * inner, [&](std::int64_t r) {
+      const std::int64_t o = r / inner, i = r % inner;
+      const std::int8_t* xr = x + o * len * inner + i;
+      std::int8_t* yr = y + o * len * inner + i;
+      std::int32_t mx = -128;
+      for (std::int64_t j = 0; j < len; ++j) mx = std::max<std::int32_t>(mx, xr[j * inner]);
+      float sum = 0.f;
+      for (std::int64_t j = 0; j < len; ++j) sum += exp_[static_cast<std::size_t>(mx - xr[j * inner])];
+      const float inv = 1.f / (sum * sy_);
+      for (std::int64_t j = 0; j < len; ++j) {
+        const float p = exp_[static_cast<std::size_t>(mx - xr[j * inner])] * inv;
+        const std::int32_t q = static_cast<std::int32_t>(std::round(p)) + zy_;
+        yr[j * inner] = static_cast<std::int8_t>(std::clamp(q, -128, 127));
+      }
+    });
+    return {Y};
+  }
+
+ private:
+  ir::Operation op_;
+  float sy_ = 1.f / 256;
+  std::int32_t zy_ = -128;
+  std::array<float, 256> exp_{};
+};
+
+}  // namespace
+
+std::unique_ptr<PreparedOp> prepare_Relu(const ir::Operation& op, const ir::Graph& graph) {
+  const IO io = io_params(op, graph);
+  std::int32_t lo = -128, hi = 127;
+  activation_range("RELU", io.y.scale(), io.y.zero_point(), -128, 127, lo, hi);
+  return std::make_unique<RequantOp>(op, Requantizer(io.x, io.y, lo, hi));
+}
+
+std::unique_ptr<PreparedOp> prepare_Clip(const ir::Operation& op, const ir::Graph& graph) {
+  const IO io = io_params(op, graph);
+  std::int32_t lo = -128, hi = 127;
+  float v = 0.f;
+  auto quantize = [&](float f) { return io.y.zero_point() + static_cast<std::int32_t>(std::round(f / io.y.scale())); };
+  if (clip_bound(op, graph, 1, "min", v)) lo = std::clamp(quantize(v), -128, 127);
+  if (clip_bound(op, graph, 2, "max", v)) hi = std::clamp(quantize(v), -128, 127);
+  return std::make_unique<RequantOp>(op, Requantizer(io.x, io.y, lo, hi));
+}
+
+std::unique_ptr<PreparedOp> prepare_Sigmoid(const ir::Operation& op, const ir::Graph& graph) {
+  const IO io = io_params(op, graph);
+  return std::make_unique<LutOp>(op, make_lut(io.x, io.y, [](float x) { return 1.f / (1.f + std::exp(-x)); }));
+}
+
+std::unique_ptr<PreparedOp> prepare_Tanh(const ir::Operation& op, const ir::Graph& graph) {
+  const IO io = io_params(op, graph);
+  return std::make_unique<LutOp>(op, make_lut(io.x, io.y, [](float x) { return std::tanh(x); }));
+}
+
+std::unique_ptr<PreparedOp> prepare_HardSwish(const ir::Operation& op, const ir::Graph& graph) {
+  const IO io = io_params(op, graph);
+  return std::make_unique<LutOp>(
+      op, make_lut(io.x, io.y, [](float x) { return x * std::min(std::max(x + 3.f, 0.f), 6.f) / 6.f; }));
+}
+
+std::unique_ptr<PreparedOp> prepare_Softmax(const ir::Operation& op, const ir::Graph& graph) {
+  return std::make_unique<SoftmaxInt8>(op, graph);
+}
+
+}  // namespace ec::runtime::quantized

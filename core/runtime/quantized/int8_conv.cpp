@@ -1,0 +1,428 @@
+// int8 and hybrid Conv (NCHW, 1-D and 2-D, groups, depthwise, strides,
+// dilations, pads incl. auto_pad, per-channel or per-tensor symmetric weights,
+// i32 bias, fused clamp activations).
+//
+// int8 mirrors TFLite's reference_integer_ops::ConvPerChannel:
+//   acc[c] = bias[c] + sum_k (x_k - zx) * w[c, k]              (padding reads x = zx)
+//   y      = clamp(MBQM(acc, M_c) + zy, act_min, act_max),     M_c = sx * sw[c] / sy
+// Computed here as sum_k x_k * w[c, k] + (bias[c] - zx * sum_k w[c, k]) with
+// the padding of the im2col matrix filled with zx: the same integer, exactly.
+// The product is the int8 GEMM (igemm.h): A = weights of a group [M/g, C/g*kh*kw]
+// (packed once at load), B = im2col slab of the image [C/g*kh*kw, pixels]
+// (1x1 stride-1 unpadded convolutions read x itself). Depthwise (group = C = M)
+// runs direct: each channel copied once into a zero-padded int16 plane of x - zx.
+//
+// Hybrid (TFLite's hybrid conv): each image is quantised asymmetrically from its
+// own min/max (s_n, z_n), the same int8 product runs, and
+//   y = (acc - z_n * sum_k w[c, k]) * s_n * sw[c] + bias_f32[c], then the fused clamp.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/runtime/kernels/conv_reference.h"
+#include "core/runtime/quantized/igemm.h"
+#include "core/runtime/quantized/int8_common.h"
+#include "core/runtime/thread_pool.h"
+
+namespace ec::runtime::quantized {
+namespace {
+
+using Shape = std::vector<std::int64_t>;
+
+// Geometry collapsed to 2-D (a 1-D convolution has H = 1).
+struct Geo2 {
+  std::int64_t n, c, m, group, H, W, OH, OW, KH, KW, sh, sw, dh, dw, ph, pw;
+};
+
+Geo2 geo2(const kernels::ConvGeometry& g) {
+  Geo2 r{};
+  r.n = g.n;
+  r.c = g.c;
+  r.m = g.m;
+  r.group = g.group;
+  const bool one = g.in.size() == 1;
+  const std::size_t a = 0, b = one ? 0 : 1;
+  r.H = one ? 1 : g.in[a];
+  r.W = g.in[b];
+  r.OH = one ? 1 : g.out[a];
+  r.OW = g.out[b];
+  r.KH = one ? 1 : g.kernel[a];
+  r.KW = g.kernel[b];
+  r.sh = one ? 1 : g.strides[a];
+  r.sw = g.strides[b];
+  r.dh = one ? 1 : g.dilations[a];
+  r.dw = g.dilations[b];
+  r.ph = one ? 0 : g.pad_begin[a];
+  r.pw = g.pad_begin[b];
+  return r;
+}
+
+// Rows [0, K) x pixel columns [j0, j0 + nc) of one group's im2col matrix, row-major
+// (row stride nc); taps outside the input read `pad`.
+void im2col_slab(const Geo2& g, const std::int8_t* x /* group's first channel */, std::int64_t cg, std::int64_t j0,
+                 std::int64_t nc, std::int8_t pad, std::int8_t* out) {
+  const std::int64_t ksp = g.KH * g.KW;
+  for (std::int64_t k = 0; k < cg * ksp; ++k) {
+    const std::int64_t c = k / ksp, kh = (k % ksp) / g.KW, kw = k % g.KW;
+    const std::int8_t* xc = x + c * g.H * g.W;
+    std::int8_t* o = out + k * nc;
+    std::int64_t oh = j0 / g.OW, ow = j0 % g.OW;
+    for (std::int64_t j = 0; j < nc;) {
+      const std::int64_t ih = oh * g.sh - g.ph + kh * g.dh;
+      const std::int64_t run = std::min(nc - j, g.OW - ow);  // rest of this output row
+      if (ih < 0 || ih >= g.H) {
+        std::fill(o + j, o + j + run, pad);
+      } else {
+        const std::int8_t* row = xc + ih * g.W;
+        const std::int64_t base = -g.pw + kw * g.dw;
+        if (g.sw == 1 && base + ow >= 0 && base + ow + run <= g.W) {
+          std::copy(row + base + ow, row + base + ow + run, o + j);
+        } else {
+          for (std::int64_t t = 0; t < run; ++t) {
+            const std::int64_t iw = (ow + t) * g.sw + base;
+            o[j + t] = iw >= 0 && iw < g.W ? row[iw] : pad;
+          }
+        }
+      }
+      j += run;
+      ow = 0;
+      ++oh;
+    }
+  }
+}
+
+struct ConvWeights {
+  Shape shape;                       // [M, C/g, k...]
+  std::vector<PackedA> groups;       // packed per group
+  std::vector<std::int32_t> wsum;    // per output channel
+  std::vector<std::int16_t> dw;      // depthwise taps, [C][KH*KW] (2-D depthwise only)
+  std::int64_t k = 0;                // C/g * prod(kernel)
+};
+
+ConvWeights prepare_weights(const Tensor& W, std::int64_t group) {
+  ConvWeights cw;
+  cw.shape = W.shape();
+  const std::int64_t M = W.dim(0);
+  cw.k = M ? W.numel() / M : 0;
+  const std::int8_t* w = W.data<std::int8_t>();
+  cw.wsum.assign(static_cast<std::size_t>(M), 0);
+  for (std::int64_t m = 0; m < M; ++m)
+    for (std::int64_t i = 0; i < cw.k; ++i) cw.wsum[static_cast<std::size_t>(m)] += w[m * cw.k + i];
+  if (group <= 0 || M % group) fail("output channels are not divisible by group");
+  const std::int64_t mg = M / group;
+  for (std::int64_t g = 0; g < group; ++g) cw.groups.push_back(pack_a(w + g * mg * cw.k, mg, cw.k, cw.k, 1));
+  if (group == M && W.dim(1) == 1) cw.dw.assign(w, w + W.numel());  // depthwise taps as int16
+  return cw;
+}
+
+// Runs the im2col + GEMM path for image n: tile_epi(c0, mr, p0, nr, tile) per micro-tile
+// (rows = output channels c0.., columns = pixels p0.., row stride kNR).
+template <typename TileEpi>
+void conv_gemm_tiles(const Geo2& g, const ConvWeights& cw, const std::int8_t* xn, std::int8_t pad, TileEpi&& tile_epi) {
+  const std::int64_t cg = g.c / g.group, mg = g.m / g.group, P = g.OH * g.OW;
+  const bool direct = g.KH == 1 && g.KW == 1 && g.sh == 1 && g.sw == 1 && g.ph == 0 && g.pw == 0 &&
+                      g.OH == g.H && g.OW == g.W;
+  for (std::int64_t grp = 0; grp < g.group; ++grp) {
+    const PackedA& a = cw.groups[static_cast<std::size_t>(grp)];
+    const std::int8_t* xg = xn + grp * cg * g.H * g.W;
+    PackB pack = [&](std::int64_t j0, std::int64_t nc, std::int16_t* out) {
+      if (direct) {
+        pack_b_strided(xg, a.k, a.kp, P, 1, j0, nc, out);
+        return;
+      }
+      thread_local std::vector<std::int8_t> col;
+      col.resize(static_cast<std::size_t>(a.k * nc));
+      im2col_slab(g, xg, cg, j0, nc, pad, col.data());
+      pack_b_rows(col.data(), a.k, a.kp, nc, nc, out);
+    };
+    TileFn tile = [&](std::int64_t m0, int mr, std::int64_t j0, int nr, const std::int32_t* t) {
+      tile_epi(grp * mg + m0, mr, j0, nr, t);
+    };
+    igemm(a, P, pack, tile);
+  }
+}
+
+// Same, epi(c, p, acc) per output element.
+template <typename Epi>
+void conv_gemm(const Geo2& g, const ConvWeights& cw, const std::int8_t* xn, std::int8_t pad, Epi&& epi) {
+  conv_gemm_tiles(g, cw, xn, pad, [&](std::int64_t c0, int mr, std::int64_t j0, int nr, const std::int32_t* t) {
+    for (int r = 0; r < mr; ++r)
+      for (int j = 0; j < nr; ++j) epi(c0 + r, j0 + j, t[r * kNR + j]);
+  });
+}
+
+bool is_depthwise(const Geo2& g, std::int64_t rank) {
+  return rank == 4 && g.group == g.c && g.m == g.c && g.group > 1;
+}
+
+// Depthwise 2-D (group = C = M), direct: per (image, channel) the input is copied
+// once into a zero-padded int16 plane of x - zp[n] whose columns are grouped by
+// phase (column q at [q % sw][q / sw]), so for every tap the outputs of a row
+// read consecutive values whatever the stride; then row_out(n, c, oh, acc) gets
+// acc[ow] = sum_{kh,kw} w[c, kh, kw] * plane[oh*sh + kh*dh][ow*sw + kw*dw] (no bias).
+template <typename RowOut>
+void depthwise_rows(const Geo2& g, const std::int8_t* x, const std::int32_t* zp, const std::int16_t* taps_all,
+                    RowOut&& row_out) {
+  const std::int64_t Hp = (g.OH - 1) * g.sh + (g.KH - 1) * g.dh + 1;
+  const std::int64_t Wp = (g.OW - 1) * g.sw + (g.KW - 1) * g.dw + 1;
+  const std::int64_t sw = g.sw, Wq = (Wp + sw - 1) / sw + 16, RS = sw * Wq;  // + 16: dw_taps_avx2 reads ahead
+  const std::int64_t T = g.KH * g.KW;
+  const bool fast = dw_accumulate_kernel() != nullptr && T <= 64;  // AVX2 allowed
+  parallel_for(g.n * g.c, [&](std::int64_t nc) {
+    const std::int64_t n = nc / g.c, c = nc % g.c;
+    const std::int8_t* xc = x + nc * g.H * g.W;
+    const std::int32_t z = zp[n];
+    thread_local std::vector<std::int16_t> plane;
+    thread_local std::vector<std::int32_t> acc;
+    plane.assign(static_cast<std::size_t>(Hp * RS), 0);
+    acc.resize(static_cast<std::size_t>(g.OW + 16));
+    const std::int64_t iw_end = std::min(g.W, Wp - g.pw);
+    for (std::int64_t ih = 0; ih < std::min(g.H, Hp - g.ph); ++ih) {
+      const std::int8_t* src = xc + ih * g.W;
+      std::int16_t* dst = plane.data() + (ih + g.ph) * RS;
+      if (sw == 1) {
+        for (std::int64_t iw = 0; iw < iw_end; ++iw) dst[iw + g.pw] = static_cast<std::int16_t>(src[iw] - z);
+      } else {
+        for (std::int64_t iw = 0; iw < iw_end; ++iw) {
+          const std::int64_t q = iw + g.pw;
+          dst[(q % sw) * Wq + q / sw] = static_cast<std::int16_t>(src[iw] - z);
+        }
+      }
+    }
+    const std::int16_t* taps = taps_all + c * T;
+    std::int32_t* a = acc.data();
+    const std::int16_t* rows[64];
+    for (std::int64_t oh = 0; oh < g.OH; ++oh) {
+      if (fast) {
+        for (std::int64_t kh = 0; kh < g.KH; ++kh)
+          for (std::int64_t kw = 0; kw < g.KW; ++kw) {
+            const std::int64_t off = kw * g.dw;
+            rows[kh * g.KW + kw] = plane.data() + (oh * g.sh + kh * g.dh) * RS + (off % sw) * Wq + off / sw;
+          }
+        dw_taps_avx2(rows, taps, static_cast<int>(T), g.OW, 0, a);
+      } else {
+        std::fill(a, a + g.OW, 0);
+        for (std::int64_t kh = 0; kh < g.KH; ++kh)
+          for (std::int64_t kw = 0; kw < g.KW; ++kw) {
+            const std::int64_t off = kw * g.dw;
+            const std::int16_t* row = plane.data() + (oh * g.sh + kh * g.dh) * RS + (off % sw) * Wq + off / sw;
+            const std::int32_t wv = taps[kh * g.KW + kw];
+            for (std::int64_t ow = 0; ow < g.OW; ++ow) a[ow] += wv * row[ow];
+          }
+      }
+      row_out(n, c, oh, static_cast<const std::int32_t*>(a));
+    }
+  });
+}
+
+class ConvInt8 final : public PreparedOp {
+ public:
+  ConvInt8(const ir::Operation& op, const ir::Graph& graph) : op_(op) {
+    require_nchw(op);
+    const ir::Tensor& x = ir_tensor(graph, op.inputs[0]);
+    const ir::Tensor& w = ir_tensor(graph, op.inputs[1]);
+    const ir::Tensor& y = ir_tensor(graph, op.outputs[0]);
+    const QParams qx = quant_of(x), qy = quant_of(y);
+    const QParams qw = quant_of(w, {ir::DType::Int8});
+    if (qx.per_channel()) throw QuantizationError(x.name, "activations must be quantised per tensor");
+    if (qy.per_channel()) throw QuantizationError(y.name, "activations must be quantised per tensor");
+    W_ = constant_of(graph, op, op.inputs[1], ir::DType::Int8, "weight");
+    if (W_.rank() < 3 || W_.rank() > 4)
+      throw UnsupportedOpError(op.op_type + " with " + std::to_string(W_.rank() - 2) + " spatial dims",
+                               "the CPU runtime's int8 kernels", "1-D and 2-D convolutions only");
+    const std::int64_t M = W_.dim(0);
+    check_channels(w, qw, 0, M);
+    for (auto z : qw.zero_points)
+      if (z != 0) throw QuantizationError(w.name, "int8 weights must be symmetric (zero point 0), got " + std::to_string(z));
+    zx_ = qx.zero_point();
+    zy_ = qy.zero_point();
+    output_activation_range(op, qy, act_min_, act_max_);
+    group_ = op.attr_int("group", 1);
+    cw_ = prepare_weights(W_, group_);
+    bias_.assign(static_cast<std::size_t>(M), 0);
+    if (op.inputs.size() > 2 && !op.inputs[2].empty()) {
+      const Tensor B = constant_of(graph, op, op.inputs[2], ir::DType::Int32, "bias");
+      if (B.numel() != M)
+        throw QuantizationError(op.inputs[2], "bias has " + std::to_string(B.numel()) + " values for " +
+                                                  std::to_string(M) + " output channels");
+      std::copy(B.data<std::int32_t>(), B.data<std::int32_t>() + M, bias_.begin());
+    }
+    for (std::int64_t c = 0; c < M; ++c) {
+      mult_.push_back(quantize_multiplier(double(qx.scale()) * double(qw.scale(c)) / double(qy.scale())));
+      bias_adj_.push_back(static_cast<std::int32_t>(
+          static_cast<std::uint32_t>(bias_[static_cast<std::size_t>(c)]) -
+          static_cast<std::uint32_t>(zx_) * static_cast<std::uint32_t>(cw_.wsum[static_cast<std::size_t>(c)])));
+    }
+  }
+
+  std::vector<Tensor> run(std::span<const Tensor> in) const override {
+    const Tensor& X = in[0];
+    if (X.dtype() != ir::DType::Int8) fail("int8 Conv input is " + X.type_string());
+    const auto geo = kernels::conv_geometry(op_, X.shape(), W_.shape(), false);
+    const Geo2 g = geo2(geo);
+    Shape out_shape{g.n, g.m};
+    out_shape.insert(out_shape.end(), geo.out.begin(), geo.out.end());
+    Tensor Y = Tensor::uninitialized(ir::DType::Int8, out_shape);
+    const std::int8_t* x = X.data<std::int8_t>();
+    std::int8_t* y = Y.mutable_data<std::int8_t>();
+    const std::int64_t P = g.OH * g.OW;
+    if (is_depthwise(g, X.rank())) {
+      depthwise(g, x, y);
+      return {Y};
+    }
+    const RequantRowFn requant_row = requant_row_kernel();
+    for (std::int64_t n = 0; n < g.n; ++n) {
+      std::int8_t* yn = y + n * g.m * P;
+      // Each tile row is one channel: requantised 16 pixels at a time.
+      conv_gemm_tiles(g, cw_, x + n * g.c * g.H * g.W, static_cast<std::int8_t>(zx_),
+                      [&](std::int64_t c0, int mr, std::int64_t j0, int nr, const std::int32_t* t) {
+                        for (int r = 0; r < mr; ++r) {
+                          const auto c = static_cast<std::size_t>(c0 + r);
+                          requant_row(t + r * kNR, nr, bias_adj_[c], mult_[c].multiplier, mult_[c].shift, zy_, act_min_,
+                                      act_max_, yn + (c0 + r) * P + j0);
+                        }
+                      });
+    }
+    return {Y};
+  }
+
+ private:
+  // y[c, oh, ow] = requant(bias[c] + sum_{kh,kw} w[c, kh, kw] * (x - zx)[oh*sh - ph + kh*dh, ow*sw - pw + kw*dw])
+  void depthwise(const Geo2& g, const std::int8_t* x, std::int8_t* y) const {
+    const RequantRowFn requant_row = requant_row_kernel();
+    const std::vector<std::int32_t> zp(static_cast<std::size_t>(g.n), zx_);
+    depthwise_rows(g, x, zp.data(), cw_.dw.data(), [&](std::int64_t n, std::int64_t c, std::int64_t oh, const std::int32_t* a) {
+      const auto cc = static_cast<std::size_t>(c);
+      requant_row(a, g.OW, bias_[cc], mult_[cc].multiplier, mult_[cc].shift, zy_, act_min_, act_max_,
+                  y + ((n * g.c + c) * g.OH + oh) * g.OW);
+    });
+  }
+
+  ir::Operation op_;
+  Tensor W_;
+  ConvWeights cw_;
+  std::int64_t group_ = 1;
+  std::int32_t zx_ = 0, zy_ = 0, act_min_ = -128, act_max_ = 127;
+  std::vector<std::int32_t> bias_, bias_adj_;
+  std::vector<QuantizedMultiplier> mult_;
+};
+
+// asymmetric_quantize_floats of one image, split over the thread pool: min/max per
+// chunk (order-free), then the chunks quantised; the same result on any thread count.
+void quantize_image(const float* x, std::int64_t n, std::int8_t* q, float& scale, std::int32_t& zp) {
+  constexpr std::int64_t kChunk = 16384;
+  const std::int64_t chunks = (n + kChunk - 1) / kChunk;
+  std::vector<float> lo(static_cast<std::size_t>(chunks), 0.f), hi(static_cast<std::size_t>(chunks), 0.f);
+  const bool avx2 = use_avx2();
+  parallel_for(chunks, [&](std::int64_t c) {
+    float l = 0.f, h = 0.f;
+    const std::int64_t b = c * kChunk, e = std::min(n, b + kChunk);
+    if (avx2) minmax_avx2(x + b, e - b, l, h);
+    else
+      for (std::int64_t i = b; i < e; ++i) l = std::min(l, x[i]), h = std::max(h, x[i]);
+    lo[static_cast<std::size_t>(c)] = l;
+    hi[static_cast<std::size_t>(c)] = h;
+  });
+  const float l = chunks ? *std::min_element(lo.begin(), lo.end()) : 0.f;
+  const float h = chunks ? *std::max_element(hi.begin(), hi.end()) : 0.f;
+  asymmetric_params(l, h, scale, zp);
+  if (l == h) {
+    std::fill(q, q + n, std::int8_t(0));
+    return;
+  }
+  parallel_for(chunks, [&](std::int64_t c) {
+    const std::int64_t b = c * kChunk;
+    if (avx2) asymmetric_quantize_avx2(x + b, std::min(kChunk, n - b), scale, zp, q + b);
+    else asymmetric_quantize_with(x + b, std::min(kChunk, n - b), scale, zp, q + b);
+  });
+}
+
+class ConvHybrid final : public PreparedOp {
+ public:
+  ConvHybrid(const ir::Operation& op, const ir::Graph& graph) : op_(op) {
+    require_nchw(op);
+    const ir::Tensor& w = ir_tensor(graph, op.inputs[1]);
+    const QParams qw = quant_of(w, {ir::DType::Int8});
+    W_ = constant_of(graph, op, op.inputs[1], ir::DType::Int8, "weight");
+    if (W_.rank() < 3 || W_.rank() > 4)
+      throw UnsupportedOpError(op.op_type + " with " + std::to_string(W_.rank() - 2) + " spatial dims",
+                               "the CPU runtime's int8 kernels", "1-D and 2-D convolutions only");
+    const std::int64_t M = W_.dim(0);
+    check_channels(w, qw, 0, M);
+    for (auto z : qw.zero_points)
+      if (z != 0) throw QuantizationError(w.name, "int8 weights must be symmetric (zero point 0), got " + std::to_string(z));
+    for (std::int64_t c = 0; c < M; ++c) wscale_.push_back(qw.scale(c));
+    cw_ = prepare_weights(W_, op.attr_int("group", 1));
+    bias_.assign(static_cast<std::size_t>(M), 0.f);
+    if (op.inputs.size() > 2 && !op.inputs[2].empty()) {
+      const Tensor B = constant_of(graph, op, op.inputs[2], ir::DType::Float32, "bias");
+      if (B.numel() != M) fail("bias has " + std::to_string(B.numel()) + " values for " + std::to_string(M) + " channels");
+      std::copy(B.data<float>(), B.data<float>() + M, bias_.begin());
+    }
+    const std::string act = op.attr_string("fused_activation", "NONE");
+    if (act == "RELU") lo_ = 0.f;
+    else if (act == "RELU6") lo_ = 0.f, hi_ = 6.f;
+    else if (act == "RELU_N1_TO_1") lo_ = -1.f, hi_ = 1.f;
+    else if (act != "NONE")
+      throw UnsupportedOpError(op.op_type + " with fused_activation " + act, "the CPU runtime's hybrid kernels",
+                               "apply it as a separate op");
+  }
+
+  std::vector<Tensor> run(std::span<const Tensor> in) const override {
+    const Tensor& X = in[0];
+    if (X.dtype() != ir::DType::Float32) fail("hybrid Conv input is " + X.type_string());
+    const auto geo = kernels::conv_geometry(op_, X.shape(), W_.shape(), false);
+    const Geo2 g = geo2(geo);
+    Shape out_shape{g.n, g.m};
+    out_shape.insert(out_shape.end(), geo.out.begin(), geo.out.end());
+    Tensor Y = Tensor::uninitialized(ir::DType::Float32, out_shape);
+    const std::int64_t P = g.OH * g.OW, img = g.c * g.H * g.W;
+    float* y = Y.mutable_data<float>();
+    if (is_depthwise(g, X.rank())) {  // all images quantised first, then the direct loop
+      std::vector<std::int8_t> q(static_cast<std::size_t>(g.n * img));
+      std::vector<float> s(static_cast<std::size_t>(g.n));
+      std::vector<std::int32_t> z(static_cast<std::size_t>(g.n));
+      for (std::int64_t n = 0; n < g.n; ++n)
+        quantize_image(X.data<float>() + n * img, img, q.data() + n * img, s[static_cast<std::size_t>(n)],
+                                   z[static_cast<std::size_t>(n)]);
+      depthwise_rows(g, q.data(), z.data(), cw_.dw.data(), [&](std::int64_t n, std::int64_t c, std::int64_t oh, const std::int32_t* a) {
+        const auto cc = static_cast<std::size_t>(c);
+        const float scale = s[static_cast<std::size_t>(n)] * wscale_[cc];
+        float* yr = y + ((n * g.c + c) * g.OH + oh) * g.OW;
+        for (std::int64_t ow = 0; ow < g.OW; ++ow) yr[ow] = std::clamp(float(a[ow]) * scale + bias_[cc], lo_, hi_);
+      });
+      return {Y};
+    }
+    std::vector<std::int8_t> q(static_cast<std::size_t>(img));
+    for (std::int64_t n = 0; n < g.n; ++n) {
+      float s = 1.f;
+      std::int32_t z = 0;
+      quantize_image(X.data<float>() + n * img, img, q.data(), s, z);
+      float* yn = y + n * g.m * P;
+      conv_gemm(g, cw_, q.data(), static_cast<std::int8_t>(z), [&](std::int64_t c, std::int64_t p, std::int32_t acc) {
+        const auto cc = static_cast<std::size_t>(c);
+        const float v = float(acc - z * cw_.wsum[cc]) * (s * wscale_[cc]) + bias_[cc];
+        yn[c * P + p] = std::clamp(v, lo_, hi_);
+      });
+    }
+    return {Y};
+  }
+
+ private:
+  ir::Operation op_;
+  Tensor W_;
+  ConvWeights cw_;
+  std::vector<float> wscale_, bias_;
+  float lo_ = -std::numeric_limits<float>::infinity(), hi_ = std::numeric_limits<float>::infinity();
+};
+
+}  // namespace
+
+std::unique_ptr<PreparedOp> prepare_Conv(const ir::Operation& op, const ir::Graph& graph) {
+  return std::make_unique<ConvInt8>(op, graph);
+}
+std::unique_ptr<PreparedOp> prepare_ConvHybrid(const ir::Operation& op, const ir::Graph& graph) {
+  return std::make_unique<ConvHybrid>(op, graph);
+}
+
+}  // namespace ec::runtime::quantized

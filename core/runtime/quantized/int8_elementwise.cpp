@@ -1,0 +1,87 @@
+// int8 Add, Sub, Mul with numpy broadcasting (per-tensor params on both inputs).
+//   Add/Sub: TFLite's scheme (fixed_point.h AddParams: left shift 20, per-input
+//            multipliers s_i / (2 max(s1, s2)), output multiplier 2 max(s1, s2) / (2^20 s_out)).
+//   Mul:     y = clamp(zy + MBQM((a - za)(b - zb), s_a s_b / s_y)).
+// A second input may be a constant (with its own quant params). Inputs of
+// the same shape take a flat loop; others the broadcasting odometer.
+#include "core/runtime/kernels/common.h"
+#include "core/runtime/quantized/int8_common.h"
+
+namespace ec::runtime::quantized {
+namespace {
+
+enum class Binary { Add, Sub, Mul };
+
+class BinaryInt8 final : public PreparedOp {
+ public:
+  BinaryInt8(const ir::Operation& op, const ir::Graph& graph, Binary kind) : op_(op), kind_(kind) {
+    const ir::Tensor& a = ir_tensor(graph, op.inputs[0]);
+    const ir::Tensor& b = ir_tensor(graph, op.inputs[1]);
+    const ir::Tensor& y = ir_tensor(graph, op.outputs[0]);
+    const QParams qa = quant_of(a), qb = quant_of(b), qy = quant_of(y);
+    for (const auto* t : {&a, &b, &y})
+      if (quant_of(*t).per_channel()) throw QuantizationError(t->name, "activations must be quantised per tensor");
+    std::int32_t lo = -128, hi = 127;
+    output_activation_range(op, qy, lo, hi);
+    if (kind == Binary::Mul) {
+      mul_ = quantize_multiplier(double(qa.scale()) * double(qb.scale()) / double(qy.scale()));
+      off_a_ = -qa.zero_point();
+      off_b_ = -qb.zero_point();
+      zy_ = qy.zero_point();
+      lo_ = lo;
+      hi_ = hi;
+    } else {
+      add_ = make_add_params(qa.scale(), qa.zero_point(), qb.scale(), qb.zero_point(), qy.scale(), qy.zero_point());
+      add_.act_min = lo;
+      add_.act_max = hi;
+    }
+  }
+
+  std::vector<Tensor> run(std::span<const Tensor> in) const override {
+    const Tensor &A = in[0], &B = in[1];
+    if (A.dtype() != ir::DType::Int8 || B.dtype() != ir::DType::Int8)
+      fail("int8 " + op_.op_type + " inputs are " + A.type_string() + " and " + B.type_string());
+    const auto out = kernels::broadcast_shapes(A.shape(), B.shape());
+    Tensor Y = Tensor::uninitialized(ir::DType::Int8, out);
+    const std::int8_t *a = A.data<std::int8_t>(), *b = B.data<std::int8_t>();
+    std::int8_t* y = Y.mutable_data<std::int8_t>();
+    auto apply = [&](auto&& f) {
+      if (A.shape() == out && B.shape() == out) {
+        for (std::int64_t i = 0; i < Y.numel(); ++i) y[i] = static_cast<std::int8_t>(f(a[i], b[i]));
+      } else {
+        kernels::for_each_broadcast2(out, A.shape(), B.shape(), [&](std::int64_t i, std::int64_t ia, std::int64_t ib) {
+          y[i] = static_cast<std::int8_t>(f(a[ia], b[ib]));
+        });
+      }
+    };
+    switch (kind_) {
+      case Binary::Add: apply([&](std::int32_t x1, std::int32_t x2) { return add_quantized(add_, x1, x2, false); }); break;
+      case Binary::Sub: apply([&](std::int32_t x1, std::int32_t x2) { return add_quantized(add_, x1, x2, true); }); break;
+      case Binary::Mul:
+        apply([&](std::int32_t x1, std::int32_t x2) { return mul_quantized(x1, off_a_, x2, off_b_, mul_, zy_, lo_, hi_); });
+        break;
+    }
+    return {Y};
+  }
+
+ private:
+  ir::Operation op_;
+  Binary kind_;
+  AddParams add_;
+  QuantizedMultiplier mul_;
+  std::int32_t off_a_ = 0, off_b_ = 0, zy_ = 0, lo_ = -128, hi_ = 127;
+};
+
+}  // namespace
+
+std::unique_ptr<PreparedOp> prepare_Add(const ir::Operation& op, const ir::Graph& graph) {
+  return std::make_unique<BinaryInt8>(op, graph, Binary::Add);
+}
+std::unique_ptr<PreparedOp> prepare_Sub(const ir::Operation& op, const ir::Graph& graph) {
+  return std::make_unique<BinaryInt8>(op, graph, Binary::Sub);
+}
+std::unique_ptr<PreparedOp> prepare_Mul(const ir::Operation& op, const ir::Graph& graph) {
+  return std::make_unique<BinaryInt8>(op, graph, Binary::Mul);
+}
+
+}  // namespace ec::runtime::quantized

@@ -1,0 +1,234 @@
+// The ONE table of int8 kernels, plus the helpers shared by the op families
+// (quant param validation, constants, requantisation).
+#include "core/runtime/quantized/int8_kernels.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/runtime/quantized/int8_common.h"
+
+namespace ec::runtime::quantized {
+namespace {
+
+using K = ir::OpKind;
+
+constexpr Int8KernelEntry kTable[] = {
+    {K::Conv, "per-channel int8 convolution (im2col + int8 GEMM, direct depthwise), TFLite ConvPerChannel",
+     prepare_Conv, prepare_ConvHybrid},
+    {K::Gemm, "int8 Gemm (constant weight, transB 0/1), TFLite FullyConnected arithmetic", prepare_Gemm,
+     prepare_GemmHybrid},
+    {K::MatMul, "int8 MatMul (constant weight per column, or two per-tensor activations)", prepare_MatMul,
+     prepare_MatMulHybrid},
+    {K::FullyConnected, "int8 FullyConnected (weights [out, in], per-channel), TFLite FullyConnected",
+     prepare_FullyConnected, prepare_FullyConnectedHybrid},
+    {K::MaxPool, "int8 max pooling (params kept)", prepare_MaxPool, nullptr},
+    {K::AveragePool, "int8 average pooling, TFLite rounding (half away from zero)", prepare_AveragePool, nullptr},
+    {K::GlobalAveragePool, "int8 global average pooling", prepare_GlobalAveragePool, nullptr},
+    {K::GlobalMaxPool, "int8 global max pooling", prepare_GlobalMaxPool, nullptr},
+    {K::Relu, "int8 ReLU (requantise + clamp), TFLite ReluX", prepare_Relu, nullptr},
+    {K::Sigmoid, "int8 logistic via a 256-entry table, output 1/256 zp -128", prepare_Sigmoid, nullptr},
+    {K::HardSwish, "int8 hard swish via a 256-entry table (float transform)", prepare_HardSwish, nullptr},
+    {K::Tanh, "int8 tanh via a 256-entry table, output 1/128 zp 0", prepare_Tanh, nullptr},
+    {K::Clip, "int8 Clip with constant bounds (requantise + clamp)", prepare_Clip, nullptr},
+    {K::Softmax, "int8 softmax (exp table per row max), output 1/256 zp -128", prepare_Softmax, nullptr},
+    {K::Add, "int8 Add, TFLite scheme (left shift 20, per-input multipliers), broadcasting", prepare_Add, nullptr},
+    {K::Sub, "int8 Sub, TFLite scheme, broadcasting", prepare_Sub, nullptr},
+    {K::Mul, "int8 Mul, TFLite MulElementwise, broadcasting", prepare_Mul, nullptr},
+    {K::Reshape, "params pass through (requantised if the output's differ)", prepare_PassThrough, nullptr},
+    {K::Flatten, "params pass through", prepare_PassThrough, nullptr},
+    {K::Squeeze, "params pass through", prepare_PassThrough, nullptr},
+    {K::Unsqueeze, "params pass through", prepare_PassThrough, nullptr},
+    {K::Transpose, "params pass through", prepare_PassThrough, nullptr},
+    {K::Concat, "int8 Concat; inputs with other params requantised (TFLite ConcatenationWithScaling)",
+     prepare_Concat, nullptr},
+    {K::Identity, "params pass through", prepare_PassThrough, nullptr},
+};
+
+const Int8KernelEntry* find_entry(ir::OpKind kind) {
+  for (const auto& e : kTable)
+    if (e.kind == kind) return &e;
+  return nullptr;
+}
+
+std::string op_label(const ir::Operation& op) {
+  return "op '" + (op.name.empty() ? op.op_type : op.name) + "' (" + op.op_type + ")";
+}
+
+// Ops that read the stored integers as plain numbers whatever the params say.
+bool reads_raw_integers(ir::OpKind k) {
+  return k == K::QuantizeLinear || k == K::DequantizeLinear || k == K::DynamicQuantizeLinear || k == K::Shape ||
+         k == K::Size || k == K::Cast || k == K::CastLike;
+}
+
+}  // namespace
+
+std::span<const Int8KernelEntry> int8_kernel_table() { return kTable; }
+
+bool has_int8_kernel(ir::OpKind kind) {
+  const auto* e = find_entry(kind);
+  return e && e->prepare;
+}
+
+bool has_hybrid_kernel(ir::OpKind kind) {
+  const auto* e = find_entry(kind);
+  return e && e->prepare_hybrid;
+}
+
+bool is_int8_op(const ir::Operation& op, const ir::Graph& graph) {
+  if (op.inputs.empty() || op.inputs[0].empty() || reads_raw_integers(op.kind)) return false;
+  const ir::Tensor* t = graph.find_tensor(op.inputs[0]);
+  return t && (t->dtype == ir::DType::Int8 || t->dtype == ir::DType::UInt8) && t->quant.has_value();
+}
+
+bool is_hybrid_op(const ir::Operation& op, const ir::Graph& graph) {
+  if (op.kind != K::Conv && op.kind != K::FullyConnected && op.kind != K::Gemm && op.kind != K::MatMul) return false;
+  if (op.inputs.size() < 2) return false;
+  const ir::Tensor* x = graph.find_tensor(op.inputs[0]);
+  const ir::Tensor* w = graph.find_tensor(op.inputs[1]);
+  return x && w && x->dtype == ir::DType::Float32 && w->dtype == ir::DType::Int8 && w->is_constant() &&
+         w->quant.has_value();
+}
+
+std::unique_ptr<PreparedOp> prepare_quantized(const ir::Operation& op, const ir::Graph& graph) {
+  const std::string name = op.name.empty() ? op.op_type : op.name;
+  const std::string keep = "keep it in float: --keep-float " + name;
+  if (is_int8_op(op, graph)) {
+    const auto* e = find_entry(op.kind);
+    if (!e || !e->prepare)
+      throw UnsupportedOpError(op.op_type, "the CPU runtime's int8 kernels", keep, op_label(op));
+    if (graph.find_tensor(op.inputs[0])->dtype == ir::DType::UInt8)
+      throw UnsupportedOpError(op.op_type + " on u8 activations", "the CPU runtime's int8 kernels",
+                               "quantise activations to i8 (TFLite's int8 scheme) or " + keep, op_label(op));
+    return e->prepare(op, graph);
+  }
+  if (is_hybrid_op(op, graph)) {
+    const auto* e = find_entry(op.kind);
+    if (!e || !e->prepare_hybrid)
+      throw UnsupportedOpError(op.op_type + " (hybrid)", "the CPU runtime's int8 kernels", keep, op_label(op));
+    return e->prepare_hybrid(op, graph);
+  }
+  return nullptr;
+}
+
+// ---------------------------------------------------------------- helpers
+
+void fail(const std::string& message) { throw EdgeCompilerError(ErrorKind::Graph, message); }
+
+const ir::Tensor& ir_tensor(const ir::Graph& graph, const std::string& name) {
+  const ir::Tensor* t = graph.find_tensor(name);
+  if (!t) throw GraphError("tensor '" + name + "' is not declared in the graph");
+  return *t;
+}
+
+std::int32_t qmin_of(ir::DType t) {
+  switch (t) {
+    case ir::DType::Int8: return -128;
+    case ir::DType::UInt8: return 0;
+    case ir::DType::Int16: return -32768;
+    default: return std::numeric_limits<std::int32_t>::min();
+  }
+}
+std::int32_t qmax_of(ir::DType t) {
+  switch (t) {
+    case ir::DType::Int8: return 127;
+    case ir::DType::UInt8: return 255;
+    case ir::DType::Int16: return 32767;
+    default: return std::numeric_limits<std::int32_t>::max();
+  }
+}
+
+QParams quant_of(const ir::Tensor& t, std::initializer_list<ir::DType> allowed) {
+  auto bad = [&](const std::string& why) -> QuantizationError { return QuantizationError(t.name, why); };
+  if (!t.quant) throw bad("no quantisation params (" + std::string(ir::dtype_name(t.dtype)) + " tensor read by an int8 kernel)");
+  if (std::find(allowed.begin(), allowed.end(), t.dtype) == allowed.end()) {
+    std::string want;
+    for (auto d : allowed) want += (want.empty() ? "" : " or ") + std::string(ir::dtype_name(d));
+    throw bad("is " + std::string(ir::dtype_name(t.dtype)) + ", the int8 kernels expect " + want);
+  }
+  const ir::QuantParams& q = *t.quant;
+  QParams p;
+  p.dtype = t.dtype;
+  p.axis = q.axis;
+  if (q.scales.empty()) throw bad("quantisation params have no scale");
+  if (!q.zero_points.empty() && q.zero_points.size() != q.scales.size() && q.zero_points.size() != 1)
+    throw bad(std::to_string(q.scales.size()) + " scales but " + std::to_string(q.zero_points.size()) +
+              " zero points");
+  for (float s : q.scales)
+    if (!(s > 0.f) || !std::isfinite(s)) throw bad("scale " + std::to_string(s) + " is not positive and finite");
+  p.scales = q.scales;
+  const std::int64_t lo = qmin_of(t.dtype), hi = qmax_of(t.dtype);
+  for (std::size_t i = 0; i < q.scales.size(); ++i) {
+    const std::int64_t z = q.zero_points.empty() ? 0 : q.zero_points[q.zero_points.size() == 1 ? 0 : i];
+    if (z < lo || z > hi)
+      throw bad("zero point " + std::to_string(z) + " is outside the " + std::string(ir::dtype_name(t.dtype)) +
+                " range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+    p.zero_points.push_back(static_cast<std::int32_t>(z));
+  }
+  if (p.scales.size() > 1 && p.axis < 0) throw bad(std::to_string(p.scales.size()) + " scales but no channel axis");
+  return p;
+}
+
+QParams quant_of(const ir::Graph& graph, const std::string& name, std::initializer_list<ir::DType> allowed) {
+  return quant_of(ir_tensor(graph, name), allowed);
+}
+
+void check_channels(const ir::Tensor& t, const QParams& q, int axis, std::int64_t channels) {
+  if (!q.per_channel()) return;
+  if (q.axis != axis)
+    throw QuantizationError(t.name, "per-channel params along axis " + std::to_string(q.axis) + ", expected axis " +
+                                        std::to_string(axis));
+  if (q.channels() != channels)
+    throw QuantizationError(t.name, std::to_string(q.channels()) + " per-channel scales for " +
+                                        std::to_string(channels) + " channels");
+}
+
+Tensor constant_of(const ir::Graph& graph, const ir::Operation& op, const std::string& name, ir::DType dtype,
+                   const char* role) {
+  const ir::Tensor& t = ir_tensor(graph, name);
+  if (!t.is_constant())
+    throw UnsupportedOpError(op.op_type + " with a non-constant " + role, "the CPU runtime's int8 kernels",
+                             "keep it in float: --keep-float " + (op.name.empty() ? op.op_type : op.name),
+                             op_label(op));
+  if (t.dtype != dtype)
+    throw QuantizationError(name, std::string(role) + " is " + std::string(ir::dtype_name(t.dtype)) + ", expected " +
+                                      std::string(ir::dtype_name(dtype)));
+  if (!t.shape.is_static()) throw GraphError("constant '" + name + "' has a dynamic shape");
+  return Tensor::from_constant(t.dtype, t.shape.sizes(), *t.data);
+}
+
+void output_activation_range(const ir::Operation& op, const QParams& q, std::int32_t& act_min, std::int32_t& act_max) {
+  const std::string act = op.attr_string("fused_activation", "NONE");
+  if (!activation_range(act, q.scale(), q.zero_point(), qmin_of(q.dtype), qmax_of(q.dtype), act_min, act_max))
+    throw UnsupportedOpError(op.op_type + " with fused_activation " + act, "the CPU runtime's int8 kernels",
+                             "apply it as a separate op", op_label(op));
+}
+
+void require_nchw(const ir::Operation& op) {
+  if (op.attr_string("layout", "NCHW") != "NCHW")
+    throw UnsupportedOpError(op.op_type + " with layout " + op.attr_string("layout", ""),
+                             "the CPU runtime's int8 kernels", "run the layout pass back to NCHW", op_label(op));
+}
+
+Requantizer::Requantizer(const QParams& in, const QParams& out, std::int32_t act_lo, std::int32_t act_hi)
+    : in_zp(in.zero_point()), out_zp(out.zero_point()), lo(act_lo), hi(act_hi) {
+  identity = in.scale() == out.scale() && in.zero_point() == out.zero_point();
+  m = quantize_multiplier(double(in.scale()) / double(out.scale()));
+}
+
+void Requantizer::apply(const std::int8_t* x, std::int8_t* y, std::int64_t n) const {
+  if (identity) {
+    for (std::int64_t i = 0; i < n; ++i) y[i] = static_cast<std::int8_t>(std::clamp<std::int32_t>(x[i], lo, hi));
+    return;
+  }
+  // A table: 256 inputs, computed once per call (cheaper than n multiplies for large n).
+  if (n >= 512) {
+    std::int8_t t[256];
+    for (int q = -128; q < 128; ++q) t[q + 128] = (*this)(static_cast<std::int8_t>(q));
+    for (std::int64_t i = 0; i < n; ++i) y[i] = t[x[i] + 128];
+    return;
+  }
+  for (std::int64_t i = 0; i < n; ++i) y[i] = (*this)(x[i]);
+}
+
+}  // namespace ec::runtime::quantized

@@ -1,0 +1,68 @@
+// Integer (int8) execution for the CPU runtime: ONE table of int8 kernels
+// (int8_kernels.cpp), one file per op family (int8_conv.cpp, int8_linear.cpp,
+// int8_elementwise.cpp, int8_pooling.cpp, int8_data_movement.cpp,
+// int8_activations.cpp). Each entry prepares an op once, at session load, from
+// the IR graph's quantisation params (ir::Tensor::quant; docs/QUANTISATION.md)
+// -- per-channel multipliers/shifts, int32 bias with zero-point corrections,
+// repacked weights, lookup tables, as TFLite's Prepare does -- and then runs it.
+// The arithmetic is TFLite's reference integer arithmetic (fixed_point.h).
+//
+// Two kinds of quantised ops are prepared here:
+//  * int8 ops: the first input is an i8 tensor with `quant` set; the outputs
+//    are i8 with their own `quant` (the bias, when present, i32);
+//  * hybrid ops (dynamic range, TFLite's "hybrid" kernels): Conv, FullyConnected,
+//    Gemm, MatMul with an f32 first input and a constant i8 weight with `quant`;
+//    the input is quantised per run, products accumulate in int32, the output is f32.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "core/ir/graph.h"
+#include "core/runtime/tensor.h"
+
+namespace ec::runtime::quantized {
+
+/// An op prepared for integer execution: constant work done once.
+class PreparedOp {
+ public:
+  virtual ~PreparedOp() = default;
+  /// Runs on `inputs` (one per op input, undefined when absent; constants included)
+  /// and returns one tensor per op output. Safe to call from several threads.
+  virtual std::vector<Tensor> run(std::span<const Tensor> inputs) const = 0;
+};
+
+/// Prepares `op` of `graph` (its tensors' quant params and constants). Throws
+/// QuantizationError {tensor, reason} for missing or invalid params and
+/// EdgeCompilerError / UnsupportedOpError for shapes or attributes it cannot take.
+using PrepareFn = std::unique_ptr<PreparedOp> (*)(const ir::Operation& op, const ir::Graph& graph);
+
+struct Int8KernelEntry {
+  ir::OpKind kind;
+  std::string_view summary;
+  PrepareFn prepare;         // int8 op (i8 activations)
+  PrepareFn prepare_hybrid;  // hybrid op (f32 activations, i8 weights); null when none
+};
+
+/// Every int8 kernel, in op-table order.
+std::span<const Int8KernelEntry> int8_kernel_table();
+/// Whether ops of `kind` can run with i8 activations.
+bool has_int8_kernel(ir::OpKind kind);
+/// Whether ops of `kind` have a hybrid (f32 in/out, i8 weights) kernel.
+bool has_hybrid_kernel(ir::OpKind kind);
+
+/// True when `op` runs in int8: its first input is an i8 or u8 tensor with `quant` set.
+bool is_int8_op(const ir::Operation& op, const ir::Graph& graph);
+/// True when `op` is a hybrid op: Conv/FullyConnected/Gemm/MatMul with an f32 first
+/// input and a constant i8 second input carrying `quant`.
+bool is_hybrid_op(const ir::Operation& op, const ir::Graph& graph);
+
+/// Prepares `op` for integer execution, or returns null when it is neither an int8
+/// nor a hybrid op (it then runs on the float kernels). Throws UnsupportedOpError
+/// (suggesting `--keep-float <op name>`) for a quantised op without an int8 kernel,
+/// QuantizationError naming the tensor for missing or invalid quant params.
+std::unique_ptr<PreparedOp> prepare_quantized(const ir::Operation& op, const ir::Graph& graph);
+
+}  // namespace ec::runtime::quantized

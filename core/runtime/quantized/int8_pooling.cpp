@@ -1,0 +1,189 @@
+// int8 pooling (NCHW).
+//   MaxPool / GlobalMaxPool: the max of the stored values (monotonic), then a
+//     requantisation when the output's params differ from the input's.
+//   AveragePool / GlobalAveragePool: mirrors TFLite's reference_integer_ops::
+//     AveragePool: acc = sum of the window's values, n = its element count,
+//     y = acc > 0 ? (acc + n/2) / n : (acc - n/2) / n (half away from zero), clamped.
+//     count_include_pad counts padding positions as zero_point values. When the
+//     output's params differ, y = zy + round((acc - n*zx) * sx / (n * sy)).
+#include <algorithm>
+#include <cmath>
+
+#include "core/runtime/kernels/common.h"
+#include "core/runtime/quantized/int8_common.h"
+#include "core/runtime/thread_pool.h"
+
+namespace ec::runtime::quantized {
+namespace {
+
+using Shape = std::vector<std::int64_t>;
+
+struct Pool2 {
+  std::int64_t n, c, H, W, OH, OW, KH, KW, sh, sw, dh, dw, ph, pw, peh, pew;
+};
+
+// Geometry of a 1-D or 2-D pooling (a 1-D one has H = 1), ONNX rules incl.
+// auto_pad and ceil_mode (a last window starting in the end padding is dropped).
+Pool2 pool_geometry(const ir::Operation& op, const Shape& x, bool global) {
+  if (x.size() != 3 && x.size() != 4)
+    throw UnsupportedOpError(op.op_type + " on rank " + std::to_string(x.size()), "the CPU runtime's int8 kernels",
+                             "1-D and 2-D pooling only");
+  const bool one = x.size() == 3;
+  Pool2 g{};
+  g.n = x[0];
+  g.c = x[1];
+  g.H = one ? 1 : x[2];
+  g.W = x.back();
+  const std::size_t k = x.size() - 2;
+  Shape kernel = global ? Shape(x.begin() + 2, x.end()) : op.attr_ints("kernel_shape");
+  Shape strides = op.attr_ints("strides"), dil = op.attr_ints("dilations"), pads = op.attr_ints("pads");
+  if (strides.empty()) strides.assign(k, 1);
+  if (dil.empty()) dil.assign(k, 1);
+  if (pads.empty()) pads.assign(2 * k, 0);
+  if (global) strides.assign(k, 1), dil.assign(k, 1), pads.assign(2 * k, 0);
+  if (kernel.size() != k || strides.size() != k || dil.size() != k || pads.size() != 2 * k)
+    fail("kernel_shape/strides/dilations/pads do not match " + std::to_string(k) + " spatial dims");
+  const bool ceil_mode = op.attr_int("ceil_mode", 0) != 0;
+  const std::string auto_pad = op.attr_string("auto_pad", "NOTSET");
+  Shape in(x.begin() + 2, x.end()), out(k), pb(pads.begin(), pads.begin() + static_cast<std::ptrdiff_t>(k)),
+      pe(pads.begin() + static_cast<std::ptrdiff_t>(k), pads.end());
+  for (std::size_t i = 0; i < k; ++i) {
+    if (kernel[i] <= 0 || strides[i] <= 0 || dil[i] <= 0) fail("kernel, strides and dilations must be positive");
+    const std::int64_t ext = (kernel[i] - 1) * dil[i] + 1;
+    if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
+      out[i] = (in[i] + strides[i] - 1) / strides[i];
+      const std::int64_t total = std::max<std::int64_t>(0, (out[i] - 1) * strides[i] + ext - in[i]);
+      pb[i] = auto_pad == "SAME_UPPER" ? total / 2 : total - total / 2;
+      pe[i] = total - pb[i];
+      continue;
+    }
+    if (auto_pad == "VALID") pb[i] = pe[i] = 0;
+    const std::int64_t span = in[i] + pb[i] + pe[i] - ext;
+    if (span < 0) fail("kernel is larger than the padded input " + shape_string(x));
+    out[i] = (ceil_mode ? (span + strides[i] - 1) / strides[i] : span / strides[i]) + 1;
+    if (ceil_mode && (out[i] - 1) * strides[i] >= in[i] + pb[i]) --out[i];
+  }
+  auto at = [&](const Shape& v, std::int64_t fill) { return one ? fill : v[0]; };
+  g.OH = at(out, 1);
+  g.OW = out.back();
+  g.KH = at(kernel, 1);
+  g.KW = kernel.back();
+  g.sh = at(strides, 1);
+  g.sw = strides.back();
+  g.dh = at(dil, 1);
+  g.dw = dil.back();
+  g.ph = at(pb, 0);
+  g.pw = pb.back();
+  g.peh = at(pe, 0);
+  g.pew = pe.back();
+  return g;
+}
+
+Shape out_shape(const Shape& x, const Pool2& g) {
+  if (x.size() == 3) return {g.n, g.c, g.OW};
+  return {g.n, g.c, g.OH, g.OW};
+}
+
+enum class Kind { Max, Average };
+
+class PoolInt8 final : public PreparedOp {
+ public:
+  PoolInt8(const ir::Operation& op, const ir::Graph& graph, Kind kind, bool global)
+      : op_(op), kind_(kind), global_(global) {
+    require_nchw(op);
+    if (op.outputs.size() > 1 && !op.outputs[1].empty())
+      throw UnsupportedOpError(op.op_type + " with indices", "the CPU runtime's int8 kernels", "");
+    const ir::Tensor& x = ir_tensor(graph, op.inputs[0]);
+    const ir::Tensor& y = ir_tensor(graph, op.outputs[0]);
+    qx_ = quant_of(x);
+    qy_ = quant_of(y);
+    for (const auto* t : {&x, &y})
+      if (quant_of(*t).per_channel()) throw QuantizationError(t->name, "activations must be quantised per tensor");
+    same_ = qx_.scale() == qy_.scale() && qx_.zero_point() == qy_.zero_point();
+    requant_ = Requantizer(qx_, qy_);
+    include_pad_ = op.attr_int("count_include_pad", 0) != 0;
+    output_activation_range(op, qy_, lo_, hi_);
+    ratio_ = double(qx_.scale()) / double(qy_.scale());
+  }
+
+  std::vector<Tensor> run(std::span<const Tensor> in) const override {
+    const Tensor& X = in[0];
+    if (X.dtype() != ir::DType::Int8) fail("int8 " + op_.op_type + " input is " + X.type_string());
+    const Pool2 g = pool_geometry(op_, X.shape(), global_);
+    Tensor Y = Tensor::uninitialized(ir::DType::Int8, out_shape(X.shape(), g));
+    const std::int8_t* x = X.data<std::int8_t>();
+    std::int8_t* y = Y.mutable_data<std::int8_t>();
+    const std::int32_t zx = qx_.zero_point(), zy = qy_.zero_point();
+    parallel_for(g.n * g.c, [&](std::int64_t nc) {
+      const std::int8_t* xc = x + nc * g.H * g.W;
+      std::int8_t* yc = y + nc * g.OH * g.OW;
+      for (std::int64_t oh = 0; oh < g.OH; ++oh) {
+        const std::int64_t h0 = oh * g.sh - g.ph;
+        for (std::int64_t ow = 0; ow < g.OW; ++ow) {
+          const std::int64_t w0 = ow * g.sw - g.pw;
+          std::int32_t acc = kind_ == Kind::Max ? -128 : 0, count = 0, padded = 0;
+          for (std::int64_t kh = 0; kh < g.KH; ++kh) {
+            const std::int64_t ih = h0 + kh * g.dh;
+            const bool row_in_pads = ih >= -g.ph && ih < g.H + g.peh;
+            for (std::int64_t kw = 0; kw < g.KW; ++kw) {
+              const std::int64_t iw = w0 + kw * g.dw;
+              if (ih < 0 || ih >= g.H || iw < 0 || iw >= g.W) {
+                if (row_in_pads && iw >= -g.pw && iw < g.W + g.pew) ++padded;
+                continue;
+              }
+              const std::int32_t v = xc[ih * g.W + iw];
+              if (kind_ == Kind::Max) acc = std::max(acc, v);
+              else acc += v;
+              ++count;
+            }
+          }
+          std::int32_t out;
+          if (kind_ == Kind::Max) {
+            out = requant_(static_cast<std::int8_t>(acc));
+            out = std::clamp(out, lo_, hi_);
+          } else {
+            if (include_pad_) {
+              acc += padded * zx;
+              count += padded;
+            }
+            if (count == 0) count = 1;
+            if (same_) {
+              out = acc > 0 ? (acc + count / 2) / count : (acc - count / 2) / count;
+            } else {
+              out = zy + round_away(double(acc - count * zx) * ratio_ / double(count));
+            }
+            out = std::clamp(out, lo_, hi_);
+          }
+          yc[oh * g.OW + ow] = static_cast<std::int8_t>(out);
+        }
+      }
+    });
+    return {Y};
+  }
+
+ private:
+  ir::Operation op_;
+  Kind kind_;
+  bool global_, same_ = true, include_pad_ = false;
+  QParams qx_, qy_;
+  Requantizer requant_;
+  double ratio_ = 1.0;
+  std::int32_t lo_ = -128, hi_ = 127;
+};
+
+}  // namespace
+
+std::unique_ptr<PreparedOp> prepare_MaxPool(const ir::Operation& op, const ir::Graph& graph) {
+  return std::make_unique<PoolInt8>(op, graph, Kind::Max, false);
+}
+std::unique_ptr<PreparedOp> prepare_AveragePool(const ir::Operation& op, const ir::Graph& graph) {
+  return std::make_unique<PoolInt8>(op, graph, Kind::Average, false);
+}
+std::unique_ptr<PreparedOp> prepare_GlobalAveragePool(const ir::Operation& op, const ir::Graph& graph) {
+  return std::make_unique<PoolInt8>(op, graph, Kind::Average, true);
+}
+std::unique_ptr<PreparedOp> prepare_GlobalMaxPool(const ir::Operation& op, const ir::Graph& graph) {
+  return std::make_unique<PoolInt8>(op, graph, Kind::Max, true);
+}
+
+}  // namespace ec::runtime::quantized

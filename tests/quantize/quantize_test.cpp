@@ -1,0 +1,342 @@
+// Unit tests of core/quantize: observers, the int8 arithmetic, the strategy
+// table, and quantize() on a small generated Conv/Relu/Add/pool/Gemm graph
+// (graph shape per docs/QUANTISATION.md, validate(), every report field).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "core/errors.h"
+#include "core/ir/validate.h"
+#include "core/quantize/calibration_data.h"
+#include "core/quantize/observer.h"
+#include "core/quantize/quant_math.h"
+#include "core/quantize/quantizer.h"
+#include "core/runtime/session.h"
+
+namespace ec::quantize {
+namespace {
+
+// Normal values; with `spread`, output channel c (axis 0) is scaled by 10^(c % 3 - 1),
+// as trained layers' channels differ (what per-channel weights are for).
+ir::Tensor random_constant(const std::string& name, std::vector<std::int64_t> shape, std::mt19937& rng, float scale,
+                           bool spread = false) {
+  std::normal_distribution<float> d(0.f, scale);
+  std::int64_t n = 1;
+  for (auto s : shape) n *= s;
+  const std::int64_t per_channel = n / shape[0];
+  std::vector<float> v(static_cast<std::size_t>(n));
+  for (std::size_t i = 0; i < v.size(); ++i)
+    v[i] = d(rng) * (spread ? std::pow(10.f, static_cast<float>(static_cast<std::int64_t>(i) / per_channel % 3) - 1.f) : 1.f);
+  ir::Tensor t;
+  t.name = name;
+  t.dtype = ir::DType::Float32;
+  t.shape = ir::Shape::of(shape);
+  t.data = ir::ConstantData::copy_of(v.data(), v.size() * 4);
+  return t;
+}
+
+ir::Operation op(ir::OpKind k, std::string name, std::vector<std::string> in, std::vector<std::string> out) {
+  ir::Operation o;
+  o.kind = k;
+  o.op_type = std::string(ir::op_info(k).name);
+  o.name = std::move(name);
+  o.inputs = std::move(in);
+  o.outputs = std::move(out);
+  return o;
+}
+
+void act(ir::Graph& g, const std::string& name, std::vector<std::int64_t> shape) {
+  ir::Tensor t;
+  t.name = name;
+  t.dtype = ir::DType::Float32;
+  t.shape = ir::Shape::of(shape);
+  g.add_tensor(t);
+}
+
+// x -> conv1 -> relu -> conv2 -> add(relu, conv2) -> relu -> gap -> flatten -> fc(Gemm transB)
+ir::Graph small_net() {
+  std::mt19937 rng(3);
+  ir::Graph g;
+  g.name = "small";
+  act(g, "x", {1, 4, 8, 8});
+  g.inputs = {"x"};
+  g.add_tensor(random_constant("w1", {8, 4, 3, 3}, rng, 0.3f, true));
+  g.add_tensor(random_constant("b1", {8}, rng, 0.1f));
+  g.add_tensor(random_constant("w2", {8, 8, 1, 1}, rng, 0.3f, true));
+  g.add_tensor(random_constant("b2", {8}, rng, 0.1f));
+  g.add_tensor(random_constant("wf", {10, 8}, rng, 0.3f));
+  g.add_tensor(random_constant("bf", {10}, rng, 0.1f));
+  auto c1 = op(ir::OpKind::Conv, "conv1", {"x", "w1", "b1"}, {"c1"});
+  c1.attributes["pads"] = std::vector<std::int64_t>{1, 1, 1, 1};
+  c1.attributes["kernel_shape"] = std::vector<std::int64_t>{3, 3};
+  g.ops.push_back(c1);
+  act(g, "c1", {1, 8, 8, 8});
+  g.ops.push_back(op(ir::OpKind::Relu, "relu", {"c1"}, {"r"}));
+  act(g, "r", {1, 8, 8, 8});
+  auto c2 = op(ir::OpKind::Conv, "conv2", {"r", "w2", "b2"}, {"c2"});
+  c2.attributes["kernel_shape"] = std::vector<std::int64_t>{1, 1};
+  g.ops.push_back(c2);
+  act(g, "c2", {1, 8, 8, 8});
+  g.ops.push_back(op(ir::OpKind::Add, "add", {"r", "c2"}, {"a"}));
+  act(g, "a", {1, 8, 8, 8});
+  g.ops.push_back(op(ir::OpKind::Relu, "relu2", {"a"}, {"a2"}));
+  act(g, "a2", {1, 8, 8, 8});
+  g.ops.push_back(op(ir::OpKind::GlobalAveragePool, "gap", {"a2"}, {"p"}));
+  act(g, "p", {1, 8, 1, 1});
+  g.ops.push_back(op(ir::OpKind::Flatten, "flatten", {"p"}, {"f"}));
+  act(g, "f", {1, 8});
+  auto fc = op(ir::OpKind::Gemm, "fc", {"f", "wf", "bf"}, {"y"});
+  fc.attributes["transB"] = std::int64_t{1};
+  g.ops.push_back(fc);
+  act(g, "y", {1, 10});
+  g.outputs = {"y"};
+  return g;
+}
+
+const ir::Operation* find_op(const ir::Graph& g, ir::OpKind k) {
+  for (const auto& o : g.ops)
+    if (o.kind == k) return &o;
+  return nullptr;
+}
+
+TEST(Observer, MinMaxAndGrowth) {
+  CalibrationObserver ob;
+  std::vector<float> a{-1.f, 0.5f, 0.25f}, b{3.f, -0.1f};
+  ASSERT_TRUE(ob.observe(a));
+  ASSERT_TRUE(ob.observe(b));  // R grows from 1 to 4: bins merged, nothing dropped
+  EXPECT_EQ(ob.count(), 5);
+  EXPECT_FLOAT_EQ(ob.min(), -1.f);
+  EXPECT_FLOAT_EQ(ob.max(), 3.f);
+  const auto h = ob.histogram(ob.min(), ob.max(), 4);
+  std::int64_t n = 0;
+  for (auto c : h) n += c;
+  EXPECT_EQ(n, 5);
+  EXPECT_EQ(ob.range(100), (std::pair<float, float>{-1.f, 3.f}));
+  std::vector<float> bad{1.f, NAN};
+  EXPECT_FALSE(ob.observe(bad));
+}
+
+TEST(Observer, PercentileClipsOutliers) {
+  CalibrationObserver ob;
+  std::vector<float> v(10000);
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(i % 100) / 100.f;  // [0, 0.99]
+  v[0] = 50.f;                                                                           // one outlier
+  ob.observe(v);
+  const auto [lo, hi] = ob.range(99.9);
+  EXPECT_EQ(lo, 0.f);
+  EXPECT_LT(hi, 1.1f);
+  EXPECT_GT(hi, 0.9f);
+  EXPECT_NEAR(ob.clip_fraction(lo, hi), 1e-4, 1e-4);
+  EXPECT_EQ(ob.clip_fraction(ob.min(), ob.max()), 0);
+}
+
+TEST(QuantMath, ActivationParamsRepresentZeroExactly) {
+  for (auto [lo, hi] : std::vector<std::pair<float, float>>{{-1.f, 3.f}, {0.f, 6.f}, {0.2f, 5.f}, {-4.f, -1.f}, {0.f, 0.f}}) {
+    const auto p = activation_params(lo, hi);
+    ASSERT_GT(p.scales[0], 0);
+    ASSERT_GE(p.zero_points[0], -128);
+    ASSERT_LE(p.zero_points[0], 127);
+    const auto [rlo, rhi] = represented_range(p);
+    EXPECT_LE(rlo, std::min(lo, 0.f) + p.scales[0]);
+    EXPECT_GE(rhi, std::max(hi, 0.f) - p.scales[0]);
+  }
+  EXPECT_EQ(activation_params(0, 6).zero_points[0], -128);  // ReLU6 output: zero at the bottom
+}
+
+TEST(QuantMath, PerChannelWeightsBeatPerTensorAndBiasScale) {
+  // Channel 1 is 100x smaller than channel 0: per tensor, it drowns in rounding.
+  std::vector<float> w{1.f, -0.5f, 0.25f, 0.01f, -0.005f, 0.0025f};
+  const auto pc = quantize_weights(w, {2, 3}, 0, true);
+  const auto pt = quantize_weights(w, {2, 3}, 0, false);
+  ASSERT_EQ(pc.params.scales.size(), 2u);
+  EXPECT_EQ(pc.params.axis, 0);
+  EXPECT_EQ(pt.params.scales.size(), 1u);
+  EXPECT_EQ(pc.values[0], 127);  // symmetric: max |w| -> 127
+  EXPECT_EQ(pc.values[3], 127);
+  EXPECT_GT(pc.channel_sqnr_db[1], pt.channel_sqnr_db[1] + 20);
+  EXPECT_GT(pc.sqnr_db, pt.sqnr_db);
+  const std::vector<float> b{0.5f, -0.02f};
+  const auto qb = quantize_bias(b, 0.1f, pc.params);
+  ASSERT_EQ(qb.params.scales.size(), 2u);
+  EXPECT_FLOAT_EQ(qb.params.scales[0], 0.1f * pc.params.scales[0]);  // input_scale * weight_scale
+  EXPECT_EQ(qb.params.dtype, ir::DType::Int32);
+  EXPECT_NEAR(qb.values[0] * qb.params.scales[0], 0.5, qb.params.scales[0]);
+}
+
+TEST(Strategies, OneTableWithThreeNames) {
+  std::vector<std::string> names;
+  for (const auto& e : strategy_table()) names.emplace_back(e.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"ptq", "qat", "dynamic"}));
+}
+
+TEST(Quantize, PtqGraphFollowsTheConvention) {
+  const ir::Graph g = small_net();
+  const auto samples = random_samples(g, 8, 1);
+  QuantizeOptions o;
+  const auto r = quantize(g, samples, o);
+  EXPECT_TRUE(ir::validate(r.graph).empty() || [&] {
+    for (const auto& i : ir::validate(r.graph))
+      if (i.severity == ir::ValidationIssue::Severity::Error) return false;
+    return true;
+  }());
+  // Float edges: QuantizeLinear after the input, DequantizeLinear producing the output.
+  EXPECT_EQ(r.graph.inputs, g.inputs);
+  EXPECT_EQ(r.graph.outputs, g.outputs);
+  EXPECT_EQ(r.graph.find_tensor("x")->dtype, ir::DType::Float32);
+  EXPECT_EQ(r.graph.find_tensor("y")->dtype, ir::DType::Float32);
+  const ir::Operation* q = find_op(r.graph, ir::OpKind::QuantizeLinear);
+  ASSERT_TRUE(q);
+  EXPECT_EQ(q->inputs[0], "x");
+  const ir::Operation* dq = find_op(r.graph, ir::OpKind::DequantizeLinear);
+  ASSERT_TRUE(dq);
+  EXPECT_EQ(dq->outputs[0], "y");
+  // Conv: i8 input with params, i8 per-channel symmetric weights, i32 bias with scale in*w.
+  const ir::Operation* conv = find_op(r.graph, ir::OpKind::Conv);
+  ASSERT_TRUE(conv);
+  const ir::Tensor* in = r.graph.find_tensor(conv->inputs[0]);
+  const ir::Tensor* w = r.graph.find_tensor(conv->inputs[1]);
+  const ir::Tensor* b = r.graph.find_tensor(conv->inputs[2]);
+  ASSERT_TRUE(in && w && b);
+  EXPECT_EQ(in->dtype, ir::DType::Int8);
+  ASSERT_TRUE(in->quant);
+  EXPECT_EQ(w->dtype, ir::DType::Int8);
+  ASSERT_TRUE(w->quant);
+  EXPECT_EQ(w->quant->axis, 0);
+  EXPECT_EQ(w->quant->scales.size(), 8u);
+  for (auto z : w->quant->zero_points) EXPECT_EQ(z, 0);
+  EXPECT_EQ(b->dtype, ir::DType::Int32);
+  ASSERT_TRUE(b->quant);
+  for (std::size_t c = 0; c < 8; ++c)
+    EXPECT_FLOAT_EQ(b->quant->scales[c], in->quant->scales[0] * w->quant->scales[c]);
+  // Every op output in the middle is i8 with params.
+  for (const auto& o : r.graph.ops) {
+    if (o.kind == ir::OpKind::DequantizeLinear) continue;
+    const ir::Tensor* t = r.graph.find_tensor(o.outputs[0]);
+    EXPECT_EQ(t->dtype, ir::DType::Int8) << o.name;
+    EXPECT_TRUE(t->quant) << o.name;
+  }
+  // Flatten keeps its input's params.
+  const ir::Operation* flat = find_op(r.graph, ir::OpKind::Flatten);
+  EXPECT_EQ(*r.graph.find_tensor(flat->outputs[0])->quant, *r.graph.find_tensor(flat->inputs[0])->quant);
+
+  // Report: every field filled.
+  const QuantReport& rep = r.report;
+  EXPECT_EQ(rep.strategy, "ptq");
+  EXPECT_EQ(rep.calibration_samples, 8);
+  EXPECT_GT(rep.calibration_seconds, 0);
+  ASSERT_EQ(rep.outputs.size(), 1u);
+  EXPECT_EQ(rep.outputs[0].output, "y");
+  EXPECT_GT(rep.outputs[0].sqnr_db, 20);
+  EXPECT_GT(rep.outputs[0].max_abs_error, 0);
+  EXPECT_GE(rep.outputs[0].top1_agreement, 0.5);
+  ASSERT_EQ(rep.layers.size(), 3u);
+  for (const auto& l : rep.layers) {
+    EXPECT_FALSE(l.channel_sqnr_db.empty()) << l.op;
+    EXPECT_EQ(l.channel_sqnr_db.size(), l.channel_max_abs_error.size());
+    EXPECT_GT(l.weight_sqnr_db, 30) << l.op;
+    EXPECT_GT(l.output_sqnr_db, 15) << l.op;
+    EXPECT_FALSE(l.sensitivity_gain_db);
+  }
+  EXPECT_EQ(rep.layers[2].channel_sqnr_db.size(), 10u);  // Gemm transB: one per output row
+  const TensorReport* x = rep.find_tensor("x");
+  ASSERT_TRUE(x);
+  EXPECT_EQ(x->producer, "");
+  EXPECT_LT(x->float_min, 0);
+  EXPECT_GT(x->float_max, 0);
+  EXPECT_LE(x->range_min, x->float_min + x->params.scales[0]);
+  EXPECT_EQ(x->clip_fraction, 0);  // min/max observer
+  EXPECT_GT(x->sqnr_db, 35);
+  EXPECT_EQ(x->histogram.size(), 64u);
+  const TensorReport* r1 = rep.find_tensor("r");  // conv1's output once the Relu is fused into it
+  ASSERT_TRUE(r1);
+  EXPECT_EQ(r1->producer, "conv1");
+  EXPECT_GE(r1->range_min, -1e-6);
+  const TensorReport* add = rep.find_tensor("a");
+  ASSERT_TRUE(add);
+  EXPECT_LT(add->float_min, 0);
+  EXPECT_GE(add->range_min, -1e-6);  // narrowed to the following Relu's range (TFLite fuses it)
+  EXPECT_EQ(add->clip_fraction, 0);  // the Relu clips those values anyway
+  EXPECT_GT(add->sqnr_db, 25);       // measured against the Relu's output
+  EXPECT_TRUE(rep.float_ops.empty());
+}
+
+TEST(Quantize, PerTensorIsWorseAndKeepFloatAndInt8Io) {
+  const ir::Graph g = small_net();
+  const auto samples = random_samples(g, 8, 1);
+  QuantizeOptions o;
+  const double pc = quantize(g, samples, o).report.outputs[0].sqnr_db;
+  o.per_channel = false;
+  const auto pt = quantize(g, samples, o);
+  EXPECT_LT(pt.report.outputs[0].sqnr_db, pc);
+  EXPECT_FALSE(pt.report.layers[0].per_channel);
+
+  o.per_channel = true;
+  o.keep_float = {"fc"};
+  o.sensitivity = true;
+  const auto kf = quantize(g, samples, o);
+  ASSERT_EQ(kf.report.float_ops.size(), 1u);
+  EXPECT_EQ(kf.report.float_ops[0].op, "fc");
+  EXPECT_EQ(kf.report.float_ops[0].reason, "--keep-float");
+  for (const auto& l : kf.report.layers) EXPECT_TRUE(l.sensitivity_gain_db) << l.op;
+  const ir::Operation* gemm = find_op(kf.graph, ir::OpKind::Gemm);
+  EXPECT_EQ(kf.graph.find_tensor(gemm->inputs[0])->dtype, ir::DType::Float32);  // reads a DequantizeLinear
+  EXPECT_EQ(kf.graph.find_tensor(gemm->inputs[1])->dtype, ir::DType::Float32);
+
+  o.keep_float = {};
+  o.sensitivity = false;
+  o.int8_io = true;
+  const auto io = quantize(g, samples, o);
+  EXPECT_EQ(io.graph.find_tensor("x")->dtype, ir::DType::Int8);
+  EXPECT_EQ(io.graph.find_tensor("y")->dtype, ir::DType::Int8);
+  EXPECT_FALSE(find_op(io.graph, ir::OpKind::QuantizeLinear));
+  EXPECT_FALSE(find_op(io.graph, ir::OpKind::DequantizeLinear));
+}
+
+TEST(Quantize, DynamicQuantisesWeightsOnly) {
+  const ir::Graph g = small_net();
+  QuantizeOptions o;
+  o.strategy = "dynamic";
+  const auto r = quantize(g, random_samples(g, 2, 1), o);
+  const ir::Operation* conv = find_op(r.graph, ir::OpKind::Conv);
+  EXPECT_EQ(r.graph.find_tensor(conv->inputs[0])->dtype, ir::DType::Float32);
+  EXPECT_EQ(r.graph.find_tensor(conv->inputs[1])->dtype, ir::DType::Int8);
+  EXPECT_EQ(r.graph.find_tensor(conv->inputs[2])->dtype, ir::DType::Float32);
+  EXPECT_EQ(r.graph.find_tensor(conv->outputs[0])->dtype, ir::DType::Float32);
+  EXPECT_TRUE(r.report.tensors.empty());
+  EXPECT_EQ(r.report.layers.size(), 3u);
+  EXPECT_TRUE(r.report.layers[0].hybrid);
+  EXPECT_GT(r.report.outputs[0].sqnr_db, 25);
+}
+
+TEST(Quantize, BadRequests) {
+  const ir::Graph g = small_net();
+  const auto samples = random_samples(g, 2, 1);
+  QuantizeOptions o;
+  o.strategy = "magic";
+  EXPECT_THROW(quantize(g, samples, o), EdgeCompilerError);
+  o.strategy = "ptq";
+  o.keep_float = {"nope"};
+  try {
+    quantize(g, samples, o);
+    FAIL();
+  } catch (const EdgeCompilerError& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Usage);
+    EXPECT_NE(std::string(e.what()).find("nope"), std::string::npos);
+  }
+  o.keep_float = {};
+  o.strategy = "qat";  // no QDQ pairs in the model
+  EXPECT_THROW(quantize(g, samples, o), EdgeCompilerError);
+  o.strategy = "ptq";
+  EXPECT_THROW(quantize(g, {}, o), EdgeCompilerError);  // ptq without samples
+  // Cancel from the progress callback.
+  try {
+    quantize(g, samples, o, [](const std::string&, int, int) { return false; });
+    FAIL();
+  } catch (const EdgeCompilerError& e) {
+    EXPECT_STREQ(e.what(), "cancelled");
+  }
+}
+
+}  // namespace
+}  // namespace ec::quantize
