@@ -13,7 +13,7 @@ packages=(
   libeigen3-dev libusb-1.0-0-dev libspdlog-dev libfmt-dev
   libcli11-dev nlohmann-json3-dev
   # GUI
-  qt6-base-dev qt6-charts-dev qt6-tools-dev qt6-l10n-tools qt6-tools-dev-tools libgl-dev
+  qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-tools-dev qt6-l10n-tools qt6-tools-dev-tools libgl-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev libonnx-testdata
   python3 python3-numpy python3-onnx python3-torch python3-torchvision

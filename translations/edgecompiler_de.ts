@@ -2,14 +2,138 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de">
 <context>
-    <name>ec::widgets::GraphView</name>
+    <name>ec::widgets::ChannelHeatmap</name>
     <message>
-        <source>Drag to pan, wheel or +/− to zoom, 0 to fit. Click a block to expand it, its header to collapse it.</source>
-        <translation>Ziehen zum Verschieben, Mausrad oder +/− zum Zoomen, 0 zum Einpassen. Einen Block anklicken, um ihn aufzuklappen, seinen Kopf, um ihn zuzuklappen.</translation>
+        <source>channel %1 of %2</source>
+        <translation>Kanal %1 von %2</translation>
     </message>
+    <message>
+        <source>SQNR: %1</source>
+        <translation>SQNR: %1</translation>
+    </message>
+    <message>
+        <source>max |error|: %1</source>
+        <translation>max. |Fehler|: %1</translation>
+    </message>
+    <message>
+        <source>No layer has per-channel weights.</source>
+        <translation>Keine Schicht hat kanalweise Gewichte.</translation>
+    </message>
+    <message>
+        <source>Not quantised yet.</source>
+        <translation>Noch nicht quantisiert.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Per-channel weight SQNR (dB): %n layer(s) × output channels</source>
+        <translation>
+            <numerusform>Kanalweises Gewichts-SQNR (dB): %n Schicht × Ausgabekanäle</numerusform>
+            <numerusform>Kanalweises Gewichts-SQNR (dB): %n Schichten × Ausgabekanäle</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Per-channel max |weight error|: %n layer(s) × output channels</source>
+        <translation>
+            <numerusform>Kanalweiser max. |Gewichtsfehler|: %n Schicht × Ausgabekanäle</numerusform>
+            <numerusform>Kanalweiser max. |Gewichtsfehler|: %n Schichten × Ausgabekanäle</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>channel 0 → last (each row spans its own channel count)</source>
+        <translation>Kanal 0 → letzter (jede Zeile über ihre eigene Kanalzahl)</translation>
+    </message>
+    <message>
+        <source>dB</source>
+        <translation>dB</translation>
+    </message>
+    <message>
+        <source>|error|</source>
+        <translation>|Fehler|</translation>
+    </message>
+</context>
+<context>
+    <name>ec::widgets::GraphDiffModel</name>
+    <message>
+        <source>removed</source>
+        <translation>entfernt</translation>
+    </message>
+    <message>
+        <source>added</source>
+        <translation>hinzugefügt</translation>
+    </message>
+    <message>
+        <source>changed</source>
+        <translation>geändert</translation>
+    </message>
+    <message>
+        <source>type</source>
+        <translation>Typ</translation>
+    </message>
+    <message>
+        <source>(absent)</source>
+        <translation>(nicht vorhanden)</translation>
+    </message>
+    <message>
+        <source>inputs</source>
+        <translation>Eingänge</translation>
+    </message>
+    <message>
+        <source>outputs</source>
+        <translation>Ausgänge</translation>
+    </message>
+    <message>
+        <source>inputs: %1</source>
+        <translation>Eingänge: %1</translation>
+    </message>
+    <message>
+        <source>outputs: %1</source>
+        <translation>Ausgänge: %1</translation>
+    </message>
+    <message>
+        <source>before</source>
+        <translation>vorher</translation>
+    </message>
+    <message>
+        <source>after</source>
+        <translation>nachher</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>Änderung</translation>
+    </message>
+    <message>
+        <source>Op</source>
+        <translation>Op</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>Typ</translation>
+    </message>
+    <message>
+        <source>What changed</source>
+        <translation>Was sich änderte</translation>
+    </message>
+    <message>
+        <source>Before</source>
+        <translation>Vorher</translation>
+    </message>
+    <message>
+        <source>After</source>
+        <translation>Nachher</translation>
+    </message>
+</context>
+<context>
+    <name>ec::widgets::GraphView</name>
     <message>
         <source>%1 ops</source>
         <translation>%1 Operationen</translation>
+    </message>
+    <message>
+        <source>Laying out…</source>
+        <translation>Wird angeordnet…</translation>
+    </message>
+    <message>
+        <source>Drag to pan, wheel, pinch or +/− to zoom, 0 to fit. Click a block to expand it, its header to collapse it.</source>
+        <translation>Ziehen zum Verschieben, Mausrad, Zwei-Finger-Geste oder +/− zum Zoomen, 0 zum Einpassen. Einen Block anklicken, um ihn aufzuklappen, seine Kopfzeile, um ihn zuzuklappen.</translation>
     </message>
 </context>
 <context>
@@ -201,6 +325,127 @@
     </message>
 </context>
 <context>
+    <name>ec::widgets::PassListModel</name>
+    <message>
+        <source>invalid graph</source>
+        <translation>ungültiger Graph</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n note(s)</source>
+        <translation>
+            <numerusform>%n Hinweis</numerusform>
+            <numerusform>%n Hinweise</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>no change</source>
+        <translation>keine Änderung</translation>
+    </message>
+    <message>
+        <source>warning: </source>
+        <translation>Warnung: </translation>
+    </message>
+    <message>
+        <source>note: </source>
+        <translation>Hinweis: </translation>
+    </message>
+    <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>Pass</source>
+        <translation>Pass</translation>
+    </message>
+    <message>
+        <source>Time (ms)</source>
+        <translation>Zeit (ms)</translation>
+    </message>
+    <message>
+        <source>Ops</source>
+        <translation>Ops</translation>
+    </message>
+    <message>
+        <source>Statistics</source>
+        <translation>Statistik</translation>
+    </message>
+</context>
+<context>
+    <name>ec::widgets::PassesPanel</name>
+    <message numerus="yes">
+        <source>original (%n op(s))</source>
+        <translation>
+            <numerusform>Original (%n Op)</numerusform>
+            <numerusform>Original (%n Ops)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: after %2, final (%n op(s))</source>
+        <translation>
+            <numerusform>%1: nach %2, endgültig (%n Op)</numerusform>
+            <numerusform>%1: nach %2, endgültig (%n Ops)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: after %2 (%n op(s))</source>
+        <translation>
+            <numerusform>%1: nach %2 (%n Op)</numerusform>
+            <numerusform>%1: nach %2 (%n Ops)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Show %1 in the graph view (removed ops in red)</source>
+        <translation>%1 in der Graphansicht zeigen (entfernte Ops rot)</translation>
+    </message>
+    <message>
+        <source>Show %1 in the graph view (added ops in green)</source>
+        <translation>%1 in der Graphansicht zeigen (hinzugefügte Ops grün)</translation>
+    </message>
+    <message>
+        <source>%1 removed, %2 added, %3 changed, %4 unchanged</source>
+        <translation>%1 entfernt, %2 hinzugefügt, %3 geändert, %4 unverändert</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n constant(s) touched</source>
+        <translation>
+            <numerusform>%n Konstante berührt</numerusform>
+            <numerusform>%n Konstanten berührt</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Run Model › Optimize (Ctrl+Shift+O) to see what each pass does to the graph.</source>
+        <translation>Modell › Optimieren (Strg+Umschalt+O) ausführen, um zu sehen, was jeder Pass am Graphen ändert.</translation>
+    </message>
+    <message>
+        <source>Snapshot the diff starts from</source>
+        <translation>Stand, von dem der Vergleich ausgeht</translation>
+    </message>
+    <message>
+        <source>Snapshot the diff goes to</source>
+        <translation>Stand, zu dem der Vergleich führt</translation>
+    </message>
+    <message>
+        <source>Before</source>
+        <translation>Vorher</translation>
+    </message>
+    <message>
+        <source>After</source>
+        <translation>Nachher</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>Vergleichen</translation>
+    </message>
+    <message>
+        <source>Show</source>
+        <translation>Zeigen</translation>
+    </message>
+    <message>
+        <source>Click a change to select its op in the graph</source>
+        <translation>Eine Änderung anklicken, um ihre Op im Graphen auszuwählen</translation>
+    </message>
+</context>
+<context>
     <name>ec::widgets::PropertiesModel</name>
     <message>
         <source>(not given)</source>
@@ -322,6 +567,359 @@
     </message>
 </context>
 <context>
+    <name>ec::widgets::QuantLayerModel</name>
+    <message>
+        <source>weights: %1, %2</source>
+        <translation>Gewichte: %1, %2</translation>
+    </message>
+    <message>
+        <source>per channel</source>
+        <translation>pro Kanal</translation>
+    </message>
+    <message>
+        <source>per tensor</source>
+        <translation>pro Tensor</translation>
+    </message>
+    <message>
+        <source>output SQNR: %1</source>
+        <translation>Ausgabe-SQNR: %1</translation>
+    </message>
+    <message>
+        <source>weight SQNR: %1</source>
+        <translation>Gewichts-SQNR: %1</translation>
+    </message>
+    <message>
+        <source>worst channel: %1 (%2)</source>
+        <translation>schlechtester Kanal: %1 (%2)</translation>
+    </message>
+    <message>
+        <source>kept in float, the model&apos;s SQNR would gain %1</source>
+        <translation>in Float belassen, gewänne das SQNR des Modells %1</translation>
+    </message>
+    <message>
+        <source>in float: %1</source>
+        <translation>in Float: %1</translation>
+    </message>
+    <message>
+        <source>marked to stay in float at the next run</source>
+        <translation>markiert, beim nächsten Lauf in Float zu bleiben</translation>
+    </message>
+    <message>
+        <source>float: %1</source>
+        <translation>Float: %1</translation>
+    </message>
+    <message>
+        <source>int8 → float at next run</source>
+        <translation>int8 → Float beim nächsten Lauf</translation>
+    </message>
+    <message>
+        <source>int8</source>
+        <translation>int8</translation>
+    </message>
+    <message>
+        <source>Keep %1 in float when re-quantising</source>
+        <translation>%1 beim erneuten Quantisieren in Float belassen</translation>
+    </message>
+    <message>
+        <source>Keep in float: checked ops stay in float when the model is re-quantised</source>
+        <translation>In Float belassen: markierte Ops bleiben beim erneuten Quantisieren in Float</translation>
+    </message>
+    <message>
+        <source>Signal-to-quantisation-noise ratio of the op&apos;s output: int8 execution vs float</source>
+        <translation>Signal-Quantisierungsrausch-Verhältnis der Op-Ausgabe: int8-Ausführung gegen Float</translation>
+    </message>
+    <message>
+        <source>SQNR of the int8 weights against the float weights</source>
+        <translation>SQNR der int8-Gewichte gegen die Float-Gewichte</translation>
+    </message>
+    <message>
+        <source>The output channel whose weights lost the most</source>
+        <translation>Der Ausgabekanal, dessen Gewichte am meisten verloren</translation>
+    </message>
+    <message>
+        <source>Model SQNR gained when only this op is kept in float</source>
+        <translation>SQNR-Gewinn des Modells, wenn nur diese Op in Float bleibt</translation>
+    </message>
+    <message>
+        <source>Float</source>
+        <translation>Float</translation>
+    </message>
+    <message>
+        <source>Op</source>
+        <translation>Op</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>Typ</translation>
+    </message>
+    <message>
+        <source>Output SQNR</source>
+        <translation>Ausgabe-SQNR</translation>
+    </message>
+    <message>
+        <source>Weight SQNR</source>
+        <translation>Gewichts-SQNR</translation>
+    </message>
+    <message>
+        <source>Worst channel</source>
+        <translation>Schlechtester Kanal</translation>
+    </message>
+    <message>
+        <source>Channels</source>
+        <translation>Kanäle</translation>
+    </message>
+    <message>
+        <source>Sensitivity</source>
+        <translation>Empfindlichkeit</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+</context>
+<context>
+    <name>ec::widgets::QuantPanel</name>
+    <message>
+        <source>Re-quantise</source>
+        <translation>Neu quantisieren</translation>
+    </message>
+    <message>
+        <source>Quantise</source>
+        <translation>Quantisieren</translation>
+    </message>
+    <message>
+        <source>Calibration Data</source>
+        <translation>Kalibrierdaten</translation>
+    </message>
+    <message>
+        <source>NumPy arrays, (N, C, H, W) float32 (*.npy);;All files (*)</source>
+        <translation>NumPy-Arrays, (N, C, H, W) float32 (*.npy);;Alle Dateien (*)</translation>
+    </message>
+    <message numerus="yes">
+        <source>Calibration: %n random sample(s) (uniform, fixed seed)</source>
+        <translation>
+            <numerusform>Kalibrierung: %n Zufallsstichprobe (gleichverteilt, fester Seed)</numerusform>
+            <numerusform>Kalibrierung: %n Zufallsstichproben (gleichverteilt, fester Seed)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No calibration data chosen: the inputs are uniform random values in [-1, 1) from a fixed seed. Choose a .npy file of real inputs for meaningful ranges.</source>
+        <translation>Keine Kalibrierdaten gewählt: Die Eingaben sind gleichverteilte Zufallswerte in [-1, 1) aus einem festen Seed. Für aussagekräftige Wertebereiche eine .npy-Datei mit echten Eingaben wählen.</translation>
+    </message>
+    <message>
+        <source>Calibration: %1</source>
+        <translation>Kalibrierung: %1</translation>
+    </message>
+    <message>
+        <source>starting…</source>
+        <translation>startet…</translation>
+    </message>
+    <message>
+        <source>calibrating</source>
+        <translation>kalibriert</translation>
+    </message>
+    <message>
+        <source>measuring error</source>
+        <translation>misst Fehler</translation>
+    </message>
+    <message>
+        <source>sensitivity</source>
+        <translation>Empfindlichkeit</translation>
+    </message>
+    <message>
+        <source>per channel</source>
+        <translation>pro Kanal</translation>
+    </message>
+    <message>
+        <source>per tensor</source>
+        <translation>pro Tensor</translation>
+    </message>
+    <message>
+        <source>min/max</source>
+        <translation>Min/Max</translation>
+    </message>
+    <message>
+        <source>%1th percentile</source>
+        <translation>%1. Perzentil</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>output “%1”: SQNR %2, top-1 agreement %3%</source>
+        <translation>Ausgabe „%1“: SQNR %2, Top-1-Übereinstimmung %3 %</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n layer(s) in int8</source>
+        <translation>
+            <numerusform>%n Schicht in int8</numerusform>
+            <numerusform>%n Schichten in int8</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n op(s) in float</source>
+        <translation>
+            <numerusform>%n Op in Float</numerusform>
+            <numerusform>%n Ops in Float</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n warning(s)</source>
+        <translation>
+            <numerusform>%n Warnung</numerusform>
+            <numerusform>%n Warnungen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Quantise the model to int8 again with the calibration data and the layers marked “Float” kept in float</source>
+        <translation>Das Modell erneut nach int8 quantisieren, mit den Kalibrierdaten und den mit „Float“ markierten Schichten in Float</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Stop the running quantisation</source>
+        <translation>Die laufende Quantisierung anhalten</translation>
+    </message>
+    <message>
+        <source>Calibration data</source>
+        <translation>Kalibrierdaten</translation>
+    </message>
+    <message>
+        <source>Choose the inputs the activation ranges are measured on</source>
+        <translation>Die Eingaben wählen, an denen die Aktivierungsbereiche gemessen werden</translation>
+    </message>
+    <message>
+        <source>Choose a .npy File…</source>
+        <translation>.npy-Datei wählen…</translation>
+    </message>
+    <message>
+        <source>Random Samples (%1)</source>
+        <translation>Zufallsstichproben (%1)</translation>
+    </message>
+    <message>
+        <source>Per-channel weights</source>
+        <translation>Kanalweise Gewichte</translation>
+    </message>
+    <message>
+        <source>Graph:</source>
+        <translation>Graph:</translation>
+    </message>
+    <message>
+        <source>Float graph coloured by SQNR</source>
+        <translation>Float-Graph nach SQNR eingefärbt</translation>
+    </message>
+    <message>
+        <source>Quantised graph</source>
+        <translation>Quantisierter Graph</translation>
+    </message>
+    <message>
+        <source>Run Tools › Quantise… (or the Quantise button above) to quantise the model to int8 and see where it loses accuracy.</source>
+        <translation>Werkzeuge › Quantisieren… (oder die Schaltfläche Quantisieren oben) ausführen, um das Modell nach int8 zu quantisieren und zu sehen, wo es an Genauigkeit verliert.</translation>
+    </message>
+    <message>
+        <source>SQNR per Layer</source>
+        <translation>SQNR pro Schicht</translation>
+    </message>
+    <message>
+        <source>Per-Channel Error</source>
+        <translation>Fehler pro Kanal</translation>
+    </message>
+    <message>
+        <source>Tensors</source>
+        <translation>Tensoren</translation>
+    </message>
+    <message>
+        <source>Show:</source>
+        <translation>Zeigen:</translation>
+    </message>
+    <message>
+        <source>Output SQNR</source>
+        <translation>Ausgabe-SQNR</translation>
+    </message>
+    <message>
+        <source>Weight SQNR</source>
+        <translation>Gewichts-SQNR</translation>
+    </message>
+    <message>
+        <source>one bar per quantised layer, in graph order: hover for its name, click to select it</source>
+        <translation>ein Balken pro quantisierter Schicht, in Graphreihenfolge: darüberfahren für den Namen, anklicken zum Auswählen</translation>
+    </message>
+    <message>
+        <source>SQNR (dB)</source>
+        <translation>SQNR (dB)</translation>
+    </message>
+    <message>
+        <source>Max |error|</source>
+        <translation>Max. |Fehler|</translation>
+    </message>
+    <message>
+        <source>Log counts</source>
+        <translation>Logarithmische Anzahlen</translation>
+    </message>
+    <message>
+        <source>Click a layer to select it in the graph; check “Float” to keep it in float at the next run</source>
+        <translation>Eine Schicht anklicken, um sie im Graphen auszuwählen; „Float“ ankreuzen, um sie beim nächsten Lauf in Float zu belassen</translation>
+    </message>
+</context>
+<context>
+    <name>ec::widgets::QuantTensorModel</name>
+    <message>
+        <source>(graph input)</source>
+        <translation>(Grapheingabe)</translation>
+    </message>
+    <message>
+        <source>observed: %1</source>
+        <translation>beobachtet: %1</translation>
+    </message>
+    <message>
+        <source>clipping range: %1</source>
+        <translation>Begrenzungsbereich: %1</translation>
+    </message>
+    <message>
+        <source>scale %1, zero point %2</source>
+        <translation>Skala %1, Nullpunkt %2</translation>
+    </message>
+    <message>
+        <source>SQNR: %1</source>
+        <translation>SQNR: %1</translation>
+    </message>
+    <message>
+        <source>Tensor</source>
+        <translation>Tensor</translation>
+    </message>
+    <message>
+        <source>Producer</source>
+        <translation>Erzeuger</translation>
+    </message>
+    <message>
+        <source>Observed range</source>
+        <translation>Beobachteter Bereich</translation>
+    </message>
+    <message>
+        <source>Clipping range</source>
+        <translation>Begrenzungsbereich</translation>
+    </message>
+    <message>
+        <source>Scale</source>
+        <translation>Skala</translation>
+    </message>
+    <message>
+        <source>Zero point</source>
+        <translation>Nullpunkt</translation>
+    </message>
+    <message>
+        <source>Clipped</source>
+        <translation>Begrenzt</translation>
+    </message>
+    <message>
+        <source>SQNR</source>
+        <translation>SQNR</translation>
+    </message>
+</context>
+<context>
     <name>ec::widgets::SearchBar</name>
     <message>
         <source>Find op or tensor by name or type</source>
@@ -357,10 +955,73 @@
     </message>
 </context>
 <context>
+    <name>ec::widgets::SqnrChart</name>
+    <message>
+        <source>#%1 %2 (%3)
+%4</source>
+        <translation>#%1 %2 (%3)
+%4</translation>
+    </message>
+    <message>
+        <source>dB</source>
+        <translation>dB</translation>
+    </message>
+    <message>
+        <source>output SQNR</source>
+        <translation>Ausgabe-SQNR</translation>
+    </message>
+    <message>
+        <source>weight SQNR</source>
+        <translation>Gewichts-SQNR</translation>
+    </message>
+</context>
+<context>
     <name>ec::widgets::SummaryPanel</name>
     <message>
         <source>No model loaded.</source>
         <translation>Kein Modell geladen.</translation>
+    </message>
+</context>
+<context>
+    <name>ec::widgets::TensorHistogram</name>
+    <message numerus="yes">
+        <source>[%1, %2): %n value(s)</source>
+        <translation>
+            <numerusform>[%1, %2): %n Wert</numerusform>
+            <numerusform>[%1, %2): %n Werte</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>outside the clipping range</source>
+        <translation>außerhalb des Begrenzungsbereichs</translation>
+    </message>
+    <message>
+        <source>Select a tensor (or a layer) to see its values.</source>
+        <translation>Einen Tensor (oder eine Schicht) auswählen, um seine Werte zu sehen.</translation>
+    </message>
+    <message>
+        <source>Not quantised yet.</source>
+        <translation>Noch nicht quantisiert.</translation>
+    </message>
+    <message>
+        <source>clip [%1, %2] · scale %3 · zero point %4 · %5% clipped · SQNR %6</source>
+        <translation>Begrenzung [%1, %2] · Skala %3 · Nullpunkt %4 · %5 % begrenzt · SQNR %6</translation>
+    </message>
+    <message>
+        <source>count (log)</source>
+        <translation>Anzahl (log)</translation>
+    </message>
+    <message>
+        <source>count</source>
+        <translation>Anzahl</translation>
+    </message>
+    <message>
+        <source>clip min %1</source>
+        <translation>Begrenzung min. %1</translation>
+    </message>
+    <message>
+        <source>clip max %1</source>
+        <translation>Begrenzung max. %1</translation>
     </message>
 </context>
 <context>
@@ -410,10 +1071,6 @@ Unterstützt: %1</translation>
     <message>
         <source>&amp;Language</source>
         <translation>&amp;Sprache</translation>
-    </message>
-    <message>
-        <source>The language changes when the workbench is restarted.</source>
-        <translation>Die Sprache wechselt beim nächsten Start der Workbench.</translation>
     </message>
     <message>
         <source>&amp;Help</source>
@@ -530,12 +1187,131 @@ Unterstützt: %1</translation>
         <source>&amp;Collapse All Groups</source>
         <translation>Alle Gruppen &amp;zuklappen</translation>
     </message>
+    <message>
+        <source>No translation for %1 is available.</source>
+        <translation>Für %1 gibt es keine Übersetzung.</translation>
+    </message>
+    <message>
+        <source>Passes</source>
+        <translation>Passes</translation>
+    </message>
+    <message>
+        <source>&amp;Model</source>
+        <translation>&amp;Modell</translation>
+    </message>
+    <message>
+        <source>&amp;Optimize (Default Pipeline)</source>
+        <translation>&amp;Optimieren (Standard-Pipeline)</translation>
+    </message>
+    <message>
+        <source>Run the default optimisation passes and show what each one changed</source>
+        <translation>Die Standard-Optimierungspasses ausführen und zeigen, was jeder änderte</translation>
+    </message>
+    <message>
+        <source>Optimizing…</source>
+        <translation>Optimiert…</translation>
+    </message>
+    <message>
+        <source>Optimized: %1 → %2 operations in %3 ms</source>
+        <translation>Optimiert: %1 → %2 Operationen in %3 ms</translation>
+    </message>
+    <message>
+        <source>Optimization failed</source>
+        <translation>Optimierung fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>Quantisation</source>
+        <translation>Quantisierung</translation>
+    </message>
+    <message>
+        <source>Calibrated on %1</source>
+        <translation>Kalibriert auf %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Quantised: %n layer(s) in int8</source>
+        <translation>
+            <numerusform>Quantisiert: %n Schicht in int8</numerusform>
+            <numerusform>Quantisiert: %n Schichten in int8</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Quantisation failed: %1</source>
+        <translation>Quantisierung fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Quantisation failed</source>
+        <translation>Quantisierung fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>Abgebrochen</translation>
+    </message>
+    <message>
+        <source>Quantisation cancelled</source>
+        <translation>Quantisierung abgebrochen</translation>
+    </message>
+    <message>
+        <source>&amp;Quantise…</source>
+        <translation>&amp;Quantisieren…</translation>
+    </message>
+    <message>
+        <source>&amp;Tools</source>
+        <translation>&amp;Werkzeuge</translation>
+    </message>
+    <message>
+        <source>Quantise the model to int8 and show where it loses accuracy</source>
+        <translation>Das Modell nach int8 quantisieren und zeigen, wo es an Genauigkeit verliert</translation>
+    </message>
+    <message>
+        <source>Quantising…</source>
+        <translation>Quantisiert…</translation>
+    </message>
+    <message>
+        <source>output SQNR (dB), dark = worse</source>
+        <translation>Ausgabe-SQNR (dB), dunkel = schlechter</translation>
+    </message>
 </context>
 <context>
     <name>ec::workbench::ModelLoader</name>
     <message>
         <source>%1: unknown error while opening the model</source>
         <translation>%1: unbekannter Fehler beim Öffnen des Modells</translation>
+    </message>
+</context>
+<context>
+    <name>ec::workbench::PassRunner</name>
+    <message>
+        <source>No model is loaded.</source>
+        <translation>Kein Modell geladen.</translation>
+    </message>
+    <message>
+        <source>unknown error while optimising the model</source>
+        <translation>unbekannter Fehler beim Optimieren des Modells</translation>
+    </message>
+</context>
+<context>
+    <name>ec::workbench::QuantRunner</name>
+    <message numerus="yes">
+        <source>%n random sample(s) (uniform in [-1, 1), seed %1)</source>
+        <translation>
+            <numerusform>%n Zufallsstichprobe (gleichverteilt in [-1, 1), Seed %1)</numerusform>
+            <numerusform>%n Zufallsstichproben (gleichverteilt in [-1, 1), Seed %1)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (%n sample(s))</source>
+        <translation>
+            <numerusform>%1 (%n Stichprobe)</numerusform>
+            <numerusform>%1 (%n Stichproben)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No model is loaded.</source>
+        <translation>Kein Modell geladen.</translation>
+    </message>
+    <message>
+        <source>unknown error while quantising the model</source>
+        <translation>unbekannter Fehler beim Quantisieren des Modells</translation>
     </message>
 </context>
 <context>
@@ -563,6 +1339,14 @@ Unterstützt: %1</translation>
     <message>
         <source>Timed out waiting for the model to load.</source>
         <translation>Zeitüberschreitung beim Laden des Modells.</translation>
+    </message>
+    <message>
+        <source>Run the default optimisation passes once MODEL is open.</source>
+        <translation>Die Standard-Optimierungspasses ausführen, sobald MODEL geöffnet ist.</translation>
+    </message>
+    <message>
+        <source>Quantise MODEL to int8 once it is open (random calibration samples).</source>
+        <translation>MODEL nach int8 quantisieren, sobald es geöffnet ist (zufällige Kalibrierstichproben).</translation>
     </message>
 </context>
 </TS>

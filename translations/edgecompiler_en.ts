@@ -2,13 +2,137 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en">
 <context>
-    <name>ec::widgets::GraphView</name>
+    <name>ec::widgets::ChannelHeatmap</name>
     <message>
-        <source>Drag to pan, wheel or +/− to zoom, 0 to fit. Click a block to expand it, its header to collapse it.</source>
+        <source>channel %1 of %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>SQNR: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>max |error|: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No layer has per-channel weights.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not quantised yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Per-channel weight SQNR (dB): %n layer(s) × output channels</source>
+        <translation>
+            <numerusform>Per-channel weight SQNR (dB): %n layer × output channels</numerusform>
+            <numerusform>Per-channel weight SQNR (dB): %n layers × output channels</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Per-channel max |weight error|: %n layer(s) × output channels</source>
+        <translation>
+            <numerusform>Per-channel max |weight error|: %n layer × output channels</numerusform>
+            <numerusform>Per-channel max |weight error|: %n layers × output channels</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>channel 0 → last (each row spans its own channel count)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>dB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>|error|</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ec::widgets::GraphDiffModel</name>
+    <message>
+        <source>removed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>added</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>changed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(absent)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>inputs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>outputs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>inputs: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>outputs: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>before</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>after</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Op</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What changed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Before</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>After</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ec::widgets::GraphView</name>
+    <message>
         <source>%1 ops</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Laying out…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Drag to pan, wheel, pinch or +/− to zoom, 0 to fit. Click a block to expand it, its header to collapse it.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -201,6 +325,127 @@
     </message>
 </context>
 <context>
+    <name>ec::widgets::PassListModel</name>
+    <message>
+        <source>invalid graph</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n note(s)</source>
+        <translation>
+            <numerusform>%n note</numerusform>
+            <numerusform>%n notes</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>no change</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>warning: </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>note: </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>#</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pass</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Time (ms)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ops</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Statistics</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ec::widgets::PassesPanel</name>
+    <message numerus="yes">
+        <source>original (%n op(s))</source>
+        <translation>
+            <numerusform>original (%n op)</numerusform>
+            <numerusform>original (%n ops)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: after %2, final (%n op(s))</source>
+        <translation>
+            <numerusform>%1: after %2, final (%n op)</numerusform>
+            <numerusform>%1: after %2, final (%n ops)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: after %2 (%n op(s))</source>
+        <translation>
+            <numerusform>%1: after %2 (%n op)</numerusform>
+            <numerusform>%1: after %2 (%n ops)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Show %1 in the graph view (removed ops in red)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show %1 in the graph view (added ops in green)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 removed, %2 added, %3 changed, %4 unchanged</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n constant(s) touched</source>
+        <translation>
+            <numerusform>%n constant touched</numerusform>
+            <numerusform>%n constants touched</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Run Model › Optimize (Ctrl+Shift+O) to see what each pass does to the graph.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Snapshot the diff starts from</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Snapshot the diff goes to</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Before</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>After</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Click a change to select its op in the graph</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ec::widgets::PropertiesModel</name>
     <message>
         <source>(not given)</source>
@@ -256,9 +501,9 @@
     </message>
     <message numerus="yes">
         <source>… and %n more</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>… and %n more</numerusform>
+            <numerusform>… and %n more</numerusform>
         </translation>
     </message>
     <message>
@@ -322,6 +567,359 @@
     </message>
 </context>
 <context>
+    <name>ec::widgets::QuantLayerModel</name>
+    <message>
+        <source>weights: %1, %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>per channel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>per tensor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>output SQNR: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>weight SQNR: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>worst channel: %1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>kept in float, the model&apos;s SQNR would gain %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>in float: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>marked to stay in float at the next run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>float: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>int8 → float at next run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>int8</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keep %1 in float when re-quantising</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keep in float: checked ops stay in float when the model is re-quantised</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Signal-to-quantisation-noise ratio of the op&apos;s output: int8 execution vs float</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SQNR of the int8 weights against the float weights</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The output channel whose weights lost the most</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model SQNR gained when only this op is kept in float</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Float</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Op</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Output SQNR</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Weight SQNR</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Worst channel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Channels</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sensitivity</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ec::widgets::QuantPanel</name>
+    <message>
+        <source>Re-quantise</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quantise</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Calibration Data</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>NumPy arrays, (N, C, H, W) float32 (*.npy);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Calibration: %n random sample(s) (uniform, fixed seed)</source>
+        <translation>
+            <numerusform>Calibration: %n random sample (uniform, fixed seed)</numerusform>
+            <numerusform>Calibration: %n random samples (uniform, fixed seed)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No calibration data chosen: the inputs are uniform random values in [-1, 1) from a fixed seed. Choose a .npy file of real inputs for meaningful ranges.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Calibration: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>starting…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>calibrating</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>measuring error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>sensitivity</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>per channel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>per tensor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>min/max</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1th percentile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>output “%1”: SQNR %2, top-1 agreement %3%</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n layer(s) in int8</source>
+        <translation>
+            <numerusform>%n layer in int8</numerusform>
+            <numerusform>%n layers in int8</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n op(s) in float</source>
+        <translation>
+            <numerusform>%n op in float</numerusform>
+            <numerusform>%n ops in float</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n warning(s)</source>
+        <translation>
+            <numerusform>%n warning</numerusform>
+            <numerusform>%n warnings</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Quantise the model to int8 again with the calibration data and the layers marked “Float” kept in float</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop the running quantisation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Calibration data</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose the inputs the activation ranges are measured on</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a .npy File…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Random Samples (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Per-channel weights</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Graph:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Float graph coloured by SQNR</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quantised graph</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run Tools › Quantise… (or the Quantise button above) to quantise the model to int8 and see where it loses accuracy.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SQNR per Layer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Per-Channel Error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tensors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Output SQNR</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Weight SQNR</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>one bar per quantised layer, in graph order: hover for its name, click to select it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SQNR (dB)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Max |error|</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Log counts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Click a layer to select it in the graph; check “Float” to keep it in float at the next run</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ec::widgets::QuantTensorModel</name>
+    <message>
+        <source>(graph input)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>observed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>clipping range: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>scale %1, zero point %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SQNR: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tensor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Producer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Observed range</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clipping range</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Scale</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Zero point</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clipped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SQNR</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ec::widgets::SearchBar</name>
     <message>
         <source>Find op or tensor by name or type</source>
@@ -357,9 +955,71 @@
     </message>
 </context>
 <context>
+    <name>ec::widgets::SqnrChart</name>
+    <message>
+        <source>#%1 %2 (%3)
+%4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>dB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>output SQNR</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>weight SQNR</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ec::widgets::SummaryPanel</name>
     <message>
         <source>No model loaded.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ec::widgets::TensorHistogram</name>
+    <message numerus="yes">
+        <source>[%1, %2): %n value(s)</source>
+        <translation>
+            <numerusform>[%1, %2): %n value</numerusform>
+            <numerusform>[%1, %2): %n values</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>outside the clipping range</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select a tensor (or a layer) to see its values.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not quantised yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>clip [%1, %2] · scale %3 · zero point %4 · %5% clipped · SQNR %6</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>count (log)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>count</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>clip min %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>clip max %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -408,10 +1068,6 @@ Supported: %1</source>
     </message>
     <message>
         <source>&amp;Language</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The language changes when the workbench is restarted.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -529,11 +1185,130 @@ Supported: %1</source>
         <source>&amp;Collapse All Groups</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>No translation for %1 is available.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Passes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Optimize (Default Pipeline)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run the default optimisation passes and show what each one changed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Optimizing…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Optimized: %1 → %2 operations in %3 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Optimization failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quantisation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Calibrated on %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Quantised: %n layer(s) in int8</source>
+        <translation>
+            <numerusform>Quantised: %n layer in int8</numerusform>
+            <numerusform>Quantised: %n layers in int8</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Quantisation failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quantisation failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quantisation cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Quantise…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Tools</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quantise the model to int8 and show where it loses accuracy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quantising…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>output SQNR (dB), dark = worse</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ec::workbench::ModelLoader</name>
     <message>
         <source>%1: unknown error while opening the model</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ec::workbench::PassRunner</name>
+    <message>
+        <source>No model is loaded.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown error while optimising the model</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ec::workbench::QuantRunner</name>
+    <message numerus="yes">
+        <source>%n random sample(s) (uniform in [-1, 1), seed %1)</source>
+        <translation>
+            <numerusform>%n random sample (uniform in [-1, 1), seed %1)</numerusform>
+            <numerusform>%n random samples (uniform in [-1, 1), seed %1)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (%n sample(s))</source>
+        <translation>
+            <numerusform>%1 (%n sample)</numerusform>
+            <numerusform>%1 (%n samples)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No model is loaded.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown error while quantising the model</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -561,6 +1336,14 @@ Supported: %1</source>
     </message>
     <message>
         <source>Timed out waiting for the model to load.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run the default optimisation passes once MODEL is open.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quantise MODEL to int8 once it is open (random calibration samples).</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

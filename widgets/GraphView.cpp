@@ -5,6 +5,7 @@
 #include <limits>
 
 #include <QElapsedTimer>
+#include <QEventLoop>
 #include <QFontMetricsF>
 #include <QGestureEvent>
 #include <QKeyEvent>
@@ -15,24 +16,26 @@
 #include <QPainterPath>
 #include <QPinchGesture>
 #include <QScrollBar>
+#include <QThread>
+#include <QTimer>
 #include <QWheelEvent>
 
+#include "widgets/GraphLayoutWorker.h"
 #include "widgets/OpFormat.h"
 #include "widgets/layout/compound_layout.h"
-#include "widgets/layout/ir_input.h"
 
 namespace ec::widgets {
 namespace {
 
 using ec::layout::Scene;
 
-constexpr double kMargin = 40;  // scene units around the graph
+constexpr double kMargin = GraphLayoutWorker::kMargin;  // scene units around the graph
 constexpr double kMaxZoom = 4.0;
 constexpr double kTextZoom = 0.33;    // below: boxes without text
 constexpr double kDetailZoom = 0.8;   // from here: attributes and shapes
 constexpr int kMinimapSize = 180;     // device pixels, longest side
 constexpr int kFirstViewBlocks = 40;  // groups expanded on open, up to this many boxes
-constexpr double kBoxPadX = 8, kBoxPadY = 5;
+constexpr double kBoxPadX = GraphLayoutWorker::kBoxPadX, kBoxPadY = GraphLayoutWorker::kBoxPadY;
 
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 
@@ -42,116 +45,71 @@ const QColor kFrameFill(0xf1, 0xf3, 0xf6);
 const QColor kFrameBorder(0xb4, 0xbc, 0xc8);
 const QColor kGroupFill(0xd5, 0xde, 0xea);
 const QColor kGroupBorder(0x6e, 0x80, 0x98);
-const QColor kIoFill(0x3c, 0x4a, 0x5e);
 const QColor kSelection(0xff, 0x8c, 0x00);
 const QColor kNoValue(0xe4, 0xe4, 0xe4);
 
 }  // namespace
 
-struct GraphView::Texts {
-  QFont titleFont, bodyFont, groupFont;
-  double titleHeight = 14, bodyHeight = 12;
-  std::vector<QString> title, detail, shape;  // per layout item
-  std::vector<QColor> fill;                   // per layout item
-  ec::layout::IrItems ranges;
-};
-
-struct GraphView::Grid {
-  double cell = 256;
-  int cols = 1, rows = 1;
-  std::vector<std::vector<int>> nodes, edges;
-  mutable std::vector<unsigned> nodeStamp, edgeStamp;
-  mutable unsigned stamp = 0;
-
-  void build(const Scene& s) {
-    const double w = s.width + 2 * kMargin, h = s.height + 2 * kMargin;
-    cell = std::max(256.0, std::sqrt(w * h / 200000.0));  // at most ~200k cells
-    cols = std::max(1, int(std::ceil(w / cell)));
-    rows = std::max(1, int(std::ceil(h / cell)));
-    nodes.assign(std::size_t(cols) * std::size_t(rows), {});
-    edges.assign(nodes.size(), {});
-    nodeStamp.assign(s.nodes.size(), 0);
-    edgeStamp.assign(s.edges.size(), 0);
-    stamp = 0;
-    for (std::size_t i = 0; i < s.nodes.size(); ++i) {
-      const auto& b = s.nodes[i].box;
-      insert(nodes, b.x, b.y, b.right(), b.bottom(), int(i));
-    }
-    for (std::size_t e = 0; e < s.edges.size(); ++e) {
-      const auto& pts = s.edges[e].points;
-      for (std::size_t k = 1; k < pts.size(); ++k) {
-        insert(edges, std::min(pts[k - 1].x, pts[k].x), std::min(pts[k - 1].y, pts[k].y),
-               std::max(pts[k - 1].x, pts[k].x), std::max(pts[k - 1].y, pts[k].y), int(e));
-      }
-    }
-  }
-  void range(double x0, double y0, double x1, double y1, int& c0, int& r0, int& c1, int& r1) const {
-    c0 = std::clamp(int((x0 + kMargin) / cell), 0, cols - 1);
-    c1 = std::clamp(int((x1 + kMargin) / cell), 0, cols - 1);
-    r0 = std::clamp(int((y0 + kMargin) / cell), 0, rows - 1);
-    r1 = std::clamp(int((y1 + kMargin) / cell), 0, rows - 1);
-  }
-  void insert(std::vector<std::vector<int>>& cells, double x0, double y0, double x1, double y1,
-              int id) {
-    int c0, r0, c1, r1;
-    range(x0, y0, x1, y1, c0, r0, c1, r1);
-    for (int r = r0; r <= r1; ++r) {
-      for (int c = c0; c <= c1; ++c) {
-        auto& v = cells[std::size_t(r) * std::size_t(cols) + std::size_t(c)];
-        if (v.empty() || v.back() != id) v.push_back(id);
-      }
-    }
-  }
-  /// Node and edge indices whose cells meet `rect`, each once, sorted (paint order).
-  void query(const QRectF& rect, std::vector<int>* outNodes, std::vector<int>* outEdges) const {
-    if (++stamp == 0) {
-      std::fill(nodeStamp.begin(), nodeStamp.end(), 0u);
-      std::fill(edgeStamp.begin(), edgeStamp.end(), 0u);
-      stamp = 1;
-    }
-    int c0, r0, c1, r1;
-    range(rect.left(), rect.top(), rect.right(), rect.bottom(), c0, r0, c1, r1);
-    for (int r = r0; r <= r1; ++r) {
-      for (int c = c0; c <= c1; ++c) {
-        const std::size_t i = std::size_t(r) * std::size_t(cols) + std::size_t(c);
-        if (outNodes) {
-          for (int n : nodes[i]) {
-            if (nodeStamp[std::size_t(n)] != stamp) {
-              nodeStamp[std::size_t(n)] = stamp;
-              outNodes->push_back(n);
-            }
-          }
-        }
-        if (outEdges) {
-          for (int e : edges[i]) {
-            if (edgeStamp[std::size_t(e)] != stamp) {
-              edgeStamp[std::size_t(e)] = stamp;
-              outEdges->push_back(e);
-            }
-          }
-        }
-      }
-    }
-    if (outNodes) std::sort(outNodes->begin(), outNodes->end());
-  }
-};
-
 GraphView::GraphView(QWidget* parent)
-    : QAbstractScrollArea(parent), grid_(std::make_unique<Grid>()) {
+    : QAbstractScrollArea(parent), latest_(std::make_shared<std::atomic<quint64>>(0)) {
   setObjectName(QStringLiteral("graphView"));
   setFocusPolicy(Qt::StrongFocus);
   setFrameShape(QFrame::NoFrame);
   viewport()->setAttribute(Qt::WA_OpaquePaintEvent);
+  viewport()->setAttribute(Qt::WA_AcceptTouchEvents);
   viewport()->grabGesture(Qt::PinchGesture);
   viewport()->setMouseTracking(false);
   horizontalScrollBar()->setSingleStep(40);
   verticalScrollBar()->setSingleStep(40);
-  setToolTip(
-      tr("Drag to pan, wheel or +/− to zoom, 0 to fit. Click a block to expand it, "
-         "its header to collapse it."));
+  retranslateUi();
+
+  static const int registered =
+      qRegisterMetaType<std::shared_ptr<const GraphLayoutSnapshot>>(
+          "std::shared_ptr<const ec::widgets::GraphLayoutSnapshot>");
+  Q_UNUSED(registered);
+  layoutThread_ = new QThread(this);
+  layoutThread_->setObjectName(QStringLiteral("GraphLayout"));
+  worker_ = new GraphLayoutWorker(latest_);
+  worker_->moveToThread(layoutThread_);
+  connect(layoutThread_, &QThread::finished, worker_, &QObject::deleteLater);
+  connect(worker_, &GraphLayoutWorker::finished, this, &GraphView::onLayoutFinished,
+          Qt::QueuedConnection);
+  layoutThread_->start();
 }
 
-GraphView::~GraphView() = default;
+GraphView::~GraphView() {
+  // Queued requests are skipped; one already running finishes (layout is not interruptible).
+  latest_->store(std::numeric_limits<quint64>::max(), std::memory_order_release);
+  layoutThread_->quit();
+  layoutThread_->wait();
+}
+
+bool GraphView::current() const { return graph_ && snap_ && snap_->graph == graph_; }
+
+bool GraphView::isLayoutPending() const {
+  return graph_ && (!snap_ || snap_->generation != generation_);
+}
+
+bool GraphView::waitForLayout(int timeoutMs) {
+  if (!isLayoutPending()) return true;
+  QEventLoop loop;
+  QTimer timeout;
+  timeout.setSingleShot(true);
+  connect(&timeout, &QTimer::timeout, &loop, &QEventLoop::quit);
+  const auto connection = connect(this, &GraphView::layoutChanged, &loop, [this, &loop] {
+    if (!isLayoutPending()) loop.quit();
+  });
+  timeout.start(timeoutMs);
+  loop.exec();
+  disconnect(connection);
+  return !isLayoutPending();
+}
+
+double GraphView::lastLayoutMs() const { return snap_ ? snap_->workerMs : 0; }
+
+double GraphView::lastTextMeasureMs() const { return snap_ ? snap_->measureMs : 0; }
+
+std::size_t GraphView::lastLayoutGroups() const { return snap_ ? snap_->groupsLaidOut : 0; }
 
 void GraphView::setGraph(ec::ir::FrozenGraph graph) {
   graph_ = std::move(graph);
@@ -161,192 +119,208 @@ void GraphView::setGraph(ec::ir::FrozenGraph graph) {
   highlights_.clear();
   groupHighlights_.clear();
   highlightLegend_.clear();
-  scene_ = nullptr;
-  layout_.reset();
-  texts_.reset();
+  expanded_.clear();
   opCount_ = graph_ ? graph_->ops.size() : 0;
+  openingView_ = true;
+  revealSelection_ = pendingFit_ = false;
+  pendingZoom_.reset();
+  pendingCentre_.reset();
+  anchorGroup_ = -1;
   if (!graph_) {
-    grid_->build(Scene{});
+    ++generation_;
+    latest_->store(generation_, std::memory_order_release);
+    snap_.reset();
     minimap_ = QImage();
     updateScrollBars();
     viewport()->update();
     emit layoutChanged();
     return;
   }
-
-  // Texts and box sizes with the real fonts.
-  auto texts = std::make_unique<Texts>();
-  texts->titleFont = font();
-  texts->titleFont.setBold(true);
-  texts->bodyFont = font();
-  texts->bodyFont.setPointSizeF(font().pointSizeF() * 0.85);
-  texts->groupFont = texts->titleFont;
-  const QFontMetricsF titleFm(texts->titleFont), bodyFm(texts->bodyFont);
-  texts->titleHeight = titleFm.height();
-  texts->bodyHeight = bodyFm.height();
-
-  ec::layout::CompoundInput input = ec::layout::make_compound_input(*graph_, &texts->ranges);
-  const std::size_t n = input.items.size();
-  texts->title.resize(n);
-  texts->detail.resize(n);
-  texts->shape.resize(n);
-  texts->fill.resize(n);
-  const double maxText = 264;
-  for (std::size_t i = 0; i < n; ++i) {
-    QString title, detail, shape;
-    QColor fill = kIoFill;
-    if (i < opCount_) {
-      const auto& op = graph_->ops[i];
-      title = qs(op.op_type);
-      detail = keyAttributesText(op);
-      QStringList shapes;
-      for (const auto& out : op.outputs) {
-        if (!out.empty()) shapes << tensorTypeText(graph_->find_tensor(out));
-      }
-      shape = shapes.join(QStringLiteral(", "));
-      fill = categoryColor(categoryOf(op));
-    } else {
-      const bool isInput = i < texts->ranges.first_output();
-      const std::string& name = isInput ? graph_->inputs[i - texts->ranges.first_input()]
-                                        : graph_->outputs[i - texts->ranges.first_output()];
-      title = qs(name);
-      shape = tensorTypeText(graph_->find_tensor(name));
-    }
-    double w = titleFm.horizontalAdvance(title);
-    if (!detail.isEmpty()) {
-      detail = bodyFm.elidedText(detail, Qt::ElideRight, maxText);
-      w = std::max(w, bodyFm.horizontalAdvance(detail));
-    }
-    if (!shape.isEmpty()) {
-      shape = bodyFm.elidedText(shape, Qt::ElideRight, maxText);
-      w = std::max(w, bodyFm.horizontalAdvance(shape));
-    }
-    title = titleFm.elidedText(title, Qt::ElideMiddle, maxText);
-    input.items[i].w = std::clamp(std::ceil(w) + 2 * kBoxPadX, 64.0, maxText + 2 * kBoxPadX);
-    input.items[i].h =
-        std::ceil(2 * kBoxPadY + texts->titleHeight + (detail.isEmpty() ? 0 : texts->bodyHeight) +
-                  (shape.isEmpty() ? 0 : texts->bodyHeight));
-    texts->title[i] = std::move(title);
-    texts->detail[i] = std::move(detail);
-    texts->shape[i] = std::move(shape);
-    texts->fill[i] = fill;
-  }
-  texts_ = std::move(texts);
-
-  ec::layout::CompoundOptions options;
-  options.char_width = titleFm.averageCharWidth() * 1.1;
-  options.collapsed_height = std::ceil(2 * kBoxPadY + texts_->titleHeight + texts_->bodyHeight);
-  layout_ = std::make_unique<ec::layout::CompoundLayout>(std::move(input), options);
-  layout_->expand_to_budget(kFirstViewBlocks);
-  relayout();
-
-  // First view: the top of the graph, readable, centred horizontally.
-  const QSizeF vs = viewport()->size();
-  const double fit = std::min(vs.width() / (scene_->width + 2 * kMargin),
-                              vs.height() / (scene_->height + 2 * kMargin));
-  scale_ = std::clamp(fit, 0.85, 1.0);
-  updateScrollBars();
-  horizontalScrollBar()->setValue((horizontalScrollBar()->maximum()) / 2);
-  verticalScrollBar()->setValue(0);
-  viewport()->update();
+  // The previous graph stays on screen (without selection or overlays) until this one is laid out.
+  requestLayout(true);
 }
 
-void GraphView::relayout(int anchorGroup) {
-  if (!layout_) return;
-  // Keep a clicked group where it was on screen.
-  QPointF anchorView, anchorScene;
-  const bool anchored =
-      anchorGroup > 0 && scene_ && scene_->node_of_group[std::size_t(anchorGroup)] >= 0;
-  if (anchored) {
-    const auto& b = scene_->nodes[std::size_t(scene_->node_of_group[std::size_t(anchorGroup)])].box;
-    anchorView = mapFromScene(QPointF(b.cx(), b.y));
+void GraphView::requestLayout(bool openingView) {
+  GraphLayoutRequest request;
+  request.generation = ++generation_;
+  request.graph = graph_;
+  request.font = font();
+  if (!openingView) request.expanded = expanded_;
+  request.firstViewBlocks = kFirstViewBlocks;
+  latest_->store(generation_, std::memory_order_release);
+  QMetaObject::invokeMethod(
+      worker_, [worker = worker_, request = std::move(request)] { worker->run(request); },
+      Qt::QueuedConnection);
+  viewport()->update();  // the "Laying out…" badge
+}
+
+void GraphView::onLayoutFinished(std::shared_ptr<const GraphLayoutSnapshot> snapshot) {
+  if (!snapshot || snapshot->generation != generation_ || snapshot->graph != graph_) {
+    return;  // stale: the graph or the expansion changed since it was asked for
   }
-  QElapsedTimer timer;
-  timer.start();
-  scene_ = &layout_->layout();
-  rebuildIndex();
-  lastLayoutMs_ = double(timer.nsecsElapsed()) / 1e6;
+  const bool sameGraph = current();
+  // Keep a clicked group where it was on screen.
+  QPointF anchorScene;
+  const bool anchored = sameGraph && anchorGroup_ > 0 &&
+                        snap_->scene.node_of_group[std::size_t(anchorGroup_)] >= 0;
+  // The old snapshot is freed on the worker: a big scene's grid is ~10^5 small vectors.
+  if (snap_) {
+    QMetaObject::invokeMethod(worker_, [old = std::move(snap_)] {}, Qt::QueuedConnection);
+  }
+  snap_ = std::move(snapshot);
+  expanded_ = snap_->expanded;
+  if (!sameGraph) updateGroupOverlays();
+  rebuildMinimap();
   updateScrollBars();
-  if (anchored && scene_->node_of_group[std::size_t(anchorGroup)] >= 0) {
-    const auto& b = scene_->nodes[std::size_t(scene_->node_of_group[std::size_t(anchorGroup)])].box;
+  const QSizeF vs = viewport()->size();
+  if (openingView_) {
+    openingView_ = false;
+    if (pendingFit_ || pendingZoom_ || pendingCentre_) {
+      if (pendingZoom_) setZoom(*pendingZoom_);
+      if (pendingCentre_) centerOn(*pendingCentre_);
+      if (pendingFit_) fitToWindow();
+    } else {
+      // Opening view: the top of the graph, readable, centred horizontally.
+      const double fit = std::min(vs.width() / (snap_->scene.width + 2 * kMargin),
+                                  vs.height() / (snap_->scene.height + 2 * kMargin));
+      scale_ = std::clamp(fit, 0.85, 1.0);
+      updateScrollBars();
+      horizontalScrollBar()->setValue((horizontalScrollBar()->maximum()) / 2);
+      verticalScrollBar()->setValue(0);
+    }
+  } else if (anchored && snap_->scene.node_of_group[std::size_t(anchorGroup_)] >= 0) {
+    const auto& b =
+        snap_->scene.nodes[std::size_t(snap_->scene.node_of_group[std::size_t(anchorGroup_)])].box;
     anchorScene = QPointF(b.cx(), b.y);
     const QPointF now = mapFromScene(anchorScene);
-    horizontalScrollBar()->setValue(horizontalScrollBar()->value() + int(now.x() - anchorView.x()));
-    verticalScrollBar()->setValue(verticalScrollBar()->value() + int(now.y() - anchorView.y()));
+    horizontalScrollBar()->setValue(horizontalScrollBar()->value() + int(now.x() - anchorView_.x()));
+    verticalScrollBar()->setValue(verticalScrollBar()->value() + int(now.y() - anchorView_.y()));
+  } else if (pendingFit_) {
+    fitToWindow();
   }
-  if (!values_.empty()) setOpValues(std::move(values_), valueLabel_);
+  pendingFit_ = false;
+  pendingZoom_.reset();
+  pendingCentre_.reset();
+  anchorGroup_ = -1;
+  if (revealSelection_ && selectedOp_ >= 0) {
+    if (reveal(selectedOp_)) {
+      requestLayout(false);  // still hidden: one more round, then scroll to it
+    } else {
+      revealSelection_ = false;
+      ensureVisible(selectedOp_);
+    }
+  }
   viewport()->update();
   emit layoutChanged();
 }
 
-void GraphView::rebuildIndex() {
-  grid_->build(*scene_);
-  rebuildMinimap();
-}
-
 int GraphView::opItemCount() const {
-  if (!scene_) return 0;
+  if (!current()) return 0;
   int count = 0;
-  for (std::size_t i = 0; i < opCount_; ++i) count += scene_->node_of_item[i] >= 0 ? 1 : 0;
+  for (std::size_t i = 0; i < opCount_; ++i) count += snap_->scene.node_of_item[i] >= 0 ? 1 : 0;
   return count;
 }
 
 int GraphView::blockCount() const {
-  if (!scene_) return 0;
-  return int(std::count_if(scene_->nodes.begin(), scene_->nodes.end(),
+  if (!current()) return 0;
+  return int(std::count_if(snap_->scene.nodes.begin(), snap_->scene.nodes.end(),
                            [](const auto& n) { return n.kind != Scene::Kind::GroupFrame; }));
 }
 
-int GraphView::groupCount() const { return layout_ ? int(layout_->group_count()) : 0; }
+int GraphView::groupCount() const { return current() ? int(snap_->tree->groups.size()) : 0; }
 
 QString GraphView::groupLabel(int group) const {
-  if (!layout_ || group < 0 || std::size_t(group) >= layout_->group_count()) return {};
-  return qs(layout_->tree().groups[std::size_t(group)].label);
+  if (!current() || group < 0 || std::size_t(group) >= snap_->tree->groups.size()) return {};
+  return qs(snap_->tree->groups[std::size_t(group)].label);
 }
 
 bool GraphView::isGroupExpanded(int group) const {
-  return layout_ && group >= 0 && std::size_t(group) < layout_->group_count() &&
-         layout_->expanded(group);
+  return current() && group >= 0 && std::size_t(group) < expanded_.size() &&
+         expanded_[std::size_t(group)];
 }
 
 void GraphView::setGroupExpanded(int group, bool expanded) {
-  if (!layout_ || group <= 0 || std::size_t(group) >= layout_->group_count()) return;
-  if (layout_->expanded(group) == expanded) return;
-  layout_->set_expanded(group, expanded);
-  relayout(group);
+  if (!current() || group <= 0 || std::size_t(group) >= expanded_.size()) return;
+  if (bool(expanded_[std::size_t(group)]) == expanded) return;
+  expanded_[std::size_t(group)] = expanded ? 1 : 0;
+  // Keep the clicked group where it is on screen once the new layout arrives.
+  const int node = snap_->scene.node_of_group[std::size_t(group)];
+  anchorGroup_ = node >= 0 ? group : -1;
+  if (node >= 0) {
+    const auto& b = snap_->scene.nodes[std::size_t(node)].box;
+    anchorView_ = mapFromScene(QPointF(b.cx(), b.y));
+  }
+  requestLayout(false);
 }
 
 void GraphView::expandAll() {
-  if (!layout_) return;
-  layout_->expand_all();
-  relayout();
+  if (!current()) return;
+  std::fill(expanded_.begin(), expanded_.end(), char(1));
+  requestLayout(false);
 }
 
 void GraphView::collapseAll() {
-  if (!layout_) return;
-  layout_->collapse_all();
-  relayout();
+  if (!current()) return;
+  std::fill(expanded_.begin(), expanded_.end(), char(0));
+  if (!expanded_.empty()) expanded_[0] = 1;  // the root
+  requestLayout(false);
+}
+
+bool GraphView::reveal(int op) {
+  if (!current()) return false;
+  const auto& tree = *snap_->tree;
+  bool changed = false;
+  for (int g = tree.group_of[std::size_t(op)]; g > 0; g = tree.groups[std::size_t(g)].parent) {
+    if (!expanded_[std::size_t(g)]) {
+      expanded_[std::size_t(g)] = 1;
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+int GraphView::visibleHolder(int item) const {
+  const auto& tree = *snap_->tree;
+  int holder = -1 - item;
+  for (int g = tree.group_of[std::size_t(item)]; g > 0; g = tree.groups[std::size_t(g)].parent) {
+    if (!snap_->expanded[std::size_t(g)]) holder = g;
+  }
+  return holder;
 }
 
 QRectF GraphView::opRect(int op) const {
-  if (!scene_ || op < 0 || std::size_t(op) >= opCount_) return {};
-  const int node = scene_->node_of_item[std::size_t(op)];
+  if (!current() || op < 0 || std::size_t(op) >= opCount_) return {};
+  const int node = snap_->scene.node_of_item[std::size_t(op)];
   if (node < 0) return {};
-  const auto& b = scene_->nodes[std::size_t(node)].box;
+  const auto& b = snap_->scene.nodes[std::size_t(node)].box;
   return QRectF(b.x, b.y, b.w, b.h);
 }
 
+void GraphView::ensureVisible(int op) {
+  const QRectF r = opRect(op);
+  if (r.isNull()) return;
+  if (scale_ < 0.6) setZoom(0.8);
+  const QRectF visible(mapToScene(QPointF(0, 0)),
+                       mapToScene(QPointF(viewport()->rect().bottomRight())));
+  if (!visible.contains(r)) centerOn(r.center());
+}
+
 void GraphView::selectOp(int op) {
-  if (!layout_ || op < -1 || op >= int(opCount_)) return;
-  if (op >= 0 && layout_->reveal(op)) relayout();
+  if (!graph_ || op < -1 || op >= int(opCount_)) return;
   const bool changed = op != selectedOp_;
   selectedOp_ = op;
+  revealSelection_ = false;
   if (op >= 0) {
-    const QRectF r = opRect(op);
-    if (scale_ < 0.6) setZoom(0.8);
-    const QRectF visible(mapToScene(QPointF(0, 0)),
-                         mapToScene(QPointF(viewport()->rect().bottomRight())));
-    if (!visible.contains(r)) centerOn(r.center());
+    if (!current()) {
+      revealSelection_ = true;  // once the graph is laid out
+    } else if (reveal(op)) {
+      revealSelection_ = true;
+      requestLayout(false);
+    } else if (isLayoutPending()) {
+      revealSelection_ = true;  // the layout on its way may move it
+    } else {
+      ensureVisible(op);
+    }
   }
   viewport()->update();
   if (changed) emit opSelected(op);
@@ -355,8 +329,8 @@ void GraphView::selectOp(int op) {
 // --- geometry ---------------------------------------------------------------
 
 void GraphView::updateScrollBars() {
-  const double w = scene_ ? (scene_->width + 2 * kMargin) * scale_ : 0;
-  const double h = scene_ ? (scene_->height + 2 * kMargin) * scale_ : 0;
+  const double w = snap_ ? (snap_->scene.width + 2 * kMargin) * scale_ : 0;
+  const double h = snap_ ? (snap_->scene.height + 2 * kMargin) * scale_ : 0;
   const QSize vs = viewport()->size();
   horizontalScrollBar()->setRange(0, std::max(0, int(std::ceil(w - vs.width()))));
   verticalScrollBar()->setRange(0, std::max(0, int(std::ceil(h - vs.height()))));
@@ -365,8 +339,8 @@ void GraphView::updateScrollBars() {
 }
 
 QPointF GraphView::mapFromScene(QPointF p) const {
-  const double w = scene_ ? (scene_->width + 2 * kMargin) * scale_ : 0;
-  const double h = scene_ ? (scene_->height + 2 * kMargin) * scale_ : 0;
+  const double w = snap_ ? (snap_->scene.width + 2 * kMargin) * scale_ : 0;
+  const double h = snap_ ? (snap_->scene.height + 2 * kMargin) * scale_ : 0;
   const QSize vs = viewport()->size();
   const double ox = w < vs.width() ? (vs.width() - w) / 2 : -horizontalScrollBar()->value();
   const double oy = h < vs.height() ? (vs.height() - h) / 2 : -verticalScrollBar()->value();
@@ -379,20 +353,34 @@ QPointF GraphView::mapToScene(QPointF v) const {
 }
 
 QPointF GraphView::viewCenter() const {
+  if (!current() && pendingCentre_) return *pendingCentre_;
   return mapToScene(QPointF(viewport()->width() / 2.0, viewport()->height() / 2.0));
 }
 
 void GraphView::centerOn(QPointF p) {
+  if (graph_ && !current()) {  // the graph is not laid out yet: when it is
+    pendingCentre_ = p;
+    return;
+  }
   horizontalScrollBar()->setValue(int((p.x() + kMargin) * scale_ - viewport()->width() / 2.0));
   verticalScrollBar()->setValue(int((p.y() + kMargin) * scale_ - viewport()->height() / 2.0));
   viewport()->update();
 }
 
+double GraphView::zoom() const {
+  if (!current() && pendingZoom_) return *pendingZoom_;
+  return scale_;
+}
+
 void GraphView::setZoom(double zoom, QPointF anchor) {
-  if (!scene_) return;
+  if (graph_ && !current()) {  // the graph is not laid out yet: when it is
+    pendingZoom_ = zoom;
+    return;
+  }
+  if (!snap_) return;
   const QSizeF vs = viewport()->size();
-  const double fit = std::min(vs.width() / (scene_->width + 2 * kMargin),
-                              vs.height() / (scene_->height + 2 * kMargin));
+  const double fit = std::min(vs.width() / (snap_->scene.width + 2 * kMargin),
+                              vs.height() / (snap_->scene.height + 2 * kMargin));
   zoom = std::clamp(zoom, std::min(0.1, fit * 0.8), kMaxZoom);
   if (anchor.isNull()) anchor = QPointF(vs.width() / 2, vs.height() / 2);
   const QPointF sceneAnchor = mapToScene(anchor);
@@ -407,12 +395,13 @@ void GraphView::zoomIn() { setZoom(scale_ * 1.25); }
 void GraphView::zoomOut() { setZoom(scale_ / 1.25); }
 
 void GraphView::fitToWindow() {
-  if (!scene_) return;
+  if (isLayoutPending()) pendingFit_ = true;  // fit again once the new layout is in
+  if (!current()) return;
   const QSizeF vs = viewport()->size();
-  const double fit = std::min(vs.width() / (scene_->width + 2 * kMargin),
-                              vs.height() / (scene_->height + 2 * kMargin));
+  const double fit = std::min(vs.width() / (snap_->scene.width + 2 * kMargin),
+                              vs.height() / (snap_->scene.height + 2 * kMargin));
   setZoom(std::min(fit, 1.0));
-  centerOn(QPointF(scene_->width / 2, scene_->height / 2));
+  centerOn(QPointF(snap_->scene.width / 2, snap_->scene.height / 2));
 }
 
 QRectF GraphView::minimapRect() const {
@@ -423,13 +412,13 @@ QRectF GraphView::minimapRect() const {
 }
 
 int GraphView::nodeAt(QPointF viewPoint) const {
-  if (!scene_) return -1;
+  if (!snap_) return -1;
   const QPointF p = mapToScene(viewPoint);
   std::vector<int> nodes;
-  grid_->query(QRectF(p, QSizeF(0.1, 0.1)), &nodes, nullptr);
+  snap_->grid.query(QRectF(p, QSizeF(0.1, 0.1)), &nodes, nullptr);
   const double header = ec::layout::CompoundOptions{}.group_header;
   for (auto it = nodes.rbegin(); it != nodes.rend(); ++it) {  // innermost first
-    const auto& n = scene_->nodes[std::size_t(*it)];
+    const auto& n = snap_->scene.nodes[std::size_t(*it)];
     QRectF r(n.box.x, n.box.y, n.box.w, n.box.h);
     if (n.kind == Scene::Kind::GroupFrame) r.setHeight(header);
     if (r.contains(p)) return *it;
@@ -440,42 +429,32 @@ int GraphView::nodeAt(QPointF viewPoint) const {
 // --- painting ---------------------------------------------------------------
 
 QColor GraphView::valueColor(double v) const {
-  // Viridis, five stops: dark blue (low) to yellow (high).
-  static const QColor kStops[] = {QColor(0x44, 0x01, 0x54), QColor(0x3b, 0x52, 0x8b),
-                                  QColor(0x21, 0x91, 0x8c), QColor(0x5e, 0xc9, 0x62),
-                                  QColor(0xfd, 0xe7, 0x25)};
   if (!std::isfinite(v)) return kNoValue;
-  double t = valueMax_ > valueMin_ ? (v - valueMin_) / (valueMax_ - valueMin_) : 0.5;
-  t = std::clamp(t, 0.0, 1.0) * 4;
-  const int i = std::min(3, int(t));
-  const double f = t - i;
-  const QColor& a = kStops[i];
-  const QColor& b = kStops[i + 1];
-  return QColor::fromRgbF(float(a.redF() + (b.redF() - a.redF()) * f),
-                          float(a.greenF() + (b.greenF() - a.greenF()) * f),
-                          float(a.blueF() + (b.blueF() - a.blueF()) * f));
+  const double t = valueMax_ > valueMin_ ? (v - valueMin_) / (valueMax_ - valueMin_) : 0.5;
+  return viridis(t);
 }
 
 QColor GraphView::fillFor(int node) const {
-  const auto& n = scene_->nodes[std::size_t(node)];
+  const auto& n = snap_->scene.nodes[std::size_t(node)];
   if (n.kind == Scene::Kind::CollapsedGroup) {
     if (std::size_t(n.id) < groupHighlights_.size() &&
         groupHighlights_[std::size_t(n.id)].isValid())
       return groupHighlights_[std::size_t(n.id)];
     return groupValues_.empty() ? kGroupFill : valueColor(groupValues_[std::size_t(n.id)]);
   }
+  if (!current()) return snap_->texts->fill[std::size_t(n.id)];  // overlays are for graph_
   if (!highlights_.empty() && std::size_t(n.id) < opCount_) {
     const QColor& c = highlights_[std::size_t(n.id)];
     return c.isValid() ? c : kNoValue;
   }
   if (!values_.empty() && std::size_t(n.id) < opCount_)
     return valueColor(values_[std::size_t(n.id)]);
-  return texts_->fill[std::size_t(n.id)];
+  return snap_->texts->fill[std::size_t(n.id)];
 }
 
 void GraphView::paintScene(QPainter& p, const QRectF& rect) {
   std::vector<int> nodes, edges;
-  grid_->query(rect, &nodes, &edges);
+  snap_->grid.query(rect, &nodes, &edges);
   const bool text = scale_ >= kTextZoom;
   const bool detail = scale_ >= kDetailZoom;
   const bool smooth = scale_ >= 0.5;
@@ -490,11 +469,11 @@ void GraphView::paintScene(QPainter& p, const QRectF& rect) {
     const bool arrows = scale_ >= 0.3;
     QPainterPath arrowHeads;
     for (int e : edges) {
-      const auto& pts = scene_->edges[std::size_t(e)].points;
+      const auto& pts = snap_->scene.edges[std::size_t(e)].points;
       poly.clear();
       for (const auto& pt : pts) poly.emplace_back(pt.x, pt.y);
       p.drawPolyline(poly.data(), int(poly.size()));
-      if (arrows && poly.size() >= 2 && !scene_->edges[std::size_t(e)].continues) {
+      if (arrows && poly.size() >= 2 && !snap_->scene.edges[std::size_t(e)].continues) {
         const QPointF tip = poly.back();
         const QPointF from = poly[poly.size() - 2];
         const double len = std::hypot(tip.x() - from.x(), tip.y() - from.y());
@@ -512,15 +491,15 @@ void GraphView::paintScene(QPainter& p, const QRectF& rect) {
     if (arrows) p.fillPath(arrowHeads, kEdge);
   };
   auto paintFrameLabels = [&] {
-    p.setFont(texts_->groupFont);
-    const QFontMetricsF fm(texts_->groupFont);
+    p.setFont(snap_->texts->groupFont);
+    const QFontMetricsF fm(snap_->texts->groupFont);
     for (int ni : nodes) {
-      const auto& n = scene_->nodes[std::size_t(ni)];
+      const auto& n = snap_->scene.nodes[std::size_t(ni)];
       if (n.kind != Scene::Kind::GroupFrame) continue;
       const QString label =
-          QStringLiteral("− ") + qs(layout_->tree().groups[std::size_t(n.id)].label);
+          QStringLiteral("− ") + qs((*snap_->tree).groups[std::size_t(n.id)].label);
       const QRectF at(n.box.x + 6, n.box.y + 3,
-                      std::min(fm.horizontalAdvance(label) + 4, n.box.w - 12), texts_->titleHeight);
+                      std::min(fm.horizontalAdvance(label) + 4, n.box.w - 12), snap_->texts->titleHeight);
       p.fillRect(at, kFrameFill);
       p.setPen(QColor(0x45, 0x50, 0x60));
       p.drawText(at.adjusted(2, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter | Qt::TextSingleLine,
@@ -541,7 +520,7 @@ void GraphView::paintScene(QPainter& p, const QRectF& rect) {
       if (text) paintFrameLabels();
     }
     for (int ni : nodes) {
-      const auto& n = scene_->nodes[std::size_t(ni)];
+      const auto& n = snap_->scene.nodes[std::size_t(ni)];
       if ((n.kind == Scene::Kind::GroupFrame) != (pass == 0)) continue;
       const QRectF r(n.box.x, n.box.y, n.box.w, n.box.h);
       switch (n.kind) {
@@ -568,19 +547,19 @@ void GraphView::paintScene(QPainter& p, const QRectF& rect) {
             p.drawRect(r);
           }
           if (text) {
-            const auto& g = layout_->tree().groups[std::size_t(n.id)];
+            const auto& g = (*snap_->tree).groups[std::size_t(n.id)];
             p.setPen(!groupValues_.empty() &&
                              valueColor(groupValues_[std::size_t(n.id)]).lightnessF() < 0.45
                          ? Qt::white
                          : Qt::black);
-            p.setFont(texts_->titleFont);
+            p.setFont(snap_->texts->titleFont);
             const QRectF inner = r.adjusted(kBoxPadX, kBoxPadY, -kBoxPadX, -kBoxPadY);
-            p.drawText(QRectF(inner.left(), inner.top(), inner.width(), texts_->titleHeight),
+            p.drawText(QRectF(inner.left(), inner.top(), inner.width(), snap_->texts->titleHeight),
                        Qt::AlignHCenter | Qt::AlignVCenter | Qt::TextSingleLine,
                        QStringLiteral("+ ") + qs(g.label));
-            p.setFont(texts_->bodyFont);
-            p.drawText(QRectF(inner.left(), inner.top() + texts_->titleHeight, inner.width(),
-                              texts_->bodyHeight),
+            p.setFont(snap_->texts->bodyFont);
+            p.drawText(QRectF(inner.left(), inner.top() + snap_->texts->titleHeight, inner.width(),
+                              snap_->texts->bodyHeight),
                        Qt::AlignHCenter | Qt::AlignVCenter | Qt::TextSingleLine,
                        groupOps.arg(g.item_count));
           }
@@ -603,19 +582,19 @@ void GraphView::paintScene(QPainter& p, const QRectF& rect) {
           p.setPen(!isOp || fill.lightnessF() < 0.45 ? Qt::white : Qt::black);
           const QRectF inner = r.adjusted(kBoxPadX, kBoxPadY, -kBoxPadX, -kBoxPadY);
           double y = inner.top();
-          p.setFont(texts_->titleFont);
+          p.setFont(snap_->texts->titleFont);
           // Zoomed out, the title alone, centred in the box; zoomed in, every line.
-          const double lineTop = detail ? y : r.center().y() - texts_->titleHeight / 2;
-          p.drawText(QRectF(inner.left(), lineTop, inner.width(), texts_->titleHeight),
-                     Qt::AlignHCenter | Qt::AlignVCenter | Qt::TextSingleLine, texts_->title[id]);
+          const double lineTop = detail ? y : r.center().y() - snap_->texts->titleHeight / 2;
+          p.drawText(QRectF(inner.left(), lineTop, inner.width(), snap_->texts->titleHeight),
+                     Qt::AlignHCenter | Qt::AlignVCenter | Qt::TextSingleLine, snap_->texts->title[id]);
           if (!detail) break;
-          y += texts_->titleHeight;
-          p.setFont(texts_->bodyFont);
-          for (const QString* line : {&texts_->detail[id], &texts_->shape[id]}) {
+          y += snap_->texts->titleHeight;
+          p.setFont(snap_->texts->bodyFont);
+          for (const QString* line : {&snap_->texts->detail[id], &snap_->texts->shape[id]}) {
             if (line->isEmpty()) continue;
-            p.drawText(QRectF(inner.left(), y, inner.width(), texts_->bodyHeight),
+            p.drawText(QRectF(inner.left(), y, inner.width(), snap_->texts->bodyHeight),
                        Qt::AlignHCenter | Qt::AlignVCenter | Qt::TextSingleLine, *line);
-            y += texts_->bodyHeight;
+            y += snap_->texts->bodyHeight;
           }
           break;
         }
@@ -624,12 +603,12 @@ void GraphView::paintScene(QPainter& p, const QRectF& rect) {
   }
 
   // Selection: the op's box, or the collapsed group holding it.
-  if (selectedOp_ >= 0) {
-    const int holder = layout_->visible_holder(selectedOp_);
-    const int node = holder < 0 ? scene_->node_of_item[std::size_t(selectedOp_)]
-                                : scene_->node_of_group[std::size_t(holder)];
+  if (selectedOp_ >= 0 && current()) {
+    const int holder = visibleHolder(selectedOp_);
+    const int node = holder < 0 ? snap_->scene.node_of_item[std::size_t(selectedOp_)]
+                                : snap_->scene.node_of_group[std::size_t(holder)];
     if (node >= 0) {
-      const auto& b = scene_->nodes[std::size_t(node)].box;
+      const auto& b = snap_->scene.nodes[std::size_t(node)].box;
       QPen sel(kSelection, 3);
       sel.setCosmetic(true);
       p.setPen(sel);
@@ -704,8 +683,8 @@ void GraphView::paintOverlays(QPainter& p) {
 
 void GraphView::rebuildMinimap() {
   minimap_ = QImage();
-  if (!scene_ || scene_->nodes.empty()) return;
-  const double w = scene_->width + 2 * kMargin, h = scene_->height + 2 * kMargin;
+  if (!snap_ || snap_->scene.nodes.empty()) return;
+  const double w = snap_->scene.width + 2 * kMargin, h = snap_->scene.height + 2 * kMargin;
   minimapScale_ = std::min(kMinimapSize / w, kMinimapSize / h);
   const QSize size(std::max(8, int(w * minimapScale_)), std::max(8, int(h * minimapScale_)));
   const qreal dpr = devicePixelRatioF();
@@ -715,8 +694,8 @@ void GraphView::rebuildMinimap() {
   QPainter p(&minimap_);
   p.scale(minimapScale_, minimapScale_);
   p.translate(kMargin, kMargin);
-  for (std::size_t i = 0; i < scene_->nodes.size(); ++i) {
-    const auto& n = scene_->nodes[i];
+  for (std::size_t i = 0; i < snap_->scene.nodes.size(); ++i) {
+    const auto& n = snap_->scene.nodes[i];
     const QRectF r(n.box.x, n.box.y, std::max(n.box.w, 1 / minimapScale_),
                    std::max(n.box.h, 1 / minimapScale_));
     if (n.kind == Scene::Kind::GroupFrame) {
@@ -728,60 +707,63 @@ void GraphView::rebuildMinimap() {
   }
 }
 
+void GraphView::paintFrame(QPainter& p, const QRect& target) {
+  p.fillRect(target, kBackground);
+  if (snap_) {
+    const QPointF origin = mapFromScene(QPointF(0, 0));
+    p.save();
+    p.translate(origin);
+    p.scale(scale_, scale_);
+    const QRectF visible(mapToScene(QPointF(0, 0)),
+                         mapToScene(QPointF(target.width(), target.height())));
+    paintScene(p, visible);
+    p.restore();
+    paintOverlays(p);
+  }
+  if (isLayoutPending()) {
+    // What is shown is out of date (or nothing yet): say that the new layout is coming.
+    const QString text = tr("Laying out…");
+    const QFontMetricsF fm(font());
+    const QSizeF size(fm.horizontalAdvance(text) + 24, fm.height() + 12);
+    const QRectF badge = snap_ ? QRectF(QPointF(target.width() - size.width() - 12, 12), size)
+                               : QRectF(QPointF((target.width() - size.width()) / 2,
+                                                (target.height() - size.height()) / 2),
+                                        size);
+    p.setRenderHint(QPainter::Antialiasing, true);
+    p.setPen(QColor(0x99, 0xa0, 0xaa));
+    p.setBrush(QColor(255, 255, 255, 235));
+    p.drawRoundedRect(badge, 4, 4);
+    p.setPen(QColor(0x45, 0x50, 0x60));
+    p.drawText(badge, Qt::AlignCenter, text);
+  }
+}
+
 void GraphView::paintEvent(QPaintEvent*) {
   QElapsedTimer timer;
   timer.start();
   QPainter p(viewport());
-  p.fillRect(viewport()->rect(), kBackground);
-  if (!scene_) return;
-  const QPointF origin = mapFromScene(QPointF(0, 0));
-  p.save();
-  p.translate(origin);
-  p.scale(scale_, scale_);
-  const QRectF visible(mapToScene(QPointF(0, 0)),
-                       mapToScene(QPointF(viewport()->width(), viewport()->height())));
-  paintScene(p, visible);
-  p.restore();
-  paintOverlays(p);
+  paintFrame(p, viewport()->rect());
   lastPaintMs_ = double(timer.nsecsElapsed()) / 1e6;
-  emit framePainted();
+  if (current() && !isLayoutPending()) emit framePainted();
 }
 
 void GraphView::renderViewport(QImage& image) {
   QElapsedTimer timer;
   timer.start();
   QPainter p(&image);
-  p.fillRect(image.rect(), kBackground);
-  if (!scene_) return;
-  const QPointF origin = mapFromScene(QPointF(0, 0));
-  p.save();
-  p.translate(origin);
-  p.scale(scale_, scale_);
-  const QRectF visible(mapToScene(QPointF(0, 0)),
-                       mapToScene(QPointF(image.width(), image.height())));
-  paintScene(p, visible);
-  p.restore();
-  paintOverlays(p);
+  paintFrame(p, image.rect());
   lastPaintMs_ = double(timer.nsecsElapsed()) / 1e6;
 }
 
 // --- values -------------------------------------------------------------------
 
-void GraphView::setOpValues(std::vector<double> values, const QString& label) {
-  values.resize(opCount_, std::numeric_limits<double>::quiet_NaN());
-  values_ = std::move(values);
-  valueLabel_ = label;
-  valueMin_ = std::numeric_limits<double>::max();
-  valueMax_ = std::numeric_limits<double>::lowest();
-  for (double v : values_) {
-    if (!std::isfinite(v)) continue;
-    valueMin_ = std::min(valueMin_, v);
-    valueMax_ = std::max(valueMax_, v);
-  }
-  if (valueMin_ > valueMax_) valueMin_ = valueMax_ = 0;
+void GraphView::updateGroupOverlays() {
+  // Per group: the mean of its ops' values, the colour of its first highlighted op.
   groupValues_.clear();
-  if (layout_) {
-    const auto& tree = layout_->tree();
+  groupHighlights_.clear();
+  if (!current()) return;  // recomputed when the graph's layout arrives
+  const auto& tree = *snap_->tree;
+  if (!values_.empty()) {
     std::vector<double> sum(tree.groups.size(), 0.0);
     std::vector<int> count(tree.groups.size(), 0);
     for (std::size_t i = 0; i < opCount_; ++i) {
@@ -796,26 +778,7 @@ void GraphView::setOpValues(std::vector<double> values, const QString& label) {
       groupValues_[g] = count[g] ? sum[g] / count[g] : std::numeric_limits<double>::quiet_NaN();
     }
   }
-  if (scene_) rebuildMinimap();
-  viewport()->update();
-}
-
-void GraphView::clearOpValues() {
-  values_.clear();
-  groupValues_.clear();
-  valueLabel_.clear();
-  if (scene_) rebuildMinimap();
-  viewport()->update();
-}
-
-void GraphView::setOpHighlights(std::vector<QColor> colors,
-                                std::vector<std::pair<QString, QColor>> legend) {
-  highlights_ = std::move(colors);
-  if (!highlights_.empty()) highlights_.resize(opCount_);
-  highlightLegend_ = std::move(legend);
-  groupHighlights_.clear();
-  if (layout_ && !highlights_.empty()) {
-    const auto& tree = layout_->tree();
+  if (!highlights_.empty()) {
     groupHighlights_.resize(tree.groups.size());
     for (std::size_t i = 0; i < opCount_; ++i) {
       if (!highlights_[i].isValid()) continue;
@@ -825,7 +788,40 @@ void GraphView::setOpHighlights(std::vector<QColor> colors,
       }
     }
   }
-  if (scene_) rebuildMinimap();
+}
+
+void GraphView::setOpValues(std::vector<double> values, const QString& label) {
+  values.resize(opCount_, std::numeric_limits<double>::quiet_NaN());
+  values_ = std::move(values);
+  valueLabel_ = label;
+  valueMin_ = std::numeric_limits<double>::max();
+  valueMax_ = std::numeric_limits<double>::lowest();
+  for (double v : values_) {
+    if (!std::isfinite(v)) continue;
+    valueMin_ = std::min(valueMin_, v);
+    valueMax_ = std::max(valueMax_, v);
+  }
+  if (valueMin_ > valueMax_) valueMin_ = valueMax_ = 0;
+  updateGroupOverlays();
+  if (snap_) rebuildMinimap();
+  viewport()->update();
+}
+
+void GraphView::clearOpValues() {
+  values_.clear();
+  valueLabel_.clear();
+  updateGroupOverlays();
+  if (snap_) rebuildMinimap();
+  viewport()->update();
+}
+
+void GraphView::setOpHighlights(std::vector<QColor> colors,
+                                std::vector<std::pair<QString, QColor>> legend) {
+  highlights_ = std::move(colors);
+  if (!highlights_.empty()) highlights_.resize(opCount_);
+  highlightLegend_ = std::move(legend);
+  updateGroupOverlays();
+  if (snap_) rebuildMinimap();
   viewport()->update();
 }
 
@@ -889,13 +885,13 @@ void GraphView::mouseReleaseEvent(QMouseEvent* event) {
   dragging_ = false;
   viewport()->unsetCursor();
   const bool click = (event->position().toPoint() - dragStart_).manhattanLength() <= 4;
-  if (!click || !scene_) return;
+  if (!click || !current()) return;  // the previous graph's boxes are not this graph's ops
   const int node = nodeAt(event->position());
   if (node < 0 || node != pressedNode_) {
     if (node < 0) selectOp(-1);
     return;
   }
-  const auto& n = scene_->nodes[std::size_t(node)];
+  const auto& n = snap_->scene.nodes[std::size_t(node)];
   switch (n.kind) {
     case Scene::Kind::CollapsedGroup:
       setGroupExpanded(n.id, true);
@@ -929,6 +925,20 @@ void GraphView::keyPressEvent(QKeyEvent* event) {
   }
 }
 
+void GraphView::retranslateUi() {
+  setToolTip(
+      tr("Drag to pan, wheel, pinch or +/− to zoom, 0 to fit. Click a block to expand it, "
+         "its header to collapse it."));
+}
+
+void GraphView::changeEvent(QEvent* event) {
+  if (event->type() == QEvent::LanguageChange) {
+    retranslateUi();
+    viewport()->update();  // painted texts ("Laying out…", "%1 ops")
+  }
+  QAbstractScrollArea::changeEvent(event);
+}
+
 bool GraphView::viewportEvent(QEvent* event) {
   if (event->type() == QEvent::Gesture) {
     auto* ge = static_cast<QGestureEvent*>(event);
@@ -942,9 +952,17 @@ bool GraphView::viewportEvent(QEvent* event) {
     }
   } else if (event->type() == QEvent::NativeGesture) {
     auto* ne = static_cast<QNativeGestureEvent*>(event);
-    if (ne->gestureType() == Qt::ZoomNativeGesture) {
-      setZoom(scale_ * (1 + ne->value()), ne->position());
-      return true;
+    switch (ne->gestureType()) {
+      case Qt::ZoomNativeGesture:  // value: the change of scale since the last event
+        setZoom(scale_ * (1 + ne->value()), ne->position());
+        event->accept();
+        return true;
+      case Qt::BeginNativeGesture:
+      case Qt::EndNativeGesture:
+        event->accept();
+        return true;
+      default:
+        break;
     }
   }
   return QAbstractScrollArea::viewportEvent(event);

@@ -10,9 +10,19 @@
 // ancestors are laid out again). Pan by dragging, zoom with the wheel, a pinch
 // or +/-; a minimap shows where the view is. setOpValues() colours ops on a
 // heat scale with a legend (quantisation error, latency, partition...).
+//
+// Layout runs on a worker thread (GraphLayoutWorker): setGraph() and expanding
+// or collapsing groups return at once, the view keeps painting what it has with
+// a "Laying out…" badge, and the finished layout arrives as an immutable
+// snapshot through a queued signal. A result that is no longer the latest
+// request (the graph or the expansion changed meanwhile) is dropped. Queries
+// about the layout (opRect(), blockCount()...) answer for the layout shown;
+// isLayoutPending() says whether a newer one is on its way.
 #pragma once
 
+#include <atomic>
 #include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -23,12 +33,12 @@
 
 #include "core/ir/graph.h"
 
-namespace ec::layout {
-class CompoundLayout;
-struct Scene;
-}  // namespace ec::layout
+class QThread;
 
 namespace ec::widgets {
+
+struct GraphLayoutSnapshot;
+class GraphLayoutWorker;
 
 class GraphView : public QAbstractScrollArea {
   Q_OBJECT
@@ -37,10 +47,17 @@ class GraphView : public QAbstractScrollArea {
   explicit GraphView(QWidget* parent = nullptr);
   ~GraphView() override;
 
-  /// Shows `graph` (null clears): lays it out with its biggest groups expanded
-  /// up to a few dozen blocks, and shows the top of it.
+  /// Shows `graph` (null clears): lays it out in the background with its biggest
+  /// groups expanded up to a few dozen blocks, then shows the top of it (or the zoom
+  /// and centre set meanwhile with setZoom()/centerOn()).
   void setGraph(ec::ir::FrozenGraph graph);
   const ec::ir::FrozenGraph& graph() const { return graph_; }
+
+  /// True while a layout of the current graph or expansion has been asked for and
+  /// has not arrived yet.
+  bool isLayoutPending() const;
+  /// Runs the event loop until no layout is pending (tests, benchmarks); false on timeout.
+  bool waitForLayout(int timeoutMs = 60000);
 
   /// Op boxes currently laid out (ops inside collapsed groups are not).
   int opItemCount() const;
@@ -49,6 +66,7 @@ class GraphView : public QAbstractScrollArea {
   int groupCount() const;
   /// The scope label ("features.3") and number of ops of group `group` (0 = root).
   QString groupLabel(int group) const;
+  /// Whether `group` is (or, with a layout pending, is about to be) expanded.
   bool isGroupExpanded(int group) const;
   void setGroupExpanded(int group, bool expanded);
   void expandAll();
@@ -61,7 +79,7 @@ class GraphView : public QAbstractScrollArea {
   /// Scene rectangle of op `op`'s box, or null when it is inside a collapsed group.
   QRectF opRect(int op) const;
 
-  double zoom() const { return scale_; }
+  double zoom() const;
   /// Sets the zoom, keeping the scene point under `anchor` (viewport coordinates) in place;
   /// a null anchor means the viewport's centre.
   void setZoom(double zoom, QPointF anchor = {});
@@ -93,15 +111,19 @@ class GraphView : public QAbstractScrollArea {
   void renderViewport(QImage& image);
   /// Time the last paint took, in milliseconds.
   double lastPaintMs() const { return lastPaintMs_; }
-  /// Time the last (re)layout took, in milliseconds.
-  double lastLayoutMs() const { return lastLayoutMs_; }
+  /// Time the worker spent on the layout shown (texts measured, laid out, indexed), ms.
+  double lastLayoutMs() const;
+  /// Of lastLayoutMs(), the time measuring texts with the fonts (once per graph; else 0).
+  double lastTextMeasureMs() const;
+  /// Group layouts the worker recomputed for the layout shown (the others were cached).
+  std::size_t lastLayoutGroups() const;
 
  signals:
   /// The user (or selectOp) selected op `op`; -1 = selection cleared.
   void opSelected(int op);
-  /// The layout changed (model shown, group expanded or collapsed).
+  /// A new layout is shown (model laid out, group expanded or collapsed).
   void layoutChanged();
-  /// A frame with a graph in it was painted.
+  /// A frame showing the current graph's finished layout was painted.
   void framePainted();
 
  protected:
@@ -114,13 +136,20 @@ class GraphView : public QAbstractScrollArea {
   void mouseReleaseEvent(QMouseEvent* event) override;
   void keyPressEvent(QKeyEvent* event) override;
   bool viewportEvent(QEvent* event) override;
+  void changeEvent(QEvent* event) override;
 
  private:
-  struct Texts;  // per-item strings, measured once per graph
-  struct Grid;   // spatial index over the scene
-
-  void relayout(int anchorGroup = -1);
-  void rebuildIndex();
+  void retranslateUi();
+  /// Whether the layout shown is of the current graph (maybe not of its latest expansion).
+  bool current() const;
+  void requestLayout(bool openingView);
+  void onLayoutFinished(std::shared_ptr<const GraphLayoutSnapshot> snapshot);
+  /// Expands every group holding op `op` in the requested expansion; true if one was collapsed.
+  bool reveal(int op);
+  /// The collapsed group showing item `item` in the layout shown, or -1 - item when visible.
+  int visibleHolder(int item) const;
+  void ensureVisible(int op);
+  void updateGroupOverlays();
   void updateScrollBars();
   void rebuildMinimap();
   QRectF minimapRect() const;
@@ -128,16 +157,28 @@ class GraphView : public QAbstractScrollArea {
   int nodeAt(QPointF viewPoint) const;
   void paintScene(QPainter& p, const QRectF& sceneRect);
   void paintOverlays(QPainter& p);
+  void paintFrame(QPainter& p, const QRect& target);
   QColor valueColor(double v) const;
   QColor fillFor(int node) const;
 
   ec::ir::FrozenGraph graph_;
-  std::unique_ptr<ec::layout::CompoundLayout> layout_;
-  const ec::layout::Scene* scene_ = nullptr;
-  std::unique_ptr<Texts> texts_;
-  std::unique_ptr<Grid> grid_;
+  std::shared_ptr<const GraphLayoutSnapshot> snap_;  // the layout shown
+  std::vector<char> expanded_;                       // expansion asked for (current() only)
   std::size_t opCount_ = 0;
   int selectedOp_ = -1;
+
+  QThread* layoutThread_ = nullptr;
+  GraphLayoutWorker* worker_ = nullptr;
+  std::shared_ptr<std::atomic<quint64>> latest_;  // newest generation requested
+  quint64 generation_ = 0;
+  // Applied when the next layout arrives.
+  bool openingView_ = false;   // first layout of a graph: place the opening view
+  bool revealSelection_ = false;
+  bool pendingFit_ = false;
+  std::optional<double> pendingZoom_;
+  std::optional<QPointF> pendingCentre_;
+  int anchorGroup_ = -1;  // keep this group's box where it was on screen
+  QPointF anchorView_;
 
   double scale_ = 1.0;
   QPoint dragStart_;
@@ -158,7 +199,6 @@ class GraphView : public QAbstractScrollArea {
   QImage minimap_;
   double minimapScale_ = 1;
   double lastPaintMs_ = 0;
-  double lastLayoutMs_ = 0;
 };
 
 }  // namespace ec::widgets

@@ -1,5 +1,6 @@
 #include "widgets/LogPanel.h"
 
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QScrollBar>
@@ -54,5 +55,14 @@ LogPanel::LogPanel(QWidget* parent)
 }
 
 std::shared_ptr<LogSink> LogPanel::createSink() const { return LogSink::connectedTo(model_); }
+
+void LogPanel::changeEvent(QEvent* event) {
+  if (event->type() == QEvent::LanguageChange) {
+    if (auto* clear = findChild<QToolButton*>(QStringLiteral("clearLogButton")))
+      clear->setToolTip(tr("Clear the log"));
+    emit model_->headerDataChanged(Qt::Horizontal, 0, model_->columnCount() - 1);
+  }
+  QWidget::changeEvent(event);
+}
 
 }  // namespace ec::widgets

@@ -23,6 +23,10 @@ class LogPanel : public QWidget {
   /// A new spdlog sink feeding this panel; add it to the loggers to watch.
   std::shared_ptr<LogSink> createSink() const;
 
+ protected:
+  /// QEvent::LanguageChange: the texts again, in the new language.
+  void changeEvent(QEvent* event) override;
+
  private:
   LogModel* model_ = nullptr;
   QTreeView* view_ = nullptr;

@@ -1,5 +1,6 @@
 #include "widgets/MessageBar.h"
 
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QStyle>
@@ -49,6 +50,11 @@ QString MessageBar::text() const { return isHidden() ? QString() : label_->text(
 void MessageBar::dismiss() {
   label_->clear();
   hide();
+}
+
+void MessageBar::changeEvent(QEvent* event) {
+  if (event->type() == QEvent::LanguageChange) close_->setToolTip(tr("Dismiss"));
+  QFrame::changeEvent(event);
 }
 
 }  // namespace ec::widgets

@@ -24,6 +24,10 @@ class MessageBar : public QFrame {
   /// Hides the bar and forgets its message.
   void dismiss();
 
+ protected:
+  /// QEvent::LanguageChange: the texts again, in the new language.
+  void changeEvent(QEvent* event) override;
+
  private:
   QLabel* icon_ = nullptr;
   QLabel* label_ = nullptr;

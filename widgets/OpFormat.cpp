@@ -202,4 +202,19 @@ std::optional<TensorStats> constantStats(const ec::ir::Tensor& t, int bins) {
   return s;
 }
 
+QColor viridis(double t) {
+  static const QColor kStops[] = {QColor(0x44, 0x01, 0x54), QColor(0x3b, 0x52, 0x8b),
+                                  QColor(0x21, 0x91, 0x8c), QColor(0x5e, 0xc9, 0x62),
+                                  QColor(0xfd, 0xe7, 0x25)};
+  if (!std::isfinite(t)) return QColor(0xe4, 0xe6, 0xea);
+  t = std::clamp(t, 0.0, 1.0) * 4;
+  const int i = std::min(3, int(t));
+  const double f = t - i;
+  const QColor& a = kStops[i];
+  const QColor& b = kStops[i + 1];
+  return QColor::fromRgbF(float(a.redF() + (b.redF() - a.redF()) * f),
+                          float(a.greenF() + (b.greenF() - a.greenF()) * f),
+                          float(a.blueF() + (b.blueF() - a.blueF()) * f));
+}
+
 }  // namespace ec::widgets

@@ -24,6 +24,9 @@ QString tensorTypeText(const ec::ir::Tensor* t);
 ec::ir::OpCategory categoryOf(const ec::ir::Operation& op);
 /// Fill colour of an op box by category (light, so black text reads on it).
 QColor categoryColor(ec::ir::OpCategory c);
+/// Viridis (dark blue = low, yellow = high), the one heat scale of the graph
+/// overlay and the quantisation views; `t` in [0, 1]; NaN gives light grey.
+QColor viridis(double t);
 
 /// Statistics of a constant tensor's values, for numeric dtypes.
 struct TensorStats {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include <QEvent>
 #include <QApplication>
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -38,9 +39,7 @@ PassesPanel::PassesPanel(QWidget* parent)
       passModel_(new PassListModel(this)),
       diffModel_(new GraphDiffModel(this)),
       stack_(new QStackedWidget(this)),
-      placeholder_(new QLabel(
-          tr("Run Model › Optimize (Ctrl+Shift+O) to see what each pass does to the graph."),
-          this)) {
+      placeholder_(new QLabel(this)) {
   placeholder_->setAlignment(Qt::AlignCenter);
   placeholder_->setWordWrap(true);
   placeholder_->setEnabled(false);
@@ -49,21 +48,15 @@ PassesPanel::PassesPanel(QWidget* parent)
 
   fromCombo_ = new QComboBox(content);
   fromCombo_->setObjectName(QStringLiteral("compareFromCombo"));
-  fromCombo_->setToolTip(tr("Snapshot the diff starts from"));
   fromCombo_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
   toCombo_ = new QComboBox(content);
   toCombo_->setObjectName(QStringLiteral("compareToCombo"));
-  toCombo_->setToolTip(tr("Snapshot the diff goes to"));
   toCombo_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
 
   beforeButton_ = new QToolButton(content);
   beforeButton_->setObjectName(QStringLiteral("showBeforeButton"));
-  beforeButton_->setText(tr("Before"));
-  beforeButton_->setToolTip(tr("Show the first snapshot in the graph view (removed ops in red)"));
   afterButton_ = new QToolButton(content);
   afterButton_->setObjectName(QStringLiteral("showAfterButton"));
-  afterButton_->setText(tr("After"));
-  afterButton_->setToolTip(tr("Show the second snapshot in the graph view (added ops in green)"));
   for (QToolButton* b : {beforeButton_, afterButton_}) {
     b->setCheckable(true);
     b->setAutoExclusive(true);
@@ -77,12 +70,16 @@ PassesPanel::PassesPanel(QWidget* parent)
 
   auto* bar = new QHBoxLayout;
   bar->setContentsMargins(4, 2, 4, 2);
-  bar->addWidget(new QLabel(tr("Compare"), content));
+  auto* compareLabel = new QLabel(content);
+  compareLabel->setObjectName(QStringLiteral("compareLabel"));
+  bar->addWidget(compareLabel);
   bar->addWidget(fromCombo_);
   bar->addWidget(new QLabel(QStringLiteral("→"), content));
   bar->addWidget(toCombo_);
   bar->addSpacing(12);
-  bar->addWidget(new QLabel(tr("Show"), content));
+  auto* showLabel = new QLabel(content);
+  showLabel->setObjectName(QStringLiteral("showLabel"));
+  bar->addWidget(showLabel);
   bar->addWidget(beforeButton_);
   bar->addWidget(afterButton_);
   bar->addSpacing(12);
@@ -92,7 +89,6 @@ PassesPanel::PassesPanel(QWidget* parent)
   passView_->setModel(passModel_);
   diffView_ = makeTable(content, QStringLiteral("graphDiffView"));
   diffView_->setModel(diffModel_);
-  diffView_->setToolTip(tr("Click a change to select its op in the graph"));
 
   QHeaderView* ph = passView_->header();
   ph->setSectionResizeMode(PassListModel::Index, QHeaderView::ResizeToContents);
@@ -119,6 +115,7 @@ PassesPanel::PassesPanel(QWidget* parent)
   contentLayout->addLayout(bar);
   contentLayout->addWidget(splitter, 1);
 
+  retranslateUi();
   stack_->addWidget(placeholder_);
   stack_->addWidget(content);
   auto* layout = new QVBoxLayout(this);
@@ -276,6 +273,13 @@ void PassesPanel::updateDiff() {
     }
   }
   diffModel_->setDiff(diff);
+  updateSummary();
+  syncControls();
+  emit snapshotRequested(shownSnapshot());
+}
+
+void PassesPanel::updateSummary() {
+  const auto& diff = diffModel_->diff();
   if (diff) {
     QString text = tr("%1 removed, %2 added, %3 changed, %4 unchanged")
                        .arg(diff->removed.size())
@@ -289,8 +293,37 @@ void PassesPanel::updateDiff() {
   } else {
     summary_->clear();
   }
-  syncControls();
-  emit snapshotRequested(shownSnapshot());
+}
+
+void PassesPanel::retranslateUi() {
+  placeholder_->setText(
+      tr("Run Model › Optimize (Ctrl+Shift+O) to see what each pass does to the graph."));
+  fromCombo_->setToolTip(tr("Snapshot the diff starts from"));
+  toCombo_->setToolTip(tr("Snapshot the diff goes to"));
+  beforeButton_->setText(tr("Before"));
+  afterButton_->setText(tr("After"));
+  if (auto* label = findChild<QLabel*>(QStringLiteral("compareLabel"))) label->setText(tr("Compare"));
+  if (auto* label = findChild<QLabel*>(QStringLiteral("showLabel"))) label->setText(tr("Show"));
+  diffView_->setToolTip(tr("Click a change to select its op in the graph"));
+}
+
+void PassesPanel::changeEvent(QEvent* event) {
+  if (event->type() == QEvent::LanguageChange) {
+    retranslateUi();
+    // The models' texts are made when they are filled: fill them again.
+    const int currentDiffRow = diffView_->currentIndex().row();
+    syncing_ = true;
+    passModel_->setReport(report_);
+    diffModel_->setDiff(diffModel_->diff());
+    if (currentDiffRow >= 0 && currentDiffRow < diffModel_->rowCount()) {
+      diffView_->setCurrentIndex(diffModel_->index(currentDiffRow, 0));
+    }
+    syncing_ = false;
+    rebuildCombos();
+    updateSummary();
+    syncControls();  // also the before/after tooltips
+  }
+  QWidget::changeEvent(event);
 }
 
 std::vector<QColor> PassesPanel::highlightColors() const {

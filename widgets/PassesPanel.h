@@ -85,7 +85,13 @@ class PassesPanel : public QWidget {
   /// The user picked a change: select op `opName` of snapshot `snapshotIndex`.
   void opActivated(const QString& opName, int snapshotIndex);
 
+ protected:
+  /// QEvent::LanguageChange: labels, snapshot names and the tables again, in the new language.
+  void changeEvent(QEvent* event) override;
+
  private:
+  void retranslateUi();
+  void updateSummary();
   void rebuildCombos();
   void updateDiff();
   void activateRow(int row);

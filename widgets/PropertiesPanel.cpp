@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include <QEvent>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPainter>
@@ -140,6 +141,14 @@ void PropertiesPanel::showHistogram(const QString& tensor) {
 
 QString PropertiesPanel::histogramTensor() const {
   return histogram_->isVisibleTo(this) ? histogramTitle_->property("tensor").toString() : QString();
+}
+
+void PropertiesPanel::changeEvent(QEvent* event) {
+  if (event->type() == QEvent::LanguageChange) {
+    placeholder_->setText(tr("Click an op in the graph to see its properties."));
+    emit model_->headerDataChanged(Qt::Horizontal, 0, model_->columnCount() - 1);
+  }
+  QWidget::changeEvent(event);
 }
 
 }  // namespace ec::widgets

@@ -35,6 +35,10 @@ class PropertiesPanel : public QWidget {
   /// The user clicked a producer or consumer row: go to op `op`.
   void opActivated(int op);
 
+ protected:
+  /// QEvent::LanguageChange: the texts again, in the new language.
+  void changeEvent(QEvent* event) override;
+
  private:
   void showHistogram(const QString& tensor);
 

@@ -1,5 +1,6 @@
 #include "widgets/SearchBar.h"
 
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
@@ -19,21 +20,17 @@ SearchBar::SearchBar(QWidget* parent)
       status_(new QLabel(this)) {
   setObjectName(QStringLiteral("searchBar"));
   edit_->setObjectName(QStringLiteral("searchField"));
-  edit_->setPlaceholderText(tr("Find op or tensor by name or type"));
   edit_->setClearButtonEnabled(true);
   edit_->installEventFilter(this);
-  previous_->setText(tr("Previous"));
-  previous_->setToolTip(tr("Previous match (Shift+Enter)"));
   previous_->setArrowType(Qt::UpArrow);
   previous_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-  next_->setText(tr("Next"));
-  next_->setToolTip(tr("Next match (Enter)"));
   next_->setArrowType(Qt::DownArrow);
   next_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
   auto* close = new QToolButton(this);
   close->setIcon(style()->standardIcon(QStyle::SP_TitleBarCloseButton));
   close->setAutoRaise(true);
-  close->setToolTip(tr("Close (Esc)"));
+  close->setObjectName(QStringLiteral("searchCloseButton"));
+  retranslateUi();
 
   auto* layout = new QHBoxLayout(this);
   layout->setContentsMargins(6, 3, 6, 3);
@@ -115,6 +112,21 @@ bool SearchBar::eventFilter(QObject* watched, QEvent* event) {
     }
   }
   return QWidget::eventFilter(watched, event);
+}
+
+void SearchBar::retranslateUi() {
+  edit_->setPlaceholderText(tr("Find op or tensor by name or type"));
+  previous_->setText(tr("Previous"));
+  previous_->setToolTip(tr("Previous match (Shift+Enter)"));
+  next_->setText(tr("Next"));
+  next_->setToolTip(tr("Next match (Enter)"));
+  if (auto* close = findChild<QToolButton*>(QStringLiteral("searchCloseButton")))
+    close->setToolTip(tr("Close (Esc)"));
+}
+
+void SearchBar::changeEvent(QEvent* event) {
+  if (event->type() == QEvent::LanguageChange) retranslateUi();
+  QWidget::changeEvent(event);
 }
 
 }  // namespace ec::widgets

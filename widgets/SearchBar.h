@@ -40,9 +40,12 @@ class SearchBar : public QWidget {
   void opFound(int op);
 
  protected:
+  /// QEvent::LanguageChange: the texts again, in the new language.
+  void changeEvent(QEvent* event) override;
   bool eventFilter(QObject* watched, QEvent* event) override;
 
  private:
+  void retranslateUi();
   void search();
   void step(int delta);
   void updateStatus();

@@ -1,5 +1,6 @@
 #include "widgets/SummaryPanel.h"
 
+#include <QEvent>
 #include <QHeaderView>
 #include <QLabel>
 #include <QStackedWidget>
@@ -49,6 +50,16 @@ void SummaryPanel::clear() {
   view_->setModel(nullptr);
   model_.reset();
   stack_->setCurrentWidget(placeholder_);
+}
+
+void SummaryPanel::changeEvent(QEvent* event) {
+  if (event->type() == QEvent::LanguageChange) {
+    placeholder_->setText(tr("No model loaded."));
+    if (QAbstractItemModel* m = view_->model()) {
+      emit m->headerDataChanged(Qt::Horizontal, 0, m->columnCount() - 1);
+    }
+  }
+  QWidget::changeEvent(event);
 }
 
 }  // namespace ec::widgets

@@ -29,6 +29,10 @@ class SummaryPanel : public QWidget {
   /// The model shown, or null when nothing is loaded.
   const ModelSummaryModel* model() const { return model_.get(); }
 
+ protected:
+  /// QEvent::LanguageChange: the texts again, in the new language.
+  void changeEvent(QEvent* event) override;
+
  private:
   QStackedWidget* stack_ = nullptr;
   QLabel* placeholder_ = nullptr;

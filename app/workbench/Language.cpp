@@ -3,6 +3,7 @@
 #include <QCoreApplication>
 #include <QLibraryInfo>
 #include <QLocale>
+#include <QPointer>
 #include <QSettings>
 #include <QTranslator>
 
@@ -30,19 +31,33 @@ void saveLanguage(QSettings& settings, const QString& code) {
 }
 
 bool installTranslators(QCoreApplication& app, const QString& code) {
-  auto* own = new QTranslator(&app);
-  if (!own->load(QStringLiteral(":/i18n/edgecompiler_") + code)) {
-    delete own;
+  // The translators we installed last, removed before the new ones go in. Owned by `app`.
+  static QPointer<QTranslator> own, qt;
+  auto* nextOwn = new QTranslator(&app);
+  if (!nextOwn->load(QStringLiteral(":/i18n/edgecompiler_") + code)) {
+    delete nextOwn;
     return false;
   }
-  app.installTranslator(own);
   // Qt's own dialogs (file dialog, message boxes); optional, not shipped by us.
-  auto* qt = new QTranslator(&app);
-  if (qt->load(QLocale(code), QStringLiteral("qtbase"), QStringLiteral("_"),
-               QLibraryInfo::path(QLibraryInfo::TranslationsPath))) {
-    app.installTranslator(qt);
-  } else {
-    delete qt;
+  auto* nextQt = new QTranslator(&app);
+  if (!nextQt->load(QLocale(code), QStringLiteral("qtbase"), QStringLiteral("_"),
+                    QLibraryInfo::path(QLibraryInfo::TranslationsPath))) {
+    delete nextQt;
+    nextQt = nullptr;
+  }
+  // Each install or removal posts QEvent::LanguageChange to every top-level window,
+  // which retranslates its widgets (changeEvent).
+  for (QPointer<QTranslator>* old : {&own, &qt}) {
+    if (*old) {
+      QCoreApplication::removeTranslator(*old);
+      delete old->data();
+    }
+  }
+  app.installTranslator(nextOwn);
+  own = nextOwn;
+  if (nextQt) {
+    app.installTranslator(nextQt);
+    qt = nextQt;
   }
   return true;
 }

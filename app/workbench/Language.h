@@ -21,7 +21,9 @@ QList<UiLanguage> uiLanguages();
 QString chosenLanguage(const QSettings& settings);
 void saveLanguage(QSettings& settings, const QString& code);
 /// Loads :/i18n/edgecompiler_<code>.qm (and Qt's own strings when installed)
-/// into `app`. Returns false when no translation for `code` is available.
+/// into `app`, replacing the ones installed before: every window gets
+/// QEvent::LanguageChange and retranslates itself live. Returns false (and
+/// changes nothing) when no translation for `code` is available.
 bool installTranslators(QCoreApplication& app, const QString& code);
 
 }  // namespace ec::workbench

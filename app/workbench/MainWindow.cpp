@@ -66,13 +66,14 @@ QString localFileOf(const QMimeData* mime) {
 MainWindow::MainWindow(QSettings& settings, QWidget* parent)
     : QMainWindow(parent), settings_(settings) {
   ec::widgets::registerCoreMetaTypes();
-  setWindowTitle(tr("edgecompiler Workbench"));
+  retranslated([this] { updateWindowTitle(); });
   setAcceptDrops(true);
   setDockNestingEnabled(true);
 
   createCentralWidget();
   createDocks();
   createPassesPanel();
+  createQuantPanel();
   createActions();
   createStatusBar();
   restoreWindowState();
@@ -104,17 +105,16 @@ MainWindow::~MainWindow() {
 void MainWindow::createCentralWidget() {
   messageBar_ = new ec::widgets::MessageBar(this);
 
-  emptyHint_ = new QLabel(tr("Open a model with File › Open… (Ctrl+O) or drop a model file here.\n"
-                             "Supported: %1")
-                              .arg([] {
-                                QStringList names;
-                                for (const auto& entry : ec::frontends::frontend_table()) {
-                                  names << QString::fromUtf8(entry.name.data(),
-                                                             qsizetype(entry.name.size()));
-                                }
-                                return names.join(QStringLiteral(", "));
-                              }()),
-                          this);
+  emptyHint_ = new QLabel(this);
+  retranslated([this] {
+    QStringList names;
+    for (const auto& entry : ec::frontends::frontend_table()) {
+      names << QString::fromUtf8(entry.name.data(), qsizetype(entry.name.size()));
+    }
+    emptyHint_->setText(tr("Open a model with File › Open… (Ctrl+O) or drop a model file here.\n"
+                           "Supported: %1")
+                            .arg(names.join(QStringLiteral(", "))));
+  });
   emptyHint_->setAlignment(Qt::AlignCenter);
   emptyHint_->setEnabled(false);
 
@@ -202,32 +202,50 @@ void MainWindow::createDocks() {
       addPanel(logPanel_, tr("Log"), QStringLiteral("logDock"), Qt::BottomDockWidgetArea);
   // The log spans the full width; properties and summary sit right of the graph.
   setCorner(Qt::BottomRightCorner, Qt::BottomDockWidgetArea);
+  retranslated([=] {
+    propertiesDock->setWindowTitle(tr("Properties"));
+    summaryDock->setWindowTitle(tr("Summary"));
+    opsDock->setWindowTitle(tr("Operations"));
+    logDock->setWindowTitle(tr("Log"));
+  });
   resizeDocks({propertiesDock}, {400}, Qt::Horizontal);
   resizeDocks({propertiesDock, summaryDock}, {420, 260}, Qt::Vertical);
   resizeDocks({logDock}, {150}, Qt::Vertical);
 }
 
 void MainWindow::createActions() {
-  QMenu* file = menuBar()->addMenu(tr("&File"));
-  QAction* open = file->addAction(tr("&Open…"), this, &MainWindow::chooseFile);
+  QMenu* file = menuBar()->addMenu(QString());
+  file->setObjectName(QStringLiteral("fileMenu"));
+  QAction* open = file->addAction(QString(), this, &MainWindow::chooseFile);
   open->setShortcut(QKeySequence::Open);
-  open->setStatusTip(tr("Open a model file"));
-  recentMenu_ = file->addMenu(tr("Open &Recent"));
+  recentMenu_ = file->addMenu(QString());
   rebuildRecentMenu();
   file->addSeparator();
-  QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+  QAction* quit = file->addAction(QString(), this, &QWidget::close);
   quit->setShortcut(QKeySequence::Quit);
   quit->setMenuRole(QAction::QuitRole);
 
-  QMenu* edit = menuBar()->addMenu(tr("&Edit"));
-  viewMenu_ = menuBar()->addMenu(tr("&View"));
+  QMenu* edit = menuBar()->addMenu(QString());
+  viewMenu_ = menuBar()->addMenu(QString());
+  viewMenu_->setObjectName(QStringLiteral("viewMenu"));
+  retranslated([=, this] {
+    file->setTitle(tr("&File"));
+    open->setText(tr("&Open…"));
+    open->setStatusTip(tr("Open a model file"));
+    recentMenu_->setTitle(tr("Open &Recent"));
+    rebuildRecentMenu();
+    quit->setText(tr("&Quit"));
+    edit->setTitle(tr("&Edit"));
+    viewMenu_->setTitle(tr("&View"));
+  });
   for (QDockWidget* dock : findChildren<QDockWidget*>()) {
     viewMenu_->addAction(dock->toggleViewAction());
   }
   viewPanelsEnd_ = viewMenu_->addSeparator();
   addGraphActions(edit, viewMenu_);
   viewMenu_->addSeparator();
-  QMenu* language = viewMenu_->addMenu(tr("&Language"));
+  QMenu* language = viewMenu_->addMenu(QString());
+  retranslated([language] { language->setTitle(tr("&Language")); });
   languageGroup_ = new QActionGroup(this);
   const QString current = chosenLanguage(settings_);
   for (const UiLanguage& lang : uiLanguages()) {
@@ -240,38 +258,56 @@ void MainWindow::createActions() {
   connect(languageGroup_, &QActionGroup::triggered, this, [this](QAction* action) {
     const QString code = action->data().toString();
     saveLanguage(settings_, code);
-    statusBar()->showMessage(tr("The language changes when the workbench is restarted."), 8000);
+    // Live: every window gets QEvent::LanguageChange and retranslates itself.
+    if (!installTranslators(*QCoreApplication::instance(), code)) {
+      statusBar()->showMessage(tr("No translation for %1 is available.").arg(action->text()),
+                               8000);
+    }
     emit languageChosen(code);
   });
 
   addModelMenu();
-  QMenu* help = menuBar()->addMenu(tr("&Help"));
-  QAction* about =
-      help->addAction(tr("&About edgecompiler Workbench"), this, &MainWindow::showAbout);
+  addToolsMenu();
+  QMenu* help = menuBar()->addMenu(QString());
+  QAction* about = help->addAction(QString(), this, &MainWindow::showAbout);
   about->setMenuRole(QAction::AboutRole);
-  help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+  QAction* aboutQt = help->addAction(QString(), qApp, &QApplication::aboutQt);
+  retranslated([=] {
+    help->setTitle(tr("&Help"));
+    about->setText(tr("&About edgecompiler Workbench"));
+    aboutQt->setText(tr("About &Qt"));
+  });
 }
 
 void MainWindow::addGraphActions(QMenu* edit, QMenu* view) {
-  QAction* find = edit->addAction(tr("&Find…"), searchBar_, &ec::widgets::SearchBar::activate);
+  QAction* find = edit->addAction(QString(), searchBar_, &ec::widgets::SearchBar::activate);
   find->setShortcut(QKeySequence::Find);
-  find->setStatusTip(tr("Find ops and tensors by name or type"));
-  QAction* next = edit->addAction(tr("Find &Next"), searchBar_, &ec::widgets::SearchBar::findNext);
+  QAction* next = edit->addAction(QString(), searchBar_, &ec::widgets::SearchBar::findNext);
   next->setShortcut(QKeySequence::FindNext);
-  QAction* previous =
-      edit->addAction(tr("Find &Previous"), searchBar_, &ec::widgets::SearchBar::findPrevious);
+  QAction* previous = edit->addAction(QString(), searchBar_, &ec::widgets::SearchBar::findPrevious);
   previous->setShortcut(QKeySequence::FindPrevious);
 
-  QAction* zoomIn = view->addAction(tr("Zoom &In"), graphView_, &ec::widgets::GraphView::zoomIn);
+  QAction* zoomIn = view->addAction(QString(), graphView_, &ec::widgets::GraphView::zoomIn);
   zoomIn->setShortcut(QKeySequence::ZoomIn);
-  QAction* zoomOut = view->addAction(tr("Zoom &Out"), graphView_, &ec::widgets::GraphView::zoomOut);
+  QAction* zoomOut = view->addAction(QString(), graphView_, &ec::widgets::GraphView::zoomOut);
   zoomOut->setShortcut(QKeySequence::ZoomOut);
-  QAction* fit =
-      view->addAction(tr("&Fit to Window"), graphView_, &ec::widgets::GraphView::fitToWindow);
+  QAction* fit = view->addAction(QString(), graphView_, &ec::widgets::GraphView::fitToWindow);
   fit->setObjectName(QStringLiteral("fitAction"));
   fit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
-  view->addAction(tr("&Expand All Groups"), graphView_, &ec::widgets::GraphView::expandAll);
-  view->addAction(tr("&Collapse All Groups"), graphView_, &ec::widgets::GraphView::collapseAll);
+  QAction* expand = view->addAction(QString(), graphView_, &ec::widgets::GraphView::expandAll);
+  QAction* collapse =
+      view->addAction(QString(), graphView_, &ec::widgets::GraphView::collapseAll);
+  retranslated([=] {
+    find->setText(tr("&Find…"));
+    find->setStatusTip(tr("Find ops and tensors by name or type"));
+    next->setText(tr("Find &Next"));
+    previous->setText(tr("Find &Previous"));
+    zoomIn->setText(tr("Zoom &In"));
+    zoomOut->setText(tr("Zoom &Out"));
+    fit->setText(tr("&Fit to Window"));
+    expand->setText(tr("&Expand All Groups"));
+    collapse->setText(tr("&Collapse All Groups"));
+  });
 }
 
 void MainWindow::createStatusBar() {
@@ -279,10 +315,13 @@ void MainWindow::createStatusBar() {
   progress_->setRange(0, 0);  // busy: the core reports no progress yet
   progress_->setMaximumWidth(160);
   progress_->setTextVisible(false);
-  cancelButton_ = new QPushButton(tr("Cancel"), this);
+  cancelButton_ = new QPushButton(this);
   cancelButton_->setObjectName(QStringLiteral("cancelLoadButton"));
-  cancelButton_->setToolTip(
-      tr("Stop waiting for this model. The file is still read to the end in the background."));
+  retranslated([this] {
+    cancelButton_->setText(tr("Cancel"));
+    cancelButton_->setToolTip(
+        tr("Stop waiting for this model. The file is still read to the end in the background."));
+  });
   connect(cancelButton_, &QPushButton::clicked, this, &MainWindow::cancelLoad);
   statusBar()->addPermanentWidget(progress_);
   statusBar()->addPermanentWidget(cancelButton_);
@@ -367,7 +406,7 @@ void MainWindow::onModelLoaded(quint64 requestId, const QString& path, ec::ir::F
 
   const QString name = QFileInfo(path).fileName();
   setWindowFilePath(path);
-  setWindowTitle(tr("%1 — edgecompiler Workbench").arg(name));
+  updateWindowTitle();
   statusBar()->showMessage(
       tr("Opened %1: %n operation(s)", nullptr, int(graph_->ops.size())).arg(name), 10000);
   addRecentFile(path);
@@ -382,6 +421,25 @@ void MainWindow::onLoadFailed(quint64 requestId, const QString& path, const QStr
   messageBar_->showError(message);
   statusBar()->showMessage(tr("Could not open %1").arg(QFileInfo(path).fileName()), 10000);
   emit loadFailed(message);
+}
+
+void MainWindow::retranslated(std::function<void()> apply) {
+  apply();
+  retranslators_.push_back(std::move(apply));
+}
+
+void MainWindow::changeEvent(QEvent* event) {
+  if (event->type() == QEvent::LanguageChange) {
+    for (const auto& apply : retranslators_) apply();
+  }
+  QMainWindow::changeEvent(event);
+}
+
+void MainWindow::updateWindowTitle() {
+  const QString path = windowFilePath();
+  setWindowTitle(path.isEmpty()
+                     ? tr("edgecompiler Workbench")
+                     : tr("%1 — edgecompiler Workbench").arg(QFileInfo(path).fileName()));
 }
 
 QStringList MainWindow::recentFiles() const {

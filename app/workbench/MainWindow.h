@@ -5,7 +5,9 @@
 // results arrive as immutable snapshots through queued signals.
 #pragma once
 
+#include <functional>
 #include <memory>
+#include <vector>
 
 #include <QMainWindow>
 #include <QStringList>
@@ -34,6 +36,7 @@ class ModelSummaryModel;
 class OperationListModel;
 class PassesPanel;
 class PropertiesPanel;
+class QuantPanel;
 class SearchBar;
 class SummaryPanel;
 }  // namespace ec::widgets
@@ -46,6 +49,7 @@ namespace ec::workbench {
 
 class ModelLoader;
 class PassRunner;
+class QuantSession;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -70,6 +74,8 @@ class MainWindow : public QMainWindow {
   ec::widgets::SearchBar* searchBar() const { return searchBar_; }
   ec::widgets::PassesPanel* passesPanel() const { return passesPanel_; }
   bool isOptimizing() const { return optimizeRequest_ != 0; }
+  ec::widgets::QuantPanel* quantPanel() const { return quantPanel_; }
+  bool isQuantizing() const;
 
  public slots:
   /// Starts loading `path` in the background; a load already running is cancelled.
@@ -79,6 +85,9 @@ class MainWindow : public QMainWindow {
   /// Runs the default pass pipeline on the loaded model in the background
   /// (Model › Optimize); the Passes panel shows the result (MainWindowPasses.cpp).
   void optimize();
+  /// Quantises the model shown (the optimised graph when there is one) in the
+  /// background with the Quantisation panel's settings (Tools › Quantise…; MainWindowQuant.cpp).
+  void quantize();
 
  signals:
   /// A model finished loading and every view now shows it.
@@ -91,9 +100,15 @@ class MainWindow : public QMainWindow {
   void optimized();
   /// The pass pipeline failed; `message` is the core's one-line error.
   void optimizeFailed(const QString& message);
+  /// Quantisation finished and the Quantisation panel shows its report.
+  void quantized();
+  /// Quantisation failed; `message` is the core's one-line error.
+  void quantizeFailed(const QString& message);
 
  protected:
   void closeEvent(QCloseEvent* event) override;
+  /// QEvent::LanguageChange (View › Language): every text set through retranslated() again.
+  void changeEvent(QEvent* event) override;
   void dragEnterEvent(QDragEnterEvent* event) override;
   void dropEvent(QDropEvent* event) override;
 
@@ -104,6 +119,8 @@ class MainWindow : public QMainWindow {
   void addGraphActions(QMenu* edit, QMenu* view);
   /// Shows op `op` everywhere: graph selection, properties, operations list.
   void showOp(int op);
+  /// Selects the op called `name` in the graph shown now (nothing when it has none).
+  void showOpByName(const QString& name);
   void createStatusBar();
   /// Adds `panel` as a dock with a View-menu toggle; `objectName` keys its saved state.
   QDockWidget* addPanel(QWidget* panel, const QString& title, const QString& objectName,
@@ -130,8 +147,18 @@ class MainWindow : public QMainWindow {
   void showOpNamed(const QString& name, int index);
   /// Shows `graph` in the graph view, operations list, properties and search.
   void setViewsGraph(const ec::ir::FrozenGraph& graph);
+  // Quantisation (MainWindowQuant.cpp).
+  void createQuantPanel();
+  void addToolsMenu();
+  /// Shows the last quantisation in the graph view as the panel's graph mode says.
+  void showQuantOutcome();
+
+  /// Runs `apply` (which sets texts with tr()) now and again on every language change.
+  void retranslated(std::function<void()> apply);
+  void updateWindowTitle();
 
   QSettings& settings_;
+  std::vector<std::function<void()>> retranslators_;
 
   ec::widgets::MessageBar* messageBar_ = nullptr;
   QStackedWidget* centre_ = nullptr;
@@ -166,6 +193,10 @@ class MainWindow : public QMainWindow {
   QThread* passThread_ = nullptr;
   PassRunner* passRunner_ = nullptr;
   quint64 optimizeRequest_ = 0;  // 0 = not optimising
+
+  ec::widgets::QuantPanel* quantPanel_ = nullptr;
+  QDockWidget* quantDock_ = nullptr;
+  QuantSession* quant_ = nullptr;  // worker thread and last outcome (QuantRunner.h)
 };
 
 }  // namespace ec::workbench

@@ -31,6 +31,7 @@ void MainWindow::createPassesPanel() {
     tabifyDockWidget(logDock, passesDock_);
     logDock->raise();
   }
+  retranslated([this] { passesDock_->setWindowTitle(tr("Passes")); });
   connect(passesPanel_, &ec::widgets::PassesPanel::snapshotRequested, this,
           &MainWindow::showSnapshot);
   connect(passesPanel_, &ec::widgets::PassesPanel::opActivated, this, &MainWindow::showOpNamed);
@@ -55,12 +56,16 @@ void MainWindow::createPassesPanel() {
 }
 
 void MainWindow::addModelMenu() {
-  QMenu* model = menuBar()->addMenu(tr("&Model"));
-  optimizeAction_ = model->addAction(tr("&Optimize (Default Pipeline)"), this, &MainWindow::optimize);
+  QMenu* model = menuBar()->addMenu(QString());
+  optimizeAction_ = model->addAction(QString(), this, &MainWindow::optimize);
   optimizeAction_->setObjectName(QStringLiteral("optimizeAction"));
   optimizeAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
-  optimizeAction_->setStatusTip(
-      tr("Run the default optimisation passes and show what each one changed"));
+  retranslated([this, model] {
+    model->setTitle(tr("&Model"));
+    optimizeAction_->setText(tr("&Optimize (Default Pipeline)"));
+    optimizeAction_->setStatusTip(
+        tr("Run the default optimisation passes and show what each one changed"));
+  });
   optimizeAction_->setEnabled(false);  // until a model is shown
 }
 
@@ -148,6 +153,10 @@ void MainWindow::showSnapshot(int index) {
 
 void MainWindow::showOpNamed(const QString& name, int index) {
   if (passesPanel_->snapshot(index) != graphView_->graph()) showSnapshot(index);
+  showOpByName(name);
+}
+
+void MainWindow::showOpByName(const QString& name) {
   const ec::ir::FrozenGraph& shown = graphView_->graph();
   if (!shown) return;
   const std::string wanted = name.toStdString();

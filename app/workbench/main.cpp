@@ -1,9 +1,12 @@
 // edgecompiler Workbench.
 //
-//   edgecompiler-workbench [MODEL] [--optimize] [--screenshot OUT.png]
+//   edgecompiler-workbench [MODEL] [--optimize] [--quantize] [--screenshot OUT.png]
 //
 // --optimize runs the default pass pipeline once MODEL is shown (Model › Optimize);
 // with --screenshot the image is then taken once the Passes panel shows the result.
+// --quantize quantises MODEL (after --optimize's passes, if given) with the default
+// random calibration (Tools › Quantise…); with --screenshot the image is taken once
+// the Quantisation panel shows the report and the graph is coloured by SQNR.
 // With --screenshot the window opens MODEL, waits until it is laid out and the
 // graph view has painted it, saves an image of the window to OUT.png and exits 0; if the model
 // cannot be opened it prints the core's one-line error to stderr and exits 1.
@@ -71,6 +74,11 @@ int main(int argc, char* argv[]) {
       QCoreApplication::translate("main",
                                   "Run the default optimisation passes once MODEL is open."));
   parser.addOption(optimize);
+  const QCommandLineOption quantize(
+      QStringLiteral("quantize"),
+      QCoreApplication::translate(
+          "main", "Quantise MODEL to int8 once it is open (random calibration samples)."));
+  parser.addOption(quantize);
   parser.process(app);
 
   const QStringList positional = parser.positionalArguments();
@@ -94,6 +102,17 @@ int main(int argc, char* argv[]) {
     QObject::connect(&window, &ec::workbench::MainWindow::modelShown, &window,
                      &ec::workbench::MainWindow::optimize);
   }
+  const bool quantizeAfterLoad = parser.isSet(quantize);
+  if (quantizeAfterLoad) {
+    // After the optimisation when both are asked for, so the optimised graph is quantised.
+    if (optimizeAfterLoad) {
+      QObject::connect(&window, &ec::workbench::MainWindow::optimized, &window,
+                       &ec::workbench::MainWindow::quantize);
+    } else {
+      QObject::connect(&window, &ec::workbench::MainWindow::modelShown, &window,
+                       &ec::workbench::MainWindow::quantize);
+    }
+  }
 
   if (!screenshotPath.isEmpty()) {
     auto grabAndQuit = [&window, screenshotPath] {
@@ -108,7 +127,8 @@ int main(int argc, char* argv[]) {
         QCoreApplication::exit(0);
       });
     };
-    // modelShown (or optimized) comes once the graph is laid out; grab after its first paint.
+    // After modelShown (or optimized) the graph is laid out on GraphView's worker thread;
+    // framePainted comes only for a frame of the finished layout: grab after it.
     auto grabAfterPaint = [&window, grabAndQuit] {
           auto connection = std::make_shared<QMetaObject::Connection>();
           *connection = QObject::connect(window.graphView(), &ec::widgets::GraphView::framePainted,
@@ -118,14 +138,24 @@ int main(int argc, char* argv[]) {
                                          });
           window.graphView()->viewport()->update();
         };
+    if (quantizeAfterLoad) {
+      QObject::connect(&window, &ec::workbench::MainWindow::quantized, &window, grabAfterPaint);
+      QObject::connect(&window, &ec::workbench::MainWindow::quantizeFailed, &window,
+                       [](const QString& message) {
+                         printError(message);
+                         QCoreApplication::exit(1);
+                       });
+    }
     if (optimizeAfterLoad) {
-      QObject::connect(&window, &ec::workbench::MainWindow::optimized, &window, grabAfterPaint);
+      if (!quantizeAfterLoad) {
+        QObject::connect(&window, &ec::workbench::MainWindow::optimized, &window, grabAfterPaint);
+      }
       QObject::connect(&window, &ec::workbench::MainWindow::optimizeFailed, &window,
                        [](const QString& message) {
                          printError(message);
                          QCoreApplication::exit(1);
                        });
-    } else {
+    } else if (!quantizeAfterLoad) {
       QObject::connect(&window, &ec::workbench::MainWindow::modelShown, &window, grabAfterPaint);
     }
     QObject::connect(&window, &ec::workbench::MainWindow::loadFailed, &window,

@@ -20,6 +20,13 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QLineEdit>
+#include <QMenu>
+#include <QNativeGestureEvent>
+#include <QPointingDevice>
+#include <QWheelEvent>
+#include <QLineF>
+#include <QTimer>
 #include <QUrl>
 
 #include "app/workbench/MainWindow.h"
@@ -138,6 +145,34 @@ ec::ir::FrozenGraph makeSmallGraph() {
   return freeze(std::move(g));
 }
 
+/// A chain of `n` Relu ops in scopes /s<k>/b<j>/ (20 ops a block, 10 blocks a stage).
+ec::ir::FrozenGraph makeScopedChain(int n) {
+  using namespace ec::ir;
+  Graph g;
+  g.name = "chain";
+  auto tensor = [&g](int i) {
+    Tensor t;
+    t.name = "t" + std::to_string(i);
+    t.dtype = DType::Float32;
+    t.shape = Shape::of({1, 8});
+    g.add_tensor(t);
+    return t.name;
+  };
+  g.inputs = {tensor(0)};
+  for (int i = 0; i < n; ++i) {
+    Operation op;
+    op.name = "/s" + std::to_string(i / 200) + "/b" + std::to_string(i / 20) + "/Relu_" +
+              std::to_string(i);
+    op.kind = OpKind::Relu;
+    op.op_type = "Relu";
+    op.inputs = {"t" + std::to_string(i)};
+    op.outputs = {tensor(i + 1)};
+    g.ops.push_back(std::move(op));
+  }
+  g.outputs = {"t" + std::to_string(n)};
+  return freeze(std::move(g));
+}
+
 QString propertyValue(const PropertiesModel& model, const QString& key) {
   const int row = model.rowForKey(key);
   if (row < 0) return QStringLiteral("<no row %1>").arg(key);
@@ -155,6 +190,17 @@ bool openSample(MainWindow& window) {
 void saveScreenshot(QWidget& w, const QString& name) {
   const QString dir = qEnvironmentVariable("EC_TEST_SCREENSHOT_DIR");
   if (!dir.isEmpty()) w.grab().save(dir + QLatin1Char('/') + name);
+}
+
+/// Picks `code` in View › Language of `window`.
+void switchLanguage(MainWindow& window, const char* code) {
+  for (QAction* a : window.findChildren<QAction*>()) {
+    if (a->data().toString() == QLatin1String(code)) {
+      a->trigger();
+      return;
+    }
+  }
+  QFAIL("no such language action");
 }
 
 /// The one-line error the core gives for `path`, or empty if it opens.
@@ -330,24 +376,34 @@ class WidgetTests : public QObject {
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view));
     view.setGraph(makeSmallGraph());
+    QVERIFY(view.isLayoutPending());  // laid out on the worker thread
+    QCOMPARE(view.groupCount(), 0);
+    QVERIFY(view.waitForLayout());
     // "block" and "head" are groups (two ops each).
     QCOMPARE(view.groupCount(), 3);
     QCOMPARE(view.groupLabel(1), QStringLiteral("block"));
     view.collapseAll();
+    QVERIFY(view.waitForLayout());
     QCOMPARE(view.opItemCount(), 0);
     QCOMPARE(view.blockCount(), 2 + 1 + 2);  // two groups, an input, two outputs
     view.setGroupExpanded(1, true);
+    QVERIFY(view.isGroupExpanded(1));  // asked for at once, laid out in the background
+    QVERIFY(view.waitForLayout());
     QCOMPARE(view.opItemCount(), 2);
     view.expandAll();
+    QVERIFY(view.waitForLayout());
     QCOMPARE(view.opItemCount(), 4);
     QSignalSpy selected(&view, &ec::widgets::GraphView::opSelected);
     view.collapseAll();
+    QVERIFY(view.waitForLayout());
     view.selectOp(3);  // reveals its group
     QCOMPARE(selected.count(), 1);
     QVERIFY(view.isGroupExpanded(2));
+    QVERIFY(view.waitForLayout());
     QVERIFY(!view.opRect(3).isNull());
 
     view.expandAll();
+    QVERIFY(view.waitForLayout());
     view.setOpValues({0.0, 1.0, std::nan(""), 4.0}, QStringLiteral("error"));
     QVERIFY(view.hasOpValues());
     for (double zoom : {0.1, 0.5, 1.5}) {
@@ -363,6 +419,114 @@ class WidgetTests : public QObject {
     QCOMPARE(view.opItemCount(), 0);
   }
 
+  void graphViewLaysOutOffTheGuiThread() {
+    ec::widgets::GraphView view;
+    view.resize(800, 600);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    const auto big = makeScopedChain(6000);
+    QSignalSpy changed(&view, &ec::widgets::GraphView::layoutChanged);
+    QSignalSpy painted(&view, &ec::widgets::GraphView::framePainted);
+    view.setGraph(big);
+    QVERIFY(view.isLayoutPending());
+    view.viewport()->repaint();  // "Laying out…": not a frame of the graph
+    QCOMPARE(painted.count(), 0);
+    // The GUI thread keeps turning while the worker lays out.
+    int ticks = 0;
+    QTimer ticker;
+    connect(&ticker, &QTimer::timeout, [&ticks] { ++ticks; });
+    ticker.start(0);
+    QVERIFY(view.waitForLayout());
+    ticker.stop();
+    QVERIFY2(ticks > 0, "the event loop did not run during the layout");
+    QCOMPARE(changed.count(), 1);
+    QVERIFY(view.blockCount() > 0 && view.blockCount() <= 45);
+    view.viewport()->repaint();
+    QCOMPARE(painted.count(), 1);
+
+    // Stale results are dropped: only the last graph and the last expansion are shown.
+    changed.clear();
+    view.setGraph(makeSmallGraph());
+    view.setGraph(big);
+    QVERIFY(view.waitForLayout());
+    QCOMPARE(view.graph(), big);
+    QCOMPARE(changed.count(), 1);
+    QCOMPARE(view.groupLabel(1), QStringLiteral("s0"));
+    view.collapseAll();
+    QVERIFY(view.waitForLayout());
+    const int collapsedBlocks = view.blockCount();
+    changed.clear();
+    view.setGroupExpanded(1, true);
+    view.setGroupExpanded(1, false);
+    QVERIFY(view.waitForLayout());
+    QCOMPARE(changed.count(), 1);
+    QVERIFY(!view.isGroupExpanded(1));
+    QCOMPARE(view.blockCount(), collapsedBlocks);
+
+    // Expanding a group lays out that group and its ancestors only; a group laid out
+    // before comes from the cache.
+    QCOMPARE(view.groupLabel(2), QStringLiteral("b0"));
+    view.setGroupExpanded(1, true);
+    QVERIFY(view.waitForLayout());
+    QVERIFY(view.lastLayoutGroups() <= 2);  // s0 (unless cached) and the root
+    view.setGroupExpanded(2, true);
+    QVERIFY(view.waitForLayout());
+    QCOMPARE(view.lastLayoutGroups(), std::size_t(3));  // b0, s0, root
+    QCOMPARE(view.opItemCount(), 20);
+    view.setGroupExpanded(2, false);
+    QVERIFY(view.waitForLayout());
+    view.setGroupExpanded(2, true);
+    QVERIFY(view.waitForLayout());
+    QCOMPARE(view.lastLayoutGroups(), std::size_t(2));  // b0 cached
+
+    // Zoom and centre asked for before the layout arrives are applied when it does.
+    view.setGraph(makeSmallGraph());
+    view.setZoom(1.5);
+    QCOMPARE(view.zoom(), 1.5);
+    QVERIFY(view.waitForLayout());
+    QCOMPARE(view.zoom(), 1.5);
+    view.setGraph(nullptr);
+    QVERIFY(!view.isLayoutPending());
+  }
+
+  void graphViewZoomsWithPinchWheelAndKeys() {
+    ec::widgets::GraphView view;
+    view.resize(800, 600);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.setGraph(makeScopedChain(400));
+    QVERIFY(view.waitForLayout());
+    view.setZoom(1.0);
+    const QPointF at(400, 300);
+    // A touchpad pinch (macOS, Wayland and X11 with libinput deliver these).
+    QNativeGestureEvent begin(Qt::BeginNativeGesture, QPointingDevice::primaryPointingDevice(), 2,
+                              at, at, view.viewport()->mapToGlobal(at), 0, {});
+    QCoreApplication::sendEvent(view.viewport(), &begin);
+    QNativeGestureEvent pinch(Qt::ZoomNativeGesture, QPointingDevice::primaryPointingDevice(), 2,
+                              at, at, view.viewport()->mapToGlobal(at), 0.5, {});
+    const QPointF sceneAt = view.mapToScene(at);
+    QVERIFY(QCoreApplication::sendEvent(view.viewport(), &pinch));
+    QVERIFY(pinch.isAccepted());
+    QCOMPARE(view.zoom(), 1.5);
+    // The point under the fingers stays put.
+    QVERIFY(QLineF(view.mapFromScene(sceneAt), at).length() < 2);
+    QNativeGestureEvent pinchIn(Qt::ZoomNativeGesture, QPointingDevice::primaryPointingDevice(), 2,
+                                at, at, view.viewport()->mapToGlobal(at), -0.2, {});
+    QCoreApplication::sendEvent(view.viewport(), &pinchIn);
+    QCOMPARE(view.zoom(), 1.5 * 0.8);
+    // Wheel and keys.
+    const double before = view.zoom();
+    QWheelEvent wheel(at, view.viewport()->mapToGlobal(at), {}, QPoint(0, 120), Qt::NoButton,
+                      Qt::NoModifier, Qt::NoScrollPhase, false);
+    QCoreApplication::sendEvent(view.viewport(), &wheel);
+    QVERIFY(view.zoom() > before);
+    const double afterWheel = view.zoom();
+    QTest::keyClick(&view, Qt::Key_Minus);
+    QVERIFY(view.zoom() < afterWheel);
+    QTest::keyClick(&view, Qt::Key_Plus);
+    QCOMPARE(view.zoom(), afterWheel);
+  }
+
   void mainWindowGraphShowsEveryOp() {
     if (!QFileInfo::exists(QStringLiteral(EC_SAMPLE_MODEL))) QSKIP("sample model not built");
     MainWindow window(*settings_);
@@ -371,13 +535,17 @@ class WidgetTests : public QObject {
     QVERIFY(openSample(window));
     ec::widgets::GraphView* view = window.graphView();
     QVERIFY(view->isVisible());
+    QVERIFY(view->waitForLayout());
     QVERIFY(view->blockCount() > 0);
     QVERIFY(view->blockCount() <= 45);  // a first view of a few dozen blocks at most
     view->expandAll();
+    QVERIFY(view->waitForLayout());
     QCOMPARE(qint64(view->opItemCount()), qint64(window.graph()->ops.size()));
     view->collapseAll();
+    QVERIFY(view->waitForLayout());
     QVERIFY(view->opItemCount() < int(window.graph()->ops.size()));
     view->expandAll();
+    QVERIFY(view->waitForLayout());
     saveScreenshot(window, QStringLiteral("graph_expanded.png"));
   }
 
@@ -388,7 +556,9 @@ class WidgetTests : public QObject {
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     QVERIFY(openSample(window));
     ec::widgets::GraphView* view = window.graphView();
+    QVERIFY(view->waitForLayout());
     view->expandAll();
+    QVERIFY(view->waitForLayout());
     view->setZoom(1.0);
     // The first Conv of the model, clicked where it is drawn.
     const auto& ops = window.graph()->ops;
@@ -448,6 +618,7 @@ class WidgetTests : public QObject {
     QCOMPARE(window.propertiesPanel()->model()->op(), convs[0]);
     bar->findNext();
     QCOMPARE(window.graphView()->selectedOp(), convs[1]);
+    QVERIFY(window.graphView()->waitForLayout());
     QVERIFY(!window.graphView()->opRect(convs[1]).isNull());  // its group was expanded
     bar->findPrevious();
     bar->findPrevious();  // wraps to the last match
@@ -639,6 +810,34 @@ class WidgetTests : public QObject {
     deutsch->trigger();
     QCOMPARE(chosen.count(), 1);
     QCOMPARE(settings_->value(QStringLiteral("ui/language")).toString(), QStringLiteral("de"));
+    switchLanguage(window, "en");
+  }
+
+  void languageSwitchesLive() {
+    QVERIFY(QFile::exists(QStringLiteral(":/i18n/edgecompiler_de.qm")));
+    MainWindow window(*settings_);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    auto* file = window.findChild<QMenu*>(QStringLiteral("fileMenu"));
+    auto* propertiesDock = window.findChild<QDockWidget*>(QStringLiteral("propertiesDock"));
+    QVERIFY(file && propertiesDock);
+    QCOMPARE(file->title(), QStringLiteral("&File"));
+    QCOMPARE(propertiesDock->windowTitle(), QStringLiteral("Properties"));
+    auto* searchField = window.findChild<QLineEdit*>(QStringLiteral("searchField"));
+    QVERIFY(searchField);
+    const QString englishPlaceholder = searchField->placeholderText();
+
+    switchLanguage(window, "de");
+    // QEvent::LanguageChange is posted: every widget retranslates when it arrives.
+    QTRY_COMPARE(file->title(), QStringLiteral("&Datei"));
+    QCOMPARE(propertiesDock->windowTitle(), QStringLiteral("Eigenschaften"));
+    QVERIFY(searchField->placeholderText() != englishPlaceholder);
+    saveScreenshot(window, QStringLiteral("language_de.png"));
+
+    switchLanguage(window, "en");
+    QTRY_COMPARE(file->title(), QStringLiteral("&File"));
+    QCOMPARE(propertiesDock->windowTitle(), QStringLiteral("Properties"));
+    QCOMPARE(searchField->placeholderText(), englishPlaceholder);
   }
 
   void droppingAFileOpensIt() {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cmath>
 #include <map>
 #include <queue>
 #include <unordered_map>
@@ -287,6 +288,25 @@ void CompoundLayout::compose(int group, double ox, double oy) {
     if (to_group && !src.reversed) {
       out.points.back().x =
           port_x(to.id, true, le.key_item, res.nodes[std::size_t(le.to_slot)].x + ox);
+    }
+    // Meet a group's border square on: the last (first) stretch runs straight down into
+    // the in-port (out of the out-port), bending in the gap above (below) the frame.
+    const double bend = options_.layered.layer_gap / 2;
+    if (to_group && !src.reversed && out.points.size() >= 2) {
+      const Point port = out.points.back();
+      const Point prev = out.points[out.points.size() - 2];
+      if (std::abs(prev.x - port.x) > 0.5) {
+        const double y = std::max(prev.y, port.y - std::min(bend, (port.y - prev.y) / 2));
+        out.points.insert(out.points.end() - 1, Point{port.x, y});
+      }
+    }
+    if (from_group && !src.reversed && out.points.size() >= 2) {
+      const Point port = out.points.front();
+      const Point next = out.points[1];
+      if (std::abs(next.x - port.x) > 0.5) {
+        const double y = std::min(next.y, port.y + std::min(bend, (next.y - port.y) / 2));
+        out.points.insert(out.points.begin() + 1, Point{port.x, y});
+      }
     }
     scene_.edges.push_back(std::move(out));
   }
