@@ -86,7 +86,7 @@ void print_report(const quantize::QuantReport& r, const std::string& model) {
               << o.max_abs_error << ", top-1 agreement " << fixed(100 * o.top1_agreement, 1) << "%"
               << (r.simulated ? " (int8 simulated)" : "") << '\n';
   std::cout << "  " << r.tensors.size() << " tensors int8, " << r.layers.size() << " layers with int8 weights, "
-            << r.float_ops.size() << " ops in float\n";
+            << r.float_ops.size() << (r.float_ops.size() == 1 ? " op" : " ops") << " in float\n";
   std::vector<const quantize::TensorReport*> worst;
   for (const auto& t : r.tensors) worst.push_back(&t);
   std::sort(worst.begin(), worst.end(), [](auto* a, auto* b) { return a->sqnr_db < b->sqnr_db; });
