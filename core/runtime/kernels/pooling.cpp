@@ -84,9 +84,10 @@ Tensor pool2d_f32(const PoolGeometry& g, const Tensor& X, PoolKind kind, bool in
         const std::int64_t h = h0 + kh * dh;
         rows_padded += (h >= -ph && h < H + g.pe[0]) ? 1 : 0;
       }
-      for (std::int64_t ow = 0; ow < OW; ++ow) {
+      // One output column the general way: its window clipped to the input.
+      auto column = [&](std::int64_t ow) {
         const std::int64_t w0 = ow * sw - pw;
-        // Interior windows (the common case) need no clipping and no divisions.
+        // Interior windows need no clipping and no divisions.
         const bool inside = w0 >= 0 && w0 + (KW - 1) * dw < W;
         const std::int64_t kw_lo = inside ? 0 : w0 >= 0 ? 0 : (-w0 + dw - 1) / dw;
         const std::int64_t kw_hi = inside ? KW : std::min(KW, W - w0 <= 0 ? 0 : (W - w0 - 1) / dw + 1);
@@ -113,7 +114,44 @@ Tensor pool2d_f32(const PoolGeometry& g, const Tensor& X, PoolKind kind, bool in
           acc = count ? acc / static_cast<float>(count) : 0.f;
         }
         yc[oh * OW + ow] = acc;
+      };
+      // Columns whose windows lie wholly inside the row: [in_lo, in_hi). They are
+      // computed a tap at a time across the row (vectorisable over ow), each output
+      // accumulating its taps in the same (kh, kw) order as column(), so the results
+      // are the same bit for bit.
+      const std::int64_t in_lo = std::min(OW, (pw + sw - 1) / sw);
+      const std::int64_t span = (KW - 1) * dw;  // w0 + span < W  <=>  ow * sw < W + pw - span
+      const std::int64_t in_hi = std::max(in_lo, std::min(OW, W + pw - span <= 0 ? 0 : (W + pw - span - 1) / sw + 1));
+      for (std::int64_t ow = 0; ow < in_lo; ++ow) column(ow);
+      if (in_hi > in_lo) {
+        float* yr = yc + oh * OW;
+        const float init = kind == PoolKind::Max ? -std::numeric_limits<float>::infinity() : 0.f;
+        for (std::int64_t ow = in_lo; ow < in_hi; ++ow) yr[ow] = init;
+        for (std::int64_t kh = kh_lo; kh < kh_hi; ++kh)
+          for (std::int64_t kw = 0; kw < KW; ++kw) {
+            const float* src = xc + (h0 + kh * dh) * W + kw * dw - pw;  // + ow * sw
+            if (kind == PoolKind::Max) {
+              if (sw == 1)
+                for (std::int64_t ow = in_lo; ow < in_hi; ++ow) yr[ow] = yr[ow] < src[ow] ? src[ow] : yr[ow];
+              else if (sw == 2)
+                for (std::int64_t ow = in_lo; ow < in_hi; ++ow) yr[ow] = yr[ow] < src[2 * ow] ? src[2 * ow] : yr[ow];
+              else
+                for (std::int64_t ow = in_lo; ow < in_hi; ++ow) yr[ow] = yr[ow] < src[ow * sw] ? src[ow * sw] : yr[ow];
+            } else {
+              if (sw == 1)
+                for (std::int64_t ow = in_lo; ow < in_hi; ++ow) yr[ow] += src[ow];
+              else
+                for (std::int64_t ow = in_lo; ow < in_hi; ++ow) yr[ow] += src[ow * sw];
+            }
+          }
+        if (kind == PoolKind::Average) {
+          // Interior columns: every kernel column counts (inside the input, hence inside the pads).
+          const std::int64_t rows = include_pad ? rows_padded : std::max<std::int64_t>(0, kh_hi - kh_lo);
+          const std::int64_t count = rows * KW;
+          for (std::int64_t ow = in_lo; ow < in_hi; ++ow) yr[ow] = count ? yr[ow] / static_cast<float>(count) : 0.f;
+        }
       }
+      for (std::int64_t ow = in_hi; ow < OW; ++ow) column(ow);
     }
   });
   return Y;
