@@ -162,7 +162,7 @@ template <int R, typename V>
                                                    const float* wc, float bias, float* yc, std::int64_t oh0) {
   constexpr int kLanes = int(sizeof(V) / sizeof(float)), kVecs = 16 / kLanes;  // 16 columns per step
   const std::int64_t OW16 = (a.OW + 15) / 16 * 16;
-  float rows[R][DepthwiseArgs::kMaxRow];
+  float tail[R][16];
   for (std::int64_t ow = 0; ow < OW16; ow += 16) {
     V acc[R][kVecs];
     for (int r = 0; r < R; ++r)
@@ -180,17 +180,21 @@ template <int R, typename V>
         }
       }
     // min(max(v, lo), hi), as selects (std::min/max do not vectorise without -ffast-math)
+    // Whole blocks go straight to y; the last, partial one through a row buffer.
+    const bool whole = ow + 16 <= a.OW;
     const V lo = V{} + a.act_lo, hi = V{} + a.act_hi;
     for (int r = 0; r < R; ++r)
       for (int h = 0; h < kVecs; ++h) {
         V v = acc[r][h];
         v = v < lo ? lo : v;
         v = hi < v ? hi : v;
-        std::memcpy(&rows[r][ow + kLanes * h], &v, sizeof(V));
+        float* dst = whole ? yc + (oh0 + r) * a.OW + ow + kLanes * h : &tail[r][kLanes * h];
+        std::memcpy(dst, &v, sizeof(V));
       }
   }
-  for (int r = 0; r < R; ++r)
-    std::memcpy(yc + (oh0 + r) * a.OW, rows[r], sizeof(float) * static_cast<std::size_t>(a.OW));
+  if (const std::int64_t done = a.OW / 16 * 16; done < a.OW)
+    for (int r = 0; r < R; ++r)
+      std::memcpy(yc + (oh0 + r) * a.OW + done, tail[r], sizeof(float) * static_cast<std::size_t>(a.OW - done));
 }
 
 template <typename V>
