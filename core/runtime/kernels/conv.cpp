@@ -6,6 +6,10 @@
 // The float path lowers each (image, group) to one packed GEMM (core/runtime/gemm)
 // over an im2col matrix, bias and clamp-type activations fused into its epilogue:
 //        Y_g[M/g, P] = W_g[M/g, C/g * prod(K)] * col[C/g * prod(K), P]
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
 #include "core/runtime/gemm/gemm.h"
 #include "core/runtime/kernels/common.h"
 #include "core/runtime/kernels/conv_reference.h"
@@ -394,10 +398,73 @@ __attribute__((target("avx2"))) void im2col_pack_avx2(const ConvGeometry& g, con
                                                       std::int64_t j0, std::int64_t nc, int nr, float* out) {
   im2col_pack_body(g, x, split, half, p0, kc, j0, nc, nr, out);
 }
+// AVX-512, 32-column panels, rows read contiguously (stride 1, or stride 2 from the
+// split rows): each packed row of a panel is built in two registers by one masked
+// load per output-row segment (lanes outside the input stay zero; masked-off
+// lanes are never read), then stored whole. Same values as im2col_pack_body.
 __attribute__((target("avx512f,avx512vl,prefer-vector-width=512"))) void im2col_pack_avx512(
     const ConvGeometry& g, const float* x, const float* split, std::int64_t half, std::int64_t p0, std::int64_t kc,
     std::int64_t j0, std::int64_t nc, int nr, float* out) {
-  im2col_pack_body(g, x, split, half, p0, kc, j0, nc, nr, out);
+  const std::int64_t sw = g.strides[1];
+  if (nr != 32 || !(sw == 1 || split)) return im2col_pack_body(g, x, split, half, p0, kc, j0, nc, nr, out);
+  const std::int64_t H = g.in[0], W = g.in[1], OW = g.out[1], KH = g.kernel[0], KW = g.kernel[1];
+  const std::int64_t sh = g.strides[0], dh = g.dilations[0], dw = g.dilations[1];
+  const std::int64_t ph = g.pad_begin[0], pw = g.pad_begin[1];
+  struct Segment {
+    std::int64_t t, n, oh, ow;  // panel columns [t, t+n) are outputs (oh, ow..ow+n)
+  };
+  Segment segs[33];
+  for (std::int64_t jp = 0; jp < nc; jp += 32) {
+    const std::int64_t cols = std::min<std::int64_t>(32, nc - jp);
+    float* dst = out + jp * kc;
+    int nseg = 0;
+    for (std::int64_t t = 0, j = j0 + jp; t < cols;) {
+      const std::int64_t oh = j / OW, ow = j % OW, n = std::min(cols - t, OW - ow);
+      segs[nseg++] = {t, n, oh, ow};
+      t += n;
+      j += n;
+    }
+    std::int64_t c = p0 / (KH * KW), kh = (p0 / KW) % KH, kw = p0 % KW;
+    for (std::int64_t p = 0; p < kc; ++p) {
+      __m512 v0 = _mm512_setzero_ps(), v1 = _mm512_setzero_ps();
+      for (int si = 0; si < nseg; ++si) {
+        const Segment& sg = segs[si];
+        const std::int64_t ih = sg.oh * sh - ph + kh * dh;
+        if (ih < 0 || ih >= H) continue;
+        const std::int64_t iw0 = sg.ow * sw - pw + kw * dw;
+        // Segment columns u with 0 <= iw0 + u*sw < W: [lo, hi); element u is src[u].
+        std::int64_t lo, hi;
+        const float* src;
+        if (sw == 1) {
+          lo = std::min(sg.n, std::max<std::int64_t>(0, -iw0));
+          hi = std::max(lo, std::min(sg.n, W - iw0));
+          src = x + (c * H + ih) * W;
+          src += iw0;
+        } else {
+          lo = iw0 >= 0 ? 0 : std::min(sg.n, (-iw0 + 1) / 2);
+          hi = std::max(lo, std::min(sg.n, W - iw0 <= 0 ? 0 : (W - iw0 - 1) / 2 + 1));
+          src = split + ((c * H + ih) * 2 + (iw0 & 1)) * half;
+          src += iw0 >> 1;
+        }
+        if (lo >= hi) continue;
+        // Panel lanes [sg.t + lo, sg.t + hi) take src[lane - sg.t].
+        const std::uint64_t bits = ((std::uint64_t{1} << (sg.t + hi)) - 1) & ~((std::uint64_t{1} << (sg.t + lo)) - 1);
+        const auto base = reinterpret_cast<std::uintptr_t>(src) - static_cast<std::uintptr_t>(sg.t) * sizeof(float);
+        const auto m0 = static_cast<__mmask16>(bits & 0xFFFF), m1 = static_cast<__mmask16>(bits >> 16);
+        if (m0) v0 = _mm512_mask_loadu_ps(v0, m0, reinterpret_cast<const float*>(base));
+        if (m1) v1 = _mm512_mask_loadu_ps(v1, m1, reinterpret_cast<const float*>(base + 16 * sizeof(float)));
+      }
+      _mm512_storeu_ps(dst + p * 32, v0);
+      _mm512_storeu_ps(dst + p * 32 + 16, v1);
+      if (++kw == KW) {
+        kw = 0;
+        if (++kh == KH) {
+          kh = 0;
+          ++c;
+        }
+      }
+    }
+  }
 }
 #endif
 
