@@ -92,9 +92,9 @@ void pack_a(const MicroKernel& k, const float* A, std::int64_t lda, bool trans, 
 }
 
 // Packs rows [p0, p0+kc) x cols [j0, j0+nc) of op(B).
-void pack_b(const MicroKernel& k, const float* B, std::int64_t ldb, bool trans, std::int64_t p0, std::int64_t kc,
-            std::int64_t j0, std::int64_t nc, float* out) {
-  const int NR = k.nr;
+[[gnu::always_inline]] inline void pack_b_body(int NR, const float* B, std::int64_t ldb, bool trans,
+                                               std::int64_t p0, std::int64_t kc, std::int64_t j0, std::int64_t nc,
+                                               float* out) {
   for (std::int64_t jp = 0; jp < nc; jp += NR) {
     const std::int64_t cols = std::min<std::int64_t>(NR, nc - jp);
     float* dst = out + jp * kc;
@@ -119,6 +119,30 @@ void pack_b(const MicroKernel& k, const float* B, std::int64_t ldb, bool trans, 
           for (std::int64_t j = cols; j < NR; ++j) dst[p * NR + j] = 0.f;
     }
   }
+}
+
+#if defined(__x86_64__)
+// The same copies with the vector width of the micro-kernel that reads them.
+__attribute__((target("avx2"))) void pack_b_avx2(int NR, const float* B, std::int64_t ldb, bool trans,
+                                                 std::int64_t p0, std::int64_t kc, std::int64_t j0, std::int64_t nc,
+                                                 float* out) {
+  pack_b_body(NR, B, ldb, trans, p0, kc, j0, nc, out);
+}
+__attribute__((target("avx512f,prefer-vector-width=512"))) void pack_b_avx512(int NR, const float* B, std::int64_t ldb,
+                                                                             bool trans, std::int64_t p0,
+                                                                             std::int64_t kc, std::int64_t j0,
+                                                                             std::int64_t nc, float* out) {
+  pack_b_body(NR, B, ldb, trans, p0, kc, j0, nc, out);
+}
+#endif
+
+void pack_b(const MicroKernel& k, const float* B, std::int64_t ldb, bool trans, std::int64_t p0, std::int64_t kc,
+            std::int64_t j0, std::int64_t nc, float* out) {
+#if defined(__x86_64__)
+  if (k.isa == Isa::Avx512) return pack_b_avx512(k.nr, B, ldb, trans, p0, kc, j0, nc, out);
+  if (k.isa == Isa::Avx2) return pack_b_avx2(k.nr, B, ldb, trans, p0, kc, j0, nc, out);
+#endif
+  pack_b_body(k.nr, B, ldb, trans, p0, kc, j0, nc, out);
 }
 
 // B as a stored matrix or as a packer.

@@ -222,12 +222,17 @@ template <typename V>
       std::memcpy(dst + q0, src + q0, sizeof(float) * static_cast<std::size_t>(q1 - q0));
       std::memset(dst + q1, 0, sizeof(float) * static_cast<std::size_t>(a.RS - q1));
     } else {
-      // The padded row in the scratch row after the plane, then de-interleaved.
-      float* tmp = xp + a.HP * a.RS;
-      std::memset(tmp, 0, sizeof(float) * static_cast<std::size_t>(a.RS));
-      std::memcpy(tmp + q0, src + q0, sizeof(float) * static_cast<std::size_t>(q1 - q0));
-      for (std::int64_t i = 0; i < a.HALF; ++i) dst[i] = tmp[2 * i];
-      for (std::int64_t i = 0; i < a.HALF; ++i) dst[a.HALF + i] = tmp[2 * i + 1];
+      // De-interleaved straight from x: padded column q = src[q] for q in [q0, q1)
+      // goes to even[q / 2] (q even) or odd[q / 2] (q odd); the rest stays zero.
+      std::memset(dst, 0, sizeof(float) * static_cast<std::size_t>(a.RS));
+      float* even = dst;
+      float* odd = dst + a.HALF;
+      for (std::int64_t i = (q0 + 1) / 2; i < q1 / 2; ++i) {  // both 2i and 2i + 1 inside
+        even[i] = src[2 * i];
+        odd[i] = src[2 * i + 1];
+      }
+      if (q0 % 2 == 1 && q0 < q1) odd[q0 / 2] = src[q0];
+      if (q1 % 2 == 1 && q1 - 1 >= q0) even[q1 / 2] = src[q1 - 1];
     }
   }
   std::int64_t tap[16];  // column of tap kw for output column 0 (unit step per output column)
@@ -303,7 +308,7 @@ static void conv_depthwise2d(const ConvGeometry& g, const float* x, const float*
     float* yc = y + nc * a.OH * a.OW;
     if (!a.blocked()) return depthwise_channel_plain(a, xc, wc, bias, yc);
     thread_local std::vector<float> plane;
-    plane.resize(static_cast<std::size_t>((a.HP + 1) * a.RS));  // + a scratch row
+    plane.resize(static_cast<std::size_t>((a.HP + 1) * a.RS));  // + a row of slack for reads past the end
     fn(a, xc, wc, bias, yc, plane.data());
   });
 }
