@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/commands/commands.h"
+#include "app/cli/commands/text_util.h"
 #include "core/errors.h"
 #include "core/frontends/frontend.h"
 #include "core/ir/text_format.h"
@@ -33,26 +34,6 @@ struct OptimizeOptions {
   bool list = false;
   std::string output;
 };
-
-std::vector<std::string> split_names(const std::string& s) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (char c : s + ",") {
-    if (c == ',') {
-      if (!cur.empty()) out.push_back(cur);
-      cur.clear();
-    } else if (c != ' ') {
-      cur += c;
-    }
-  }
-  return out;
-}
-
-std::string fixed(double v, int digits) {
-  std::ostringstream ss;
-  ss << std::fixed << std::setprecision(digits) << v;
-  return ss.str();
-}
 
 std::string op_line(const passes::OpRef& r) {
   std::string s;
@@ -115,7 +96,7 @@ int run_optimize(const OptimizeOptions& o) {
   if (o.list) return list_passes();
   if (o.model.empty())
     throw EdgeCompilerError(ErrorKind::Usage, "optimize needs a MODEL (or --list)");
-  std::vector<std::string> pipeline = o.passes.empty() ? passes::default_pipeline() : split_names(o.passes);
+  std::vector<std::string> pipeline = o.passes.empty() ? passes::default_pipeline() : split_list(o.passes);
   if (pipeline.empty()) throw EdgeCompilerError(ErrorKind::Usage, "--passes names no pass; valid passes: " + passes::pass_names());
   for (const auto& n : pipeline)
     if (!passes::find_pass(n))

@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/commands/commands.h"
+#include "app/cli/commands/text_util.h"
 #include "core/errors.h"
 #include "core/frontends/frontend.h"
 #include "core/ir/text_format.h"
@@ -43,26 +44,6 @@ struct QuantizeCliOptions {
   bool json = false, int8_io = false, sensitivity = false;
   int threads = 0;
 };
-
-std::vector<std::string> split_list(const std::string& s) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (char c : s + ",") {
-    if (c == ',') {
-      if (!cur.empty()) out.push_back(cur);
-      cur.clear();
-    } else if (c != ' ') {
-      cur += c;
-    }
-  }
-  return out;
-}
-
-std::string fixed(double v, int digits) {
-  std::ostringstream ss;
-  ss << std::fixed << std::setprecision(digits) << v;
-  return ss.str();
-}
 
 // Progress on stderr when it is a terminal: one line rewritten in place.
 quantize::ProgressFn make_progress() {

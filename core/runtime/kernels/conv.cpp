@@ -315,6 +315,24 @@ static void conv_depthwise2d(const ConvGeometry& g, const float* x, const float*
 
 namespace {
 
+// A run of a panel's columns that lies in one output row.
+struct Segment {
+  std::int64_t t, n, oh, ow;  // panel columns [t, t+n) are outputs (oh, ow..ow+n)
+};
+
+// The output rows a panel of `cols` columns starting at output position j touches
+// (one segment per row, at most cols); returns how many.
+[[gnu::always_inline]] inline int panel_segments(std::int64_t j, std::int64_t cols, std::int64_t OW, Segment* segs) {
+  int nseg = 0;
+  for (std::int64_t t = 0; t < cols;) {
+    const std::int64_t oh = j / OW, ow = j % OW, n = std::min(cols - t, OW - ow);
+    segs[nseg++] = {t, n, oh, ow};
+    t += n;
+    j += n;
+  }
+  return nseg;
+}
+
 // Rows [p0, p0+kc) x columns [j0, j0+nc) of the im2col matrix of x, packed (see Im2colPacker).
 // `split` (stride 2, dilation 1; else null): x with each row's even columns then its odd
 // columns, `half` = (W + 1) / 2 floats each, so the strided gather becomes a contiguous copy.
@@ -324,21 +342,11 @@ namespace {
   const std::int64_t H = g.in[0], W = g.in[1], OW = g.out[1], KH = g.kernel[0], KW = g.kernel[1];
   const std::int64_t sh = g.strides[0], sw = g.strides[1], dh = g.dilations[0], dw = g.dilations[1];
   const std::int64_t ph = g.pad_begin[0], pw = g.pad_begin[1];
-  struct Segment {
-    std::int64_t t, n, oh, ow;  // panel columns [t, t+n) are outputs (oh, ow..ow+n)
-  };
   Segment segs[64];
   for (std::int64_t jp = 0; jp < nc; jp += nr) {
     const std::int64_t cols = std::min<std::int64_t>(nr, nc - jp);
     float* dst = out + jp * kc;
-    // The output rows this panel touches (one segment per row), found once per panel.
-    int nseg = 0;
-    for (std::int64_t t = 0, j = j0 + jp; t < cols;) {
-      const std::int64_t oh = j / OW, ow = j % OW, n = std::min(cols - t, OW - ow);
-      segs[nseg++] = {t, n, oh, ow};
-      t += n;
-      j += n;
-    }
+    const int nseg = panel_segments(j0 + jp, cols, OW, segs);
     // (c, kh, kw) of row p0, then stepped without divisions.
     std::int64_t c = p0 / (KH * KW), kh = (p0 / KW) % KH, kw = p0 % KW;
     for (std::int64_t p = 0; p < kc; ++p) {
@@ -415,20 +423,11 @@ __attribute__((target("avx512f,avx512vl,prefer-vector-width=512"))) void im2col_
   const std::int64_t H = g.in[0], W = g.in[1], OW = g.out[1], KH = g.kernel[0], KW = g.kernel[1];
   const std::int64_t sh = g.strides[0], dh = g.dilations[0], dw = g.dilations[1];
   const std::int64_t ph = g.pad_begin[0], pw = g.pad_begin[1];
-  struct Segment {
-    std::int64_t t, n, oh, ow;  // panel columns [t, t+n) are outputs (oh, ow..ow+n)
-  };
   Segment segs[33];
   for (std::int64_t jp = 0; jp < nc; jp += 32) {
     const std::int64_t cols = std::min<std::int64_t>(32, nc - jp);
     float* dst = out + jp * kc;
-    int nseg = 0;
-    for (std::int64_t t = 0, j = j0 + jp; t < cols;) {
-      const std::int64_t oh = j / OW, ow = j % OW, n = std::min(cols - t, OW - ow);
-      segs[nseg++] = {t, n, oh, ow};
-      t += n;
-      j += n;
-    }
+    const int nseg = panel_segments(j0 + jp, cols, OW, segs);
     std::int64_t c = p0 / (KH * KW), kh = (p0 / KW) % KH, kw = p0 % KW;
     for (std::int64_t p = 0; p < kc; ++p) {
       __m512 v0 = _mm512_setzero_ps(), v1 = _mm512_setzero_ps();
