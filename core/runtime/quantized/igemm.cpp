@@ -72,6 +72,9 @@ using MicroFn = void (*)(std::int64_t, const std::int16_t*, const std::int16_t*,
 MicroFn micro_kernel() {
   // Follows the float GEMM's choice (EC_GEMM_ISA / gemm::force_isa), so one switch tests both.
   const gemm::Isa isa = gemm::active_isa();
+#if defined(__x86_64__)
+  if (isa == gemm::Isa::Avx512 && __builtin_cpu_supports("avx512vnni")) return igemm_micro_avx512vnni;
+#endif
   if (isa != gemm::Isa::Generic && gemm::isa_supported(gemm::Isa::Avx2)) return igemm_micro_avx2;
   return igemm_micro_generic;
 }

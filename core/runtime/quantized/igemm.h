@@ -7,8 +7,9 @@
 // of a0*b0 + a1*b1). A (the weight side: output channels) is packed once, in
 // blocks of kMR rows; B (the activation side: pixels, batch rows) is packed per
 // run in slabs of whole kNR-column panels, by a caller-supplied packer (im2col
-// or a strided matrix). The micro-kernel (4 x 16) is chosen once: AVX2 (a
-// separate TU with a target attribute, igemm_avx2.cpp) or portable loops;
+// or a strided matrix). The micro-kernel (4 x 16) is chosen once: AVX-512 VNNI
+// (igemm_avx512.cpp), AVX2 (igemm_avx2.cpp; separate TUs with target
+// attributes) or portable loops;
 // gemm::active_isa() == Generic (EC_GEMM_ISA=generic) forces the portable one.
 // Tasks (row groups x column slabs) run on the current thread pool; integer
 // sums are exact, so results never depend on the split or the thread count.
@@ -63,6 +64,8 @@ void igemm(const PackedA& a, std::int64_t N, const PackB& pack, const TileFn& ep
 /// Micro-kernels: c[kMR][kNR] = sum over kp pairs of a[p][r][0..1] . b[p][j][0..1].
 void igemm_micro_generic(std::int64_t kp, const std::int16_t* a, const std::int16_t* b, std::int32_t* c);
 void igemm_micro_avx2(std::int64_t kp, const std::int16_t* a, const std::int16_t* b, std::int32_t* c);
+/// AVX-512 VNNI (vpdpwssd), used when the active ISA is AVX-512 and the CPU has VNNI.
+void igemm_micro_avx512vnni(std::int64_t kp, const std::int16_t* a, const std::int16_t* b, std::int32_t* c);
 
 /// acc[i] += w * row[i], i < n: the depthwise tap loop (AVX2 build, or plain loops).
 void dw_accumulate_avx2(std::int32_t* acc, const std::int16_t* row, std::int64_t n, std::int32_t w);
