@@ -436,7 +436,11 @@ void sgemm_impl(Isa isa, int threads, std::int64_t M, std::int64_t N, std::int64
     gemv_rows(M, N, K, alpha, A, lda, bs.B, bs.ldb, accumulate, C, ldc, epilogue);
     return;
   }
-  const MicroKernel kern = kernel_for(isa);
+  MicroKernel kern = kernel_for(isa);
+  // K in equal KC blocks (576 = 2 x 288, not 256 + 256 + 64): a short last block
+  // would load and store every C tile once more for little work.
+  const std::int64_t kblocks = (K + kern.kc - 1) / kern.kc;
+  kern.kc = static_cast<int>(std::max<std::int64_t>(1, (K + kblocks - 1) / kblocks));
   const std::int64_t panels = (M + kern.mr - 1) / kern.mr, mpad = panels * kern.mr;
   // Constant A (weights) comes packed from the session's cache.
   const float* cached = nullptr;
