@@ -29,7 +29,7 @@ class DeadCodeElimination final : public Pass {
 
   PassResult run(ir::Graph& g) override {
     PassResult r;
-    NameIndex live(g.ops.size() * 2);
+    NameIndex live(expected_names(g));
     for (const auto& o : g.outputs) live.intern(o);
     std::vector<bool> keep(g.ops.size(), false);
     for (std::size_t k = g.ops.size(); k-- > 0;) {
@@ -48,7 +48,7 @@ class DeadCodeElimination final : public Pass {
     r.add("ops_removed", static_cast<std::int64_t>(g.ops.size() - kept.size()));
     g.ops = std::move(kept);
 
-    NameIndex referenced(g.ops.size() * 3);
+    NameIndex referenced(expected_names(g));
     for (const auto& n : g.inputs) referenced.intern(n);
     for (const auto& n : g.outputs) referenced.intern(n);
     for (const auto& op : g.ops) {

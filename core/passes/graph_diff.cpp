@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/passes/rewrite.h"
+
 namespace ec::passes {
 namespace {
 
@@ -86,18 +88,20 @@ GraphDiff diff_graphs(const ir::Graph& before, const ir::Graph& after) {
 
   // 1. By output tensor name (SSA: each names one op) and op type.
   {
-    std::unordered_map<std::string, std::size_t> producer;
+    NameIndex outputs(nb);
+    std::vector<std::size_t> producer;  // by output id: the first op writing it
     producer.reserve(nb);
     for (std::size_t i = 0; i < nb; ++i)
-      if (const std::string* o = first_output(before.ops[i])) producer.emplace(*o, i);
+      if (const std::string* o = first_output(before.ops[i]))
+        if (outputs.intern(*o) == producer.size()) producer.push_back(i);
     for (std::size_t j = 0; j < na; ++j) {
       const std::string* o = first_output(after.ops[j]);
-      if (!o) continue;
-      auto it = producer.find(*o);
-      if (it == producer.end() || before_matched[it->second]) continue;
-      if (before.ops[it->second].op_type != after.ops[j].op_type) continue;
-      match_of_after[j] = static_cast<std::ptrdiff_t>(it->second);
-      before_matched[it->second] = true;
+      const std::uint32_t id = o ? outputs.find(*o) : NameIndex::kNone;
+      if (id == NameIndex::kNone) continue;
+      const std::size_t i = producer[id];
+      if (before_matched[i] || before.ops[i].op_type != after.ops[j].op_type) continue;
+      match_of_after[j] = static_cast<std::ptrdiff_t>(i);
+      before_matched[i] = true;
     }
   }
   // 2. By op name (unique when non-empty) and op type.
@@ -195,6 +199,17 @@ GraphDiff diff_graphs(const ir::Graph& before, const ir::Graph& after) {
     }
   }
   return d;
+}
+
+ir::Graph diff_snapshot(const ir::Graph& g) {
+  ir::Graph s;
+  s.name = g.name;
+  s.ops = g.ops;
+  s.inputs = g.inputs;
+  s.outputs = g.outputs;
+  for (const auto& [name, t] : g.tensors)
+    if (t.is_constant()) s.tensors.emplace_hint(s.tensors.end(), name, t);
+  return s;
 }
 
 nlohmann::json to_json(const ir::Attribute& a) {
