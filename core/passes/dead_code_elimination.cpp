@@ -41,12 +41,14 @@ class DeadCodeElimination final : public Pass {
       for (const auto& in : op.inputs)
         if (!in.empty()) live.intern(in);
     }
-    std::vector<ir::Operation> kept;
-    kept.reserve(g.ops.size());
+    std::size_t w = 0;  // compacted in place: ops only move towards the front
     for (std::size_t k = 0; k < g.ops.size(); ++k)
-      if (keep[k]) kept.push_back(std::move(g.ops[k]));
-    r.add("ops_removed", static_cast<std::int64_t>(g.ops.size() - kept.size()));
-    g.ops = std::move(kept);
+      if (keep[k]) {
+        if (w != k) g.ops[w] = std::move(g.ops[k]);
+        ++w;
+      }
+    r.add("ops_removed", static_cast<std::int64_t>(g.ops.size() - w));
+    g.ops.erase(g.ops.begin() + static_cast<std::ptrdiff_t>(w), g.ops.end());
 
     NameIndex referenced(expected_names(g));
     for (const auto& n : g.inputs) referenced.intern(n);
