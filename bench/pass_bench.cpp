@@ -2,7 +2,7 @@
 // 1,000 / 10,000 / 100,000 ops, with and without GraphDiff recording, and the
 // growth ratio between sizes (10x more ops should cost about 10x: linear).
 //
-// usage: pass_bench [--max-ops N]
+// usage: pass_bench [--max-ops N] [--plain]   (--plain: skip the runs recording diffs, e.g. to profile)
 //
 // Each generated block (10 ops) gives every pass work: an Identity (Cleanup),
 // Conv + BatchNormalization + Relu (OpFusion, FuseActivation), Shape -> Gather
@@ -135,8 +135,11 @@ double run_ms(std::size_t n, bool diffs, std::size_t* ops_after) {
 
 int main(int argc, char** argv) {
   std::size_t max_ops = 100000;
-  for (int i = 1; i + 1 < argc; ++i)
-    if (std::strcmp(argv[i], "--max-ops") == 0) max_ops = std::stoul(argv[i + 1]);
+  bool only_plain = false;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--max-ops") == 0 && i + 1 < argc) max_ops = std::stoul(argv[i + 1]);
+    if (std::strcmp(argv[i], "--plain") == 0) only_plain = true;
+  }
   std::printf("%10s %10s %12s %12s %14s %14s %12s\n", "ops", "ops after", "wall ms", "cpu ms", "diffs wall ms",
               "diffs cpu ms", "cpu growth");
   double prev = 0;
@@ -147,6 +150,7 @@ int main(int argc, char** argv) {
     for (int rep = 0; rep < 3; ++rep) {
       best = std::min(best, run_ms(n, false, &after));
       best_cpu = std::min(best_cpu, last_cpu);
+      if (only_plain) continue;
       best_diff = std::min(best_diff, run_ms(n, true, &after));
       best_diff_cpu = std::min(best_diff_cpu, last_cpu);
     }

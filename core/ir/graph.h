@@ -18,6 +18,7 @@
 #include "core/ir/op_table.h"
 #include "core/ir/quantization.h"
 #include "core/ir/tensor.h"
+#include "core/ir/tensor_map.h"
 
 namespace ec::ir {
 
@@ -41,7 +42,7 @@ struct Graph {
   std::string name;
   std::int64_t version = 1;  // model version, as the source declares it
   std::vector<Operation> ops;                  // topologically ordered
-  std::map<std::string, Tensor> tensors;       // every tensor, by name
+  TensorMap tensors;                           // every tensor, by name (iterated in name order)
   std::vector<std::string> inputs;             // runtime inputs (not constants)
   std::vector<std::string> outputs;
   std::map<std::string, std::string> metadata; // "source.format", "source.producer", ...

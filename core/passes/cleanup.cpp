@@ -6,6 +6,7 @@
 //   Reshape(Reshape|Flatten|Squeeze|Unsqueeze(x), s) with no 0 in constant s
 //                                   -> Reshape(x, s) (a 0 would copy a dim of the inner result)
 #include <array>
+#include <optional>
 
 #include "core/ir/algorithms.h"
 #include "core/passes/pass.h"
@@ -42,7 +43,11 @@ class Cleanup final : public Pass {
 
   PassResult run(ir::Graph& g) override {
     PassResult r;
-    const UseIndex uses(g);
+    using K = ir::OpKind;
+    if (!has_op_kind(g, {K::Identity, K::Dropout, K::Cast, K::Reshape})) return r;
+    // Producers and consumers are read for Dropout and Reshape only.
+    std::optional<UseIndex> uses;
+    if (has_op_kind(g, {K::Dropout, K::Reshape})) uses.emplace(g);
     const auto outputs = graph_output_set(g);
     GraphRewriter rw(g);
     for (std::size_t i = 0; i < g.ops.size(); ++i) {
@@ -57,7 +62,7 @@ class Cleanup final : public Pass {
           break;
         case ir::OpKind::Dropout: {
           const bool mask_used = op.outputs.size() > 1 && !op.outputs[1].empty() &&
-                                 (!uses.consumers(op.outputs[1]).empty() || outputs.count(op.outputs[1]));
+                                 (!uses->consumers(op.outputs[1]).empty() || outputs.count(op.outputs[1]));
           if (mask_used || training(g, op)) break;
           if (rw.forward(out, in)) rw.erase(i), r.add("dropout_removed");
           break;
@@ -77,7 +82,7 @@ class Cleanup final : public Pass {
             break;
           }
           // Reshape of a reshape-like op: read the inner op's input.
-          const auto p = uses.producer(in);
+          const auto p = uses->producer(in);
           if (p < 0 || rw.erased(static_cast<std::size_t>(p)) || op.inputs.size() < 2) break;
           const ir::Operation& inner = g.ops[static_cast<std::size_t>(p)];
           const ir::Tensor* s = find_constant(g, rw.resolve(op.inputs[1]));
@@ -88,7 +93,7 @@ class Cleanup final : public Pass {
           for (auto v : constant_value(*s).to_int64_vector()) has_zero |= v == 0;
           if (has_zero) break;
           op.inputs[0] = rw.resolve(inner.inputs[0]);
-          if (uses.consumers(in).size() == 1 && !outputs.count(in)) {
+          if (uses->consumers(in).size() == 1 && !outputs.count(in)) {
             rw.erase(static_cast<std::size_t>(p));
             r.add("reshape_removed");
           }

@@ -46,6 +46,25 @@ runtime::Tensor i64_tensor(std::vector<std::int64_t> shape, const std::vector<st
   return runtime::Tensor::from_values<std::int64_t>(ir::DType::Int64, std::move(shape), v);
 }
 
+// The Shape ops met so far by their results. Ops are in topological order, so
+// when the sweep reaches Gather(s, idx), the Shape producing s (if any) is here:
+// no index over every tensor name is needed.
+class ShapeProducers {
+ public:
+  void add(const std::string& result, std::size_t op) {
+    if (names_.intern(result) == ops_.size()) ops_.push_back(op);
+  }
+  /// Index of the Shape op producing `t`, or -1.
+  std::ptrdiff_t producer(const std::string& t) const {
+    const std::uint32_t id = names_.find(t);
+    return id == NameIndex::kNone ? -1 : static_cast<std::ptrdiff_t>(ops_[id]);
+  }
+
+ private:
+  NameIndex names_;
+  std::vector<std::size_t> ops_;  // by name id
+};
+
 class ConstantFolding final : public Pass {
  public:
   std::string_view name() const override { return "ConstantFolding"; }
@@ -63,15 +82,17 @@ class ConstantFolding final : public Pass {
   PassResult run(ir::Graph& g) override {
     PassResult r;
     const auto outputs = graph_output_set(g);
-    const UseIndex uses(g);
+    ShapeProducers shapes;
     GraphRewriter rw(g);
     for (std::size_t i = 0; i < g.ops.size(); ++i) {
       const ir::Operation& op = g.ops[i];
+      if (op.kind == ir::OpKind::Shape && !op.outputs.empty() && !op.outputs[0].empty())
+        shapes.add(op.outputs[0], i);
       if (op.outputs.empty() || never_fold(op.kind) || op.quant) continue;
       bool feeds_output = false;
       for (const auto& o : op.outputs) feeds_output |= outputs.count(o) > 0;
       if (feeds_output) continue;
-      if (auto v = fold_shape(g, uses, rw, op)) {
+      if (auto v = fold_shape(g, shapes, rw, op)) {
         assign_constant(*g.find_tensor(op.outputs[0]), *v);
         rw.erase(i);
         r.add("shape_ops_folded");
@@ -125,7 +146,7 @@ class ConstantFolding final : public Pass {
   }
 
  private:
-  static std::optional<runtime::Tensor> fold_shape(const ir::Graph& g, const UseIndex& uses,
+  static std::optional<runtime::Tensor> fold_shape(const ir::Graph& g, const ShapeProducers& shapes,
                                                    const GraphRewriter& rw, const ir::Operation& op) {
     // The kind first: this runs for every op, and tensor lookups are what costs.
     if (op.kind != ir::OpKind::Shape && op.kind != ir::OpKind::Size && op.kind != ir::OpKind::Gather) return {};
@@ -149,7 +170,7 @@ class ConstantFolding final : public Pass {
       return i64_tensor({static_cast<std::int64_t>(v.size())}, v);
     }
     if (op.kind != ir::OpKind::Gather || op.inputs.size() != 2 || op.attr_int("axis", 0) != 0) return {};
-    const auto p = uses.producer(op.inputs[0]);
+    const auto p = shapes.producer(op.inputs[0]);
     if (p < 0 || rw.erased(static_cast<std::size_t>(p))) return {};
     const ir::Operation& shape_op = g.ops[static_cast<std::size_t>(p)];
     if (shape_op.kind != ir::OpKind::Shape || !shape_op.attributes.empty() || shape_op.inputs.empty())

@@ -29,7 +29,7 @@ class DeadCodeElimination final : public Pass {
 
   PassResult run(ir::Graph& g) override {
     PassResult r;
-    NameIndex live(g.ops.size() * 2);
+    NameIndex live(expected_names(g));
     for (const auto& o : g.outputs) live.intern(o);
     std::vector<bool> keep(g.ops.size(), false);
     for (std::size_t k = g.ops.size(); k-- > 0;) {
@@ -41,14 +41,16 @@ class DeadCodeElimination final : public Pass {
       for (const auto& in : op.inputs)
         if (!in.empty()) live.intern(in);
     }
-    std::vector<ir::Operation> kept;
-    kept.reserve(g.ops.size());
+    std::size_t w = 0;  // compacted in place: ops only move towards the front
     for (std::size_t k = 0; k < g.ops.size(); ++k)
-      if (keep[k]) kept.push_back(std::move(g.ops[k]));
-    r.add("ops_removed", static_cast<std::int64_t>(g.ops.size() - kept.size()));
-    g.ops = std::move(kept);
+      if (keep[k]) {
+        if (w != k) g.ops[w] = std::move(g.ops[k]);
+        ++w;
+      }
+    r.add("ops_removed", static_cast<std::int64_t>(g.ops.size() - w));
+    g.ops.erase(g.ops.begin() + static_cast<std::ptrdiff_t>(w), g.ops.end());
 
-    NameIndex referenced(g.ops.size() * 3);
+    NameIndex referenced(expected_names(g));
     for (const auto& n : g.inputs) referenced.intern(n);
     for (const auto& n : g.outputs) referenced.intern(n);
     for (const auto& op : g.ops) {

@@ -2,6 +2,7 @@
 // Gemm, MatMul or FullyConnected is recorded on that op as `fused_activation`
 // (ops.def) and removed. The default pipeline runs this pass only when the CPU
 // runtime honours the attribute (runtime_supports_fused_activation()).
+#include <algorithm>
 #include <array>
 
 #include "core/ir/algorithms.h"
@@ -65,7 +66,9 @@ class FuseActivation final : public Pass {
 
   PassResult run(ir::Graph& g) override {
     PassResult r;
-    const UseIndex uses(g);
+    if (std::none_of(g.ops.begin(), g.ops.end(), [](const auto& op) { return takes_fused_activation(op.kind); }))
+      return r;
+    const UseIndex uses(g, takes_fused_activation);  // readers of their results only
     const auto outputs = graph_output_set(g);
     GraphRewriter rw(g);
     for (std::size_t i = 0; i < g.ops.size(); ++i) {

@@ -56,6 +56,7 @@ class FuseLayerNorm final : public Pass {
 
   PassResult run(ir::Graph& g) override {
     PassResult r;
+    if (!has_op_kind(g, {ir::OpKind::ReduceMean})) return r;  // every match starts at one
     const UseIndex uses(g);
     const auto outputs = graph_output_set(g);
     GraphRewriter rw(g);

@@ -3,11 +3,12 @@
 #include <algorithm>
 #include <charconv>
 #include <cstring>
-#include <deque>
 #include <map>
 #include <unordered_map>
 
 #include <nlohmann/json.hpp>
+
+#include "core/passes/rewrite.h"
 
 namespace ec::passes {
 namespace {
@@ -86,18 +87,20 @@ GraphDiff diff_graphs(const ir::Graph& before, const ir::Graph& after) {
 
   // 1. By output tensor name (SSA: each names one op) and op type.
   {
-    std::unordered_map<std::string, std::size_t> producer;
+    NameIndex outputs(nb);
+    std::vector<std::size_t> producer;  // by output id: the first op writing it
     producer.reserve(nb);
     for (std::size_t i = 0; i < nb; ++i)
-      if (const std::string* o = first_output(before.ops[i])) producer.emplace(*o, i);
+      if (const std::string* o = first_output(before.ops[i]))
+        if (outputs.intern(*o) == producer.size()) producer.push_back(i);
     for (std::size_t j = 0; j < na; ++j) {
       const std::string* o = first_output(after.ops[j]);
-      if (!o) continue;
-      auto it = producer.find(*o);
-      if (it == producer.end() || before_matched[it->second]) continue;
-      if (before.ops[it->second].op_type != after.ops[j].op_type) continue;
-      match_of_after[j] = static_cast<std::ptrdiff_t>(it->second);
-      before_matched[it->second] = true;
+      const std::uint32_t id = o ? outputs.find(*o) : NameIndex::kNone;
+      if (id == NameIndex::kNone) continue;
+      const std::size_t i = producer[id];
+      if (before_matched[i] || before.ops[i].op_type != after.ops[j].op_type) continue;
+      match_of_after[j] = static_cast<std::ptrdiff_t>(i);
+      before_matched[i] = true;
     }
   }
   // 2. By op name (unique when non-empty) and op type.
@@ -114,22 +117,36 @@ GraphDiff diff_graphs(const ir::Graph& before, const ir::Graph& after) {
       before_matched[it->second] = true;
     }
   }
-  // 3. By structure: op type and inputs, first unmatched first.
+  // 3. By structure: op type and inputs, first unmatched first. The unmatched before ops
+  // of each key form a queue threaded through `next` (no container per key).
   {
-    auto key = [](const ir::Operation& op) {
-      std::string k = op.op_type;
+    std::string k;
+    auto key = [&k](const ir::Operation& op) -> const std::string& {
+      k = op.op_type;
       for (const auto& in : op.inputs) (k += '\x1f') += in;
       return k;
     };
-    std::unordered_map<std::string, std::deque<std::size_t>> by_structure;
-    for (std::size_t i = 0; i < nb; ++i)
-      if (!before_matched[i]) by_structure[key(before.ops[i])].push_back(i);
-    for (std::size_t j = 0; j < na; ++j) {
+    constexpr std::size_t kEnd = ~std::size_t{0};
+    NameIndex keys;
+    std::vector<std::size_t> head, tail;  // by key id
+    std::vector<std::size_t> next(nb, kEnd);
+    for (std::size_t i = 0; i < nb; ++i) {
+      if (before_matched[i]) continue;
+      const std::uint32_t id = keys.intern(key(before.ops[i]));
+      if (id == head.size()) {
+        head.push_back(i);
+        tail.push_back(i);
+      } else {
+        next[tail[id]] = i;
+        tail[id] = i;
+      }
+    }
+    for (std::size_t j = 0; j < na && keys.size() > 0; ++j) {
       if (match_of_after[j] >= 0) continue;
-      auto it = by_structure.find(key(after.ops[j]));
-      if (it == by_structure.end() || it->second.empty()) continue;
-      const std::size_t i = it->second.front();
-      it->second.pop_front();
+      const std::uint32_t id = keys.find(key(after.ops[j]));
+      if (id == NameIndex::kNone || head[id] == kEnd) continue;
+      const std::size_t i = head[id];
+      head[id] = next[i];
       match_of_after[j] = static_cast<std::ptrdiff_t>(i);
       before_matched[i] = true;
     }
@@ -195,6 +212,17 @@ GraphDiff diff_graphs(const ir::Graph& before, const ir::Graph& after) {
     }
   }
   return d;
+}
+
+ir::Graph diff_snapshot(const ir::Graph& g) {
+  ir::Graph s;
+  s.name = g.name;
+  s.ops = g.ops;
+  s.inputs = g.inputs;
+  s.outputs = g.outputs;
+  for (const auto& [name, t] : g.tensors)
+    if (t.is_constant()) s.tensors.emplace_hint(s.tensors.end(), name, t);
+  return s;
 }
 
 nlohmann::json to_json(const ir::Attribute& a) {

@@ -52,6 +52,11 @@ struct GraphDiff {
 /// Diffs any two snapshots (e.g. the original and the final graph).
 GraphDiff diff_graphs(const ir::Graph& before, const ir::Graph& after);
 
+/// What diff_graphs reads of `g` — name, inputs, outputs, ops and the constant tensors
+/// (not the activations) — as a graph that diffs exactly like `g`, at a fraction of the
+/// cost of a full copy: the "before" a diff-recording PassManager keeps between passes.
+ir::Graph diff_snapshot(const ir::Graph& g);
+
 /// Attribute value as the IR text form writes it (tensors summarised).
 std::string format_attribute(const ir::Attribute& a);
 

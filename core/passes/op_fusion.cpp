@@ -49,6 +49,11 @@ std::vector<float> per_channel(const ir::Tensor& c, std::size_t rank, std::int64
   return v.size() == static_cast<std::size_t>(channels) ? v : std::vector<float>{};
 }
 
+bool fusion_chain_kind(ir::OpKind k) {
+  return k == ir::OpKind::Conv || k == ir::OpKind::MatMul || k == ir::OpKind::BatchNormalization ||
+         k == ir::OpKind::Add;
+}
+
 class OpFusion final : public Pass {
  public:
   std::string_view name() const override { return "OpFusion"; }
@@ -65,7 +70,10 @@ class OpFusion final : public Pass {
 
   PassResult run(ir::Graph& g) override {
     PassResult r;
-    const UseIndex uses(g);
+    if (!has_op_kind(g, {ir::OpKind::Conv, ir::OpKind::MatMul})) return r;  // every fusion starts at one
+    // Readers are asked for only of results a fused op can hold: a Conv's or MatMul's,
+    // or (once fused) the BatchNormalization's or Add's whose output it took over.
+    const UseIndex uses(g, fusion_chain_kind);
     const auto outputs = graph_output_set(g);
     GraphRewriter rw(g);
     // The single reader of `t`, or -1.

@@ -14,8 +14,12 @@ void PassManager::add(const std::string& name) { add(make_pass(name)); }
 PipelineReport PassManager::run(ir::Graph& g) {
   PipelineReport report;
   report.ops_before = g.ops.size();
+  // Snapshots are whole graphs when kept; for diffs alone, what diff_graphs reads.
+  auto snapshot = [&] {
+    return options_.keep_snapshots ? ir::freeze(g) : ir::freeze(diff_snapshot(g));
+  };
   ir::FrozenGraph previous;
-  if (options_.record_diffs || options_.keep_snapshots) previous = ir::freeze(g);
+  if (options_.record_diffs || options_.keep_snapshots) previous = snapshot();
   for (const auto& pass : passes_) {
     PassRecord rec;
     rec.pass = std::string(pass->name());
@@ -32,7 +36,7 @@ PipelineReport PassManager::run(ir::Graph& g) {
     }
     rec.diagnostics = std::move(result.diagnostics);
     if (options_.record_diffs || options_.keep_snapshots) {
-      ir::FrozenGraph now = ir::freeze(g);
+      ir::FrozenGraph now = snapshot();
       if (options_.record_diffs) rec.diff = diff_graphs(*previous, *now);
       if (options_.keep_snapshots) {
         rec.before = previous;

@@ -5,11 +5,19 @@
 
 namespace ec::passes {
 
+std::size_t expected_names(const ir::Graph& g) { return g.ops.size() + g.ops.size() / 2; }
+
+bool has_op_kind(const ir::Graph& g, std::initializer_list<ir::OpKind> kinds) {
+  for (const auto& op : g.ops)
+    for (ir::OpKind k : kinds)
+      if (op.kind == k) return true;
+  return false;
+}
+
 NameIndex::NameIndex(std::size_t expected) {
   std::size_t n = 16;
   while (n < expected * 2) n *= 2;  // load <= 1/2
   slots_.resize(n);
-  offsets_.reserve(expected + 1);
   arena_.reserve(expected * 12);
 }
 
@@ -31,7 +39,7 @@ std::uint32_t NameIndex::find(std::string_view name) const {
   for (std::size_t at = h & mask;; at = (at + 1) & mask) {
     const Slot& s = slots_[at];
     if (s.id == kNone) return kNone;
-    if (s.hash == h && key(s.id) == name) return s.id;
+    if (s.hash == h && key(s) == name) return s.id;
   }
 }
 
@@ -42,26 +50,40 @@ std::uint32_t NameIndex::intern(std::string_view name) {
   for (;; at = (at + 1) & mask) {
     const Slot& s = slots_[at];
     if (s.id == kNone) break;
-    if (s.hash == h && key(s.id) == name) return s.id;
+    if (s.hash == h && key(s) == name) return s.id;
   }
-  const auto id = static_cast<std::uint32_t>(size());
+  const auto id = static_cast<std::uint32_t>(size_++);
+  const auto offset = static_cast<std::uint32_t>(arena_.size());
   arena_.append(name);
-  offsets_.push_back(static_cast<std::uint32_t>(arena_.size()));
-  if ((size() + 1) * 2 > slots_.size()) {  // keep the load at most 1/2
+  if ((size_ + 1) * 2 > slots_.size()) {  // keep the load at most 1/2
     rehash(slots_.size() * 2);
     mask = slots_.size() - 1;
     for (at = h & mask; slots_[at].id != kNone; at = (at + 1) & mask) {
     }
   }
-  slots_[at] = Slot{h, id};
+  slots_[at] = Slot{h, id, offset, static_cast<std::uint32_t>(name.size())};
   return id;
 }
 
-UseIndex::UseIndex(const ir::Graph& g) : names_(g.ops.size() * 3) {
+UseIndex::UseIndex(const ir::Graph& g) : names_(expected_names(g)) { build(g, nullptr); }
+
+UseIndex::UseIndex(const ir::Graph& g, bool (*indexed)(ir::OpKind)) {
+  std::size_t results = 0;
+  for (const auto& op : g.ops)
+    if (indexed(op.kind)) results += op.outputs.size();
+  names_ = NameIndex(results);
+  build(g, indexed);
+}
+
+void UseIndex::build(const ir::Graph& g, bool (*indexed)(ir::OpKind)) {
   // Edges (name id, op) in op order, each op once per name; then a counting sort into CSR.
+  // Restricted to the results of `indexed` ops, inputs are only looked up: ops are in
+  // topological order, so a result is in the table before any reader of it comes.
   std::vector<std::pair<std::uint32_t, std::size_t>> edges;
   edges.reserve(g.ops.size() * 2);
   std::vector<std::size_t> last_reader;  // by id: last op recorded + 1 (0 = none)
+  producer_.reserve(indexed ? g.ops.size() / 4 : expected_names(g));
+  last_reader.reserve(producer_.capacity());
   auto grow = [&](std::uint32_t id) {
     if (id >= producer_.size()) {
       producer_.resize(id + 1, -1);
@@ -70,15 +92,18 @@ UseIndex::UseIndex(const ir::Graph& g) : names_(g.ops.size() * 3) {
   };
   for (std::size_t i = 0; i < g.ops.size(); ++i) {
     const ir::Operation& op = g.ops[i];
-    for (const std::string& out : op.outputs) {
-      if (out.empty()) continue;
-      const std::uint32_t id = names_.intern(out);
-      grow(id);
-      if (producer_[id] < 0) producer_[id] = static_cast<std::ptrdiff_t>(i);
+    if (!indexed || indexed(op.kind)) {
+      for (const std::string& out : op.outputs) {
+        if (out.empty()) continue;
+        const std::uint32_t id = names_.intern(out);
+        grow(id);
+        if (producer_[id] < 0) producer_[id] = static_cast<std::ptrdiff_t>(i);
+      }
     }
     for (const std::string& in : op.inputs) {
       if (in.empty()) continue;
-      const std::uint32_t id = names_.intern(in);
+      const std::uint32_t id = indexed ? names_.find(in) : names_.intern(in);
+      if (id == NameIndex::kNone) continue;
       grow(id);
       if (last_reader[id] == i + 1) continue;
       last_reader[id] = i + 1;
@@ -122,8 +147,8 @@ const NameIndex& GraphRewriter::produced() const {
 }
 
 const std::string& GraphRewriter::resolve(const std::string& t) const {
-  auto it = alias_.find(t);
-  return it == alias_.end() ? t : it->second;  // aliases are stored resolved
+  const std::uint32_t id = alias_to_.empty() ? NameIndex::kNone : aliased_.find(t);
+  return id == NameIndex::kNone ? t : alias_to_[id];  // aliases are stored resolved
 }
 
 bool GraphRewriter::can_forward(const std::string& from, const std::string& to) const {
@@ -140,7 +165,13 @@ bool GraphRewriter::forward(const std::string& from, const std::string& to) {
   const std::string target = resolve(to);
   touched_.push_back(from);
   if (!graph_outputs_.count(from)) {
-    alias_[from] = target;
+    const std::uint32_t id = aliased_.intern(from);
+    if (id == alias_to_.size()) {
+      alias_from_.push_back(from);
+      alias_to_.push_back(target);
+    } else {
+      alias_to_[id] = target;
+    }
     // Earlier aliases pointing at `from` must now point at `target` (keep them resolved).
     // Forwards happen in op order, so nothing aliases to `from` yet except through
     // renames, which commit() applies after aliases.
@@ -162,20 +193,46 @@ void GraphRewriter::erase(std::size_t index) {
 }
 
 std::size_t GraphRewriter::commit() {
-  auto map_name = [&](std::string& n) {
-    if (n.empty()) return;
-    for (std::size_t hops = 0; hops <= alias_.size(); ++hops) {  // aliases may chain
-      auto a = alias_.find(n);
-      if (a == alias_.end()) break;
-      n = a->second;
+  // One table of the names commit() acts on (forwarded and touched), so each name of
+  // the graph costs one probe: mapped through aliases and renames, and marked as still
+  // referenced, in the same sweep that compacts the op list in place.
+  struct Entry {
+    const std::string* alias = nullptr;   // forwarded to (resolved)
+    const std::string* rename = nullptr;  // renamed at its producer to a graph output
+    bool referenced = false;              // still mentioned after the change
+  };
+  NameIndex names(alias_to_.size() + rename_.size() + touched_.size());
+  std::vector<Entry> entries;
+  entries.reserve(alias_to_.size() + rename_.size() + touched_.size());
+  auto entry = [&](const std::string& n) -> Entry& {
+    const std::uint32_t id = names.intern(n);
+    if (id == entries.size()) entries.emplace_back();
+    return entries[id];
+  };
+  for (std::size_t k = 0; k < alias_to_.size(); ++k) entry(alias_from_[k]).alias = &alias_to_[k];
+  for (const auto& [from, to] : rename_) entry(from).rename = &to;
+  for (const auto& t : touched_) entry(t);
+  const bool renames = !alias_to_.empty() || !rename_.empty();
+  auto mark = [&](const std::string& n) {
+    const std::uint32_t id = n.empty() ? NameIndex::kNone : names.find(n);
+    if (id != NameIndex::kNone) entries[id].referenced = true;
+  };
+  auto map_and_mark = [&](std::string& n) {
+    std::uint32_t id = n.empty() ? NameIndex::kNone : names.find(n);
+    if (id == NameIndex::kNone) return;
+    for (std::size_t hops = 0; entries[id].alias && hops <= alias_to_.size(); ++hops) {  // aliases may chain
+      n = *entries[id].alias;
+      if ((id = names.find(n)) == NameIndex::kNone) return;
     }
-    auto r = rename_.find(n);
-    if (r != rename_.end()) n = r->second;
+    if (entries[id].rename) {
+      n = *entries[id].rename;
+      if ((id = names.find(n)) == NameIndex::kNone) return;
+    }
+    entries[id].referenced = true;
   };
   std::size_t removed = 0;
-  const bool renames = !alias_.empty() || !rename_.empty();
-  // Compacted in place (ops only move towards the front), names mapped only when something was forwarded.
   std::size_t w = 0;
+  const bool any = names.size() > 0;
   for (std::size_t i = 0; i < g_.ops.size(); ++i) {
     if (erased_[i]) {
       ++removed;
@@ -183,41 +240,32 @@ std::size_t GraphRewriter::commit() {
     }
     ir::Operation& op = g_.ops[i];
     if (renames) {
-      for (auto& in : op.inputs) map_name(in);
-      for (auto& out : op.outputs) map_name(out);
+      for (auto& in : op.inputs) map_and_mark(in);
+      for (auto& out : op.outputs) map_and_mark(out);
+    } else if (any) {
+      for (const auto& in : op.inputs) mark(in);
+      for (const auto& out : op.outputs) mark(out);
     }
     if (w != i) g_.ops[w] = std::move(op);
     ++w;
   }
   g_.ops.erase(g_.ops.begin() + static_cast<std::ptrdiff_t>(w), g_.ops.end());
   if (!touched_.empty()) {
-    // Which touched tensors are still mentioned: every name is looked up in the
-    // (small, cache-resident) table of touched names, rather than every name being
-    // added to a table as large as the graph.
-    NameIndex touched(touched_.size());
-    for (const auto& t : touched_) touched.intern(t);
-    std::vector<bool> referenced(touched.size(), false);
-    auto mark = [&](const std::string& n) {
-      const std::uint32_t id = touched.find(n);
-      if (id != NameIndex::kNone) referenced[id] = true;
-    };
     for (const auto& n : g_.inputs) mark(n);
     for (const auto& n : g_.outputs) mark(n);
-    for (const auto& op : g_.ops) {
-      for (const auto& n : op.inputs) mark(n);
-      for (const auto& n : op.outputs) mark(n);
-    }
     for (const auto& t : touched_) {
-      const std::uint32_t id = touched.find(t);
-      if (!referenced[id]) {
+      Entry& e = entries[names.find(t)];
+      if (!e.referenced) {
         g_.tensors.erase(t);
-        referenced[id] = true;  // erased once
+        e.referenced = true;  // erased once
       }
     }
   }
   erased_.assign(g_.ops.size(), false);
   produced_.reset();
-  alias_.clear();
+  aliased_ = NameIndex();
+  alias_from_.clear();
+  alias_to_.clear();
   rename_.clear();
   touched_.clear();
   return removed;

@@ -5,6 +5,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
+#include <initializer_list>
 #include <optional>
 #include <span>
 #include <string>
@@ -32,32 +34,48 @@ class NameIndex {
   /// Id of `name`, or kNone.
   std::uint32_t find(std::string_view name) const;
   bool contains(std::string_view name) const { return find(name) != kNone; }
-  std::size_t size() const { return offsets_.size() - 1; }
+  std::size_t size() const { return size_; }
 
  private:
+  // A slot holds where its key lies in the arena, so a probe reads the slot and the
+  // key's bytes (two memory accesses), not the slot, an offset table and the bytes.
   struct Slot {
-    std::uint32_t hash = 0, id = kNone;
+    std::uint32_t hash = 0, id = kNone, offset = 0, length = 0;
   };
-  std::string_view key(std::uint32_t id) const {
-    return std::string_view(arena_).substr(offsets_[id], offsets_[id + 1] - offsets_[id]);
-  }
+  std::string_view key(const Slot& s) const { return std::string_view(arena_).substr(s.offset, s.length); }
   void rehash(std::size_t slots);
   std::vector<Slot> slots_;
-  std::vector<std::uint32_t> offsets_{0};  // key id spans arena_[offsets_[id], offsets_[id + 1])
+  std::size_t size_ = 0;
   std::string arena_;
 };
+
+/// About how many distinct tensor names the ops of `g` mention (each op writes about
+/// one; constants and inputs add some): the size to give a NameIndex over them. A table
+/// sized for far more names is mostly empty memory that still has to be faulted in and
+/// pushes the rest out of the cache; one sized too small grows (rehashes) as it fills.
+std::size_t expected_names(const ir::Graph& g);
+
+/// True when an op of `g` is of one of `kinds`: a sweep over the op list alone, which
+/// lets a pass skip its indexes (and all its work) when the ops it rewrites are absent.
+bool has_op_kind(const ir::Graph& g, std::initializer_list<ir::OpKind> kinds);
 
 /// Producer and consumers of every tensor by op index, like ir::UseLists, over a
 /// NameIndex with the consumer lists in one array (CSR).
 class UseIndex {
  public:
   explicit UseIndex(const ir::Graph& g);
+  /// The same for the results of ops whose kind satisfies `indexed` only: any other
+  /// tensor has no producer and no consumers here. Every input name is still looked
+  /// up, but in a table as small as those results (cache-resident), not one of every
+  /// name: for passes that only ask about the results of a few op kinds.
+  UseIndex(const ir::Graph& g, bool (*indexed)(ir::OpKind));
   /// Index of the op producing `tensor` (the first, if several), or -1.
   std::ptrdiff_t producer(std::string_view tensor) const;
   /// Indices of ops reading `tensor`, in op order, each op once.
   std::span<const std::size_t> consumers(std::string_view tensor) const;
 
  private:
+  void build(const ir::Graph& g, bool (*indexed)(ir::OpKind));
   NameIndex names_;
   std::vector<std::ptrdiff_t> producer_;   // by name id
   std::vector<std::uint32_t> begin_;       // by name id: readers_[begin_[id], begin_[id + 1])
@@ -92,7 +110,10 @@ class GraphRewriter {
  private:
   ir::Graph& g_;
   std::vector<bool> erased_;
-  std::unordered_map<std::string, std::string> alias_;   // from -> to (resolved)
+  // Forwards: aliased_ gives each forwarded name an id; alias_from_[id] -> alias_to_[id]
+  // (resolved). Deques: resolve() hands out references that later forwards keep valid.
+  NameIndex aliased_;
+  std::deque<std::string> alias_from_, alias_to_;
   std::unordered_map<std::string, std::string> rename_;  // producer's name -> graph output
   std::unordered_set<std::string> graph_inputs_, graph_outputs_;
   // Names of op outputs, built on first need (forwarding onto a graph output; rare).
