@@ -156,6 +156,11 @@ int main(int argc, char** argv) {
     }
     char growth[32] = "-";
     if (prev > 0) std::snprintf(growth, sizeof growth, "%.1fx", best_cpu / prev);
+    if (only_plain) {
+      std::printf("%10zu %10zu %12.1f %12.1f %14s %14s %12s\n", actual, after, best, best_cpu, "-", "-", growth);
+      prev = best_cpu;
+      continue;
+    }
     std::printf("%10zu %10zu %12.1f %12.1f %14.1f %14.1f %12s\n", actual, after, best, best_cpu, best_diff,
                 best_diff_cpu, growth);
     std::printf("           per pass (ms, last run with diffs): %s\n", per_pass.c_str());
