@@ -52,6 +52,13 @@ void ModelSummaryModel::addField(const QString& key, const QString& label, const
                       RowKind::Field});
 }
 
+void ModelSummaryModel::retranslate() {
+  beginResetModel();
+  rows_.clear();
+  buildRows();
+  endResetModel();
+}
+
 void ModelSummaryModel::buildRows() {
   const auto& s = summary_;
   const QLocale locale;

@@ -25,6 +25,8 @@ class ModelSummaryModel : public QAbstractTableModel {
   const ec::report::ModelSummary& summary() const { return summary_; }
   /// Row whose KeyRole is `key` ("op_count", "input.0", "ops.Conv"), or -1.
   int rowForKey(const QString& key) const;
+  /// Rebuilds the rows' texts in the current UI language (same rows, same keys).
+  void retranslate();
 
   int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;

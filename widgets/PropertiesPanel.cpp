@@ -146,6 +146,7 @@ QString PropertiesPanel::histogramTensor() const {
 void PropertiesPanel::changeEvent(QEvent* event) {
   if (event->type() == QEvent::LanguageChange) {
     placeholder_->setText(tr("Click an op in the graph to see its properties."));
+    model_->showOp(model_->op());  // rebuilds the rows (and headers) in the new language
     emit model_->headerDataChanged(Qt::Horizontal, 0, model_->columnCount() - 1);
   }
   QWidget::changeEvent(event);

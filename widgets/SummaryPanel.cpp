@@ -55,9 +55,7 @@ void SummaryPanel::clear() {
 void SummaryPanel::changeEvent(QEvent* event) {
   if (event->type() == QEvent::LanguageChange) {
     placeholder_->setText(tr("No model loaded."));
-    if (QAbstractItemModel* m = view_->model()) {
-      emit m->headerDataChanged(Qt::Horizontal, 0, m->columnCount() - 1);
-    }
+    if (model_) model_->retranslate();  // rows and headers in the new language
   }
   QWidget::changeEvent(event);
 }

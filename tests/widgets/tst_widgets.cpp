@@ -42,6 +42,7 @@
 #include "widgets/GraphSearch.h"
 #include "widgets/GraphView.h"
 #include "widgets/ModelSummaryModel.h"
+#include "widgets/SummaryPanel.h"
 #include "widgets/OperationListModel.h"
 #include "widgets/PropertiesModel.h"
 #include "widgets/PropertiesPanel.h"
@@ -826,18 +827,33 @@ class WidgetTests : public QObject {
     auto* searchField = window.findChild<QLineEdit*>(QStringLiteral("searchField"));
     QVERIFY(searchField);
     const QString englishPlaceholder = searchField->placeholderText();
+    // The summary's rows are built from tr() texts too: they follow the switch.
+    const bool sample = QFileInfo::exists(QStringLiteral(EC_SAMPLE_MODEL));
+    auto* summary = window.findChild<ec::widgets::SummaryPanel*>();
+    QVERIFY(summary);
+    auto summaryLabel = [summary](const char* key) {
+      const auto* m = summary->model();
+      const int row = m ? m->rowForKey(QString::fromLatin1(key)) : -1;
+      return row < 0 ? QString() : m->index(row, ec::widgets::ModelSummaryModel::Property).data().toString();
+    };
+    if (sample) {
+      QVERIFY(openSample(window));
+      QCOMPARE(summaryLabel("path"), QStringLiteral("File"));
+    }
 
     switchLanguage(window, "de");
     // QEvent::LanguageChange is posted: every widget retranslates when it arrives.
     QTRY_COMPARE(file->title(), QStringLiteral("&Datei"));
     QCOMPARE(propertiesDock->windowTitle(), QStringLiteral("Eigenschaften"));
     QVERIFY(searchField->placeholderText() != englishPlaceholder);
+    if (sample) QTRY_COMPARE(summaryLabel("path"), QStringLiteral("Datei"));
     saveScreenshot(window, QStringLiteral("language_de.png"));
 
     switchLanguage(window, "en");
     QTRY_COMPARE(file->title(), QStringLiteral("&File"));
     QCOMPARE(propertiesDock->windowTitle(), QStringLiteral("Properties"));
     QCOMPARE(searchField->placeholderText(), englishPlaceholder);
+    if (sample) QTRY_COMPARE(summaryLabel("path"), QStringLiteral("File"));
   }
 
   void droppingAFileOpensIt() {
