@@ -182,8 +182,8 @@ TEST(Int8Arithmetic, AsymmetricQuantizeFloats) {
 
 // The vectorised requantisation (AVX2) gives exactly the scalar TFLite result,
 // including INT32 extremes, ties and every shift.
-TEST(Int8Arithmetic, RequantRowAvx2MatchesScalar) {
-  if (!gemm::isa_supported(gemm::Isa::Avx2)) GTEST_SKIP() << "no AVX2";
+// `fn` against the scalar TFLite form on random multipliers, shifts and extreme values.
+void expect_requant_row_matches_scalar(RequantRowFn fn) {
   std::mt19937 rng(17);
   std::vector<std::int32_t> acc(37);
   for (int t = 0; t < 3000; ++t) {
@@ -203,9 +203,19 @@ TEST(Int8Arithmetic, RequantRowAvx2MatchesScalar) {
     std::int8_t want[37], got[37];
     const auto n = static_cast<std::int64_t>(std::uniform_int_distribution<int>(1, 37)(rng));
     requant_row_generic(acc.data(), n, bias, q.multiplier, q.shift, zp, -128, 127, want);
-    requant_row_avx2(acc.data(), n, bias, q.multiplier, q.shift, zp, -128, 127, got);
+    fn(acc.data(), n, bias, q.multiplier, q.shift, zp, -128, 127, got);
     for (std::int64_t j = 0; j < n; ++j) ASSERT_EQ(int(got[j]), int(want[j])) << "m " << m << " acc " << acc[static_cast<std::size_t>(j)];
   }
+}
+
+TEST(Int8Arithmetic, RequantRowAvx2MatchesScalar) {
+  if (!gemm::isa_supported(gemm::Isa::Avx2)) GTEST_SKIP() << "no AVX2";
+  expect_requant_row_matches_scalar(requant_row_avx2);
+}
+
+TEST(Int8Arithmetic, RequantRowAvx512MatchesScalar) {
+  if (!gemm::isa_supported(gemm::Isa::Avx512)) GTEST_SKIP() << "no AVX-512";
+  expect_requant_row_matches_scalar(requant_row_avx512);
 }
 
 // The AVX2 hybrid input quantisation equals the scalar TFLite form, ties included.

@@ -98,6 +98,9 @@ void requant_row_generic(const std::int32_t* acc, std::int64_t n, std::int32_t b
 
 RequantRowFn requant_row_kernel() {
   const gemm::Isa isa = gemm::active_isa();
+#if defined(__x86_64__)
+  if (isa == gemm::Isa::Avx512) return requant_row_avx512;
+#endif
   return isa != gemm::Isa::Generic && gemm::isa_supported(gemm::Isa::Avx2) ? requant_row_avx2 : requant_row_generic;
 }
 

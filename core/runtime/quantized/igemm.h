@@ -83,6 +83,8 @@ void requant_row_generic(const std::int32_t* acc, std::int64_t n, std::int32_t b
 void requant_row_avx2(const std::int32_t* acc, std::int64_t n, std::int32_t bias, std::int32_t multiplier, int shift,
                       std::int32_t zp, std::int32_t lo, std::int32_t hi, std::int8_t* out);
 /// The AVX2 row requantiser when the active ISA allows it, else the generic one.
+void requant_row_avx512(const std::int32_t* acc, std::int64_t n, std::int32_t bias, std::int32_t multiplier,
+                        int shift, std::int32_t zp, std::int32_t lo, std::int32_t hi, std::int8_t* out);
 RequantRowFn requant_row_kernel();
 
 /// Depthwise stride-1 row: acc[j] = bias + sum_t w[t] * rows[t][j], j < n (AVX2; reads

@@ -1,4 +1,4 @@
-// AVX-512 VNNI micro-kernel of the int8 path: the same 4 x 16 tile and packing as
+// AVX-512 kernels of the int8 path. The VNNI micro-kernel: the same 4 x 16 tile and packing as
 // igemm_avx2.cpp, one zmm of B per K pair (16 columns x an int16 pair) and one
 // vpdpwssd per row (a0*b0 + a1*b1 added to 16 int32 lanes, no saturation). Two
 // sets of accumulators (even and odd K pairs) hide the instruction's latency;
@@ -51,6 +51,52 @@ __attribute__((target("avx512f,avx512bw,avx512vnni"))) void igemm_micro_avx512vn
   _mm512_storeu_si512(c + 1 * kNR, _mm512_add_epi32(c1, d1));
   _mm512_storeu_si512(c + 2 * kNR, _mm512_add_epi32(c2, d2));
   _mm512_storeu_si512(c + 3 * kNR, _mm512_add_epi32(c3, d3));
+}
+
+namespace {
+
+// SRDHM of the even 32-bit lanes of a (as 64-bit lanes) by m: the quotient in the low 32 bits
+// (fixed_point.h saturating_rounding_doubling_high_mul; m < 2^31, so no saturation case).
+__attribute__((target("avx512f"))) inline __m512i srdhm_even16(__m512i a, __m512i m64) {
+  const __m512i zero = _mm512_setzero_si512();
+  const __m512i ab = _mm512_mul_epi32(a, m64);
+  __m512i v = _mm512_add_epi64(ab, _mm512_mask_blend_epi64(_mm512_cmplt_epi64_mask(ab, zero),
+                                                           _mm512_set1_epi64(1LL << 30),
+                                                           _mm512_set1_epi64(1 - (1LL << 30))));
+  // divide by 2^31 truncating toward zero
+  v = _mm512_mask_add_epi64(v, _mm512_cmplt_epi64_mask(v, zero), v, _mm512_set1_epi64((1LL << 31) - 1));
+  return _mm512_srli_epi64(v, 31);
+}
+
+}  // namespace
+
+// The 16-lane form of requant_row_avx2 (same arithmetic, bit for bit); partial
+// blocks use masked loads and stores instead of a bounce buffer.
+__attribute__((target("avx512f"))) void requant_row_avx512(const std::int32_t* acc, std::int64_t n,
+                                                            std::int32_t bias, std::int32_t multiplier, int shift,
+                                                            std::int32_t zp, std::int32_t lo, std::int32_t hi,
+                                                            std::int8_t* out) {
+  const int left = shift > 0 ? shift : 0, right = shift > 0 ? 0 : -shift;
+  const __m512i m64 = _mm512_set1_epi64(multiplier), vb = _mm512_set1_epi32(bias), vz = _mm512_set1_epi32(zp);
+  const __m512i vlo = _mm512_set1_epi32(lo), vhi = _mm512_set1_epi32(hi), one = _mm512_set1_epi32(1);
+  const std::int32_t mask = static_cast<std::int32_t>((1LL << right) - 1);
+  const __m512i rmask = _mm512_set1_epi32(mask), rhalf = _mm512_set1_epi32(mask >> 1);
+  const __m128i lc = _mm_cvtsi32_si128(left), rc = _mm_cvtsi32_si128(right);
+  const __m512i zero = _mm512_setzero_si512();
+  for (std::int64_t j = 0; j < n; j += 16) {
+    const __mmask16 m = n - j >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (n - j)) - 1);
+    __m512i x = _mm512_add_epi32(_mm512_maskz_loadu_epi32(m, acc + j), vb);
+    x = _mm512_sll_epi32(x, lc);  // wraps like the scalar form
+    const __m512i even = srdhm_even16(x, m64), odd = srdhm_even16(_mm512_srli_epi64(x, 32), m64);
+    const __m512i h = _mm512_mask_blend_epi32(__mmask16(0xAAAA), even, _mm512_slli_epi64(odd, 32));
+    // RoundingDivideByPOT(h, right): ties away from zero.
+    const __m512i rem = _mm512_and_si512(h, rmask);
+    const __m512i thr = _mm512_mask_add_epi32(rhalf, _mm512_cmplt_epi32_mask(h, zero), rhalf, one);
+    __m512i r = _mm512_sra_epi32(h, rc);
+    r = _mm512_mask_add_epi32(r, _mm512_cmpgt_epi32_mask(rem, thr), r, one);
+    r = _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(r, vz), vlo), vhi);
+    _mm512_mask_cvtepi32_storeu_epi8(out + j, m, r);  // in [lo, hi] within int8: exact
+  }
 }
 #endif
 
