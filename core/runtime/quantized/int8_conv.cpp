@@ -183,9 +183,14 @@ void depthwise_rows(const Geo2& g, const std::int8_t* x, const std::int32_t* zp,
       if (sw == 1) {
         for (std::int64_t iw = 0; iw < iw_end; ++iw) dst[iw + g.pw] = static_cast<std::int16_t>(src[iw] - z);
       } else {
+        // Padded column q = iw + pw goes to phase q % sw, slot q / sw (stepped, no divisions).
+        std::int64_t phase = g.pw % sw, slot = g.pw / sw;
         for (std::int64_t iw = 0; iw < iw_end; ++iw) {
-          const std::int64_t q = iw + g.pw;
-          dst[(q % sw) * Wq + q / sw] = static_cast<std::int16_t>(src[iw] - z);
+          dst[phase * Wq + slot] = static_cast<std::int16_t>(src[iw] - z);
+          if (++phase == sw) {
+            phase = 0;
+            ++slot;
+          }
         }
       }
     }
