@@ -333,6 +333,37 @@ struct Segment {
   return nseg;
 }
 
+// Columns u of a segment of n output columns whose input column iw0 + u*sw lies in
+// [0, W): [lo, hi) (lo == hi when none does). Stride 1 needs no division.
+struct ColumnSpan {
+  std::int64_t lo, hi;
+};
+[[gnu::always_inline]] inline ColumnSpan valid_columns(std::int64_t iw0, std::int64_t n, std::int64_t sw,
+                                                       std::int64_t W) {
+  if (sw == 1) {
+    const std::int64_t lo = std::min(n, std::max<std::int64_t>(0, -iw0));
+    return {lo, std::max(lo, std::min(n, W - iw0))};
+  }
+  const std::int64_t lo = iw0 >= 0 ? 0 : std::min(n, (-iw0 + sw - 1) / sw);
+  return {lo, std::max(lo, std::min(n, W - iw0 <= 0 ? 0 : (W - iw0 - 1) / sw + 1))};
+}
+
+// (c, kh, kw) of im2col row p, then stepped row by row without divisions.
+struct TapCursor {
+  std::int64_t KH, KW, c, kh, kw;
+  TapCursor(std::int64_t p, std::int64_t KH_, std::int64_t KW_)
+      : KH(KH_), KW(KW_), c(p / (KH_ * KW_)), kh((p / KW_) % KH_), kw(p % KW_) {}
+  void next() {
+    if (++kw == KW) {
+      kw = 0;
+      if (++kh == KH) {
+        kh = 0;
+        ++c;
+      }
+    }
+  }
+};
+
 // Rows [p0, p0+kc) x columns [j0, j0+nc) of the im2col matrix of x, packed (see Im2colPacker).
 // `split` (stride 2, dilation 1; else null): x with each row's even columns then its odd
 // columns, `half` = (W + 1) / 2 floats each, so the strided gather becomes a contiguous copy.
@@ -347,9 +378,9 @@ struct Segment {
     const std::int64_t cols = std::min<std::int64_t>(nr, nc - jp);
     float* dst = out + jp * kc;
     const int nseg = panel_segments(j0 + jp, cols, OW, segs);
-    // (c, kh, kw) of row p0, then stepped without divisions.
-    std::int64_t c = p0 / (KH * KW), kh = (p0 / KW) % KH, kw = p0 % KW;
-    for (std::int64_t p = 0; p < kc; ++p) {
+    TapCursor tap(p0, KH, KW);
+    for (std::int64_t p = 0; p < kc; ++p, tap.next()) {
+      const std::int64_t c = tap.c, kh = tap.kh, kw = tap.kw;
       float* d = dst + p * nr;
       const float* xc = x + c * H * W;
       for (int si = 0; si < nseg; ++si) {
@@ -362,15 +393,7 @@ struct Segment {
         }
         const float* xr = xc + ih * W;
         const std::int64_t iw0 = sg.ow * sw - pw + kw * dw;
-        // Columns u with 0 <= iw0 + u*sw < W: [lo, hi)
-        std::int64_t lo, hi;
-        if (sw == 1) {  // (no divisions on the common path)
-          lo = std::min(sg.n, std::max<std::int64_t>(0, -iw0));
-          hi = std::max(lo, std::min(sg.n, W - iw0));
-        } else {
-          lo = iw0 >= 0 ? 0 : std::min(sg.n, (-iw0 + sw - 1) / sw);
-          hi = std::max(lo, std::min(sg.n, W - iw0 <= 0 ? 0 : (W - iw0 - 1) / sw + 1));
-        }
+        const auto [lo, hi] = valid_columns(iw0, sg.n, sw, W);
         for (std::int64_t u = 0; u < lo; ++u) ds[u] = 0.f;
         if (sw == 1) {
           const float* src = xr + iw0;
@@ -384,13 +407,6 @@ struct Segment {
         for (std::int64_t u = hi; u < sg.n; ++u) ds[u] = 0.f;
       }
       for (std::int64_t u = cols; u < nr; ++u) d[u] = 0.f;
-      if (++kw == KW) {
-        kw = 0;
-        if (++kh == KH) {
-          kh = 0;
-          ++c;
-        }
-      }
     }
   }
 }
@@ -428,29 +444,20 @@ __attribute__((target("avx512f,avx512vl,prefer-vector-width=512"))) void im2col_
     const std::int64_t cols = std::min<std::int64_t>(32, nc - jp);
     float* dst = out + jp * kc;
     const int nseg = panel_segments(j0 + jp, cols, OW, segs);
-    std::int64_t c = p0 / (KH * KW), kh = (p0 / KW) % KH, kw = p0 % KW;
-    for (std::int64_t p = 0; p < kc; ++p) {
+    TapCursor tap(p0, KH, KW);
+    for (std::int64_t p = 0; p < kc; ++p, tap.next()) {
+      const std::int64_t c = tap.c, kh = tap.kh, kw = tap.kw;
       __m512 v0 = _mm512_setzero_ps(), v1 = _mm512_setzero_ps();
       for (int si = 0; si < nseg; ++si) {
         const Segment& sg = segs[si];
         const std::int64_t ih = sg.oh * sh - ph + kh * dh;
         if (ih < 0 || ih >= H) continue;
         const std::int64_t iw0 = sg.ow * sw - pw + kw * dw;
-        // Segment columns u with 0 <= iw0 + u*sw < W: [lo, hi); element u is src[u].
-        std::int64_t lo, hi;
-        const float* src;
-        if (sw == 1) {
-          lo = std::min(sg.n, std::max<std::int64_t>(0, -iw0));
-          hi = std::max(lo, std::min(sg.n, W - iw0));
-          src = x + (c * H + ih) * W;
-          src += iw0;
-        } else {
-          lo = iw0 >= 0 ? 0 : std::min(sg.n, (-iw0 + 1) / 2);
-          hi = std::max(lo, std::min(sg.n, W - iw0 <= 0 ? 0 : (W - iw0 - 1) / 2 + 1));
-          src = split + ((c * H + ih) * 2 + (iw0 & 1)) * half;
-          src += iw0 >> 1;
-        }
+        // Element u of the segment is src[u] for u in [lo, hi).
+        const auto [lo, hi] = valid_columns(iw0, sg.n, sw, W);
         if (lo >= hi) continue;
+        const float* src = sw == 1 ? x + (c * H + ih) * W : split + ((c * H + ih) * 2 + (iw0 & 1)) * half;
+        src += sw == 1 ? iw0 : iw0 >> 1;
         // Panel lanes [sg.t + lo, sg.t + hi) take src[lane - sg.t].
         const std::uint64_t bits = ((std::uint64_t{1} << (sg.t + hi)) - 1) & ~((std::uint64_t{1} << (sg.t + lo)) - 1);
         const auto base = reinterpret_cast<std::uintptr_t>(src) - static_cast<std::uintptr_t>(sg.t) * sizeof(float);
@@ -460,13 +467,6 @@ __attribute__((target("avx512f,avx512vl,prefer-vector-width=512"))) void im2col_
       }
       _mm512_storeu_ps(dst + p * 32, v0);
       _mm512_storeu_ps(dst + p * 32 + 16, v1);
-      if (++kw == KW) {
-        kw = 0;
-        if (++kh == KH) {
-          kh = 0;
-          ++c;
-        }
-      }
     }
   }
 }
