@@ -42,7 +42,7 @@ struct Graph {
   std::string name;
   std::int64_t version = 1;  // model version, as the source declares it
   std::vector<Operation> ops;                  // topologically ordered
-  TensorMap tensors;                           // every tensor, by name (iterated in name order)
+  TensorMap tensors;                           // every tensor, by name (iterated in creation order)
   std::vector<std::string> inputs;             // runtime inputs (not constants)
   std::vector<std::string> outputs;
   std::map<std::string, std::string> metadata; // "source.format", "source.producer", ...

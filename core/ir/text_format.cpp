@@ -310,7 +310,9 @@ class Printer {
       }
       head += '\n';
     }
-    for (const auto& [name, t] : g_.tensors) {
+    const auto by_name = g_.tensors.by_name();  // the text form lists tensors in name order
+    for (const auto* entry : by_name) {
+      const auto& [name, t] = *entry;
       if (!t.is_constant()) continue;
       head += "  const ";
       append_tname(head, name);
@@ -325,7 +327,8 @@ class Printer {
     for (const Operation& op : g_.ops) append_op(body, op);
 
     // Tensors no input, constant or op output declared: typed intermediates left over.
-    for (const auto& [name, t] : g_.tensors) {
+    for (const auto* entry : by_name) {
+      const auto& [name, t] = *entry;
       if (declared_.count(&t)) continue;
       head += "  tensor ";
       append_tname(head, name);

@@ -188,27 +188,25 @@ GraphDiff diff_graphs(const ir::Graph& before, const ir::Graph& after) {
     }
   }
 
-  // Constants (tensors maps are sorted by name, so this is a merge).
-  auto tb = before.tensors.begin(), ta = after.tensors.begin();
-  auto next_const = [](auto it, auto end) {
-    while (it != end && !it->second.is_constant()) ++it;
-    return it;
+  // Constants: both sides' sorted by name, then merged.
+  auto constants = [](const ir::Graph& g) {
+    std::vector<const ir::TensorMap::value_type*> v;
+    for (const auto& e : g.tensors)
+      if (e.second.is_constant()) v.push_back(&e);
+    std::sort(v.begin(), v.end(), [](const auto* x, const auto* y) { return x->first < y->first; });
+    return v;
   };
-  tb = next_const(tb, before.tensors.end());
-  ta = next_const(ta, after.tensors.end());
-  while (tb != before.tensors.end() || ta != after.tensors.end()) {
-    if (ta == after.tensors.end() || (tb != before.tensors.end() && tb->first < ta->first)) {
-      d.constants_removed.push_back(tb->first);
-      tb = next_const(++tb, before.tensors.end());
-    } else if (tb == before.tensors.end() || ta->first < tb->first) {
-      d.constants_added.push_back(ta->first);
-      ta = next_const(++ta, after.tensors.end());
+  const auto cb = constants(before), ca = constants(after);
+  for (std::size_t i = 0, j = 0; i < cb.size() || j < ca.size();) {
+    if (j == ca.size() || (i < cb.size() && cb[i]->first < ca[j]->first)) {
+      d.constants_removed.push_back(cb[i++]->first);
+    } else if (i == cb.size() || ca[j]->first < cb[i]->first) {
+      d.constants_added.push_back(ca[j++]->first);
     } else {
-      const ir::Tensor &x = tb->second, &y = ta->second;
+      const ir::Tensor &x = cb[i]->second, &y = ca[j]->second;
       if (x.dtype != y.dtype || !(x.shape == y.shape) || !same_bytes(*x.data, *y.data))
-        d.constants_changed.push_back(tb->first);
-      tb = next_const(++tb, before.tensors.end());
-      ta = next_const(++ta, after.tensors.end());
+        d.constants_changed.push_back(cb[i]->first);
+      ++i, ++j;
     }
   }
   return d;
@@ -221,7 +219,7 @@ ir::Graph diff_snapshot(const ir::Graph& g) {
   s.inputs = g.inputs;
   s.outputs = g.outputs;
   for (const auto& [name, t] : g.tensors)
-    if (t.is_constant()) s.tensors.emplace_hint(s.tensors.end(), name, t);
+    if (t.is_constant()) s.tensors.emplace(name, t);
   return s;
 }
 

@@ -26,6 +26,7 @@ PipelineReport PassManager::run(ir::Graph& g) {
     rec.ops_before = g.ops.size();
     const auto t0 = std::chrono::steady_clock::now();
     PassResult result = pass->run(g);
+    g.tensors.compact();  // drops the slots of the tensors the pass erased (nothing refers into them now)
     const auto t1 = std::chrono::steady_clock::now();
     rec.milliseconds = std::chrono::duration<double, std::milli>(t1 - t0).count();
     rec.ops_after = g.ops.size();

@@ -17,51 +17,55 @@ bool has_op_kind(const ir::Graph& g, std::initializer_list<ir::OpKind> kinds) {
 NameIndex::NameIndex(std::size_t expected) {
   std::size_t n = 16;
   while (n < expected * 2) n *= 2;  // load <= 1/2
-  slots_.resize(n);
+  tags_.assign(n, 0);
+  ids_.resize(n);
+  keys_.reserve(expected);
   arena_.reserve(expected * 12);
 }
 
 void NameIndex::rehash(std::size_t n) {
-  std::vector<Slot> slots(n);
+  tags_.assign(n, 0);
+  ids_.resize(n);
   const std::size_t mask = n - 1;
-  for (const Slot& s : slots_) {
-    if (s.id == kNone) continue;
-    std::size_t at = s.hash & mask;
-    while (slots[at].id != kNone) at = (at + 1) & mask;
-    slots[at] = s;
+  for (std::uint32_t id = 0; id < keys_.size(); ++id) {
+    const std::uint32_t h = keys_[id].hash;
+    std::size_t at = h & mask;
+    while (tags_[at]) at = (at + 1) & mask;
+    tags_[at] = tag_of(h);
+    ids_[at] = id;
   }
-  slots_ = std::move(slots);
 }
 
 std::uint32_t NameIndex::find(std::string_view name) const {
   const auto h = static_cast<std::uint32_t>(std::hash<std::string_view>{}(name));
-  const std::size_t mask = slots_.size() - 1;
+  const std::uint8_t tag = tag_of(h);
+  const std::size_t mask = tags_.size() - 1;
   for (std::size_t at = h & mask;; at = (at + 1) & mask) {
-    const Slot& s = slots_[at];
-    if (s.id == kNone) return kNone;
-    if (s.hash == h && key(s) == name) return s.id;
+    const std::uint8_t t = tags_[at];
+    if (!t) return kNone;
+    if (t == tag && same_key(ids_[at], name)) return ids_[at];
   }
 }
 
 std::uint32_t NameIndex::intern(std::string_view name) {
   const auto h = static_cast<std::uint32_t>(std::hash<std::string_view>{}(name));
-  std::size_t mask = slots_.size() - 1;
+  const std::uint8_t tag = tag_of(h);
+  std::size_t mask = tags_.size() - 1;
   std::size_t at = h & mask;
   for (;; at = (at + 1) & mask) {
-    const Slot& s = slots_[at];
-    if (s.id == kNone) break;
-    if (s.hash == h && key(s) == name) return s.id;
+    const std::uint8_t t = tags_[at];
+    if (!t) break;
+    if (t == tag && same_key(ids_[at], name)) return ids_[at];
   }
-  const auto id = static_cast<std::uint32_t>(size_++);
-  const auto offset = static_cast<std::uint32_t>(arena_.size());
+  const auto id = static_cast<std::uint32_t>(keys_.size());
+  keys_.push_back(Key{static_cast<std::uint32_t>(arena_.size()), static_cast<std::uint32_t>(name.size()), h});
   arena_.append(name);
-  if ((size_ + 1) * 2 > slots_.size()) {  // keep the load at most 1/2
-    rehash(slots_.size() * 2);
-    mask = slots_.size() - 1;
-    for (at = h & mask; slots_[at].id != kNone; at = (at + 1) & mask) {
-    }
+  if ((keys_.size() + 1) * 2 > tags_.size()) {  // keep the load at most 1/2
+    rehash(tags_.size() * 2);  // places every key, this one included
+    return id;
   }
-  slots_[at] = Slot{h, id, offset, static_cast<std::uint32_t>(name.size())};
+  tags_[at] = tag;
+  ids_[at] = id;
   return id;
 }
 
