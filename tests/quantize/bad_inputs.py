@@ -63,6 +63,17 @@ def main():
               and not os.path.exists(out) and not os.path.exists(out + ".tmp"))
         failed += not ok
         print(("ok   " if ok else "FAIL ") + f"{label}: exit {p.returncode}: {p.stderr.strip()}")
+    # An output named for another format is refused before any work (usage error, exit 2).
+    onnx_out = os.path.join(d, "int8.onnx")
+    if os.path.exists(onnx_out):
+        os.remove(onnx_out)
+    p = subprocess.run([exe, "quantize", model, "--calibration-data", good, "--output", onnx_out],
+                       capture_output=True, text=True, timeout=120)
+    lines = p.stderr.strip().splitlines()
+    ok = (p.returncode == 2 and len(lines) == 1 and re.search(r"int8\.onnx: the output is the IR text form", lines[0])
+          and not os.path.exists(onnx_out))
+    failed += not ok
+    print(("ok   " if ok else "FAIL ") + f"--output not .eir: exit {p.returncode}: {p.stderr.strip()}")
     # And the good request works, writing the output.
     out = os.path.join(d, "out.eir")
     p = subprocess.run([exe, "quantize", model, "--calibration-data", good, "--output", out], capture_output=True,
@@ -70,7 +81,7 @@ def main():
     ok = p.returncode == 0 and os.path.exists(out)
     failed += not ok
     print(("ok   " if ok else "FAIL ") + f"good request: exit {p.returncode} {p.stderr.strip()}")
-    print(f"{len(cases) + 1 - failed} passed, {failed} failed")
+    print(f"{len(cases) + 2 - failed} passed, {failed} failed")
     return 1 if failed else 0
 
 

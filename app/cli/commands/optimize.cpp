@@ -96,6 +96,7 @@ int run_optimize(const OptimizeOptions& o) {
   if (o.list) return list_passes();
   if (o.model.empty())
     throw EdgeCompilerError(ErrorKind::Usage, "optimize needs a MODEL (or --list)");
+  require_eir_output(o.output);
   std::vector<std::string> pipeline = o.passes.empty() ? passes::default_pipeline() : split_list(o.passes);
   if (pipeline.empty()) throw EdgeCompilerError(ErrorKind::Usage, "--passes names no pass; valid passes: " + passes::pass_names());
   for (const auto& n : pipeline)

@@ -93,6 +93,7 @@ void print_report(const quantize::QuantReport& r, const std::string& model) {
 
 int run_quantize(const QuantizeCliOptions& o) {
   if (o.model.empty()) throw EdgeCompilerError(ErrorKind::Usage, "quantize needs a MODEL");
+  require_eir_output(o.output);
   if (o.per_channel && o.per_tensor) throw EdgeCompilerError(ErrorKind::Usage, "--per-channel and --per-tensor exclude each other");
   // Bad requests are refusals of the input (exit 1), checked before any work.
   bool known = false;
