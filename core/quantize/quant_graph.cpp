@@ -41,10 +41,6 @@ bool is_float_constant(const ir::Graph& g, const std::string& name) {
   return t && t->is_constant() && t->dtype == ir::DType::Float32;
 }
 
-bool has_bias_slot(const ir::Operation& op) {
-  return op.kind == ir::OpKind::Conv || op.kind == ir::OpKind::Gemm || op.kind == ir::OpKind::FullyConnected;
-}
-
 ir::Operation make_op(ir::OpKind kind, const std::string& name, std::vector<std::string> in, std::vector<std::string> out) {
   ir::Operation op;
   op.kind = kind;

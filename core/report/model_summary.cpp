@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
+#include <numeric>
 #include <sstream>
 
 #include "core/ir/validate.h"
@@ -37,9 +39,10 @@ std::optional<std::vector<std::int64_t>> batch1_sizes(const ir::Graph& g, const 
 
 std::int64_t product(const std::vector<std::int64_t>& v, std::size_t from = 0,
                      std::size_t to = SIZE_MAX) {
-  std::int64_t p = 1;
-  for (std::size_t i = from; i < std::min(to, v.size()); ++i) p *= v[i];
-  return p;
+  const std::size_t end = std::min(to, v.size());
+  if (from >= end) return 1;
+  return std::accumulate(v.begin() + static_cast<std::ptrdiff_t>(from), v.begin() + static_cast<std::ptrdiff_t>(end),
+                         std::int64_t{1}, std::multiplies<>());
 }
 
 // Multiply-accumulates of one op, or nullopt when the shapes needed are unknown.

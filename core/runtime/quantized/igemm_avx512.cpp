@@ -4,6 +4,11 @@
 // sets of accumulators (even and odd K pairs) hide the instruction's latency;
 // integer sums are exact, so the tile equals the AVX2 and portable kernels' bit
 // for bit. Only this function carries the target attribute.
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
+// GCC 12's avx512fintrin.h initialises its "undefined" vectors from themselves, which
+// -Wmaybe-uninitialized reports wherever they are inlined (GCC bug 105593; fixed in 13).
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #include <immintrin.h>
 
 #include <cstdint>
