@@ -115,10 +115,11 @@ TensorMap::iterator TensorMap::erase(const_iterator it) {
   return {this, next_live(it.at_ + 1)};
 }
 
-std::vector<const TensorMap::value_type*> TensorMap::by_name() const {
+std::vector<const TensorMap::value_type*> TensorMap::by_name(bool (*keep)(const Tensor&)) const {
   std::vector<const value_type*> v;
-  v.reserve(live_);
-  for (const value_type& e : *this) v.push_back(&e);
+  v.reserve(keep ? 0 : live_);
+  for (const value_type& e : *this)
+    if (!keep || keep(e.second)) v.push_back(&e);
   std::sort(v.begin(), v.end(), [](const value_type* a, const value_type* b) { return a->first < b->first; });
   return v;
 }

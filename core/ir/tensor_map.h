@@ -150,8 +150,9 @@ class TensorMap {
   iterator erase(const_iterator it);
   iterator erase(iterator it) { return erase(const_iterator(it)); }
 
-  /// The tensors sorted by name (for output meant to be read or compared).
-  std::vector<const value_type*> by_name() const;
+  /// The tensors sorted by name (for output meant to be read or compared); with `keep`,
+  /// only those it accepts.
+  std::vector<const value_type*> by_name(bool (*keep)(const Tensor&) = nullptr) const;
   /// Moves the live tensors over the slots erase() emptied, keeping their order.
   /// Invalidates references and iterators; a no-op when few slots are empty.
   void compact();

@@ -189,14 +189,8 @@ GraphDiff diff_graphs(const ir::Graph& before, const ir::Graph& after) {
   }
 
   // Constants: both sides' sorted by name, then merged.
-  auto constants = [](const ir::Graph& g) {
-    std::vector<const ir::TensorMap::value_type*> v;
-    for (const auto& e : g.tensors)
-      if (e.second.is_constant()) v.push_back(&e);
-    std::sort(v.begin(), v.end(), [](const auto* x, const auto* y) { return x->first < y->first; });
-    return v;
-  };
-  const auto cb = constants(before), ca = constants(after);
+  auto is_constant = [](const ir::Tensor& t) { return t.is_constant(); };
+  const auto cb = before.tensors.by_name(is_constant), ca = after.tensors.by_name(is_constant);
   for (std::size_t i = 0, j = 0; i < cb.size() || j < ca.size();) {
     if (j == ca.size() || (i < cb.size() && cb[i]->first < ca[j]->first)) {
       d.constants_removed.push_back(cb[i++]->first);
