@@ -7,10 +7,11 @@
 //   --plain: skip the runs recording diffs; --warm: do not evict the caches before each
 //   timed run; --only N: one size, repeated (for profilers)
 //
-// Columns: the pipeline as a user runs it; a floor (one sweep looking up every tensor
-// each op names); and the pipeline with the caches evicted before every pass, which
-// separates the passes' own growth from the reuse of the cache between passes that a
-// graph smaller than the L3 cache gets and a larger one cannot.
+// Columns: the pipeline as a user runs it; its linear peer, as many sweeps as it has
+// passes, each looking up every tensor each op names; the pipeline with the caches
+// evicted before every pass and one such sweep, which separate the passes' own growth
+// from the reuse of the cache between passes that a graph smaller than the L3 cache
+// gets and a larger one cannot.
 //
 // Each generated block (10 ops) gives every pass work: an Identity (Cleanup),
 // Conv + BatchNormalization + Relu (OpFusion, FuseActivation), Shape -> Gather
@@ -155,19 +156,22 @@ double run_ms(std::size_t n, bool diffs, std::size_t* ops_after) {
   return std::chrono::duration<double, std::milli>(t1 - t0).count();
 }
 
-// The floor: one sweep that does what every pass must do at the least, on a fresh
-// graph of the same size: visit each op and look up each tensor it names. Its growth
-// is what the machine's memory hierarchy alone gives a linear algorithm over this IR
-// (a 100k-op graph outgrows the caches, a 10k-op one does not).
-double floor_cpu_ms(std::size_t n) {
+// The linear peer: sweeps that do what every pass must do at the least (visit each op
+// and look up each tensor it names), on a fresh graph of the same size, timed the same
+// way. One sweep after the caches are evicted is the floor of one pass; as many sweeps
+// as the pipeline has passes, one after another, meet the caches as the passes do (a
+// 10k-op graph stays in L3 from one to the next, a 100k-op one cannot). Their growth is
+// what the machine's memory hierarchy gives a linear algorithm over this IR.
+double sweeps_cpu_ms(std::size_t n, std::size_t sweeps) {
   const ir::Graph g = make_graph(n);
   evict_caches();
   const double c0 = cpu_ms();
   std::size_t found = 0;
-  for (const auto& op : g.ops) {
-    for (const auto& name : op.inputs) found += g.tensors.find(name) != g.tensors.end();
-    for (const auto& name : op.outputs) found += g.tensors.find(name) != g.tensors.end();
-  }
+  for (std::size_t k = 0; k < sweeps; ++k)
+    for (const auto& op : g.ops) {
+      for (const auto& name : op.inputs) found += g.tensors.find(name) != g.tensors.end();
+      for (const auto& name : op.outputs) found += g.tensors.find(name) != g.tensors.end();
+    }
   const double ms = cpu_ms() - c0;
   if (found == 0) std::fprintf(stderr, "pass_bench: no tensor found\n");
   return ms;
@@ -175,9 +179,7 @@ double floor_cpu_ms(std::size_t n) {
 
 // The pipeline again, with the caches evicted before each pass, not only before the
 // first: what every pass costs when it cannot reuse what the previous one left in the
-// cache. On a 100k-op graph (~90 MB, more than any L3) that is what happens anyway;
-// a 10k-op one (~9 MB) stays in L3 from one pass to the next. Comparing the two
-// columns separates the passes' own growth from that cache reuse.
+// cache, as on a 100k-op graph (~85 MB, more than any L3) it cannot anyway.
 double cold_passes_cpu_ms(std::size_t n) {
   ir::Graph g = make_graph(n);
   passes::PassManagerOptions o;
@@ -193,6 +195,21 @@ double cold_passes_cpu_ms(std::size_t n) {
   }
   return total;
 }
+
+// Best (lowest) time of a column over the repetitions, and its growth from the last size.
+struct Column {
+  double best = 1e300, prev = 0;
+  void add(double ms) { best = std::min(best, ms); }
+  std::string growth() const {
+    char b[32] = "-";
+    if (prev > 0) std::snprintf(b, sizeof b, "%.1fx", best / prev);
+    return b;
+  }
+  void next() {
+    prev = best;
+    best = 1e300;
+  }
+};
 
 }  // namespace
 
@@ -217,42 +234,51 @@ int main(int argc, char** argv) {
                 per_pass.c_str());
     return 0;
   }
-  std::printf("%8s %9s %9s %8s %9s %8s %9s %8s %12s %13s\n", "ops", "ops after", "cpu ms", "growth", "floor ms",
-              "growth", "cold ms", "growth", "cold / floor", "diffs cpu ms");
-  double prev = 0, prev_floor = 0, prev_cold = 0;
+  const std::size_t passes = passes::default_pipeline().size();
+  std::printf("%8s %9s | %9s %7s | %9s %7s | %9s | %9s %7s | %8s %7s | %9s\n", "ops", "ops after", "pipeline",
+              "growth", "sweeps", "growth", "pipe/swps", "cold", "growth", "sweep", "growth", "diffs");
+  Column pipeline, sweeps, cold, sweep, diffs;
   std::string last_per_pass;
+  std::vector<double> per_peer;  // pipeline / sweeps at each size
   for (std::size_t n = 1000; n <= max_ops; n *= 10) {
     std::size_t after = 0;
     const std::size_t actual = make_graph(n).ops.size();
-    double best_cpu = 1e300, best_diff_cpu = 1e300, best_floor = 1e300, best_cold = 1e300;
     const int reps = n >= 100000 ? 5 : 9;
     for (int rep = 0; rep < reps; ++rep) {
       run_ms(n, false, &after);
-      best_cpu = std::min(best_cpu, last_cpu);
-      best_floor = std::min(best_floor, floor_cpu_ms(n));
-      best_cold = std::min(best_cold, cold_passes_cpu_ms(n));
+      pipeline.add(last_cpu);
+      sweeps.add(sweeps_cpu_ms(n, passes));
+      cold.add(cold_passes_cpu_ms(n));
+      sweep.add(sweeps_cpu_ms(n, 1));
       if (only_plain) continue;
       run_ms(n, true, &after);
-      best_diff_cpu = std::min(best_diff_cpu, last_cpu);
+      diffs.add(last_cpu);
       last_per_pass = per_pass;
     }
-    char growth[32] = "-", floor_growth[32] = "-", cold_growth[32] = "-", diffs[32] = "-";
-    if (prev > 0) std::snprintf(growth, sizeof growth, "%.1fx", best_cpu / prev);
-    if (prev_floor > 0) std::snprintf(floor_growth, sizeof floor_growth, "%.1fx", best_floor / prev_floor);
-    if (prev_cold > 0) std::snprintf(cold_growth, sizeof cold_growth, "%.1fx", best_cold / prev_cold);
-    if (!only_plain) std::snprintf(diffs, sizeof diffs, "%.1f", best_diff_cpu);
-    std::printf("%8zu %9zu %9.1f %8s %9.2f %8s %9.1f %8s %12.0f %13s\n", actual, after, best_cpu, growth, best_floor,
-                floor_growth, best_cold, cold_growth, best_cold / best_floor, diffs);
+    char d[32] = "-";
+    if (!only_plain) std::snprintf(d, sizeof d, "%.1f", diffs.best);
+    std::printf("%8zu %9zu | %9.1f %7s | %9.1f %7s | %9.1f | %9.1f %7s | %8.2f %7s | %9s\n", actual, after,
+                pipeline.best, pipeline.growth().c_str(), sweeps.best, sweeps.growth().c_str(),
+                pipeline.best / sweeps.best, cold.best, cold.growth().c_str(), sweep.best, sweep.growth().c_str(), d);
     if (!only_plain) std::printf("         per pass (ms, a run with diffs): %s\n", last_per_pass.c_str());
-    prev = best_cpu;
-    prev_floor = best_floor;
-    prev_cold = best_cold;
+    per_peer.push_back(pipeline.best / sweeps.best);
+    for (Column* c : {&pipeline, &sweeps, &cold, &sweep, &diffs}) c->next();
   }
-  std::printf("cpu: the default pipeline, this thread's CPU time, best of 5-9 runs, each %s; floor: one\n"
-              "sweep looking up every tensor each op names (what any pass does at the least), timed the same\n"
-              "way; cold: the same pipeline with the caches evicted before every pass (as a graph larger\n"
-              "than the L3 cache meets every pass anyway); cold / floor: the pipeline in sweeps.\n",
-              warm ? "right after building the graph (--warm: small graphs start cache-resident)"
-                   : "starting with the caches evicted");
+  std::printf(
+      "ms: this thread's CPU time, best of 5-9 runs, each %s.\n"
+      "pipeline: the default pipeline (%zu passes). sweeps: %zu sweeps one after another, each looking up every\n"
+      "tensor each op names (what any pass does at the least): the linear peer, meeting the caches as the\n"
+      "passes do. cold: the pipeline with the caches evicted before every pass. sweep: one sweep, cold.\n"
+      "diffs: the pipeline recording a GraphDiff per pass (optimize --diff/--json).\n",
+      warm ? "right after building the graph (--warm: small graphs start cache-resident)"
+           : "starting with the caches evicted",
+      passes, passes);
+  // Linear means: the pipeline stays within a constant factor of its linear peer as the
+  // graph grows (pipe/swps does not rise), whatever the caches do to both.
+  if (per_peer.size() >= 2) {
+    const double rise = per_peer.back() / per_peer.front();
+    std::printf("pipeline against its linear peer, smallest to largest size: %.2fx -> %s\n", rise,
+                rise <= 1.25 ? "linear (it grows no faster than the peer)" : "NOT linear (it outgrows the peer)");
+  }
   return 0;
 }
