@@ -28,6 +28,7 @@
 #include "core/runtime/dispatch.h"
 #include "core/runtime/kernel_registry.h"
 #include "core/runtime/session.h"
+#include "tests/runtime/onnx_test_data.h"
 
 namespace ec::runtime {
 namespace {
@@ -51,67 +52,8 @@ const std::map<std::string, std::string> kOutOfScope = {
     {"test_castlike_FLOAT_to_BFLOAT16_expanded", "test data contradicts the declared input shape"},
 };
 
-std::optional<ir::DType> dtype_of_onnx(int t) {
-  switch (t) {
-    case 1: return ir::DType::Float32;
-    case 2: return ir::DType::UInt8;
-    case 3: return ir::DType::Int8;
-    case 4: return ir::DType::UInt16;
-    case 5: return ir::DType::Int16;
-    case 6: return ir::DType::Int32;
-    case 7: return ir::DType::Int64;
-    case 9: return ir::DType::Bool;
-    case 10: return ir::DType::Float16;
-    case 16: return ir::DType::BFloat16;
-    case 11: return ir::DType::Float64;
-    case 12: return ir::DType::UInt32;
-    case 13: return ir::DType::UInt64;
-    default: return std::nullopt;
-  }
-}
-
-struct Skip {
-  std::string reason;
-};
-
-// TensorProto -> runtime Tensor (raw_data or the typed repeated fields).
-Tensor from_proto(const onnx::TensorProto& tp) {
-  const auto dt = dtype_of_onnx(tp.data_type());
-  if (!dt) throw Skip{"tensor type " + std::to_string(tp.data_type())};
-  std::vector<std::int64_t> shape(tp.dims().begin(), tp.dims().end());
-  Tensor t(*dt, shape);
-  const std::size_t n = static_cast<std::size_t>(t.numel());
-  if (tp.has_raw_data()) {
-    if (tp.raw_data().size() != t.nbytes()) throw std::runtime_error("raw_data size mismatch in " + tp.name());
-    if (n) std::memcpy(t.mutable_raw(), tp.raw_data().data(), t.nbytes());
-    return t;
-  }
-  if (*dt == ir::DType::Float16 || *dt == ir::DType::BFloat16) {  // bit patterns in int32_data
-    for (std::size_t i = 0; i < n; ++i)
-      t.mutable_data<std::uint16_t>()[i] = static_cast<std::uint16_t>(tp.int32_data(static_cast<int>(i)));
-    return t;
-  }
-  dispatch_all(*dt, [&]<typename T>() {
-    T* p = t.mutable_data<T>();
-    for (std::size_t i = 0; i < n; ++i) {
-      if constexpr (std::is_same_v<T, float>) p[i] = tp.float_data(static_cast<int>(i));
-      else if constexpr (std::is_same_v<T, double>) p[i] = tp.double_data(static_cast<int>(i));
-      else if constexpr (std::is_same_v<T, std::int64_t>) p[i] = tp.int64_data(static_cast<int>(i));
-      else if constexpr (std::is_same_v<T, std::uint64_t> || std::is_same_v<T, std::uint32_t>)
-        p[i] = static_cast<T>(tp.uint64_data(static_cast<int>(i)));
-      else p[i] = static_cast<T>(tp.int32_data(static_cast<int>(i)));
-    }
-  });
-  return t;
-}
-
-Tensor load_pb(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  onnx::TensorProto tp;
-  if (!tp.ParseFromIstream(&f)) throw Skip{"non-tensor test data (sequence/optional)"};
-  if (tp.data_type() == 0) throw Skip{"non-tensor test data (sequence/optional)"};
-  return from_proto(tp);
-}
+using Skip = testing::UnsupportedTestData;
+using testing::load_pb;
 
 // 16-bit floats compared as f32 (through the runtime's own Cast).
 Tensor widen(const Tensor& t) {
@@ -173,26 +115,7 @@ std::string run_case(const fs::path& dir) {
     for (const auto& info : s.inputs())
       if (info.dtype == ir::DType::String) return "SKIP string model inputs";
     const fs::path data = dir / "test_data_set_0";
-    std::map<std::string, Tensor> inputs;
-    const auto infos = s.inputs();
-    std::vector<std::string> all_model_inputs;
-    for (std::size_t i = 0;; ++i) {
-      const fs::path p = data / ("input_" + std::to_string(i) + ".pb");
-      if (!fs::exists(p)) break;
-      std::ifstream f(p, std::ios::binary);
-      onnx::TensorProto tp;
-      if (!tp.ParseFromIstream(&f) || tp.data_type() == 0) return "SKIP non-tensor test data";
-      Tensor t = from_proto(tp);
-      // Older test data stores bfloat16 inputs as uint16 bit patterns.
-      if (t.dtype() == ir::DType::UInt16 && i < infos.size() && infos[i].dtype == ir::DType::BFloat16)
-        t = Tensor::from_constant(ir::DType::BFloat16, t.shape(), ir::ConstantData::copy_of(t.raw(), t.nbytes()));
-      std::string key = tp.name();
-      if (key.empty() || std::none_of(infos.begin(), infos.end(), [&](const TensorInfo& ti) { return ti.name == key; })) {
-        if (i >= infos.size()) return "FAIL more test inputs than model inputs";
-        key = infos[i].name;
-      }
-      inputs[key] = t;
-    }
+    const std::map<std::string, Tensor> inputs = testing::load_test_inputs(data, s.inputs());
     std::map<std::string, Tensor> out;
     try {
       out = s.run(inputs);
