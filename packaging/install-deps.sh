@@ -11,7 +11,7 @@ packages=(
   libonnx-dev libprotobuf-dev protobuf-compiler
   libflatbuffers-dev flatbuffers-compiler
   libeigen3-dev libusb-1.0-0-dev libspdlog-dev libfmt-dev
-  libcli11-dev nlohmann-json3-dev libjemalloc-dev
+  libcli11-dev nlohmann-json3-dev
   # GUI
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-tools-dev qt6-l10n-tools qt6-tools-dev-tools libgl-dev
   # tests and benchmarks
