@@ -1,9 +1,10 @@
 // Pass pipeline scaling: the default pipeline on generated graphs of about
-// 1,000 / 10,000 / 100,000 ops, with and without GraphDiff recording, and the
-// growth ratio between sizes (10x more ops should cost about 10x: linear).
+// 1,000 / 10,000 / 100,000 ops, with and without GraphDiff recording, the growth
+// ratio between sizes, and the same against a linear peer timed in the same run:
+// linear means the pipeline stays a constant multiple of the peer as sizes grow.
 //
 // usage: pass_bench [--max-ops N] [--plain] [--warm] [--only N]
-//   --max-ops 1000000: one size more, as far beyond the caches as 100k is;
+//   --max-ops 1000000: a 1M-op size too;
 //   --plain: skip the runs recording diffs; --warm: do not evict the caches before each
 //   timed run; --only N: one size, repeated (for profilers)
 //
