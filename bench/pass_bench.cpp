@@ -19,7 +19,6 @@
 // of a static shape and a constant Add (ConstantFolding), two equal Muls (CSE)
 // and a dead Neg (DCE).
 #include <algorithm>
-#include <chrono>
 #include <ctime>
 #include <cstdio>
 #include <cstdlib>
@@ -119,8 +118,6 @@ double cpu_ms() {
   return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) * 1e-6;
 }
 
-double last_cpu = 0;  // CPU ms of the last run_ms
-
 // Every timed run starts with the graph in memory but not in the caches: a graph just
 // built is cache-resident when it is small (10k ops, ~10 MB) and not when it is large
 // (100k ops), which would credit the small sizes with a warm start the large ones
@@ -134,18 +131,17 @@ void evict_caches() {
   if (sum == 1) std::fprintf(stderr, "\n");
 }
 
-double run_ms(std::size_t n, bool diffs, std::size_t* ops_after) {
+// The default pipeline on a fresh graph of about `n` ops; returns its CPU ms.
+double pipeline_cpu_ms(std::size_t n, bool diffs, std::size_t* ops_after) {
   ir::Graph g = make_graph(n);
   passes::PassManagerOptions o;
   o.record_diffs = diffs;
   o.validate_each = false;  // timed separately below: the pipeline itself is what scales here
   auto pm = passes::make_pipeline(passes::default_pipeline(), o);
   evict_caches();
-  const auto t0 = std::chrono::steady_clock::now();
   const double c0 = cpu_ms();
   const auto report = pm.run(g);
-  last_cpu = cpu_ms() - c0;
-  const auto t1 = std::chrono::steady_clock::now();
+  const double ms = cpu_ms() - c0;
   per_pass.clear();
   for (const auto& r : report.passes) {
     char b[96];
@@ -154,7 +150,7 @@ double run_ms(std::size_t n, bool diffs, std::size_t* ops_after) {
   }
   *ops_after = g.ops.size();
   if (!ir::validate(g).empty()) std::fprintf(stderr, "pass_bench: the optimised graph is invalid\n");
-  return std::chrono::duration<double, std::milli>(t1 - t0).count();
+  return ms;
 }
 
 // The linear peer: sweeps that do what every pass must do at the least (visit each op
@@ -227,10 +223,7 @@ int main(int argc, char** argv) {
     double cpu = 0;
     std::size_t after = 0;
     const int reps = std::max(1, int(2000000 / only));
-    for (int r = 0; r < reps; ++r) {
-      run_ms(only, false, &after);
-      cpu += last_cpu;
-    }
+    for (int r = 0; r < reps; ++r) cpu += pipeline_cpu_ms(only, false, &after);
     std::printf("%zu ops: %.3f us per op; last run (ms): %s\n", only, cpu * 1e3 / double(reps) / double(only),
                 per_pass.c_str());
     return 0;
@@ -246,14 +239,12 @@ int main(int argc, char** argv) {
     const std::size_t actual = make_graph(n).ops.size();
     const int reps = n >= 100000 ? 5 : 9;
     for (int rep = 0; rep < reps; ++rep) {
-      run_ms(n, false, &after);
-      pipeline.add(last_cpu);
+      pipeline.add(pipeline_cpu_ms(n, false, &after));
       sweeps.add(sweeps_cpu_ms(n, passes));
       cold.add(cold_passes_cpu_ms(n));
       sweep.add(sweeps_cpu_ms(n, 1));
       if (only_plain) continue;
-      run_ms(n, true, &after);
-      diffs.add(last_cpu);
+      diffs.add(pipeline_cpu_ms(n, true, &after));
       last_per_pass = per_pass;
     }
     char d[32] = "-";

@@ -38,12 +38,15 @@ std::size_t TensorMap::index_last() {
     reindex();  // grows the table; indexes every live slot, this one included
     return at;
   }
-  const std::uint32_t h = hash_of(slot(at)->first);
+  place(hash_of(slot(at)->first), at);
+  return at;
+}
+
+void TensorMap::place(std::uint32_t h, std::size_t at) {
   const std::size_t mask = index_.size() - 1;
   std::size_t i = h & mask;
   while (index_[i].at != kNone) i = (i + 1) & mask;
   index_[i] = IndexSlot{h, static_cast<std::uint32_t>(at)};
-  return at;
 }
 
 void TensorMap::unindex(std::size_t at, std::uint32_t h) {
@@ -66,15 +69,8 @@ void TensorMap::reindex() {
   std::size_t n = 16;
   while (n < live_ * 2) n *= 2;
   index_.assign(n, IndexSlot{});
-  const std::size_t mask = n - 1;
-  for (std::size_t at = 0; at < end_; ++at) {
-    const Slot& s = slot(at);
-    if (!s) continue;
-    const std::uint32_t h = hash_of(s->first);
-    std::size_t i = h & mask;
-    while (index_[i].at != kNone) i = (i + 1) & mask;
-    index_[i] = IndexSlot{h, static_cast<std::uint32_t>(at)};
-  }
+  for (std::size_t at = 0; at < end_; ++at)
+    if (const Slot& s = slot(at)) place(hash_of(s->first), at);
 }
 
 void TensorMap::clear() {

@@ -174,6 +174,7 @@ class TensorMap {
   std::uint32_t lookup(std::string_view name) const;  // slot number or kNone
   Slot& append_slot();
   std::size_t index_last();  // indexes the slot append_slot() just filled; returns its number
+  void place(std::uint32_t hash, std::size_t at);  // adds slot `at` to the index (room assumed)
   void unindex(std::size_t at, std::uint32_t hash);
   void reindex();
   void assign(const TensorMap& o);
