@@ -20,6 +20,38 @@ import numpy as np
 
 
 MODEL_NAMES = ("mobilenet_v2", "resnet18", "transformer")
+# Architectures nobody tuned for, exported beside them (issue 13): two more CNN
+# families and a recurrent text model with integer (token id) inputs.
+EXTRA_NAMES = ("efficientnet_b0", "shufflenet_v2_x1_0", "lstm_text")
+# Every torchvision classification model above (1x3x224x224 in, 1000 logits out).
+CLASSIFIERS = ("mobilenet_v2", "resnet18", "efficientnet_b0", "shufflenet_v2_x1_0")
+
+
+class LstmText:
+    """Embedding(1000, 64) -> LSTM(64, 128) -> Linear(128, 10) on the last step:
+    a small text classifier whose input is 32 int64 token ids."""
+
+    @staticmethod
+    def make():
+        import torch
+
+        class Net(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.embedding = torch.nn.Embedding(1000, 64)
+                self.lstm = torch.nn.LSTM(64, 128, batch_first=True)
+                self.fc = torch.nn.Linear(128, 10)
+
+            def forward(self, tokens):
+                y, _ = self.lstm(self.embedding(tokens))
+                return self.fc(y[:, -1, :])
+
+        return Net()
+
+    @staticmethod
+    def example():
+        import torch
+        return torch.randint(0, 1000, (1, 32), dtype=torch.int64)
 
 
 def model_builders():
@@ -39,6 +71,11 @@ def model_builders():
                         lambda: torch.randn(1, 16, 64)),
         "resnet50": (lambda: torchvision.models.resnet50(weights=None),
                      lambda: torch.randn(1, 3, 224, 224)),
+        "efficientnet_b0": (lambda: torchvision.models.efficientnet_b0(weights=None),
+                            lambda: torch.randn(1, 3, 224, 224)),
+        "shufflenet_v2_x1_0": (lambda: torchvision.models.shufflenet_v2_x1_0(weights=None),
+                               lambda: torch.randn(1, 3, 224, 224)),
+        "lstm_text": (LstmText.make, LstmText.example),
     }
 
 
@@ -51,6 +88,9 @@ def build_model(name):
     x = example()
     model.eval()
     return model, x
+
+
+STATIC_SHAPE = ("lstm_text",)  # exported with its fixed [1, 32] input
 
 
 def export(name, model, example, out_dir, dynamic_batch=True):
@@ -90,7 +130,7 @@ def main():
         sys.exit(__doc__)
     out_dir = args[0]
     os.makedirs(out_dir, exist_ok=True)
-    names = list(MODEL_NAMES) + (["resnet50"] if "--large" in sys.argv else [])
+    names = list(MODEL_NAMES) + list(EXTRA_NAMES) + (["resnet50"] if "--large" in sys.argv else [])
     expected_path = os.path.join(out_dir, "expected.json")
     expected = {}
     if os.path.exists(expected_path):
@@ -98,7 +138,7 @@ def main():
             expected = json.load(f)
     for name in names:
         model, example = build_model(name)
-        path = export(name, model, example, out_dir)
+        path = export(name, model, example, out_dir, dynamic_batch=name not in STATIC_SHAPE)
         if name not in expected:
             expected[name] = {"path": path, "parameter_count": constant_elements(path)}
         print(f"{name}: {path} ({expected[name]['parameter_count']} constant elements)")
