@@ -23,7 +23,8 @@ bool Shape::is_static() const {
 std::optional<std::int64_t> Shape::num_elements() const {
   if (!is_static()) return std::nullopt;
   std::int64_t n = 1;
-  for (const auto& d : dims) n *= d.value;
+  for (const auto& d : dims)
+    if (__builtin_mul_overflow(n, d.value, &n)) return std::nullopt;  // no tensor that large exists
   return n;
 }
 

@@ -30,7 +30,7 @@ struct Shape {
   static Shape of(const std::vector<std::int64_t>& sizes);
   std::size_t rank() const { return dims.size(); }
   bool is_static() const;
-  /// Element count if every dim is static.
+  /// Element count if every dim is static and the count fits in int64.
   std::optional<std::int64_t> num_elements() const;
   /// Static sizes; dynamic dims are -1.
   std::vector<std::int64_t> sizes() const;

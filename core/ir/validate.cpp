@@ -7,6 +7,7 @@
 
 #include "core/errors.h"
 #include "core/ir/algorithms.h"
+#include "core/ir/shape_inference.h"
 
 namespace ec::ir {
 namespace {
@@ -101,6 +102,7 @@ class Validator {
     check_order();
     check_graph_outputs();
     for (const auto& [name, t] : g_.tensors) check_tensor(name, t);
+    check_shapes_agree();
     return std::move(issues_);
   }
 
@@ -345,6 +347,17 @@ class Validator {
       add(Severity::Error, label, tensor,
           what + " has " + std::to_string(q.scales.size()) + " scales but axis " +
               std::to_string(q.axis) + " has " + std::to_string(d.value) + " channels");
+  }
+
+  // A declared shape that shape inference contradicts (a static dim the op's
+  // inputs give differently), or an op whose input shapes are inconsistent.
+  // A Warning: declared shapes come from the source file, and the runtime
+  // checks the real sizes when it runs; a structurally broken graph is not
+  // inferred at all.
+  void check_shapes_agree() {
+    for (const auto& i : issues_)
+      if (i.severity == Severity::Error) return;
+    for (auto& c : check_shapes(g_)) add(Severity::Warning, std::move(c.op), std::move(c.tensor), std::move(c.message));
   }
 
   const Graph& g_;

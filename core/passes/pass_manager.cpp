@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/errors.h"
+#include "core/ir/shape_inference.h"
 #include "core/passes/pass_registry.h"
 
 namespace ec::passes {
@@ -29,6 +30,10 @@ PipelineReport PassManager::run(ir::Graph& g) {
     g.tensors.compact();  // drops the slots of the tensors the pass erased (nothing refers into them now)
     const auto t1 = std::chrono::steady_clock::now();
     rec.milliseconds = std::chrono::duration<double, std::milli>(t1 - t0).count();
+    // A pass may have made shapes static (folding a Reshape target to a
+    // constant) or added tensors without shapes: re-infer before the snapshot
+    // so the next pass, the diff and the output see them.
+    if (options_.infer_shapes) ir::infer_shapes(g);
     rec.ops_after = g.ops.size();
     for (const StatisticSpec& s : pass->statistics()) {
       auto it = result.statistics.find(std::string(s.key));

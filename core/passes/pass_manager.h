@@ -49,6 +49,8 @@ struct PassManagerOptions {
   /// Run ir::validate() after each pass; an Error stops the pipeline with a
   /// GraphError naming the pass (the record is still filled in).
   bool validate_each = true;
+  /// Run ir::infer_shapes() after each pass (not counted in its time).
+  bool infer_shapes = true;
 };
 
 class PassManager {

@@ -3,12 +3,14 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <climits>
 #include <cstring>
 #include <functional>
 #include <numeric>
 #include <sstream>
 
 #include "core/ir/validate.h"
+#include "core/report/op_cost.h"
 
 namespace ec::report {
 namespace {
@@ -25,77 +27,6 @@ TensorSummary tensor_summary(const ir::Graph& g, const std::string& name) {
     s.shape = t->shape;
   }
   return s;
-}
-
-// Sizes with dynamic dims taken as 1; nullopt when the rank is unknown.
-std::optional<std::vector<std::int64_t>> batch1_sizes(const ir::Graph& g, const std::string& n) {
-  const ir::Tensor* t = g.find_tensor(n);
-  if (!t || !t->shape.rank_known) return std::nullopt;
-  std::vector<std::int64_t> v = t->shape.sizes();
-  for (auto& d : v)
-    if (d < 0) d = 1;
-  return v;
-}
-
-std::int64_t product(const std::vector<std::int64_t>& v, std::size_t from = 0,
-                     std::size_t to = SIZE_MAX) {
-  const std::size_t end = std::min(to, v.size());
-  if (from >= end) return 1;
-  return std::accumulate(v.begin() + static_cast<std::ptrdiff_t>(from), v.begin() + static_cast<std::ptrdiff_t>(end),
-                         std::int64_t{1}, std::multiplies<>());
-}
-
-// Multiply-accumulates of one op, or nullopt when the shapes needed are unknown.
-std::optional<std::int64_t> op_macs(const ir::Graph& g, const ir::Operation& op) {
-  auto in = [&](std::size_t i) -> std::optional<std::vector<std::int64_t>> {
-    if (i >= op.inputs.size() || op.inputs[i].empty()) return std::nullopt;
-    return batch1_sizes(g, op.inputs[i]);
-  };
-  auto out = [&]() -> std::optional<std::vector<std::int64_t>> {
-    if (op.outputs.empty()) return std::nullopt;
-    return batch1_sizes(g, op.outputs[0]);
-  };
-  switch (op.kind) {
-    case ir::OpKind::Conv: {
-      // every output element sums over (Cin/group) * kernel taps: W is [Cout, Cin/g, k...]
-      auto w = in(1), y = out();
-      if (!w || !y || w->size() < 2) return std::nullopt;
-      return product(*y) * product(*w, 1);
-    }
-    case ir::OpKind::ConvTranspose: {
-      // every input element scatters into (Cout/group) * kernel taps: W is [Cin, Cout/g, k...]
-      auto x = in(0), w = in(1);
-      if (!x || !w || w->size() < 2) return std::nullopt;
-      return product(*x) * product(*w, 1);
-    }
-    case ir::OpKind::Gemm: {
-      auto a = in(0), b = in(1);
-      if (!a || !b || a->size() != 2 || b->size() != 2) return std::nullopt;
-      const bool ta = op.attr_int("transA", 0) != 0, tb = op.attr_int("transB", 0) != 0;
-      const std::int64_t m = ta ? (*a)[1] : (*a)[0], k = ta ? (*a)[0] : (*a)[1];
-      const std::int64_t n = tb ? (*b)[0] : (*b)[1];
-      return m * n * k;
-    }
-    case ir::OpKind::FullyConnected: {
-      // y = x W^T + b with W [N, K]
-      auto x = in(0), w = in(1);
-      if (!x || !w || x->empty() || w->size() != 2) return std::nullopt;
-      return product(*x) / std::max<std::int64_t>((*x).back(), 1) * (*w)[0] * (*w)[1];
-    }
-    case ir::OpKind::MatMul: {
-      // each output element is a dot product over A's last dim
-      auto a = in(0), y = out();
-      if (!a || !y || a->empty()) return std::nullopt;
-      return product(*y) * a->back();
-    }
-    default:
-      return std::nullopt;
-  }
-}
-
-bool counts_macs(ir::OpKind k) {
-  return k == ir::OpKind::Conv || k == ir::OpKind::ConvTranspose || k == ir::OpKind::Gemm ||
-         k == ir::OpKind::MatMul || k == ir::OpKind::FullyConnected;
 }
 
 std::string with_commas(std::int64_t v) {
@@ -152,26 +83,53 @@ ModelSummary summarize(const ir::Graph& g, const std::string& path) {
   for (const auto& n : g.inputs) s.inputs.push_back(tensor_summary(g, n));
   for (const auto& n : g.outputs) s.outputs.push_back(tensor_summary(g, n));
   s.op_count = static_cast<std::int64_t>(g.ops.size());
-  for (const auto& op : g.ops) {
+  // Sums are checked: a total that would exceed int64 leaves the op out and says so.
+  auto add_to = [&](std::int64_t& total, std::int64_t v) {
+    return !__builtin_add_overflow(total, v, &total);
+  };
+  for (std::size_t i = 0; i < g.ops.size(); ++i) {
+    const ir::Operation& op = g.ops[i];
     ++s.ops_by_type[op.op_type];
     if (!op.is_known()) ++s.unknown_ops[op.op_type];
-    if (!counts_macs(op.kind)) continue;
-    if (auto m = op_macs(g, op)) {
-      s.macs += *m;
-      s.macs_by_type[op.op_type] += *m;
-    } else {
-      s.macs_unknown_ops.push_back(op.name);
+    OpCost c = estimate_cost(g, op);
+    if (c.status == OpCost::Status::Estimated) {
+      std::int64_t macs = s.macs, other = s.other_flops, by_m = s.macs_by_type[op.op_type],
+                   by_f = s.flops_by_type[op.op_type];
+      if (add_to(macs, c.macs) && add_to(other, c.flops) && add_to(by_m, c.macs) && add_to(by_f, c.flops)) {
+        s.macs = macs;
+        s.other_flops = other;
+        if (c.macs) s.macs_by_type[op.op_type] = by_m;
+        if (c.flops) s.flops_by_type[op.op_type] = by_f;
+      } else {
+        c = {OpCost::Status::Overflow, 0, 0, "the model's total exceeds the 64-bit range with this op"};
+      }
+      if (!s.macs_by_type[op.op_type]) s.macs_by_type.erase(op.op_type);
+      if (!s.flops_by_type[op.op_type]) s.flops_by_type.erase(op.op_type);
+    }
+    if (c.status != OpCost::Status::Estimated) {
+      if (c.status == OpCost::Status::Overflow) s.overflow = true;
+      const std::string name = op.name.empty() ? "#" + std::to_string(i) : op.name;
+      s.macs_unknown_ops.push_back(name);
+      s.ops_without_estimate.push_back({name, op.op_type, c.reason});
     }
   }
-  s.flops = 2 * s.macs;
+  if (__builtin_mul_overflow(s.macs, std::int64_t{2}, &s.flops) ||
+      __builtin_add_overflow(s.flops, s.other_flops, &s.total_flops)) {
+    // only reachable with macs near the int64 limit: report the overflow, keep MACs
+    s.overflow = true;
+    s.flops = s.total_flops = INT64_MAX;
+  }
   for (const auto& [name, t] : g.tensors) {
     if (!t.is_constant()) continue;
     const std::size_t esize = ir::dtype_size(t.dtype);
-    if (auto n = t.num_elements())
-      s.parameter_count += *n;
+    // The byte size bounds the element count (a declared shape may be absurd).
+    std::int64_t n = 0;
+    if (auto ne = t.num_elements())
+      n = *ne;
     else if (esize)
-      s.parameter_count += static_cast<std::int64_t>(t.data->size() / esize);
-    s.parameter_bytes += static_cast<std::int64_t>(t.data->size());
+      n = static_cast<std::int64_t>(t.data->size() / esize);
+    if (!add_to(s.parameter_count, n) || !add_to(s.parameter_bytes, static_cast<std::int64_t>(t.data->size())))
+      s.overflow = true;
   }
   for (const auto& issue : ir::validate(g))
     if (issue.severity == ir::ValidationIssue::Severity::Warning)
@@ -188,6 +146,9 @@ nlohmann::json to_json(const ModelSummary& s) {
                    {"shape_text", t.shape.to_string()}});
     return a;
   };
+  json without = json::array();
+  for (const auto& o : s.ops_without_estimate)
+    without.push_back({{"op", o.op}, {"op_type", o.op_type}, {"reason", o.reason}});
   return json{
       {"schema", "edgecompiler.inspect/1"},
       {"path", s.path},
@@ -199,7 +160,10 @@ nlohmann::json to_json(const ModelSummary& s) {
       {"ops", {{"count", s.op_count}, {"by_type", s.ops_by_type}}},
       {"parameters", {{"count", s.parameter_count}, {"bytes", s.parameter_bytes}}},
       {"compute", {{"macs", s.macs}, {"flops", s.flops}, {"macs_by_type", s.macs_by_type},
-                   {"dynamic_dims_assumed", 1}, {"ops_without_estimate", s.macs_unknown_ops}}},
+                   {"other_flops", s.other_flops}, {"total_flops", s.total_flops},
+                   {"flops_by_type", s.flops_by_type}, {"overflow", s.overflow},
+                   {"dynamic_dims_assumed", 1}, {"ops_without_estimate", s.macs_unknown_ops},
+                   {"ops_without_estimate_detail", without}}},
       {"unknown_ops", s.unknown_ops},
       {"warnings", s.validation_warnings},
   };
@@ -237,9 +201,18 @@ std::string to_text(const ModelSummary& s) {
      << '\n';
   os << "Compute (batch 1, dynamic dims as 1)\n  MACs        " << with_commas(s.macs) << " ("
      << human_count(s.macs) << ")\n  FLOPs       " << with_commas(s.flops) << " ("
-     << human_count(s.flops) << ")\n";
-  if (!s.macs_unknown_ops.empty())
-    os << "  not estimated (shapes unknown): " << s.macs_unknown_ops.size() << " ops\n";
+     << human_count(s.flops) << ")\n  all FLOPs   " << with_commas(s.total_flops) << " ("
+     << human_count(s.total_flops) << ", with normalisation, activations, pooling, ...)\n";
+  if (s.overflow) os << "  some counts exceed the 64-bit range and are left out (are the dims real?)\n";
+  if (!s.ops_without_estimate.empty()) {
+    std::map<std::string, std::vector<std::string>> by_reason;
+    for (const auto& o : s.ops_without_estimate) by_reason[o.reason].push_back(o.op);
+    for (const auto& [reason, ops] : by_reason) {
+      os << "  not estimated (" << reason << "): " << ops.size() << " ops";
+      for (std::size_t i = 0; i < ops.size() && i < 3; ++i) os << (i ? ", " : ": ") << ops[i];
+      os << (ops.size() > 3 ? ", ...\n" : "\n");
+    }
+  }
   if (!s.unknown_ops.empty()) {
     os << "Unknown ops (" << s.unknown_ops.size() << " types): ";
     bool first = true;

@@ -31,12 +31,22 @@ struct ModelSummary {
   std::map<std::string, std::int64_t> ops_by_type;
   std::int64_t parameter_count = 0;  // elements of all constant tensors
   std::int64_t parameter_bytes = 0;
-  // Multiply-accumulates of Conv/ConvTranspose/Gemm/MatMul/FullyConnected for one
-  // inference, dynamic dims taken as 1 (batch 1). FLOPs = 2 * MACs.
+  // Arithmetic for one inference, named dynamic dims taken as 1 (batch 1), per
+  // core/report/op_cost.h. MACs: Conv, Gemm, MatMul, FullyConnected, Einsum,
+  // LSTM/GRU/RNN gates; flops = 2 * macs (as before); total_flops adds the
+  // other ops' arithmetic (other_flops).
   std::int64_t macs = 0;
   std::int64_t flops = 0;
+  std::int64_t other_flops = 0;
+  std::int64_t total_flops = 0;
+  bool overflow = false;  // some count exceeded int64: the totals leave it out
   std::map<std::string, std::int64_t> macs_by_type;
-  std::vector<std::string> macs_unknown_ops;  // op names whose MACs need shapes not known
+  std::map<std::string, std::int64_t> flops_by_type;  // other_flops per op type
+  struct OpWithoutEstimate {
+    std::string op, op_type, reason;
+  };
+  std::vector<std::string> macs_unknown_ops;  // names of ops without an estimate (any reason)
+  std::vector<OpWithoutEstimate> ops_without_estimate;  // the same ops, with type and reason
   std::map<std::string, std::int64_t> unknown_ops;  // op types the IR does not know
   std::vector<std::string> validation_warnings;
 };

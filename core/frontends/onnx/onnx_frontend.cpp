@@ -26,6 +26,7 @@
 
 #include "core/errors.h"
 #include "core/ir/algorithms.h"
+#include "core/ir/shape_inference.h"
 #include "core/ir/validate.h"
 
 namespace ec::frontends {
@@ -1086,6 +1087,7 @@ ir::Graph OnnxFrontend::open(const std::string& path, const OpenOptions& opts) c
 
   Importer importer(path, opts, model, opset, declared_opset);
   ir::Graph g = importer.run();
+  ir::infer_shapes(g);  // dims libonnx left unknown (computed Reshape targets, our normalisations)
   g.metadata["source.format"] = "onnx";
   std::string producer = model.producer_name();
   if (!model.producer_version().empty())
