@@ -19,7 +19,7 @@ namespace ec::test {
 
 struct ShapeComparison {
   std::size_t checked = 0;                // op outputs compared
-  std::vector<std::string> mismatches;    // "tensor: declared [..] but the runtime made [..]"
+  std::vector<std::string> mismatches;    // "tensor: declared [..] but the runtime made [..]" (or dtypes)
   std::vector<std::string> not_static;    // op outputs whose declared shape has an unknown rank or dim
 };
 
@@ -103,6 +103,10 @@ inline ShapeComparison compare_with_runtime(const ir::Graph& g,
       if (!ok)
         r.mismatches.push_back(op.outputs[k] + " (" + op.op_type + "): declared " + declared.to_string() +
                                " but the runtime made " + sizes_text(actual));
+      if (t->dtype != ir::DType::Undefined && t->dtype != out[k].dtype())
+        r.mismatches.push_back(op.outputs[k] + " (" + op.op_type + "): declared " +
+                               std::string(ir::dtype_name(t->dtype)) + " but the runtime made " +
+                               std::string(ir::dtype_name(out[k].dtype())));
       if (!is_static) r.not_static.push_back(op.outputs[k] + " (" + op.op_type + ") " + declared.to_string());
       values[op.outputs[k]] = std::move(out[k]);
     }
