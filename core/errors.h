@@ -8,7 +8,10 @@
 
 namespace ec {
 
-enum class ErrorKind { Frontend, UnsupportedOp, Quantization, Backend, Graph, Io, Usage };
+/// Usage: the request itself is wrong, decidable without reading any file (the CLI
+/// exits 2). Input: data given to a model does not fit it (wrong name, dtype, shape).
+/// Every other kind refuses an input file or model (exit 1).
+enum class ErrorKind { Frontend, UnsupportedOp, Quantization, Backend, Graph, Io, Usage, Input };
 
 /// Base of every error the core reports to users.
 class EdgeCompilerError : public std::runtime_error {

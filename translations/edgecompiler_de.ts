@@ -296,6 +296,22 @@
         <source>Value</source>
         <translation>Wert</translation>
     </message>
+    <message>
+        <source>Quantisation</source>
+        <translation>Quantisierung</translation>
+    </message>
+    <message>
+        <source>%1: %2 of %3 ops</source>
+        <translation>%1: %2 von %3 Operationen</translation>
+    </message>
+    <message>
+        <source>%1 quantised tensors, %2 per channel</source>
+        <translation>%1 quantisierte Tensoren, %2 pro Kanal</translation>
+    </message>
+    <message>
+        <source>none (float)</source>
+        <translation>keine (Gleitkomma)</translation>
+    </message>
 </context>
 <context>
     <name>ec::widgets::OperationListModel</name>
@@ -1347,6 +1363,10 @@ Unterstützt: %1</translation>
     <message>
         <source>Quantise MODEL to int8 once it is open (random calibration samples).</source>
         <translation>MODEL nach int8 quantisieren, sobald es geöffnet ist (zufällige Kalibrierstichproben).</translation>
+    </message>
+    <message>
+        <source>edgecompiler-workbench: no display (DISPLAY and WAYLAND_DISPLAY are unset): run it under xvfb-run -a, set QT_QPA_PLATFORM=offscreen for --screenshot, or use the CLI (edgecompile inspect MODEL).</source>
+        <translation>edgecompiler-workbench: keine Anzeige (DISPLAY und WAYLAND_DISPLAY sind nicht gesetzt): unter xvfb-run -a starten, für --screenshot QT_QPA_PLATFORM=offscreen setzen oder die CLI verwenden (edgecompile inspect MODEL).</translation>
     </message>
 </context>
 </TS>

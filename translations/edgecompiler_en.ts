@@ -296,6 +296,22 @@
         <source>Value</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Quantisation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2 of %3 ops</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 quantised tensors, %2 per channel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none (float)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ec::widgets::OperationListModel</name>
@@ -1344,6 +1360,10 @@ Supported: %1</source>
     </message>
     <message>
         <source>Quantise MODEL to int8 once it is open (random calibration samples).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>edgecompiler-workbench: no display (DISPLAY and WAYLAND_DISPLAY are unset): run it under xvfb-run -a, set QT_QPA_PLATFORM=offscreen for --screenshot, or use the CLI (edgecompile inspect MODEL).</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

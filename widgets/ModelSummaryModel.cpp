@@ -73,6 +73,18 @@ void ModelSummaryModel::buildRows() {
   addField(QStringLiteral("producer"), tr("Producer"), orDash(s.producer));
   addField(QStringLiteral("opset"), tr("Opset"), orDash(s.opset));
   addField(QStringLiteral("ir_version"), tr("IR version"), orDash(s.ir_version));
+  if (const auto& q = s.quantization; q.quantized_tensors > 0) {
+    QStringList dtypes;
+    for (const auto& [dtype, n] : q.tensors_by_dtype) dtypes << qs(dtype);
+    addField(QStringLiteral("quantization"), tr("Quantisation"),
+             tr("%1: %2 of %3 ops").arg(dtypes.join(QStringLiteral(", ")), locale.toString(q.quantized_ops),
+                                        locale.toString(s.op_count)),
+             qlonglong(q.quantized_ops),
+             tr("%1 quantised tensors, %2 per channel")
+                 .arg(locale.toString(q.quantized_tensors), locale.toString(q.per_channel_tensors)));
+  } else {
+    addField(QStringLiteral("quantization"), tr("Quantisation"), tr("none (float)"));
+  }
 
   addHeading(QStringLiteral("inputs"), tr("Inputs (%n)", nullptr, int(s.inputs.size())));
   for (std::size_t i = 0; i < s.inputs.size(); ++i) {

@@ -48,7 +48,11 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::cerr << "edgecompile: " << e.what() << " (run 'edgecompile --help')\n";
+    // Point at the help of the subcommand the user was typing, when there is one.
+    std::string help = "edgecompile --help";
+    for (const auto& c : commands)
+      if (c.app->parsed()) help = "edgecompile " + c.app->get_name() + " --help";
+    std::cerr << "edgecompile: " << e.what() << " (run '" << help << "')\n";
     return kExitUsage;
   }
 

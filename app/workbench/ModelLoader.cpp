@@ -20,8 +20,9 @@ void ModelLoader::load(quint64 requestId, const QString& path) {
   spdlog::info("opening {}", file);
   QString error;
   try {
-    ec::ir::FrozenGraph graph = ec::ir::freeze(ec::frontends::open_model(file));
-    ec::report::ModelSummary summary = ec::report::summarize(*graph, file);
+    std::string format;
+    ec::ir::FrozenGraph graph = ec::ir::freeze(ec::frontends::open_model(file, {}, &format));
+    ec::report::ModelSummary summary = ec::report::summarize(*graph, file, format);
     const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                         std::chrono::steady_clock::now() - start)
                         .count();

@@ -11,6 +11,7 @@
 // graph view has painted it, saves an image of the window to OUT.png and exits 0; if the model
 // cannot be opened it prints the core's one-line error to stderr and exits 1.
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 
 #include <spdlog/sinks/sink.h>
@@ -38,23 +39,32 @@ void printError(const QString& message) {
   std::fprintf(stderr, "%s\n", message.toLocal8Bit().constData());
 }
 
-}  // namespace
+// Where Qt would find no screen: no platform chosen and no X11 or Wayland display.
+// Qt aborts in that case (exit 134), so the check comes before QApplication exists.
+bool displayAvailable() {
+  for (const char* var : {"QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY"}) {
+    const char* value = std::getenv(var);
+    if (value && *value) return true;
+  }
+  return false;
+}
 
-int main(int argc, char* argv[]) {
-  QApplication app(argc, argv);
-  QApplication::setOrganizationName(QStringLiteral("edgecompiler"));
-  QApplication::setApplicationName(QStringLiteral("edgecompiler-workbench"));
-  QApplication::setApplicationDisplayName(QStringLiteral("edgecompiler Workbench"));
-  QApplication::setApplicationVersion(QStringLiteral(EC_VERSION));
+void setApplicationNames() {
+  QCoreApplication::setOrganizationName(QStringLiteral("edgecompiler"));
+  QCoreApplication::setApplicationName(QStringLiteral("edgecompiler-workbench"));
+  QCoreApplication::setApplicationVersion(QStringLiteral(EC_VERSION));
+}
 
-  // The log panel shows the core's debug messages (which frontend was tried,
-  // what shape inference did); the terminal keeps to info and above.
-  for (const auto& sink : spdlog::default_logger()->sinks()) sink->set_level(spdlog::level::info);
-  spdlog::set_level(spdlog::level::debug);
+struct Options {
+  QString model;
+  QString screenshotPath;
+  bool optimize = false;
+  bool quantize = false;
+};
 
-  QSettings settings;
-  ec::workbench::installTranslators(app, ec::workbench::chosenLanguage(settings));
-
+// Parses the command line; --help, --version and argument errors end the process here
+// (QCommandLineParser::process), before any window system is needed.
+Options parseCommandLine(const QCoreApplication& app) {
   QCommandLineParser parser;
   parser.setApplicationDescription(
       QCoreApplication::translate("main", "Model-compilation workbench for edge AI."));
@@ -84,10 +94,47 @@ int main(int argc, char* argv[]) {
   const QStringList positional = parser.positionalArguments();
   if (positional.size() > 1) {
     printError(QCoreApplication::translate("main", "Only one model file can be opened."));
-    return 2;
+    std::exit(2);
   }
-  const QString model = positional.value(0);
-  const QString screenshotPath = parser.value(screenshot);
+  return {positional.value(0), parser.value(screenshot), parser.isSet(optimize),
+          parser.isSet(quantize)};
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  Options options;
+  {
+    // A window-system-free application for the command line alone.
+    QCoreApplication core(argc, argv);
+    setApplicationNames();
+    QSettings settings;
+    ec::workbench::installTranslators(core, ec::workbench::chosenLanguage(settings));
+    options = parseCommandLine(core);
+    if (!displayAvailable()) {
+      printError(QCoreApplication::translate(
+          "main",
+          "edgecompiler-workbench: no display (DISPLAY and WAYLAND_DISPLAY are unset): run it "
+          "under xvfb-run -a, set QT_QPA_PLATFORM=offscreen for --screenshot, or use the CLI "
+          "(edgecompile inspect MODEL)."));
+      return 1;
+    }
+  }
+
+  QApplication app(argc, argv);
+  setApplicationNames();
+  QApplication::setApplicationDisplayName(QStringLiteral("edgecompiler Workbench"));
+
+  // The log panel shows the core's debug messages (which frontend was tried,
+  // what shape inference did); the terminal keeps to info and above.
+  for (const auto& sink : spdlog::default_logger()->sinks()) sink->set_level(spdlog::level::info);
+  spdlog::set_level(spdlog::level::debug);
+
+  QSettings settings;
+  ec::workbench::installTranslators(app, ec::workbench::chosenLanguage(settings));
+
+  const QString model = options.model;
+  const QString screenshotPath = options.screenshotPath;
   // Scripted runs print nothing but the one-line error (the log panel still gets everything).
   if (!screenshotPath.isEmpty()) {
     for (const auto& sink : spdlog::default_logger()->sinks()) sink->set_level(spdlog::level::off);
@@ -97,12 +144,12 @@ int main(int argc, char* argv[]) {
   // Screenshots have one size whatever geometry the user saved.
   if (!screenshotPath.isEmpty()) window.resize(1280, 800);
   window.show();
-  const bool optimizeAfterLoad = parser.isSet(optimize);
+  const bool optimizeAfterLoad = options.optimize;
   if (optimizeAfterLoad) {
     QObject::connect(&window, &ec::workbench::MainWindow::modelShown, &window,
                      &ec::workbench::MainWindow::optimize);
   }
-  const bool quantizeAfterLoad = parser.isSet(quantize);
+  const bool quantizeAfterLoad = options.quantize;
   if (quantizeAfterLoad) {
     // After the optimisation when both are asked for, so the optimised graph is quantised.
     if (optimizeAfterLoad) {

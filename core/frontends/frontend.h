@@ -49,6 +49,10 @@ std::span<const FrontendEntry> frontend_table();
 /// Checks the path (exists, is a regular file, readable, non-empty), reads its
 /// head, asks every frontend to match, and opens with the best candidate;
 /// falls through to the next candidate when one fails. Throws FrontendError.
-ir::Graph open_model(const std::string& path, const OpenOptions& opts = {});
+/// `format`, when given, receives the name of the frontend that opened the file.
+ir::Graph open_model(const std::string& path, const OpenOptions& opts = {}, std::string* format = nullptr);
+
+/// The extensions the frontends read, for help texts: ".onnx, .eir".
+std::string supported_extensions();
 
 }  // namespace ec::frontends

@@ -46,7 +46,13 @@ constexpr std::size_t kHeadBytes = 4096;
 
 std::span<const FrontendEntry> frontend_table() { return kFrontends; }
 
-ir::Graph open_model(const std::string& path, const OpenOptions& opts) {
+std::string supported_extensions() {
+  std::string s;
+  for (const auto& h : kHints) s += (s.empty() ? "" : ", ") + std::string(h.extensions);
+  return s;
+}
+
+ir::Graph open_model(const std::string& path, const OpenOptions& opts, std::string* format) {
   std::error_code ec;
   const fs::file_status st = fs::status(path, ec);
   if (ec || !fs::exists(st)) throw FrontendError(path, "no such file; check the path");
@@ -86,13 +92,12 @@ ir::Graph open_model(const std::string& path, const OpenOptions& opts) {
     if (c.confidence > 0) candidates.push_back(c);
 
   if (candidates.empty()) {
-    std::string tried, supported;
+    std::string tried;
     for (std::size_t i = 0; i < kFrontends.size(); ++i) {
       tried += (i ? "; " : "") + std::string(kFrontends[i].name) + ": " + std::string(kHints[i].no_match);
-      supported += (i ? ", " : "") + std::string(kHints[i].extensions);
     }
     throw FrontendError(path, "not a model file this tool can read (" + tried + "); supported: " +
-                                  supported);
+                                  supported_extensions());
   }
 
   std::vector<std::string> failures;
@@ -100,7 +105,9 @@ ir::Graph open_model(const std::string& path, const OpenOptions& opts) {
     const Frontend& fe = *frontends[c.index];
     spdlog::debug("open_model: trying {} for {} (confidence {:.2f})", fe.name(), path, c.confidence);
     try {
-      return fe.open(path, opts);
+      ir::Graph g = fe.open(path, opts);
+      if (format) *format = std::string(fe.name());
+      return g;
     } catch (const EdgeCompilerError& e) {
       if (candidates.size() == 1) throw;
       failures.push_back(std::string(fe.name()) + ": " + e.what());

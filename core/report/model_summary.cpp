@@ -72,10 +72,26 @@ nlohmann::json shape_json(const ir::Shape& s) {
 
 }  // namespace
 
-ModelSummary summarize(const ir::Graph& g, const std::string& path) {
+ModelSummary summarize(const ir::Graph& g, const std::string& path, const std::string& file_format) {
   ModelSummary s;
   s.path = path;
   s.format = meta(g, "source.format");
+  if (!file_format.empty() && file_format != s.format)
+    s.format = s.format.empty() ? file_format : file_format + " (from " + s.format + ")";
+  for (const auto& [name, t] : g.tensors) {
+    if (!t.quant) continue;
+    ++s.quantization.quantized_tensors;
+    ++s.quantization.tensors_by_dtype[std::string(ir::dtype_name(t.quant->dtype))];
+    if (t.quant->per_channel()) ++s.quantization.per_channel_tensors;
+  }
+  for (const auto& op : g.ops) {
+    bool all = !op.outputs.empty();
+    for (const auto& o : op.outputs) {
+      const ir::Tensor* t = g.find_tensor(o);
+      all = all && t && t->quant;
+    }
+    s.quantization.quantized_ops += all;
+  }
   s.name = g.name;
   s.producer = meta(g, "source.producer");
   s.opset = meta(g, "source.opset");
@@ -166,6 +182,12 @@ nlohmann::json to_json(const ModelSummary& s) {
                    {"ops_without_estimate_detail", without}}},
       {"unknown_ops", s.unknown_ops},
       {"warnings", s.validation_warnings},
+      {"quantization", s.quantization.quantized_tensors == 0
+                           ? json(nullptr)
+                           : json{{"tensors_by_dtype", s.quantization.tensors_by_dtype},
+                                  {"quantized_tensors", s.quantization.quantized_tensors},
+                                  {"per_channel_tensors", s.quantization.per_channel_tensors},
+                                  {"quantized_ops", s.quantization.quantized_ops}}},
   };
 }
 
@@ -180,6 +202,15 @@ std::string to_text(const ModelSummary& s) {
   row("producer", s.producer);
   row("opset", s.opset);
   row("ir version", s.ir_version);
+  if (const auto& q = s.quantization; q.quantized_tensors > 0) {
+    std::string dtypes;
+    for (const auto& [dt, n] : q.tensors_by_dtype) dtypes += (dtypes.empty() ? "" : ", ") + dt;
+    row("quantised", dtypes + ": " + with_commas(q.quantized_tensors) + " tensors (" +
+                         with_commas(q.per_channel_tensors) + " per channel); outputs of " +
+                         with_commas(q.quantized_ops) + " of " + with_commas(s.op_count) + " ops");
+  } else {
+    row("quantised", "no (float)");
+  }
   auto tensors = [&](const char* title, const std::vector<TensorSummary>& v) {
     os << title << " (" << v.size() << ")\n";
     for (const auto& t : v) os << "  " << t.name << "  " << t.dtype << t.shape.to_string() << '\n';

@@ -49,9 +49,18 @@ struct ModelSummary {
   std::vector<OpWithoutEstimate> ops_without_estimate;  // the same ops, with type and reason
   std::map<std::string, std::int64_t> unknown_ops;  // op types the IR does not know
   std::vector<std::string> validation_warnings;
+  /// Quantisation carried by the graph's tensors (none: quantized_tensors == 0).
+  struct Quantization {
+    std::map<std::string, std::int64_t> tensors_by_dtype;  // "int8" -> tensors stored in it
+    std::int64_t quantized_tensors = 0;
+    std::int64_t per_channel_tensors = 0;
+    std::int64_t quantized_ops = 0;  // ops whose outputs are all quantised
+  } quantization;
 };
 
-ModelSummary summarize(const ir::Graph& g, const std::string& path = {});
+/// `file_format` names the frontend that read the file ("eir"); the summary's
+/// format then says where the graph came from too: "eir (from onnx)".
+ModelSummary summarize(const ir::Graph& g, const std::string& path = {}, const std::string& file_format = {});
 nlohmann::json to_json(const ModelSummary& s);
 /// Human-readable multi-line text, as printed by `edgecompile inspect`.
 std::string to_text(const ModelSummary& s);

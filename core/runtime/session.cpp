@@ -187,7 +187,7 @@ std::vector<TensorInfo> InferenceSession::outputs() const {
 
 void InferenceSession::check_input(const TensorInfo& info, const Tensor& t) const {
   auto mismatch = [&] {
-    throw EdgeCompilerError(ErrorKind::Usage, "input '" + info.name + "': expected " + expected_type(info) +
+    throw EdgeCompilerError(ErrorKind::Input, "input '" + info.name + "': expected " + expected_type(info) +
                                                   ", got " + t.type_string());
   };
   if (info.dtype != ir::DType::Undefined && t.dtype() != info.dtype) mismatch();
@@ -209,12 +209,12 @@ std::map<std::string, Tensor> InferenceSession::run(const std::map<std::string, 
     if (std::none_of(infos.begin(), infos.end(), [&](const TensorInfo& i) { return i.name == name; })) {
       std::string known;
       for (const auto& i : infos) known += (known.empty() ? "" : ", ") + i.name;
-      throw EdgeCompilerError(ErrorKind::Usage, "input '" + name + "': the model has no such input (its inputs: " + known + ")");
+      throw EdgeCompilerError(ErrorKind::Input, "input '" + name + "': the model has no such input (its inputs: " + known + ")");
     }
   for (std::size_t i = 0; i < infos.size(); ++i) {
     auto it = inputs.find(infos[i].name);
     if (it == inputs.end() || !it->second.defined())
-      throw EdgeCompilerError(ErrorKind::Usage, "input '" + infos[i].name + "': missing (expected " +
+      throw EdgeCompilerError(ErrorKind::Input, "input '" + infos[i].name + "': missing (expected " +
                                                     expected_type(infos[i]) + ")");
     check_input(infos[i], it->second);
     env[static_cast<std::size_t>(input_slots_[i].second)] = it->second;
@@ -272,15 +272,21 @@ std::map<std::string, Tensor> InferenceSession::run(const std::map<std::string, 
 
 Stats InferenceSession::benchmark(const std::map<std::string, Tensor>& inputs, int iterations, int warmup) const {
   if (iterations <= 0) throw EdgeCompilerError(ErrorKind::Usage, "iterations must be positive");
-  for (int i = 0; i < warmup; ++i) run(inputs);
-  std::vector<double> ms;
-  ms.reserve(static_cast<std::size_t>(iterations));
-  for (int i = 0; i < iterations; ++i) {
+  if (warmup < 0) throw EdgeCompilerError(ErrorKind::Usage, "warm-up runs cannot be negative");
+  auto timed_run = [&] {
     const auto t0 = std::chrono::steady_clock::now();
     run(inputs);
-    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-  }
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  };
   Stats s;
+  // As TFLite's benchmark_model: the cold first run and the warm-up are reported
+  // apart, so a --warmup 0 run never folds one-off costs into the statistics.
+  s.first_ms = timed_run();
+  s.warmup = warmup;
+  for (int i = 0; i < warmup; ++i) s.warmup_mean_ms += timed_run() / warmup;
+  std::vector<double> ms;
+  ms.reserve(static_cast<std::size_t>(iterations));
+  for (int i = 0; i < iterations; ++i) ms.push_back(timed_run());
   s.iterations = iterations;
   double sum = 0;
   for (double v : ms) sum += v;

@@ -29,6 +29,13 @@ struct SessionOptions {
 
 /// Latency statistics of benchmark(), in milliseconds.
 struct Stats {
+  /// The first run after load, timed on its own: it pays one-off costs (weight
+  /// packing, buffer allocation) and is never part of the statistics below.
+  double first_ms = 0;
+  /// Warm-up runs after the first, and their mean (0 when there were none).
+  int warmup = 0;
+  double warmup_mean_ms = 0;
+  /// Steady state: the timed runs after the first and the warm-up.
   int iterations = 0;
   double mean_ms = 0, p50_ms = 0, p95_ms = 0, p99_ms = 0, min_ms = 0, max_ms = 0, stdev_ms = 0;
   double throughput = 0;  // inferences per second (1000 / mean_ms)
@@ -83,7 +90,8 @@ class InferenceSession {
   /// With `profile`, also records the time of every op.
   std::map<std::string, Tensor> run(const std::map<std::string, Tensor>& inputs, RunProfile* profile = nullptr) const;
 
-  /// Times `iterations` runs after `warmup` untimed runs.
+  /// Times the first run on its own, then `warmup` runs (their mean is reported
+  /// apart), then `iterations` runs: the steady-state statistics.
   Stats benchmark(const std::map<std::string, Tensor>& inputs, int iterations, int warmup = 5) const;
   /// Same, on random_inputs().
   Stats benchmark(int iterations, int warmup = 5) const;

@@ -112,7 +112,7 @@ std::string run_error(const InferenceSession& s, const std::map<std::string, Ten
   try {
     s.run(in);
   } catch (const EdgeCompilerError& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::Usage);
+    EXPECT_EQ(e.kind(), ErrorKind::Input);
     return e.what();
   }
   return "no error";
@@ -148,6 +148,20 @@ TEST(Session, BenchmarkStatsAreOrdered) {
   EXPECT_LE(st.p95_ms, st.p99_ms);
   EXPECT_LE(st.p99_ms, st.max_ms);
   EXPECT_GT(st.throughput, 0);
+  EXPECT_GT(st.first_ms, 0);
+  EXPECT_EQ(st.warmup, 2);
+  EXPECT_GT(st.warmup_mean_ms, 0);
+}
+
+TEST(Session, BenchmarkWithoutWarmupStillTimesTheFirstRunApart) {
+  InferenceSession s;
+  s.load(tiny_graph());
+  const Stats st = s.benchmark(3, 0);
+  EXPECT_EQ(st.iterations, 3);
+  EXPECT_EQ(st.warmup, 0);
+  EXPECT_EQ(st.warmup_mean_ms, 0);
+  EXPECT_GT(st.first_ms, 0);
+  EXPECT_THROW(s.benchmark(3, -1), EdgeCompilerError);
 }
 
 }  // namespace

@@ -249,6 +249,7 @@ class WidgetTests : public QObject {
     QCOMPARE(valueOf(model, QStringLiteral("producer")), QStringLiteral("pytorch 1.13.0"));
     QCOMPARE(valueOf(model, QStringLiteral("opset")), QStringLiteral("ai.onnx:13"));
     QCOMPARE(valueOf(model, QStringLiteral("ir_version")), QStringLiteral("8"));
+    QCOMPARE(valueOf(model, QStringLiteral("quantization")), QStringLiteral("none (float)"));
     QCOMPARE(propertyOf(model, QStringLiteral("input.0")), QStringLiteral("input"));
     QCOMPARE(valueOf(model, QStringLiteral("input.0")), QStringLiteral("f32 [1,3,32,32]"));
     QCOMPARE(propertyOf(model, QStringLiteral("output.1")), QStringLiteral("features"));

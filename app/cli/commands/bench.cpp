@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <map>
 #include <vector>
@@ -14,6 +15,7 @@
 #include <string>
 
 #include "app/cli/commands/commands.h"
+#include "app/cli/commands/options.h"
 #include "app/cli/commands/npy_inputs.h"
 #include "core/runtime/session.h"
 
@@ -49,7 +51,10 @@ std::string size_string(std::size_t bytes) {
 
 int bench_model(const BenchOptions& o) {
   runtime::InferenceSession session({o.threads});
+  // Init as TFLite's benchmark_model reports it: reading the file and preparing the session.
+  const auto t0 = std::chrono::steady_clock::now();
   session.load(o.model);
+  const double init_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   const auto inputs = o.inputs.empty() ? session.random_inputs(0) : read_npy_inputs(o.inputs);
   const runtime::Stats s = session.benchmark(inputs, o.iterations, o.warmup);
   const double peak = peak_rss_mib();
@@ -76,6 +81,8 @@ int bench_model(const BenchOptions& o) {
   }
   if (o.json) {
     nlohmann::json j = {{"model", o.model},          {"iterations", s.iterations}, {"warmup", o.warmup},
+                        {"init_ms", init_ms},        {"first_inference_ms", s.first_ms},
+                        {"warmup_mean_ms", s.warmup > 0 ? nlohmann::json(s.warmup_mean_ms) : nlohmann::json(nullptr)},
                         {"threads", session.threads()},      {"mean_ms", s.mean_ms},       {"p50_ms", s.p50_ms},
                         {"p95_ms", s.p95_ms},        {"p99_ms", s.p99_ms},         {"min_ms", s.min_ms},
                         {"max_ms", s.max_ms},        {"stdev_ms", s.stdev_ms},     {"throughput_per_s", s.throughput},
@@ -93,8 +100,14 @@ int bench_model(const BenchOptions& o) {
   }
   char line[256];
   std::cout << o.model << " on the CPU runtime (" << session.threads() << " thread" << (session.threads() == 1 ? "" : "s")
-            << ", " << (o.inputs.empty() ? "random inputs" : "inputs from .npy") << "): " << s.iterations
-            << " iterations after " << o.warmup << " warm-up\n";
+            << ", " << (o.inputs.empty() ? "random inputs" : "inputs from .npy") << ")\n";
+  std::snprintf(line, sizeof line, "  init %.3f ms (load + prepare)  first inference %.3f ms", init_ms, s.first_ms);
+  std::cout << line;
+  if (s.warmup > 0) {
+    std::snprintf(line, sizeof line, "  warm-up mean %.3f ms (%d runs)", s.warmup_mean_ms, s.warmup);
+    std::cout << line;
+  }
+  std::cout << "\nsteady state, " << s.iterations << " timed runs (first run and warm-up excluded):\n";
   std::snprintf(line, sizeof line, "  mean %.3f ms  p50 %.3f  p95 %.3f  p99 %.3f  min %.3f  max %.3f  stdev %.3f\n",
                 s.mean_ms, s.p50_ms, s.p95_ms, s.p99_ms, s.min_ms, s.max_ms, s.stdev_ms);
   std::cout << line;
@@ -128,12 +141,13 @@ int bench_model(const BenchOptions& o) {
 Command add_bench_command(CLI::App& app) {
   auto o = std::make_shared<BenchOptions>();
   auto* cmd = app.add_subcommand("bench", "Time a model on the CPU runtime (--input .npy files, or random inputs with a fixed seed)");
-  cmd->add_option("model", o->model, "Model file (.onnx)")->required();
+  cmd->add_option("model", o->model, model_help())->required();
   cmd->add_option("--input", o->inputs,
                   "NAME=FILE.npy, once per model input (without any: deterministic random data)");
-  cmd->add_option("--iterations", o->iterations, "Timed runs (default 50)")->check(CLI::PositiveNumber);
-  cmd->add_option("--warmup", o->warmup, "Untimed runs first (default 5)")->check(CLI::NonNegativeNumber);
-  cmd->add_option("--threads", o->threads, "Threads for the kernels (0 = every core)")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--iterations", o->iterations, "Timed runs (default 50)")->check(whole_number_at_least(1));
+  cmd->add_option("--warmup", o->warmup, "Warm-up runs after the first, reported apart (default 5)")
+      ->check(whole_number_at_least(0));
+  add_threads_option(cmd, o->threads);
   cmd->add_flag("--json", o->json, "Print the statistics as JSON");
   cmd->add_flag("--profile", o->profile, "Also print time per op type and the 10 slowest ops");
   return {cmd, [o] { return bench_model(*o); }};

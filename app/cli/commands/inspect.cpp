@@ -6,6 +6,7 @@
 #include <string>
 
 #include "app/cli/commands/commands.h"
+#include "app/cli/commands/options.h"
 #include "core/frontends/frontend.h"
 #include "core/ir/text_format.h"
 #include "core/report/model_summary.h"
@@ -24,14 +25,15 @@ struct InspectOptions {
 int inspect(const InspectOptions& o) {
   frontends::OpenOptions open;
   open.allow_unknown_ops = !o.strict;
-  const ir::Graph g = frontends::open_model(o.model, open);
+  std::string format;
+  const ir::Graph g = frontends::open_model(o.model, open, &format);
   if (o.dump || o.dump_full) {
     ir::PrintOptions p;
     if (!o.dump_full) p.elide_constants_above = 64;
     std::cout << ir::print(g, p);
     return 0;
   }
-  const auto summary = report::summarize(g, o.model);
+  const auto summary = report::summarize(g, o.model, format);
   if (o.json)
     std::cout << report::to_json(summary).dump(2) << '\n';
   else
@@ -44,7 +46,7 @@ int inspect(const InspectOptions& o) {
 Command add_inspect_command(CLI::App& app) {
   auto o = std::make_shared<InspectOptions>();
   auto* cmd = app.add_subcommand("inspect", "Summarise a model: I/O, ops, parameters, MACs");
-  cmd->add_option("model", o->model, "Model file (.onnx)")->required();
+  cmd->add_option("model", o->model, model_help())->required();
   cmd->add_flag("--json", o->json, "Print the summary as JSON (docs/inspect-json.md)");
   auto* dump = cmd->add_flag("--dump", o->dump,
                              "Print the IR's text form (constants over 64 bytes elided)");

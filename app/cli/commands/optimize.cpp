@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/commands/commands.h"
+#include "app/cli/commands/options.h"
 #include "app/cli/commands/text_util.h"
 #include "core/errors.h"
 #include "core/frontends/frontend.h"
@@ -146,7 +147,7 @@ int run_optimize(const OptimizeOptions& o) {
 Command add_optimize_command(CLI::App& app) {
   auto o = std::make_shared<OptimizeOptions>();
   auto* cmd = app.add_subcommand("optimize", "Run optimisation passes and show what each changed");
-  cmd->add_option("model", o->model, "Model file (.onnx, .eir)");
+  cmd->add_option("model", o->model, model_help());
   cmd->add_option("--passes", o->passes, "Comma-separated passes to run in order (default: the default pipeline)");
   cmd->add_flag("--diff", o->diff, "Show the ops each pass added, removed and changed");
   cmd->add_flag("--json", o->json, "Print the report as JSON (docs/optimize-json.md)");

@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/commands/commands.h"
+#include "app/cli/commands/options.h"
 #include "app/cli/commands/text_util.h"
 #include "core/errors.h"
 #include "core/frontends/frontend.h"
@@ -95,7 +96,7 @@ int run_quantize(const QuantizeCliOptions& o) {
   if (o.model.empty()) throw EdgeCompilerError(ErrorKind::Usage, "quantize needs a MODEL");
   require_eir_output(o.output);
   if (o.per_channel && o.per_tensor) throw EdgeCompilerError(ErrorKind::Usage, "--per-channel and --per-tensor exclude each other");
-  // Bad requests are refusals of the input (exit 1), checked before any work.
+  // Bad requests are usage errors (exit 2), checked before any work.
   bool known = false;
   std::string names;
   for (const auto& e : quantize::strategy_table()) {
@@ -103,7 +104,7 @@ int run_quantize(const QuantizeCliOptions& o) {
     names += (names.empty() ? "" : ", ") + std::string(e.name);
   }
   if (!known)
-    throw EdgeCompilerError(ErrorKind::Quantization, "unknown strategy '" + o.strategy + "'; valid strategies: " + names);
+    throw EdgeCompilerError(ErrorKind::Usage, "unknown strategy '" + o.strategy + "'; valid strategies: " + names);
   if (o.strategy == "ptq" && o.calibration_data.empty())
     throw EdgeCompilerError(ErrorKind::Usage, "--strategy ptq needs --calibration-data FILE.npy (or a directory of NAME.npy)");
 
@@ -151,13 +152,15 @@ int run_quantize(const QuantizeCliOptions& o) {
 Command add_quantize_command(CLI::App& app) {
   auto o = std::make_shared<QuantizeCliOptions>();
   auto* cmd = app.add_subcommand("quantize", "Quantise a model to int8 and report where precision is lost");
-  cmd->add_option("model", o->model, "Model file (.onnx, .eir)");
+  cmd->add_option("model", o->model, model_help());
   cmd->add_option("--strategy", o->strategy, "ptq (calibrate), qat (use the model's QDQ scales) or dynamic (weights only)");
   cmd->add_option("--calibration-data", o->calibration_data,
                   "Samples: a .npy of shape (N, ...) for a single-input model, or a directory of NAME.npy per input");
-  cmd->add_option("--num-calibration-samples", o->num_samples, "Use at most this many samples (default 100)");
+  cmd->add_option("--num-calibration-samples", o->num_samples, "Use at most this many samples (default 100)")
+      ->check(whole_number_at_least(1));
   cmd->add_option("--calibration-percentile", o->percentile,
-                  "Activation range: this percentile of |x| (default 100 = min/max)");
+                  "Activation range: this percentile of |x| (default 100 = min/max)")
+      ->check(number_in(0, 100, "a percentile above 0 and at most 100"));
   cmd->add_flag("--per-channel", o->per_channel, "Weights per output channel (the default)");
   cmd->add_flag("--per-tensor", o->per_tensor, "Weights per tensor");
   cmd->add_option("--keep-float", o->keep_float, "Comma-separated op names or op types to leave in float");
@@ -166,7 +169,7 @@ Command add_quantize_command(CLI::App& app) {
   cmd->add_option("--report", o->report_path, "Write the report as JSON here");
   cmd->add_flag("--json", o->json, "Print the report as JSON (docs/quantize-json.md)");
   cmd->add_option("--output", o->output, "Write the quantised graph's IR text here (.eir)");
-  cmd->add_option("--threads", o->threads, "CPU threads for calibration (0 = all cores)");
+  add_threads_option(cmd, o->threads, "CPU threads for calibration");
   return {cmd, [o] { return run_quantize(*o); }};
 }
 

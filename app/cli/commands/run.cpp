@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "app/cli/commands/commands.h"
+#include "app/cli/commands/options.h"
 #include "app/cli/commands/npy_inputs.h"
 #include "core/errors.h"
 #include "core/runtime/session.h"
@@ -61,11 +62,11 @@ int run_model(const RunOptions& o) {
 Command add_run_command(CLI::App& app) {
   auto o = std::make_shared<RunOptions>();
   auto* cmd = app.add_subcommand("run", "Run a model on the CPU runtime; write each output as NAME.npy");
-  cmd->add_option("model", o->model, "Model file (.onnx)")->required();
+  cmd->add_option("model", o->model, model_help())->required();
   cmd->add_option("--input", o->inputs,
                   "NAME=FILE.npy, once per model input (without any: deterministic random data)");
   cmd->add_option("--output-dir", o->output_dir, "Directory for the NAME.npy outputs (default: .)");
-  cmd->add_option("--threads", o->threads, "Threads for the kernels (0 = every core)")->check(CLI::NonNegativeNumber);
+  add_threads_option(cmd, o->threads);
   return {cmd, [o] { return run_model(*o); }};
 }
 
