@@ -345,6 +345,40 @@ def converter_deleted_graph_output_producer(exe, d):
     expect_refusal(exe, ["inspect", "noout.onnx"], d, ["noout.onnx", "'y'"], r"not produced")
 
 
+def layer_norm_after_relu(d, name, axis):
+    # the LayerNormalization input's rank is known only after shape inference
+    from onnx import TensorProto, helper
+    import onnx
+    vi = helper.make_tensor_value_info
+    scale = helper.make_tensor("scale", TensorProto.FLOAT, [3, 4], [1.0] * 12)
+    bias = helper.make_tensor("bias", TensorProto.FLOAT, [3, 4], [0.0] * 12)
+    nodes = [helper.make_node("Relu", ["x"], ["r"]),
+             helper.make_node("LayerNormalization", ["r", "scale", "bias"], ["y", "mean", "inv_std"], axis=axis)]
+    g = helper.make_graph(nodes, "g", [vi("x", TensorProto.FLOAT, [2, 3, 4])],
+                          [vi("y", TensorProto.FLOAT, None), vi("mean", TensorProto.FLOAT, None),
+                           vi("inv_std", TensorProto.FLOAT, None)], [scale, bias])
+    onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]), os.path.join(d, name))
+
+
+@case
+def layernorm_axis_rank_from_inference(exe, d):
+    # axis -7 where the rank (3) is known only after inference: libonnx must not see it
+    layer_norm_after_relu(d, "ln.onnx", -7)
+    expect_refusal(exe, ["inspect", "ln.onnx"], d, ["ln.onnx"], r"axis")
+
+
+@case
+def layernorm_axis_rank_from_inference_valid(exe, d):
+    # the same with a valid axis (-2) inspects and runs
+    layer_norm_after_relu(d, "ln.onnx", -2)
+    expect_success(exe, ["inspect", "ln.onnx"], d)
+    expect_success(exe, ["run", "ln.onnx", "--output-dir", "o"], d)
+    mean = np.load(os.path.join(d, "o", "mean.npy"))
+    if mean.shape != (2, 1, 1):
+        raise Failure(f"mean has shape {mean.shape}, want (2, 1, 1)")
+    print("ok: valid axis runs")
+
+
 # Folder each case starts from (copied); cases not listed start from an empty folder.
 FOLDERS = {
     "traversal_symlink_file_wrong_size": "traversal_symlink_file",

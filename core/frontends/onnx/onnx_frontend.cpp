@@ -1050,6 +1050,8 @@ void infer_shapes(onnx::ModelProto& m, const std::string& path) {
     spdlog::debug("onnx: shape inference failed for {}", path);
   }
   for (std::size_t k = 0; k < hidden.size(); ++k) gp.mutable_node(hidden[k])->set_domain(domains[k]);
+  // The ranks inference found now judge the axes it could not.
+  if (!hidden.empty()) check_layer_norm_axes(gp, path);
 }
 
 // --- function expansion ------------------------------------------------------
