@@ -1252,13 +1252,14 @@ ir::Graph OnnxFrontend::open(const std::string& path, const OpenOptions& opts) c
     opset = kCanonicalOpset;
   } else if (opset < kCanonicalOpset) {
     check_names_for_converter(model.graph(), path);
-    // The converter checks name uniqueness by a linear scan per node, so its time
-    // grows with the square of the node count (minutes for 100k nodes).
+    // The converter's time grows with the square of the node count (see kMaxConverterNodes).
     if (model.graph().node_size() > kMaxConverterNodes) {
       if (opset < 11)
         refuse(path, "opset " + std::to_string(opset) + " with " + std::to_string(model.graph().node_size()) +
                          " nodes is too large for the ONNX version converter (at most " +
                          std::to_string(kMaxConverterNodes) + "); re-export the model with opset 13 or newer");
+      spdlog::debug("onnx: {} has {} nodes, more than the version converter takes; opset {} imported natively",
+                    path, model.graph().node_size(), opset);
     }
   }
   if (opset < kCanonicalOpset && model.graph().node_size() <= kMaxConverterNodes) {
