@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <random>
 
@@ -321,6 +322,19 @@ std::map<std::string, Tensor> InferenceSession::random_inputs(std::uint64_t seed
     if (info.shape.rank_known)
       for (const auto& d : info.shape.dims) shape.push_back(d.is_static() ? d.value : 1);
     const ir::DType dt = info.dtype == ir::DType::Undefined ? ir::DType::Float32 : info.dtype;
+    // A declared dim can be anything a model file says (2^32, 2^62): refuse to invent
+    // more data than any real input needs instead of spending minutes or wrapping.
+    constexpr std::size_t kMaxRandomBytes = std::size_t{1} << 30;
+    std::size_t bytes = SIZE_MAX;
+    try {
+      bytes = shape_bytes(shape, dt);
+    } catch (const EdgeCompilerError&) {  // beyond 64-bit sizes: refused below like any huge input
+    }
+    if (bytes > kMaxRandomBytes)
+      throw EdgeCompilerError(ErrorKind::Io, "input '" + info.name + "' is " + std::string(ir::dtype_name(dt)) +
+                                                 shape_string(shape) +
+                                                 ", more than the 1 GiB of random data edgecompile generates; "
+                                                 "give it with --input " + info.name + "=FILE.npy");
     Tensor t(dt, shape);
     dispatch_all(dt, [&]<typename T>() {
       T* p = t.mutable_data<T>();

@@ -2,6 +2,7 @@
 
 #include <map>
 #include <mutex>
+#include <cstdint>
 #include <stdexcept>
 
 #include "core/errors.h"
@@ -13,9 +14,24 @@ thread_local Arena* t_arena = nullptr;  // see ArenaScope
 }  // namespace
 
 std::int64_t shape_numel(const std::vector<std::int64_t>& shape) {
+  // Dims come from model files and .npy headers: a product that wraps would make a
+  // small buffer that kernels then index as a huge one, so overflow is refused.
   std::int64_t n = 1;
-  for (auto d : shape) n *= d;
+  for (auto d : shape)
+    if (__builtin_mul_overflow(n, d, &n))
+      throw EdgeCompilerError(ErrorKind::Graph, "shape " + shape_string(shape) +
+                                                    " has more elements than a 64-bit count holds");
   return n;
+}
+
+std::size_t shape_bytes(const std::vector<std::int64_t>& shape, DType dtype) {
+  const std::int64_t n = shape_numel(shape);
+  std::size_t bytes = 0;
+  if (n < 0 || __builtin_mul_overflow(static_cast<std::size_t>(n), ir::dtype_size(dtype), &bytes) ||
+      bytes > static_cast<std::size_t>(PTRDIFF_MAX) - 64)
+    throw EdgeCompilerError(ErrorKind::Graph, "a tensor " + std::string(ir::dtype_name(dtype)) +
+                                                  shape_string(shape) + " is larger than memory can address");
+  return bytes;
 }
 
 std::string shape_string(const std::vector<std::int64_t>& shape) {
@@ -35,8 +51,8 @@ Tensor::Tensor(DType dtype, std::vector<std::int64_t> shape)
   if (elem == 0)
     throw UnsupportedOpError("tensors of type " + std::string(ir::dtype_name(dtype_)),
                              "the CPU runtime", "");
+  bytes_ = shape_bytes(shape_, dtype_);
   numel_ = shape_numel(shape_);
-  bytes_ = static_cast<std::size_t>(numel_) * elem;
   // Zeroed, over-aligned storage; at least one byte so data() is never null.
   if (t_arena) {
     auto buffer = t_arena->acquire(bytes_ + 1);
@@ -59,8 +75,8 @@ Tensor Tensor::uninitialized(DType dtype, std::vector<std::int64_t> shape) {
   t.dtype_ = dtype;
   t.writable_ = true;
   t.shape_ = std::move(shape);
+  t.bytes_ = shape_bytes(t.shape_, dtype);
   t.numel_ = shape_numel(t.shape_);
-  t.bytes_ = static_cast<std::size_t>(t.numel_) * ir::dtype_size(dtype);
   auto buffer = t_arena->acquire(t.bytes_ + 1);
   t.data_ = buffer.get();
   t.owner_ = std::move(buffer);
@@ -123,8 +139,10 @@ Tensor Tensor::from_constant(DType dtype, std::vector<std::int64_t> shape,
   Tensor t;
   t.dtype_ = dtype;
   t.shape_ = std::move(shape);
+  for (auto d : t.shape_)
+    if (d < 0) throw EdgeCompilerError(ErrorKind::Graph, "negative dimension in shape " + shape_string(t.shape_));
+  t.bytes_ = shape_bytes(t.shape_, dtype);
   t.numel_ = shape_numel(t.shape_);
-  t.bytes_ = static_cast<std::size_t>(t.numel_) * ir::dtype_size(dtype);
   if (data.size() != t.bytes_)
     throw EdgeCompilerError(ErrorKind::Graph, "constant of type " + t.type_string() + " holds " +
                                                   std::to_string(data.size()) + " bytes, expected " +

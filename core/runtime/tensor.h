@@ -132,8 +132,11 @@ class ArenaScope {
   Arena* previous_;
 };
 
-/// Product of dims (1 for rank 0).
+/// Product of dims (1 for rank 0); throws EdgeCompilerError when it overflows int64.
 std::int64_t shape_numel(const std::vector<std::int64_t>& shape);
+/// Bytes of a tensor of `shape` and `dtype`; throws EdgeCompilerError when the size
+/// overflows or is beyond what memory can address (never wraps).
+std::size_t shape_bytes(const std::vector<std::int64_t>& shape, DType dtype);
 /// "[1,3,224,224]".
 std::string shape_string(const std::vector<std::int64_t>& shape);
 

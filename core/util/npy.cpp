@@ -2,7 +2,9 @@
 
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include "core/errors.h"
 #include "core/util/atomic_file.h"
@@ -18,11 +20,16 @@ struct Descr {
   const char* code;  // without the byte-order character
   ir::DType dtype;
 };
+// Every .npy element type that has an IR dtype (numpy has no bfloat16 or int4; its
+// strings are fixed-width, the IR's are not).
 constexpr Descr kDescrs[] = {
-    {"f4", ir::DType::Float32}, {"f8", ir::DType::Float64}, {"i8", ir::DType::Int64},
-    {"i4", ir::DType::Int32},   {"i2", ir::DType::Int16},   {"i1", ir::DType::Int8},
-    {"u1", ir::DType::UInt8},   {"u2", ir::DType::UInt16},  {"b1", ir::DType::Bool},
+    {"f2", ir::DType::Float16},   {"f4", ir::DType::Float32},    {"f8", ir::DType::Float64},
+    {"i1", ir::DType::Int8},      {"i2", ir::DType::Int16},      {"i4", ir::DType::Int32},
+    {"i8", ir::DType::Int64},     {"u1", ir::DType::UInt8},      {"u2", ir::DType::UInt16},
+    {"u4", ir::DType::UInt32},    {"u8", ir::DType::UInt64},     {"b1", ir::DType::Bool},
+    {"c8", ir::DType::Complex64}, {"c16", ir::DType::Complex128},
 };
+constexpr const char* kSupported = "f2, f4, f8, i1, i2, i4, i8, u1, u2, u4, u8, b1, c8, c16";
 
 // Value of `key` in the header dict: the text after "'key':" up to the next ',' at depth 0 or '}'.
 std::string header_value(const std::string& header, const std::string& key, const std::string& path) {
@@ -49,9 +56,22 @@ std::string header_value(const std::string& header, const std::string& key, cons
 }  // namespace
 
 NpyArray read_npy(const std::string& path) {
+  // Only regular files: a directory fails mid-read, and a FIFO, /dev/zero or
+  // /dev/urandom would block or never end.
+  std::error_code ec;
+  const auto st = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(st)) io_fail(path, "no such file");
+  if (std::filesystem::is_directory(st)) io_fail(path, "is a directory, not a .npy file");
+  if (!std::filesystem::is_regular_file(st)) io_fail(path, "is not a regular file (a device, FIFO or socket); give a .npy file");
   std::ifstream f(path, std::ios::binary);
   if (!f) io_fail(path, "cannot open the file");
-  std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  std::string bytes;
+  try {
+    bytes.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+  } catch (const std::exception&) {  // libstdc++ throws from underflow on read errors
+    io_fail(path, "cannot read the file");
+  }
+  if (f.bad()) io_fail(path, "cannot read the file");
   if (bytes.size() < 10 || std::memcmp(bytes.data(), "\x93NUMPY", 6) != 0)
     io_fail(path, "not a .npy file (no \\x93NUMPY magic)");
   const int major = static_cast<unsigned char>(bytes[6]);
@@ -79,7 +99,7 @@ NpyArray read_npy(const std::string& path) {
   for (const auto& d : kDescrs)
     if (code == d.code) a.dtype = d.dtype;
   if (a.dtype == ir::DType::Undefined)
-    io_fail(path, "unsupported dtype '" + descr + "' (supported: f4, f8, i8, i4, i2, i1, u1, u2, b1)");
+    io_fail(path, "unsupported dtype '" + descr + "' (supported: " + kSupported + ")");
   if (order == '>' && ir::dtype_size(a.dtype) > 1)
     io_fail(path, "big-endian arrays are not supported; save with dtype '<" + code + "'");
   if (header_value(header, "fortran_order", path) != "False")
@@ -100,10 +120,15 @@ NpyArray read_npy(const std::string& path) {
     }
     if (v < 0 || used == 0) io_fail(path, "bad shape " + shape);
     a.shape.push_back(v);
-    count *= v;
+    // The header is not trusted: a product that wrapped would pass the size check
+    // below and let kernels read far beyond the data.
+    if (__builtin_mul_overflow(count, static_cast<std::int64_t>(v), &count))
+      io_fail(path, "bad shape " + shape + " (more elements than a 64-bit count holds)");
     i += used;
   }
-  const std::size_t payload = static_cast<std::size_t>(count) * ir::dtype_size(a.dtype);
+  std::size_t payload = 0;
+  if (__builtin_mul_overflow(static_cast<std::size_t>(count), ir::dtype_size(a.dtype), &payload))
+    io_fail(path, "bad shape " + shape + " (more bytes than a 64-bit size holds)");
   const std::size_t data_at = header_at + header_len;
   if (bytes.size() - data_at < payload)
     io_fail(path, "truncated: the header promises " + std::to_string(payload) + " bytes of data, the file has " +

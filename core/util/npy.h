@@ -1,6 +1,7 @@
 // NumPy .npy files (format versions 1, 2 and 3), little-endian, C order.
-// Element types: f4, f8, i8, i4, i2, i1, u1, u2, b1 (<-> f32, f64, i64, i32,
-// i16, i8, u8, u16, bool).
+// Element types: every one numpy's .npy holds that the IR has: f2, f4, f8, i1,
+// i2, i4, i8, u1, u2, u4, u8, b1, c8, c16 (<-> f16, f32, f64, i8, i16, i32, i64,
+// u8, u16, u32, u64, bool, c64, c128).
 #pragma once
 
 #include <cstdint>
@@ -19,7 +20,9 @@ struct NpyArray {
 };
 
 /// Reads a .npy file. Throws EdgeCompilerError (kind Io) naming the file on a
-/// missing/unreadable/truncated file, Fortran order, big-endian or unsupported dtype.
+/// missing/unreadable/truncated file, a path that is not a regular file (directory,
+/// FIFO, device), a header whose shape overflows, Fortran order, big-endian or
+/// unsupported dtype.
 NpyArray read_npy(const std::string& path);
 
 /// Writes a .npy (version 1) file atomically: to a temporary file next to

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 
 #include "core/errors.h"
 #include "tests/runtime/test_util.h"
@@ -22,6 +23,23 @@ TEST(Elementwise, IntegerDivTruncatesAndModFollowsDivisor) {
   EXPECT_EQ(d[0].to_int64_vector(), (V{-3, 3}));
   auto m = run1(make_op("Mod", {"a", "b"}), {i64({2}, {-7, 7}), i64({2}, {3, -3})});
   EXPECT_EQ(m[0].to_int64_vector(), (V{2, -2}));  // Python %: sign of the divisor
+}
+
+// Integer overflow wraps (two's complement) as numpy and ONNX Runtime do; it is never
+// undefined behaviour (fuzz-repro ubsan_mul_overflow_in_optimize, checked under UBSan).
+TEST(Elementwise, IntegerOverflowWraps) {
+  constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
+  constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+  auto mul = run1(make_op("Mul", {"a", "b"}), {i64({2}, {kMin, kMax}), i64({2}, {128, 2})});
+  EXPECT_EQ(mul[0].to_int64_vector(), (V{0, -2}));
+  auto add = run1(make_op("Add", {"a", "b"}), {i64({1}, {kMax}), i64({1}, {1})});
+  EXPECT_EQ(add[0].to_int64_vector(), (V{kMin}));
+  auto sub = run1(make_op("Sub", {"a", "b"}), {i64({1}, {kMin}), i64({1}, {1})});
+  EXPECT_EQ(sub[0].to_int64_vector(), (V{kMax}));
+  auto neg = run1(make_op("Neg", {"a"}), {i64({1}, {kMin})});
+  EXPECT_EQ(neg[0].to_int64_vector(), (V{kMin}));
+  auto div = run1(make_op("Div", {"a", "b"}), {i64({1}, {kMin}), i64({1}, {-1})});
+  EXPECT_EQ(div[0].to_int64_vector(), (V{kMin}));
 }
 
 TEST(Elementwise, ComparisonGivesBool) {

@@ -34,6 +34,14 @@ TEST(Npy, RoundTripsEveryType) {
   round_trip<std::int8_t>(ir::DType::Int8, {2, 1}, {-128, 127});
   round_trip<std::uint8_t>(ir::DType::UInt8, {0, 4}, {});
   round_trip<std::uint8_t>(ir::DType::Bool, {2}, {0, 1});
+  // f16 as bit patterns (1.0, -2.0); u32/u64 beyond the signed range; complex as (re, im) pairs.
+  round_trip<std::uint16_t>(ir::DType::Float16, {2}, {0x3c00, 0xc000});
+  round_trip<std::int16_t>(ir::DType::Int16, {1}, {-32768});
+  round_trip<std::uint16_t>(ir::DType::UInt16, {1}, {65535});
+  round_trip<std::uint32_t>(ir::DType::UInt32, {2}, {0xffffffffu, 1});
+  round_trip<std::uint64_t>(ir::DType::UInt64, {2}, {~0ULL, 1ULL << 63});
+  round_trip<float>(ir::DType::Complex64, {1}, {1.5f, -2.5f});
+  round_trip<double>(ir::DType::Complex128, {1}, {1.5, -2.5});
 }
 
 TEST(Npy, ReadsNumpyWrittenFile) {
@@ -73,9 +81,28 @@ void expect_refused(const std::string& header, const std::string& needle) {
 TEST(Npy, RefusesFortranBigEndianAndTruncated) {
   expect_refused("{'descr': '<f4', 'fortran_order': True, 'shape': (2, 2), }", "Fortran");
   expect_refused("{'descr': '>f4', 'fortran_order': False, 'shape': (2,), }", "big-endian");
-  expect_refused("{'descr': '<c8', 'fortran_order': False, 'shape': (2,), }", "unsupported dtype");
+  expect_refused("{'descr': '<U4', 'fortran_order': False, 'shape': (2,), }", "unsupported dtype");
+  // Shapes whose element count or byte size overflow: refused, never wrapped to a small size.
+  expect_refused("{'descr': '<f4', 'fortran_order': False, 'shape': (288230376151711744, 1, 28, 28), }",
+                 "bad shape");
+  expect_refused("{'descr': '<f8', 'fortran_order': False, 'shape': (4611686018427387904,), }", "bad shape");
   expect_refused("{'descr': '<f4', 'fortran_order': False, 'shape': (100,), }", "truncated");
   EXPECT_THROW(read_npy(temp_path("missing.npy")), EdgeCompilerError);
+}
+
+TEST(Npy, RefusesDirectoriesAndDevices) {
+  const auto dir = temp_path("a_dir.npy");
+  std::filesystem::create_directories(dir);
+  for (const std::string p : {dir, std::string("/dev/zero")}) {
+    try {
+      read_npy(p);
+      FAIL() << "expected a refusal for " << p;
+    } catch (const EdgeCompilerError& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::Io);
+      EXPECT_NE(std::string(e.what()).find(p), std::string::npos) << e.what();
+    }
+  }
+  std::filesystem::remove(dir);
 }
 
 }  // namespace

@@ -43,6 +43,11 @@ constexpr int kCanonicalOpset = 13;
 // Newest default-domain opset libonnx 1.12 has schemas for; beyond it shape
 // inference may fail, which is not fatal (our op mapping is our own).
 constexpr int kLibOnnxMaxOpset = 17;
+// Largest graph handed to the version converter. Its import step checks each new
+// name against every other (quadratic): measured on a loaded 2-core machine, a chain
+// of 2000 nodes takes 0.8 s, 5000 take 4 s, 20000 take 200 s. Beyond the cap, opsets
+// 11-12 import natively and older ones are refused.
+constexpr int kMaxConverterNodes = 3000;
 
 bool is_default_domain(const std::string& d) { return d.empty() || d == "ai.onnx"; }
 
@@ -307,15 +312,29 @@ ir::ConstantData Importer::external_data(const onnx::TensorProto& tp, const std:
   auto it = mapped_files_.find(key);
   if (it == mapped_files_.end()) {
     std::error_code ec;
-    if (!fs::is_regular_file(full, ec))
+    if (!fs::exists(full, ec))
       fail("external data file '" + location + "' for tensor '" + name +
            "' not found next to the model");
-    const auto size = fs::file_size(full, ec);
+    // A symlink (of the file or of a folder on the way) may point anywhere: what is
+    // read must resolve to a place inside the model's own folder, checked before the
+    // file is opened or sized, so nothing about an outside file leaks into a message.
+    const fs::path real = fs::canonical(full, ec);
+    std::error_code ec_dir;
+    const fs::path real_dir = fs::canonical(model_dir_.empty() ? fs::path(".") : model_dir_, ec_dir);
+    if (ec || ec_dir)
+      fail("external data file '" + location + "' for tensor '" + name + "' cannot be resolved");
+    const auto [d_end, r_at] = std::mismatch(real_dir.begin(), real_dir.end(), real.begin(), real.end());
+    if (d_end != real_dir.end() || r_at == real.end())
+      fail("external data file '" + location + "' for tensor '" + name +
+           "' resolves (through a symlink) to outside the model's directory");
+    if (!fs::is_regular_file(real, ec))
+      fail("external data file '" + location + "' for tensor '" + name + "' is not a regular file");
+    const auto size = fs::file_size(real, ec);
     if (ec) fail("cannot read external data file '" + location + "': " + ec.message());
     ir::ConstantData whole;
     if (size > 0) {
       try {
-        whole = ir::ConstantData::map_file(full.string(), 0, static_cast<std::size_t>(size));
+        whole = ir::ConstantData::map_file(real.string(), 0, static_cast<std::size_t>(size));
       } catch (const std::exception& e) {
         fail("cannot map external data file '" + location + "': " + e.what());
       }
@@ -334,8 +353,9 @@ ir::ConstantData Importer::external_data(const onnx::TensorProto& tp, const std:
          std::to_string(len) + ") runs past the end of '" + location + "' (" +
          std::to_string(whole.size()) + " bytes)");
   if (len != expected)
-    fail("external data of tensor '" + name + "' has " + std::to_string(len) +
-         " bytes but its type needs " + std::to_string(expected));
+    fail("external data of tensor '" + name + "' has " +
+         (length ? std::to_string(len) + " bytes" : "the rest of '" + location + "'") +
+         " but its type needs " + std::to_string(expected) + " bytes");
   return whole.slice(static_cast<std::size_t>(off), static_cast<std::size_t>(len));
 }
 
@@ -837,8 +857,187 @@ std::string opset_label(const onnx::ModelProto& m) {
   return out;
 }
 
+// --- checks before libonnx reads the model -----------------------------------
+//
+// libonnx 1.12 trusts the model it is given: shape inference copies raw_data by its
+// byte length into a vector sized from dims (a heap overflow when longer, a SEGV when
+// shorter), indexes dims with a LayerNormalization axis it never range-checks, and
+// the version converter dereferences a null node for a name nothing defines (an
+// empty graph's outputs, a renamed node output). A crash inside a dependency is our
+// crash, so everything those paths read is checked here first, on the untouched
+// model, with one-line messages in the importer's words.
+
+[[noreturn]] void refuse(const std::string& path, const std::string& reason) {
+  throw FrontendError(path, reason, "onnx");
+}
+
+// Shape of a tensor proto as the importer prints it ("i64[1]"), without trusting dims.
+std::string proto_shape_label(const onnx::TensorProto& tp) {
+  std::string s = "[";
+  for (int i = 0; i < tp.dims_size(); ++i) s += (i ? "," : "") + std::to_string(tp.dims(i));
+  return s + "]";
+}
+
+void check_tensor_proto(const onnx::TensorProto& tp, const std::string& what, const std::string& path) {
+  std::uint64_t elements = 1;
+  for (auto d : tp.dims()) {
+    if (d < 0) refuse(path, what + " has a negative dimension " + std::to_string(d));
+    if (__builtin_mul_overflow(elements, static_cast<std::uint64_t>(d), &elements) ||
+        elements > std::numeric_limits<std::size_t>::max() / 16)
+      refuse(path, what + " is too large (" + proto_shape_label(tp) + ")");
+  }
+  if (tp.data_location() == onnx::TensorProto::EXTERNAL) return;  // libonnx never reads it; the importer checks it
+  const auto dt = dtype_from_onnx(tp.data_type());
+  if (!dt || *dt == DType::Undefined || *dt == DType::String || !tp.has_raw_data()) return;  // the importer refuses or checks these
+  const std::size_t expected = byte_size(*dt, static_cast<std::size_t>(elements));
+  if (tp.raw_data().size() != expected)
+    refuse(path, what + " has " + std::to_string(tp.raw_data().size()) + " bytes of data but " +
+                     std::string(ir::dtype_name(*dt)) + proto_shape_label(tp) + " needs " + std::to_string(expected));
+}
+
+void check_graph_tensors(const onnx::GraphProto& g, const std::string& path) {
+  for (const auto& t : g.initializer()) check_tensor_proto(t, "initializer '" + t.name() + "'", path);
+  for (const auto& sp : g.sparse_initializer()) {
+    check_tensor_proto(sp.values(), "sparse initializer '" + sp.values().name() + "'", path);
+    check_tensor_proto(sp.indices(), "sparse initializer '" + sp.values().name() + "' (indices)", path);
+  }
+  for (int i = 0; i < g.node_size(); ++i) {
+    const auto& node = g.node(i);
+    const std::string where = node.name().empty() ? node.op_type() + "_" + std::to_string(i) : node.name();
+    const std::string owner = node.op_type() == "Constant" && node.output_size() == 1
+                                  ? "constant '" + node.output(0) + "'"
+                                  : "attribute of node '" + where + "'";
+    for (const auto& a : node.attribute()) {
+      if (a.has_t()) check_tensor_proto(a.t(), owner, path);
+      for (const auto& t : a.tensors()) check_tensor_proto(t, owner, path);
+      if (a.has_sparse_tensor()) {
+        check_tensor_proto(a.sparse_tensor().values(), owner, path);
+        check_tensor_proto(a.sparse_tensor().indices(), owner, path);
+      }
+      if (a.has_g()) check_graph_tensors(a.g(), path);
+      for (const auto& sub : a.graphs()) check_graph_tensors(sub, path);
+    }
+  }
+}
+
+// Ranks the model declares (inputs, value_info, outputs, initializers), by name.
+std::unordered_map<std::string, int> declared_ranks(const onnx::GraphProto& g) {
+  std::unordered_map<std::string, int> ranks;
+  auto add = [&](const onnx::ValueInfoProto& vi) {
+    if (vi.type().has_tensor_type() && vi.type().tensor_type().has_shape())
+      ranks[vi.name()] = vi.type().tensor_type().shape().dim_size();
+  };
+  for (const auto& vi : g.input()) add(vi);
+  for (const auto& vi : g.value_info()) add(vi);
+  for (const auto& vi : g.output()) add(vi);
+  for (const auto& t : g.initializer()) ranks[t.name()] = t.dims_size();
+  return ranks;
+}
+
+const onnx::AttributeProto* find_attribute(const onnx::NodeProto& node, const std::string& name) {
+  for (const auto& a : node.attribute())
+    if (a.name() == name) return &a;
+  return nullptr;
+}
+
+// LayerNormalization nodes whose axis libonnx could not index safely: refused when
+// the input's rank is known and the axis is outside [-rank, rank); returned (to be
+// hidden from shape inference) when the rank is only known after inference.
+std::vector<int> check_layer_norm_axes(const onnx::GraphProto& g, const std::string& path) {
+  const auto ranks = declared_ranks(g);
+  std::vector<int> unproven;
+  for (int i = 0; i < g.node_size(); ++i) {
+    const auto& node = g.node(i);
+    if (node.op_type() != "LayerNormalization" || !is_default_domain(node.domain()) || node.input_size() == 0) continue;
+    const auto* a = find_attribute(node, "axis");
+    const std::int64_t axis = a ? a->i() : -1;
+    const auto r = ranks.find(node.input(0));
+    if (r == ranks.end()) {
+      if (axis != -1) unproven.push_back(i);  // -1 is in range for any rank >= 1
+      continue;
+    }
+    if (axis < -r->second || axis >= r->second || r->second == 0)
+      refuse(path, "node '" + (node.name().empty() ? "LayerNormalization_" + std::to_string(i) : node.name()) +
+                       "' (LayerNormalization): axis " + std::to_string(axis) + " is out of range for its rank-" +
+                       std::to_string(r->second) + " input '" + node.input(0) + "'");
+  }
+  return unproven;
+}
+
+// The version converter builds its own graph from names: every name a node or the
+// graph uses must be defined, once.
+void check_names_for_converter(const onnx::GraphProto& g, const std::string& path) {
+  std::unordered_set<std::string> defined;
+  for (const auto& vi : g.input()) defined.insert(vi.name());
+  for (const auto& t : g.initializer()) defined.insert(t.name());
+  std::unordered_set<std::string> produced;
+  for (int i = 0; i < g.node_size(); ++i)
+    for (const auto& o : g.node(i).output()) {
+      if (o.empty()) continue;
+      if (!produced.insert(o).second)
+        refuse(path, "tensor '" + o + "' is produced by more than one node");
+      defined.insert(o);
+    }
+  for (int i = 0; i < g.node_size(); ++i) {
+    const auto& node = g.node(i);
+    for (const auto& in : node.input())
+      if (!in.empty() && !defined.count(in))
+        refuse(path, "node '" + (node.name().empty() ? node.op_type() + "_" + std::to_string(i) : node.name()) +
+                         "' (" + node.op_type() + ") reads tensor '" + in +
+                         "', which no node, initializer or graph input defines");
+  }
+  for (const auto& vi : g.output())
+    if (!defined.count(vi.name()))
+      refuse(path, "graph output '" + vi.name() + "' is not produced by any node, initializer or graph input");
+}
+
+// The converter rebuilds initializers from their bytes and drops the external-data
+// fields on the way, so valid external weights come back as empty tensors.
+// Their references are taken off before the conversion and put back after it.
+struct ExternalRef {
+  int data_type;
+  std::vector<std::int64_t> dims;
+  google::protobuf::RepeatedPtrField<onnx::StringStringEntryProto> entries;
+};
+
+std::unordered_map<std::string, ExternalRef> take_external_refs(const onnx::GraphProto& g) {
+  std::unordered_map<std::string, ExternalRef> refs;
+  for (const auto& t : g.initializer())
+    if (t.data_location() == onnx::TensorProto::EXTERNAL)
+      refs[t.name()] = {t.data_type(), {t.dims().begin(), t.dims().end()}, t.external_data()};
+  return refs;
+}
+
+void restore_external_refs(onnx::GraphProto& g, const std::unordered_map<std::string, ExternalRef>& refs,
+                           const std::string& path) {
+  for (auto& t : *g.mutable_initializer()) {
+    auto it = refs.find(t.name());
+    if (it == refs.end()) continue;
+    const ExternalRef& r = it->second;
+    if (t.data_type() != r.data_type || !std::equal(t.dims().begin(), t.dims().end(), r.dims.begin(), r.dims.end()))
+      refuse(path, "the opset upgrade changed the type of external initializer '" + t.name() +
+                       "'; re-export the model with opset 13 or newer");
+    const std::string name = t.name();
+    t.Clear();
+    t.set_name(name);
+    t.set_data_type(r.data_type);
+    for (auto d : r.dims) t.add_dims(d);
+    t.set_data_location(onnx::TensorProto::EXTERNAL);
+    *t.mutable_external_data() = r.entries;
+  }
+}
+
 void infer_shapes(onnx::ModelProto& m, const std::string& path) {
   onnx::GraphProto& gp = *m.mutable_graph();
+  // Nodes libonnx might index out of bounds go to a domain it skips for the run
+  // (their outputs keep unknown shapes; the IR's own inference fills them in).
+  constexpr const char* kHiddenDomain = "ec.hidden-from-libonnx";
+  const std::vector<int> hidden = check_layer_norm_axes(gp, path);
+  std::vector<std::string> domains;
+  for (int i : hidden) {
+    domains.push_back(gp.node(i).domain());
+    gp.mutable_node(i)->set_domain(kHiddenDomain);
+  }
   const int value_infos = gp.value_info_size();
   try {
     onnx::shape_inference::InferShapes(m);
@@ -852,6 +1051,9 @@ void infer_shapes(onnx::ModelProto& m, const std::string& path) {
       gp.mutable_value_info()->DeleteSubrange(value_infos, gp.value_info_size() - value_infos);
     spdlog::debug("onnx: shape inference failed for {}", path);
   }
+  for (std::size_t k = 0; k < hidden.size(); ++k) gp.mutable_node(hidden[k])->set_domain(domains[k]);
+  // The ranks inference found now judge the axes it could not.
+  if (!hidden.empty()) check_layer_norm_axes(gp, path);
 }
 
 // --- function expansion ------------------------------------------------------
@@ -1040,16 +1242,37 @@ ir::Graph OnnxFrontend::open(const std::string& path, const OpenOptions& opts) c
   int opset = default_opset(model);
   if (opset < 0) opset = kCanonicalOpset;  // no default-domain import: only custom ops (or none)
   const int declared_opset = opset;
+  check_graph_tensors(model.graph(), path);
+  check_layer_norm_axes(model.graph(), path);
   precheck_ops(model, opts, opset);
 
   bool upgraded = false;
-  if (opset < kCanonicalOpset) {
+  if (opset < kCanonicalOpset && model.graph().node_size() == 0) {
+    // Nothing to upgrade (and the converter crashes on an empty graph).
+    opset = kCanonicalOpset;
+  } else if (opset < kCanonicalOpset) {
+    check_names_for_converter(model.graph(), path);
+    // The converter's time grows with the square of the node count (see kMaxConverterNodes).
+    if (model.graph().node_size() > kMaxConverterNodes) {
+      if (opset < 11)
+        refuse(path, "opset " + std::to_string(opset) + " with " + std::to_string(model.graph().node_size()) +
+                         " nodes is too large for the ONNX version converter (at most " +
+                         std::to_string(kMaxConverterNodes) + "); re-export the model with opset 13 or newer");
+      spdlog::debug("onnx: {} has {} nodes, more than the version converter takes; opset {} imported natively",
+                    path, model.graph().node_size(), opset);
+    }
+  }
+  if (opset < kCanonicalOpset && model.graph().node_size() <= kMaxConverterNodes) {
     // The converter's adapters read shapes (e.g. broadcasting, Softmax 12->13).
     if (opts.infer_shapes) infer_shapes(model, path);
+    const auto external = take_external_refs(model.graph());
     std::string reason;
     try {
       model = onnx::version_conversion::ConvertVersion(model, kCanonicalOpset);
+      restore_external_refs(*model.mutable_graph(), external, path);
       upgraded = true;
+    } catch (const FrontendError&) {
+      throw;
     } catch (const std::exception& e) {
       reason = e.what();
     } catch (...) {

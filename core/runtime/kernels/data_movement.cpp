@@ -111,8 +111,8 @@ Outputs kernel_Reshape(const ir::Operation& op, Inputs x) {
       infer = static_cast<std::int64_t>(i);
     } else if (s[i] < 0) {
       fail("invalid shape " + shape_string(s));
-    } else {
-      known *= s[i];
+    } else if (__builtin_mul_overflow(known, s[i], &known)) {  // a target shape from the model may be absurd
+      fail("shape " + shape_string(s) + " has more elements than a 64-bit count holds");
     }
   }
   if (infer >= 0) {
@@ -497,7 +497,8 @@ Outputs kernel_Tile(const ir::Operation&, Inputs x) {
   Shape out = X.shape();
   for (std::size_t d = 0; d < out.size(); ++d) {
     if (reps[d] < 0) fail("negative repeat");
-    out[d] *= reps[d];
+    if (__builtin_mul_overflow(out[d], reps[d], &out[d]))  // repeats come from the model: never wrap
+      fail("repeats " + shape_string(reps) + " overflow the size of " + X.type_string());
   }
   const Shape st = strides_of(X.shape());
   return {dispatch_by_size(X.dtype(), [&]<typename T>() {

@@ -118,12 +118,26 @@ Outputs unary_numeric(Inputs x, F f) {
   })};
 }
 
+// Integer add/sub/mul/neg wrap around (two's complement), as numpy and ONNX Runtime
+// do: signed overflow is undefined behaviour in C++, and small unsigned types
+// promote to int, so the arithmetic is done in uint64 and truncated back.
+template <typename T, typename F>
+T wrapping(T a, T b, F f) {
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>)
+    return static_cast<T>(f(static_cast<std::uint64_t>(a), static_cast<std::uint64_t>(b)));
+  else
+    return static_cast<T>(f(a, b));
+}
+inline constexpr auto kAdd = [](auto a, auto b) { return wrapping(a, b, [](auto u, auto v) { return u + v; }); };
+inline constexpr auto kSub = [](auto a, auto b) { return wrapping(a, b, [](auto u, auto v) { return u - v; }); };
+inline constexpr auto kMul = [](auto a, auto b) { return wrapping(a, b, [](auto u, auto v) { return u * v; }); };
+
 template <typename T>
 T safe_div(T a, T b) {
   if constexpr (std::is_integral_v<T>) {
     if (b == 0) return 0;  // undefined in ONNX; never trap
     if constexpr (std::is_signed_v<T>)
-      if (b == -1) return static_cast<T>(-a);
+      if (b == -1) return kSub(T(0), a);  // -INT_MIN wraps to INT_MIN
     return static_cast<T>(a / b);  // truncates toward zero
   } else {
     return a / b;
@@ -132,9 +146,9 @@ T safe_div(T a, T b) {
 
 }  // namespace
 
-Outputs kernel_Add(const ir::Operation&, Inputs x) { return arith(x, [](auto a, auto b) { return a + b; }); }
-Outputs kernel_Sub(const ir::Operation&, Inputs x) { return arith(x, [](auto a, auto b) { return a - b; }); }
-Outputs kernel_Mul(const ir::Operation&, Inputs x) { return arith(x, [](auto a, auto b) { return a * b; }); }
+Outputs kernel_Add(const ir::Operation&, Inputs x) { return arith(x, kAdd); }
+Outputs kernel_Sub(const ir::Operation&, Inputs x) { return arith(x, kSub); }
+Outputs kernel_Mul(const ir::Operation&, Inputs x) { return arith(x, kMul); }
 Outputs kernel_Div(const ir::Operation&, Inputs x) { return arith(x, [](auto a, auto b) { return safe_div(a, b); }); }
 
 // y = a ^ b; the exponent may have another numeric type than the base.
@@ -199,7 +213,7 @@ Outputs kernel_Min(const ir::Operation&, Inputs x) {
     return a < b ? a : b;
   });
 }
-Outputs kernel_Sum(const ir::Operation&, Inputs x) { return fold(x, [](auto a, auto b) { return a + b; }); }
+Outputs kernel_Sum(const ir::Operation&, Inputs x) { return fold(x, kAdd); }
 // mean = (x0 + x1 + ... + xn-1) / n
 Outputs kernel_Mean(const ir::Operation& op, Inputs x) {
   Tensor s = kernel_Sum(op, x)[0];
@@ -214,10 +228,10 @@ Outputs kernel_Mean(const ir::Operation& op, Inputs x) {
 
 Outputs kernel_Abs(const ir::Operation&, Inputs x) {
   return unary_numeric(x, [](auto v) {
-    if constexpr (std::is_unsigned_v<decltype(v)>) return v; else return v < 0 ? -v : v;
+    if constexpr (std::is_unsigned_v<decltype(v)>) return v; else return v < 0 ? kSub(decltype(v)(0), v) : v;
   });
 }
-Outputs kernel_Neg(const ir::Operation&, Inputs x) { return unary_numeric(x, [](auto v) { return -v; }); }
+Outputs kernel_Neg(const ir::Operation&, Inputs x) { return unary_numeric(x, [](auto v) { return kSub(decltype(v)(0), v); }); }
 Outputs kernel_Sign(const ir::Operation&, Inputs x) {
   return unary_numeric(x, [](auto v) { return v > 0 ? 1 : (v < 0 ? -1 : 0); });
 }

@@ -51,6 +51,32 @@ Outputs recurrent(const ir::Operation& op, Inputs x, Cell cell) {
   const std::int64_t H = R.dim(2);
   if (W.dim(0) != dirs || W.dim(1) != G * H || W.dim(2) != I || R.dim(1) != G * H)
     fail("W " + W.type_string() + " / R " + R.type_string() + " do not match hidden_size " + std::to_string(H));
+  // The loops below index every optional input by the spec's shape, so a tensor of
+  // another shape or type would be read out of bounds: check each against the spec first.
+  auto expect = [&](const Tensor& t, const char* what, DType dt, const Shape& shape) {
+    if (!t.defined()) return;
+    if (t.dtype() != dt || t.shape() != shape)
+      fail("input " + std::string(what) + " is " + t.type_string() + ", the " + op.op_type + " spec needs " +
+           std::string(ir::dtype_name(dt)) + shape_string(shape));
+  };
+  expect(W, "W", DType::Float32, {dirs, G * H, I});
+  expect(R, "R", DType::Float32, {dirs, G * H, H});
+  expect(B, "B", DType::Float32, {dirs, 2 * G * H});
+  if (L.defined()) {
+    if (!ir::dtype_is_integer(L.dtype()) || L.shape() != Shape{Bt})
+      fail("input sequence_lens is " + L.type_string() + ", the " + op.op_type + " spec needs i32[" +
+           std::to_string(Bt) + "]");
+    for (std::int64_t b = 0; b < Bt; ++b)
+      if (L.get_int(b) < 0 || L.get_int(b) > S)
+        fail("input sequence_lens holds " + std::to_string(L.get_int(b)) + ", outside [0, " + std::to_string(S) + "]");
+  }
+  // The kernel reads the initial states as [num_directions, batch, hidden] in both layouts.
+  const Shape state = layout1 ? Shape{Bt, dirs, H} : Shape{dirs, Bt, H};
+  expect(H0, "initial_h", DType::Float32, state);
+  if (cell == Cell::Lstm) {
+    expect(C0, "initial_c", DType::Float32, state);
+    expect(P, "P", DType::Float32, {dirs, 3 * H});
+  }
   const double clip = attr_float(op, "clip", 0.0);
   const bool has_clip = op.attr("clip") != nullptr;
   const bool input_forget = attr_int(op, "input_forget", 0) != 0;
