@@ -422,10 +422,29 @@ QuantizeResult quantize(const ir::Graph& float_graph, const std::vector<Sample>&
       reference_of[x] = op.outputs[0];
     }
   }
-  propagate(range);
-  if (strategy->qdq_params)
-    act.erase(std::remove_if(act.begin(), act.end(), [&](const std::string& t) { return !plan.params.count(t); }), act.end());
-  plan_weights();
+  // An op whose int32 bias does not fit at input_scale * weight_scale would clamp
+  // it: it stays in float (and the params are chosen again without it).
+  for (bool demoted = true; demoted;) {
+    demoted = false;
+    propagate(range);
+    plan_weights();
+    for (const auto& [i, l] : plan.layers) {
+      if (!l.bias || l.bias->out_of_range == 0) continue;
+      plan.int8_ops.erase(i);
+      plan.float_reasons[op_label(fg.ops[i], i)] =
+          "its bias does not fit in int32 at input scale x weight scale (" + std::to_string(l.bias->out_of_range) +
+          " values up to " + std::to_string(static_cast<long long>(l.bias->max_abs_q)) + " steps, the limit 2^30): its input's range is too narrow for its bias";
+      demoted = true;
+    }
+  }
+  // Only the tensors the remaining int8 ops need (ops were demoted above, or for qat).
+  {
+    const std::vector<std::string> still = activation_tensors();
+    const std::set<std::string> keep(still.begin(), still.end());
+    act.erase(std::remove_if(act.begin(), act.end(),
+                             [&](const std::string& t) { return !keep.count(t) || !plan.params.count(t); }),
+              act.end());
+  }
 
   // --- verify
   for (const auto& [t, p] : plan.params) {

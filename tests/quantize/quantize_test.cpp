@@ -387,6 +387,21 @@ TEST(Quantize, Int8OpsComeFromTheRuntimeTable) {
   EXPECT_GT(*r.report.outputs[0].sqnr_db, 20);
 }
 
+// A bias that would not fit in int32 at input_scale * weight_scale (tiny input
+// range, large bias: ShuffleNetV2's classifier) keeps its op in float rather than
+// clamping it; the rest stays int8.
+TEST(Quantize, BiasBeyondInt32KeepsTheOpFloat) {
+  ir::Graph g = small_net();
+  std::vector<float> big(10, 1e6f);
+  g.tensors["bf"].data = ir::ConstantData::copy_of(big.data(), big.size() * 4);
+  const auto r = quantize(g, random_samples(g, 4, 1), QuantizeOptions{});
+  std::string why;
+  ASSERT_TRUE(in_float(r.report, "fc", &why));
+  EXPECT_NE(why.find("bias does not fit in int32"), std::string::npos) << why;
+  EXPECT_FALSE(in_float(r.report, "conv1"));
+  EXPECT_GT(*r.report.outputs[0].sqnr_db, 20);
+}
+
 // Issue 13 (2): with no samples nothing is measured, and nothing pretends it was.
 TEST(Quantize, NoSamplesMeansNotMeasured) {
   const ir::Graph g = small_net();
