@@ -89,6 +89,9 @@ std::string int8_refusal(const ir::Operation& op, const ir::Graph& graph) {
   try {
     if (!prepare_quantized(op, graph)) return "it is neither an int8 nor a hybrid op";
     return {};
+  } catch (const UnsupportedOpError& e) {
+    // The caller names the op: say only what the kernel does not take.
+    return e.op_type() + " is not supported by " + e.backend();
   } catch (const EdgeCompilerError& e) {
     return e.what();
   }
