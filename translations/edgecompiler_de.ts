@@ -719,8 +719,8 @@
         </translation>
     </message>
     <message>
-        <source>No calibration data chosen: the inputs are uniform random values in [-1, 1) from a fixed seed. Choose a .npy file of real inputs for meaningful ranges.</source>
-        <translation>Keine Kalibrierdaten gewählt: Die Eingaben sind gleichverteilte Zufallswerte in [-1, 1) aus einem festen Seed. Für aussagekräftige Wertebereiche eine .npy-Datei mit echten Eingaben wählen.</translation>
+        <source>No calibration data chosen: random inputs from a fixed seed, of each input&apos;s type: floating-point inputs uniform in [-1, 1), integer inputs (token ids) uniform over the rows of the table they index (else 0 or 1). Choose a .npy file of real inputs for meaningful ranges.</source>
+        <translation>Keine Kalibrierdaten gewählt: Zufallseingaben aus einem festen Seed, im Typ jeder Eingabe: Gleitkomma-Eingaben gleichverteilt in [-1, 1), ganzzahlige Eingaben (Token-IDs) gleichverteilt über die Zeilen der Tabelle, die sie indizieren (sonst 0 oder 1). Für aussagekräftige Wertebereiche eine .npy-Datei mit echten Eingaben wählen.</translation>
     </message>
     <message>
         <source>Calibration: %1</source>
@@ -765,6 +765,10 @@
     <message>
         <source>output “%1”: SQNR %2, top-1 agreement %3%</source>
         <translation>Ausgabe „%1“: SQNR %2, Top-1-Übereinstimmung %3 %</translation>
+    </message>
+    <message>
+        <source>output “%1”: SQNR not measured (no data)</source>
+        <translation>Ausgabe „%1“: SQNR nicht gemessen (keine Daten)</translation>
     </message>
     <message numerus="yes">
         <source>%n layer(s) in int8</source>
@@ -1307,11 +1311,23 @@ Unterstützt: %1</translation>
 </context>
 <context>
     <name>ec::workbench::QuantRunner</name>
+    <message>
+        <source>“%1” %2 uniform in [%3, %4)</source>
+        <translation>„%1“ %2 gleichverteilt in [%3, %4)</translation>
+    </message>
+    <message>
+        <source>“%1” %2 token ids uniform in [0, %3), the rows of the table “%4” it indexes</source>
+        <translation>„%1“ %2 Token-IDs gleichverteilt in [0, %3), die Zeilen der Tabelle „%4“, die sie indiziert</translation>
+    </message>
+    <message>
+        <source>“%1” %2 integers 0 or 1 (no table it indexes was found)</source>
+        <translation>„%1“ %2 ganze Zahlen 0 oder 1 (keine Tabelle gefunden, die sie indiziert)</translation>
+    </message>
     <message numerus="yes">
-        <source>%n random sample(s) (uniform in [-1, 1), seed %1)</source>
+        <source>%n random sample(s) (seed %1): %2</source>
         <translation>
-            <numerusform>%n Zufallsstichprobe (gleichverteilt in [-1, 1), Seed %1)</numerusform>
-            <numerusform>%n Zufallsstichproben (gleichverteilt in [-1, 1), Seed %1)</numerusform>
+            <numerusform>%n Zufallsstichprobe (Seed %1): %2</numerusform>
+            <numerusform>%n Zufallsstichproben (Seed %1): %2</numerusform>
         </translation>
     </message>
     <message numerus="yes">

@@ -719,7 +719,7 @@
         </translation>
     </message>
     <message>
-        <source>No calibration data chosen: the inputs are uniform random values in [-1, 1) from a fixed seed. Choose a .npy file of real inputs for meaningful ranges.</source>
+        <source>No calibration data chosen: random inputs from a fixed seed, of each input&apos;s type: floating-point inputs uniform in [-1, 1), integer inputs (token ids) uniform over the rows of the table they index (else 0 or 1). Choose a .npy file of real inputs for meaningful ranges.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -764,6 +764,10 @@
     </message>
     <message>
         <source>output “%1”: SQNR %2, top-1 agreement %3%</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>output “%1”: SQNR not measured (no data)</source>
         <translation type="unfinished"></translation>
     </message>
     <message numerus="yes">
@@ -1305,11 +1309,23 @@ Supported: %1</source>
 </context>
 <context>
     <name>ec::workbench::QuantRunner</name>
+    <message>
+        <source>“%1” %2 uniform in [%3, %4)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” %2 token ids uniform in [0, %3), the rows of the table “%4” it indexes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” %2 integers 0 or 1 (no table it indexes was found)</source>
+        <translation type="unfinished"></translation>
+    </message>
     <message numerus="yes">
-        <source>%n random sample(s) (uniform in [-1, 1), seed %1)</source>
+        <source>%n random sample(s) (seed %1): %2</source>
         <translation>
-            <numerusform>%n random sample (uniform in [-1, 1), seed %1)</numerusform>
-            <numerusform>%n random samples (uniform in [-1, 1), seed %1)</numerusform>
+            <numerusform>%n random sample (seed %1): %2</numerusform>
+            <numerusform>%n random samples (seed %1): %2</numerusform>
         </translation>
     </message>
     <message numerus="yes">

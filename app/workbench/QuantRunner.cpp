@@ -4,6 +4,7 @@
 
 #include <spdlog/spdlog.h>
 #include <QFileInfo>
+#include <QStringList>
 #include <QThread>
 
 #include "core/errors.h"
@@ -33,10 +34,7 @@ std::vector<ec::quantize::Sample> QuantRunner::samplesFor(const QuantJob& job, Q
   std::vector<ec::quantize::Sample> samples;
   if (job.calibrationFile.isEmpty()) {
     samples = ec::quantize::random_samples(*job.graph, job.randomSamples, job.seed);
-    if (source) {
-      *source = tr("%n random sample(s) (uniform in [-1, 1), seed %1)", nullptr, int(samples.size()))
-                    .arg(job.seed);
-    }
+    if (source) *source = describeRandomSamples(*job.graph, int(samples.size()), job.seed);
   } else {
     samples = ec::quantize::load_calibration_data(job.calibrationFile.toStdString(), *job.graph,
                                                   job.options.num_calibration_samples);
@@ -46,6 +44,30 @@ std::vector<ec::quantize::Sample> QuantRunner::samplesFor(const QuantJob& job, Q
     }
   }
   return samples;
+}
+
+QString QuantRunner::describeRandomSamples(const ec::ir::Graph& graph, int n, quint64 seed) {
+  using Kind = ec::quantize::RandomInputRange::Kind;
+  QStringList inputs;
+  for (const auto& r : ec::quantize::random_input_ranges(graph)) {
+    const QString name = QString::fromStdString(r.input);
+    const QString dtype = QString::fromLatin1(ec::ir::dtype_name(r.dtype).data(), qsizetype(ec::ir::dtype_name(r.dtype).size()));
+    switch (r.kind) {
+      case Kind::Float:
+        inputs << tr("“%1” %2 uniform in [%3, %4)").arg(name, dtype).arg(r.lo).arg(r.hi);
+        break;
+      case Kind::TableIndex:
+        inputs << tr("“%1” %2 token ids uniform in [0, %3), the rows of the table “%4” it indexes")
+                      .arg(name, dtype)
+                      .arg(r.hi)
+                      .arg(QString::fromStdString(r.table));
+        break;
+      case Kind::SmallInteger:
+        inputs << tr("“%1” %2 integers 0 or 1 (no table it indexes was found)").arg(name, dtype);
+        break;
+    }
+  }
+  return tr("%n random sample(s) (seed %1): %2", nullptr, n).arg(seed).arg(inputs.join(QStringLiteral("; ")));
 }
 
 void QuantRunner::run(const QuantJob& job) {
@@ -60,6 +82,7 @@ void QuantRunner::run(const QuantJob& job) {
     const std::vector<ec::quantize::Sample> samples = samplesFor(job, &outcome->calibrationSource);
     ec::quantize::QuantizeOptions options = job.options;
     if (job.calibrationFile.isEmpty()) options.num_calibration_samples = int(samples.size());
+    options.data_source = outcome->calibrationSource.toStdString();
     const quint64 id = job.id;
     auto progress = [this, id](const std::string& stage, int done, int total) {
       if (cancelledUpTo_.load() >= id) return false;

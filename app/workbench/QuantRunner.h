@@ -55,6 +55,9 @@ class QuantRunner : public QObject {
   /// Builds the calibration samples of `job` (random or from its file). Throws
   /// the core's EdgeCompilerError for a file that does not fit the graph.
   static std::vector<ec::quantize::Sample> samplesFor(const QuantJob& job, QString* source = nullptr);
+  /// Where `n` random samples for `graph` come from, per input (translated): floats
+  /// uniform in [-1, 1), token ids within the table they index, other integers 0/1.
+  static QString describeRandomSamples(const ec::ir::Graph& graph, int n, quint64 seed);
 
  public slots:
   void run(const ec::workbench::QuantJob& job);

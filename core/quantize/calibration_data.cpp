@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <random>
 #include <set>
+#include <sstream>
 
 #include "core/errors.h"
 #include "core/util/npy.h"
@@ -105,20 +106,134 @@ std::vector<Sample> load_calibration_data(const std::string& path, const ir::Gra
   return samples;
 }
 
+namespace {
+
+bool passes_values_through(ir::OpKind k) {
+  return k == ir::OpKind::Cast || k == ir::OpKind::Reshape || k == ir::OpKind::Squeeze || k == ir::OpKind::Unsqueeze ||
+         k == ir::OpKind::Flatten || k == ir::OpKind::Identity;
+}
+
+// The smallest row count of a constant table that `name` (or a value-preserving
+// view of it) indexes through Gather, with the table's name; 0 when none.
+std::pair<std::int64_t, std::string> indexed_rows(const ir::Graph& g, const std::string& name, int depth = 0) {
+  std::pair<std::int64_t, std::string> best{0, {}};
+  if (depth > 4) return best;
+  for (const auto& op : g.ops) {
+    std::pair<std::int64_t, std::string> r{0, {}};
+    if (op.kind == ir::OpKind::Gather && op.inputs.size() > 1 && op.inputs[1] == name) {
+      const ir::Tensor* table = g.find_tensor(op.inputs[0]);
+      if (!table || !table->is_constant() || !table->shape.rank_known || table->shape.rank() == 0) continue;
+      std::int64_t axis = op.attr_int("axis", 0);
+      const auto rank = static_cast<std::int64_t>(table->shape.rank());
+      if (axis < 0) axis += rank;
+      if (axis < 0 || axis >= rank || !table->shape.dims[static_cast<std::size_t>(axis)].is_static()) continue;
+      r = {table->shape.dims[static_cast<std::size_t>(axis)].value, table->name};
+    } else if (passes_values_through(op.kind) && !op.inputs.empty() && op.inputs[0] == name && !op.outputs.empty()) {
+      r = indexed_rows(g, op.outputs[0], depth + 1);
+    }
+    if (r.first > 0 && (best.first == 0 || r.first < best.first)) best = r;
+  }
+  return best;
+}
+
+template <typename T>
+void fill_integers(runtime::Tensor& x, std::mt19937_64& rng, std::int64_t lo, std::int64_t hi) {
+  std::uniform_int_distribution<std::int64_t> dist(lo, hi - 1);
+  T* p = x.mutable_data<T>();
+  for (std::int64_t i = 0; i < x.numel(); ++i) p[i] = static_cast<T>(dist(rng));
+}
+
+std::string number(double v) {
+  std::ostringstream s;
+  s << v;
+  return s.str();
+}
+
+}  // namespace
+
+std::vector<RandomInputRange> random_input_ranges(const ir::Graph& g, float lo, float hi) {
+  std::vector<RandomInputRange> out;
+  for (const auto& name : g.inputs) {
+    const ir::Tensor* t = g.find_tensor(name);
+    RandomInputRange r;
+    r.input = name;
+    r.dtype = t && t->dtype != ir::DType::Undefined ? t->dtype : ir::DType::Float32;
+    if (r.dtype == ir::DType::Bool || ir::dtype_is_integer(r.dtype)) {
+      const auto [rows, table] = indexed_rows(g, name);
+      if (rows > 0) {
+        r.kind = RandomInputRange::Kind::TableIndex;
+        r.lo = 0, r.hi = static_cast<double>(rows);
+        r.table = table;
+      } else {
+        r.kind = RandomInputRange::Kind::SmallInteger;
+        r.lo = 0, r.hi = 2;
+      }
+    } else {
+      r.kind = RandomInputRange::Kind::Float;
+      r.lo = lo, r.hi = hi;
+    }
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+std::string describe_random_samples(const ir::Graph& g, int n, std::uint64_t seed, float lo, float hi) {
+  std::string s = std::to_string(n) + (n == 1 ? " random sample" : " random samples") + " (seed " +
+                  std::to_string(seed) + ")";
+  std::string sep = ": ";
+  for (const auto& r : random_input_ranges(g, lo, hi)) {
+    s += sep + "input '" + r.input + "' " + std::string(ir::dtype_name(r.dtype)) + " ";
+    sep = "; ";
+    switch (r.kind) {
+      case RandomInputRange::Kind::Float: s += "uniform in [" + number(r.lo) + ", " + number(r.hi) + ")"; break;
+      case RandomInputRange::Kind::TableIndex:
+        s += "ids uniform in [0, " + number(r.hi) + ") (the rows of '" + r.table + "', which it indexes)";
+        break;
+      case RandomInputRange::Kind::SmallInteger: s += "uniform in {0, 1} (an integer input; no table found to size it)"; break;
+    }
+  }
+  return s;
+}
+
 std::vector<Sample> random_samples(const ir::Graph& g, int n, std::uint64_t seed, float lo, float hi) {
   std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<float> dist(lo, hi);
+  const std::vector<RandomInputRange> ranges = random_input_ranges(g, lo, hi);
   std::vector<Sample> out(static_cast<std::size_t>(std::max(n, 0)));
   for (auto& s : out)
-    for (const auto& name : g.inputs) {
-      const ir::Tensor* t = g.find_tensor(name);
+    for (const auto& r : ranges) {
+      const ir::Tensor* t = g.find_tensor(r.input);
       std::vector<std::int64_t> shape;
       if (t && t->shape.rank_known)
         for (const auto& d : t->shape.dims) shape.push_back(d.is_static() ? d.value : 1);
-      runtime::Tensor x(ir::DType::Float32, shape);
-      float* p = x.mutable_data<float>();
-      for (std::int64_t i = 0; i < x.numel(); ++i) p[i] = dist(rng);
-      s.emplace(name, std::move(x));
+      runtime::Tensor x(r.dtype, shape);
+      const auto ilo = static_cast<std::int64_t>(r.lo), ihi = static_cast<std::int64_t>(r.hi);
+      switch (r.dtype) {
+        case ir::DType::Float32: {
+          std::uniform_real_distribution<float> dist(static_cast<float>(r.lo), static_cast<float>(r.hi));
+          float* p = x.mutable_data<float>();
+          for (std::int64_t i = 0; i < x.numel(); ++i) p[i] = dist(rng);
+          break;
+        }
+        case ir::DType::Float64: {
+          std::uniform_real_distribution<double> dist(r.lo, r.hi);
+          double* p = x.mutable_data<double>();
+          for (std::int64_t i = 0; i < x.numel(); ++i) p[i] = dist(rng);
+          break;
+        }
+        case ir::DType::Int8: fill_integers<std::int8_t>(x, rng, ilo, std::min<std::int64_t>(ihi, 128)); break;
+        case ir::DType::Int16: fill_integers<std::int16_t>(x, rng, ilo, std::min<std::int64_t>(ihi, 32768)); break;
+        case ir::DType::Int32: fill_integers<std::int32_t>(x, rng, ilo, std::min<std::int64_t>(ihi, std::int64_t{1} << 31)); break;
+        case ir::DType::Int64: fill_integers<std::int64_t>(x, rng, ilo, ihi); break;
+        case ir::DType::UInt8: fill_integers<std::uint8_t>(x, rng, ilo, std::min<std::int64_t>(ihi, 256)); break;
+        case ir::DType::UInt16: fill_integers<std::uint16_t>(x, rng, ilo, std::min<std::int64_t>(ihi, 65536)); break;
+        case ir::DType::UInt32: fill_integers<std::uint32_t>(x, rng, ilo, std::min<std::int64_t>(ihi, std::int64_t{1} << 32)); break;
+        case ir::DType::UInt64: fill_integers<std::uint64_t>(x, rng, ilo, ihi); break;
+        case ir::DType::Bool: fill_integers<std::uint8_t>(x, rng, 0, 2); break;
+        default:
+          throw EdgeCompilerError(ErrorKind::Usage, "input '" + r.input + "' is " + std::string(ir::dtype_name(r.dtype)) +
+                                                        "; random calibration data cannot be drawn for it: give --calibration-data");
+      }
+      s.emplace(r.input, std::move(x));
     }
   return out;
 }

@@ -109,6 +109,8 @@ QuantizedBias quantize_bias(std::span<const float> b, float input_scale, const i
   for (std::size_t i = 0; i < b.size(); ++i) {
     const double s = r.params.scales[pc ? i : 0];
     const double q = std::nearbyint(static_cast<double>(b[i]) / s);
+    r.max_abs_q = std::max(r.max_abs_q, std::abs(q));
+    if (std::abs(q) > 1073741824.0) ++r.out_of_range;
     r.values[i] = static_cast<std::int32_t>(std::clamp(q, -2147483648.0, 2147483647.0));
   }
   return r;

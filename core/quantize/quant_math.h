@@ -41,6 +41,11 @@ QuantizedWeights quantize_weights(std::span<const float> w, const std::vector<st
 struct QuantizedBias {
   std::vector<std::int32_t> values;
   ir::QuantParams params;  // i32, zero points 0
+  /// Values beyond +-2^30 at this scale (clamped): the kernel folds the input zero
+  /// point's correction into the same int32, so they leave it no headroom. A tiny
+  /// input scale times a tiny weight scale does this (shufflenet's classifier).
+  std::size_t out_of_range = 0;
+  double max_abs_q = 0;  // largest |b / scale| before clamping
 };
 QuantizedBias quantize_bias(std::span<const float> b, float input_scale, const ir::QuantParams& weight);
 

@@ -21,7 +21,7 @@ struct TensorReport {
   float range_min = 0, range_max = 0; // clipping range chosen (after percentile / propagation)
   ir::QuantParams params;             // scale / zero point chosen (int8, per tensor)
   double clip_fraction = 0;           // share of observed values outside [range_min, range_max]
-  double sqnr_db = 0;                 // int8 execution vs float, over the calibration samples
+  double sqnr_db = 0;                 // int8 execution vs float over the samples; NaN when not measured (no samples)
   /// Histogram of the observed float values: `histogram.size()` equal bins over
   /// [hist_min, hist_max] (for the workbench's histogram with the clip range marked).
   float hist_min = 0, hist_max = 0;
@@ -39,7 +39,7 @@ struct LayerReport {
   std::vector<double> channel_sqnr_db;
   std::vector<float> channel_max_abs_error;
   double weight_sqnr_db = 0;          // whole weight tensor
-  double output_sqnr_db = 0;          // the op's output tensor (int8 execution vs float)
+  double output_sqnr_db = 0;          // the op's output tensor (int8 execution vs float); NaN when not measured
   /// Set by --sensitivity: output SQNR of the model with only this op kept in
   /// float, minus the fully quantised model's output SQNR (dB; larger = more sensitive).
   std::optional<double> sensitivity_gain_db;
@@ -56,11 +56,15 @@ struct FloatOp {
   std::string reason;
 };
 
+/// The quantised model's output against the float model's. Each figure is
+/// measured by running both on the CPU runtime over the samples; with no samples
+/// (qat or dynamic without data) none is measured and all are empty.
 struct ModelReport {
-  std::string output;                 // graph output name
-  double sqnr_db = 0;                 // quantised model vs float model over the samples
-  float max_abs_error = 0;
-  double top1_agreement = 0;          // share of samples whose argmax matches (0..1)
+  std::string output;                         // graph output name
+  std::optional<double> sqnr_db;              // dB
+  std::optional<float> max_abs_error;
+  std::optional<double> top1_agreement;       // share of samples whose argmax matches (0..1)
+  bool measured() const { return sqnr_db.has_value(); }
 };
 
 struct QuantReport {
@@ -74,10 +78,11 @@ struct QuantReport {
   std::vector<FloatOp> float_ops;     // graph order
   std::vector<ModelReport> outputs;   // one per float graph output
   std::vector<std::string> warnings;  // e.g. very wide ranges, one line each
-  /// True when the SQNR figures come from the float simulation of the int8 graph
-  /// (Quantize->Dequantize after every int8 tensor, dequantised weights); false
-  /// when the CPU runtime executed the int8 graph itself.
-  bool simulated = true;
+  /// How many samples the figures (SQNR, errors, agreement) were measured on,
+  /// running the int8 graph itself on the CPU runtime; 0: nothing was measured.
+  int measured_samples = 0;
+  /// Where the samples came from, as the caller described them (QuantizeOptions::data_source).
+  std::string data_source;
 
   const TensorReport* find_tensor(const std::string& name) const {
     for (const auto& t : tensors)

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <set>
 
 #include "core/errors.h"
@@ -25,42 +26,15 @@ namespace {
 using detail::Plan;
 using Clock = std::chrono::steady_clock;
 
-// Ops the int8 graph may hold (docs/QUANTISATION.md), and how their output params are chosen.
-enum class OutParams { Observed, SameAsInput, Fixed };
-struct Int8Op {
-  ir::OpKind kind;
-  OutParams out;
-  bool data_only;  // only input 0 is data (others are shapes/axes/bounds)
-};
-constexpr Int8Op kInt8Ops[] = {
-    {ir::OpKind::Conv, OutParams::Observed, false},
-    {ir::OpKind::Gemm, OutParams::Observed, false},
-    {ir::OpKind::MatMul, OutParams::Observed, false},
-    {ir::OpKind::FullyConnected, OutParams::Observed, false},
-    {ir::OpKind::Add, OutParams::Observed, false},
-    {ir::OpKind::Mul, OutParams::Observed, false},
-    {ir::OpKind::AveragePool, OutParams::Observed, true},
-    {ir::OpKind::GlobalAveragePool, OutParams::Observed, true},
-    {ir::OpKind::Concat, OutParams::Observed, false},
-    {ir::OpKind::MaxPool, OutParams::SameAsInput, true},
-    {ir::OpKind::Relu, OutParams::SameAsInput, true},
-    {ir::OpKind::Clip, OutParams::SameAsInput, true},
-    {ir::OpKind::Reshape, OutParams::SameAsInput, true},
-    {ir::OpKind::Flatten, OutParams::SameAsInput, true},
-    {ir::OpKind::Transpose, OutParams::SameAsInput, true},
-    {ir::OpKind::Squeeze, OutParams::SameAsInput, true},
-    {ir::OpKind::Unsqueeze, OutParams::SameAsInput, true},
-    {ir::OpKind::Softmax, OutParams::Fixed, true},
-    {ir::OpKind::Sigmoid, OutParams::Fixed, true},
-    {ir::OpKind::Tanh, OutParams::Fixed, true},
-};
-const Int8Op* int8_op(ir::OpKind k) {
-  for (const auto& r : kInt8Ops)
-    if (r.kind == k) return &r;
-  return nullptr;
-}
-ir::QuantParams fixed_output_params(ir::OpKind k) {
-  return k == ir::OpKind::Tanh ? fixed_params(1.f / 128, 0) : fixed_params(1.f / 256, -128);
+// What may run in int8, and how an int8 op's output params are chosen, come from
+// the CPU runtime's ONE int8 kernel table (runtime/quantized/int8_kernels.h): the
+// quantiser keeps no table of its own. Whether a kernel takes a given op (its
+// attributes, e.g. a fused activation) is asked of the kernel itself (probe below).
+using runtime::quantized::Int8KernelEntry;
+using runtime::quantized::Int8OutputParams;
+const Int8KernelEntry* int8_op(ir::OpKind k) {
+  const Int8KernelEntry* e = runtime::quantized::find_int8_kernel(k);
+  return e && e->prepare ? e : nullptr;
 }
 
 bool is_float_activation(const ir::Graph& g, const std::string& name) {
@@ -78,8 +52,8 @@ std::string op_label(const ir::Operation& op, std::size_t i) {
 
 // Why `op` cannot run in int8 as the table allows, or "" when it can.
 std::string int8_refusal(const ir::Graph& g, const ir::Operation& op) {
-  const Int8Op* row = int8_op(op.kind);
-  if (!row || !runtime::quantized::has_int8_kernel(op.kind)) return "no int8 kernel for " + op.op_type;
+  const Int8KernelEntry* row = int8_op(op.kind);
+  if (!row) return "the CPU runtime has no int8 kernel for " + op.op_type;
   for (const auto& o : op.outputs)
     if (!o.empty() && (!g.find_tensor(o) || g.find_tensor(o)->dtype != ir::DType::Float32))
       return "its outputs are not all f32";
@@ -106,19 +80,24 @@ std::string int8_refusal(const ir::Graph& g, const ir::Operation& op) {
     const ir::Tensor* b = g.find_tensor(op.inputs[2]);
     if (!is_float_constant(g, op.inputs[2]) || b->shape.rank() != 1) return "its bias is not a 1-D constant";
   }
-  if (op.kind == ir::OpKind::Softmax) {
-    const ir::Tensor* x = g.find_tensor(op.inputs[0]);
-    const std::int64_t axis = op.attr_int("axis", -1);
-    if (!x || !x->shape.rank_known || (axis != -1 && axis != static_cast<std::int64_t>(x->shape.rank()) - 1))
-      return "Softmax over a non-last axis";
-  }
   if (!is_float_activation(g, op.inputs[0])) return "its first input is a constant";
   return {};
 }
 
+// "HARD_SWISH", "HardSwish" -> "hardswish": an op type and a fused activation's name compare equal.
+std::string folded(std::string_view s) {
+  std::string r;
+  for (char c : s)
+    if (c != '_') r += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return r;
+}
+
+// An op matches --keep-float by name, by type, or by the activation fused into it
+// (--keep-float Sigmoid keeps a Conv with fused_activation SIGMOID in float).
 bool matches_keep_float(const ir::Operation& op, const std::vector<std::string>& keep) {
+  const std::string fused = folded(op.attr_string("fused_activation", "NONE"));
   for (const auto& k : keep)
-    if (k == op.name || k == op.op_type) return true;
+    if (k == op.name || k == op.op_type || (fused != "none" && folded(k) == fused)) return true;
   return false;
 }
 
@@ -258,9 +237,10 @@ QuantizeResult quantize(const ir::Graph& float_graph, const std::vector<Sample>&
     else plan.float_reasons[op_label(op, i)] = why;
   }
 
-  // Activation tensors that need params: data inputs and outputs of int8 ops.
-  std::vector<std::string> act;  // in graph order of producers (inputs first)
-  {
+  // Activation tensors that need params: data inputs and outputs of int8 ops,
+  // in graph order of producers (graph inputs first).
+  auto activation_tensors = [&] {
+    std::vector<std::string> act;
     std::set<std::string> seen;
     auto add = [&](const std::string& t) {
       if (!t.empty() && is_float_activation(fg, t) && seen.insert(t).second) act.push_back(t);
@@ -273,11 +253,125 @@ QuantizeResult quantize(const ir::Graph& float_graph, const std::vector<Sample>&
       for (const auto& t : fg.ops[i].inputs) add(t);
       for (const auto& t : fg.ops[i].outputs) add(t);
     }
-    // Report order: graph inputs, then by producer index.
     std::stable_sort(act.begin(), act.end(), [&](const std::string& a, const std::string& b) {
       return uses.producer(a) < uses.producer(b);
     });
+    return act;
+  };
+
+  using Ranges = std::map<std::string, std::pair<float, float>>;
+  // Propagate scales (graph order: an op's inputs have params before its outputs are
+  // chosen) from the activation ranges `range` and the model's own params (qat).
+  auto propagate = [&](const Ranges& range) {
+    plan.params.clear();
+    if (strategy->qdq_params)
+      for (const auto& [t, p] : given)
+        if (is_float_activation(fg, t)) plan.params[t] = p;
+    if (strategy->hybrid) return;
+    for (std::size_t i = 0; i < fg.ops.size(); ++i) {
+      if (!plan.int8_ops.count(i)) continue;
+      const ir::Operation& op = fg.ops[i];
+      const Int8KernelEntry* row = int8_op(op.kind);
+      bool ok = true;
+      for (std::size_t k = 0; k < op.inputs.size(); ++k) {
+        const std::string& t = op.inputs[k];
+        if (t.empty() || (row->data_only && k > 0)) continue;
+        if (is_float_activation(fg, t) && !plan.params.count(t)) {
+          if (auto r = range.find(t); r != range.end()) plan.params[t] = activation_params(r->second.first, r->second.second);
+          else ok = false;
+        }
+        if (is_float_constant(fg, t) && !(detail::weight_slot(fg, op) && k == 1) &&
+            !((op.kind == ir::OpKind::Conv || op.kind == ir::OpKind::Gemm || op.kind == ir::OpKind::FullyConnected) && k == 2) &&
+            !plan.params.count(t)) {
+          auto v = fg.find_tensor(t)->data->as<float>();
+          float lo = 0, hi = 0;
+          for (float x : v) lo = std::min(lo, x), hi = std::max(hi, x);
+          plan.params[t] = activation_params(lo, hi);
+        }
+      }
+      for (const auto& o : op.outputs) {
+        if (o.empty() || plan.params.count(o)) continue;
+        if (row->output == Int8OutputParams::Fixed) plan.params[o] = runtime::quantized::fixed_output_params(op.kind);
+        else if (row->output == Int8OutputParams::SameAsInput && plan.params.count(op.inputs[0])) plan.params[o] = plan.params[op.inputs[0]];
+        else if (auto r = range.find(o); r != range.end()) plan.params[o] = activation_params(r->second.first, r->second.second);
+        else ok = false;
+      }
+      if (!ok) {
+        // qat: a tensor no QDQ pair describes keeps its op in float.
+        plan.int8_ops.erase(i);
+        plan.float_reasons[op_label(op, i)] = "no QuantizeLinear/DequantizeLinear pair gives the scale of its input or output";
+      }
+    }
+    if (strategy->qdq_params) {
+      // Drop params no int8 op needs any more (ops demoted above).
+      std::set<std::string> needed;
+      for (auto i : plan.int8_ops) {
+        for (const auto& t : fg.ops[i].inputs) needed.insert(t);
+        for (const auto& t : fg.ops[i].outputs) needed.insert(t);
+      }
+      for (auto it = plan.params.begin(); it != plan.params.end();) it = needed.count(it->first) ? std::next(it) : plan.params.erase(it);
+    }
+  };
+
+  // Weights (and int32 biases: scale = input_scale * weight_scale).
+  auto plan_weights = [&] {
+    plan.layers.clear();
+    for (std::size_t i = 0; i < fg.ops.size(); ++i) {
+      if (!plan.int8_ops.count(i) && !plan.hybrid_ops.count(i)) continue;
+      const ir::Operation& op = fg.ops[i];
+      const auto slot = detail::weight_slot(fg, op);
+      if (!slot) continue;
+      const ir::Tensor& w = *fg.find_tensor(op.inputs[1]);
+      detail::LayerPlan l;
+      l.op = i;
+      l.weight_axis = slot->axis;
+      const ir::QuantParams* forced = nullptr;
+      if (auto it = given.find(w.name); it != given.end()) forced = &it->second;
+      l.weights = quantize_weights(w.data->as<float>(), w.shape.sizes(), slot->axis, options.per_channel, forced);
+      if (plan.int8_ops.count(i) && op.inputs.size() > 2 && !op.inputs[2].empty()) {
+        const ir::QuantParams& in = plan.params.at(op.inputs[0]);
+        l.bias = quantize_bias(fg.find_tensor(op.inputs[2])->data->as<float>(), in.scales[0], l.weights.params);
+      }
+      plan.layers[i] = std::move(l);
+    }
+  };
+
+  // --- probe: ask the runtime's int8 kernels about every op chosen so far, with
+  // placeholder activation params ([-1, 1]), exactly as a session load prepares
+  // them. An op a kernel refuses (an attribute it does not take, e.g. a fused
+  // SIGMOID) stays in float with the kernel's reason; its neighbours then read it
+  // through Quantize/Dequantize boundaries. Repeat until every kernel takes its op.
+  {
+    std::map<std::string, std::size_t> by_name;
+    for (std::size_t i = 0; i < fg.ops.size(); ++i)
+      if (!fg.ops[i].name.empty()) by_name.emplace(fg.ops[i].name, i);
+    for (bool demoted = true; demoted;) {
+      demoted = false;
+      Ranges placeholder;
+      if (strategy->calibrate)
+        for (const auto& t : activation_tensors()) placeholder[t] = {-1.f, 1.f};
+      propagate(placeholder);
+      plan_weights();
+      const ir::Graph probe = detail::build_int8_graph(plan, false);
+      for (const auto& op : probe.ops) {
+        if (!runtime::quantized::is_int8_op(op, probe) && !runtime::quantized::is_hybrid_op(op, probe)) continue;
+        const std::string why = runtime::quantized::int8_refusal(op, probe);
+        if (why.empty()) continue;
+        const auto it = by_name.find(op.name);
+        if (it == by_name.end() || (!plan.int8_ops.count(it->second) && !plan.hybrid_ops.count(it->second)))
+          throw QuantizationError(op.name, "the CPU runtime's int8 kernels refuse an op the quantiser did not choose: " + why +
+                                               " (a bug; please report it)");
+        plan.int8_ops.erase(it->second);
+        plan.hybrid_ops.erase(it->second);
+        plan.float_reasons[op_label(fg.ops[it->second], it->second)] = "the int8 kernel does not take it: " + why;
+        demoted = true;
+      }
+    }
+    plan.params.clear();
+    plan.layers.clear();
   }
+
+  std::vector<std::string> act = activation_tensors();
 
   // --- calibrate (ptq): observers on every activation tensor that needs params
   std::map<std::string, CalibrationObserver> observers;
@@ -302,7 +396,7 @@ QuantizeResult quantize(const ir::Graph& float_graph, const std::vector<Sample>&
   }
 
   // --- propagate scales
-  std::map<std::string, std::pair<float, float>> range;
+  Ranges range;
   // A tensor whose range was narrowed to a following Relu/Clip's is, in the int8
   // graph, that activation's output: the report compares it with that.
   std::map<std::string, std::string> reference_of;
@@ -322,82 +416,34 @@ QuantizeResult quantize(const ir::Graph& float_graph, const std::vector<Sample>&
       const auto p = uses.producer(x);
       if (p < 0 || !plan.int8_ops.count(static_cast<std::size_t>(p)) || uses.consumers(x).size() != 1) continue;
       if (std::find(fg.outputs.begin(), fg.outputs.end(), x) != fg.outputs.end()) continue;
-      const Int8Op* prow = int8_op(fg.ops[static_cast<std::size_t>(p)].kind);
-      if (prow->out != OutParams::Observed) continue;
+      const Int8KernelEntry* prow = int8_op(fg.ops[static_cast<std::size_t>(p)].kind);
+      if (prow->output != Int8OutputParams::Observed) continue;
       range[x] = range[op.outputs[0]];
       reference_of[x] = op.outputs[0];
     }
   }
-  if (strategy->qdq_params) {
-    for (const auto& [t, p] : given)
-      if (is_float_activation(fg, t)) plan.params[t] = p;
-  }
-  if (!strategy->hybrid) {
-    // Topological order: an op's inputs have params before its outputs are chosen.
-    for (std::size_t i = 0; i < fg.ops.size(); ++i) {
-      if (!plan.int8_ops.count(i)) continue;
-      const ir::Operation& op = fg.ops[i];
-      const Int8Op* row = int8_op(op.kind);
-      bool ok = true;
-      for (std::size_t k = 0; k < op.inputs.size(); ++k) {
-        const std::string& t = op.inputs[k];
-        if (t.empty() || (row->data_only && k > 0)) continue;
-        if (is_float_activation(fg, t) && !plan.params.count(t)) {
-          if (range.count(t)) plan.params[t] = activation_params(range[t].first, range[t].second);
-          else ok = false;
-        }
-        if (is_float_constant(fg, t) && !(detail::weight_slot(fg, op) && k == 1) &&
-            !((op.kind == ir::OpKind::Conv || op.kind == ir::OpKind::Gemm || op.kind == ir::OpKind::FullyConnected) && k == 2) &&
-            !plan.params.count(t)) {
-          auto v = fg.find_tensor(t)->data->as<float>();
-          float lo = 0, hi = 0;
-          for (float x : v) lo = std::min(lo, x), hi = std::max(hi, x);
-          plan.params[t] = activation_params(lo, hi);
-        }
-      }
-      for (const auto& o : op.outputs) {
-        if (o.empty() || plan.params.count(o)) continue;
-        if (row->out == OutParams::Fixed) plan.params[o] = fixed_output_params(op.kind);
-        else if (row->out == OutParams::SameAsInput && plan.params.count(op.inputs[0])) plan.params[o] = plan.params[op.inputs[0]];
-        else if (range.count(o)) plan.params[o] = activation_params(range[o].first, range[o].second);
-        else ok = false;
-      }
-      if (!ok) {
-        // qat: a tensor no QDQ pair describes keeps its op in float.
-        plan.int8_ops.erase(i);
-        plan.float_reasons[op_label(op, i)] = "no QuantizeLinear/DequantizeLinear pair gives the scale of its input or output";
-      }
-    }
-    if (strategy->qdq_params) {
-      // Drop params no int8 op needs any more (ops demoted above).
-      std::set<std::string> needed;
-      for (auto i : plan.int8_ops) {
-        for (const auto& t : fg.ops[i].inputs) needed.insert(t);
-        for (const auto& t : fg.ops[i].outputs) needed.insert(t);
-      }
-      for (auto it = plan.params.begin(); it != plan.params.end();) it = needed.count(it->first) ? std::next(it) : plan.params.erase(it);
-      act.erase(std::remove_if(act.begin(), act.end(), [&](const std::string& t) { return !plan.params.count(t); }), act.end());
+  // An op whose int32 bias does not fit at input_scale * weight_scale would clamp
+  // it: it stays in float (and the params are chosen again without it).
+  for (bool demoted = true; demoted;) {
+    demoted = false;
+    propagate(range);
+    plan_weights();
+    for (const auto& [i, l] : plan.layers) {
+      if (!l.bias || l.bias->out_of_range == 0) continue;
+      plan.int8_ops.erase(i);
+      plan.float_reasons[op_label(fg.ops[i], i)] =
+          "its bias does not fit in int32 at input scale x weight scale (" + std::to_string(l.bias->out_of_range) +
+          " values up to " + std::to_string(static_cast<long long>(l.bias->max_abs_q)) + " steps, the limit 2^30): its input's range is too narrow for its bias";
+      demoted = true;
     }
   }
-
-  // --- weights (and int32 biases: scale = input_scale * weight_scale)
-  for (std::size_t i = 0; i < fg.ops.size(); ++i) {
-    if (!plan.int8_ops.count(i) && !plan.hybrid_ops.count(i)) continue;
-    const ir::Operation& op = fg.ops[i];
-    const auto slot = detail::weight_slot(fg, op);
-    if (!slot) continue;
-    const ir::Tensor& w = *fg.find_tensor(op.inputs[1]);
-    detail::LayerPlan l;
-    l.op = i;
-    l.weight_axis = slot->axis;
-    const ir::QuantParams* forced = nullptr;
-    if (auto it = given.find(w.name); it != given.end()) forced = &it->second;
-    l.weights = quantize_weights(w.data->as<float>(), w.shape.sizes(), slot->axis, options.per_channel, forced);
-    if (plan.int8_ops.count(i) && op.inputs.size() > 2 && !op.inputs[2].empty()) {
-      const ir::QuantParams& in = plan.params.at(op.inputs[0]);
-      l.bias = quantize_bias(fg.find_tensor(op.inputs[2])->data->as<float>(), in.scales[0], l.weights.params);
-    }
-    plan.layers[i] = std::move(l);
+  // Only the tensors the remaining int8 ops need (ops were demoted above, or for qat).
+  {
+    const std::vector<std::string> still = activation_tensors();
+    const std::set<std::string> keep(still.begin(), still.end());
+    act.erase(std::remove_if(act.begin(), act.end(),
+                             [&](const std::string& t) { return !keep.count(t) || !plan.params.count(t); }),
+              act.end());
   }
 
   // --- verify
@@ -429,29 +475,19 @@ QuantizeResult quantize(const ir::Graph& float_graph, const std::vector<Sample>&
       throw QuantizationError(issue.tensor.empty() ? issue.op : issue.tensor,
                               "the quantised graph is invalid: " + issue.message + " (a bug; please report it)");
 
-  // --- report: run the float graph beside the int8 graph on the CPU runtime's
-  // integer kernels; if the runtime cannot run it, beside the float simulation.
+  // --- load the int8 graph on the CPU runtime, as `edgecompile run` will: a graph
+  // the runtime refuses is never returned (the probe above should have made it so).
+  // The report's figures come from running this graph, never from a simulation.
   std::vector<std::string> q_names;
+  for (const auto& t : act) q_names.push_back(detail::int8_name(plan, t));
   std::unique_ptr<ExposedRunner> q_runner;
-  bool simulated = false;
-  if (!samples.empty()) {
-    try {
-      std::vector<std::string> names;
-      for (const auto& t : act) names.push_back(detail::int8_name(plan, t));
-      ir::Graph exec = options.int8_io ? detail::build_int8_graph(plan, false) : result.graph;
-      q_runner = std::make_unique<ExposedRunner>(exec, names, options.threads);
-      q_runner->run(samples[0]);
-      q_names = std::move(names);
-    } catch (const EdgeCompilerError& e) {
-      report.warnings.push_back(std::string("the CPU runtime cannot run the int8 graph (") + e.what() +
-                                "); figures come from its float simulation");
-      q_runner.reset();
-    }
-    if (!q_runner) {
-      simulated = true;
-      for (const auto& t : act) q_names.push_back(detail::simulated_name(plan, t));
-      q_runner = std::make_unique<ExposedRunner>(detail::build_simulation_graph(plan), q_names, options.threads);
-    }
+  try {
+    if (options.int8_io) ExposedRunner check(result.graph, {}, options.threads);
+    ir::Graph exec = options.int8_io ? detail::build_int8_graph(plan, false) : result.graph;
+    q_runner = std::make_unique<ExposedRunner>(exec, q_names, options.threads);
+  } catch (const EdgeCompilerError& e) {
+    throw QuantizationError(e.what(), std::string("the CPU runtime cannot run the quantised graph: ") + e.what() +
+                                          " (a bug; please report it; --keep-float OP keeps the op in float meanwhile)");
   }
   std::map<std::string, SqnrAccumulator> tensor_acc;
   std::vector<SqnrAccumulator> out_acc(fg.outputs.size());
@@ -478,6 +514,10 @@ QuantizeResult quantize(const ir::Graph& float_graph, const std::vector<Sample>&
     }
     check_progress(progress, "report", static_cast<int>(samples.size()), static_cast<int>(samples.size()));
   }
+  report.measured_samples = static_cast<int>(samples.size());
+  report.data_source = options.data_source;
+  // A figure that was not measured is never reported as one.
+  const double not_measured = std::numeric_limits<double>::quiet_NaN();
 
   // Tensors
   for (const auto& t : act) {
@@ -502,7 +542,8 @@ QuantizeResult quantize(const ir::Graph& float_graph, const std::vector<Sample>&
       r.hist_max = ob.max();
       r.histogram = ob.histogram(ob.min(), ob.max(), 64);
     }
-    if (auto it = tensor_acc.find(t); it != tensor_acc.end()) r.sqnr_db = it->second.db();
+    const auto acc = tensor_acc.find(t);
+    r.sqnr_db = acc != tensor_acc.end() ? acc->second.db() : not_measured;
     report.tensors.push_back(std::move(r));
   }
   // Layers
@@ -518,7 +559,8 @@ QuantizeResult quantize(const ir::Graph& float_graph, const std::vector<Sample>&
     r.weight_sqnr_db = l.weights.sqnr_db;
     r.weight_params = l.weights.params;
     r.hybrid = plan.hybrid_ops.count(i) > 0;
-    if (auto it = tensor_acc.find(op.outputs[0]); it != tensor_acc.end()) r.output_sqnr_db = it->second.db();
+    const auto acc = tensor_acc.find(op.outputs[0]);
+    r.output_sqnr_db = acc != tensor_acc.end() ? acc->second.db() : not_measured;
     report.layers.push_back(std::move(r));
   }
   for (std::size_t i = 0; i < fg.ops.size(); ++i) {
@@ -528,12 +570,13 @@ QuantizeResult quantize(const ir::Graph& float_graph, const std::vector<Sample>&
   for (std::size_t o = 0; o < fg.outputs.size(); ++o) {
     ModelReport m;
     m.output = fg.outputs[o];
-    m.sqnr_db = out_acc[o].db();
-    m.max_abs_error = out_acc[o].max_abs_error;
-    m.top1_agreement = samples.empty() ? 0 : static_cast<double>(agree[o]) / static_cast<double>(samples.size());
+    if (!samples.empty()) {
+      m.sqnr_db = out_acc[o].db();
+      m.max_abs_error = out_acc[o].max_abs_error;
+      m.top1_agreement = static_cast<double>(agree[o]) / static_cast<double>(samples.size());
+    }
     report.outputs.push_back(m);
   }
-  report.simulated = simulated;
 
   // --- sensitivity: each layer kept in float alone, on a few samples
   if (options.sensitivity && !samples.empty() && !plan.layers.empty()) {
@@ -554,9 +597,8 @@ QuantizeResult quantize(const ir::Graph& float_graph, const std::vector<Sample>&
       for (const auto& a : acc) sum += a.db();
       return acc.empty() ? 0.0 : sum / static_cast<double>(acc.size());
     };
-    // Each variant is the int8 graph with one more op kept in float (or its simulation).
+    // Each variant is the int8 graph with one more op kept in float.
     auto variant = [&](std::optional<std::size_t> keep) {
-      if (simulated) return keep ? detail::build_simulation_graph(plan, {*keep}) : detail::build_simulation_graph(plan);
       if (!keep) return detail::build_int8_graph(plan, false);
       Plan p = plan;
       p.int8_ops.erase(*keep);

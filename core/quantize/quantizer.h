@@ -34,6 +34,7 @@ struct QuantizeOptions {
   bool int8_io = false;                // drop the Quantize/Dequantize at the graph's edges
   bool sensitivity = false;            // rank layers by the SQNR gained when kept in float
   int threads = 0;                     // CPU runtime threads for calibration (0 = all cores)
+  std::string data_source;             // where the samples came from (copied to QuantReport::data_source)
 };
 
 /// Progress of a long run: stage ("calibrate", "report", "sensitivity"), done, total.

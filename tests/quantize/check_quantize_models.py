@@ -83,8 +83,7 @@ def main():
                 figures[mode] = o["sqnr_db"]
                 print(f"     {name} {mode}: output SQNR {o['sqnr_db']:.2f} dB, max abs error {o['max_abs_error']:.3g}, "
                       f"top-1 agreement {100 * o['top1_agreement']:.1f}% over {r['calibration_samples']} samples, "
-                      f"calibration {r['calibration_seconds']:.2f} s"
-                      + (" (int8 simulated)" if r["simulated"] else ""), flush=True)
+                      f"calibration {r['calibration_seconds']:.2f} s", flush=True)
                 p = subprocess.run([exe, "inspect", out], capture_output=True, text=True, timeout=300)
                 check(p.returncode == 0, f"{name} {mode}: the .eir written opens ({p.stderr.strip()[:200]})")
                 if mode == "per-channel":

@@ -12,6 +12,7 @@
 #include "core/quantize/observer.h"
 #include "core/quantize/quant_math.h"
 #include "core/quantize/quantizer.h"
+#include "core/runtime/quantized/int8_kernels.h"
 #include "core/runtime/session.h"
 
 namespace ec::quantize {
@@ -227,9 +228,9 @@ TEST(Quantize, PtqGraphFollowsTheConvention) {
   EXPECT_GT(rep.calibration_seconds, 0);
   ASSERT_EQ(rep.outputs.size(), 1u);
   EXPECT_EQ(rep.outputs[0].output, "y");
-  EXPECT_GT(rep.outputs[0].sqnr_db, 20);
-  EXPECT_GT(rep.outputs[0].max_abs_error, 0);
-  EXPECT_GE(rep.outputs[0].top1_agreement, 0.5);
+  EXPECT_GT(*rep.outputs[0].sqnr_db, 20);
+  EXPECT_GT(*rep.outputs[0].max_abs_error, 0);
+  EXPECT_GE(*rep.outputs[0].top1_agreement, 0.5);
   ASSERT_EQ(rep.layers.size(), 3u);
   for (const auto& l : rep.layers) {
     EXPECT_FALSE(l.channel_sqnr_db.empty()) << l.op;
@@ -265,10 +266,10 @@ TEST(Quantize, PerTensorIsWorseAndKeepFloatAndInt8Io) {
   const ir::Graph g = small_net();
   const auto samples = random_samples(g, 8, 1);
   QuantizeOptions o;
-  const double pc = quantize(g, samples, o).report.outputs[0].sqnr_db;
+  const double pc = quantize(g, samples, o).report.outputs[0].sqnr_db.value();
   o.per_channel = false;
   const auto pt = quantize(g, samples, o);
-  EXPECT_LT(pt.report.outputs[0].sqnr_db, pc);
+  EXPECT_LT(*pt.report.outputs[0].sqnr_db, pc);
   EXPECT_FALSE(pt.report.layers[0].per_channel);
 
   o.per_channel = true;
@@ -306,7 +307,166 @@ TEST(Quantize, DynamicQuantisesWeightsOnly) {
   EXPECT_TRUE(r.report.tensors.empty());
   EXPECT_EQ(r.report.layers.size(), 3u);
   EXPECT_TRUE(r.report.layers[0].hybrid);
-  EXPECT_GT(r.report.outputs[0].sqnr_db, 25);
+  EXPECT_GT(*r.report.outputs[0].sqnr_db, 25);
+}
+
+bool in_float(const QuantReport& r, const std::string& op, std::string* reason = nullptr) {
+  for (const auto& f : r.float_ops)
+    if (f.op == op) {
+      if (reason) *reason = f.reason;
+      return true;
+    }
+  return false;
+}
+
+// Issue 13 (1): an op whose int8 kernel refuses an attribute (a fused SIGMOID)
+// stays in float automatically, with the kernel's reason; the graph returned runs
+// on the CPU runtime and the figures come from running it, not from a simulation.
+TEST(Quantize, OpsTheInt8KernelsRefuseStayFloat) {
+  ir::Graph g = small_net();
+  for (auto& o : g.ops)
+    if (o.name == "conv2") o.attributes["fused_activation"] = std::string("SIGMOID");
+  const auto samples = random_samples(g, 4, 1);
+  const auto r = quantize(g, samples, QuantizeOptions{});
+  std::string why;
+  ASSERT_TRUE(in_float(r.report, "conv2", &why));
+  EXPECT_NE(why.find("SIGMOID"), std::string::npos) << why;
+  EXPECT_FALSE(in_float(r.report, "conv1"));
+  for (const auto& w : r.report.warnings) EXPECT_EQ(w.find("cannot run"), std::string::npos) << w;
+  EXPECT_EQ(r.report.measured_samples, 4);
+  // `run` loads exactly this graph: it must load and run.
+  runtime::InferenceSession session;
+  ASSERT_NO_THROW(session.load(ir::freeze(ir::Graph(r.graph))));
+  EXPECT_NO_THROW(session.run(samples[0]));
+  // --keep-float Sigmoid names the fused activation: conv2 stays float by request.
+  QuantizeOptions keep;
+  keep.keep_float = {"Sigmoid"};
+  ir::Graph with_sigmoid = g;  // --keep-float names must exist in the model
+  with_sigmoid.ops.push_back(op(ir::OpKind::Sigmoid, "sig", {"y"}, {"s"}));
+  act(with_sigmoid, "s", {1, 10});
+  with_sigmoid.outputs = {"s"};
+  const auto k = quantize(with_sigmoid, samples, keep);
+  ASSERT_TRUE(in_float(k.report, "conv2", &why));
+  EXPECT_EQ(why, "--keep-float");
+}
+
+// Issue 13 (1): what runs in int8 is the runtime's int8 kernel table: Sub,
+// HardSwish and GlobalMaxPool have kernels there, so they run in int8.
+TEST(Quantize, Int8OpsComeFromTheRuntimeTable) {
+  std::mt19937 rng(5);
+  ir::Graph g;
+  g.name = "table";
+  act(g, "x", {1, 4, 6, 6});
+  g.inputs = {"x"};
+  g.add_tensor(random_constant("c", {1, 4, 1, 1}, rng, 0.5f));
+  g.add_tensor(random_constant("wf", {3, 4}, rng, 0.3f));
+  g.add_tensor(random_constant("bf", {3}, rng, 0.1f));
+  g.ops.push_back(op(ir::OpKind::Sub, "sub", {"x", "c"}, {"d"}));
+  act(g, "d", {1, 4, 6, 6});
+  g.ops.push_back(op(ir::OpKind::HardSwish, "hswish", {"d"}, {"h"}));
+  act(g, "h", {1, 4, 6, 6});
+  g.ops.push_back(op(ir::OpKind::GlobalMaxPool, "gmp", {"h"}, {"p"}));
+  act(g, "p", {1, 4, 1, 1});
+  g.ops.push_back(op(ir::OpKind::Flatten, "flatten", {"p"}, {"f"}));
+  act(g, "f", {1, 4});
+  auto fc = op(ir::OpKind::Gemm, "fc", {"f", "wf", "bf"}, {"y"});
+  fc.attributes["transB"] = std::int64_t{1};
+  g.ops.push_back(fc);
+  act(g, "y", {1, 3});
+  g.outputs = {"y"};
+  const auto r = quantize(g, random_samples(g, 4, 2), QuantizeOptions{});
+  for (const char* name : {"sub", "hswish", "gmp", "flatten", "fc"}) {
+    std::string why;
+    EXPECT_FALSE(in_float(r.report, name, &why)) << name << ": " << why;
+  }
+  for (const auto& o : r.graph.ops) {
+    if (o.kind == ir::OpKind::Sub || o.kind == ir::OpKind::HardSwish || o.kind == ir::OpKind::GlobalMaxPool) {
+      EXPECT_TRUE(runtime::quantized::is_int8_op(o, r.graph)) << o.name;
+    }
+  }
+  EXPECT_GT(*r.report.outputs[0].sqnr_db, 20);
+}
+
+// A bias that would not fit in int32 at input_scale * weight_scale (tiny input
+// range, large bias: ShuffleNetV2's classifier) keeps its op in float rather than
+// clamping it; the rest stays int8.
+TEST(Quantize, BiasBeyondInt32KeepsTheOpFloat) {
+  ir::Graph g = small_net();
+  std::vector<float> big(10, 1e6f);
+  g.tensors["bf"].data = ir::ConstantData::copy_of(big.data(), big.size() * 4);
+  const auto r = quantize(g, random_samples(g, 4, 1), QuantizeOptions{});
+  std::string why;
+  ASSERT_TRUE(in_float(r.report, "fc", &why));
+  EXPECT_NE(why.find("bias does not fit in int32"), std::string::npos) << why;
+  EXPECT_FALSE(in_float(r.report, "conv1"));
+  EXPECT_GT(*r.report.outputs[0].sqnr_db, 20);
+}
+
+// Issue 13 (2): with no samples nothing is measured, and nothing pretends it was.
+TEST(Quantize, NoSamplesMeansNotMeasured) {
+  const ir::Graph g = small_net();
+  QuantizeOptions o;
+  o.strategy = "dynamic";
+  const auto r = quantize(g, {}, o);
+  EXPECT_EQ(r.report.measured_samples, 0);
+  ASSERT_EQ(r.report.outputs.size(), 1u);
+  EXPECT_FALSE(r.report.outputs[0].measured());
+  EXPECT_FALSE(r.report.outputs[0].max_abs_error.has_value());
+  EXPECT_FALSE(r.report.outputs[0].top1_agreement.has_value());
+  for (const auto& l : r.report.layers) EXPECT_TRUE(std::isnan(l.output_sqnr_db)) << l.op;
+}
+
+// Issue 13 (5): random calibration data has each input's dtype; token ids index
+// their table's rows; other integer inputs stay in {0, 1}.
+TEST(CalibrationData, RandomSamplesFollowInputDtypeAndTable) {
+  std::mt19937 rng(1);
+  ir::Graph g;
+  g.name = "text";
+  ir::Tensor tokens;
+  tokens.name = "tokens";
+  tokens.dtype = ir::DType::Int64;
+  tokens.shape = ir::Shape::of({1, 32});
+  g.add_tensor(tokens);
+  ir::Tensor mask = tokens;
+  mask.name = "mask";
+  g.add_tensor(mask);
+  act(g, "x", {1, 4});
+  g.inputs = {"tokens", "mask", "x"};
+  g.add_tensor(random_constant("embedding.weight", {1000, 8}, rng, 1.f));
+  g.ops.push_back(op(ir::OpKind::Gather, "emb", {"embedding.weight", "tokens"}, {"e"}));
+  act(g, "e", {1, 32, 8});
+  g.outputs = {"e"};
+  const auto ranges = random_input_ranges(g);
+  ASSERT_EQ(ranges.size(), 3u);
+  EXPECT_EQ(ranges[0].kind, RandomInputRange::Kind::TableIndex);
+  EXPECT_EQ(ranges[0].hi, 1000);
+  EXPECT_EQ(ranges[0].table, "embedding.weight");
+  EXPECT_EQ(ranges[1].kind, RandomInputRange::Kind::SmallInteger);
+  EXPECT_EQ(ranges[2].kind, RandomInputRange::Kind::Float);
+  const auto samples = random_samples(g, 8, 3);
+  ASSERT_EQ(samples.size(), 8u);
+  std::int64_t hi = 0;
+  for (const auto& s : samples) {
+    const auto& t = s.at("tokens");
+    ASSERT_EQ(t.dtype(), ir::DType::Int64);
+    EXPECT_EQ(t.shape(), (std::vector<std::int64_t>{1, 32}));
+    for (auto v : t.values<std::int64_t>()) {
+      EXPECT_GE(v, 0);
+      EXPECT_LT(v, 1000);
+      hi = std::max(hi, v);
+    }
+    for (auto v : s.at("mask").values<std::int64_t>()) EXPECT_TRUE(v == 0 || v == 1);
+    ASSERT_EQ(s.at("x").dtype(), ir::DType::Float32);
+    for (auto v : s.at("x").values<float>()) EXPECT_TRUE(v >= -1.f && v < 1.f);
+  }
+  EXPECT_GT(hi, 500);  // the whole table is used, not a small range
+  // The float runtime takes them: the samples have the inputs' dtypes.
+  runtime::InferenceSession session;
+  session.load(ir::freeze(ir::Graph(g)));
+  EXPECT_NO_THROW(session.run(samples[0]));
+  const std::string d = describe_random_samples(g, 8, 3);
+  EXPECT_NE(d.find("[0, 1000)"), std::string::npos) << d;
+  EXPECT_NE(d.find("embedding.weight"), std::string::npos) << d;
 }
 
 TEST(Quantize, BadRequests) {

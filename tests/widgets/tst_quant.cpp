@@ -2,6 +2,7 @@
 // here, and of the workbench's quantisation (Tools › Quantise…) on the sample model.
 // Every item model is checked by QAbstractItemModelTester.
 #include <cmath>
+#include <fstream>
 #include <memory>
 
 #include <QAbstractItemModelTester>
@@ -21,6 +22,7 @@
 #include "app/workbench/MainWindow.h"
 #include "app/workbench/QuantRunner.h"
 #include "core/ir/graph.h"
+#include "core/ir/text_format.h"
 #include "core/util/npy.h"
 #include "core/quantize/quant_report.h"
 #include "widgets/GraphView.h"
@@ -493,6 +495,71 @@ class QuantTests : public QObject {
              qPrintable(failed.first().at(0).toString()));
     QVERIFY(panel->summaryLabel()->text().contains(QStringLiteral("bad.npy")));
     QVERIFY(!window.isQuantizing());
+  }
+
+  // Issue 13 (5): a text model (int64 token ids into an embedding table) quantises
+  // with random calibration data of the input's dtype, ids within the table's rows,
+  // and the panel says where the samples came from.
+  void integerInputsGetTokenIdCalibration() {
+    ec::ir::Graph g;
+    g.name = "tiny_text";
+    auto tensor = [&](const std::string& name, ec::ir::DType dt, std::vector<std::int64_t> shape) -> ec::ir::Tensor& {
+      ec::ir::Tensor t;
+      t.name = name;
+      t.dtype = dt;
+      t.shape = ec::ir::Shape::of(shape);
+      return g.add_tensor(t);
+    };
+    auto constant = [&](const std::string& name, std::vector<std::int64_t> shape, std::size_t n) {
+      std::vector<float> v(n);
+      for (std::size_t i = 0; i < n; ++i) v[i] = std::sin(float(i) * 0.37f);
+      tensor(name, ec::ir::DType::Float32, shape).data = ec::ir::ConstantData::copy_of(v.data(), n * sizeof(float));
+    };
+    auto op = [&](ec::ir::OpKind k, const std::string& name, std::vector<std::string> in, std::vector<std::string> out) {
+      ec::ir::Operation o;
+      o.kind = k;
+      o.op_type = std::string(ec::ir::op_info(k).name);
+      o.name = name;
+      o.inputs = std::move(in);
+      o.outputs = std::move(out);
+      g.ops.push_back(o);
+      return &g.ops.back();
+    };
+    tensor("tokens", ec::ir::DType::Int64, {1, 8});
+    g.inputs = {"tokens"};
+    constant("table", {50, 4}, 200);
+    constant("w", {32, 3}, 96);
+    constant("b", {3}, 3);
+    op(ec::ir::OpKind::Gather, "embed", {"table", "tokens"}, {"e"});
+    tensor("e", ec::ir::DType::Float32, {1, 8, 4});
+    op(ec::ir::OpKind::Flatten, "flatten", {"e"}, {"f"})->attributes["axis"] = std::int64_t{1};
+    tensor("f", ec::ir::DType::Float32, {1, 32});
+    op(ec::ir::OpKind::Gemm, "fc", {"f", "w", "b"}, {"y"});
+    tensor("y", ec::ir::DType::Float32, {1, 3});
+    g.outputs = {"y"};
+    const QString path = settingsDir_->filePath(QStringLiteral("tiny_text.eir"));
+    {
+      std::ofstream f(path.toStdString());
+      f << ec::ir::print(g);
+    }
+
+    MainWindow window(*settings_);
+    QSignalSpy shown(&window, &MainWindow::modelShown);
+    window.openFile(path);
+    QVERIFY(shown.wait(kTimeoutMs));
+    QSignalSpy quantized(&window, &MainWindow::quantized);
+    QSignalSpy failed(&window, &MainWindow::quantizeFailed);
+    window.quantize();
+    QVERIFY2(quantized.wait(kTimeoutMs), failed.isEmpty() ? "timeout" : qPrintable(failed.first().at(0).toString()));
+    QuantPanel* panel = window.quantPanel();
+    QVERIFY(panel->report());
+    QVERIFY(panel->report()->find_layer("fc") != nullptr);
+    const QString summary = panel->summaryLabel()->text();
+    QVERIFY2(summary.contains(QStringLiteral("token ids")) && summary.contains(QStringLiteral("[0, 50)")) &&
+                 summary.contains(QStringLiteral("table")),
+             qPrintable(summary));
+    QVERIFY2(summary.contains(QStringLiteral("SQNR")) && !summary.contains(QStringLiteral("not measured")),
+             qPrintable(summary));
   }
 
   void cancelStopsAQuantisation() {

@@ -339,8 +339,9 @@ void QuantPanel::updateCalibrationLabel() {
     calibrationLabel_->setText(
         tr("Calibration: %n random sample(s) (uniform, fixed seed)", nullptr, kRandomSamples));
     calibrationLabel_->setToolTip(
-        tr("No calibration data chosen: the inputs are uniform random values in [-1, 1) from a "
-           "fixed seed. Choose a .npy file of real inputs for meaningful ranges."));
+        tr("No calibration data chosen: random inputs from a fixed seed, of each input's type: "
+           "floating-point inputs uniform in [-1, 1), integer inputs (token ids) uniform over the rows "
+           "of the table they index (else 0 or 1). Choose a .npy file of real inputs for meaningful ranges."));
   } else {
     calibrationLabel_->setText(tr("Calibration: %1").arg(QFileInfo(calibrationFile_).fileName()));
     calibrationLabel_->setToolTip(calibrationFile_);
@@ -439,9 +440,13 @@ void QuantPanel::updateSummary() {
                                                    : tr("%1th percentile").arg(r.calibration_percentile)) %
                  QStringLiteral(", ") % tr("%1 s").arg(r.calibration_seconds, 0, 'f', 1);
     for (const auto& o : r.outputs) {
+      if (!o.measured()) {
+        parts << tr("output “%1”: SQNR not measured (no data)").arg(qs(o.output));
+        continue;
+      }
       parts << tr("output “%1”: SQNR %2, top-1 agreement %3%")
-                   .arg(qs(o.output), formatDb(o.sqnr_db))
-                   .arg(o.top1_agreement * 100.0, 0, 'f', 0);
+                   .arg(qs(o.output), formatDb(*o.sqnr_db))
+                   .arg(*o.top1_agreement * 100.0, 0, 'f', 0);
     }
     parts << tr("%n layer(s) in int8", nullptr, int(r.layers.size()));
     if (!r.float_ops.empty()) parts << tr("%n op(s) in float", nullptr, int(r.float_ops.size()));

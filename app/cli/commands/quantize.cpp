@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -63,14 +64,23 @@ void print_report(const quantize::QuantReport& r, const std::string& model) {
               << (r.calibration_percentile >= 100 ? std::string("min/max") : fixed(r.calibration_percentile, 3) + " percentile")
               << ", " << fixed(r.calibration_seconds, 2) << " s)";
   std::cout << '\n';
-  for (const auto& o : r.outputs)
-    std::cout << "  output " << o.output << ": SQNR " << fixed(o.sqnr_db, 2) << " dB, max abs error "
-              << o.max_abs_error << ", top-1 agreement " << fixed(100 * o.top1_agreement, 1) << "%"
-              << (r.simulated ? " (int8 simulated)" : "") << '\n';
+  if (!r.data_source.empty()) std::cout << "  data: " << r.data_source << '\n';
+  // Figures measured by running the int8 graph on the CPU runtime; none is invented.
+  for (const auto& o : r.outputs) {
+    if (!o.measured()) {
+      std::cout << "  output " << o.output
+                << ": SQNR not measured (no data; give --calibration-data to measure it)\n";
+      continue;
+    }
+    std::cout << "  output " << o.output << ": SQNR " << fixed(*o.sqnr_db, 2) << " dB, max abs error "
+              << *o.max_abs_error << ", top-1 agreement " << fixed(100 * *o.top1_agreement, 1) << "% (int8 graph run on "
+              << r.measured_samples << (r.measured_samples == 1 ? " sample" : " samples") << ")\n";
+  }
   std::cout << "  " << r.tensors.size() << " tensors int8, " << r.layers.size() << " layers with int8 weights, "
             << r.float_ops.size() << (r.float_ops.size() == 1 ? " op" : " ops") << " in float\n";
   std::vector<const quantize::TensorReport*> worst;
-  for (const auto& t : r.tensors) worst.push_back(&t);
+  for (const auto& t : r.tensors)
+    if (!std::isnan(t.sqnr_db)) worst.push_back(&t);
   std::sort(worst.begin(), worst.end(), [](auto* a, auto* b) { return a->sqnr_db < b->sqnr_db; });
   if (!worst.empty()) {
     std::cout << "  lowest tensor SQNR:\n";
@@ -121,6 +131,9 @@ int run_quantize(const QuantizeCliOptions& o) {
   qo.int8_io = o.int8_io;
   qo.sensitivity = o.sensitivity;
   qo.threads = o.threads;
+  if (!samples.empty())
+    qo.data_source = o.calibration_data + " (" + std::to_string(samples.size()) +
+                     (samples.size() == 1 ? " sample)" : " samples)");
   quantize::QuantizeResult res;
   try {
     res = quantize::quantize(g, samples, qo, make_progress());

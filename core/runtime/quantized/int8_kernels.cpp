@@ -13,36 +13,46 @@ namespace {
 
 using K = ir::OpKind;
 
+using P = Int8OutputParams;
+constexpr bool kDataOnly = true;
+
 constexpr Int8KernelEntry kTable[] = {
     {K::Conv, "per-channel int8 convolution (im2col + int8 GEMM, direct depthwise), TFLite ConvPerChannel",
-     prepare_Conv, prepare_ConvHybrid},
+     prepare_Conv, prepare_ConvHybrid, P::Observed, false},
     {K::Gemm, "int8 Gemm (constant weight, transB 0/1), TFLite FullyConnected arithmetic", prepare_Gemm,
-     prepare_GemmHybrid},
+     prepare_GemmHybrid, P::Observed, false},
     {K::MatMul, "int8 MatMul (constant weight per column, or two per-tensor activations)", prepare_MatMul,
-     prepare_MatMulHybrid},
+     prepare_MatMulHybrid, P::Observed, false},
     {K::FullyConnected, "int8 FullyConnected (weights [out, in], per-channel), TFLite FullyConnected",
-     prepare_FullyConnected, prepare_FullyConnectedHybrid},
-    {K::MaxPool, "int8 max pooling (params kept)", prepare_MaxPool, nullptr},
-    {K::AveragePool, "int8 average pooling, TFLite rounding (half away from zero)", prepare_AveragePool, nullptr},
-    {K::GlobalAveragePool, "int8 global average pooling", prepare_GlobalAveragePool, nullptr},
-    {K::GlobalMaxPool, "int8 global max pooling", prepare_GlobalMaxPool, nullptr},
-    {K::Relu, "int8 ReLU (requantise + clamp), TFLite ReluX", prepare_Relu, nullptr},
-    {K::Sigmoid, "int8 logistic via a 256-entry table, output 1/256 zp -128", prepare_Sigmoid, nullptr},
-    {K::HardSwish, "int8 hard swish via a 256-entry table (float transform)", prepare_HardSwish, nullptr},
-    {K::Tanh, "int8 tanh via a 256-entry table, output 1/128 zp 0", prepare_Tanh, nullptr},
-    {K::Clip, "int8 Clip with constant bounds (requantise + clamp)", prepare_Clip, nullptr},
-    {K::Softmax, "int8 softmax (exp table per row max), output 1/256 zp -128", prepare_Softmax, nullptr},
-    {K::Add, "int8 Add, TFLite scheme (left shift 20, per-input multipliers), broadcasting", prepare_Add, nullptr},
-    {K::Sub, "int8 Sub, TFLite scheme, broadcasting", prepare_Sub, nullptr},
-    {K::Mul, "int8 Mul, TFLite MulElementwise, broadcasting", prepare_Mul, nullptr},
-    {K::Reshape, "params pass through (requantised if the output's differ)", prepare_PassThrough, nullptr},
-    {K::Flatten, "params pass through", prepare_PassThrough, nullptr},
-    {K::Squeeze, "params pass through", prepare_PassThrough, nullptr},
-    {K::Unsqueeze, "params pass through", prepare_PassThrough, nullptr},
-    {K::Transpose, "params pass through", prepare_PassThrough, nullptr},
+     prepare_FullyConnected, prepare_FullyConnectedHybrid, P::Observed, false},
+    {K::MaxPool, "int8 max pooling (params kept)", prepare_MaxPool, nullptr, P::SameAsInput, kDataOnly},
+    {K::AveragePool, "int8 average pooling, TFLite rounding (half away from zero)", prepare_AveragePool, nullptr,
+     P::Observed, kDataOnly},
+    {K::GlobalAveragePool, "int8 global average pooling", prepare_GlobalAveragePool, nullptr, P::Observed, kDataOnly},
+    {K::GlobalMaxPool, "int8 global max pooling", prepare_GlobalMaxPool, nullptr, P::SameAsInput, kDataOnly},
+    {K::Relu, "int8 ReLU (requantise + clamp), TFLite ReluX", prepare_Relu, nullptr, P::SameAsInput, kDataOnly},
+    {K::Sigmoid, "int8 logistic via a 256-entry table, output 1/256 zp -128", prepare_Sigmoid, nullptr, P::Fixed,
+     kDataOnly},
+    {K::HardSwish, "int8 hard swish via a 256-entry table (float transform)", prepare_HardSwish, nullptr,
+     P::Observed, kDataOnly},
+    {K::Tanh, "int8 tanh via a 256-entry table, output 1/128 zp 0", prepare_Tanh, nullptr, P::Fixed, kDataOnly},
+    {K::Clip, "int8 Clip with constant bounds (requantise + clamp)", prepare_Clip, nullptr, P::SameAsInput,
+     kDataOnly},
+    {K::Softmax, "int8 softmax (exp table per row max), output 1/256 zp -128", prepare_Softmax, nullptr, P::Fixed,
+     kDataOnly},
+    {K::Add, "int8 Add, TFLite scheme (left shift 20, per-input multipliers), broadcasting", prepare_Add, nullptr,
+     P::Observed, false},
+    {K::Sub, "int8 Sub, TFLite scheme, broadcasting", prepare_Sub, nullptr, P::Observed, false},
+    {K::Mul, "int8 Mul, TFLite MulElementwise, broadcasting", prepare_Mul, nullptr, P::Observed, false},
+    {K::Reshape, "params pass through (requantised if the output's differ)", prepare_PassThrough, nullptr,
+     P::SameAsInput, kDataOnly},
+    {K::Flatten, "params pass through", prepare_PassThrough, nullptr, P::SameAsInput, kDataOnly},
+    {K::Squeeze, "params pass through", prepare_PassThrough, nullptr, P::SameAsInput, kDataOnly},
+    {K::Unsqueeze, "params pass through", prepare_PassThrough, nullptr, P::SameAsInput, kDataOnly},
+    {K::Transpose, "params pass through", prepare_PassThrough, nullptr, P::SameAsInput, kDataOnly},
     {K::Concat, "int8 Concat; inputs with other params requantised (TFLite ConcatenationWithScaling)",
-     prepare_Concat, nullptr},
-    {K::Identity, "params pass through", prepare_PassThrough, nullptr},
+     prepare_Concat, nullptr, P::Observed, false},
+    {K::Identity, "params pass through", prepare_PassThrough, nullptr, P::SameAsInput, kDataOnly},
 };
 
 const Int8KernelEntry* find_entry(ir::OpKind kind) {
@@ -64,6 +74,28 @@ bool reads_raw_integers(ir::OpKind k) {
 }  // namespace
 
 std::span<const Int8KernelEntry> int8_kernel_table() { return kTable; }
+
+const Int8KernelEntry* find_int8_kernel(ir::OpKind kind) { return find_entry(kind); }
+
+ir::QuantParams fixed_output_params(ir::OpKind kind) {
+  ir::QuantParams p;
+  p.dtype = ir::DType::Int8;
+  p.scales = {kind == K::Tanh ? 1.f / 128 : 1.f / 256};
+  p.zero_points = {kind == K::Tanh ? 0 : -128};
+  return p;
+}
+
+std::string int8_refusal(const ir::Operation& op, const ir::Graph& graph) {
+  try {
+    if (!prepare_quantized(op, graph)) return "it is neither an int8 nor a hybrid op";
+    return {};
+  } catch (const UnsupportedOpError& e) {
+    // The caller names the op: say only what the kernel does not take.
+    return e.op_type() + " is not supported by " + e.backend();
+  } catch (const EdgeCompilerError& e) {
+    return e.what();
+  }
+}
 
 bool has_int8_kernel(ir::OpKind kind) {
   const auto* e = find_entry(kind);

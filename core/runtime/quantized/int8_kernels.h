@@ -39,15 +39,35 @@ class PreparedOp {
 /// EdgeCompilerError / UnsupportedOpError for shapes or attributes it cannot take.
 using PrepareFn = std::unique_ptr<PreparedOp> (*)(const ir::Operation& op, const ir::Graph& graph);
 
+/// How the quantiser chooses the params of an int8 op's output (docs/QUANTISATION.md):
+/// from the observed range, the same as its first input's, or the kernel's fixed
+/// output params (fixed_output_params()).
+enum class Int8OutputParams { Observed, SameAsInput, Fixed };
+
+/// One row of the int8 kernel table. The quantiser reads this table (and asks
+/// int8_refusal() about each op) to decide what runs in int8: it keeps no table
+/// of its own, so the two cannot drift apart.
 struct Int8KernelEntry {
   ir::OpKind kind;
   std::string_view summary;
   PrepareFn prepare;         // int8 op (i8 activations)
   PrepareFn prepare_hybrid;  // hybrid op (f32 activations, i8 weights); null when none
+  Int8OutputParams output = Int8OutputParams::Observed;
+  bool data_only = false;    // only input 0 is quantised data (the others are shapes, axes, bounds)
 };
 
 /// Every int8 kernel, in op-table order.
 std::span<const Int8KernelEntry> int8_kernel_table();
+/// The table's row for `kind`, or null.
+const Int8KernelEntry* find_int8_kernel(ir::OpKind kind);
+/// The fixed output params of an op whose row says Int8OutputParams::Fixed
+/// (Sigmoid/Softmax: 1/256, -128; Tanh: 1/128, 0 — TFLite's).
+ir::QuantParams fixed_output_params(ir::OpKind kind);
+
+/// Prepares `op` of the quantised graph `graph` (an int8 or hybrid op) as a session
+/// load would, and returns "" when its kernel takes it, else the one-line reason
+/// the kernel refuses it (e.g. "Conv with fused_activation SIGMOID is not supported").
+std::string int8_refusal(const ir::Operation& op, const ir::Graph& graph);
 /// Whether ops of `kind` can run with i8 activations.
 bool has_int8_kernel(ir::OpKind kind);
 /// Whether ops of `kind` have a hybrid (f32 in/out, i8 weights) kernel.
