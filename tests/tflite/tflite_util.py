@@ -44,7 +44,7 @@ def interpreter(script, model, inputs):
         return [(m["name"], np.load(os.path.join(d, "out", m["file"]))) for m in manifest]
 
 
-def edgecompile_run(exe, model, inputs):
+def edgecompile_run(exe, model, inputs, env=None):
     """edgecompile run; returns name -> array."""
     with tempfile.TemporaryDirectory() as d:
         args = [exe, "run", model, "--output-dir", os.path.join(d, "out")]
@@ -52,7 +52,7 @@ def edgecompile_run(exe, model, inputs):
             p = os.path.join(d, f"in{k}.npy")
             np.save(p, a)
             args += ["--input", f"{name}={p}"]
-        run(args, timeout=900)
+        run(args, timeout=900, env=env)
         out = {}
         for f in sorted(os.listdir(os.path.join(d, "out"))):
             if f.endswith(".npy"):
