@@ -6,6 +6,7 @@
 #include <climits>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -369,15 +370,41 @@ void Writer::pool(const ir::Operation& op) {
   std::int64_t ab, aw;
   const std::int64_t bt = same_before(x.shape.dims[1].value, k[0], s[0], 1, ab);
   const std::int64_t bl = same_before(x.shape.dims[2].value, k[1], s[1], 1, aw);
-  tfl::Padding padding;
+  tfl::Padding padding = tfl::Padding::VALID;
+  int xin = tensor(op.inputs[0]);
   if (p == std::vector<std::int64_t>{0, 0, 0, 0}) padding = tfl::Padding::VALID;
   else if (p == std::vector<std::int64_t>{bt, bl, ab, aw}) padding = tfl::Padding::SAME;
-  else unsupported(op, "pads other than TFLite's SAME or VALID");
+  else if (!avg) {
+    // Max pooling with explicit pads: PADV2 with the lowest value first, then VALID.
+    std::vector<std::int64_t> shape = x.shape.sizes();
+    shape[0] = std::max<std::int64_t>(shape[0], 1);
+    shape[1] += p[0] + p[2];
+    shape[2] += p[1] + p[3];
+    const int padded = add_tensor(unique(op.inputs[0] + "/padded"), x.dtype, shape, x.quant);
+    const std::vector<std::int32_t> pv{0, 0, static_cast<std::int32_t>(p[0]), static_cast<std::int32_t>(p[2]),
+                                       static_cast<std::int32_t>(p[1]), static_cast<std::int32_t>(p[3]), 0, 0};
+    const int pads = add_tensor(unique(op.name + "/paddings"), ir::DType::Int32, {4, 2}, std::nullopt, pv.data(), 32);
+    int lowest;
+    if (x.dtype == ir::DType::Float32) {
+      const float v = -std::numeric_limits<float>::max();
+      lowest = add_tensor(unique(op.name + "/lowest"), x.dtype, {}, std::nullopt, &v, 4);
+    } else if (x.dtype == ir::DType::Int8 || x.dtype == ir::DType::UInt8) {
+      const std::uint8_t v = x.dtype == ir::DType::Int8 ? 0x80 : 0;
+      lowest = add_tensor(unique(op.name + "/lowest"), x.dtype, {}, x.quant, &v, 1);
+    } else {
+      unsupported(op, "explicit pads on " + std::string(ir::dtype_name(x.dtype)));
+    }
+    emit(B::PADV2, {xin, pads, lowest}, {padded}, tfl::BuiltinOptions::PadV2Options, tfl::CreatePadV2Options(fbb_).Union(),
+         version_for(op, 2));
+    xin = padded;
+  } else {
+    unsupported(op, "pads other than TFLite's SAME or VALID");
+  }
   tfl::ActivationFunctionType act;
   const int y = output_of(op, act);
   const auto o = tfl::CreatePool2DOptions(fbb_, padding, static_cast<int>(s[1]), static_cast<int>(s[0]), static_cast<int>(k[1]),
                                           static_cast<int>(k[0]), act);
-  emit(avg ? B::AVERAGE_POOL_2D : B::MAX_POOL_2D, {tensor(op.inputs[0])}, {y}, tfl::BuiltinOptions::Pool2DOptions, o.Union(),
+  emit(avg ? B::AVERAGE_POOL_2D : B::MAX_POOL_2D, {xin}, {y}, tfl::BuiltinOptions::Pool2DOptions, o.Union(),
        version_for(op, 2));
 }
 
@@ -775,9 +802,17 @@ ir::Graph prepare_for_tflite(ir::Graph g, const TfliteWriteOptions& opts) {
   } else {
     // Batch (and every named dim) is 1 in the file; the shape ops computing
     // Reshape targets from it then fold to constants.
-    for (auto& [name, t] : g.tensors)
-      for (auto& d : t.shape.dims)
-        if (!d.is_static()) d = ir::Dim::fixed(1);
+    // Inputs' dynamic dims become 1; every other shape with a dynamic dim
+    // ("4*batch", "?") is inferred again from them.
+    const std::set<std::string> inputs(g.inputs.begin(), g.inputs.end());
+    for (auto& [name, t] : g.tensors) {
+      const bool dynamic = std::any_of(t.shape.dims.begin(), t.shape.dims.end(), [](const ir::Dim& d) { return !d.is_static(); });
+      if (!dynamic) continue;
+      if (inputs.count(name))
+        for (auto& d : t.shape.dims) d = d.is_static() ? d : ir::Dim::fixed(1);
+      else if (!t.is_constant())
+        t.shape = ir::Shape::unknown_rank();
+    }
     ir::infer_shapes(g);
     std::vector<std::string> names;
     if (has_quant(g)) names = {"LayoutTransform", "DeadCodeElimination"};

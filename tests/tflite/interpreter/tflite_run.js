@@ -54,7 +54,7 @@ async function main(argv) {
   if (!args.model || !args.outDir) throw new Error('usage: node tflite_run.js MODEL.tflite --output-dir DIR [--input NAME=x.npy ...]');
   const factory = require(path.join(dir, 'tflite_web_api_cc.js'));
   const M = await factory({ locateFile: (p) => path.join(dir, p), wasmBinary: fs.readFileSync(path.join(dir, 'tflite_web_api_cc.wasm')),
-                            print: () => {}, printErr: () => {} });
+                            print: () => {}, printErr: process.env.EC_DEBUG ? console.error : () => {} });
   const model = fs.readFileSync(args.model);
   const ptr = M._malloc(model.length);
   M.HEAPU8.set(model, ptr);
