@@ -69,6 +69,20 @@ tfl::ActivationFunctionType act_of(const std::string& a, const ir::Operation& op
   throw UnsupportedOpError(op.op_type + " with fused_activation " + a, "the TFLite writer", "", "op '" + op.name + "'");
 }
 
+// On a quantised output whose range ends inside a clamp's bound, the clamp does
+// nothing there -- and TFLite refuses a bound whose quantised value overflows
+// int32 (6 / scale with a tiny scale): write the weaker, equivalent activation.
+tfl::ActivationFunctionType legal_activation(tfl::ActivationFunctionType act, const ir::Tensor& y) {
+  using A = tfl::ActivationFunctionType;
+  if (!y.quant || y.quant->scales.size() != 1 || !(y.quant->scales[0] > 0)) return act;
+  const double s = y.quant->scales[0];
+  const double z = y.quant->zero_points.empty() ? 0.0 : double(y.quant->zero_points[0]);
+  const double lo = y.dtype == ir::DType::UInt8 ? 0 : -128, hi = y.dtype == ir::DType::UInt8 ? 255 : 127;
+  if (act == A::RELU6 && z + 6.0 / s >= hi) return A::RELU;
+  if (act == A::RELU_N1_TO_1 && z + 1.0 / s >= hi) return z - 1.0 / s <= lo ? A::NONE : A::RELU_N1_TO_1;
+  return act;
+}
+
 class Writer {
  public:
   Writer(const ir::Graph& g, const TfliteWriteOptions& o) : g_(g), opts_(o) {}
@@ -244,6 +258,7 @@ int Writer::output_of(const ir::Operation& op, tfl::ActivationFunctionType& act)
   const ir::Operation* a = fusable_activation(op, act);
   if (!a) return tensor(op.outputs[0]);
   folded_.insert(a);
+  act = legal_activation(act, t(a->outputs[0]));
   return tensor(a->outputs[0]);
 }
 
@@ -286,7 +301,7 @@ void Writer::conv(const ir::Operation& op) {
          version_for(op, 2));
     xin = padded;
   }
-  tfl::ActivationFunctionType act = act_of(op.attr_string("fused_activation", "NONE"), op);
+  tfl::ActivationFunctionType act = legal_activation(act_of(op.attr_string("fused_activation", "NONE"), op), t(op.outputs[0]));
   const int y = act == tfl::ActivationFunctionType::NONE ? output_of(op, act) : tensor(op.outputs[0]);
   int bias = op.inputs.size() > 2 ? tensor(op.inputs[2]) : -1;
   if (bias < 0 && x.quant && w.quant) {
@@ -459,7 +474,7 @@ void Writer::write_op(const ir::Operation& op) {
           bias = add_tensor(unique(op.inputs[2] + "/q"), ir::DType::Int32, {N}, bq, b.data->data(), b.data->size());
         }
       }
-      A act = act_of(op.attr_string("fused_activation", "NONE"), op);
+      A act = legal_activation(act_of(op.attr_string("fused_activation", "NONE"), op), t(op.outputs[0]));
       const int out = act == A::NONE ? output_of(op, act) : y();
       const bool keep = x.shape.rank() > 2;
       const auto o = tfl::CreateFullyConnectedOptions(fbb_, act, tfl::FullyConnectedOptionsWeightsFormat::DEFAULT, keep);
