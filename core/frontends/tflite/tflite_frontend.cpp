@@ -132,7 +132,18 @@ void Reader::verify() {
   const std::size_t size = bytes_->size();
   if (size < 8) fail("file is too short to be a TFLite model (" + std::to_string(size) + " bytes)");
   if (!tflite::ModelBufferHasIdentifier(data))
-    fail("file identifier is '" + bytes_->substr(4, 4) + "', not 'TFL3': not a TensorFlow Lite model");
+  {
+    std::string id;
+    for (char c : bytes_->substr(4, 4)) {
+      const auto u = static_cast<unsigned char>(c);
+      if (u >= 32 && u < 127 && c != '\'') id += c;
+      else {
+        static const char* hex = "0123456789abcdef";
+        id += std::string("\\x") + hex[u >> 4] + hex[u & 15];
+      }
+    }
+    fail("file identifier is '" + id + "', not 'TFL3': not a TensorFlow Lite model");
+  }
   fb::Verifier::Options vo;
   vo.max_depth = 128;
   vo.max_tables = 100000000;
