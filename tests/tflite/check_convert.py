@@ -21,7 +21,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tflite_util as tu  # noqa: E402
 
-FLOAT = ["mobilenet_v2", "resnet18", "transformer"]
+FLOAT = ["mobilenet_v2", "resnet18", "transformer", "efficientnet_b0", "shufflenet_v2_x1_0"]
 QUANT = ["mobilenet_v2", "resnet18"]
 
 
