@@ -73,7 +73,7 @@ void ModelSummaryModel::buildRows() {
   addField(QStringLiteral("producer"), tr("Producer"), orDash(s.producer));
   addField(QStringLiteral("opset"), tr("Opset"), orDash(s.opset));
   addField(QStringLiteral("ir_version"), tr("IR version"), orDash(s.ir_version));
-  if (const auto& q = s.quantization; q.quantized_tensors > 0) {
+  if (const auto& q = s.quant_summary; q.quantized_tensors > 0) {
     QStringList dtypes;
     for (const auto& [dtype, n] : q.tensors_by_dtype) dtypes << qs(dtype);
     addField(QStringLiteral("quantization"), tr("Quantisation"),
