@@ -102,7 +102,7 @@ def crash_libonnx_shapeinf_constant_raw_truncated(exe, d):
 @case
 def heapoverflow_libonnx_shapeinf_raw_extended(exe, d):
     # int64 initializer raw_data longer than its dims: heap overflow WRITE in libonnx
-    expect_refusal(exe, ["inspect", "model.onnx"], d, ["model.onnx", "'shape'"], r"bytes of data but i64\[3\] needs 24")
+    expect_refusal(exe, ["inspect", "model.onnx"], d, ["model.onnx", "'shape'"], r"constant 'shape' has 27 bytes of data but i64\[3\] needs 24")
 
 
 @case

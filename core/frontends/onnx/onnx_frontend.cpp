@@ -896,7 +896,7 @@ void check_tensor_proto(const onnx::TensorProto& tp, const std::string& what, co
 }
 
 void check_graph_tensors(const onnx::GraphProto& g, const std::string& path) {
-  for (const auto& t : g.initializer()) check_tensor_proto(t, "initializer '" + t.name() + "'", path);
+  for (const auto& t : g.initializer()) check_tensor_proto(t, "constant '" + t.name() + "'", path);
   for (const auto& sp : g.sparse_initializer()) {
     check_tensor_proto(sp.values(), "sparse initializer '" + sp.values().name() + "'", path);
     check_tensor_proto(sp.indices(), "sparse initializer '" + sp.values().name() + "' (indices)", path);
@@ -1038,6 +1038,12 @@ void infer_shapes(onnx::ModelProto& m, const std::string& path) {
     domains.push_back(gp.node(i).domain());
     gp.mutable_node(i)->set_domain(kHiddenDomain);
   }
+  // Imported, so libonnx skips the op (no schema) instead of failing the whole run.
+  if (!hidden.empty()) {
+    auto* o = m.add_opset_import();
+    o->set_domain(kHiddenDomain);
+    o->set_version(1);
+  }
   const int value_infos = gp.value_info_size();
   try {
     onnx::shape_inference::InferShapes(m);
@@ -1052,6 +1058,7 @@ void infer_shapes(onnx::ModelProto& m, const std::string& path) {
     spdlog::debug("onnx: shape inference failed for {}", path);
   }
   for (std::size_t k = 0; k < hidden.size(); ++k) gp.mutable_node(hidden[k])->set_domain(domains[k]);
+  if (!hidden.empty()) m.mutable_opset_import()->RemoveLast();
   // The ranks inference found now judge the axes it could not.
   if (!hidden.empty()) check_layer_norm_axes(gp, path);
 }
