@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <charconv>
 #include <climits>
 #include <cstring>
 #include <functional>
@@ -158,7 +159,12 @@ ModelSummary summarize(const ir::Graph& g, const std::string& path, const std::s
       if (end == std::string::npos) end = counts.size();
       const std::string item = counts.substr(pos, end - pos);
       const auto sp = item.rfind(' ');
-      if (sp != std::string::npos) s.source_ops_by_type[item.substr(0, sp)] = std::stoll(item.substr(sp + 1));
+      // The metadata may come from a hand-edited .eir: a count that does not parse is skipped.
+      std::int64_t n = 0;
+      const char* first = item.data() + (sp == std::string::npos ? item.size() : sp + 1);
+      const char* last = item.data() + item.size();
+      if (sp != std::string::npos && std::from_chars(first, last, n).ptr == last && first != last)
+        s.source_ops_by_type[item.substr(0, sp)] = n;
       pos = end + 2;
     }
   }
