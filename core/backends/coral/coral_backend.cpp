@@ -71,6 +71,45 @@ OpSupport CoralBackend::supports_op(const ir::Graph& graph, std::size_t index) c
   return {false, std::string(kNotSupported), "no op at index " + std::to_string(index), ""};
 }
 
+void CoralBackend::legalise(ir::Graph& graph) const {
+  std::set<std::string> batch_dims;
+  for (const auto& in : graph.inputs)
+    if (const auto* t = graph.find_tensor(in); t && t->shape.rank() > 0 && !t->shape.dims[0].is_static() &&
+                                                !t->shape.dims[0].symbol.empty())
+      batch_dims.insert(t->shape.dims[0].symbol);
+  if (batch_dims.empty()) return;
+  std::vector<std::string> names;
+  for (const auto& op : graph.ops) {
+    names.insert(names.end(), op.inputs.begin(), op.inputs.end());
+    names.insert(names.end(), op.outputs.begin(), op.outputs.end());
+  }
+  names.insert(names.end(), graph.inputs.begin(), graph.inputs.end());
+  for (const auto& n : names)
+    if (auto* t = n.empty() ? nullptr : graph.find_tensor(n))
+      for (auto& d : t->shape.dims)
+        if (!d.is_static() && !d.symbol.empty()) {
+          // "batch" -> 1; a monomial of the shape inference such as "4*batch" -> 4
+          std::int64_t v = 1;
+          bool ok = true;
+          std::size_t start = 0;
+          while (ok && start <= d.symbol.size()) {
+            const auto end = std::min(d.symbol.find('*', start), d.symbol.size());
+            const std::string f = d.symbol.substr(start, end - start);
+            if (!batch_dims.count(f)) {
+              try {
+                std::size_t used = 0;
+                v *= std::stoll(f, &used);
+                ok = used == f.size();
+              } catch (...) {
+                ok = false;
+              }
+            }
+            start = end + 1;
+          }
+          if (ok) d = ir::Dim::fixed(v);
+        }
+}
+
 Partition CoralBackend::partition(const ir::Graph& graph, const CompileConfig& config) const {
   const int max_segments = std::max(1, config.num_segments);
   Partition p;
@@ -168,7 +207,9 @@ CompileResult CoralBackend::compile(const ir::Graph& input, const CompileConfig&
       const PartitionRow& row = *it;
       if (row.cause != PlacementCause::Unsupported) continue;
       auto& log = attempts[row.name];
-      log.push_back({row.name, "target_compile", false, row.status + ": " + row.reason, 0});
+      const auto tc = std::chrono::steady_clock::now();
+      const OpSupport s = supports_op(g, row.op_index);
+      log.push_back({row.name, "target_compile", false, s.status + ": " + s.reason, ms_since(tc)});
       const auto found = overrides_.find(row.op_type);
       bool replaced = false;
       if (found != overrides_.end())
@@ -203,29 +244,35 @@ CompileResult CoralBackend::compile(const ir::Graph& input, const CompileConfig&
 
   // 2. The final partition, and the timeline in graph order.
   res.partition = partition(g, config);
+  std::set<std::string> emitted;
   for (auto& r : res.partition.rows) {
-    if (overridden.count(r.name) || r.name.find("/override/") != std::string::npos) {
-      r.override_name = r.name.substr(0, r.name.find("/override/"));
+    const std::string base = r.name.substr(0, r.name.find("/override/"));
+    if (overridden.count(base)) {
+      r.override_name = base;
       if (r.placement == Placement::Target) r.cause = PlacementCause::Override;
     }
-    auto it = attempts.find(r.name);
-    if (it != attempts.end()) {
+    // the unit's own attempts first, then the ops its override made
+    auto it = attempts.find(base);
+    if (it != attempts.end() && emitted.insert(base).second)
       for (auto& e : it->second) res.timeline.push_back(e);
-      if (r.placement == Placement::Cpu && overridden.count(r.name)) {
-        // the override mapped on its own but the segment rule still puts it on the CPU
+    if (it != attempts.end() && r.name == base) {
+      if (r.placement == Placement::Cpu && overridden.count(base))  // mapped alone, but after a CPU op
         res.timeline.push_back({r.name, "cpu_eager", true, r.status + ": " + r.reason, 0});
-      }
       continue;
     }
+    const auto t0 = std::chrono::steady_clock::now();
+    const OpSupport s = supports_op(g, r.op_index);  // the prediction, timed as this unit's compile attempt
+    const double ms = ms_since(t0);
     switch (r.cause) {
       case PlacementCause::Supported:
       case PlacementCause::Override:
-        res.timeline.push_back({r.name, "target_compile", true, r.status + " (segment " + std::to_string(r.segment) + ")", 0});
+        res.timeline.push_back({r.name, "target_compile", true, r.status + " (segment " + std::to_string(r.segment) + ")", ms});
         break;
       default:
-        res.timeline.push_back({r.name, "target_compile", false, r.status + ": " + r.reason, 0});
+        res.timeline.push_back({r.name, "target_compile", false, r.status + ": " + r.reason, ms});
         res.timeline.push_back({r.name, "cpu_eager", true, "runs on the CPU as TFLite's builtin kernel", 0});
     }
+    (void)s;
   }
   res.ops_on_target = res.partition.ops_on_target();
   res.ops_fallback = res.partition.ops_on_cpu();

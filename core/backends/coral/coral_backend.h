@@ -21,6 +21,9 @@ class CoralBackend final : public Backend {
   Availability is_available() const noexcept override;
   Capabilities capabilities() const override;
   OpSupport supports_op(const ir::Graph& graph, std::size_t index) const override;
+  /// The Edge TPU runs batch 1 with static sizes: a dynamic leading dim of a graph
+  /// input (e.g. "batch") becomes 1 wherever that named dim appears.
+  void legalise(ir::Graph& graph) const override;
   Partition partition(const ir::Graph& graph, const CompileConfig& config = {}) const override;
   CompileResult compile(const ir::Graph& graph, const CompileConfig& config) override;
   PerfEstimate estimate_performance(const ir::Graph& graph) const override;

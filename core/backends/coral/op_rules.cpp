@@ -333,8 +333,6 @@ constexpr Rule kRules[] = {
      "google-coral/edgetpu #461, nrf20 log (edgetpu.md §3 E)", kUnspecified, check_quantize},
     {"model.static_shapes", "*", "Tensor sizes are constant at compile-time (no dynamic sizes)", kModelReqs, kUnspecified, check_static_shapes},
     {"model.8bit", "*", "Tensor parameters are quantized (8-bit fixed-point numbers)", kModelReqs, kUnsupportedDataType, check_8bit},
-    {"model.rank", "*", "If a tensor has more than 3 dimensions, then only the 3 innermost dimensions may have a size greater than 1",
-     "models-intro, quoted in google-coral/edgetpu #121", kUnsupportedRank, check_rank},
     {"relu.bounds", "RELU6", "Clip maps as RELU6 / RELU_N1_TO_1 / RELU only", "TFLite builtin ops (tflite_schema.fbs)", kNotSupported, check_clip_bounds},
     {"pool.no_fused_activation", "AVERAGE_POOL_2D", "No fused activation function.", kModelsIntro, kUnspecified, check_no_fused_activation},
     {"pool.no_fused_activation", "MAX_POOL_2D", "No fused activation function.", kModelsIntro, kUnspecified, check_no_fused_activation},
@@ -359,6 +357,9 @@ constexpr Rule kRules[] = {
     {"squeeze.leading_ones", "SQUEEZE", "Only leading 1s (no relayout)", "2019 models-intro copy", kUnspecified, check_squeeze},
     {"prelu.alpha_1d", "PRELU", "Alpha must be 1-dimensional", "developer.axis.com copy; #597", kUnspecified, check_prelu_alpha},
     {"transpose.max_4d", "TRANSPOSE", "5-D not supported", "google-coral/edgetpu #274", kUnspecified, check_transpose_rank},
+    // last: a per-op limit names the more specific cause
+    {"model.rank", "*", "If a tensor has more than 3 dimensions, then only the 3 innermost dimensions may have a size greater than 1",
+     "models-intro, quoted in google-coral/edgetpu #121", kUnsupportedRank, check_rank},
 };
 
 }  // namespace

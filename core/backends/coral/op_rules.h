@@ -53,7 +53,7 @@ struct Rule {
   std::string_view status;      // the compiler's status when it fails
   RuleCheck check;
 };
-/// Every rule, in the order they are checked (model-wide rules first).
+/// Every rule, in the order they are checked (op table, dtype and shape rules, per-op limits, rank).
 std::span<const Rule> rules();
 
 struct RuleVerdict {
