@@ -37,6 +37,7 @@ int main(int argc, char** argv) {
       ec::cli::add_bench_command(app),
       ec::cli::add_optimize_command(app),
       ec::cli::add_quantize_command(app),
+      ec::cli::add_convert_command(app),
       ec::cli::add_compile_command(app),
   };
 

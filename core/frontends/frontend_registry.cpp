@@ -16,15 +16,17 @@
 #include "core/frontends/frontend.h"
 #include "core/frontends/eir/eir_frontend.h"
 #include "core/frontends/onnx/onnx_frontend.h"
+#include "core/frontends/tflite/tflite_frontend.h"
 
 namespace ec::frontends {
 namespace {
 
 namespace fs = std::filesystem;
 
-// TFLite, TorchScript and Keras slot in here.
-const std::array<FrontendEntry, 2> kFrontends{{
+// TorchScript and Keras slot in here.
+const std::array<FrontendEntry, 3> kFrontends{{
     {"onnx", "ONNX models (.onnx), opsets 1-20", &make_onnx_frontend},
+    {"tflite", "TensorFlow Lite flatbuffers (.tflite), schema 3", &make_tflite_frontend},
     {"eir", "edgecompiler IR text (.eir)", &make_eir_frontend},
 }};
 
@@ -34,8 +36,9 @@ struct FrontendHints {
   std::string_view no_match;
   std::string_view extensions;
 };
-const std::array<FrontendHints, 2> kHints{{
+const std::array<FrontendHints, 3> kHints{{
     {"no ONNX protobuf header found", ".onnx"},
+    {"no 'TFL3' file identifier", ".tflite"},
     {"text does not start with 'graph \"'", ".eir"},
 }};
 static_assert(kHints.size() == kFrontends.size(), "one hint row per frontend");

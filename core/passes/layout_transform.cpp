@@ -111,7 +111,7 @@ class LayoutTransform final : public Pass {
       const ir::Tensor* t = g.find_tensor(y);
       ir::Tensor tw;
       tw.name = fresh_tensor_name(g, y + ".nhwc");
-      if (t) tw.dtype = t->dtype, tw.shape = permuted(t->shape, kToNhwc);
+      if (t) tw.dtype = t->dtype, tw.shape = permuted(t->shape, kToNhwc), tw.quant = t->quant;
       const std::string n = tw.name;
       g.add_tensor(std::move(tw));
       twin[y] = n;
@@ -244,7 +244,9 @@ class LayoutTransform final : public Pass {
               std::memcpy(dst + static_cast<std::size_t>(((m * H + h) * W + x) * C + c) * es,
                           src + static_cast<std::size_t>(((m * C + c) * H + h) * W + x) * es, es);
     }
+    const auto quant = t.quant;  // per-channel along M: axis 0 in both layouts
     const std::string n = add_constant(g, w + ".ohwi", out);
+    g.find_tensor(n)->quant = quant;
     cache[w] = n;
     old.insert(w);
     return n;

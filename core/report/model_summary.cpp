@@ -134,7 +134,56 @@ ModelSummary summarize(const ir::Graph& g, const std::string& path) {
   for (const auto& issue : ir::validate(g))
     if (issue.severity == ir::ValidationIssue::Severity::Warning)
       s.validation_warnings.push_back(ir::to_string(issue));
+  // "CONV_2D 15, DEPTHWISE_CONV_2D 13" as recorded by the TFLite frontend.
+  if (auto counts = meta(g, "tflite.ops_by_type"); !counts.empty()) {
+    std::size_t pos = 0;
+    while (pos < counts.size()) {
+      std::size_t end = counts.find(", ", pos);
+      if (end == std::string::npos) end = counts.size();
+      const std::string item = counts.substr(pos, end - pos);
+      const auto sp = item.rfind(' ');
+      if (sp != std::string::npos) s.source_ops_by_type[item.substr(0, sp)] = std::stoll(item.substr(sp + 1));
+      pos = end + 2;
+    }
+  }
+  for (const auto& [k, v] : g.metadata)
+    if (k.rfind("tflite.", 0) == 0 && k != "tflite.ops_by_type") s.file_metadata[k] = v;
+  for (const auto* entry : g.tensors.by_name()) {
+    const ir::Tensor& t = entry->second;
+    if (!t.quant) continue;
+    s.quantization.push_back({t.name, std::string(ir::dtype_name(t.quant->dtype)), t.quant->scales,
+                              t.quant->zero_points, t.quant->axis});
+  }
+  for (const auto& op : g.ops) {
+    if (op.is_known()) continue;
+    ModelSummary::OpaqueOp o{op.name, op.op_type, {}, op.inputs, op.outputs};
+    if (auto it = op.attributes.find("description"); it != op.attributes.end())
+      if (auto* d = std::get_if<std::string>(&it->second)) o.detail = *d;
+    for (const char* key : {"executable_bytes", "custom_options_bytes"})
+      if (auto it = op.attributes.find(key); it != op.attributes.end())
+        if (auto* n = std::get_if<std::int64_t>(&it->second))
+          o.detail += (o.detail.empty() ? "" : ", ") + with_commas(*n) + " bytes";
+    s.opaque_ops.push_back(std::move(o));
+  }
   return s;
+}
+
+std::string quant_text(const ModelSummary::TensorQuant& q) {
+  std::ostringstream os;
+  os.precision(6);
+  if (q.scales.size() <= 1) {
+    os << q.dtype << " scale " << (q.scales.empty() ? 0.f : q.scales[0]) << " zp "
+       << (q.zero_points.empty() ? 0 : q.zero_points[0]);
+    return os.str();
+  }
+  const auto [lo, hi] = std::minmax_element(q.scales.begin(), q.scales.end());
+  const auto [zlo, zhi] = std::minmax_element(q.zero_points.begin(), q.zero_points.end());
+  os << q.dtype << " per-channel axis " << q.axis << " (" << q.scales.size() << "): scale " << *lo << ".." << *hi
+     << " zp ";
+  if (q.zero_points.empty()) os << 0;
+  else if (*zlo == *zhi) os << *zlo;
+  else os << *zlo << ".." << *zhi;
+  return os.str();
 }
 
 nlohmann::json to_json(const ModelSummary& s) {
@@ -146,6 +195,14 @@ nlohmann::json to_json(const ModelSummary& s) {
                    {"shape_text", t.shape.to_string()}});
     return a;
   };
+  json quant = json::array();
+  for (const auto& q : s.quantization)
+    quant.push_back({{"tensor", q.name}, {"dtype", q.dtype}, {"scales", q.scales}, {"zero_points", q.zero_points},
+                     {"axis", q.axis}});
+  json opaque = json::array();
+  for (const auto& o : s.opaque_ops)
+    opaque.push_back({{"name", o.name}, {"op_type", o.op_type}, {"detail", o.detail}, {"inputs", o.inputs},
+                      {"outputs", o.outputs}});
   json without = json::array();
   for (const auto& o : s.ops_without_estimate)
     without.push_back({{"op", o.op}, {"op_type", o.op_type}, {"reason", o.reason}});
@@ -166,6 +223,10 @@ nlohmann::json to_json(const ModelSummary& s) {
                    {"ops_without_estimate_detail", without}}},
       {"unknown_ops", s.unknown_ops},
       {"warnings", s.validation_warnings},
+      {"source_ops_by_type", s.source_ops_by_type},
+      {"file_metadata", s.file_metadata},
+      {"quantization", quant},
+      {"opaque_ops", opaque},
   };
 }
 
@@ -221,6 +282,34 @@ std::string to_text(const ModelSummary& s) {
       first = false;
     }
     os << "\n  these cannot be compiled until the IR supports them\n";
+  }
+  if (!s.source_ops_by_type.empty()) {
+    std::int64_t total = 0;
+    for (const auto& [t, n] : s.source_ops_by_type) total += n;
+    os << "Source ops (" << total << ", as named in the file)\n";
+    std::vector<std::pair<std::string, std::int64_t>> v(s.source_ops_by_type.begin(), s.source_ops_by_type.end());
+    std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    for (const auto& [type, n] : v) os << "  " << type << std::string(type.size() < 32 ? 32 - type.size() : 1, ' ') << n << '\n';
+  }
+  if (!s.opaque_ops.empty()) {
+    os << "Opaque ops (" << s.opaque_ops.size() << ")\n";
+    for (const auto& o : s.opaque_ops) {
+      os << "  " << o.name << "  " << o.op_type;
+      if (!o.detail.empty()) os << "  (" << o.detail << ")";
+      os << "\n    inputs: ";
+      for (std::size_t i = 0; i < o.inputs.size(); ++i) os << (i ? ", " : "") << o.inputs[i];
+      os << "\n    outputs: ";
+      for (std::size_t i = 0; i < o.outputs.size(); ++i) os << (i ? ", " : "") << o.outputs[i];
+      os << '\n';
+    }
+  }
+  if (!s.file_metadata.empty()) {
+    os << "File metadata\n";
+    for (const auto& [k, v] : s.file_metadata) os << "  " << k << ": " << v << '\n';
+  }
+  if (!s.quantization.empty()) {
+    os << "Quantisation (" << s.quantization.size() << " tensors)\n";
+    for (const auto& q : s.quantization) os << "  " << q.name << "  " << quant_text(q) << '\n';
   }
   if (!s.validation_warnings.empty()) {
     os << "Warnings (" << s.validation_warnings.size() << ")\n";

@@ -49,7 +49,30 @@ struct ModelSummary {
   std::vector<OpWithoutEstimate> ops_without_estimate;  // the same ops, with type and reason
   std::map<std::string, std::int64_t> unknown_ops;  // op types the IR does not know
   std::vector<std::string> validation_warnings;
+  /// The source file's own op names and counts (e.g. TFLite's CONV_2D,
+  /// DEPTHWISE_CONV_2D), when the frontend records them.
+  std::map<std::string, std::int64_t> source_ops_by_type;
+  /// Format-specific file metadata ("tflite.min_runtime_version", signatures, ...).
+  std::map<std::string, std::string> file_metadata;
+  /// Quantisation of every tensor that carries it (activations, weights, biases).
+  struct TensorQuant {
+    std::string name, dtype;
+    std::vector<float> scales;
+    std::vector<std::int64_t> zero_points;
+    int axis = -1;
+  };
+  std::vector<TensorQuant> quantization;
+  /// Opaque ops (custom ops the IR keeps whole): name, type, attributes as text.
+  struct OpaqueOp {
+    std::string name, op_type, detail;
+    std::vector<std::string> inputs, outputs;
+  };
+  std::vector<OpaqueOp> opaque_ops;
 };
+
+/// One line for a tensor's quantisation: "u8 scale 0.0078 zp 128" or
+/// "i8 per-channel axis 0 (32): scale 0.0012..0.0051 zp 0". Used by inspect and the GUI.
+std::string quant_text(const ModelSummary::TensorQuant& q);
 
 ModelSummary summarize(const ir::Graph& g, const std::string& path = {});
 nlohmann::json to_json(const ModelSummary& s);

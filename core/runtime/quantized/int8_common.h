@@ -138,4 +138,9 @@ EC_INT8(Concat) EC_INT8(PassThrough)
 EC_INT8(Relu) EC_INT8(Clip) EC_INT8(Sigmoid) EC_INT8(Tanh) EC_INT8(HardSwish) EC_INT8(Softmax)
 #undef EC_INT8
 
+/// TFLite's reference integer kernels for NHWC ops and u8 activations
+/// (int8_tflite_reference.cpp); null when the op is neither (the int8 table's
+/// kernels take it).
+std::unique_ptr<PreparedOp> prepare_tflite_reference(const ir::Operation& op, const ir::Graph& graph);
+
 }  // namespace ec::runtime::quantized

@@ -1,0 +1,893 @@
+// save_tflite: IR -> .tflite flatbuffer. One case per IR op type below, in the
+// order of the op table in README.md; the reader's cases mirror them.
+#include "core/backends/tflite/tflite_writer.h"
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <optional>
+#include <set>
+
+#include "core/errors.h"
+#include "core/frontends/tflite/tflite_schema_generated.h"
+#include "core/ir/shape_inference.h"
+#include "core/passes/pass_manager.h"
+
+namespace ec::backends::tflite {
+namespace {
+
+namespace fb = flatbuffers;
+namespace tfl = ::tflite;
+using B = tfl::BuiltinOperator;
+using K = ir::OpKind;
+
+std::optional<tfl::TensorType> tensor_type(ir::DType d) {
+  using T = tfl::TensorType;
+  switch (d) {
+    case ir::DType::Float32: return T::FLOAT32;
+    case ir::DType::Float16: return T::FLOAT16;
+    case ir::DType::Float64: return T::FLOAT64;
+    case ir::DType::Int32: return T::INT32;
+    case ir::DType::UInt8: return T::UINT8;
+    case ir::DType::Int64: return T::INT64;
+    case ir::DType::String: return T::STRING;
+    case ir::DType::Bool: return T::BOOL;
+    case ir::DType::Int16: return T::INT16;
+    case ir::DType::Int8: return T::INT8;
+    case ir::DType::UInt32: return T::UINT32;
+    case ir::DType::UInt16: return T::UINT16;
+    case ir::DType::UInt64: return T::UINT64;
+    default: return std::nullopt;
+  }
+}
+
+std::int64_t same_before(std::int64_t in, std::int64_t k, std::int64_t s, std::int64_t d, std::int64_t& after) {
+  const std::int64_t out = (in + s - 1) / s;
+  const std::int64_t total = std::max<std::int64_t>((out - 1) * s + (k - 1) * d + 1 - in, 0);
+  after = total - total / 2;
+  return total / 2;
+}
+
+double attr_f(const ir::Operation& op, const std::string& key, double fallback) {
+  const ir::Attribute* a = op.attr(key);
+  if (!a) return fallback;
+  if (const auto* d = std::get_if<double>(a)) return *d;
+  if (const auto* i = std::get_if<std::int64_t>(a)) return double(*i);
+  return fallback;
+}
+
+tfl::ActivationFunctionType act_of(const std::string& a, const ir::Operation& op) {
+  using A = tfl::ActivationFunctionType;
+  if (a == "NONE") return A::NONE;
+  if (a == "RELU") return A::RELU;
+  if (a == "RELU6") return A::RELU6;
+  if (a == "RELU_N1_TO_1") return A::RELU_N1_TO_1;
+  if (a == "TANH") return A::TANH;
+  throw UnsupportedOpError(op.op_type + " with fused_activation " + a, "the TFLite writer", "", "op '" + op.name + "'");
+}
+
+class Writer {
+ public:
+  Writer(const ir::Graph& g, const TfliteWriteOptions& o) : g_(g), opts_(o) {}
+  std::string write();
+
+ private:
+  [[noreturn]] void unsupported(const ir::Operation& op, const std::string& why = {}) const {
+    throw UnsupportedOpError(op.op_type + (why.empty() ? "" : " (" + why + ")"), "the TFLite writer",
+                             "it has no TFLite form here", "op '" + (op.name.empty() ? op.op_type : op.name) + "'");
+  }
+  const ir::Tensor& t(const std::string& n) const {
+    const ir::Tensor* p = g_.find_tensor(n);
+    if (!p) throw GraphError("tensor '" + n + "' is not declared");
+    return *p;
+  }
+  int tensor(const std::string& name);
+  int add_tensor(const std::string& name, ir::DType dt, const std::vector<std::int64_t>& shape,
+                 const std::optional<ir::QuantParams>& q, const void* data = nullptr, std::size_t bytes = 0,
+                 const std::vector<std::int32_t>* signature = nullptr);
+  int const_i32(const std::string& base, const std::vector<std::int64_t>& v, bool scalar = false);
+  int opcode(B code, int version = 1, const std::string& custom = {});
+  void emit(B code, std::vector<int> in, std::vector<int> out, tfl::BuiltinOptions type = tfl::BuiltinOptions::NONE,
+            fb::Offset<void> options = 0, int version = 1);
+  std::string unique(const std::string& base) {
+    std::string n = base;
+    for (int k = 1; used_.count(n); ++k) n = base + "_" + std::to_string(k);
+    used_.insert(n);
+    return n;
+  }
+  std::vector<std::int64_t> const_ints(const std::string& n, const ir::Operation& op) const;
+  int version_for(const ir::Operation& op, int int8_version) const {
+    const ir::Tensor* x = op.inputs.empty() ? nullptr : g_.find_tensor(op.inputs[0]);
+    return x && (x->dtype == ir::DType::Int8) ? int8_version : 1;
+  }
+  void write_op(const ir::Operation& op);
+  void conv(const ir::Operation& op);
+  void pool(const ir::Operation& op);
+  /// An activation op reading only `y` (and nothing else reads `y`) folds into its producer.
+  const ir::Operation* fusable_activation(const ir::Operation& op, tfl::ActivationFunctionType& act) const;
+  int output_of(const ir::Operation& op, tfl::ActivationFunctionType& act);
+
+  const ir::Graph& g_;
+  TfliteWriteOptions opts_;
+  fb::FlatBufferBuilder fbb_{1 << 20};
+  std::vector<fb::Offset<tfl::Buffer>> buffers_;
+  std::vector<fb::Offset<tfl::Tensor>> tensors_;
+  std::map<std::string, int> index_;
+  std::set<std::string> used_;
+  std::vector<fb::Offset<tfl::OperatorCode>> codes_;
+  std::map<std::pair<int, std::string>, int> code_index_;
+  std::vector<int> code_version_;
+  std::vector<fb::Offset<tfl::Operator>> ops_;
+  std::map<std::string, int> consumers_;
+  std::set<std::string> outputs_;
+  std::set<const ir::Operation*> folded_;
+};
+
+int Writer::add_tensor(const std::string& name, ir::DType dt, const std::vector<std::int64_t>& shape,
+                       const std::optional<ir::QuantParams>& q, const void* data, std::size_t bytes,
+                       const std::vector<std::int32_t>* signature) {
+  const auto tt = tensor_type(dt);
+  if (!tt) throw UnsupportedOpError("tensor '" + name + "' of type " + std::string(ir::dtype_name(dt)), "the TFLite writer", "");
+  std::uint32_t buf = 0;
+  if (data) {
+    fbb_.ForceVectorAlignment(bytes, 1, 16);
+    const auto v = fbb_.CreateVector(static_cast<const std::uint8_t*>(data), bytes);
+    buffers_.push_back(tfl::CreateBuffer(fbb_, v));
+    buf = static_cast<std::uint32_t>(buffers_.size() - 1);
+  }
+  std::vector<std::int32_t> s;
+  for (auto d : shape) s.push_back(static_cast<std::int32_t>(d));
+  fb::Offset<tfl::QuantizationParameters> qo = 0;
+  if (q && !q->scales.empty()) {
+    std::vector<std::int64_t> zp = q->zero_points;
+    if (zp.empty()) zp.assign(1, 0);
+    if (q->scales.size() > 1 && zp.size() == 1) zp.assign(q->scales.size(), zp[0]);
+    qo = tfl::CreateQuantizationParametersDirect(fbb_, nullptr, nullptr, &q->scales, &zp, tfl::QuantizationDetails::NONE,
+                                                 0, q->scales.size() > 1 ? std::max(q->axis, 0) : 0);
+  }
+  const auto sv = fbb_.CreateVector(s);
+  const auto nm = fbb_.CreateString(name);
+  fb::Offset<fb::Vector<std::int32_t>> sig = 0;
+  if (signature) sig = fbb_.CreateVector(*signature);
+  tensors_.push_back(tfl::CreateTensor(fbb_, sv, *tt, buf, nm, qo, false, 0, sig, false));
+  used_.insert(name);
+  return static_cast<int>(tensors_.size() - 1);
+}
+
+int Writer::tensor(const std::string& name) {
+  if (name.empty()) return -1;
+  auto it = index_.find(name);
+  if (it != index_.end()) return it->second;
+  const ir::Tensor& x = t(name);
+  if (!x.shape.rank_known) throw UnsupportedOpError("tensor '" + name + "' of unknown rank", "the TFLite writer", "");
+  std::vector<std::int64_t> shape;
+  std::vector<std::int32_t> sig;
+  bool dynamic = false;
+  for (const auto& d : x.shape.dims) {
+    shape.push_back(d.is_static() ? d.value : 1);
+    sig.push_back(d.is_static() ? static_cast<std::int32_t>(d.value) : -1);
+    dynamic |= !d.is_static();
+  }
+  const int i = add_tensor(name, x.dtype, shape, x.quant, x.is_constant() ? x.data->data() : nullptr,
+                           x.is_constant() ? x.data->size() : 0, dynamic ? &sig : nullptr);
+  index_[name] = i;
+  return i;
+}
+
+int Writer::const_i32(const std::string& base, const std::vector<std::int64_t>& v, bool scalar) {
+  std::vector<std::int32_t> w;
+  for (auto x : v) w.push_back(static_cast<std::int32_t>(std::clamp<std::int64_t>(x, INT32_MIN, INT32_MAX)));
+  std::vector<std::int64_t> shape;
+  if (!scalar) shape.push_back(static_cast<std::int64_t>(w.size()));
+  return add_tensor(unique(base), ir::DType::Int32, shape, std::nullopt, w.data(), w.size() * 4);
+}
+
+int Writer::opcode(B code, int version, const std::string& custom) {
+  const auto key = std::make_pair(static_cast<int>(code), custom);
+  auto it = code_index_.find(key);
+  if (it != code_index_.end()) {
+    code_version_[static_cast<std::size_t>(it->second)] = std::max(code_version_[static_cast<std::size_t>(it->second)], version);
+    return it->second;
+  }
+  const int i = static_cast<int>(code_version_.size());
+  code_index_[key] = i;
+  code_version_.push_back(version);
+  return i;
+}
+
+void Writer::emit(B code, std::vector<int> in, std::vector<int> out, tfl::BuiltinOptions type, fb::Offset<void> options,
+                  int version) {
+  const int oc = opcode(code, version);
+  ops_.push_back(tfl::CreateOperatorDirect(fbb_, static_cast<std::uint32_t>(oc), &in, &out, type, options));
+}
+
+std::vector<std::int64_t> Writer::const_ints(const std::string& n, const ir::Operation& op) const {
+  const ir::Tensor& c = t(n);
+  if (!c.is_constant()) unsupported(op, "input '" + n + "' must be a constant");
+  std::vector<std::int64_t> v;
+  if (c.dtype == ir::DType::Int64) for (auto x : c.data->as<std::int64_t>()) v.push_back(x);
+  else if (c.dtype == ir::DType::Int32) for (auto x : c.data->as<std::int32_t>()) v.push_back(x);
+  else unsupported(op, "input '" + n + "' must be int32 or int64");
+  return v;
+}
+
+const ir::Operation* Writer::fusable_activation(const ir::Operation& op, tfl::ActivationFunctionType& act) const {
+  using A = tfl::ActivationFunctionType;
+  act = A::NONE;
+  const std::string& y = op.outputs[0];
+  if (outputs_.count(y)) return nullptr;
+  auto c = consumers_.find(y);
+  if (c == consumers_.end() || c->second != 1) return nullptr;
+  for (const auto& n : g_.ops) {
+    if (n.inputs.empty() || n.inputs[0] != y) continue;
+    const ir::Tensor& a = t(y);
+    const ir::Tensor& b = t(n.outputs[0]);
+    if (a.quant != b.quant) return nullptr;
+    if (n.kind == K::Relu) { act = A::RELU; return &n; }
+    if (n.kind == K::Clip && n.inputs.size() == 3 && !n.inputs[1].empty() && !n.inputs[2].empty()) {
+      const ir::Tensor &lo = t(n.inputs[1]), &hi = t(n.inputs[2]);
+      if (!lo.is_constant() || !hi.is_constant() || lo.dtype != ir::DType::Float32 || hi.dtype != ir::DType::Float32) return nullptr;
+      const float l = lo.data->as<float>()[0], h = hi.data->as<float>()[0];
+      if (l == 0.f && h == 6.f) { act = A::RELU6; return &n; }
+      if (l == -1.f && h == 1.f) { act = A::RELU_N1_TO_1; return &n; }
+    }
+    return nullptr;
+  }
+  return nullptr;
+}
+
+// The tensor an op writes: its own output, or that of a fused activation after it.
+int Writer::output_of(const ir::Operation& op, tfl::ActivationFunctionType& act) {
+  const ir::Operation* a = fusable_activation(op, act);
+  if (!a) return tensor(op.outputs[0]);
+  folded_.insert(a);
+  return tensor(a->outputs[0]);
+}
+
+void Writer::conv(const ir::Operation& op) {
+  if (op.attr_string("layout", "NCHW") != "NHWC") unsupported(op, "layout NCHW; NHWC expected after legalisation");
+  if (op.attr_string("auto_pad", "NOTSET") != "NOTSET") unsupported(op, "auto_pad");
+  const ir::Tensor& x = t(op.inputs[0]);
+  const ir::Tensor& w = t(op.inputs[1]);
+  if (!w.is_constant() || !w.shape.is_static() || w.shape.rank() != 4) unsupported(op, "needs a constant 4-D weight");
+  if (x.shape.rank() != 4 || !x.shape.dims[1].is_static() || !x.shape.dims[2].is_static() || !x.shape.dims[3].is_static())
+    unsupported(op, "needs a 4-D input with static H, W, C");
+  const auto ws = w.shape.sizes();
+  const std::int64_t M = ws[0], kh = ws[1], kw = ws[2], cg = ws[3];
+  const std::int64_t C = x.shape.dims[3].value, group = op.attr_int("group", 1);
+  auto s = op.attr_ints("strides"), d = op.attr_ints("dilations"), p = op.attr_ints("pads");
+  if (s.empty()) s = {1, 1};
+  if (d.empty()) d = {1, 1};
+  if (p.empty()) p = {0, 0, 0, 0};
+  if (s.size() != 2 || d.size() != 2 || p.size() != 4) unsupported(op, "2-D convolution only");
+  std::int64_t ab, aw;
+  const std::int64_t bt = same_before(x.shape.dims[1].value, kh, s[0], d[0], ab);
+  const std::int64_t bl = same_before(x.shape.dims[2].value, kw, s[1], d[1], aw);
+  tfl::Padding padding = tfl::Padding::VALID;
+  int xin = tensor(op.inputs[0]);
+  if (p == std::vector<std::int64_t>{0, 0, 0, 0}) padding = tfl::Padding::VALID;
+  else if (p == std::vector<std::int64_t>{bt, bl, ab, aw}) padding = tfl::Padding::SAME;
+  else {
+    // Explicit pads: a PAD op first (real 0 = the zero point for quantised inputs).
+    std::vector<std::int64_t> shape = x.shape.sizes();
+    shape[0] = std::max<std::int64_t>(shape[0], 1);
+    shape[1] += p[0] + p[2];
+    shape[2] += p[1] + p[3];
+    const int padded = add_tensor(unique(op.inputs[0] + "/padded"), x.dtype, shape, x.quant);
+    const int pads = add_tensor(unique(op.name + "/paddings"), ir::DType::Int32, {4, 2}, std::nullopt,
+                                std::vector<std::int32_t>{0, 0, static_cast<std::int32_t>(p[0]), static_cast<std::int32_t>(p[2]),
+                                                          static_cast<std::int32_t>(p[1]), static_cast<std::int32_t>(p[3]), 0, 0}
+                                    .data(),
+                                32);
+    emit(B::PAD, {xin, pads}, {padded}, tfl::BuiltinOptions::PadOptions, tfl::CreatePadOptions(fbb_).Union(),
+         version_for(op, 2));
+    xin = padded;
+  }
+  tfl::ActivationFunctionType act = act_of(op.attr_string("fused_activation", "NONE"), op);
+  const int y = act == tfl::ActivationFunctionType::NONE ? output_of(op, act) : tensor(op.outputs[0]);
+  int bias = op.inputs.size() > 2 ? tensor(op.inputs[2]) : -1;
+  if (bias < 0 && x.quant && w.quant) {
+    // TFLite's int8 kernels want an int32 bias: zeros with scale s_x * s_w.
+    std::vector<std::int32_t> zeros(static_cast<std::size_t>(M), 0);
+    ir::QuantParams bq;
+    bq.dtype = ir::DType::Int32;
+    for (std::int64_t c = 0; c < M; ++c)
+      bq.scales.push_back(x.quant->scales[0] * w.quant->scales[w.quant->scales.size() == 1 ? 0 : static_cast<std::size_t>(c)]);
+    bq.zero_points.assign(bq.scales.size(), 0);
+    bq.axis = bq.scales.size() > 1 ? 0 : -1;
+    bias = add_tensor(unique(op.name + "/bias"), ir::DType::Int32, {M}, bq, zeros.data(), zeros.size() * 4);
+  } else if (bias >= 0) {
+    const ir::Tensor& b = t(op.inputs[2]);
+    if (b.dtype == ir::DType::Int32 && !b.quant && x.quant && w.quant) {
+      // Give the bias the scale TFLite expects: s_x * s_w[c], zero point 0.
+      ir::QuantParams bq;
+      bq.dtype = ir::DType::Int32;
+      for (std::int64_t c = 0; c < M; ++c)
+        bq.scales.push_back(x.quant->scales[0] * w.quant->scales[w.quant->scales.size() == 1 ? 0 : static_cast<std::size_t>(c)]);
+      bq.zero_points.assign(bq.scales.size(), 0);
+      bq.axis = bq.scales.size() > 1 ? 0 : -1;
+      index_.erase(op.inputs[2]);
+      bias = add_tensor(unique(op.inputs[2] + "/q"), ir::DType::Int32, {M}, bq, b.data->data(), b.data->size());
+    }
+  }
+  if (group == 1) {
+    if (cg != C) unsupported(op, "weight has " + std::to_string(cg) + " input channels, input has " + std::to_string(C));
+    const auto o = tfl::CreateConv2DOptions(fbb_, padding, static_cast<int>(s[1]), static_cast<int>(s[0]), act,
+                                            static_cast<int>(d[1]), static_cast<int>(d[0]));
+    const bool per_channel = w.quant && w.quant->scales.size() > 1;
+    emit(B::CONV_2D, {xin, tensor(op.inputs[1]), bias}, {y}, tfl::BuiltinOptions::Conv2DOptions, o.Union(),
+         x.dtype == ir::DType::Int8 ? (per_channel ? 3 : 2) : 1);
+    return;
+  }
+  if (group == C && cg == 1 && M % C == 0) {
+    // Depthwise: OHWI [M, KH, KW, 1] -> TFLite's [1, KH, KW, M].
+    const std::size_t es = ir::dtype_size(w.dtype);
+    std::vector<std::byte> buf(w.data->size());
+    for (std::int64_t m = 0; m < M; ++m)
+      for (std::int64_t k = 0; k < kh * kw; ++k)
+        std::memcpy(&buf[static_cast<std::size_t>(k * M + m) * es], w.data->data() + static_cast<std::size_t>(m * kh * kw + k) * es, es);
+    std::optional<ir::QuantParams> wq = w.quant;
+    if (wq && wq->scales.size() > 1) wq->axis = 3;
+    // The reader names its OHWI copy "<name>/ohwi": write the file's own name back.
+    std::string wname = op.inputs[1];
+    if (wname.size() > 5 && wname.compare(wname.size() - 5, 5, "/ohwi") == 0) wname.resize(wname.size() - 5);
+    const int wi = add_tensor(wname, w.dtype, {1, kh, kw, M}, wq, buf.data(), buf.size());
+    const auto o = tfl::CreateDepthwiseConv2DOptions(fbb_, padding, static_cast<int>(s[1]), static_cast<int>(s[0]),
+                                                     static_cast<int>(M / C), act, static_cast<int>(d[1]), static_cast<int>(d[0]));
+    const bool per_channel = w.quant && w.quant->scales.size() > 1;
+    emit(B::DEPTHWISE_CONV_2D, {xin, wi, bias}, {y}, tfl::BuiltinOptions::DepthwiseConv2DOptions, o.Union(),
+         x.dtype == ir::DType::Int8 ? (per_channel ? 3 : 2) : (d[0] > 1 || d[1] > 1 ? 2 : 1));
+    return;
+  }
+  unsupported(op, "grouped convolution with " + std::to_string(group) + " groups");
+}
+
+void Writer::pool(const ir::Operation& op) {
+  const bool global = op.kind == K::GlobalAveragePool || op.kind == K::GlobalMaxPool;
+  const bool avg = op.kind == K::AveragePool || op.kind == K::GlobalAveragePool;
+  if (op.attr_string("layout", "NCHW") != "NHWC") unsupported(op, "layout NCHW; NHWC expected after legalisation");
+  const ir::Tensor& x = t(op.inputs[0]);
+  if (x.shape.rank() != 4 || !x.shape.dims[1].is_static() || !x.shape.dims[2].is_static()) unsupported(op, "needs a 4-D input with static H, W");
+  if (global) {
+    // Global pooling = MEAN / REDUCE_MAX over H, W with kept dims.
+    const int axes = const_i32(op.name + "/axes", {1, 2});
+    const auto o = tfl::CreateReducerOptions(fbb_, true);
+    emit(avg ? B::MEAN : B::REDUCE_MAX, {tensor(op.inputs[0]), axes}, {tensor(op.outputs[0])},
+         tfl::BuiltinOptions::ReducerOptions, o.Union(), version_for(op, 2));
+    return;
+  }
+  const auto k = op.attr_ints("kernel_shape");
+  auto s = op.attr_ints("strides"), p = op.attr_ints("pads");
+  if (s.empty()) s = {1, 1};
+  if (p.empty()) p = {0, 0, 0, 0};
+  if (k.size() != 2 || s.size() != 2 || p.size() != 4) unsupported(op, "2-D pooling only");
+  if (op.attr_int("ceil_mode", 0) != 0) unsupported(op, "ceil_mode");
+  if (!op.attr_ints("dilations").empty() && op.attr_ints("dilations") != std::vector<std::int64_t>{1, 1}) unsupported(op, "dilations");
+  if (avg && op.attr_int("count_include_pad", 0) != 0 && p != std::vector<std::int64_t>{0, 0, 0, 0}) unsupported(op, "count_include_pad");
+  std::int64_t ab, aw;
+  const std::int64_t bt = same_before(x.shape.dims[1].value, k[0], s[0], 1, ab);
+  const std::int64_t bl = same_before(x.shape.dims[2].value, k[1], s[1], 1, aw);
+  tfl::Padding padding = tfl::Padding::VALID;
+  int xin = tensor(op.inputs[0]);
+  if (p == std::vector<std::int64_t>{0, 0, 0, 0}) padding = tfl::Padding::VALID;
+  else if (p == std::vector<std::int64_t>{bt, bl, ab, aw}) padding = tfl::Padding::SAME;
+  else if (!avg) {
+    // Max pooling with explicit pads: PADV2 with the lowest value first, then VALID.
+    std::vector<std::int64_t> shape = x.shape.sizes();
+    shape[0] = std::max<std::int64_t>(shape[0], 1);
+    shape[1] += p[0] + p[2];
+    shape[2] += p[1] + p[3];
+    const int padded = add_tensor(unique(op.inputs[0] + "/padded"), x.dtype, shape, x.quant);
+    const std::vector<std::int32_t> pv{0, 0, static_cast<std::int32_t>(p[0]), static_cast<std::int32_t>(p[2]),
+                                       static_cast<std::int32_t>(p[1]), static_cast<std::int32_t>(p[3]), 0, 0};
+    const int pads = add_tensor(unique(op.name + "/paddings"), ir::DType::Int32, {4, 2}, std::nullopt, pv.data(), 32);
+    int lowest;
+    if (x.dtype == ir::DType::Float32) {
+      const float v = -std::numeric_limits<float>::max();
+      lowest = add_tensor(unique(op.name + "/lowest"), x.dtype, {}, std::nullopt, &v, 4);
+    } else if (x.dtype == ir::DType::Int8 || x.dtype == ir::DType::UInt8) {
+      const std::uint8_t v = x.dtype == ir::DType::Int8 ? 0x80 : 0;
+      lowest = add_tensor(unique(op.name + "/lowest"), x.dtype, {}, x.quant, &v, 1);
+    } else {
+      unsupported(op, "explicit pads on " + std::string(ir::dtype_name(x.dtype)));
+    }
+    emit(B::PADV2, {xin, pads, lowest}, {padded}, tfl::BuiltinOptions::PadV2Options, tfl::CreatePadV2Options(fbb_).Union(),
+         version_for(op, 2));
+    xin = padded;
+  } else {
+    unsupported(op, "pads other than TFLite's SAME or VALID");
+  }
+  tfl::ActivationFunctionType act;
+  const int y = output_of(op, act);
+  const auto o = tfl::CreatePool2DOptions(fbb_, padding, static_cast<int>(s[1]), static_cast<int>(s[0]), static_cast<int>(k[1]),
+                                          static_cast<int>(k[0]), act);
+  emit(avg ? B::AVERAGE_POOL_2D : B::MAX_POOL_2D, {xin}, {y}, tfl::BuiltinOptions::Pool2DOptions, o.Union(),
+       version_for(op, 2));
+}
+
+void Writer::write_op(const ir::Operation& op) {
+  if (folded_.count(&op)) return;
+  using A = tfl::ActivationFunctionType;
+  auto in = [&](std::size_t i) { return i < op.inputs.size() ? tensor(op.inputs[i]) : -1; };
+  auto y = [&] { return tensor(op.outputs[0]); };
+  auto unary = [&](B code, int v8 = 2) { emit(code, {in(0)}, {y()}, tfl::BuiltinOptions::NONE, 0, version_for(op, v8)); };
+  switch (op.kind) {
+    case K::Conv: return conv(op);
+    case K::MaxPool: case K::AveragePool: case K::GlobalAveragePool: case K::GlobalMaxPool: return pool(op);
+    case K::FullyConnected: case K::Gemm: case K::MatMul: {
+      const ir::Tensor& x = t(op.inputs[0]);
+      const ir::Tensor& w = t(op.inputs[1]);
+      if (op.kind == K::MatMul && !w.is_constant()) {
+        const auto o = tfl::CreateBatchMatMulOptions(fbb_, false, false);
+        emit(B::BATCH_MATMUL, {in(0), in(1)}, {y()}, tfl::BuiltinOptions::BatchMatMulOptions, o.Union(), version_for(op, 2));
+        return;
+      }
+      if (!w.is_constant() || !w.shape.is_static() || w.shape.rank() != 2) unsupported(op, "needs a constant 2-D weight");
+      if (op.kind == K::Gemm && (op.attr_int("transA", 0) != 0 || attr_f(op, "alpha", 1.0) != 1.0 || attr_f(op, "beta", 1.0) != 1.0))
+        unsupported(op, "transA, alpha or beta");
+      // TFLite wants [out, in]: FullyConnected and Gemm(transB=1) have it; MatMul/Gemm(transB=0) are [in, out].
+      const bool transposed = op.kind == K::FullyConnected || (op.kind == K::Gemm && op.attr_int("transB", 0) != 0);
+      int wi = in(1);
+      const auto ws = w.shape.sizes();
+      const std::int64_t N = transposed ? ws[0] : ws[1], Kd = transposed ? ws[1] : ws[0];
+      if (!transposed) {
+        const std::size_t es = ir::dtype_size(w.dtype);
+        std::vector<std::byte> buf(w.data->size());
+        for (std::int64_t k = 0; k < Kd; ++k)
+          for (std::int64_t n = 0; n < N; ++n)
+            std::memcpy(&buf[static_cast<std::size_t>(n * Kd + k) * es], w.data->data() + static_cast<std::size_t>(k * N + n) * es, es);
+        std::optional<ir::QuantParams> wq = w.quant;
+        if (wq && wq->scales.size() > 1) wq->axis = 0;
+        wi = add_tensor(unique(op.inputs[1] + "/transposed"), w.dtype, {N, Kd}, wq, buf.data(), buf.size());
+        index_.erase(op.inputs[1]);
+      }
+      int bias = op.inputs.size() > 2 && !op.inputs[2].empty() ? in(2) : -1;
+      if (bias >= 0) {
+        const ir::Tensor& b = t(op.inputs[2]);
+        if (b.shape.num_elements().value_or(-1) != N) unsupported(op, "bias must have one value per output");
+        if (b.dtype == ir::DType::Int32 && !b.quant && x.quant && w.quant) {
+          ir::QuantParams bq;
+          bq.dtype = ir::DType::Int32;
+          for (std::int64_t c = 0; c < N; ++c)
+            bq.scales.push_back(x.quant->scales[0] * w.quant->scales[w.quant->scales.size() == 1 ? 0 : static_cast<std::size_t>(c)]);
+          bq.zero_points.assign(bq.scales.size(), 0);
+          bq.axis = bq.scales.size() > 1 ? 0 : -1;
+          index_.erase(op.inputs[2]);
+          bias = add_tensor(unique(op.inputs[2] + "/q"), ir::DType::Int32, {N}, bq, b.data->data(), b.data->size());
+        }
+      }
+      A act = act_of(op.attr_string("fused_activation", "NONE"), op);
+      const int out = act == A::NONE ? output_of(op, act) : y();
+      const bool keep = x.shape.rank() > 2;
+      const auto o = tfl::CreateFullyConnectedOptions(fbb_, act, tfl::FullyConnectedOptionsWeightsFormat::DEFAULT, keep);
+      emit(B::FULLY_CONNECTED, {in(0), wi, bias}, {out}, tfl::BuiltinOptions::FullyConnectedOptions, o.Union(),
+           x.dtype == ir::DType::Int8 ? (keep ? 5 : 4) : (keep ? 5 : 1));
+      return;
+    }
+    case K::Add: case K::Sub: case K::Mul: case K::Div: {
+      A act;
+      const int out = output_of(op, act);
+      if (op.kind == K::Add) emit(B::ADD, {in(0), in(1)}, {out}, tfl::BuiltinOptions::AddOptions, tfl::CreateAddOptions(fbb_, act).Union(), version_for(op, 2));
+      if (op.kind == K::Sub) emit(B::SUB, {in(0), in(1)}, {out}, tfl::BuiltinOptions::SubOptions, tfl::CreateSubOptions(fbb_, act).Union(), version_for(op, 2));
+      if (op.kind == K::Mul) emit(B::MUL, {in(0), in(1)}, {out}, tfl::BuiltinOptions::MulOptions, tfl::CreateMulOptions(fbb_, act).Union(), version_for(op, 2));
+      if (op.kind == K::Div) emit(B::DIV, {in(0), in(1)}, {out}, tfl::BuiltinOptions::DivOptions, tfl::CreateDivOptions(fbb_, act).Union(), 1);
+      return;
+    }
+    case K::Max: case K::Min:
+      if (op.inputs.size() != 2) unsupported(op, "only two inputs");
+      emit(op.kind == K::Max ? B::MAXIMUM : B::MINIMUM, {in(0), in(1)}, {y()}, tfl::BuiltinOptions::MaximumMinimumOptions,
+           tfl::CreateMaximumMinimumOptions(fbb_).Union(), version_for(op, 2));
+      return;
+    case K::Pow: emit(B::POW, {in(0), in(1)}, {y()}); return;
+    case K::Relu: return unary(B::RELU);
+    case K::Sigmoid: return unary(B::LOGISTIC);
+    case K::Tanh: return unary(B::TANH);
+    case K::HardSwish: return unary(B::HARD_SWISH, 1);
+    case K::Exp: return unary(B::EXP, 1);
+    case K::Log: return unary(B::LOG, 1);
+    case K::Sqrt: return unary(B::SQRT, 1);
+    case K::Abs: return unary(B::ABS, 1);
+    case K::Neg: return unary(B::NEG, 1);
+    case K::Clip: {
+      if (op.inputs.size() == 3 && !op.inputs[1].empty() && !op.inputs[2].empty() && t(op.inputs[1]).is_constant() &&
+          t(op.inputs[2]).is_constant() && t(op.inputs[1]).dtype == ir::DType::Float32 && t(op.inputs[2]).dtype == ir::DType::Float32) {
+        const float l = t(op.inputs[1]).data->as<float>()[0], h = t(op.inputs[2]).data->as<float>()[0];
+        if (l == 0.f && h == 6.f) return unary(B::RELU6);
+        if (l == -1.f && h == 1.f) return unary(B::RELU_N1_TO_1);
+      }
+      unsupported(op, "bounds other than [0, 6] or [-1, 1]");
+    }
+    case K::LeakyRelu: {
+      const auto o = tfl::CreateLeakyReluOptions(fbb_, static_cast<float>(attr_f(op, "alpha", 0.01)));
+      emit(B::LEAKY_RELU, {in(0)}, {y()}, tfl::BuiltinOptions::LeakyReluOptions, o.Union(), version_for(op, 2));
+      return;
+    }
+    case K::PRelu: emit(B::PRELU, {in(0), in(1)}, {y()}); return;
+    case K::Softmax: {
+      const auto r = static_cast<std::int64_t>(t(op.inputs[0]).shape.rank());
+      const auto axis = op.attr_int("axis", -1);
+      if (axis != -1 && axis != r - 1) unsupported(op, "axis other than the last");
+      emit(B::SOFTMAX, {in(0)}, {y()}, tfl::BuiltinOptions::SoftmaxOptions, tfl::CreateSoftmaxOptions(fbb_, 1.0f).Union(),
+           version_for(op, 2));
+      return;
+    }
+    case K::Reshape: case K::Flatten: case K::Squeeze: case K::Unsqueeze: {
+      const ir::Tensor& out = t(op.outputs[0]);
+      if (op.kind == K::Squeeze && op.inputs.size() > 1) {
+        auto axes = const_ints(op.inputs[1], op);
+        std::vector<std::int32_t> a(axes.begin(), axes.end());
+        const auto o = tfl::CreateSqueezeOptionsDirect(fbb_, &a);
+        emit(B::SQUEEZE, {in(0)}, {y()}, tfl::BuiltinOptions::SqueezeOptions, o.Union());
+        return;
+      }
+      if (op.kind == K::Unsqueeze && op.inputs.size() > 1 && const_ints(op.inputs[1], op).size() == 1) {
+        const int axis = const_i32(op.name + "/axis", const_ints(op.inputs[1], op), true);
+        emit(B::EXPAND_DIMS, {in(0), axis}, {y()}, tfl::BuiltinOptions::ExpandDimsOptions, tfl::CreateExpandDimsOptions(fbb_).Union());
+        return;
+      }
+      std::vector<std::int64_t> shape;
+      if (out.shape.rank_known && out.shape.is_static()) shape = out.shape.sizes();
+      else if (op.kind == K::Reshape) shape = const_ints(op.inputs[1], op);
+      else unsupported(op, "output shape must be static");
+      std::vector<std::int32_t> ns(shape.begin(), shape.end());
+      const int st = const_i32(op.outputs[0] + "/new_shape", shape);
+      const auto o = tfl::CreateReshapeOptionsDirect(fbb_, &ns);
+      emit(B::RESHAPE, {in(0), st}, {y()}, tfl::BuiltinOptions::ReshapeOptions, o.Union());
+      return;
+    }
+    case K::Transpose: {
+      auto perm = op.attr_ints("perm");
+      if (perm.empty()) {
+        const auto r = static_cast<std::int64_t>(t(op.inputs[0]).shape.rank());
+        for (std::int64_t i = r - 1; i >= 0; --i) perm.push_back(i);
+      }
+      emit(B::TRANSPOSE, {in(0), const_i32(op.outputs[0] + "/perm", perm)}, {y()}, tfl::BuiltinOptions::TransposeOptions,
+           tfl::CreateTransposeOptions(fbb_).Union(), version_for(op, 2));
+      return;
+    }
+    case K::Concat: {
+      std::vector<int> ins;
+      for (std::size_t i = 0; i < op.inputs.size(); ++i) ins.push_back(in(i));
+      A act;
+      const int out = output_of(op, act);
+      std::int64_t axis = op.attr_int("axis", 0);
+      const auto o = tfl::CreateConcatenationOptions(fbb_, static_cast<int>(axis), act);
+      emit(B::CONCATENATION, ins, {out}, tfl::BuiltinOptions::ConcatenationOptions, o.Union(), version_for(op, 2));
+      return;
+    }
+    case K::Pad: {
+      if (op.attr_string("mode", "constant") != "constant") unsupported(op, "mode " + op.attr_string("mode", ""));
+      const auto p = const_ints(op.inputs[1], op);
+      const std::size_t r = p.size() / 2;
+      std::vector<std::int32_t> v;
+      for (std::size_t d = 0; d < r; ++d) {
+        v.push_back(static_cast<std::int32_t>(p[d]));
+        v.push_back(static_cast<std::int32_t>(p[r + d]));
+      }
+      const int pads = add_tensor(unique(op.outputs[0] + "/paddings"), ir::DType::Int32, {static_cast<std::int64_t>(r), 2},
+                                  std::nullopt, v.data(), v.size() * 4);
+      if (op.inputs.size() > 2 && !op.inputs[2].empty())
+        emit(B::PADV2, {in(0), pads, in(2)}, {y()}, tfl::BuiltinOptions::PadV2Options, tfl::CreatePadV2Options(fbb_).Union(), version_for(op, 2));
+      else
+        emit(B::PAD, {in(0), pads}, {y()}, tfl::BuiltinOptions::PadOptions, tfl::CreatePadOptions(fbb_).Union(), version_for(op, 2));
+      return;
+    }
+    case K::Slice: {
+      const ir::Tensor& x = t(op.inputs[0]);
+      if (!x.shape.is_static()) unsupported(op, "needs a static input shape");
+      const auto xs = x.shape.sizes();
+      const auto r = static_cast<std::int64_t>(xs.size());
+      auto starts = const_ints(op.inputs[1], op), ends = const_ints(op.inputs[2], op);
+      std::vector<std::int64_t> axes, steps;
+      if (op.inputs.size() > 3 && !op.inputs[3].empty()) axes = const_ints(op.inputs[3], op);
+      else for (std::size_t i = 0; i < starts.size(); ++i) axes.push_back(static_cast<std::int64_t>(i));
+      if (op.inputs.size() > 4 && !op.inputs[4].empty()) steps = const_ints(op.inputs[4], op);
+      else steps.assign(starts.size(), 1);
+      std::vector<std::int64_t> b(static_cast<std::size_t>(r), 0), e = xs, st(static_cast<std::size_t>(r), 1);
+      bool unit = true;
+      for (std::size_t i = 0; i < axes.size(); ++i) {
+        std::int64_t a = axes[i] < 0 ? axes[i] + r : axes[i];
+        if (a < 0 || a >= r) unsupported(op, "axis out of range");
+        const std::int64_t n = xs[static_cast<std::size_t>(a)];
+        auto clampi = [&](std::int64_t v, bool end) {
+          if (v < 0) v += n;
+          return steps[i] > 0 ? std::clamp<std::int64_t>(v, 0, n) : std::clamp<std::int64_t>(v, -1, end ? n - 1 : n - 1);
+        };
+        b[static_cast<std::size_t>(a)] = clampi(starts[i], false);
+        e[static_cast<std::size_t>(a)] = clampi(ends[i], true);
+        st[static_cast<std::size_t>(a)] = steps[i];
+        unit &= steps[i] == 1;
+      }
+      if (unit) {
+        std::vector<std::int64_t> size(static_cast<std::size_t>(r));
+        for (std::int64_t d = 0; d < r; ++d) size[static_cast<std::size_t>(d)] = std::max<std::int64_t>(e[static_cast<std::size_t>(d)] - b[static_cast<std::size_t>(d)], 0);
+        emit(B::SLICE, {in(0), const_i32(op.outputs[0] + "/begin", b), const_i32(op.outputs[0] + "/size", size)}, {y()},
+             tfl::BuiltinOptions::SliceOptions, tfl::CreateSliceOptions(fbb_).Union(), version_for(op, 2));
+      } else {
+        int end_mask = 0;
+        for (std::int64_t d = 0; d < r; ++d)
+          if (st[static_cast<std::size_t>(d)] < 0 && e[static_cast<std::size_t>(d)] < 0) end_mask |= 1 << d;
+        const auto o = tfl::CreateStridedSliceOptions(fbb_, 0, end_mask);
+        emit(B::STRIDED_SLICE, {in(0), const_i32(op.outputs[0] + "/begin", b), const_i32(op.outputs[0] + "/end", e),
+                                const_i32(op.outputs[0] + "/strides", st)},
+             {y()}, tfl::BuiltinOptions::StridedSliceOptions, o.Union(), version_for(op, 2));
+      }
+      return;
+    }
+    case K::Gather: {
+      const auto o = tfl::CreateGatherOptions(fbb_, static_cast<int>(op.attr_int("axis", 0)));
+      emit(B::GATHER, {in(0), in(1)}, {y()}, tfl::BuiltinOptions::GatherOptions, o.Union(), version_for(op, 2));
+      return;
+    }
+    case K::ReduceMean: case K::ReduceSum: case K::ReduceMax: case K::ReduceMin: case K::ReduceProd: {
+      auto axes = op.attr_ints("axes");
+      if (axes.empty()) {
+        if (op.attr_int("noop_with_empty_axes", 0)) unsupported(op, "noop_with_empty_axes");
+        for (std::size_t d = 0; d < t(op.inputs[0]).shape.rank(); ++d) axes.push_back(static_cast<std::int64_t>(d));
+      }
+      const B code = op.kind == K::ReduceMean ? B::MEAN : op.kind == K::ReduceSum ? B::SUM : op.kind == K::ReduceMax ? B::REDUCE_MAX
+                   : op.kind == K::ReduceMin ? B::REDUCE_MIN : B::REDUCE_PROD;
+      const auto o = tfl::CreateReducerOptions(fbb_, op.attr_int("keepdims", 1) != 0);
+      emit(code, {in(0), const_i32(op.outputs[0] + "/axes", axes)}, {y()}, tfl::BuiltinOptions::ReducerOptions, o.Union(), version_for(op, 2));
+      return;
+    }
+    case K::Split: {
+      if (op.inputs.size() > 1 && !op.inputs[1].empty()) unsupported(op, "explicit split sizes");
+      std::vector<int> outs;
+      for (const auto& o : op.outputs) outs.push_back(tensor(o));
+      const auto o = tfl::CreateSplitOptions(fbb_, static_cast<int>(outs.size()));
+      emit(B::SPLIT, {const_i32(op.name + "/axis", {op.attr_int("axis", 0)}, true), in(0)}, outs, tfl::BuiltinOptions::SplitOptions,
+           o.Union(), version_for(op, 2));
+      return;
+    }
+    case K::Resize: {
+      const ir::Tensor& x = t(op.inputs[0]);
+      const ir::Tensor& out = t(op.outputs[0]);
+      if (x.shape.rank() != 4 || !out.shape.is_static() || !x.shape.is_static()) unsupported(op, "needs static 4-D shapes");
+      const auto xs = x.shape.sizes(), ys = out.shape.sizes();
+      if (xs[0] != ys[0] || xs[3] != ys[3]) unsupported(op, "resizes other axes than H and W of NHWC");
+      const std::string mode = op.attr_string("mode", "nearest"), ctm = op.attr_string("coordinate_transformation_mode", "half_pixel");
+      const bool align = ctm == "align_corners";
+      const bool half = ctm == "half_pixel" || ctm == "pytorch_half_pixel" || ctm == "tf_half_pixel_for_nn";
+      if (!align && !half && ctm != "asymmetric") unsupported(op, "coordinate_transformation_mode " + ctm);
+      const int size = const_i32(op.outputs[0] + "/size", {ys[1], ys[2]});
+      if (mode == "linear") {
+        const auto o = tfl::CreateResizeBilinearOptions(fbb_, align, half);
+        emit(B::RESIZE_BILINEAR, {in(0), size}, {y()}, tfl::BuiltinOptions::ResizeBilinearOptions, o.Union(), half ? 3 : version_for(op, 2));
+      } else if (mode == "nearest") {
+        const auto o = tfl::CreateResizeNearestNeighborOptions(fbb_, align, half);
+        emit(B::RESIZE_NEAREST_NEIGHBOR, {in(0), size}, {y()}, tfl::BuiltinOptions::ResizeNearestNeighborOptions, o.Union(), half ? 3 : version_for(op, 2));
+      } else {
+        unsupported(op, "mode " + mode);
+      }
+      return;
+    }
+    case K::ArgMax: case K::ArgMin: {
+      if (op.attr_int("keepdims", 1) != 0) unsupported(op, "keepdims 1");
+      const auto ot = tensor_type(t(op.outputs[0]).dtype).value_or(tfl::TensorType::INT64);
+      const int axis = const_i32(op.name + "/axis", {op.attr_int("axis", 0)});
+      if (op.kind == K::ArgMax)
+        emit(B::ARG_MAX, {in(0), axis}, {y()}, tfl::BuiltinOptions::ArgMaxOptions, tfl::CreateArgMaxOptions(fbb_, ot).Union(), version_for(op, 2));
+      else
+        emit(B::ARG_MIN, {in(0), axis}, {y()}, tfl::BuiltinOptions::ArgMinOptions, tfl::CreateArgMinOptions(fbb_, ot).Union(), version_for(op, 2));
+      return;
+    }
+    case K::QuantizeLinear: case K::DequantizeLinear: {
+      // Scale and zero point live on the quantised tensor (they are constants of the op in the IR).
+      const bool q = op.kind == K::QuantizeLinear;
+      const std::string& qt = q ? op.outputs[0] : op.inputs[0];
+      if (!t(qt).quant) unsupported(op, "tensor '" + qt + "' has no quantisation params");
+      emit(q ? B::QUANTIZE : B::DEQUANTIZE, {in(0)}, {y()}, q ? tfl::BuiltinOptions::QuantizeOptions : tfl::BuiltinOptions::DequantizeOptions,
+           q ? tfl::CreateQuantizeOptions(fbb_).Union() : tfl::CreateDequantizeOptions(fbb_).Union(), 2);
+      return;
+    }
+    case K::Identity: {
+      const ir::Tensor &a = t(op.inputs[0]), &b = t(op.outputs[0]);
+      if (a.quant && b.quant && a.quant != b.quant) {
+        emit(B::QUANTIZE, {in(0)}, {y()}, tfl::BuiltinOptions::QuantizeOptions, tfl::CreateQuantizeOptions(fbb_).Union(), 2);
+        return;
+      }
+      if (!b.shape.is_static()) unsupported(op, "needs a static shape");
+      const auto shape = b.shape.sizes();
+      std::vector<std::int32_t> ns(shape.begin(), shape.end());
+      const auto o = tfl::CreateReshapeOptionsDirect(fbb_, &ns);
+      emit(B::RESHAPE, {in(0), const_i32(op.outputs[0] + "/new_shape", shape)}, {y()}, tfl::BuiltinOptions::ReshapeOptions, o.Union());
+      return;
+    }
+    case K::Cast: {
+      const auto it = tensor_type(t(op.inputs[0]).dtype), ot = tensor_type(t(op.outputs[0]).dtype);
+      if (!it || !ot) unsupported(op, "types");
+      emit(B::CAST, {in(0)}, {y()}, tfl::BuiltinOptions::CastOptions, tfl::CreateCastOptions(fbb_, *it, *ot).Union());
+      return;
+    }
+    case K::LpNormalization: {
+      if (op.attr_int("p", 2) != 2) unsupported(op, "p other than 2");
+      const auto axis = op.attr_int("axis", -1);
+      if (axis != -1 && axis != static_cast<std::int64_t>(t(op.inputs[0]).shape.rank()) - 1) unsupported(op, "axis other than the last");
+      emit(B::L2_NORMALIZATION, {in(0)}, {y()}, tfl::BuiltinOptions::L2NormOptions, tfl::CreateL2NormOptions(fbb_).Union(), version_for(op, 2));
+      return;
+    }
+    case K::DepthToSpace: case K::SpaceToDepth:
+      unsupported(op, "NCHW; the writer takes it from TFLite's NHWC form only through TRANSPOSE pairs (not yet)");
+    case K::Unknown: {
+      // A custom op read from a .tflite ("tflite::<custom code>") is written back as it was.
+      if (op.op_type.rfind("tflite::", 0) != 0) unsupported(op, "an op the IR does not know");
+      const std::string type = op.op_type.substr(8);
+      if ([&] {
+            for (int c = 0; c <= static_cast<int>(B::MAX); ++c)
+              if (type == tfl::EnumNameBuiltinOperator(static_cast<B>(c))) return true;
+            return false;
+          }())
+        unsupported(op, "builtin " + type + " with options the reader did not map");
+      std::vector<int> ins, outs;
+      for (std::size_t i = 0; i < op.inputs.size(); ++i) ins.push_back(in(i));
+      for (const auto& o : op.outputs) outs.push_back(tensor(o));
+      fb::Offset<fb::Vector<std::uint8_t>> opts = 0;
+      if (const auto* a = op.attr("custom_options"))
+        if (const auto* v = std::get_if<ir::TensorValue>(a))
+          opts = fbb_.CreateVector(reinterpret_cast<const std::uint8_t*>(v->data.data()), v->data.size());
+      const int oc = opcode(B::CUSTOM, 1, type);
+      const auto iv = fbb_.CreateVector(ins), ov = fbb_.CreateVector(outs);
+      ops_.push_back(tfl::CreateOperator(fbb_, static_cast<std::uint32_t>(oc), iv, ov, tfl::BuiltinOptions::NONE, 0, opts));
+      return;
+    }
+    default: unsupported(op);
+  }
+}
+
+std::string Writer::write() {
+  buffers_.push_back(tfl::CreateBuffer(fbb_));  // the sentinel: tensors without data
+  for (const auto& o : g_.outputs) outputs_.insert(o);
+  for (const auto& op : g_.ops)
+    for (const auto& i : op.inputs)
+      if (!i.empty()) ++consumers_[i];
+  for (const auto& o : g_.outputs) ++consumers_[o];
+  for (const auto& [name, x] : g_.tensors) used_.insert(name);
+  std::vector<int> inputs, outputs;
+  for (const auto& n : g_.inputs) inputs.push_back(tensor(n));
+  for (const auto& op : g_.ops) write_op(op);
+  for (const auto& n : g_.outputs) outputs.push_back(tensor(n));
+
+  // Op codes: both the byte-wide deprecated field (capped at 127, the
+  // placeholder for larger codes) and the int32 builtin_code.
+  std::vector<std::pair<std::pair<int, std::string>, int>> by_index(code_index_.begin(), code_index_.end());
+  std::sort(by_index.begin(), by_index.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+  for (const auto& [key, idx] : by_index) {
+    const int code = key.first;
+    const auto dep = static_cast<std::int8_t>(std::min(code, 127));
+    codes_.push_back(tfl::CreateOperatorCodeDirect(fbb_, dep, key.second.empty() ? nullptr : key.second.c_str(),
+                                                   code_version_[static_cast<std::size_t>(idx)], static_cast<B>(code)));
+  }
+  // Signature "serving_default" over the graph's own input/output names.
+  std::vector<fb::Offset<tfl::TensorMap>> sin, sout;
+  for (std::size_t i = 0; i < inputs.size(); ++i)
+    sin.push_back(tfl::CreateTensorMapDirect(fbb_, g_.inputs[i].c_str(), static_cast<std::uint32_t>(inputs[i])));
+  for (std::size_t i = 0; i < outputs.size(); ++i)
+    sout.push_back(tfl::CreateTensorMapDirect(fbb_, g_.outputs[i].c_str(), static_cast<std::uint32_t>(outputs[i])));
+  const auto sig = tfl::CreateSignatureDefDirect(fbb_, &sin, &sout, "serving_default", 0);
+  // min_runtime_version: the TFLite release that runs every op version written here.
+  const char kMinRuntime[16] = "2.3.0";
+  fbb_.ForceVectorAlignment(16, 1, 16);
+  const auto mv = fbb_.CreateVector(reinterpret_cast<const std::uint8_t*>(kMinRuntime), 16);
+  buffers_.push_back(tfl::CreateBuffer(fbb_, mv));
+  const auto meta = tfl::CreateMetadataDirect(fbb_, "min_runtime_version", static_cast<std::uint32_t>(buffers_.size() - 1));
+
+  const auto sg = tfl::CreateSubGraphDirect(fbb_, &tensors_, &inputs, &outputs, &ops_, g_.name.empty() ? "main" : g_.name.c_str());
+  std::vector<fb::Offset<tfl::SubGraph>> sgs{sg};
+  std::vector<fb::Offset<tfl::Metadata>> metas{meta};
+  std::vector<fb::Offset<tfl::SignatureDef>> sigs{sig};
+  const auto model = tfl::CreateModelDirect(fbb_, 3, &codes_, &sgs, "edgecompiler", &buffers_, nullptr, &metas, &sigs);
+  tfl::FinishModelBuffer(fbb_, model);
+  return std::string(reinterpret_cast<const char*>(fbb_.GetBufferPointer()), fbb_.GetSize());
+}
+
+bool has_quant(const ir::Graph& g) {
+  for (const auto& [n, t] : g.tensors)
+    if (t.quant && !t.is_constant()) return true;
+  return false;
+}
+
+}  // namespace
+
+ir::Graph prepare_for_tflite(ir::Graph g, const TfliteWriteOptions& opts) {
+  const bool from_tflite = g.metadata.count("source.format") && g.metadata.at("source.format") == "tflite";
+  if (from_tflite) {
+    passes::PassManagerOptions po;
+    po.record_diffs = false;
+    auto pm = passes::make_pipeline({"DeadCodeElimination"}, po);
+    pm.run(g);
+  } else {
+    // Batch (and every named dim) is 1 in the file; the shape ops computing
+    // Reshape targets from it then fold to constants.
+    // Inputs' dynamic dims become 1; every other shape with a dynamic dim
+    // ("4*batch", "?") is inferred again from them.
+    const std::set<std::string> inputs(g.inputs.begin(), g.inputs.end());
+    for (auto& [name, t] : g.tensors) {
+      const bool dynamic = std::any_of(t.shape.dims.begin(), t.shape.dims.end(), [](const ir::Dim& d) { return !d.is_static(); });
+      if (!dynamic) continue;
+      if (inputs.count(name))
+        for (auto& d : t.shape.dims) d = d.is_static() ? d : ir::Dim::fixed(1);
+      else if (!t.is_constant())
+        t.shape = ir::Shape::unknown_rank();
+    }
+    ir::infer_shapes(g);
+    std::vector<std::string> names;
+    if (has_quant(g)) names = {"LayoutTransform", "DeadCodeElimination"};
+    else names = {"Cleanup", "ConstantFolding", "Cleanup", "OpFusion", "FuseActivation", "LayoutTransform",
+                  "DeadCodeElimination"};
+    passes::PassManagerOptions po;
+    po.record_diffs = false;
+    auto pm = passes::make_pipeline(names, po);
+    pm.run(g);
+  }
+  auto consumers = [&](const std::string& n) {
+    std::vector<ir::Operation*> v;
+    for (auto& op : g.ops)
+      if (std::find(op.inputs.begin(), op.inputs.end(), n) != op.inputs.end()) v.push_back(&op);
+    return v;
+  };
+  auto erase_op = [&](const ir::Operation* p) {
+    g.ops.erase(std::find_if(g.ops.begin(), g.ops.end(), [&](const ir::Operation& o) { return &o == p; }));
+  };
+  if (opts.int8_io) {
+    for (auto& in : g.inputs) {
+      auto c = consumers(in);
+      if (c.size() != 1 || c[0]->kind != K::QuantizeLinear) continue;
+      const std::string q = c[0]->outputs[0];
+      ir::Tensor qt = *g.find_tensor(q);
+      erase_op(c[0]);
+      g.tensors.erase(q);
+      g.tensors.erase(in);
+      qt.name = in;
+      g.add_tensor(std::move(qt));
+      for (auto& op : g.ops)
+        for (auto& i : op.inputs)
+          if (i == q) i = in;
+    }
+    for (auto& out : g.outputs) {
+      ir::Operation* p = nullptr;
+      for (auto& op : g.ops)
+        if (!op.outputs.empty() && op.outputs[0] == out) p = &op;
+      if (!p || p->kind != K::DequantizeLinear || consumers(p->inputs[0]).size() != 1) continue;
+      const std::string q = p->inputs[0];
+      ir::Tensor qt = *g.find_tensor(q);
+      erase_op(p);
+      g.tensors.erase(out);
+      g.tensors.erase(q);
+      qt.name = out;
+      g.add_tensor(std::move(qt));
+      for (auto& op : g.ops)
+        for (auto& o : op.outputs)
+          if (o == q) o = out;
+    }
+  }
+  if (opts.nhwc_io) {
+    for (auto& in : g.inputs) {
+      auto c = consumers(in);
+      if (c.empty()) continue;
+      // Through a QuantizeLinear at the float edge, the Transpose may come after it.
+      bool all = true;
+      for (auto* op : c) all &= op->kind == K::Transpose && op->attr_ints("perm") == std::vector<std::int64_t>{0, 2, 3, 1};
+      if (!all) continue;
+      const ir::Shape nhwc = g.find_tensor(c[0]->outputs[0])->shape;
+      std::vector<std::string> outs;
+      for (auto* op : c) outs.push_back(op->outputs[0]);
+      for (const auto& o : outs) {
+        erase_op(&*std::find_if(g.ops.begin(), g.ops.end(), [&](const ir::Operation& x) { return !x.outputs.empty() && x.outputs[0] == o; }));
+        g.tensors.erase(o);
+        for (auto& op : g.ops)
+          for (auto& i : op.inputs)
+            if (i == o) i = in;
+      }
+      g.find_tensor(in)->shape = nhwc;
+    }
+  }
+  return g;
+}
+
+std::string save_tflite(const ir::Graph& g, const TfliteWriteOptions& opts) { return Writer(g, opts).write(); }
+
+}  // namespace ec::backends::tflite
