@@ -9,6 +9,7 @@
 
 #include "core/backends/coral/compiler_log.h"
 #include "core/backends/coral/op_rules.h"
+#include "core/backends/tflite/tflite_writer.h"
 #include "core/backends/units.h"
 #include "core/errors.h"
 
@@ -72,6 +73,13 @@ OpSupport CoralBackend::supports_op(const ir::Graph& graph, std::size_t index) c
 }
 
 void CoralBackend::legalise(ir::Graph& graph) const {
+  pin_batch(graph);
+  // the graph partitioned is the graph written: TFLite's form (NHWC, fused activations)
+  if (graph.metadata.count("tflite.schema_version") == 0)
+    graph = tflite::prepare_for_tflite(std::move(graph), edgetpu_write_options());
+}
+
+void CoralBackend::pin_batch(ir::Graph& graph) {
   std::set<std::string> batch_dims;
   for (const auto& in : graph.inputs)
     if (const auto* t = graph.find_tensor(in); t && t->shape.rank() > 0 && !t->shape.dims[0].is_static() &&
@@ -195,7 +203,13 @@ CompileResult CoralBackend::compile(const ir::Graph& input, const CompileConfig&
   CompileResult res;
   res.backend = name();
   ir::Graph g = input;
-  legalise(g);
+  try {
+    legalise(g);
+  } catch (const std::exception& e) {  // partition the graph as it is, and say why
+    g = input;
+    pin_batch(g);
+    res.notes.push_back(std::string("not legalised for TFLite (partitioned as given): ") + e.what());
+  }
 
   // 1. Units the Edge TPU does not take on their own: try the registered overrides,
   //    last op first so that earlier indices stay valid while ops are replaced.

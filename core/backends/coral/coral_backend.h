@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/backends/backend.h"
+#include "core/backends/tflite/tflite_writer.h"
 
 namespace ec::backends::coral {
 
@@ -23,7 +24,11 @@ class CoralBackend final : public Backend {
   OpSupport supports_op(const ir::Graph& graph, std::size_t index) const override;
   /// The Edge TPU runs batch 1 with static sizes: a dynamic leading dim of a graph
   /// input (e.g. "batch") becomes 1 wherever that named dim appears.
+  /// A graph not read from .tflite is also brought to TFLite's form (NHWC, fused
+  /// activations; core/backends/tflite prepare_for_tflite), so the graph partitioned
+  /// is the graph written.
   void legalise(ir::Graph& graph) const override;
+  static void pin_batch(ir::Graph& graph);
   Partition partition(const ir::Graph& graph, const CompileConfig& config = {}) const override;
   CompileResult compile(const ir::Graph& graph, const CompileConfig& config) override;
   PerfEstimate estimate_performance(const ir::Graph& graph) const override;
@@ -40,6 +45,8 @@ void register_builtin_overrides(Backend& backend);
 /// the rewritten graph; throws (with the reason) when the rewrite or the check fails.
 ir::Graph apply_checked_override(const ir::Graph& graph, std::size_t index, const Override& o, int* max_lsb = nullptr);
 
+/// The TFLite writer's options for the Edge TPU (NHWC input).
+tflite::TfliteWriteOptions edgetpu_write_options();
 /// Writes the .tflite artefact. Throws BackendError when it cannot.
 void write_edgetpu_tflite(const ir::Graph& graph, const Partition& p, const std::string& path);
 /// False when this build has no .tflite writer (issue 14); `why` says so.

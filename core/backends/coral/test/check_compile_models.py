@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""torchvision models through `edgecompile compile --target coral`.
+
+usage: check_compile_models.py EDGECOMPILE MODELS_DIR
+
+For mobilenet_v2 and resnet18 exported in the test run (export_models.py: random weights,
+seed 0, dynamic batch), and resnet50 when it was exported (--large), runs
+    edgecompile compile MODEL.onnx --target coral --quantize ptq --calibration-data calib_8.npy
+        --output MODEL_coral.tflite --json
+and checks: exit 0, a .tflite written, every op on the Edge TPU or on the CPU with a status
+and a reason, every op in the backend timeline. Prints the partition and the latency
+estimate beside coral.ai's published USB Accelerator figures (mobilenet_v2 2.6 ms,
+resnet50 49 ms) and checks the estimate within a factor of 1.5 of them.
+"""
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.normpath(os.path.join(HERE, "..", "..", "..", "..", "tests", "quantize")))
+from torch_ptq_reference import calibration_images  # noqa: E402
+
+EDGECOMPILE, MODELS = sys.argv[1], sys.argv[2]
+PUBLISHED_MS = {"mobilenet_v2": 2.6, "resnet50": 49.0}
+passed = failed = 0
+
+
+def check(ok, what):
+    global passed, failed
+    print(("ok    " if ok else "FAIL  ") + what)
+    passed, failed = passed + ok, failed + (not ok)
+
+
+calib, _ = calibration_images(MODELS, 8)
+for name in ("mobilenet_v2", "resnet18", "resnet50"):
+    model = os.path.join(MODELS, name + ".onnx")
+    if not os.path.exists(model):
+        print(f"note: {name}.onnx not exported (resnet50 needs export_models.py --large); skipped")
+        continue
+    out = os.path.join(MODELS, name + "_coral.tflite")
+    p = subprocess.run([EDGECOMPILE, "compile", model, "--target", "coral", "--quantize", "ptq", "--calibration-data",
+                        calib, "--num-calibration-samples", "8", "--output", out, "--json"],
+                       capture_output=True, text=True, timeout=900)
+    if p.returncode != 0:
+        check(False, f"{name}: exit {p.returncode}: {p.stderr.strip()[:400]}")
+        continue
+    j = json.loads(p.stdout)
+    part, est = j["partition"], j["estimate"]
+    table = ", ".join(f"{r['operator']} {r['count']} {r['status']}" for r in j["status_table"])
+    print(f"{name}: {part['ops_on_target']} ops on Edge TPU, {part['ops_on_cpu']} on CPU, {part['segments']} segment(s); "
+          f"estimate {est['latency_ms']:.2f} ms (on-chip params {est['on_chip_parameter_bytes']} B, streamed "
+          f"{est['off_chip_parameter_bytes']} B)\n  {table}")
+    check(os.path.exists(out), f"{name}: .tflite written")
+    check(part["ops_on_target"] > 0, f"{name}: ops on the Edge TPU")
+    check(all(o["status"] and o["reason"] for o in j["ops"]), f"{name}: every op has a status and a reason")
+    units = {e["unit"] for e in j["backend_timeline"]}
+    check(all(o["name"] in units for o in j["ops"]), f"{name}: every op in the backend timeline")
+    for o in j["ops"]:
+        if o["placement"] == "cpu":
+            print(f"    cpu: {o['name']} ({o['type']}, {o['cause']}): {o['status']}: {o['reason']}")
+    if name in PUBLISHED_MS:
+        ratio = est["latency_ms"] / PUBLISHED_MS[name]
+        check(1 / 1.5 <= ratio <= 1.5,
+              f"{name}: estimate {est['latency_ms']:.2f} ms vs published {PUBLISHED_MS[name]} ms (x{ratio:.2f})")
+
+print(f"{passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
