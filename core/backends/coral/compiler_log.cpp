@@ -2,7 +2,10 @@
 
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
+
+#include "core/errors.h"
 #include <filesystem>
 #include <regex>
 #include <sstream>
@@ -93,6 +96,30 @@ std::string find_edgetpu_compiler() {
     if (std::filesystem::is_regular_file(p, ec) && ::access(p.c_str(), X_OK) == 0) return p.string();
   }
   return {};
+}
+
+namespace {
+std::string quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+}  // namespace
+
+std::string run_edgetpu_compiler(const std::string& compiler, const std::string& model, const std::string& out_dir) {
+  const std::string cmd = quote(compiler) + " -s -o " + quote(out_dir) + " " + quote(model) + " 2>&1";
+  FILE* p = ::popen(cmd.c_str(), "r");
+  if (!p) throw BackendError("coral", "cannot start " + compiler);
+  std::string text;
+  char buf[4096];
+  while (std::size_t n = std::fread(buf, 1, sizeof buf, p)) text.append(buf, n);
+  const int status = ::pclose(p);
+  if (status != 0) {
+    const auto log = parse_compiler_log(text);
+    throw BackendError("coral", "edgetpu_compiler failed (status " + std::to_string(status) + ")" +
+                                    (log.errors.empty() ? std::string() : ": " + log.errors.back()));
+  }
+  return text;
 }
 
 }  // namespace ec::backends::coral

@@ -32,4 +32,8 @@ CompilerLog parse_compiler_log(const std::string& text);
 /// Path of edgetpu_compiler on PATH, or "".
 std::string find_edgetpu_compiler();
 
+/// Runs `COMPILER -s -o OUT_DIR MODEL` and returns its stdout and stderr (2>&1).
+/// Throws BackendError when it cannot be started or exits non-zero (the text says why).
+std::string run_edgetpu_compiler(const std::string& compiler, const std::string& model, const std::string& out_dir);
+
 }  // namespace ec::backends::coral

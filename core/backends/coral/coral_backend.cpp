@@ -7,6 +7,8 @@
 #include <map>
 #include <set>
 
+#include <unistd.h>
+
 #include "core/backends/coral/compiler_log.h"
 #include "core/backends/coral/op_rules.h"
 #include "core/backends/tflite/tflite_writer.h"
@@ -302,12 +304,44 @@ CompileResult CoralBackend::compile(const ir::Graph& input, const CompileConfig&
       try {
         write_edgetpu_tflite(g, res.partition, config.output_path);
         res.output_path = config.output_path;
+        verify_with_compiler(res);
       } catch (const std::exception& e) {
         res.notes.push_back(std::string("no file written: ") + e.what());
       }
     }
   }
   return res;
+}
+
+void CoralBackend::verify_with_compiler(CompileResult& res) const {
+  const std::string compiler = find_edgetpu_compiler();
+  if (compiler.empty()) return;  // predicted
+  const auto t0 = std::chrono::steady_clock::now();
+  try {
+    const auto dir = std::filesystem::temp_directory_path() / ("edgecompile_edgetpu_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const std::string text = run_edgetpu_compiler(compiler, res.output_path, dir.string());
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+    const CompilerLog log = parse_compiler_log(text);
+    res.verified_by = "edgetpu_compiler " + (log.version.empty() ? std::string("(version not printed)") : log.version);
+    // compare the Operator / Count / Status table with ours
+    std::map<std::pair<std::string, std::string>, int> ours, theirs;
+    for (const auto& r : res.partition.rows) ++ours[{r.target_op, r.status}];
+    for (const auto& r : log.rows) theirs[{r.op, r.status}] += r.count;
+    for (const auto& [k, n] : theirs)
+      if (ours[k] != n)
+        res.notes.push_back("prediction and edgetpu_compiler disagree on " + k.first + " '" + k.second + "': predicted " +
+                            std::to_string(ours[k]) + ", compiler " + std::to_string(n));
+    for (const auto& [k, n] : ours)
+      if (n && !theirs.count(k))
+        res.notes.push_back("prediction and edgetpu_compiler disagree on " + k.first + " '" + k.second + "': predicted " +
+                            std::to_string(n) + ", compiler 0");
+    res.timeline.push_back({"model", "edgetpu_compiler", true, res.verified_by, ms_since(t0)});
+  } catch (const std::exception& e) {
+    res.timeline.push_back({"model", "edgetpu_compiler", false, e.what(), ms_since(t0)});
+    res.notes.push_back(std::string("not verified: ") + e.what());
+  }
 }
 
 PerfEstimate CoralBackend::estimate_performance(const ir::Graph& graph) const {

@@ -32,6 +32,10 @@ class CoralBackend final : public Backend {
   Partition partition(const ir::Graph& graph, const CompileConfig& config = {}) const override;
   CompileResult compile(const ir::Graph& graph, const CompileConfig& config) override;
   PerfEstimate estimate_performance(const ir::Graph& graph) const override;
+  /// With edgetpu_compiler on PATH: runs it on the written .tflite, parses its log,
+  /// sets verified_by = "edgetpu_compiler VERSION" and notes every (op, status) count
+  /// where prediction and compiler disagree. A failure is a timeline entry, not an abort.
+  void verify_with_compiler(CompileResult& result) const;
   /// The estimate for a given partition (ops on the CPU timed on the host).
   PerfEstimate estimate_performance(const ir::Graph& graph, const Partition& p) const;
 };

@@ -3,6 +3,10 @@
 // exception texts; the CompileReport JSON carries them.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
 #include "core/backends/coral/coral_backend.h"
 #include "core/errors.h"
 #include "core/report/compile_report.h"
@@ -122,4 +126,34 @@ TEST(CoralCompile, OutputWithoutWriterSaysSo) {
     ASSERT_FALSE(r.notes.empty());
     EXPECT_NE(r.notes[0].find("writer"), std::string::npos);
   }
+}
+
+// With an edgetpu_compiler on PATH (here a stand-in printing a verbatim-format log),
+// the report says "verified by" its version and lists where prediction and compiler disagree.
+TEST(CoralCompile, VerifiedByEdgetpuCompilerOnPath) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "coral_fake_compiler";
+  fs::create_directories(dir);
+  {
+    std::ofstream f(dir / "edgetpu_compiler");
+    f << "#!/bin/sh\ncat <<'LOG'\nEdge TPU Compiler version 16.0.384591198\n\nModel compiled successfully in 5 ms.\n\n"
+         "Number of Edge TPU subgraphs: 1\nTotal number of operations: 1\n\n"
+         "Operator                       Count      Status\n\n"
+         "RELU                           1          Operation is otherwise supported, but not mapped due to some unspecified limitation\n"
+         "LOG\n";
+  }
+  fs::permissions(dir / "edgetpu_compiler", fs::perms::owner_all);
+  const std::string old_path = std::getenv("PATH") ? std::getenv("PATH") : "";
+  ::setenv("PATH", (dir.string() + ":" + old_path).c_str(), 1);
+  auto g = unary("Relu", "", 0.05, 0, 0.05, 0);
+  coral::CoralBackend b;
+  CompileConfig c;
+  c.output_path = (dir / "relu.tflite").string();
+  const auto r = b.compile(g, c);
+  ::setenv("PATH", old_path.c_str(), 1);
+  EXPECT_EQ(r.verified_by, "edgetpu_compiler 16.0.384591198");
+  bool disagree = false;
+  for (const auto& n : r.notes) disagree |= n.find("disagree on RELU") != std::string::npos;
+  EXPECT_TRUE(disagree);
+  fs::remove_all(dir);
 }
