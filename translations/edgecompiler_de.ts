@@ -472,6 +472,10 @@
         <translation>Klicken, um zum Erzeuger zu springen</translation>
     </message>
     <message>
+        <source>quantisation</source>
+        <translation>Quantisierung</translation>
+    </message>
+    <message>
         <source>values</source>
         <translation>Werte</translation>
     </message>

@@ -472,6 +472,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>quantisation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>values</source>
         <translation type="unfinished"></translation>
     </message>

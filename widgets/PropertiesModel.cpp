@@ -4,6 +4,7 @@
 #include <QLocale>
 
 #include "core/ir/op_table.h"
+#include "core/report/model_summary.h"
 #include "widgets/ItemRoles.h"
 #include "widgets/OpFormat.h"
 
@@ -76,6 +77,13 @@ void PropertiesModel::addTensorRows(const QString& prefix, const QString& label,
     rows_.push_back({prefix + QStringLiteral(".producer"), tr("producer"), producer,
                      p >= 0 ? tr("Click to go to the producer") : QString(), false, int(p),
                      tensorName, 1});
+  }
+  if (t && t->quant) {
+    // The same one-line form `edgecompile inspect` prints (report::quant_text).
+    const ec::report::ModelSummary::TensorQuant q{t->name, std::string(ec::ir::dtype_name(t->quant->dtype)),
+                                                  t->quant->scales, t->quant->zero_points, t->quant->axis};
+    rows_.push_back({prefix + QStringLiteral(".quant"), tr("quantisation"), qs(ec::report::quant_text(q)), {}, false,
+                     -1, tensorName, 1});
   }
   if (t && t->is_constant()) {
     if (const auto stats = constantStats(*t)) {

@@ -59,7 +59,8 @@ TEST(FrontendRegistry, RandomBytesListWhatWasTried) {
   EXPECT_EQ(error_of(dir.file("r.onnx")),
             dir.file("r.onnx") +
                 ": not a model file this tool can read (onnx: no ONNX protobuf header found; "
-                "eir: text does not start with 'graph \"'); supported: .onnx, .eir");
+                "tflite: no 'TFL3' file identifier; eir: text does not start with 'graph \"'); "
+                "supported: .onnx, .tflite, .eir");
   ec::testing::write_bytes(dir.file("notes.txt"), "just some text\n");
   EXPECT_NE(error_of(dir.file("notes.txt")).find("not a model file this tool can read"), std::string::npos);
 }

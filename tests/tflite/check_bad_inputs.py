@@ -12,7 +12,7 @@ import tempfile
 # file -> a phrase the one-line error must contain
 EXPECTED = {
     "empty": "empty",
-    "random_bytes": "not a model file",
+    "random_bytes": "not 'TFL3'",
     "truncated": "damaged",
     "wrong_identifier": "not 'TFL3'",
     "buffer_out_of_range": "refers to buffer 99",

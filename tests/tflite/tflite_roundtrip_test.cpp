@@ -43,7 +43,11 @@ TEST_P(EdgeTpuRoundTrip, WriteReadGivesTheSameIr) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, EdgeTpuRoundTrip,
-                         ::testing::Values("mobilenet_v1_0.25_128_quant", "deeplabv3_mnv2_dm05_pascal_quant"));
+                         ::testing::Values("mobilenet_v1_0.25_128_quant", "deeplabv3_mnv2_dm05_pascal_quant",
+                                           "posenet_mobilenet_v1_075_353_481_quant_decoder",
+                                           "mobilenet_v1_0.25_128_quant_edgetpu",
+                                           "deeplabv3_mnv2_dm05_pascal_quant_edgetpu",
+                                           "posenet_mobilenet_v1_075_353_481_quant_decoder_edgetpu"));
 
 // One small graph per op family, in the IR text form (NHWC as the reader makes it).
 struct Family {

@@ -69,6 +69,20 @@ tfl::ActivationFunctionType act_of(const std::string& a, const ir::Operation& op
   throw UnsupportedOpError(op.op_type + " with fused_activation " + a, "the TFLite writer", "", "op '" + op.name + "'");
 }
 
+// On a quantised output whose range ends inside a clamp's bound, the clamp does
+// nothing there -- and TFLite refuses a bound whose quantised value overflows
+// int32 (6 / scale with a tiny scale): write the weaker, equivalent activation.
+tfl::ActivationFunctionType legal_activation(tfl::ActivationFunctionType act, const ir::Tensor& y) {
+  using A = tfl::ActivationFunctionType;
+  if (!y.quant || y.quant->scales.size() != 1 || !(y.quant->scales[0] > 0)) return act;
+  const double s = y.quant->scales[0];
+  const double z = y.quant->zero_points.empty() ? 0.0 : double(y.quant->zero_points[0]);
+  const double lo = y.dtype == ir::DType::UInt8 ? 0 : -128, hi = y.dtype == ir::DType::UInt8 ? 255 : 127;
+  if (act == A::RELU6 && z + 6.0 / s >= hi) return A::RELU;
+  if (act == A::RELU_N1_TO_1 && z + 1.0 / s >= hi) return z - 1.0 / s <= lo ? A::NONE : A::RELU_N1_TO_1;
+  return act;
+}
+
 class Writer {
  public:
   Writer(const ir::Graph& g, const TfliteWriteOptions& o) : g_(g), opts_(o) {}
@@ -109,6 +123,12 @@ class Writer {
   /// An activation op reading only `y` (and nothing else reads `y`) folds into its producer.
   const ir::Operation* fusable_activation(const ir::Operation& op, tfl::ActivationFunctionType& act) const;
   int output_of(const ir::Operation& op, tfl::ActivationFunctionType& act);
+  /// A fresh tensor like the op's output, for the op's result before a separate LOGISTIC.
+  int pre_sigmoid(const ir::Operation& op) {
+    const ir::Tensor& y = t(op.outputs[0]);
+    if (!y.shape.is_static()) unsupported(op, "fused SIGMOID on a dynamic shape");
+    return add_tensor(unique(op.outputs[0] + "/pre_sigmoid"), y.dtype, y.shape.sizes(), std::nullopt);
+  }
 
   const ir::Graph& g_;
   TfliteWriteOptions opts_;
@@ -244,6 +264,7 @@ int Writer::output_of(const ir::Operation& op, tfl::ActivationFunctionType& act)
   const ir::Operation* a = fusable_activation(op, act);
   if (!a) return tensor(op.outputs[0]);
   folded_.insert(a);
+  act = legal_activation(act, t(a->outputs[0]));
   return tensor(a->outputs[0]);
 }
 
@@ -286,8 +307,12 @@ void Writer::conv(const ir::Operation& op) {
          version_for(op, 2));
     xin = padded;
   }
-  tfl::ActivationFunctionType act = act_of(op.attr_string("fused_activation", "NONE"), op);
-  const int y = act == tfl::ActivationFunctionType::NONE ? output_of(op, act) : tensor(op.outputs[0]);
+  // A fused SIGMOID (FuseActivation makes them) has no TFLite fused form: a LOGISTIC after.
+  const bool sigmoid = op.attr_string("fused_activation", "NONE") == "SIGMOID" && !t(op.outputs[0]).quant;
+  tfl::ActivationFunctionType act =
+      sigmoid ? tfl::ActivationFunctionType::NONE
+              : legal_activation(act_of(op.attr_string("fused_activation", "NONE"), op), t(op.outputs[0]));
+  const int y = sigmoid ? pre_sigmoid(op) : act == tfl::ActivationFunctionType::NONE ? output_of(op, act) : tensor(op.outputs[0]);
   int bias = op.inputs.size() > 2 ? tensor(op.inputs[2]) : -1;
   if (bias < 0 && x.quant && w.quant) {
     // TFLite's int8 kernels want an int32 bias: zeros with scale s_x * s_w.
@@ -320,6 +345,7 @@ void Writer::conv(const ir::Operation& op) {
     const bool per_channel = w.quant && w.quant->scales.size() > 1;
     emit(B::CONV_2D, {xin, tensor(op.inputs[1]), bias}, {y}, tfl::BuiltinOptions::Conv2DOptions, o.Union(),
          x.dtype == ir::DType::Int8 ? (per_channel ? 3 : 2) : 1);
+    if (sigmoid) emit(B::LOGISTIC, {y}, {tensor(op.outputs[0])});
     return;
   }
   if (group == C && cg == 1 && M % C == 0) {
@@ -340,6 +366,7 @@ void Writer::conv(const ir::Operation& op) {
     const bool per_channel = w.quant && w.quant->scales.size() > 1;
     emit(B::DEPTHWISE_CONV_2D, {xin, wi, bias}, {y}, tfl::BuiltinOptions::DepthwiseConv2DOptions, o.Union(),
          x.dtype == ir::DType::Int8 ? (per_channel ? 3 : 2) : (d[0] > 1 || d[1] > 1 ? 2 : 1));
+    if (sigmoid) emit(B::LOGISTIC, {y}, {tensor(op.outputs[0])});
     return;
   }
   unsupported(op, "grouped convolution with " + std::to_string(group) + " groups");
@@ -459,12 +486,14 @@ void Writer::write_op(const ir::Operation& op) {
           bias = add_tensor(unique(op.inputs[2] + "/q"), ir::DType::Int32, {N}, bq, b.data->data(), b.data->size());
         }
       }
-      A act = act_of(op.attr_string("fused_activation", "NONE"), op);
-      const int out = act == A::NONE ? output_of(op, act) : y();
+      const bool sigmoid = op.attr_string("fused_activation", "NONE") == "SIGMOID" && !t(op.outputs[0]).quant;
+      A act = sigmoid ? A::NONE : legal_activation(act_of(op.attr_string("fused_activation", "NONE"), op), t(op.outputs[0]));
+      const int out = sigmoid ? pre_sigmoid(op) : act == A::NONE ? output_of(op, act) : y();
       const bool keep = x.shape.rank() > 2;
       const auto o = tfl::CreateFullyConnectedOptions(fbb_, act, tfl::FullyConnectedOptionsWeightsFormat::DEFAULT, keep);
       emit(B::FULLY_CONNECTED, {in(0), wi, bias}, {out}, tfl::BuiltinOptions::FullyConnectedOptions, o.Union(),
            x.dtype == ir::DType::Int8 ? (keep ? 5 : 4) : (keep ? 5 : 1));
+      if (sigmoid) emit(B::LOGISTIC, {out}, {y()});
       return;
     }
     case K::Add: case K::Sub: case K::Mul: case K::Div: {

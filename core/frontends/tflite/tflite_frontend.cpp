@@ -119,6 +119,12 @@ class Reader {
   std::set<std::string> used_;
   std::map<std::string, std::int64_t> op_counts_;
   std::vector<std::pair<int, std::string>> codes_;  // builtin code (or CUSTOM) and custom code per op code
+  struct PendingActivation {
+    tflite::ActivationFunctionType act;
+    std::string pre, out;
+  };
+  std::vector<PendingActivation> pending_;
+  void flush_activations();
 };
 
 void Reader::verify() {
@@ -126,7 +132,18 @@ void Reader::verify() {
   const std::size_t size = bytes_->size();
   if (size < 8) fail("file is too short to be a TFLite model (" + std::to_string(size) + " bytes)");
   if (!tflite::ModelBufferHasIdentifier(data))
-    fail("file identifier is '" + bytes_->substr(4, 4) + "', not 'TFL3': not a TensorFlow Lite model");
+  {
+    std::string id;
+    for (char c : bytes_->substr(4, 4)) {
+      const auto u = static_cast<unsigned char>(c);
+      if (u >= 32 && u < 127 && c != '\'') id += c;
+      else {
+        static const char* hex = "0123456789abcdef";
+        id += std::string("\\x") + hex[u >> 4] + hex[u & 15];
+      }
+    }
+    fail("file identifier is '" + id + "', not 'TFL3': not a TensorFlow Lite model");
+  }
   fb::Verifier::Options vo;
   vo.max_depth = 128;
   vo.max_tables = 100000000;
@@ -418,14 +435,23 @@ std::string Reader::with_activation(tflite::ActivationFunctionType act, const st
   pre.data.reset();
   const std::string p = pre.name;
   graph_.add_tensor(std::move(pre));
-  switch (act) {
-    case A::RELU: emit("Relu", {p}, {out}, out + "/activation"); break;
-    case A::RELU6: emit("Clip", {p, add_f32(out + "/min", 0.f), add_f32(out + "/max", 6.f)}, {out}, out + "/activation"); break;
-    case A::RELU_N1_TO_1: emit("Clip", {p, add_f32(out + "/min", -1.f), add_f32(out + "/max", 1.f)}, {out}, out + "/activation"); break;
-    case A::TANH: emit("Tanh", {p}, {out}, out + "/activation"); break;
-    default: fail(what + " has fused activation " + std::to_string(static_cast<int>(act)) + ", which is not supported");
-  }
+  if (act != A::RELU && act != A::RELU6 && act != A::RELU_N1_TO_1 && act != A::TANH)
+    fail(what + " has fused activation " + std::to_string(static_cast<int>(act)) + ", which is not supported");
+  pending_.push_back({act, p, out});  // emitted after the op itself (import_op)
   return p;
+}
+
+void Reader::flush_activations() {
+  using A = tflite::ActivationFunctionType;
+  for (const auto& [act, p, out] : pending_) {
+    switch (act) {
+      case A::RELU: emit("Relu", {p}, {out}, out + "/activation"); break;
+      case A::RELU6: emit("Clip", {p, add_f32(out + "/min", 0.f), add_f32(out + "/max", 6.f)}, {out}, out + "/activation"); break;
+      case A::RELU_N1_TO_1: emit("Clip", {p, add_f32(out + "/min", -1.f), add_f32(out + "/max", 1.f)}, {out}, out + "/activation"); break;
+      default: emit("Tanh", {p}, {out}, out + "/activation"); break;
+    }
+  }
+  pending_.clear();
 }
 
 std::vector<std::int64_t> Reader::spatial_pads(tflite::Padding p, const ir::Tensor& x, std::int64_t kh, std::int64_t kw,
@@ -990,7 +1016,10 @@ ir::Graph Reader::read() {
   const auto* sg = model_->subgraphs()->Get(0);
   graph_.name = sg->name() && sg->name()->size() ? sg->name()->str() : "main";
   import_tensors();
-  for (int i : execution_order()) import_op(i);
+  for (int i : execution_order()) {
+    import_op(i);
+    flush_activations();
+  }
   if (sg->inputs())
     for (std::int32_t i : *sg->inputs()) {
       const auto& n = names_[static_cast<std::size_t>(i)];
