@@ -105,7 +105,7 @@ std::optional<std::string> check_static_shapes(const UnitView& u) {
 std::optional<std::string> check_8bit(const UnitView& u) {
   if (u.op.kind == ir::OpKind::DequantizeLinear)
     return "DEQUANTIZE writes float tensor '" + u.op.outputs.at(0) +
-           "': the Edge TPU computes only 8-bit tensors; keep it at the model's end (it runs on the CPU) or use --int8-io";
+           "': the Edge TPU computes only 8-bit tensors; keep it at the model's end (it runs on the CPU) or give the model int8 outputs (compile writes int8 I/O for the models it quantises)";
   for (const auto* t : activations(u)) {
     if (u.op.kind == ir::OpKind::QuantizeLinear && t->name == u.op.inputs.at(0)) continue;  // float input of QUANTIZE
     if (u.op.kind == ir::OpKind::ArgMax || u.op.kind == ir::OpKind::ArgMin) continue;

@@ -15,6 +15,7 @@ bool tflite_writer_available(std::string* why) {
 tflite::TfliteWriteOptions edgetpu_write_options() {
   tflite::TfliteWriteOptions o;
   o.nhwc_io = true;  // the Edge TPU reads NHWC; no TRANSPOSE at the model's input
+  o.int8_io = true;  // fully quantised: int8 in and out, no float QUANTIZE/DEQUANTIZE left on the CPU
   return o;
 }
 
