@@ -38,10 +38,21 @@ int main(int argc, char** argv) {
       ec::cli::add_optimize_command(app),
       ec::cli::add_quantize_command(app),
       ec::cli::add_convert_command(app),
+      ec::cli::add_compile_command(app),
   };
 
+  // The seed form `edgecompile MODEL --target coral --output OUT.tflite` is `compile`.
+  std::vector<std::string> args(argv, argv + argc);
+  if (args.size() > 1 && !args[1].empty() && args[1][0] != '-') {
+    bool is_command = false;
+    for (const auto& c : commands) is_command |= c.app->get_name() == args[1];
+    if (!is_command) args.insert(args.begin() + 1, "compile");
+  }
+  std::vector<char*> argv2;
+  for (auto& a : args) argv2.push_back(a.data());
+
   try {
-    app.parse(argc, argv);
+    app.parse(static_cast<int>(argv2.size()), argv2.data());
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {

@@ -170,6 +170,12 @@ std::unique_ptr<PreparedOp> prepare_HardSwish(const ir::Operation& op, const ir:
       op, make_lut(io.x, io.y, [](float x) { return x * std::min(std::max(x + 3.f, 0.f), 6.f) / 6.f; }));
 }
 
+std::unique_ptr<PreparedOp> prepare_LeakyRelu(const ir::Operation& op, const ir::Graph& graph) {
+  const IO io = io_params(op, graph);
+  const float alpha = static_cast<float>(op.attr("alpha") ? std::get<double>(*op.attr("alpha")) : 0.01);
+  return std::make_unique<LutOp>(op, make_lut(io.x, io.y, [alpha](float x) { return x >= 0.f ? x : alpha * x; }));
+}
+
 std::unique_ptr<PreparedOp> prepare_Softmax(const ir::Operation& op, const ir::Graph& graph) {
   return std::make_unique<SoftmaxInt8>(op, graph);
 }

@@ -127,6 +127,9 @@ EC_INT8(FullyConnected) EC_INT8(Gemm) EC_INT8(MatMul)
 EC_INT8(FullyConnectedHybrid) EC_INT8(GemmHybrid) EC_INT8(MatMulHybrid)
 // int8_elementwise.cpp
 EC_INT8(Add) EC_INT8(Sub) EC_INT8(Mul)
+EC_INT8(Max) EC_INT8(Min)
+// int8_activations.cpp (leaky ReLU, beside the others below)
+EC_INT8(LeakyRelu)
 // int8_pooling.cpp
 EC_INT8(MaxPool) EC_INT8(AveragePool) EC_INT8(GlobalAveragePool) EC_INT8(GlobalMaxPool)
 // int8_data_movement.cpp

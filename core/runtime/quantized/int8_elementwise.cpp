@@ -2,15 +2,21 @@
 //   Add/Sub: TFLite's scheme (fixed_point.h AddParams: left shift 20, per-input
 //            multipliers s_i / (2 max(s1, s2)), output multiplier 2 max(s1, s2) / (2^20 s_out)).
 //   Mul:     y = clamp(zy + MBQM((a - za)(b - zb), s_a s_b / s_y)).
+//   Max/Min: TFLite's MAXIMUM/MINIMUM, the int8 max/min of the inputs on the output's
+//            params (an input on other params is requantised to them first).
 // A second input may be a constant (with its own quant params). Inputs of
 // the same shape take a flat loop; others the broadcasting odometer.
+#include <algorithm>
+#include <array>
+#include <cmath>
+
 #include "core/runtime/kernels/common.h"
 #include "core/runtime/quantized/int8_common.h"
 
 namespace ec::runtime::quantized {
 namespace {
 
-enum class Binary { Add, Sub, Mul };
+enum class Binary { Add, Sub, Mul, Max, Min };
 
 class BinaryInt8 final : public PreparedOp {
  public:
@@ -23,7 +29,19 @@ class BinaryInt8 final : public PreparedOp {
       if (quant_of(*t).per_channel()) throw QuantizationError(t->name, "activations must be quantised per tensor");
     std::int32_t lo = -128, hi = 127;
     output_activation_range(op, qy, lo, hi);
-    if (kind == Binary::Mul) {
+    if (kind == Binary::Max || kind == Binary::Min) {
+      // Inputs on other params than the output's are first requantised to them
+      // (TFLite's converter gives all three one set of params; then this is exact).
+      for (int k = 0; k < 2; ++k) {
+        const QParams& q = k ? qb : qa;
+        auto& lut = k ? lut_b_ : lut_a_;
+        for (int v = -128; v < 128; ++v) {
+          const double real = double(q.scale()) * (v - q.zero_point());
+          const long r = std::lround(real / double(qy.scale())) + qy.zero_point();
+          lut[static_cast<std::size_t>(v + 128)] = static_cast<std::int8_t>(std::clamp<long>(r, -128, 127));
+        }
+      }
+    } else if (kind == Binary::Mul) {
       mul_ = quantize_multiplier(double(qa.scale()) * double(qb.scale()) / double(qy.scale()));
       off_a_ = -qa.zero_point();
       off_b_ = -qb.zero_point();
@@ -60,6 +78,12 @@ class BinaryInt8 final : public PreparedOp {
       case Binary::Mul:
         apply([&](std::int32_t x1, std::int32_t x2) { return mul_quantized(x1, off_a_, x2, off_b_, mul_, zy_, lo_, hi_); });
         break;
+      case Binary::Max:
+        apply([&](std::int32_t x1, std::int32_t x2) { return std::max<std::int32_t>(lut_a_[x1 + 128], lut_b_[x2 + 128]); });
+        break;
+      case Binary::Min:
+        apply([&](std::int32_t x1, std::int32_t x2) { return std::min<std::int32_t>(lut_a_[x1 + 128], lut_b_[x2 + 128]); });
+        break;
     }
     return {Y};
   }
@@ -70,6 +94,7 @@ class BinaryInt8 final : public PreparedOp {
   AddParams add_;
   QuantizedMultiplier mul_;
   std::int32_t off_a_ = 0, off_b_ = 0, zy_ = 0, lo_ = -128, hi_ = 127;
+  std::array<std::int8_t, 256> lut_a_{}, lut_b_{};  // Max/Min: input value -> output params
 };
 
 }  // namespace
@@ -82,6 +107,15 @@ std::unique_ptr<PreparedOp> prepare_Sub(const ir::Operation& op, const ir::Graph
 }
 std::unique_ptr<PreparedOp> prepare_Mul(const ir::Operation& op, const ir::Graph& graph) {
   return std::make_unique<BinaryInt8>(op, graph, Binary::Mul);
+}
+
+std::unique_ptr<PreparedOp> prepare_Max(const ir::Operation& op, const ir::Graph& graph) {
+  if (op.inputs.size() != 2) fail("int8 Max takes exactly 2 inputs");
+  return std::make_unique<BinaryInt8>(op, graph, Binary::Max);
+}
+std::unique_ptr<PreparedOp> prepare_Min(const ir::Operation& op, const ir::Graph& graph) {
+  if (op.inputs.size() != 2) fail("int8 Min takes exactly 2 inputs");
+  return std::make_unique<BinaryInt8>(op, graph, Binary::Min);
 }
 
 }  // namespace ec::runtime::quantized

@@ -1,0 +1,137 @@
+// `edgecompile compile MODEL --target coral|cpu|auto`: frontend -> quantiser ->
+// backend. Prints the partition in the shape edgetpu_compiler users know
+// (ops on the Edge TPU vs the CPU, segments, Operator / Count / Status) and
+// every CPU op's reason; --json prints the CompileReport (docs/compile-json.md),
+// --report writes it, --output writes the artefact. Also reached by the seed
+// form `edgecompile MODEL --target coral --output OUT.tflite` (main.cpp).
+// Bad input: one line, exit 1 (usage: exit 2), nothing written.
+#include <unistd.h>
+
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "app/cli/commands/commands.h"
+#include "core/backends/backend_registry.h"
+#include "core/errors.h"
+#include "core/frontends/frontend.h"
+#include "core/quantize/calibration_data.h"
+#include "core/quantize/quantizer.h"
+#include "core/report/compile_report.h"
+#include "core/util/atomic_file.h"
+
+namespace ec::cli {
+namespace {
+
+struct CompileCliOptions {
+  std::string model;
+  std::string target = "auto";
+  std::string quantize;  // "" = none for a quantised model, else ptq
+  std::string calibration_data;
+  int num_samples = 100;
+  double percentile = 100;
+  int num_segments = 1;
+  std::string output, report_path;
+  bool json = false;
+};
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// Refuses an output path that cannot be written before any work is done.
+void check_writable(const std::string& path, const std::string& flag) {
+  if (path.empty()) return;
+  const auto parent = std::filesystem::absolute(path).parent_path();
+  std::error_code ec;
+  if (!std::filesystem::is_directory(parent, ec))
+    throw EdgeCompilerError(ErrorKind::Io, flag + " " + path + ": directory " + parent.string() + " does not exist");
+  if (::access(parent.c_str(), W_OK) != 0)
+    throw EdgeCompilerError(ErrorKind::Io, flag + " " + path + ": directory " + parent.string() + " is not writable");
+}
+
+bool is_quantised(const ir::Graph& g) {
+  for (const auto& op : g.ops)
+    for (const auto& o : op.outputs)
+      if (const auto* t = g.find_tensor(o); t && t->quant && (t->dtype == ir::DType::Int8 || t->dtype == ir::DType::UInt8))
+        return true;
+  return false;
+}
+
+int run_compile(const CompileCliOptions& o) {
+  if (o.model.empty()) throw EdgeCompilerError(ErrorKind::Usage, "compile needs a MODEL");
+  if (!o.output.empty() && !ends_with(o.output, ".tflite"))
+    throw EdgeCompilerError(ErrorKind::Usage, "--output " + o.output + ": the artefact is a TensorFlow Lite file; name it *.tflite");
+  if (o.num_segments < 1) throw EdgeCompilerError(ErrorKind::Usage, "--num-segments must be at least 1");
+  if (!o.quantize.empty() && o.quantize != "none") {
+    bool known = false;
+    std::string names;
+    for (const auto& e : quantize::strategy_table()) {
+      known |= e.name == o.quantize;
+      names += std::string(e.name) + ", ";
+    }
+    if (!known) throw EdgeCompilerError(ErrorKind::Usage, "--quantize " + o.quantize + ": valid: " + names + "none");
+  }
+  auto resolved = backends::resolve_backend(o.target);  // unknown target: one line listing the known ones
+  check_writable(o.output, "--output");
+  check_writable(o.report_path, "--report");
+
+  ir::Graph g = frontends::open_model(o.model);
+  const bool quantised = is_quantised(g);
+  std::string strategy = o.quantize.empty() ? (quantised || resolved.backend->name() == "cpu" ? "none" : "ptq") : o.quantize;
+  if (strategy != "none") {
+    if (quantised)
+      throw EdgeCompilerError(ErrorKind::Quantization, o.model + " is already quantised; use --quantize none to keep its parameters");
+    if (strategy == "ptq" && o.calibration_data.empty())
+      throw EdgeCompilerError(ErrorKind::Usage, "--quantize ptq needs --calibration-data FILE.npy (or a directory of NAME.npy); "
+                                                "or --quantize none for an already quantised model");
+    std::vector<quantize::Sample> samples;
+    if (!o.calibration_data.empty()) samples = quantize::load_calibration_data(o.calibration_data, g, o.num_samples);
+    quantize::QuantizeOptions qo;
+    qo.strategy = strategy;
+    qo.calibration_percentile = o.percentile;
+    qo.num_calibration_samples = o.num_samples;
+    g = quantize::quantize(g, samples, qo).graph;
+  } else if (!quantised && resolved.backend->name() == "coral") {
+    throw EdgeCompilerError(ErrorKind::Quantization,
+                            o.model + " is not quantised (float tensors) and --quantize none keeps it so; the Edge TPU "
+                                      "needs 8-bit tensors: use --quantize ptq --calibration-data FILE.npy");
+  }
+
+  backends::CompileConfig cfg;
+  cfg.output_path = o.output;
+  cfg.num_segments = o.num_segments;
+  auto result = resolved.backend->compile(g, cfg);
+  const auto rep = report::make_compile_report(o.model, o.target, resolved.reason, strategy, std::move(result));
+  const auto j = report::to_json(rep);
+  if (!o.report_path.empty()) util::write_file_atomically(o.report_path, j.dump(2) + "\n");
+  if (o.json) std::cout << j.dump(2) << '\n';
+  else std::cout << report::to_text(rep);
+  if (!o.output.empty() && rep.output.empty())
+    throw BackendError(rep.backend, "--output " + o.output + " not written: " +
+                                        (rep.notes.empty() ? std::string("the backend wrote no artefact") : rep.notes.front()));
+  return 0;
+}
+
+}  // namespace
+
+Command add_compile_command(CLI::App& app) {
+  auto o = std::make_shared<CompileCliOptions>();
+  auto* cmd = app.add_subcommand("compile", "Compile a model for a target and show what runs where, and why");
+  cmd->add_option("model", o->model, "Model file (.onnx, .eir, .tflite)");
+  cmd->add_option("--target", o->target, "coral, cpu or auto (coral when a Coral device is attached, else cpu)");
+  cmd->add_option("--quantize", o->quantize, "ptq, qat, dynamic or none (default: none for a quantised model, else ptq)");
+  cmd->add_option("--calibration-data", o->calibration_data, "Calibration samples (.npy, or a directory of NAME.npy)");
+  cmd->add_option("--num-calibration-samples", o->num_samples, "Use at most this many samples (default 100)");
+  cmd->add_option("--calibration-percentile", o->percentile, "Activation range percentile (default 100 = min/max)");
+  cmd->add_option("--num-segments", o->num_segments, "Edge TPU segments allowed (default 1, as edgetpu_compiler)");
+  cmd->add_option("--output", o->output, "Write the artefact here (.tflite)");
+  cmd->add_option("--report", o->report_path, "Write the CompileReport as JSON here");
+  cmd->add_flag("--json", o->json, "Print the CompileReport as JSON (docs/compile-json.md)");
+  return {cmd, [o] { return run_compile(*o); }};
+}
+
+}  // namespace ec::cli

@@ -1,0 +1,351 @@
+#include "core/backends/coral/coral_backend.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include <unistd.h>
+
+#include "core/backends/coral/compiler_log.h"
+#include "core/backends/coral/op_rules.h"
+#include "core/backends/tflite/tflite_writer.h"
+#include "core/backends/units.h"
+#include "core/errors.h"
+
+namespace ec::backends::coral {
+namespace {
+
+bool has_fused_activation(const std::vector<std::size_t>& unit) { return unit.size() > 1; }
+
+UnitView view_of(const ir::Graph& g, const std::vector<std::size_t>& unit) {
+  const auto& op = g.ops[unit.front()];
+  return UnitView{g, op, tflite_op_name(g, op), has_fused_activation(unit)};
+}
+
+bool is_leading_quantize(const ir::Graph& g, const ir::Operation& op) {
+  if (op.kind != ir::OpKind::QuantizeLinear || op.inputs.empty()) return false;
+  const auto* x = g.find_tensor(op.inputs[0]);
+  return x && x->dtype == ir::DType::Float32 &&
+         std::find(g.inputs.begin(), g.inputs.end(), op.inputs[0]) != g.inputs.end();
+}
+
+// Where a tensor may be consumed: a Target op reading it must sit in segment >= level.
+struct Level {
+  int level = 0;
+  bool from_cpu = false;
+  std::string blocked_by;  // the unsupported op that raised the level
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_coral_backend() { return std::make_unique<CoralBackend>(); }
+
+CoralBackend::CoralBackend() { register_builtin_overrides(*this); }
+
+Availability CoralBackend::is_available() const noexcept {
+  try {
+    std::string why;
+    std::string msg = "compiles for a virtual Edge TPU (no device needed); ";
+    const auto compiler = find_edgetpu_compiler();
+    msg += compiler.empty() ? "edgetpu_compiler not on PATH: partition predicted" : "edgetpu_compiler at " + compiler;
+    if (!tflite_writer_available(&why)) msg += "; " + why;
+    return {true, msg};
+  } catch (const std::exception& e) {
+    return {false, e.what()};
+  } catch (...) {
+    return {false, "unknown error while probing the Edge TPU toolchain"};
+  }
+}
+
+Capabilities CoralBackend::capabilities() const {
+  return {{"i8", "u8", "i32 (bias)"}, {"num_segments", "output", "report"}, tflite_writer_available(), ".tflite"};
+}
+
+OpSupport CoralBackend::supports_op(const ir::Graph& graph, std::size_t index) const {
+  for (const auto& unit : group_units(graph)) {
+    if (std::find(unit.begin(), unit.end(), index) == unit.end()) continue;
+    if (unit.front() != index) return {true, std::string(kMapped), "fused into its producer's unit", ""};
+    const RuleVerdict v = check_unit(view_of(graph, unit));
+    return {v.mapped, v.status, v.reason, v.rule};
+  }
+  return {false, std::string(kNotSupported), "no op at index " + std::to_string(index), ""};
+}
+
+void CoralBackend::legalise(ir::Graph& graph) const {
+  pin_batch(graph);
+  // the graph partitioned is the graph written: TFLite's form (NHWC, fused activations)
+  if (graph.metadata.count("tflite.schema_version") == 0)
+    graph = tflite::prepare_for_tflite(std::move(graph), edgetpu_write_options());
+}
+
+void CoralBackend::pin_batch(ir::Graph& graph) {
+  std::set<std::string> batch_dims;
+  for (const auto& in : graph.inputs)
+    if (const auto* t = graph.find_tensor(in); t && t->shape.rank() > 0 && !t->shape.dims[0].is_static() &&
+                                                !t->shape.dims[0].symbol.empty())
+      batch_dims.insert(t->shape.dims[0].symbol);
+  if (batch_dims.empty()) return;
+  std::vector<std::string> names;
+  for (const auto& op : graph.ops) {
+    names.insert(names.end(), op.inputs.begin(), op.inputs.end());
+    names.insert(names.end(), op.outputs.begin(), op.outputs.end());
+  }
+  names.insert(names.end(), graph.inputs.begin(), graph.inputs.end());
+  for (const auto& n : names)
+    if (auto* t = n.empty() ? nullptr : graph.find_tensor(n))
+      for (auto& d : t->shape.dims)
+        if (!d.is_static() && !d.symbol.empty()) {
+          // "batch" -> 1; a monomial of the shape inference such as "4*batch" -> 4
+          std::int64_t v = 1;
+          bool ok = true;
+          std::size_t start = 0;
+          while (ok && start <= d.symbol.size()) {
+            const auto end = std::min(d.symbol.find('*', start), d.symbol.size());
+            const std::string f = d.symbol.substr(start, end - start);
+            if (!batch_dims.count(f)) {
+              try {
+                std::size_t used = 0;
+                v *= std::stoll(f, &used);
+                ok = used == f.size();
+              } catch (...) {
+                ok = false;
+              }
+            }
+            start = end + 1;
+          }
+          if (ok) d = ir::Dim::fixed(v);
+        }
+}
+
+Partition CoralBackend::partition(const ir::Graph& graph, const CompileConfig& config) const {
+  const int max_segments = std::max(1, config.num_segments);
+  Partition p;
+  p.backend = name();
+  std::map<std::string, Level> levels;  // by tensor name (absent = graph input / constant: level 0)
+  std::set<int> used_segments;
+  auto level_of = [&](const std::string& t) { auto it = levels.find(t); return it == levels.end() ? Level{} : it->second; };
+
+  for (const auto& unit : group_units(graph)) {
+    const auto& op = graph.ops[unit.front()];
+    PartitionRow r;
+    r.op_index = unit.front();
+    r.members = unit;
+    r.name = op.name;
+    r.op_type = op.op_type;
+    const UnitView u = view_of(graph, unit);
+    r.target_op = u.tflite_op;
+    std::set<std::string> internal;
+    for (auto i : unit)
+      for (const auto& o : graph.ops[i].outputs) internal.insert(o);
+    // segment this unit needs (Target) and the level its outputs get (Cpu)
+    int need = 0, cpu_out = 0;
+    std::string blocker;
+    for (auto i : unit)
+      for (const auto& in : graph.ops[i].inputs) {
+        if (in.empty() || internal.count(in)) continue;
+        const Level l = level_of(in);
+        if (l.level > need) { need = l.level; blocker = l.blocked_by; }
+        const int c = l.from_cpu ? l.level : l.level + 1;
+        cpu_out = std::max(cpu_out, c);
+      }
+    const RuleVerdict v = check_unit(u);
+    Level out;
+    if (is_leading_quantize(graph, op)) {
+      r.placement = Placement::Cpu;
+      r.cause = PlacementCause::LeadingQuantize;
+      r.status = v.status;
+      r.reason = v.reason + "; it stays on the CPU without splitting the model";
+      r.rule = v.rule;
+      out = Level{0, false, {}};
+    } else if (!v.mapped) {
+      r.placement = Placement::Cpu;
+      r.cause = PlacementCause::Unsupported;
+      r.status = v.status;
+      r.reason = v.reason;
+      r.rule = v.rule;
+      out = Level{cpu_out, true, blocker.empty() ? op.name : blocker};
+    } else if (need >= max_segments) {
+      r.placement = Placement::Cpu;
+      r.cause = PlacementCause::AfterUnsupported;
+      r.status = std::string(kMoreThanOneSubgraph);
+      r.blocked_by = blocker;
+      r.reason = "supported itself, but it reads the result of '" + blocker + "', which runs on the CPU; " +
+                 (max_segments == 1 ? std::string("the compiler maps one Edge TPU segment by default, and everything after the first unsupported op goes to the CPU")
+                                    : "the " + std::to_string(max_segments) + " Edge TPU segments allowed are used up") +
+                 "; make '" + blocker + "' map (or replace it) or allow more segments (--num-segments)";
+      r.rule = "partition.one_segment";
+      out = Level{cpu_out, true, blocker};
+    } else {
+      r.placement = Placement::Target;
+      r.cause = PlacementCause::Supported;
+      r.status = std::string(kMapped);
+      r.segment = need;
+      r.reason = "every rule holds (segment " + std::to_string(need) + ")";
+      used_segments.insert(need);
+      out = Level{need, false, {}};
+    }
+    for (auto i : unit)
+      for (const auto& o : graph.ops[i].outputs)
+        if (!o.empty()) levels[o] = out;
+    p.rows.push_back(std::move(r));
+  }
+  // segment ids dense from 0
+  std::map<int, int> dense;
+  for (int s : used_segments) dense.emplace(s, static_cast<int>(dense.size()));
+  for (auto& r : p.rows)
+    if (r.segment >= 0) r.segment = dense[r.segment];
+  p.segments = static_cast<int>(dense.size());
+  return p;
+}
+
+CompileResult CoralBackend::compile(const ir::Graph& input, const CompileConfig& config) {
+  CompileResult res;
+  res.backend = name();
+  ir::Graph g = input;
+  try {
+    legalise(g);
+  } catch (const std::exception& e) {  // partition the graph as it is, and say why
+    g = input;
+    pin_batch(g);
+    res.notes.push_back(std::string("not legalised for TFLite (partitioned as given): ") + e.what());
+  }
+
+  // 1. Units the Edge TPU does not take on their own: try the registered overrides,
+  //    last op first so that earlier indices stay valid while ops are replaced.
+  std::map<std::string, std::vector<TimelineEntry>> attempts;  // by unit name
+  std::set<std::string> overridden;                             // unit names replaced by an override
+  {
+    const Partition first = partition(g, config);
+    for (auto it = first.rows.rbegin(); it != first.rows.rend(); ++it) {
+      const PartitionRow& row = *it;
+      if (row.cause != PlacementCause::Unsupported) continue;
+      auto& log = attempts[row.name];
+      const auto tc = std::chrono::steady_clock::now();
+      const OpSupport s = supports_op(g, row.op_index);
+      log.push_back({row.name, "target_compile", false, s.status + ": " + s.reason, ms_since(tc)});
+      const auto found = overrides_.find(row.op_type);
+      bool replaced = false;
+      if (found != overrides_.end())
+        for (const auto& o : found->second) {
+          const auto t0 = std::chrono::steady_clock::now();
+          try {
+            int lsb = 0;
+            ir::Graph rewritten = apply_checked_override(g, row.op_index, o, &lsb);
+            // every op the rewrite made must map on its own
+            const std::size_t added = rewritten.ops.size() + 1 - g.ops.size();
+            for (std::size_t k = 0; k < added; ++k) {
+              const OpSupport s = supports_op(rewritten, row.op_index + k);
+              if (!s.supported)
+                throw BackendError("coral", "override " + o.name + " made op '" + rewritten.ops[row.op_index + k].name +
+                                                "' which does not map: " + s.status + ": " + s.reason);
+            }
+            g = std::move(rewritten);
+            log.push_back({row.name, "override", true,
+                           o.summary + " (" + std::to_string(added) + " ops; int8 result within " + std::to_string(lsb) +
+                               " LSB of the original on the check data)",
+                           ms_since(t0)});
+            overridden.insert(row.name);
+            replaced = true;
+            break;
+          } catch (const std::exception& e) {
+            log.push_back({row.name, "override", false, o.name + ": " + e.what(), ms_since(t0)});
+          }
+        }
+      if (!replaced) log.push_back({row.name, "cpu_eager", true, "runs on the CPU as TFLite's builtin kernel", 0});
+    }
+  }
+
+  // 2. The final partition, and the timeline in graph order.
+  res.partition = partition(g, config);
+  std::set<std::string> emitted;
+  for (auto& r : res.partition.rows) {
+    const std::string base = r.name.substr(0, r.name.find("/override/"));
+    if (overridden.count(base)) {
+      r.override_name = base;
+      if (r.placement == Placement::Target) r.cause = PlacementCause::Override;
+    }
+    // the unit's own attempts first, then the ops its override made
+    auto it = attempts.find(base);
+    if (it != attempts.end() && emitted.insert(base).second)
+      for (auto& e : it->second) res.timeline.push_back(e);
+    if (it != attempts.end() && r.name == base) {
+      if (r.placement == Placement::Cpu && overridden.count(base))  // mapped alone, but after a CPU op
+        res.timeline.push_back({r.name, "cpu_eager", true, r.status + ": " + r.reason, 0});
+      continue;
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    const OpSupport s = supports_op(g, r.op_index);  // the prediction, timed as this unit's compile attempt
+    const double ms = ms_since(t0);
+    switch (r.cause) {
+      case PlacementCause::Supported:
+      case PlacementCause::Override:
+        res.timeline.push_back({r.name, "target_compile", true, r.status + " (segment " + std::to_string(r.segment) + ")", ms});
+        break;
+      default:
+        res.timeline.push_back({r.name, "target_compile", false, r.status + ": " + r.reason, ms});
+        res.timeline.push_back({r.name, "cpu_eager", true, "runs on the CPU as TFLite's builtin kernel", 0});
+    }
+    (void)s;
+  }
+  res.ops_on_target = res.partition.ops_on_target();
+  res.ops_fallback = res.partition.ops_on_cpu();
+  res.estimate = estimate_performance(g, res.partition);
+  res.verified_by = "predicted";
+
+  // 3. The artefact, last.
+  if (!config.output_path.empty()) {
+    std::string why;
+    if (!tflite_writer_available(&why)) {
+      res.notes.push_back("no file written: " + why);
+    } else {
+      try {
+        write_edgetpu_tflite(g, res.partition, config.output_path);
+        res.output_path = config.output_path;
+        verify_with_compiler(res);
+      } catch (const std::exception& e) {
+        res.notes.push_back(std::string("no file written: ") + e.what());
+      }
+    }
+  }
+  return res;
+}
+
+void CoralBackend::verify_with_compiler(CompileResult& res) const {
+  const std::string compiler = find_edgetpu_compiler();
+  if (compiler.empty()) return;  // predicted
+  const auto t0 = std::chrono::steady_clock::now();
+  try {
+    const auto dir = std::filesystem::temp_directory_path() / ("edgecompile_edgetpu_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const std::string text = run_edgetpu_compiler(compiler, res.output_path, dir.string());
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+    const CompilerLog log = parse_compiler_log(text);
+    res.verified_by = "edgetpu_compiler " + (log.version.empty() ? std::string("(version not printed)") : log.version);
+    // compare the Operator / Count / Status table with ours
+    std::map<std::pair<std::string, std::string>, int> ours, theirs;
+    for (const auto& r : res.partition.rows) ++ours[{r.target_op, r.status}];
+    for (const auto& r : log.rows) theirs[{r.op, r.status}] += r.count;
+    for (const auto& [k, n] : theirs)
+      if (ours[k] != n)
+        res.notes.push_back("prediction and edgetpu_compiler disagree on " + k.first + " '" + k.second + "': predicted " +
+                            std::to_string(ours[k]) + ", compiler " + std::to_string(n));
+    for (const auto& [k, n] : ours)
+      if (n && !theirs.count(k))
+        res.notes.push_back("prediction and edgetpu_compiler disagree on " + k.first + " '" + k.second + "': predicted " +
+                            std::to_string(n) + ", compiler 0");
+    res.timeline.push_back({"model", "edgetpu_compiler", true, res.verified_by, ms_since(t0)});
+  } catch (const std::exception& e) {
+    res.timeline.push_back({"model", "edgetpu_compiler", false, e.what(), ms_since(t0)});
+    res.notes.push_back(std::string("not verified: ") + e.what());
+  }
+}
+
+PerfEstimate CoralBackend::estimate_performance(const ir::Graph& graph) const {
+  return estimate_performance(graph, partition(graph));
+}
+
+}  // namespace ec::backends::coral

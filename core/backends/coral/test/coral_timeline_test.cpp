@@ -1,0 +1,159 @@
+// Overrides and the backend timeline: a unit whose Edge TPU compile fails and whose
+// override succeeds; one where both fail and CPU eager runs; the reasons are the
+// exception texts; the CompileReport JSON carries them.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "core/backends/coral/coral_backend.h"
+#include "core/errors.h"
+#include "core/report/compile_report.h"
+#include "test_graphs.h"
+
+using namespace ec;
+using namespace ec::backends;
+using namespace coral_test;
+
+namespace {
+
+std::vector<TimelineEntry> entries(const CompileResult& r, const std::string& unit) {
+  std::vector<TimelineEntry> v;
+  for (const auto& e : r.timeline)
+    if (e.unit == unit) v.push_back(e);
+  return v;
+}
+
+ir::Graph unary(const std::string& op, const std::string& attrs, double in_scale, int in_zp, double out_scale, int out_zp) {
+  return graph("  input %x : " + i8("1,8,8,16", in_scale, in_zp) + "\n  %y = " + op + "(%x)" + attrs + " : " +
+               i8("1,8,8,16", out_scale, out_zp) + " @\"act\"\n  output %y");
+}
+
+}  // namespace
+
+TEST(CoralOverrides, HardSwishWithinOneLsb) {
+  // x in [-6.4, 6.35], hard swish in [-0.375, 6.35]
+  auto g = unary("HardSwish", "", 0.05, 0, 6.725 / 255, -114);
+  coral::CoralBackend b;
+  int lsb = -1;
+  const auto& o = b.overrides().at("HardSwish").front();
+  const ir::Graph out = coral::apply_checked_override(g, 0, o, &lsb);
+  EXPECT_LE(lsb, 1);
+  EXPECT_EQ(out.ops.size(), 4u);
+}
+
+TEST(CoralTimeline, CompileFailsOverrideSucceeds) {
+  auto g = unary("HardSwish", "", 0.05, 0, 6.725 / 255, -114);
+  coral::CoralBackend b;
+  const auto r = b.compile(g, {});
+  const auto e = entries(r, "act");
+  ASSERT_EQ(e.size(), 2u);
+  EXPECT_EQ(e[0].stage, "target_compile");
+  EXPECT_FALSE(e[0].ok);
+  EXPECT_NE(e[0].reason.find("Operation not supported"), std::string::npos) << e[0].reason;
+  EXPECT_EQ(e[1].stage, "override");
+  EXPECT_TRUE(e[1].ok) << e[1].reason;
+  EXPECT_EQ(r.ops_fallback, 0);
+  EXPECT_EQ(r.ops_on_target, 4);  // ADD, RELU6, MUL, MUL
+  EXPECT_EQ(r.partition.find("act")->cause, PlacementCause::Override);
+}
+
+TEST(CoralTimeline, LeakyReluOverride) {
+  auto g = unary("LeakyRelu", " {alpha = 0.1}", 0.05, 0, 0.05, 0);
+  coral::CoralBackend b;
+  const auto r = b.compile(g, {});
+  const auto e = entries(r, "act");
+  ASSERT_GE(e.size(), 2u);
+  EXPECT_TRUE(e[1].ok) << e[1].reason;
+  EXPECT_EQ(r.ops_fallback, 0);
+}
+
+TEST(CoralTimeline, OverrideFailsThenCpuEager) {
+  // alpha > 1: max(x, alpha x) is not leaky ReLU; the override refuses, with its reason
+  auto g = unary("LeakyRelu", " {alpha = 2.0}", 0.05, 0, 0.1, 0);
+  coral::CoralBackend b;
+  // a second override that throws a plain std::exception: its text must reach the timeline
+  b.register_override("LeakyRelu", {"always_throws", "test", [](ir::Graph&, std::size_t) {
+                                       throw std::runtime_error("boom: rewrite exploded");
+                                     }});
+  const auto r = b.compile(g, {});
+  const auto e = entries(r, "act");
+  ASSERT_EQ(e.size(), 4u);
+  EXPECT_EQ(e[0].stage, "target_compile");
+  EXPECT_EQ(e[1].stage, "override");
+  EXPECT_FALSE(e[1].ok);
+  EXPECT_NE(e[1].reason.find("alpha"), std::string::npos) << e[1].reason;
+  EXPECT_EQ(e[2].stage, "override");
+  EXPECT_FALSE(e[2].ok);
+  EXPECT_NE(e[2].reason.find("boom: rewrite exploded"), std::string::npos) << e[2].reason;
+  EXPECT_EQ(e[3].stage, "cpu_eager");
+  EXPECT_TRUE(e[3].ok);
+  EXPECT_EQ(r.ops_fallback, 1);
+
+  const auto rep = report::make_compile_report("m.eir", "coral", "", "none", r);
+  const auto j = report::to_json(rep);
+  EXPECT_EQ(j["schema"], "edgecompiler.compile/1");
+  EXPECT_EQ(j["partition"]["ops_on_cpu"], 1);
+  bool found = false;
+  for (const auto& t : j["backend_timeline"]) found |= t["reason"].get<std::string>().find("boom") != std::string::npos;
+  EXPECT_TRUE(found);
+  EXPECT_TRUE(j["estimate"]["is_estimate"].get<bool>());
+  EXPECT_EQ(j["verified_by"], "predicted");
+}
+
+TEST(CoralTimeline, EveryUnitHasAttempts) {
+  auto g = graph("  input %x : " + i8("1,8,8,16") + "\n  %a = Relu(%x) : " + i8("1,8,8,16") +
+                 " @\"r1\"\n  %b = \"tflite::Custom\"(%a) : " + i8("1,8,8,16") + " @\"c\"\n  %y = Relu(%b) : " +
+                 i8("1,8,8,16") + " @\"r2\"\n  output %y");
+  coral::CoralBackend b;
+  const auto r = b.compile(g, {});
+  for (const char* u : {"r1", "c", "r2"}) EXPECT_FALSE(entries(r, u).empty()) << u;
+  const auto r2 = entries(r, "r2");
+  ASSERT_EQ(r2.size(), 2u);
+  EXPECT_NE(r2[0].reason.find("More than one subgraph is not supported"), std::string::npos);
+  EXPECT_EQ(r2[1].stage, "cpu_eager");
+}
+
+TEST(CoralCompile, OutputWithoutWriterSaysSo) {
+  auto g = unary("Relu", "", 0.05, 0, 0.05, 0);
+  coral::CoralBackend b;
+  CompileConfig c;
+  c.output_path = "/tmp/never_written_by_coral_test.tflite";
+  const auto r = b.compile(g, c);
+  if (!coral::tflite_writer_available()) {
+    EXPECT_TRUE(r.output_path.empty());
+    ASSERT_FALSE(r.notes.empty());
+    EXPECT_NE(r.notes[0].find("writer"), std::string::npos);
+  }
+}
+
+// With an edgetpu_compiler on PATH (here a stand-in printing a verbatim-format log),
+// the report says "verified by" its version and lists where prediction and compiler disagree.
+TEST(CoralCompile, VerifiedByEdgetpuCompilerOnPath) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "coral_fake_compiler";
+  fs::create_directories(dir);
+  {
+    std::ofstream f(dir / "edgetpu_compiler");
+    f << "#!/bin/sh\ncat <<'LOG'\nEdge TPU Compiler version 16.0.384591198\n\nModel compiled successfully in 5 ms.\n\n"
+         "Number of Edge TPU subgraphs: 1\nTotal number of operations: 1\n\n"
+         "Operator                       Count      Status\n\n"
+         "RELU                           1          Operation is otherwise supported, but not mapped due to some unspecified limitation\n"
+         "LOG\n";
+  }
+  fs::permissions(dir / "edgetpu_compiler", fs::perms::owner_all);
+  const std::string old_path = std::getenv("PATH") ? std::getenv("PATH") : "";
+  ::setenv("PATH", (dir.string() + ":" + old_path).c_str(), 1);
+  auto g = unary("Relu", "", 0.05, 0, 0.05, 0);
+  coral::CoralBackend b;
+  CompileConfig c;
+  c.output_path = (dir / "relu.tflite").string();
+  const auto r = b.compile(g, c);
+  ::setenv("PATH", old_path.c_str(), 1);
+  EXPECT_EQ(r.verified_by, "edgetpu_compiler 16.0.384591198");
+  bool disagree = false;
+  for (const auto& n : r.notes) disagree |= n.find("disagree on RELU") != std::string::npos;
+  EXPECT_TRUE(disagree);
+  fs::remove_all(dir);
+}

@@ -1,0 +1,126 @@
+#include "core/backends/units.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+
+namespace ec::backends {
+
+bool is_depthwise(const ir::Graph& graph, const ir::Operation& op) {
+  if (op.kind != ir::OpKind::Conv) return false;
+  const std::int64_t group = op.attr_int("group", 1);
+  if (group <= 1) return false;
+  const ir::Tensor* x = op.inputs.empty() ? nullptr : graph.find_tensor(op.inputs[0]);
+  if (!x || x->shape.rank() != 4) return true;
+  const bool nhwc = op.attr_string("layout", "NCHW") == "NHWC";
+  const auto& c = x->shape.dims[nhwc ? 3 : 1];
+  return !c.is_static() || c.value == group;
+}
+
+std::string tflite_op_name(const ir::Graph& graph, const ir::Operation& op) {
+  using K = ir::OpKind;
+  auto first_dtype = [&] {
+    const ir::Tensor* t = op.inputs.empty() ? nullptr : graph.find_tensor(op.inputs[0]);
+    return t ? t->dtype : ir::DType::Undefined;
+  };
+  switch (op.kind) {
+    case K::Conv: return is_depthwise(graph, op) ? "DEPTHWISE_CONV_2D" : "CONV_2D";
+    case K::ConvTranspose: return "TRANSPOSE_CONV";
+    case K::FullyConnected: case K::Gemm: return "FULLY_CONNECTED";
+    case K::MatMul: return "BATCH_MATMUL";
+    case K::MaxPool: case K::GlobalMaxPool: return "MAX_POOL_2D";
+    case K::AveragePool: case K::GlobalAveragePool: return "AVERAGE_POOL_2D";
+    case K::Add: return "ADD";
+    case K::Sub: return "SUB";
+    case K::Mul: return "MUL";
+    case K::Div: return "DIV";
+    case K::Max: return "MAXIMUM";
+    case K::Min: return "MINIMUM";
+    case K::Relu: return "RELU";
+    case K::Clip: return "RELU6";  // Clip(0, 6) / Clip(-1, 1); refined by the backend's rules
+    case K::LeakyRelu: return "LEAKY_RELU";
+    case K::PRelu: return "PRELU";
+    case K::Sigmoid: return "LOGISTIC";
+    case K::Tanh: return "TANH";
+    case K::HardSwish: return "HARD_SWISH";
+    case K::Softmax: return "SOFTMAX";
+    case K::LpNormalization: return "L2_NORMALIZATION";
+    case K::Concat: return "CONCATENATION";
+    case K::Reshape: case K::Flatten: return "RESHAPE";
+    case K::Squeeze: return "SQUEEZE";
+    case K::Unsqueeze: return "EXPAND_DIMS";
+    case K::Transpose: return "TRANSPOSE";
+    case K::Split: return "SPLIT";
+    case K::Slice: return op.inputs.size() > 4 ? "STRIDED_SLICE" : "SLICE";
+    case K::Pad: return "PAD";
+    case K::Gather: return "GATHER";
+    case K::ReduceMean: return "MEAN";
+    case K::ReduceSum: return "SUM";
+    case K::ReduceMax: return "REDUCE_MAX";
+    case K::ReduceMin: return "REDUCE_MIN";
+    case K::ReduceProd: return "REDUCE_PROD";
+    case K::ArgMax: return "ARG_MAX";
+    case K::ArgMin: return "ARG_MIN";
+    case K::Resize: return op.attr_string("mode", "nearest") == "linear" ? "RESIZE_BILINEAR" : "RESIZE_NEAREST_NEIGHBOR";
+    case K::SpaceToDepth: return "SPACE_TO_DEPTH";
+    case K::DepthToSpace: return "DEPTH_TO_SPACE";
+    case K::QuantizeLinear: return "QUANTIZE";
+    case K::DequantizeLinear: return "DEQUANTIZE";
+    case K::Identity:
+      return first_dtype() == ir::DType::Int8 || first_dtype() == ir::DType::UInt8 ? "QUANTIZE" : "IDENTITY";
+    case K::Cast: return "CAST";
+    case K::Exp: return "EXP";
+    case K::Log: return "LOG";
+    case K::Sqrt: return "SQRT";
+    case K::Abs: return "ABS";
+    case K::Neg: return "NEG";
+    case K::Pow: return "POW";
+    case K::Unknown: {
+      std::string t = op.op_type;
+      if (t.rfind("tflite::", 0) == 0) return t.substr(8);
+      return t;
+    }
+    default: {
+      std::string t(ir::op_info(op.kind).name);
+      std::string up;
+      for (std::size_t i = 0; i < t.size(); ++i) {
+        if (i && std::isupper(static_cast<unsigned char>(t[i])) && std::islower(static_cast<unsigned char>(t[i - 1])))
+          up += '_';
+        up += static_cast<char>(std::toupper(static_cast<unsigned char>(t[i])));
+      }
+      return up;
+    }
+  }
+}
+
+std::vector<std::vector<std::size_t>> group_units(const ir::Graph& graph) {
+  // producer op index of each tensor, and how many ops read it
+  std::map<std::string, std::size_t> producer;
+  std::map<std::string, int> readers;
+  for (std::size_t i = 0; i < graph.ops.size(); ++i) {
+    for (const auto& o : graph.ops[i].outputs)
+      if (!o.empty()) producer[o] = i;
+    for (const auto& in : graph.ops[i].inputs)
+      if (!in.empty()) ++readers[in];
+  }
+  std::vector<std::vector<std::size_t>> units;
+  std::vector<int> unit_of(graph.ops.size(), -1);
+  for (std::size_t i = 0; i < graph.ops.size(); ++i) {
+    const auto& op = graph.ops[i];
+    const bool activation = (op.kind == ir::OpKind::Relu || op.kind == ir::OpKind::Clip || op.kind == ir::OpKind::Tanh) &&
+                            !op.outputs.empty() && op.name == op.outputs[0] + "/activation" && !op.inputs.empty();
+    if (activation) {
+      auto p = producer.find(op.inputs[0]);
+      if (p != producer.end() && readers[op.inputs[0]] == 1 && unit_of[p->second] >= 0) {
+        units[static_cast<std::size_t>(unit_of[p->second])].push_back(i);
+        unit_of[i] = unit_of[p->second];
+        continue;
+      }
+    }
+    unit_of[i] = static_cast<int>(units.size());
+    units.push_back({i});
+  }
+  return units;
+}
+
+}  // namespace ec::backends
