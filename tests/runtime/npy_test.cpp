@@ -93,7 +93,7 @@ TEST(Npy, RefusesFortranBigEndianAndTruncated) {
 TEST(Npy, RefusesDirectoriesAndDevices) {
   const auto dir = temp_path("a_dir.npy");
   std::filesystem::create_directories(dir);
-  for (const std::string p : {dir, std::string("/dev/zero")}) {
+  for (const std::string& p : {std::string(dir), std::string("/dev/zero")}) {
     try {
       read_npy(p);
       FAIL() << "expected a refusal for " << p;

@@ -108,6 +108,42 @@ TEST(TfliteFamilies, WriteReadWriteIsAFixpoint) {
   }
 }
 
+// The IR's DepthToSpace/SpaceToDepth are NCHW; the writer wraps TFLite's NHWC ops in
+// TRANSPOSE pairs. What it writes computes what the IR graph computes.
+TEST(TfliteWriter, DepthToSpaceAndSpaceToDepthComputeTheSame) {
+  ec::ir::Graph g = ec::ir::parse(R"(graph "f" {
+  input %x : f32[1,8,2,3]
+  %d = DepthToSpace(%x) {blocksize = 2, mode = "DCR"} : f32[1,2,4,6]
+  %r = Relu(%d) : f32[1,2,4,6]
+  %y = SpaceToDepth(%r) {blocksize = 2} : f32[1,8,2,3]
+  output %d
+  output %y
+})");
+  g.metadata["source.format"] = "tflite";
+  const ec::ir::Graph back = reread(g);
+  int written = 0;
+  for (const auto& op : back.ops) written += op.op_type == "DepthToSpace" || op.op_type == "SpaceToDepth";
+  EXPECT_EQ(written, 2);
+  ec::runtime::InferenceSession original, roundtrip;
+  original.load(ec::ir::freeze(ec::ir::Graph(g)));
+  roundtrip.load(ec::ir::freeze(ec::ir::Graph(back)));
+  const auto inputs = original.random_inputs(3);
+  const auto a = original.run(inputs);
+  const auto b = roundtrip.run(inputs);
+  for (const char* name : {"d", "y"}) {
+    SCOPED_TRACE(name);
+    EXPECT_EQ(a.at(name).to_float_vector(), b.at(name).to_float_vector());
+  }
+  // CRD has no TFLite form: one line naming the op.
+  ec::ir::Graph crd = ec::ir::parse(R"(graph "f" {
+  input %x : f32[1,8,2,3]
+  %y = DepthToSpace(%x) {blocksize = 2, mode = "CRD"} : f32[1,2,4,6]
+  output %y
+})");
+  crd.metadata["source.format"] = "tflite";
+  EXPECT_THROW((void)save_tflite(prepare_for_tflite(crd, {}), {}), ec::UnsupportedOpError);
+}
+
 TEST(TfliteWriter, OpWithoutTfliteFormIsOneLineError) {
   ec::ir::Graph g = ec::ir::parse(R"(graph "f" {
   input %x : f32[1,4]

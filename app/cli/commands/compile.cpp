@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/commands/commands.h"
+#include "app/cli/commands/options.h"
 #include "core/backends/backend_registry.h"
 #include "core/errors.h"
 #include "core/frontends/frontend.h"
@@ -121,13 +122,16 @@ int run_compile(const CompileCliOptions& o) {
 Command add_compile_command(CLI::App& app) {
   auto o = std::make_shared<CompileCliOptions>();
   auto* cmd = app.add_subcommand("compile", "Compile a model for a target and show what runs where, and why");
-  cmd->add_option("model", o->model, "Model file (.onnx, .eir, .tflite)");
+  cmd->add_option("model", o->model, model_help());
   cmd->add_option("--target", o->target, "coral, cpu or auto (coral when a Coral device is attached, else cpu)");
   cmd->add_option("--quantize", o->quantize, "ptq, qat, dynamic or none (default: none for a quantised model, else ptq)");
   cmd->add_option("--calibration-data", o->calibration_data, "Calibration samples (.npy, or a directory of NAME.npy)");
-  cmd->add_option("--num-calibration-samples", o->num_samples, "Use at most this many samples (default 100)");
-  cmd->add_option("--calibration-percentile", o->percentile, "Activation range percentile (default 100 = min/max)");
-  cmd->add_option("--num-segments", o->num_segments, "Edge TPU segments allowed (default 1, as edgetpu_compiler)");
+  cmd->add_option("--num-calibration-samples", o->num_samples, "Use at most this many samples (default 100)")
+      ->check(whole_number_at_least(1));
+  cmd->add_option("--calibration-percentile", o->percentile, "Activation range percentile (default 100 = min/max)")
+      ->check(number_in(0, 100, "a percentile above 0 and at most 100"));
+  cmd->add_option("--num-segments", o->num_segments, "Edge TPU segments allowed (default 1, as edgetpu_compiler)")
+      ->check(whole_number_at_least(1));
   cmd->add_option("--output", o->output, "Write the artefact here (.tflite)");
   cmd->add_option("--report", o->report_path, "Write the CompileReport as JSON here");
   cmd->add_flag("--json", o->json, "Print the CompileReport as JSON (docs/compile-json.md)");

@@ -739,8 +739,31 @@ void Writer::write_op(const ir::Operation& op) {
       emit(B::L2_NORMALIZATION, {in(0)}, {y()}, tfl::BuiltinOptions::L2NormOptions, tfl::CreateL2NormOptions(fbb_).Union(), version_for(op, 2));
       return;
     }
-    case K::DepthToSpace: case K::SpaceToDepth:
-      unsupported(op, "NCHW; the writer takes it from TFLite's NHWC form only through TRANSPOSE pairs (not yet)");
+    case K::DepthToSpace: case K::SpaceToDepth: {
+      // The IR's op is NCHW, TFLite's NHWC: TRANSPOSE in, the op, TRANSPOSE back (the reader's mirror).
+      const bool d2s = op.kind == K::DepthToSpace;
+      if (d2s && op.attr_string("mode", "DCR") != "DCR")
+        unsupported(op, "mode " + op.attr_string("mode", "DCR") + " (TFLite's DEPTH_TO_SPACE is DCR)");
+      const ir::Tensor& x = t(op.inputs[0]);
+      const ir::Tensor& yt = t(op.outputs[0]);
+      if (!x.shape.is_static() || !yt.shape.is_static() || x.shape.rank() != 4 || yt.shape.rank() != 4)
+        unsupported(op, "a dynamic or non-4-D shape");
+      auto nhwc = [](std::vector<std::int64_t> v) { return std::vector<std::int64_t>{v[0], v[2], v[3], v[1]}; };
+      const int a = add_tensor(unique(op.outputs[0] + "/nhwc_in"), x.dtype, nhwc(x.shape.sizes()), x.quant);
+      const int c = add_tensor(unique(op.outputs[0] + "/nhwc_out"), yt.dtype, nhwc(yt.shape.sizes()), yt.quant);
+      emit(B::TRANSPOSE, {in(0), const_i32(op.outputs[0] + "/to_nhwc", {0, 2, 3, 1})}, {a},
+           tfl::BuiltinOptions::TransposeOptions, tfl::CreateTransposeOptions(fbb_).Union(), version_for(op, 2));
+      const auto bs = static_cast<std::int32_t>(op.attr_int("blocksize", 0));
+      if (d2s)
+        emit(B::DEPTH_TO_SPACE, {a}, {c}, tfl::BuiltinOptions::DepthToSpaceOptions,
+             tfl::CreateDepthToSpaceOptions(fbb_, bs).Union(), version_for(op, 2));
+      else
+        emit(B::SPACE_TO_DEPTH, {a}, {c}, tfl::BuiltinOptions::SpaceToDepthOptions,
+             tfl::CreateSpaceToDepthOptions(fbb_, bs).Union(), version_for(op, 2));
+      emit(B::TRANSPOSE, {c, const_i32(op.outputs[0] + "/to_nchw", {0, 3, 1, 2})}, {y()},
+           tfl::BuiltinOptions::TransposeOptions, tfl::CreateTransposeOptions(fbb_).Union(), version_for(op, 2));
+      return;
+    }
     case K::Unknown: {
       // A custom op read from a .tflite ("tflite::<custom code>") is written back as it was.
       if (op.op_type.rfind("tflite::", 0) != 0) unsupported(op, "an op the IR does not know");

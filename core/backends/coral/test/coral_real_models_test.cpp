@@ -76,8 +76,11 @@ TEST(CoralRealCompiler, PredictsTheCompiledSplit) {
     EXPECT_EQ(ours.on_cpu, real.on_cpu) << name;
     EXPECT_EQ(ours.segments, real.segments) << name;
     EXPECT_EQ(ours.cpu_by_type, real.cpu_by_type) << name;
-    for (const auto& r : result.partition.rows)
-      if (r.placement == Placement::Cpu) EXPECT_FALSE(r.reason.empty()) << name << ": " << r.name;
+    for (const auto& r : result.partition.rows) {
+      if (r.placement == Placement::Cpu) {
+        EXPECT_FALSE(r.reason.empty()) << name << ": " << r.name;
+      }
+    }
   }
   EXPECT_GE(pairs, 3);
 }
