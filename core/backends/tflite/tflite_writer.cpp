@@ -59,6 +59,18 @@ double attr_f(const ir::Operation& op, const std::string& key, double fallback) 
   return fallback;
 }
 
+// TFLite's int32 bias of a quantised conv / fully-connected op: per output channel c,
+// scale = s_x * s_w[c], zero point 0.
+ir::QuantParams bias_params(const ir::QuantParams& x, const ir::QuantParams& w, std::int64_t channels) {
+  ir::QuantParams bq;
+  bq.dtype = ir::DType::Int32;
+  for (std::int64_t c = 0; c < channels; ++c)
+    bq.scales.push_back(x.scales[0] * w.scales[w.scales.size() == 1 ? 0 : static_cast<std::size_t>(c)]);
+  bq.zero_points.assign(bq.scales.size(), 0);
+  bq.axis = bq.scales.size() > 1 ? 0 : -1;
+  return bq;
+}
+
 tfl::ActivationFunctionType act_of(const std::string& a, const ir::Operation& op) {
   using A = tfl::ActivationFunctionType;
   if (a == "NONE") return A::NONE;
@@ -317,23 +329,13 @@ void Writer::conv(const ir::Operation& op) {
   if (bias < 0 && x.quant && w.quant) {
     // TFLite's int8 kernels want an int32 bias: zeros with scale s_x * s_w.
     std::vector<std::int32_t> zeros(static_cast<std::size_t>(M), 0);
-    ir::QuantParams bq;
-    bq.dtype = ir::DType::Int32;
-    for (std::int64_t c = 0; c < M; ++c)
-      bq.scales.push_back(x.quant->scales[0] * w.quant->scales[w.quant->scales.size() == 1 ? 0 : static_cast<std::size_t>(c)]);
-    bq.zero_points.assign(bq.scales.size(), 0);
-    bq.axis = bq.scales.size() > 1 ? 0 : -1;
+    const ir::QuantParams bq = bias_params(*x.quant, *w.quant, M);
     bias = add_tensor(unique(op.name + "/bias"), ir::DType::Int32, {M}, bq, zeros.data(), zeros.size() * 4);
   } else if (bias >= 0) {
     const ir::Tensor& b = t(op.inputs[2]);
     if (b.dtype == ir::DType::Int32 && !b.quant && x.quant && w.quant) {
       // Give the bias the scale TFLite expects: s_x * s_w[c], zero point 0.
-      ir::QuantParams bq;
-      bq.dtype = ir::DType::Int32;
-      for (std::int64_t c = 0; c < M; ++c)
-        bq.scales.push_back(x.quant->scales[0] * w.quant->scales[w.quant->scales.size() == 1 ? 0 : static_cast<std::size_t>(c)]);
-      bq.zero_points.assign(bq.scales.size(), 0);
-      bq.axis = bq.scales.size() > 1 ? 0 : -1;
+      const ir::QuantParams bq = bias_params(*x.quant, *w.quant, M);
       index_.erase(op.inputs[2]);
       bias = add_tensor(unique(op.inputs[2] + "/q"), ir::DType::Int32, {M}, bq, b.data->data(), b.data->size());
     }
@@ -476,12 +478,7 @@ void Writer::write_op(const ir::Operation& op) {
         const ir::Tensor& b = t(op.inputs[2]);
         if (b.shape.num_elements().value_or(-1) != N) unsupported(op, "bias must have one value per output");
         if (b.dtype == ir::DType::Int32 && !b.quant && x.quant && w.quant) {
-          ir::QuantParams bq;
-          bq.dtype = ir::DType::Int32;
-          for (std::int64_t c = 0; c < N; ++c)
-            bq.scales.push_back(x.quant->scales[0] * w.quant->scales[w.quant->scales.size() == 1 ? 0 : static_cast<std::size_t>(c)]);
-          bq.zero_points.assign(bq.scales.size(), 0);
-          bq.axis = bq.scales.size() > 1 ? 0 : -1;
+          const ir::QuantParams bq = bias_params(*x.quant, *w.quant, N);
           index_.erase(op.inputs[2]);
           bias = add_tensor(unique(op.inputs[2] + "/q"), ir::DType::Int32, {N}, bq, b.data->data(), b.data->size());
         }
