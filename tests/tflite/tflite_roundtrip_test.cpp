@@ -5,7 +5,10 @@
 // form, written, read back and written again.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -142,6 +145,92 @@ TEST(TfliteWriter, DepthToSpaceAndSpaceToDepthComputeTheSame) {
 })");
   crd.metadata["source.format"] = "tflite";
   EXPECT_THROW((void)save_tflite(prepare_for_tflite(crd, {}), {}), ec::UnsupportedOpError);
+}
+
+// The IR's ConvTranspose (NCHW, [Cin, Cout, KH, KW]) is written as TRANSPOSE,
+// TRANSPOSE_CONV, TRANSPOSE and read back as the same op: SAME and VALID, strides
+// 1 and 2, with and without bias, and an output_padding the VALID form absorbs.
+std::string hex_floats(std::size_t n, unsigned seed) {
+  std::string h;
+  static const char* digits = "0123456789abcdef";
+  unsigned state = seed * 2654435761u + 12345u;
+  for (std::size_t i = 0; i < n; ++i) {
+    state = state * 1664525u + 1013904223u;
+    const float f = static_cast<float>((state >> 8) & 0xffff) / 65536.0f - 0.5f;
+    unsigned char b[4];
+    std::memcpy(b, &f, 4);
+    for (unsigned char c : b) {
+      h += digits[c >> 4];
+      h += digits[c & 15];
+    }
+  }
+  return h;
+}
+
+ec::ir::Graph conv_transpose_graph(std::int64_t cin, std::int64_t cout, std::int64_t in, std::int64_t k, std::int64_t s,
+                                   std::int64_t pad, std::int64_t opad, bool bias) {
+  const std::int64_t out = s * (in - 1) + opad + k - 2 * pad;
+  auto dims = [](std::initializer_list<std::int64_t> v) {
+    std::string r;
+    for (auto x : v) r += (r.empty() ? "" : ",") + std::to_string(x);
+    return r;
+  };
+  std::string text = "graph \"f\" {\n  input %x : f32[" + dims({1, cin, in, in}) + "]\n";
+  text += "  const %w : f32[" + dims({cin, cout, k, k}) + "] = hex\"" +
+          hex_floats(static_cast<std::size_t>(cin * cout * k * k), 7) + "\"\n";
+  if (bias) text += "  const %b : f32[" + dims({cout}) + "] = hex\"" + hex_floats(static_cast<std::size_t>(cout), 9) + "\"\n";
+  text += "  %y = ConvTranspose(%x, %w" + std::string(bias ? ", %b" : "") + ") {group = 1, kernel_shape = [" +
+          dims({k, k}) + "], strides = [" + dims({s, s}) + "], pads = [" + dims({pad, pad, pad, pad}) + "]" +
+          (opad ? ", output_padding = [" + dims({opad, opad}) + "]" : std::string()) + "} : f32[" +
+          dims({1, cout, out, out}) + "]\n  output %y\n}";
+  ec::ir::Graph g = ec::ir::parse(text);
+  g.metadata["source.format"] = "tflite";
+  return g;
+}
+
+TEST(TfliteWriter, ConvTransposeComputesTheSame) {
+  struct Case {
+    const char* name;
+    std::int64_t cin, cout, in, k, s, pad, opad;
+    bool bias;
+  };
+  const Case cases[] = {
+      {"same_stride1", 3, 4, 5, 3, 1, 1, 0, true},   // TFLite SAME: 5 -> 5
+      {"same_stride2", 2, 3, 4, 4, 2, 1, 0, false},  // TFLite SAME: 4 -> 8
+      {"valid_stride1", 3, 2, 4, 2, 1, 0, 0, true},  // VALID: 4 -> 5
+      {"valid_stride2", 2, 3, 4, 3, 2, 0, 0, true},  // VALID: 4 -> 9
+      {"valid_stride2_output_padding", 2, 2, 4, 3, 2, 0, 1, false},  // VALID: 4 -> 10
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    const ec::ir::Graph g = conv_transpose_graph(c.cin, c.cout, c.in, c.k, c.s, c.pad, c.opad, c.bias);
+    const ec::ir::Graph back = reread(g);
+    int written = 0;
+    for (const auto& op : back.ops) written += op.op_type == "ConvTranspose";
+    EXPECT_EQ(written, 1);
+    ec::runtime::InferenceSession original, roundtrip;
+    original.load(ec::ir::freeze(ec::ir::Graph(g)));
+    roundtrip.load(ec::ir::freeze(ec::ir::Graph(back)));
+    const auto inputs = original.random_inputs(5);
+    const auto a = original.run(inputs).at("y").to_float_vector();
+    const auto b = roundtrip.run(inputs).at("y").to_float_vector();
+    ASSERT_EQ(a.size(), b.size());
+    for (std::size_t i = 0; i < a.size(); ++i)
+      EXPECT_NEAR(a[i], b[i], 1e-5 * std::max(1.0f, std::abs(a[i]))) << "at " << i;
+  }
+}
+
+TEST(TfliteWriter, ConvTransposeWithPadsTfliteCannotSayIsOneLineError) {
+  // k 3, stride 2, pads 1, output_padding 1 (PyTorch's usual "same"): 4 -> 8, but
+  // TFLite's SAME would put 0 rows before, not 1.
+  const ec::ir::Graph g = conv_transpose_graph(2, 2, 4, 3, 2, 1, 1, false);
+  try {
+    (void)save_tflite(prepare_for_tflite(g, {}), {});
+    FAIL() << "written";
+  } catch (const ec::UnsupportedOpError& e) {
+    EXPECT_NE(std::string(e.what()).find("ConvTranspose"), std::string::npos);
+    EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos);
+  }
 }
 
 TEST(TfliteWriter, OpWithoutTfliteFormIsOneLineError) {

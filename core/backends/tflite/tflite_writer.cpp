@@ -736,6 +736,114 @@ void Writer::write_op(const ir::Operation& op) {
       emit(B::L2_NORMALIZATION, {in(0)}, {y()}, tfl::BuiltinOptions::L2NormOptions, tfl::CreateL2NormOptions(fbb_).Union(), version_for(op, 2));
       return;
     }
+    case K::ConvTranspose: {
+      // The IR's op is NCHW with [Cin, Cout/group, KH, KW] weights; TFLite's TRANSPOSE_CONV
+      // is NHWC with [Cout, KH, KW, Cin]: TRANSPOSE in, TRANSPOSE_CONV, TRANSPOSE back.
+      if (op.attr_string("layout", "NCHW") != "NCHW") unsupported(op, "layout " + op.attr_string("layout", ""));
+      const ir::Tensor& x = t(op.inputs[0]);
+      const ir::Tensor& w = t(op.inputs[1]);
+      const ir::Tensor& yt = t(op.outputs[0]);
+      if (!w.is_constant() || !w.shape.is_static() || w.shape.rank() != 4) unsupported(op, "needs a constant 4-D weight");
+      if (!x.shape.is_static() || !yt.shape.is_static() || x.shape.rank() != 4 || yt.shape.rank() != 4)
+        unsupported(op, "a dynamic or non-4-D shape");
+      if (op.attr_int("group", 1) != 1)
+        unsupported(op, "group " + std::to_string(op.attr_int("group", 1)) + " (TFLite's TRANSPOSE_CONV has no groups)");
+      const auto dil = op.attr_ints("dilations");
+      if (!dil.empty() && dil != std::vector<std::int64_t>{1, 1})
+        unsupported(op, "dilations other than 1 (TFLite's TRANSPOSE_CONV has none)");
+      auto s = op.attr_ints("strides"), p = op.attr_ints("pads"), opad = op.attr_ints("output_padding"),
+           oshape = op.attr_ints("output_shape");
+      if (s.empty()) s = {1, 1};
+      if (p.empty()) p = {0, 0, 0, 0};
+      if (opad.empty()) opad = {0, 0};
+      if (s.size() != 2 || p.size() != 4 || opad.size() != 2) unsupported(op, "2-D transposed convolution only");
+      const auto xs = x.shape.sizes(), ws = w.shape.sizes(), ys = yt.shape.sizes();
+      const std::int64_t cin = ws[0], cout = ws[1], k[2] = {ws[2], ws[3]};
+      if (xs[1] != cin || ys[1] != cout) unsupported(op, "weight channels do not match the input and output");
+      // The pads the runtime uses (core/runtime/kernels/conv.cpp, conv_geometry).
+      const std::string auto_pad = op.attr_string("auto_pad", "NOTSET");
+      std::int64_t pb[2], out[2];
+      for (int i = 0; i < 2; ++i) {
+        if (s[i] < 1) unsupported(op, "stride below 1");
+        const std::int64_t full = s[i] * (xs[2 + i] - 1) + opad[i] + k[i];
+        std::int64_t pe = p[2 + i];
+        pb[i] = p[i];
+        if (!oshape.empty()) {
+          const std::int64_t total = full - oshape[oshape.size() - 2 + i];
+          const std::int64_t half = total >= 0 ? total / 2 : -((-total + 1) / 2);
+          pb[i] = auto_pad == "SAME_UPPER" ? half : total - half;
+          pe = total - pb[i];
+        } else if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
+          const std::int64_t total = full - xs[2 + i] * s[i];
+          pb[i] = auto_pad == "SAME_UPPER" ? total / 2 : total - total / 2;
+          pe = total - pb[i];
+        } else if (auto_pad == "VALID") {
+          pb[i] = pe = 0;
+        }
+        out[i] = full - pb[i] - pe;
+        if (out[i] != ys[2 + i]) unsupported(op, "its attributes do not give its output shape");
+      }
+      // TFLite pads as a convolution from the output to the input would: VALID, or
+      // SAME (total / 2 before); the input size must be that convolution's output.
+      auto fits = [&](tfl::Padding pad) {
+        for (int i = 0; i < 2; ++i) {
+          const std::int64_t o = out[i];
+          const std::int64_t conv_out = pad == tfl::Padding::SAME ? (o + s[i] - 1) / s[i]
+                                        : o >= k[i]               ? (o - k[i]) / s[i] + 1
+                                                                  : -1;
+          const std::int64_t before =
+              pad == tfl::Padding::SAME ? std::max<std::int64_t>((conv_out - 1) * s[i] + k[i] - o, 0) / 2 : 0;
+          if (conv_out != xs[2 + i] || before != pb[i]) return false;
+        }
+        return true;
+      };
+      tfl::Padding padding = tfl::Padding::VALID;
+      if (fits(tfl::Padding::VALID)) padding = tfl::Padding::VALID;
+      else if (fits(tfl::Padding::SAME)) padding = tfl::Padding::SAME;
+      else
+        unsupported(op, "pads [" + std::to_string(pb[0]) + ", " + std::to_string(pb[1]) + "] before an output of " +
+                            std::to_string(out[0]) + "x" + std::to_string(out[1]) +
+                            " are neither TFLite's SAME nor VALID for a " + std::to_string(xs[2]) + "x" +
+                            std::to_string(xs[3]) + " input");
+      // [Cin, Cout, KH, KW] -> [Cout, KH, KW, Cin]
+      const std::size_t es = ir::dtype_size(w.dtype);
+      if (es == 0 || w.data->size() != static_cast<std::size_t>(cin * cout * k[0] * k[1]) * es)
+        unsupported(op, "weight type " + std::string(ir::dtype_name(w.dtype)));
+      std::vector<std::byte> buf(w.data->size());
+      for (std::int64_t c = 0; c < cin; ++c)
+        for (std::int64_t m = 0; m < cout; ++m)
+          for (std::int64_t q = 0; q < k[0] * k[1]; ++q)
+            std::memcpy(&buf[static_cast<std::size_t>((m * k[0] * k[1] + q) * cin + c) * es],
+                        w.data->data() + static_cast<std::size_t>((c * cout + m) * k[0] * k[1] + q) * es, es);
+      std::optional<ir::QuantParams> wq = w.quant;
+      if (wq && wq->scales.size() > 1) wq->axis = 0;
+      // The reader names its copy "<name>/iohw": write the file's own name back.
+      std::string wname = op.inputs[1];
+      if (wname.size() > 5 && wname.compare(wname.size() - 5, 5, "/iohw") == 0) wname.resize(wname.size() - 5);
+      const int wi = add_tensor(unique(wname), w.dtype, {cout, k[0], k[1], cin}, wq, buf.data(), buf.size());
+      int bias = op.inputs.size() > 2 ? tensor(op.inputs[2]) : -1;
+      if (bias >= 0 && x.quant && w.quant) {
+        const ir::Tensor& b = t(op.inputs[2]);
+        if (b.dtype == ir::DType::Int32 && !b.quant) {
+          index_.erase(op.inputs[2]);
+          bias = add_tensor(unique(op.inputs[2] + "/q"), ir::DType::Int32, {cout}, bias_params(*x.quant, *w.quant, cout),
+                            b.data->data(), b.data->size());
+        }
+      }
+      auto nhwc = [](std::vector<std::int64_t> v) { return std::vector<std::int64_t>{v[0], v[2], v[3], v[1]}; };
+      const int a = add_tensor(unique(op.outputs[0] + "/nhwc_in"), x.dtype, nhwc(xs), x.quant);
+      const int c = add_tensor(unique(op.outputs[0] + "/nhwc_out"), yt.dtype, nhwc(ys), yt.quant);
+      emit(B::TRANSPOSE, {in(0), const_i32(op.outputs[0] + "/to_nhwc", {0, 2, 3, 1})}, {a},
+           tfl::BuiltinOptions::TransposeOptions, tfl::CreateTransposeOptions(fbb_).Union(), version_for(op, 2));
+      std::vector<int> ins{const_i32(op.outputs[0] + "/output_shape", nhwc(ys)), wi, a};
+      if (bias >= 0) ins.push_back(bias);
+      emit(B::TRANSPOSE_CONV, ins, {c}, tfl::BuiltinOptions::TransposeConvOptions,
+           tfl::CreateTransposeConvOptions(fbb_, padding, static_cast<int>(s[1]), static_cast<int>(s[0])).Union(),
+           bias >= 0 ? 3 : version_for(op, 2));
+      emit(B::TRANSPOSE, {c, const_i32(op.outputs[0] + "/to_nchw", {0, 3, 1, 2})}, {y()},
+           tfl::BuiltinOptions::TransposeOptions, tfl::CreateTransposeOptions(fbb_).Union(), version_for(op, 2));
+      return;
+    }
     case K::DepthToSpace: case K::SpaceToDepth: {
       // The IR's op is NCHW, TFLite's NHWC: TRANSPOSE in, the op, TRANSPOSE back (the reader's mirror).
       const bool d2s = op.kind == K::DepthToSpace;

@@ -905,6 +905,88 @@ void Reader::import_op(int index) {
       emit("Transpose", {c}, {y}).attributes["perm"] = std::vector<std::int64_t>{0, 2, 3, 1};
       return;
     }
+    case B::TRANSPOSE_CONV: {
+      // Inputs: output_shape (NHWC), filter [Cout, KH, KW, Cin], input NHWC, optional bias.
+      // The IR's ConvTranspose is NCHW with [Cin, Cout, KH, KW] weights: transpose around it.
+      need(3, 1);
+      const auto* o = op->builtin_options_as_TransposeConvOptions();
+      if (!o) fail(what + " has no TransposeConvOptions");
+      const auto os = const_ints(op, 0, what + " output shape");
+      if (os.size() != 4) fail(what + " output shape must have 4 values, has " + std::to_string(os.size()));
+      const ir::Tensor& w = t(in(op, 1));
+      const ir::Tensor& x = t(in(op, 2));
+      if (!w.is_constant() || w.shape.rank() != 4 || !w.shape.is_static())
+        fail(what + " needs a constant 4-D filter [Cout, KH, KW, Cin]");
+      if (x.shape.rank() != 4 || !x.shape.dims[1].is_static() || !x.shape.dims[2].is_static())
+        fail(what + " needs a 4-D input with static H, W");
+      const auto ws = w.shape.sizes();
+      const std::int64_t cout = ws[0], kh = ws[1], kw = ws[2], cin = ws[3];
+      const std::int64_t sh = o->stride_h(), sw = o->stride_w();
+      if (sh < 1 || sw < 1 || kh < 1 || kw < 1) fail(what + " has a stride or filter size below 1");
+      if (os[3] != cout) fail(what + " output shape has " + std::to_string(os[3]) + " channels, the filter " + std::to_string(cout));
+      if (x.shape.dims[3].is_static() && x.shape.dims[3].value != cin)
+        fail(what + " input has " + std::to_string(x.shape.dims[3].value) + " channels, the filter " + std::to_string(cin));
+      // TFLite pads as for a convolution from output_shape to the input: SAME puts
+      // total / 2 before; whatever the full output has beyond output_shape is cut
+      // at the end (pads), whatever it lacks is added there (output_padding).
+      auto geom = [&](std::int64_t n, std::int64_t k, std::int64_t s, std::int64_t out, std::int64_t& pb,
+                      std::int64_t& pe, std::int64_t& opad) {
+        if (out < 1) fail(what + " output shape has a size below 1");
+        pb = 0;
+        if (o->padding() == tflite::Padding::SAME) {
+          const std::int64_t conv_out = (out + s - 1) / s;
+          pb = std::max<std::int64_t>((conv_out - 1) * s + k - out, 0) / 2;
+        }
+        const std::int64_t rest = s * (n - 1) + k - pb - out;
+        pe = std::max<std::int64_t>(rest, 0);
+        opad = std::max<std::int64_t>(-rest, 0);
+      };
+      std::int64_t pbh, peh, oph, pbw, pew, opw;
+      geom(x.shape.dims[1].value, kh, sh, os[1], pbh, peh, oph);
+      geom(x.shape.dims[2].value, kw, sw, os[2], pbw, pew, opw);
+      // [Cout, KH, KW, Cin] -> [Cin, Cout, KH, KW]
+      ir::Tensor wt = w;
+      wt.name = fresh(w.name + "/iohw");
+      {
+        const std::size_t es = ir::dtype_size(w.dtype);
+        if (es == 0 || w.data->size() != static_cast<std::size_t>(cout * kh * kw * cin) * es)
+          fail(what + " filter type " + std::string(ir::dtype_name(w.dtype)) + " is not supported");
+        std::vector<std::byte> buf(w.data->size());
+        const std::byte* src = w.data->data();
+        for (std::int64_t m = 0; m < cout; ++m)
+          for (std::int64_t k = 0; k < kh * kw; ++k)
+            for (std::int64_t c = 0; c < cin; ++c)
+              std::memcpy(&buf[static_cast<std::size_t>((c * cout + m) * kh * kw + k) * es],
+                          src + static_cast<std::size_t>((m * kh * kw + k) * cin + c) * es, es);
+        wt.data = ir::ConstantData::from_vector(std::move(buf));
+      }
+      wt.shape = ir::Shape::of({cin, cout, kh, kw});
+      if (wt.quant && wt.quant->scales.size() > 1) wt.quant->axis = 1;
+      const std::string wname = wt.name;
+      graph_.add_tensor(std::move(wt));
+      auto mid = [&](const std::string& like, const std::string& base) {
+        ir::Tensor m = t(like);
+        m.name = fresh(base);
+        m.data.reset();
+        m.shape = ir::Shape::unknown_rank();
+        const std::string n = m.name;
+        graph_.add_tensor(std::move(m));
+        return n;
+      };
+      const std::string a = mid(in(op, 2), y + "/nchw_in"), c = mid(y, y + "/nchw_out");
+      emit("Transpose", {in(op, 2)}, {a}).attributes["perm"] = std::vector<std::int64_t>{0, 3, 1, 2};
+      auto& ct = emit("ConvTranspose", {a, wname, in(op, 3)}, {c});
+      if (ct.inputs[2].empty()) ct.inputs.pop_back();
+      ct.attributes["kernel_shape"] = std::vector<std::int64_t>{kh, kw};
+      ct.attributes["strides"] = std::vector<std::int64_t>{sh, sw};
+      ct.attributes["dilations"] = std::vector<std::int64_t>{1, 1};
+      ct.attributes["pads"] = std::vector<std::int64_t>{pbh, pbw, peh, pew};
+      if (oph || opw) ct.attributes["output_padding"] = std::vector<std::int64_t>{oph, opw};
+      ct.attributes["group"] = std::int64_t{1};
+      emit("Transpose", {c}, {with_activation(o->fused_activation_function(), y, what)}, y).attributes["perm"] =
+          std::vector<std::int64_t>{0, 2, 3, 1};
+      return;
+    }
     case B::L2_NORMALIZATION: {
       need(1, 1);
       auto& l = emit("LpNormalization", {in(op, 0)}, {y});
