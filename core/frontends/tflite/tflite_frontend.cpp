@@ -968,7 +968,10 @@ void Reader::import_op(int index) {
         ir::Tensor m = t(like);
         m.name = fresh(base);
         m.data.reset();
-        m.shape = ir::Shape::unknown_rank();
+        if (m.shape.rank_known && m.shape.rank() == 4)  // NHWC -> NCHW
+          m.shape.dims = {m.shape.dims[0], m.shape.dims[3], m.shape.dims[1], m.shape.dims[2]};
+        else
+          m.shape = ir::Shape::unknown_rank();
         const std::string n = m.name;
         graph_.add_tensor(std::move(m));
         return n;
