@@ -156,6 +156,10 @@ class Writer {
   std::map<std::string, int> consumers_;
   std::set<std::string> outputs_;
   std::set<const ir::Operation*> folded_;
+  /// NCHW ops written in TRANSPOSE pairs: the NHWC tensor a reader-made Transpose
+  /// before them reads, and the one a Transpose after them writes (both folded).
+  std::map<const ir::Operation*, std::string> nhwc_in_, nhwc_out_;
+  void fold_layout_transposes();
 };
 
 int Writer::add_tensor(const std::string& name, ir::DType dt, const std::vector<std::int64_t>& shape,
@@ -831,17 +835,25 @@ void Writer::write_op(const ir::Operation& op) {
         }
       }
       auto nhwc = [](std::vector<std::int64_t> v) { return std::vector<std::int64_t>{v[0], v[2], v[3], v[1]}; };
-      const int a = add_tensor(unique(op.outputs[0] + "/nhwc_in"), x.dtype, nhwc(xs), x.quant);
-      const int c = add_tensor(unique(op.outputs[0] + "/nhwc_out"), yt.dtype, nhwc(ys), yt.quant);
-      emit(B::TRANSPOSE, {in(0), const_i32(op.outputs[0] + "/to_nhwc", {0, 2, 3, 1})}, {a},
-           tfl::BuiltinOptions::TransposeOptions, tfl::CreateTransposeOptions(fbb_).Union(), version_for(op, 2));
+      const auto fin = nhwc_in_.find(&op), fout = nhwc_out_.find(&op);
+      int a, c;
+      if (fin != nhwc_in_.end()) {
+        a = tensor(fin->second);
+      } else {
+        a = add_tensor(unique(op.outputs[0] + "/nhwc_in"), x.dtype, nhwc(xs), x.quant);
+        emit(B::TRANSPOSE, {in(0), const_i32(op.outputs[0] + "/to_nhwc", {0, 2, 3, 1})}, {a},
+             tfl::BuiltinOptions::TransposeOptions, tfl::CreateTransposeOptions(fbb_).Union(), version_for(op, 2));
+      }
+      if (fout != nhwc_out_.end()) c = tensor(fout->second);
+      else c = add_tensor(unique(op.outputs[0] + "/nhwc_out"), yt.dtype, nhwc(ys), yt.quant);
       std::vector<int> ins{const_i32(op.outputs[0] + "/output_shape", nhwc(ys)), wi, a};
       if (bias >= 0) ins.push_back(bias);
       emit(B::TRANSPOSE_CONV, ins, {c}, tfl::BuiltinOptions::TransposeConvOptions,
            tfl::CreateTransposeConvOptions(fbb_, padding, static_cast<int>(s[1]), static_cast<int>(s[0])).Union(),
            bias >= 0 ? 3 : version_for(op, 2));
-      emit(B::TRANSPOSE, {c, const_i32(op.outputs[0] + "/to_nchw", {0, 3, 1, 2})}, {y()},
-           tfl::BuiltinOptions::TransposeOptions, tfl::CreateTransposeOptions(fbb_).Union(), version_for(op, 2));
+      if (fout == nhwc_out_.end())
+        emit(B::TRANSPOSE, {c, const_i32(op.outputs[0] + "/to_nchw", {0, 3, 1, 2})}, {y()},
+             tfl::BuiltinOptions::TransposeOptions, tfl::CreateTransposeOptions(fbb_).Union(), version_for(op, 2));
       return;
     }
     case K::DepthToSpace: case K::SpaceToDepth: {
@@ -895,6 +907,30 @@ void Writer::write_op(const ir::Operation& op) {
   }
 }
 
+// Transpose(0,3,1,2) -> ConvTranspose -> Transpose(0,2,3,1), as the reader makes it,
+// is written as TRANSPOSE_CONV alone (not with a TRANSPOSE pair on each side).
+void Writer::fold_layout_transposes() {
+  const std::vector<std::int64_t> to_nchw{0, 3, 1, 2}, to_nhwc{0, 2, 3, 1};
+  for (const auto& op : g_.ops) {
+    if (op.kind != K::ConvTranspose || op.inputs.empty() || op.outputs.empty()) continue;
+    for (const auto& p : g_.ops) {
+      if (p.kind != K::Transpose || p.outputs.empty() || p.outputs[0] != op.inputs[0]) continue;
+      if (p.attr_ints("perm") == to_nchw && consumers_[op.inputs[0]] == 1 && !outputs_.count(op.inputs[0]) &&
+          t(p.inputs[0]).shape.is_static()) {
+        nhwc_in_[&op] = p.inputs[0];
+        folded_.insert(&p);
+      }
+    }
+    if (consumers_[op.outputs[0]] != 1 || outputs_.count(op.outputs[0])) continue;
+    for (const auto& n : g_.ops)
+      if (n.kind == K::Transpose && !n.inputs.empty() && n.inputs[0] == op.outputs[0] && n.attr_ints("perm") == to_nhwc &&
+          t(n.outputs[0]).shape.is_static() && t(n.outputs[0]).quant == t(op.outputs[0]).quant) {
+        nhwc_out_[&op] = n.outputs[0];
+        folded_.insert(&n);
+      }
+  }
+}
+
 std::string Writer::write() {
   buffers_.push_back(tfl::CreateBuffer(fbb_));  // the sentinel: tensors without data
   for (const auto& o : g_.outputs) outputs_.insert(o);
@@ -905,6 +941,7 @@ std::string Writer::write() {
   for (const auto& [name, x] : g_.tensors) used_.insert(name);
   std::vector<int> inputs, outputs;
   for (const auto& n : g_.inputs) inputs.push_back(tensor(n));
+  fold_layout_transposes();
   for (const auto& op : g_.ops) write_op(op);
   for (const auto& n : g_.outputs) outputs.push_back(tensor(n));
 
