@@ -1547,6 +1547,14 @@ Unterstützt: %1</translation>
         <source>CPU (after the first unsupported op)</source>
         <translation>CPU (nach der ersten nicht unterstützten Op)</translation>
     </message>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>%1 on the %2: %3</source>
+        <translation>%1 auf der %2: %3</translation>
+    </message>
 </context>
 <context>
     <name>ec::workbench::ModelLoader</name>

@@ -1544,6 +1544,14 @@ Supported: %1</source>
         <source>CPU (after the first unsupported op)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>CPU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 on the %2: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ec::workbench::ModelLoader</name>

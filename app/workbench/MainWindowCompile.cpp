@@ -111,7 +111,18 @@ void MainWindow::createCompilePanels() {
   connect(graphView_, &ec::widgets::GraphView::opSelected, this, [this](int op) {
     const ec::ir::FrozenGraph& shown = graphView_->graph();
     if (!shown || op < 0 || op >= int(shown->ops.size())) return;
-    partitionPanel_->selectOp(QString::fromStdString(shown->ops[std::size_t(op)].name));
+    const std::string& name = shown->ops[std::size_t(op)].name;
+    partitionPanel_->selectOp(QString::fromStdString(name));
+    // The selected op's placement and reason, while the compiled graph is shown.
+    const CompileOutcomePtr& outcome = compile_->outcome;
+    if (!outcome || outcome->graph != shown) return;
+    if (const auto* row = outcome->report->result.partition.find(name)) {
+      const QString where = row->placement == ec::backends::Placement::Target ? tr("TPU") : tr("CPU");
+      statusBar()->showMessage(tr("%1 on the %2: %3")
+                                   .arg(QString::fromStdString(name), where,
+                                        QString::fromStdString(row->reason.empty() ? row->status : row->reason)),
+                               15000);
+    }
   });
 
   connect(this, &MainWindow::modelShown, this, [this, endProgress] {
