@@ -172,6 +172,15 @@ class CompileTests : public QObject {
     QVERIFY(window.graphView()->hasOpHighlights());
     auto* dock = window.findChild<QDockWidget*>(QStringLiteral("partitionDock"));
     QVERIFY(dock && dock->isVisible());
+    // For reviewing the UI: the Backend Timeline dock (EC_TEST_SCREENSHOT_DIR).
+    if (const QString dir = qEnvironmentVariable("EC_TEST_SCREENSHOT_DIR"); !dir.isEmpty()) {
+      auto* timelineDock = window.findChild<QDockWidget*>(QStringLiteral("timelineDock"));
+      QVERIFY(timelineDock);
+      timelineDock->raise();
+      QTest::qWait(50);
+      window.grab().save(dir + QStringLiteral("/compile_timeline.png"));
+      dock->raise();
+    }
 
     // A row of the panel selects its op in the graph.
     const QString name = panel->opModel()->opAt(0);

@@ -71,7 +71,7 @@ class TimelineModel : public QAbstractTableModel {
   Q_OBJECT
 
  public:
-  enum Columns { Unit, Stage, Ok, Reason, Duration, ColumnCount };
+  enum Columns { Unit, Stage, Ok, Duration, Reason, ColumnCount };  // the reason last: it stretches
 
   explicit TimelineModel(QObject* parent = nullptr);
   void setReport(CompileReportPtr report);
