@@ -341,6 +341,100 @@
     </message>
 </context>
 <context>
+    <name>ec::widgets::PartitionOpModel</name>
+    <message>
+        <source>TPU</source>
+        <translation>TPU</translation>
+    </message>
+    <message>
+        <source>CPU (after unsupported)</source>
+        <translation>CPU (nach nicht unterstützter Op)</translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>%1
+(placed after the unsupported op “%2”)</source>
+        <translation>%1
+(nach der nicht unterstützten Op „%2“ platziert)</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>Typ</translation>
+    </message>
+    <message>
+        <source>Placement</source>
+        <translation>Platzierung</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>Grund</translation>
+    </message>
+</context>
+<context>
+    <name>ec::widgets::PartitionPanel</name>
+    <message>
+        <source>Operator / Count / Status</source>
+        <translation>Operator / Anzahl / Status</translation>
+    </message>
+    <message>
+        <source>Operations</source>
+        <translation>Operationen</translation>
+    </message>
+    <message>
+        <source>TPU</source>
+        <translation>TPU</translation>
+    </message>
+    <message>
+        <source>CPU (unsupported)</source>
+        <translation>CPU (nicht unterstützt)</translation>
+    </message>
+    <message>
+        <source>CPU (after the first unsupported op)</source>
+        <translation>CPU (nach der ersten nicht unterstützten Op)</translation>
+    </message>
+    <message>
+        <source>No compile yet: Model › Compile for target…</source>
+        <translation>Noch nicht kompiliert: Modell › Für Ziel kompilieren…</translation>
+    </message>
+    <message numerus="yes">
+        <source>Target %1 (%2): %3 of %n op(s) on the TPU, %4 on the CPU; %5 TPU segment(s); %6.</source>
+        <translation>
+            <numerusform>Ziel %1 (%2): %3 von %n Op auf der TPU, %4 auf der CPU; %5 TPU-Segment(e); %6.</numerusform>
+            <numerusform>Ziel %1 (%2): %3 von %n Ops auf der TPU, %4 auf der CPU; %5 TPU-Segment(e); %6.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Estimated latency %1 ms (estimate).</source>
+        <translation>Geschätzte Latenz %1 ms (Schätzung).</translation>
+    </message>
+</context>
+<context>
+    <name>ec::widgets::PartitionStatusModel</name>
+    <message>
+        <source>Operator</source>
+        <translation>Operator</translation>
+    </message>
+    <message>
+        <source>Count</source>
+        <translation>Anzahl</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+</context>
+<context>
     <name>ec::widgets::PassListModel</name>
     <message>
         <source>invalid graph</source>
@@ -1049,6 +1143,74 @@
     </message>
 </context>
 <context>
+    <name>ec::widgets::TimelineModel</name>
+    <message>
+        <source>ok</source>
+        <translation>ok</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>Unit</source>
+        <translation>Einheit</translation>
+    </message>
+    <message>
+        <source>Stage</source>
+        <translation>Stufe</translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation>Ergebnis</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>Grund</translation>
+    </message>
+    <message>
+        <source>Duration (ms)</source>
+        <translation>Dauer (ms)</translation>
+    </message>
+</context>
+<context>
+    <name>ec::widgets::TimelinePanel</name>
+    <message>
+        <source>Failures only</source>
+        <translation>Nur Fehlschläge</translation>
+    </message>
+    <message>
+        <source>No compile yet.</source>
+        <translation>Noch nicht kompiliert.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n attempt(s), %1 failed</source>
+        <translation>
+            <numerusform>%n Versuch, %1 fehlgeschlagen</numerusform>
+            <numerusform>%n Versuche, %1 fehlgeschlagen</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ec::workbench::CompileRunner</name>
+    <message>
+        <source>No model is loaded.</source>
+        <translation>Kein Modell geladen.</translation>
+    </message>
+    <message>
+        <source>calibrate</source>
+        <translation>kalibrieren</translation>
+    </message>
+    <message>
+        <source>partition</source>
+        <translation>partitionieren</translation>
+    </message>
+    <message>
+        <source>unknown error while compiling the model</source>
+        <translation>unbekannter Fehler beim Kompilieren des Modells</translation>
+    </message>
+</context>
+<context>
     <name>ec::workbench::MainWindow</name>
     <message>
         <source>edgecompiler Workbench</source>
@@ -1294,6 +1456,105 @@ Unterstützt: %1</translation>
         <source>output SQNR (dB), dark = worse</source>
         <translation>Ausgabe-SQNR (dB), dunkel = schlechter</translation>
     </message>
+    <message>
+        <source>Partition</source>
+        <translation>Partition</translation>
+    </message>
+    <message>
+        <source>Backend Timeline</source>
+        <translation>Backend-Zeitleiste</translation>
+    </message>
+    <message>
+        <source>Compiling: %1…</source>
+        <translation>Kompiliert: %1…</translation>
+    </message>
+    <message>
+        <source>Compiled: %1 op(s) on the TPU, %2 on the CPU</source>
+        <translation>Kompiliert: %1 Op(s) auf der TPU, %2 auf der CPU</translation>
+    </message>
+    <message>
+        <source>Compile failed: %1</source>
+        <translation>Kompilieren fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Compile failed</source>
+        <translation>Kompilieren fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>Compile cancelled</source>
+        <translation>Kompilieren abgebrochen</translation>
+    </message>
+    <message>
+        <source>&amp;Compile for Target…</source>
+        <translation>Für Ziel &amp;kompilieren…</translation>
+    </message>
+    <message>
+        <source>Partition the model for a target and show what runs on the accelerator and why the rest does not</source>
+        <translation>Das Modell für ein Ziel partitionieren und zeigen, was auf dem Beschleuniger läuft und warum der Rest nicht</translation>
+    </message>
+    <message>
+        <source>Compile for Target</source>
+        <translation>Für Ziel kompilieren</translation>
+    </message>
+    <message>
+        <source>Coral Edge TPU</source>
+        <translation>Coral Edge TPU</translation>
+    </message>
+    <message>
+        <source>CPU (reference)</source>
+        <translation>CPU (Referenz)</translation>
+    </message>
+    <message numerus="yes">
+        <source>Post-training int8 (%n random calibration sample(s))</source>
+        <translation>
+            <numerusform>Post-Training int8 (%n zufällige Kalibrierstichprobe)</numerusform>
+            <numerusform>Post-Training int8 (%n zufällige Kalibrierstichproben)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>None (the model is already quantised)</source>
+        <translation>Keine (das Modell ist bereits quantisiert)</translation>
+    </message>
+    <message>
+        <source>&amp;Target:</source>
+        <translation>&amp;Ziel:</translation>
+    </message>
+    <message>
+        <source>&amp;Quantisation:</source>
+        <translation>&amp;Quantisierung:</translation>
+    </message>
+    <message>
+        <source>Compile</source>
+        <translation>Kompilieren</translation>
+    </message>
+    <message>
+        <source>Compiling…</source>
+        <translation>Kompiliert…</translation>
+    </message>
+    <message>
+        <source>Compiling for %1…</source>
+        <translation>Kompiliert für %1…</translation>
+    </message>
+    <message>
+        <source>TPU</source>
+        <translation>TPU</translation>
+    </message>
+    <message>
+        <source>CPU (unsupported)</source>
+        <translation>CPU (nicht unterstützt)</translation>
+    </message>
+    <message>
+        <source>CPU (after the first unsupported op)</source>
+        <translation>CPU (nach der ersten nicht unterstützten Op)</translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>%1 on the %2: %3</source>
+        <translation>%1 auf der %2: %3</translation>
+    </message>
 </context>
 <context>
     <name>ec::workbench::ModelLoader</name>
@@ -1387,6 +1648,10 @@ Unterstützt: %1</translation>
     <message>
         <source>edgecompiler-workbench: no display (DISPLAY and WAYLAND_DISPLAY are unset): run it under xvfb-run -a, set QT_QPA_PLATFORM=offscreen for --screenshot, or use the CLI (edgecompile inspect MODEL).</source>
         <translation>edgecompiler-workbench: keine Anzeige (DISPLAY und WAYLAND_DISPLAY sind nicht gesetzt): unter xvfb-run -a starten, für --screenshot QT_QPA_PLATFORM=offscreen setzen oder die CLI verwenden (edgecompile inspect MODEL).</translation>
+    </message>
+    <message>
+        <source>Compile MODEL for &lt;target&gt; (coral, cpu) once it is open (after the passes of --optimize if given) and show the partition.</source>
+        <translation>MODEL für &lt;target&gt; (coral, cpu) kompilieren, sobald es geöffnet ist (nach den Passes von --optimize, falls angegeben), und die Partition zeigen.</translation>
     </message>
 </context>
 </TS>

@@ -341,6 +341,99 @@
     </message>
 </context>
 <context>
+    <name>ec::widgets::PartitionOpModel</name>
+    <message>
+        <source>TPU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CPU (after unsupported)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1
+(placed after the unsupported op “%2”)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Placement</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ec::widgets::PartitionPanel</name>
+    <message>
+        <source>Operator / Count / Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Operations</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TPU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CPU (unsupported)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CPU (after the first unsupported op)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No compile yet: Model › Compile for target…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Target %1 (%2): %3 of %n op(s) on the TPU, %4 on the CPU; %5 TPU segment(s); %6.</source>
+        <translation>
+            <numerusform>Target %1 (%2): %3 of %n op on the TPU, %4 on the CPU; %5 TPU segment(s); %6.</numerusform>
+            <numerusform>Target %1 (%2): %3 of %n ops on the TPU, %4 on the CPU; %5 TPU segment(s); %6.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Estimated latency %1 ms (estimate).</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ec::widgets::PartitionStatusModel</name>
+    <message>
+        <source>Operator</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Count</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ec::widgets::PassListModel</name>
     <message>
         <source>invalid graph</source>
@@ -1048,6 +1141,74 @@
     </message>
 </context>
 <context>
+    <name>ec::widgets::TimelineModel</name>
+    <message>
+        <source>ok</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Duration (ms)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ec::widgets::TimelinePanel</name>
+    <message>
+        <source>Failures only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No compile yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n attempt(s), %1 failed</source>
+        <translation>
+            <numerusform>%n attempt, %1 failed</numerusform>
+            <numerusform>%n attempts, %1 failed</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ec::workbench::CompileRunner</name>
+    <message>
+        <source>No model is loaded.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>calibrate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>partition</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown error while compiling the model</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ec::workbench::MainWindow</name>
     <message>
         <source>edgecompiler Workbench</source>
@@ -1292,6 +1453,105 @@ Supported: %1</source>
         <source>output SQNR (dB), dark = worse</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Partition</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Backend Timeline</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compiling: %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compiled: %1 op(s) on the TPU, %2 on the CPU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compile failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compile failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compile cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Compile for Target…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Partition the model for a target and show what runs on the accelerator and why the rest does not</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compile for Target</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Coral Edge TPU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CPU (reference)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Post-training int8 (%n random calibration sample(s))</source>
+        <translation>
+            <numerusform>Post-training int8 (%n random calibration sample)</numerusform>
+            <numerusform>Post-training int8 (%n random calibration samples)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>None (the model is already quantised)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Target:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Quantisation:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compiling…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compiling for %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TPU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CPU (unsupported)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CPU (after the first unsupported op)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 on the %2: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ec::workbench::ModelLoader</name>
@@ -1384,6 +1644,10 @@ Supported: %1</source>
     </message>
     <message>
         <source>edgecompiler-workbench: no display (DISPLAY and WAYLAND_DISPLAY are unset): run it under xvfb-run -a, set QT_QPA_PLATFORM=offscreen for --screenshot, or use the CLI (edgecompile inspect MODEL).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compile MODEL for &lt;target&gt; (coral, cpu) once it is open (after the passes of --optimize if given) and show the partition.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

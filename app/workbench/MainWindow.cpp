@@ -74,6 +74,7 @@ MainWindow::MainWindow(QSettings& settings, QWidget* parent)
   createDocks();
   createPassesPanel();
   createQuantPanel();
+  createCompilePanels();
   createActions();
   createStatusBar();
   restoreWindowState();

@@ -19,6 +19,7 @@ class QAction;
 class QActionGroup;
 class QDockWidget;
 class QLabel;
+class QProgressDialog;
 class QMenu;
 class QProgressBar;
 class QPushButton;
@@ -34,11 +35,13 @@ class LogSink;
 class MessageBar;
 class ModelSummaryModel;
 class OperationListModel;
+class PartitionPanel;
 class PassesPanel;
 class PropertiesPanel;
 class QuantPanel;
 class SearchBar;
 class SummaryPanel;
+class TimelinePanel;
 }  // namespace ec::widgets
 
 namespace ec::passes {
@@ -50,6 +53,7 @@ namespace ec::workbench {
 class ModelLoader;
 class PassRunner;
 class QuantSession;
+class CompileSession;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -76,6 +80,11 @@ class MainWindow : public QMainWindow {
   bool isOptimizing() const { return optimizeRequest_ != 0; }
   ec::widgets::QuantPanel* quantPanel() const { return quantPanel_; }
   bool isQuantizing() const;
+  ec::widgets::PartitionPanel* partitionPanel() const { return partitionPanel_; }
+  ec::widgets::TimelinePanel* timelinePanel() const { return timelinePanel_; }
+  bool isCompiling() const;
+  /// Random calibration samples of Compile for Target's post-training quantisation.
+  static constexpr int kCompileRandomSamples = 32;
 
  public slots:
   /// Starts loading `path` in the background; a load already running is cancelled.
@@ -88,6 +97,13 @@ class MainWindow : public QMainWindow {
   /// Quantises the model shown (the optimised graph when there is one) in the
   /// background with the Quantisation panel's settings (Tools › Quantise…; MainWindowQuant.cpp).
   void quantize();
+  /// Asks for a target and a quantisation, then compiles (Model › Compile for Target…).
+  void compileDialog();
+  /// Compiles the model shown for `target` ("coral", "cpu") in the background;
+  /// `quantize` "ptq" (random calibration), "none", or empty: none for an
+  /// already quantised model, else ptq. The Partition and Backend Timeline panels
+  /// show the report (MainWindowCompile.cpp).
+  void compileFor(const QString& target, const QString& quantize = {});
 
  signals:
   /// A model finished loading and every view now shows it.
@@ -104,6 +120,10 @@ class MainWindow : public QMainWindow {
   void quantized();
   /// Quantisation failed; `message` is the core's one-line error.
   void quantizeFailed(const QString& message);
+  /// The compile finished and the Partition panel shows its report.
+  void compiled();
+  /// The compile failed; `message` is the core's one-line error.
+  void compileFailed(const QString& message);
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -152,6 +172,11 @@ class MainWindow : public QMainWindow {
   void addToolsMenu();
   /// Shows the last quantisation in the graph view as the panel's graph mode says.
   void showQuantOutcome();
+  // Compile for target (MainWindowCompile.cpp).
+  void createCompilePanels();
+  void addCompileAction(QMenu* model);
+  /// Shows the last compile's graph coloured by placement.
+  void showCompileOutcome();
 
   /// Runs `apply` (which sets texts with tr()) now and again on every language change.
   void retranslated(std::function<void()> apply);
@@ -197,6 +222,14 @@ class MainWindow : public QMainWindow {
   ec::widgets::QuantPanel* quantPanel_ = nullptr;
   QDockWidget* quantDock_ = nullptr;
   QuantSession* quant_ = nullptr;  // worker thread and last outcome (QuantRunner.h)
+
+  ec::widgets::PartitionPanel* partitionPanel_ = nullptr;
+  ec::widgets::TimelinePanel* timelinePanel_ = nullptr;
+  QDockWidget* partitionDock_ = nullptr;
+  QDockWidget* timelineDock_ = nullptr;
+  QAction* compileAction_ = nullptr;
+  QProgressDialog* compileProgress_ = nullptr;
+  CompileSession* compile_ = nullptr;  // worker thread and last outcome (CompileRunner.h)
 };
 
 }  // namespace ec::workbench

@@ -67,6 +67,7 @@ void MainWindow::addModelMenu() {
         tr("Run the default optimisation passes and show what each one changed"));
   });
   optimizeAction_->setEnabled(false);  // until a model is shown
+  addCompileAction(model);
 }
 
 void MainWindow::stopPassRunner() {

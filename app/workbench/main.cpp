@@ -1,12 +1,16 @@
 // edgecompiler Workbench.
 //
-//   edgecompiler-workbench [MODEL] [--optimize] [--quantize] [--screenshot OUT.png]
+//   edgecompiler-workbench [MODEL] [--optimize] [--quantize] [--compile TARGET] [--screenshot OUT.png]
 //
 // --optimize runs the default pass pipeline once MODEL is shown (Model › Optimize);
 // with --screenshot the image is then taken once the Passes panel shows the result.
 // --quantize quantises MODEL (after --optimize's passes, if given) with the default
 // random calibration (Tools › Quantise…); with --screenshot the image is taken once
 // the Quantisation panel shows the report and the graph is coloured by SQNR.
+// --compile TARGET compiles MODEL for TARGET (coral, cpu; Model › Compile for Target…),
+// after --optimize's passes if given, quantising a float model post-training with random
+// calibration; with --screenshot the image is taken once the Partition panel shows the
+// report and the graph is coloured TPU / CPU.
 // With --screenshot the window opens MODEL, waits until it is laid out and the
 // graph view has painted it, saves an image of the window to OUT.png and exits 0; if the model
 // cannot be opened it prints the core's one-line error to stderr and exits 1.
@@ -60,6 +64,7 @@ struct Options {
   QString screenshotPath;
   bool optimize = false;
   bool quantize = false;
+  QString compileTarget;  // --compile TARGET ("" = no compile)
 };
 
 // Parses the command line; --help, --version and argument errors end the process here
@@ -89,6 +94,13 @@ Options parseCommandLine(const QCoreApplication& app) {
       QCoreApplication::translate(
           "main", "Quantise MODEL to int8 once it is open (random calibration samples)."));
   parser.addOption(quantize);
+  const QCommandLineOption compile(
+      QStringLiteral("compile"),
+      QCoreApplication::translate(
+          "main", "Compile MODEL for <target> (coral, cpu) once it is open (after the passes of "
+                  "--optimize if given) and show the partition."),
+      QStringLiteral("target"));
+  parser.addOption(compile);
   parser.process(app);
 
   const QStringList positional = parser.positionalArguments();
@@ -97,7 +109,7 @@ Options parseCommandLine(const QCoreApplication& app) {
     std::exit(2);
   }
   return {positional.value(0), parser.value(screenshot), parser.isSet(optimize),
-          parser.isSet(quantize)};
+          parser.isSet(quantize), parser.value(compile)};
 }
 
 }  // namespace
@@ -161,6 +173,21 @@ int main(int argc, char* argv[]) {
     }
   }
 
+  const QString compileTarget = options.compileTarget;
+  const bool compileAfterLoad = !compileTarget.isEmpty();
+  if (compileAfterLoad) {
+    // Last of the steps asked for: compiles the graph the optimisation ended with (or the
+    // model opened), quantising it itself when it is float.
+    auto compile = [&window, compileTarget] { window.compileFor(compileTarget); };
+    if (quantizeAfterLoad) {
+      QObject::connect(&window, &ec::workbench::MainWindow::quantized, &window, compile);
+    } else if (optimizeAfterLoad) {
+      QObject::connect(&window, &ec::workbench::MainWindow::optimized, &window, compile);
+    } else {
+      QObject::connect(&window, &ec::workbench::MainWindow::modelShown, &window, compile);
+    }
+  }
+
   if (!screenshotPath.isEmpty()) {
     auto grabAndQuit = [&window, screenshotPath] {
       // Let the layout settle after the views were filled.
@@ -185,8 +212,18 @@ int main(int argc, char* argv[]) {
                                          });
           window.graphView()->viewport()->update();
         };
+    if (compileAfterLoad) {
+      QObject::connect(&window, &ec::workbench::MainWindow::compiled, &window, grabAfterPaint);
+      QObject::connect(&window, &ec::workbench::MainWindow::compileFailed, &window,
+                       [](const QString& message) {
+                         printError(message);
+                         QCoreApplication::exit(1);
+                       });
+    }
     if (quantizeAfterLoad) {
-      QObject::connect(&window, &ec::workbench::MainWindow::quantized, &window, grabAfterPaint);
+      if (!compileAfterLoad) {
+        QObject::connect(&window, &ec::workbench::MainWindow::quantized, &window, grabAfterPaint);
+      }
       QObject::connect(&window, &ec::workbench::MainWindow::quantizeFailed, &window,
                        [](const QString& message) {
                          printError(message);
@@ -194,7 +231,7 @@ int main(int argc, char* argv[]) {
                        });
     }
     if (optimizeAfterLoad) {
-      if (!quantizeAfterLoad) {
+      if (!quantizeAfterLoad && !compileAfterLoad) {
         QObject::connect(&window, &ec::workbench::MainWindow::optimized, &window, grabAfterPaint);
       }
       QObject::connect(&window, &ec::workbench::MainWindow::optimizeFailed, &window,
@@ -202,7 +239,7 @@ int main(int argc, char* argv[]) {
                          printError(message);
                          QCoreApplication::exit(1);
                        });
-    } else if (!quantizeAfterLoad) {
+    } else if (!quantizeAfterLoad && !compileAfterLoad) {
       QObject::connect(&window, &ec::workbench::MainWindow::modelShown, &window, grabAfterPaint);
     }
     QObject::connect(&window, &ec::workbench::MainWindow::loadFailed, &window,

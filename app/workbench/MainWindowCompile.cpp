@@ -1,0 +1,226 @@
+// MainWindow's compile part (issue 15): Model › Compile for target… asks for a
+// target and a quantisation, runs the compile on a worker thread
+// (CompileRunner) with progress and Cancel, and the outcome (the compiled graph
+// and an immutable CompileReport) arrives through queued signals. The Partition
+// panel and the Backend Timeline panel (docks tabbed beside Passes and
+// Quantisation) show it; the graph is coloured TPU / CPU / after the first
+// unsupported op, and one selection is shared by the graph and the panels.
+#include <unordered_map>
+
+#include <QAction>
+#include <QComboBox>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QDockWidget>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QMenu>
+#include <QMenuBar>
+#include <QProgressDialog>
+#include <QPushButton>
+#include <QStatusBar>
+
+#include "app/workbench/CompileRunner.h"
+#include "app/workbench/MainWindow.h"
+#include "widgets/GraphView.h"
+#include "widgets/MessageBar.h"
+#include "widgets/PassesPanel.h"
+#include "widgets/compile/CompilePanels.h"
+
+namespace ec::workbench {
+
+bool MainWindow::isCompiling() const { return compile_ && compile_->isRunning(); }
+
+void MainWindow::createCompilePanels() {
+  using ec::widgets::PartitionPanel;
+  using ec::widgets::TimelinePanel;
+  partitionPanel_ = new PartitionPanel(this);
+  partitionDock_ = addPanel(partitionPanel_, tr("Partition"), QStringLiteral("partitionDock"),
+                            Qt::BottomDockWidgetArea);
+  timelinePanel_ = new TimelinePanel(this);
+  timelineDock_ = addPanel(timelinePanel_, tr("Backend Timeline"), QStringLiteral("timelineDock"),
+                           Qt::BottomDockWidgetArea);
+  if (auto* logDock = findChild<QDockWidget*>(QStringLiteral("logDock"))) {
+    tabifyDockWidget(logDock, partitionDock_);
+    tabifyDockWidget(logDock, timelineDock_);
+    logDock->raise();
+  }
+  retranslated([this] {
+    partitionDock_->setWindowTitle(tr("Partition"));
+    timelineDock_->setWindowTitle(tr("Backend Timeline"));
+  });
+
+  compile_ = new CompileSession(this);
+  CompileRunner* runner = compile_->runner();
+  connect(runner, &CompileRunner::progress, this,
+          [this](quint64 id, const QString& stage, int done, int total) {
+            if (id != compile_->current() || !compileProgress_) return;
+            compileProgress_->setLabelText(tr("Compiling: %1…").arg(stage));
+            compileProgress_->setMaximum(total > 0 ? total : 0);
+            compileProgress_->setValue(total > 0 ? done : 0);
+          },
+          Qt::QueuedConnection);
+  auto endProgress = [this] {
+    if (compileProgress_) {
+      compileProgress_->hide();
+      compileProgress_->deleteLater();
+      compileProgress_ = nullptr;
+    }
+    if (compileAction_) compileAction_->setEnabled(bool(graph_));
+  };
+  connect(runner, &CompileRunner::finished, this,
+          [this, endProgress](quint64 id, CompileOutcomePtr outcome) {
+            if (!compile_->finish(id)) return;
+            endProgress();
+            compile_->outcome = outcome;
+            partitionPanel_->setStatus({});
+            partitionPanel_->setReport(outcome->report);
+            timelinePanel_->setReport(outcome->report);
+            showCompileOutcome();
+            partitionDock_->show();
+            partitionDock_->raise();
+            resizeDocks({partitionDock_}, {320}, Qt::Vertical);
+            const auto& p = outcome->report->result.partition;
+            statusBar()->showMessage(
+                tr("Compiled: %1 op(s) on the TPU, %2 on the CPU").arg(p.ops_on_target()).arg(p.ops_on_cpu()),
+                10000);
+            emit compiled();
+          },
+          Qt::QueuedConnection);
+  connect(runner, &CompileRunner::failed, this,
+          [this, endProgress](quint64 id, const QString& message) {
+            if (!compile_->finish(id)) return;
+            endProgress();
+            partitionPanel_->setStatus(tr("Compile failed: %1").arg(message));
+            messageBar_->showError(message);
+            statusBar()->showMessage(tr("Compile failed"), 10000);
+            emit compileFailed(message);
+          },
+          Qt::QueuedConnection);
+  connect(runner, &CompileRunner::cancelled, this,
+          [this, endProgress](quint64 id) {
+            if (!compile_->finish(id)) return;
+            endProgress();
+            partitionPanel_->setStatus(tr("Compile cancelled"));
+            statusBar()->showMessage(tr("Compile cancelled"), 5000);
+          },
+          Qt::QueuedConnection);
+
+  connect(partitionPanel_, &PartitionPanel::opActivated, this, &MainWindow::showOpByName);
+  connect(timelinePanel_, &TimelinePanel::opActivated, this, &MainWindow::showOpByName);
+  connect(graphView_, &ec::widgets::GraphView::opSelected, this, [this](int op) {
+    const ec::ir::FrozenGraph& shown = graphView_->graph();
+    if (!shown || op < 0 || op >= int(shown->ops.size())) return;
+    const std::string& name = shown->ops[std::size_t(op)].name;
+    partitionPanel_->selectOp(QString::fromStdString(name));
+    // The selected op's placement and reason, while the compiled graph is shown.
+    const CompileOutcomePtr& outcome = compile_->outcome;
+    if (!outcome || outcome->graph != shown) return;
+    if (const auto* row = outcome->report->result.partition.find(name)) {
+      const QString where = row->placement == ec::backends::Placement::Target ? tr("TPU") : tr("CPU");
+      statusBar()->showMessage(tr("%1 on the %2: %3")
+                                   .arg(QString::fromStdString(name), where,
+                                        QString::fromStdString(row->reason.empty() ? row->status : row->reason)),
+                               15000);
+    }
+  });
+
+  connect(this, &MainWindow::modelShown, this, [this, endProgress] {
+    compile_->forget();
+    compile_->outcome.reset();
+    endProgress();
+    partitionPanel_->setStatus({});
+    partitionPanel_->setReport({});
+    timelinePanel_->setReport({});
+  });
+}
+
+void MainWindow::addCompileAction(QMenu* model) {
+  compileAction_ = model->addAction(QString(), this, &MainWindow::compileDialog);
+  compileAction_->setObjectName(QStringLiteral("compileAction"));
+  compileAction_->setEnabled(false);  // until a model is shown
+  retranslated([this] {
+    compileAction_->setText(tr("&Compile for Target…"));
+    compileAction_->setStatusTip(
+        tr("Partition the model for a target and show what runs on the accelerator and why the rest does not"));
+  });
+  connect(this, &MainWindow::modelShown, compileAction_, [this] { compileAction_->setEnabled(true); });
+}
+
+void MainWindow::compileDialog() {
+  if (!graph_ || isCompiling()) return;
+  QDialog dialog(this);
+  dialog.setWindowTitle(tr("Compile for Target"));
+  auto* form = new QFormLayout(&dialog);
+  auto* target = new QComboBox(&dialog);
+  target->addItem(tr("Coral Edge TPU"), QStringLiteral("coral"));
+  target->addItem(tr("CPU (reference)"), QStringLiteral("cpu"));
+  auto* quant = new QComboBox(&dialog);
+  quant->addItem(tr("Post-training int8 (%n random calibration sample(s))", nullptr, kCompileRandomSamples),
+                 QStringLiteral("ptq"));
+  quant->addItem(tr("None (the model is already quantised)"), QStringLiteral("none"));
+  quant->setCurrentIndex(CompileRunner::isQuantised(*graph_) ? 1 : 0);
+  form->addRow(tr("&Target:"), target);
+  form->addRow(tr("&Quantisation:"), quant);
+  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+  buttons->button(QDialogButtonBox::Ok)->setText(tr("Compile"));
+  connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+  connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+  form->addRow(buttons);
+  if (dialog.exec() != QDialog::Accepted) return;
+  compileFor(target->currentData().toString(), quant->currentData().toString());
+}
+
+void MainWindow::compileFor(const QString& target, const QString& quantize) {
+  if (!graph_ || isCompiling()) return;
+  CompileJob job;
+  const int snapshots = passesPanel_ ? passesPanel_->snapshotCount() : 0;
+  job.graph = snapshots > 0 ? passesPanel_->snapshot(snapshots - 1) : graph_;
+  if (!job.graph) job.graph = graph_;
+  job.modelName = QFileInfo(currentPath_).fileName();
+  job.target = target;
+  job.quantize = !quantize.isEmpty() ? quantize
+                 : CompileRunner::isQuantised(*job.graph) ? QStringLiteral("none")
+                                                          : QStringLiteral("ptq");
+  job.randomSamples = kCompileRandomSamples;
+  if (compileAction_) compileAction_->setEnabled(false);
+  compileProgress_ = new QProgressDialog(tr("Compiling…"), tr("Cancel"), 0, 0, this);
+  compileProgress_->setObjectName(QStringLiteral("compileProgress"));
+  compileProgress_->setWindowTitle(tr("Compile for Target"));
+  compileProgress_->setMinimumDuration(0);
+  compileProgress_->setAutoClose(false);
+  compileProgress_->setAutoReset(false);
+  connect(compileProgress_, &QProgressDialog::canceled, this, [this] { compile_->cancel(); });
+  compileProgress_->show();
+  partitionPanel_->setStatus(tr("Compiling for %1…").arg(target));
+  compile_->start(std::move(job));
+  statusBar()->showMessage(tr("Compiling for %1…").arg(target));
+}
+
+void MainWindow::showCompileOutcome() {
+  const CompileOutcomePtr& outcome = compile_->outcome;
+  if (!outcome || !outcome->report || !outcome->graph) return;
+  const ec::ir::FrozenGraph& graph = outcome->graph;
+  if (graphView_->graph() != graph) setViewsGraph(graph);
+  std::vector<QColor> colors(graph->ops.size());
+  const auto& rows = outcome->report->result.partition.rows;
+  std::unordered_map<std::string, const ec::backends::PartitionRow*> byName;
+  for (const auto& row : rows) byName.emplace(row.name, &row);
+  for (const auto& row : rows) {
+    for (std::size_t m : row.members) {
+      if (m < graph->ops.size()) colors[m] = ec::widgets::partitionColor(row);
+    }
+  }
+  for (std::size_t i = 0; i < graph->ops.size(); ++i) {
+    if (auto it = byName.find(graph->ops[i].name); it != byName.end()) {
+      colors[i] = ec::widgets::partitionColor(*it->second);
+    }
+  }
+  graphView_->clearOpValues();
+  graphView_->setOpHighlights(std::move(colors),
+                              {{tr("TPU"), ec::widgets::targetColor()},
+                               {tr("CPU (unsupported)"), ec::widgets::cpuColor()},
+                               {tr("CPU (after the first unsupported op)"), ec::widgets::afterUnsupportedColor()}});
+}
+
+}  // namespace ec::workbench

@@ -1,0 +1,213 @@
+// Qt Test suite for the Partition and Backend Timeline panels (issue 15) and the
+// workbench's Model › Compile for Target run (QT_QPA_PLATFORM=offscreen).
+// Every item model is checked by QAbstractItemModelTester.
+#include <memory>
+
+#include <QAbstractItemModelTester>
+#include <QCheckBox>
+#include <QDockWidget>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeView>
+
+#include "app/workbench/CompileRunner.h"
+#include "app/workbench/MainWindow.h"
+#include "widgets/GraphView.h"
+#include "widgets/ItemRoles.h"
+#include "widgets/compile/CompileModels.h"
+#include "widgets/compile/CompilePanels.h"
+
+using ec::widgets::CompileReportPtr;
+using ec::widgets::PartitionOpModel;
+using ec::widgets::PartitionPanel;
+using ec::widgets::PartitionStatusModel;
+using ec::widgets::TimelineModel;
+using ec::widgets::TimelinePanel;
+using ec::workbench::MainWindow;
+
+namespace {
+constexpr int kTimeoutMs = 120000;
+
+CompileReportPtr makeReport() {
+  using namespace ec::backends;
+  CompileResult result;
+  result.backend = "coral";
+  result.partition.backend = "coral";
+  result.partition.segments = 1;
+  auto row = [](std::size_t i, const char* name, const char* type, Placement p, PlacementCause c,
+                const char* status, const char* reason) {
+    PartitionRow r;
+    r.op_index = i;
+    r.members = {i};
+    r.name = name;
+    r.op_type = type;
+    r.target_op = type;
+    r.placement = p;
+    r.cause = c;
+    r.status = status;
+    r.reason = reason;
+    r.segment = p == Placement::Target ? 0 : -1;
+    return r;
+  };
+  result.partition.rows = {
+      row(0, "conv", "CONV_2D", Placement::Target, PlacementCause::Supported, "Mapped to Edge TPU", ""),
+      row(1, "erf", "ERF", Placement::Cpu, PlacementCause::Unsupported, "Operation not supported",
+          "ERF is not in the Edge TPU op table"),
+      row(2, "fc", "FULLY_CONNECTED", Placement::Cpu, PlacementCause::AfterUnsupported,
+          "Operation not supported", "placed after the first unsupported op")};
+  result.partition.rows[2].blocked_by = "erf";
+  result.timeline = {{"conv", "target_compile", true, "mapped", 0.5},
+                     {"erf", "target_compile", false, "ERF is not in the Edge TPU op table", 0.25},
+                     {"erf", "cpu_eager", true, "runs on the CPU", 0.1},
+                     {"fc", "cpu_eager", true, "after erf", 0.1}};
+  return std::make_shared<const ec::report::CompileReport>(
+      ec::report::make_compile_report("m.onnx", "coral", "asked for", "ptq", std::move(result)));
+}
+}  // namespace
+
+class CompileTests : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void init() {
+    settingsDir_ = std::make_unique<QTemporaryDir>();
+    QVERIFY(settingsDir_->isValid());
+    settings_ = std::make_unique<QSettings>(settingsDir_->filePath(QStringLiteral("wb.ini")),
+                                            QSettings::IniFormat);
+  }
+  void cleanup() {
+    settings_.reset();
+    settingsDir_.reset();
+  }
+
+  void partitionOpModel() {
+    PartitionOpModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QCOMPARE(model.rowCount(), 0);
+    model.setReport(makeReport());
+    QCOMPARE(model.rowCount(), 3);
+    QCOMPARE(model.columnCount(), int(PartitionOpModel::ColumnCount));
+    QCOMPARE(model.rowForOp(QStringLiteral("erf")), 1);
+    QCOMPARE(model.index(0, PartitionOpModel::Placement).data().toString(), QStringLiteral("TPU"));
+    QCOMPARE(model.index(1, PartitionOpModel::Placement).data().toString(), QStringLiteral("CPU"));
+    QVERIFY(model.index(2, PartitionOpModel::Placement).data().toString().contains(QStringLiteral("after")));
+    QCOMPARE(model.index(1, PartitionOpModel::Reason).data(Qt::ToolTipRole).toString(),
+             QStringLiteral("ERF is not in the Edge TPU op table"));
+    QVERIFY(model.index(2, PartitionOpModel::Name).data(Qt::ToolTipRole).toString().contains(QStringLiteral("erf")));
+    QCOMPARE(model.index(1, 0).data(ec::widgets::KeyRole).toString(), QStringLiteral("erf"));
+    model.setReport({});
+    QCOMPARE(model.rowCount(), 0);
+  }
+
+  void partitionStatusModel() {
+    PartitionStatusModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setReport(makeReport());
+    QCOMPARE(model.rowCount(), int(makeReport()->status_table().size()));
+    QVERIFY(model.rowCount() >= 2);
+    int total = 0;
+    for (int r = 0; r < model.rowCount(); ++r) total += model.index(r, PartitionStatusModel::Count).data().toInt();
+    QCOMPARE(total, 3);
+  }
+
+  void timelineModelFiltersFailures() {
+    TimelineModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setReport(makeReport());
+    QCOMPARE(model.rowCount(), 4);
+    QVERIFY(model.index(1, 0).data(Qt::BackgroundRole).isValid());  // the failed attempt
+    QVERIFY(!model.index(0, 0).data(Qt::BackgroundRole).isValid());
+    model.setFailuresOnly(true);
+    QCOMPARE(model.rowCount(), 1);
+    QCOMPARE(model.unitAt(0), QStringLiteral("erf"));
+    QCOMPARE(model.index(0, TimelineModel::Ok).data().toString(), QStringLiteral("failed"));
+    model.setFailuresOnly(false);
+    QCOMPARE(model.rowCount(), 4);
+  }
+
+  void panelsShowTheReport() {
+    PartitionPanel partition;
+    QSignalSpy activated(&partition, &PartitionPanel::opActivated);
+    partition.setReport(makeReport());
+    QVERIFY(partition.summaryText().contains(QStringLiteral("coral")));
+    partition.opView()->setCurrentIndex(partition.opModel()->index(1, 0));
+    QCOMPARE(activated.count(), 1);
+    QCOMPARE(activated.first().at(0).toString(), QStringLiteral("erf"));
+    partition.selectOp(QStringLiteral("fc"));  // no signal
+    QCOMPARE(activated.count(), 1);
+    QCOMPARE(partition.opView()->currentIndex().row(), 2);
+
+    TimelinePanel timeline;
+    timeline.setReport(makeReport());
+    QCOMPARE(timeline.model()->rowCount(), 4);
+    timeline.failuresOnlyBox()->setChecked(true);
+    QCOMPARE(timeline.model()->rowCount(), 1);
+  }
+
+  void windowCompilesForCoral() {
+    MainWindow window(*settings_);
+    window.resize(1280, 800);
+    window.show();
+    QSignalSpy shown(&window, &MainWindow::modelShown);
+    window.openFile(QStringLiteral(EC_SAMPLE_MODEL));
+    QVERIFY(shown.wait(kTimeoutMs));
+    QVERIFY(window.graphView()->waitForLayout());
+
+    QSignalSpy compiled(&window, &MainWindow::compiled);
+    QSignalSpy failed(&window, &MainWindow::compileFailed);
+    window.compileFor(QStringLiteral("coral"));
+    QVERIFY(window.isCompiling());
+    QVERIFY2(compiled.wait(kTimeoutMs), failed.isEmpty() ? "timeout" : qPrintable(failed.first().at(0).toString()));
+    QVERIFY(!window.isCompiling());
+    PartitionPanel* panel = window.partitionPanel();
+    QVERIFY(panel->report());
+    QVERIFY(panel->opModel()->rowCount() > 0);
+    QAbstractItemModelTester ops(panel->opModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester status(panel->statusModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester timeline(window.timelinePanel()->model(),
+                                      QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QVERIFY(window.timelinePanel()->model()->rowCount() > 0);
+    QVERIFY(window.graphView()->hasOpHighlights());
+    auto* dock = window.findChild<QDockWidget*>(QStringLiteral("partitionDock"));
+    QVERIFY(dock && dock->isVisible());
+    // For reviewing the UI: the Backend Timeline dock (EC_TEST_SCREENSHOT_DIR).
+    if (const QString dir = qEnvironmentVariable("EC_TEST_SCREENSHOT_DIR"); !dir.isEmpty()) {
+      auto* timelineDock = window.findChild<QDockWidget*>(QStringLiteral("timelineDock"));
+      QVERIFY(timelineDock);
+      timelineDock->raise();
+      QTest::qWait(50);
+      window.grab().save(dir + QStringLiteral("/compile_timeline.png"));
+      dock->raise();
+    }
+
+    // A row of the panel selects its op in the graph.
+    const QString name = panel->opModel()->opAt(0);
+    panel->opView()->setCurrentIndex(panel->opModel()->index(0, 0));
+    const int selected = window.graphView()->selectedOp();
+    QVERIFY(selected >= 0);
+    QCOMPARE(QString::fromStdString(window.graphView()->graph()->ops[std::size_t(selected)].name), name);
+  }
+
+  void windowCancelsACompile() {
+    MainWindow window(*settings_);
+    window.show();
+    QSignalSpy shown(&window, &MainWindow::modelShown);
+    window.openFile(QStringLiteral(EC_SAMPLE_MODEL));
+    QVERIFY(shown.wait(kTimeoutMs));
+    window.compileFor(QStringLiteral("coral"));
+    QVERIFY(window.isCompiling());
+    auto* progress = window.findChild<QWidget*>(QStringLiteral("compileProgress"));
+    QVERIFY(progress);
+    QMetaObject::invokeMethod(progress, "cancel");
+    QTRY_VERIFY_WITH_TIMEOUT(!window.isCompiling(), kTimeoutMs);
+  }
+
+ private:
+  std::unique_ptr<QTemporaryDir> settingsDir_;
+  std::unique_ptr<QSettings> settings_;
+};
+
+QTEST_MAIN(CompileTests)
+#include "tst_compile.moc"
