@@ -380,6 +380,32 @@
         <source>Reason</source>
         <translation>Grund</translation>
     </message>
+    <message>
+        <source>%1 — %2: %3
+%4</source>
+        <translation>%1 — %2: %3
+%4</translation>
+    </message>
+    <message>
+        <source>Target op</source>
+        <translation>Zieloperation</translation>
+    </message>
+    <message>
+        <source>Rule</source>
+        <translation>Regel</translation>
+    </message>
+    <message>
+        <source>Segment</source>
+        <translation>Segment</translation>
+    </message>
+    <message>
+        <source>After</source>
+        <translation>Nach</translation>
+    </message>
+    <message>
+        <source>Override</source>
+        <translation>Ersetzung</translation>
+    </message>
 </context>
 <context>
     <name>ec::widgets::PartitionPanel</name>
@@ -1143,6 +1169,47 @@
     </message>
 </context>
 <context>
+    <name>ec::widgets::TimelineChart</name>
+    <message>
+        <source>target compile</source>
+        <translation>Zielkompilierung</translation>
+    </message>
+    <message>
+        <source>override</source>
+        <translation>Ersetzung</translation>
+    </message>
+    <message>
+        <source>CPU eager</source>
+        <translation>CPU direkt</translation>
+    </message>
+    <message>
+        <source>No attempt to show.</source>
+        <translation>Kein Versuch anzuzeigen.</translation>
+    </message>
+    <message>
+        <source>No compile yet.</source>
+        <translation>Noch nicht kompiliert.</translation>
+    </message>
+    <message>
+        <source>%1 %2 ms</source>
+        <translation>%1 %2 ms</translation>
+    </message>
+    <message>
+        <source>%1 — %2: %3 (%4 ms)
+%5</source>
+        <translation>%1 — %2: %3 (%4 ms)
+%5</translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation>ok</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>fehlgeschlagen</translation>
+    </message>
+</context>
+<context>
     <name>ec::widgets::TimelineModel</name>
     <message>
         <source>ok</source>
@@ -1196,14 +1263,6 @@
     <message>
         <source>No model is loaded.</source>
         <translation>Kein Modell geladen.</translation>
-    </message>
-    <message>
-        <source>calibrate</source>
-        <translation>kalibrieren</translation>
-    </message>
-    <message>
-        <source>partition</source>
-        <translation>partitionieren</translation>
     </message>
     <message>
         <source>unknown error while compiling the model</source>
@@ -1504,13 +1563,6 @@ Unterstützt: %1</translation>
         <source>CPU (reference)</source>
         <translation>CPU (Referenz)</translation>
     </message>
-    <message numerus="yes">
-        <source>Post-training int8 (%n random calibration sample(s))</source>
-        <translation>
-            <numerusform>Post-Training int8 (%n zufällige Kalibrierstichprobe)</numerusform>
-            <numerusform>Post-Training int8 (%n zufällige Kalibrierstichproben)</numerusform>
-        </translation>
-    </message>
     <message>
         <source>None (the model is already quantised)</source>
         <translation>Keine (das Modell ist bereits quantisiert)</translation>
@@ -1554,6 +1606,62 @@ Unterstützt: %1</translation>
     <message>
         <source>%1 on the %2: %3</source>
         <translation>%1 auf der %2: %3</translation>
+    </message>
+    <message>
+        <source>Post-training int8</source>
+        <translation>Post-Training int8</translation>
+    </message>
+    <message>
+        <source>none: random samples (fixed seed)</source>
+        <translation>keine: Zufallsstichproben (fester Seed)</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>Durchsuchen…</translation>
+    </message>
+    <message>
+        <source>Calibration Data</source>
+        <translation>Kalibrierdaten</translation>
+    </message>
+    <message>
+        <source>NumPy arrays (*.npy)</source>
+        <translation>NumPy-Arrays (*.npy)</translation>
+    </message>
+    <message>
+        <source>Edge TPU segments the compiler may map (edgetpu_compiler --num_segments); 1 puts everything after the first unsupported op on the CPU</source>
+        <translation>Edge-TPU-Segmente, die der Compiler abbilden darf (edgetpu_compiler --num_segments); bei 1 läuft alles nach der ersten nicht unterstützten Operation auf der CPU</translation>
+    </message>
+    <message>
+        <source>Calibration &amp;data:</source>
+        <translation>Kalibrier&amp;daten:</translation>
+    </message>
+    <message>
+        <source>Calibration s&amp;amples:</source>
+        <translation>Kalibrier&amp;stichproben:</translation>
+    </message>
+    <message>
+        <source>&amp;Segments:</source>
+        <translation>&amp;Segmente:</translation>
+    </message>
+    <message>
+        <source>Placement (%1)</source>
+        <translation>Platzierung (%1)</translation>
+    </message>
+    <message>
+        <source>Read from the compiled file: the split its compiler made</source>
+        <translation>Aus der kompilierten Datei gelesen: die Aufteilung ihres Compilers</translation>
+    </message>
+    <message>
+        <source>calibrating</source>
+        <translation>kalibriert</translation>
+    </message>
+    <message>
+        <source>measuring error</source>
+        <translation>misst Fehler</translation>
+    </message>
+    <message>
+        <source>partitioning</source>
+        <translation>partitioniert</translation>
     </message>
 </context>
 <context>

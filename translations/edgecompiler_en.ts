@@ -379,6 +379,31 @@
         <source>Reason</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1 — %2: %3
+%4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Target op</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Segment</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>After</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Override</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ec::widgets::PartitionPanel</name>
@@ -1141,6 +1166,46 @@
     </message>
 </context>
 <context>
+    <name>ec::widgets::TimelineChart</name>
+    <message>
+        <source>target compile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>override</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CPU eager</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No attempt to show.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No compile yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 — %2: %3 (%4 ms)
+%5</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ec::widgets::TimelineModel</name>
     <message>
         <source>ok</source>
@@ -1193,14 +1258,6 @@
     <name>ec::workbench::CompileRunner</name>
     <message>
         <source>No model is loaded.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>calibrate</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>partition</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1501,13 +1558,6 @@ Supported: %1</source>
         <source>CPU (reference)</source>
         <translation type="unfinished"></translation>
     </message>
-    <message numerus="yes">
-        <source>Post-training int8 (%n random calibration sample(s))</source>
-        <translation>
-            <numerusform>Post-training int8 (%n random calibration sample)</numerusform>
-            <numerusform>Post-training int8 (%n random calibration samples)</numerusform>
-        </translation>
-    </message>
     <message>
         <source>None (the model is already quantised)</source>
         <translation type="unfinished"></translation>
@@ -1550,6 +1600,62 @@ Supported: %1</source>
     </message>
     <message>
         <source>%1 on the %2: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Post-training int8</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none: random samples (fixed seed)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Calibration Data</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>NumPy arrays (*.npy)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Edge TPU segments the compiler may map (edgetpu_compiler --num_segments); 1 puts everything after the first unsupported op on the CPU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Calibration &amp;data:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Calibration s&amp;amples:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Segments:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Placement (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read from the compiled file: the split its compiler made</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>calibrating</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>measuring error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>partitioning</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

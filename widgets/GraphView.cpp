@@ -17,6 +17,7 @@
 #include <QPinchGesture>
 #include <QScrollBar>
 #include <QThread>
+#include <QToolTip>
 #include <QTimer>
 #include <QWheelEvent>
 
@@ -117,6 +118,7 @@ void GraphView::setGraph(ec::ir::FrozenGraph graph) {
   values_.clear();
   groupValues_.clear();
   highlights_.clear();
+  opToolTips_.clear();
   groupHighlights_.clear();
   highlightLegend_.clear();
   expanded_.clear();
@@ -939,8 +941,26 @@ void GraphView::changeEvent(QEvent* event) {
   QAbstractScrollArea::changeEvent(event);
 }
 
+void GraphView::setOpToolTips(std::vector<QString> tips) { opToolTips_ = std::move(tips); }
+
+QString GraphView::opToolTipAt(QPointF viewPoint) const {
+  if (opToolTips_.empty() || !current()) return {};
+  const int node = nodeAt(viewPoint);
+  if (node < 0) return {};
+  const auto& n = snap_->scene.nodes[std::size_t(node)];
+  if (n.kind != Scene::Kind::Item || std::size_t(n.id) >= opToolTips_.size()) return {};
+  return opToolTips_[std::size_t(n.id)];
+}
+
 bool GraphView::viewportEvent(QEvent* event) {
-  if (event->type() == QEvent::Gesture) {
+  if (event->type() == QEvent::ToolTip) {
+    auto* he = static_cast<QHelpEvent*>(event);
+    const QString tip = opToolTipAt(he->pos());
+    if (!tip.isEmpty()) {
+      QToolTip::showText(he->globalPos(), tip, viewport());
+      return true;
+    }
+  } else if (event->type() == QEvent::Gesture) {
     auto* ge = static_cast<QGestureEvent*>(event);
     if (auto* pinch = static_cast<QPinchGesture*>(ge->gesture(Qt::PinchGesture))) {
       if (pinch->changeFlags() & QPinchGesture::ScaleFactorChanged) {

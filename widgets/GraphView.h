@@ -107,6 +107,12 @@ class GraphView : public QAbstractScrollArea {
                        std::vector<std::pair<QString, QColor>> legend = {});
   bool hasOpHighlights() const { return !highlights_.empty(); }
 
+  /// Per-op hover texts (one per op; "" = none, the view's own tooltip shows):
+  /// e.g. why a compiled op runs on the CPU. setGraph() clears them.
+  void setOpToolTips(std::vector<QString> tips);
+  /// The hover text of the op under viewport point `viewPoint` ("" when none).
+  QString opToolTipAt(QPointF viewPoint) const;
+
   /// Paints the current view into `image` (benchmarks and tests; offscreen-safe).
   void renderViewport(QImage& image);
   /// Time the last paint took, in milliseconds.
@@ -193,6 +199,7 @@ class GraphView : public QAbstractScrollArea {
   QString valueLabel_;
 
   std::vector<QColor> highlights_;       // setOpHighlights(): per op, invalid = none
+  std::vector<QString> opToolTips_;      // setOpToolTips(): per op, "" = none
   std::vector<QColor> groupHighlights_;  // per group
   std::vector<std::pair<QString, QColor>> highlightLegend_;
 

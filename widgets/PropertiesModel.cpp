@@ -25,6 +25,16 @@ void PropertiesModel::setGraph(ec::ir::FrozenGraph graph) {
   uses_ = graph_ ? std::make_unique<ec::ir::UseLists>(*graph_) : nullptr;
   op_ = -1;
   rows_.clear();
+  annotationHeading_.clear();
+  annotations_.clear();
+  endResetModel();
+}
+
+void PropertiesModel::setOpAnnotations(QString heading, std::vector<Annotation> perOp) {
+  beginResetModel();
+  annotationHeading_ = std::move(heading);
+  annotations_ = std::move(perOp);
+  buildRows();
   endResetModel();
 }
 
@@ -167,6 +177,13 @@ void PropertiesModel::buildRows() {
                    0});
   rows_.push_back(
       {QStringLiteral("index"), tr("Index"), QString::number(op_), {}, false, -1, {}, 0});
+  if (std::size_t(op_) < annotations_.size() && !annotations_[std::size_t(op_)].empty()) {
+    rows_.push_back({QStringLiteral("annotation"), annotationHeading_, {}, {}, true, -1, {}, 0});
+    int i = 0;
+    for (const auto& [property, value] : annotations_[std::size_t(op_)]) {
+      rows_.push_back({QStringLiteral("annotation.") + QString::number(i++), property, value, value, false, -1, {}, 0});
+    }
+  }
 
   if (!op.attributes.empty()) {
     rows_.push_back({QStringLiteral("attributes"), tr("Attributes"), {}, {}, true, -1, {}, 0});

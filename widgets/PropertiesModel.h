@@ -27,6 +27,12 @@ class PropertiesModel : public QAbstractTableModel {
   const ec::ir::FrozenGraph& graph() const { return graph_; }
   /// Describes op `op` (index into Graph::ops); -1 clears.
   void showOp(int op);
+  /// A section of rows shown under `heading` for each op, first after the op's
+  /// own rows (e.g. its placement and reason after a compile): one list of
+  /// (property, value) per op index; an op with an empty list shows no section.
+  /// Empty `perOp` clears; setGraph() clears too.
+  using Annotation = std::vector<std::pair<QString, QString>>;
+  void setOpAnnotations(QString heading, std::vector<Annotation> perOp);
   int op() const { return op_; }
   /// Row whose KeyRole is `key` ("type", "attr.kernel_shape", "input.1.producer"), or -1.
   int rowForKey(const QString& key) const;
@@ -55,6 +61,8 @@ class PropertiesModel : public QAbstractTableModel {
   std::unique_ptr<ec::ir::UseLists> uses_;
   int op_ = -1;
   std::vector<Row> rows_;
+  QString annotationHeading_;
+  std::vector<Annotation> annotations_;
 };
 
 }  // namespace ec::widgets

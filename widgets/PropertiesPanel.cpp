@@ -106,6 +106,12 @@ void PropertiesPanel::setGraph(ec::ir::FrozenGraph graph) {
   showOp(-1);
 }
 
+void PropertiesPanel::setOpAnnotations(QString heading,
+                                       std::vector<std::vector<std::pair<QString, QString>>> perOp) {
+  model_->setOpAnnotations(std::move(heading), std::move(perOp));
+  showOp(model_->op());
+}
+
 void PropertiesPanel::showOp(int op) {
   model_->showOp(op);
   if (model_->op() < 0) {

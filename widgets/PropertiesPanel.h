@@ -24,6 +24,8 @@ class PropertiesPanel : public QWidget {
 
   void setGraph(ec::ir::FrozenGraph graph);
   PropertiesModel* model() const { return model_; }
+  /// Per-op extra section (PropertiesModel::setOpAnnotations); the op shown is redrawn.
+  void setOpAnnotations(QString heading, std::vector<std::vector<std::pair<QString, QString>>> perOp);
   /// Name of the tensor whose histogram is shown ("" when none).
   QString histogramTensor() const;
 

@@ -18,6 +18,7 @@
 #include <QObject>
 #include <QString>
 
+#include "app/workbench/WorkerSession.h"
 #include "core/ir/graph.h"
 #include "widgets/compile/CompileModels.h"
 
@@ -31,7 +32,8 @@ struct CompileJob {
   QString modelName;          // for the report
   QString target = QStringLiteral("coral");    // a backend_registry target
   QString quantize = QStringLiteral("ptq");    // "ptq" or "none"
-  int randomSamples = 32;
+  QString calibrationFile;    // .npy file or folder of NAME.npy; "" = fixed-seed random samples
+  int calibrationSamples = 32;
   quint64 seed = 0;
   int numSegments = 1;
 };
@@ -64,34 +66,14 @@ class CompileRunner : public QObject {
   void cancelled(quint64 id);
 
  private:
-  bool isCancelled(quint64 id) const { return cancelledUpTo_.load() >= id; }
-  std::atomic<quint64> cancelledUpTo_{0};
+  bool isCancelled(quint64 id) const { return cancel_.isCancelled(id); }
+  JobCancel cancel_;
 };
 
-class CompileSession : public QObject {
-  Q_OBJECT
-
+/// Owns the worker thread and its runner (WorkerSession.h).
+class CompileSession : public WorkerSession<CompileRunner, CompileJob, CompileOutcomePtr> {
  public:
   explicit CompileSession(QObject* parent = nullptr);
-  /// Cancels a running job and waits for the worker thread to end.
-  ~CompileSession() override;
-
-  CompileRunner* runner() const { return runner_; }
-  quint64 start(CompileJob job);
-  void cancel();
-  void forget();
-  bool isRunning() const { return current_ != 0; }
-  quint64 current() const { return current_; }
-  bool finish(quint64 id);
-
-  /// The last successful compile (null before the first).
-  CompileOutcomePtr outcome;
-
- private:
-  QThread* thread_ = nullptr;
-  CompileRunner* runner_ = nullptr;
-  quint64 last_ = 0;
-  quint64 current_ = 0;
 };
 
 }  // namespace ec::workbench

@@ -104,6 +104,10 @@ class MainWindow : public QMainWindow {
   /// already quantised model, else ptq. The Partition and Backend Timeline panels
   /// show the report (MainWindowCompile.cpp).
   void compileFor(const QString& target, const QString& quantize = {});
+  /// Same, with calibration data (.npy file or folder; "" = random samples), the
+  /// samples to use and the Edge TPU segments allowed (Compile for Target's dialog).
+  void compileWith(const QString& target, const QString& quantize, const QString& calibrationFile,
+                   int calibrationSamples, int numSegments);
 
  signals:
   /// A model finished loading and every view now shows it.
@@ -175,8 +179,11 @@ class MainWindow : public QMainWindow {
   // Compile for target (MainWindowCompile.cpp).
   void createCompilePanels();
   void addCompileAction(QMenu* model);
-  /// Shows the last compile's graph coloured by placement.
+  /// Shows the last compile's graph coloured by placement, each op's placement
+  /// and reason on hover and in the Properties panel.
   void showCompileOutcome();
+  /// A compiled artefact opened as a model (*_edgetpu.tflite): its own split.
+  void showArtefactPartition();
 
   /// Runs `apply` (which sets texts with tr()) now and again on every language change.
   void retranslated(std::function<void()> apply);

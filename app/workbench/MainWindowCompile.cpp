@@ -13,15 +13,21 @@
 #include <QDialogButtonBox>
 #include <QDockWidget>
 #include <QFileInfo>
+#include <QFileDialog>
 #include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
 #include <QProgressDialog>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QStatusBar>
 
 #include "app/workbench/CompileRunner.h"
 #include "app/workbench/MainWindow.h"
+#include "core/report/compile_flow.h"
+#include "widgets/PropertiesPanel.h"
 #include "widgets/GraphView.h"
 #include "widgets/MessageBar.h"
 #include "widgets/PassesPanel.h"
@@ -55,7 +61,11 @@ void MainWindow::createCompilePanels() {
   connect(runner, &CompileRunner::progress, this,
           [this](quint64 id, const QString& stage, int done, int total) {
             if (id != compile_->current() || !compileProgress_) return;
-            compileProgress_->setLabelText(tr("Compiling: %1…").arg(stage));
+            QString name = stage;  // the core's stage names
+            if (stage == QLatin1String("calibrate")) name = tr("calibrating");
+            else if (stage == QLatin1String("report")) name = tr("measuring error");
+            else if (stage == QLatin1String("partition")) name = tr("partitioning");
+            compileProgress_->setLabelText(tr("Compiling: %1…").arg(name));
             compileProgress_->setMaximum(total > 0 ? total : 0);
             compileProgress_->setValue(total > 0 ? done : 0);
           },
@@ -132,6 +142,7 @@ void MainWindow::createCompilePanels() {
     partitionPanel_->setStatus({});
     partitionPanel_->setReport({});
     timelinePanel_->setReport({});
+    showArtefactPartition();
   });
 }
 
@@ -150,28 +161,72 @@ void MainWindow::addCompileAction(QMenu* model) {
 void MainWindow::compileDialog() {
   if (!graph_ || isCompiling()) return;
   QDialog dialog(this);
+  dialog.setObjectName(QStringLiteral("compileDialog"));
   dialog.setWindowTitle(tr("Compile for Target"));
   auto* form = new QFormLayout(&dialog);
   auto* target = new QComboBox(&dialog);
+  target->setObjectName(QStringLiteral("compileTarget"));
   target->addItem(tr("Coral Edge TPU"), QStringLiteral("coral"));
   target->addItem(tr("CPU (reference)"), QStringLiteral("cpu"));
   auto* quant = new QComboBox(&dialog);
-  quant->addItem(tr("Post-training int8 (%n random calibration sample(s))", nullptr, kCompileRandomSamples),
-                 QStringLiteral("ptq"));
+  quant->setObjectName(QStringLiteral("compileQuantize"));
+  quant->addItem(tr("Post-training int8"), QStringLiteral("ptq"));
   quant->addItem(tr("None (the model is already quantised)"), QStringLiteral("none"));
   quant->setCurrentIndex(CompileRunner::isQuantised(*graph_) ? 1 : 0);
+  // Calibration data: a .npy file (or a folder of NAME.npy); empty = fixed-seed random samples.
+  auto* calibration = new QLineEdit(&dialog);
+  calibration->setObjectName(QStringLiteral("compileCalibration"));
+  calibration->setPlaceholderText(tr("none: random samples (fixed seed)"));
+  auto* browse = new QPushButton(tr("Browse…"), &dialog);
+  connect(browse, &QPushButton::clicked, &dialog, [&dialog, calibration] {
+    const QString file = QFileDialog::getOpenFileName(&dialog, tr("Calibration Data"), {},
+                                                      tr("NumPy arrays (*.npy)"));
+    if (!file.isEmpty()) calibration->setText(file);
+  });
+  auto* calibrationRow = new QHBoxLayout;
+  calibrationRow->addWidget(calibration, 1);
+  calibrationRow->addWidget(browse);
+  auto* samples = new QSpinBox(&dialog);
+  samples->setObjectName(QStringLiteral("compileSamples"));
+  samples->setRange(1, 10000);
+  samples->setValue(kCompileRandomSamples);
+  auto* segments = new QSpinBox(&dialog);
+  segments->setObjectName(QStringLiteral("compileSegments"));
+  segments->setRange(1, 64);
+  segments->setValue(1);
+  segments->setToolTip(tr("Edge TPU segments the compiler may map (edgetpu_compiler --num_segments); "
+                          "1 puts everything after the first unsupported op on the CPU"));
+  auto updateEnabled = [=] {
+    const bool ptq = quant->currentData().toString() == QLatin1String("ptq");
+    calibration->setEnabled(ptq);
+    browse->setEnabled(ptq);
+    samples->setEnabled(ptq);
+    segments->setEnabled(target->currentData().toString() == QLatin1String("coral"));
+  };
+  connect(quant, &QComboBox::currentIndexChanged, &dialog, updateEnabled);
+  connect(target, &QComboBox::currentIndexChanged, &dialog, updateEnabled);
+  updateEnabled();
   form->addRow(tr("&Target:"), target);
   form->addRow(tr("&Quantisation:"), quant);
+  form->addRow(tr("Calibration &data:"), calibrationRow);
+  form->addRow(tr("Calibration s&amples:"), samples);
+  form->addRow(tr("&Segments:"), segments);
   auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
   buttons->button(QDialogButtonBox::Ok)->setText(tr("Compile"));
   connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
   connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
   form->addRow(buttons);
   if (dialog.exec() != QDialog::Accepted) return;
-  compileFor(target->currentData().toString(), quant->currentData().toString());
+  compileWith(target->currentData().toString(), quant->currentData().toString(), calibration->text().trimmed(),
+              samples->value(), segments->value());
 }
 
 void MainWindow::compileFor(const QString& target, const QString& quantize) {
+  compileWith(target, quantize, {}, kCompileRandomSamples, 1);
+}
+
+void MainWindow::compileWith(const QString& target, const QString& quantize, const QString& calibrationFile,
+                             int calibrationSamples, int numSegments) {
   if (!graph_ || isCompiling()) return;
   CompileJob job;
   const int snapshots = passesPanel_ ? passesPanel_->snapshotCount() : 0;
@@ -182,7 +237,9 @@ void MainWindow::compileFor(const QString& target, const QString& quantize) {
   job.quantize = !quantize.isEmpty() ? quantize
                  : CompileRunner::isQuantised(*job.graph) ? QStringLiteral("none")
                                                           : QStringLiteral("ptq");
-  job.randomSamples = kCompileRandomSamples;
+  job.calibrationFile = calibrationFile;
+  job.calibrationSamples = calibrationSamples;
+  job.numSegments = numSegments;
   if (compileAction_) compileAction_->setEnabled(false);
   compileProgress_ = new QProgressDialog(tr("Compiling…"), tr("Cancel"), 0, 0, this);
   compileProgress_->setObjectName(QStringLiteral("compileProgress"));
@@ -202,25 +259,50 @@ void MainWindow::showCompileOutcome() {
   if (!outcome || !outcome->report || !outcome->graph) return;
   const ec::ir::FrozenGraph& graph = outcome->graph;
   if (graphView_->graph() != graph) setViewsGraph(graph);
+  using ec::widgets::PartitionOpModel;
   std::vector<QColor> colors(graph->ops.size());
+  std::vector<QString> tips(graph->ops.size());
+  std::vector<std::vector<std::pair<QString, QString>>> details(graph->ops.size());
   const auto& rows = outcome->report->result.partition.rows;
   std::unordered_map<std::string, const ec::backends::PartitionRow*> byName;
   for (const auto& row : rows) byName.emplace(row.name, &row);
+  auto place = [&](std::size_t i, const ec::backends::PartitionRow& row) {
+    colors[i] = ec::widgets::partitionColor(row);
+    tips[i] = PartitionOpModel::hoverText(row);
+    details[i] = PartitionOpModel::details(row);
+  };
   for (const auto& row : rows) {
     for (std::size_t m : row.members) {
-      if (m < graph->ops.size()) colors[m] = ec::widgets::partitionColor(row);
+      if (m < graph->ops.size()) place(m, row);
     }
   }
   for (std::size_t i = 0; i < graph->ops.size(); ++i) {
-    if (auto it = byName.find(graph->ops[i].name); it != byName.end()) {
-      colors[i] = ec::widgets::partitionColor(*it->second);
-    }
+    if (auto it = byName.find(graph->ops[i].name); it != byName.end()) place(i, *it->second);
   }
   graphView_->clearOpValues();
   graphView_->setOpHighlights(std::move(colors),
                               {{tr("TPU"), ec::widgets::targetColor()},
                                {tr("CPU (unsupported)"), ec::widgets::cpuColor()},
                                {tr("CPU (after the first unsupported op)"), ec::widgets::afterUnsupportedColor()}});
+  graphView_->setOpToolTips(std::move(tips));
+  propertiesPanel_->setOpAnnotations(tr("Placement (%1)").arg(QString::fromStdString(outcome->report->backend)),
+                                     std::move(details));
+}
+
+void MainWindow::showArtefactPartition() {
+  if (!graph_) return;
+  auto report = ec::report::report_of_artefact(*graph_, QFileInfo(currentPath_).fileName().toStdString());
+  if (!report) return;
+  auto outcome = std::make_shared<CompileOutcome>();
+  outcome->graph = graph_;
+  outcome->report = std::make_shared<const ec::report::CompileReport>(std::move(*report));
+  compile_->outcome = outcome;
+  partitionPanel_->setStatus(tr("Read from the compiled file: the split its compiler made"));
+  partitionPanel_->setReport(outcome->report);
+  timelinePanel_->setReport(outcome->report);
+  showCompileOutcome();
+  partitionDock_->show();
+  partitionDock_->raise();
 }
 
 }  // namespace ec::workbench

@@ -24,24 +24,23 @@ void registerTypes() {
 
 QuantRunner::QuantRunner(QObject* parent) : QObject(parent) { registerTypes(); }
 
-void QuantRunner::cancel(quint64 id) {
-  quint64 seen = cancelledUpTo_.load();
-  while (seen < id && !cancelledUpTo_.compare_exchange_weak(seen, id)) {
-  }
-}
+void QuantRunner::cancel(quint64 id) { cancel_.cancel(id); }
 
 std::vector<ec::quantize::Sample> QuantRunner::samplesFor(const QuantJob& job, QString* source) {
+  return calibrationSamples(*job.graph, job.calibrationFile,
+                            job.calibrationFile.isEmpty() ? job.randomSamples : job.options.num_calibration_samples,
+                            job.seed, source);
+}
+
+std::vector<ec::quantize::Sample> QuantRunner::calibrationSamples(const ec::ir::Graph& graph, const QString& file,
+                                                                  int count, quint64 seed, QString* source) {
   std::vector<ec::quantize::Sample> samples;
-  if (job.calibrationFile.isEmpty()) {
-    samples = ec::quantize::random_samples(*job.graph, job.randomSamples, job.seed);
-    if (source) *source = describeRandomSamples(*job.graph, int(samples.size()), job.seed);
+  if (file.isEmpty()) {
+    samples = ec::quantize::random_samples(graph, count, seed);
+    if (source) *source = describeRandomSamples(graph, int(samples.size()), seed);
   } else {
-    samples = ec::quantize::load_calibration_data(job.calibrationFile.toStdString(), *job.graph,
-                                                  job.options.num_calibration_samples);
-    if (source) {
-      *source = tr("%1 (%n sample(s))", nullptr, int(samples.size()))
-                    .arg(QFileInfo(job.calibrationFile).fileName());
-    }
+    samples = ec::quantize::load_calibration_data(file.toStdString(), graph, count);
+    if (source) *source = tr("%1 (%n sample(s))", nullptr, int(samples.size())).arg(QFileInfo(file).fileName());
   }
   return samples;
 }
@@ -85,7 +84,7 @@ void QuantRunner::run(const QuantJob& job) {
     options.data_source = outcome->calibrationSource.toStdString();
     const quint64 id = job.id;
     auto progress = [this, id](const std::string& stage, int done, int total) {
-      if (cancelledUpTo_.load() >= id) return false;
+      if (cancel_.isCancelled(id)) return false;
       emit this->progress(id, QString::fromStdString(stage), done, total);
       return true;
     };
@@ -99,7 +98,7 @@ void QuantRunner::run(const QuantJob& job) {
     emit finished(job.id, std::move(outcome));
     return;
   } catch (const ec::EdgeCompilerError& e) {
-    if (cancelledUpTo_.load() >= job.id) {
+    if (cancel_.isCancelled(job.id)) {
       spdlog::info("quantisation cancelled");
       emit cancelled(job.id);
       return;
@@ -115,43 +114,9 @@ void QuantRunner::run(const QuantJob& job) {
   emit failed(job.id, error);
 }
 
-QuantSession::QuantSession(QObject* parent) : QObject(parent) {
+QuantSession::QuantSession(QObject* parent)
+    : WorkerSession(QStringLiteral("QuantRunner"), parent) {
   registerTypes();
-  thread_ = new QThread(this);
-  thread_->setObjectName(QStringLiteral("QuantRunner"));
-  runner_ = new QuantRunner;
-  runner_->moveToThread(thread_);
-  connect(thread_, &QThread::finished, runner_, &QObject::deleteLater);
-  thread_->start();
-}
-
-QuantSession::~QuantSession() {
-  runner_->cancel(last_);
-  thread_->quit();
-  thread_->wait();
-}
-
-quint64 QuantSession::start(QuantJob job) {
-  job.id = ++last_;
-  current_ = job.id;
-  QMetaObject::invokeMethod(
-      runner_, [runner = runner_, job = std::move(job)] { runner->run(job); }, Qt::QueuedConnection);
-  return current_;
-}
-
-void QuantSession::cancel() {
-  if (current_) runner_->cancel(current_);
-}
-
-void QuantSession::forget() {
-  if (current_) runner_->cancel(current_);
-  current_ = 0;
-}
-
-bool QuantSession::finish(quint64 id) {
-  if (id == 0 || id != current_) return false;
-  current_ = 0;
-  return true;
 }
 
 }  // namespace ec::workbench

@@ -17,6 +17,7 @@
 #include <QObject>
 #include <QString>
 
+#include "app/workbench/WorkerSession.h"
 #include "core/ir/graph.h"
 #include "core/quantize/quantizer.h"
 #include "widgets/quant/QuantFormat.h"
@@ -55,6 +56,10 @@ class QuantRunner : public QObject {
   /// Builds the calibration samples of `job` (random or from its file). Throws
   /// the core's EdgeCompilerError for a file that does not fit the graph.
   static std::vector<ec::quantize::Sample> samplesFor(const QuantJob& job, QString* source = nullptr);
+  /// `count` samples from `file` (.npy or a folder of NAME.npy), or fixed-seed
+  /// random ones when `file` is empty; `source` gets where they came from (translated).
+  static std::vector<ec::quantize::Sample> calibrationSamples(const ec::ir::Graph& graph, const QString& file,
+                                                              int count, quint64 seed, QString* source = nullptr);
   /// Where `n` random samples for `graph` come from, per input (translated): floats
   /// uniform in [-1, 1), token ids within the table they index, other integers 0/1.
   static QString describeRandomSamples(const ec::ir::Graph& graph, int n, quint64 seed);
@@ -70,38 +75,13 @@ class QuantRunner : public QObject {
   void cancelled(quint64 id);
 
  private:
-  std::atomic<quint64> cancelledUpTo_{0};
+  JobCancel cancel_;
 };
 
-class QuantSession : public QObject {
-  Q_OBJECT
-
+/// Owns the worker thread and its runner (WorkerSession.h).
+class QuantSession : public WorkerSession<QuantRunner, QuantJob, QuantOutcomePtr> {
  public:
   explicit QuantSession(QObject* parent = nullptr);
-  /// Cancels a running job and waits for the worker thread to end.
-  ~QuantSession() override;
-
-  QuantRunner* runner() const { return runner_; }
-  /// Starts `job` (its id is assigned here) and returns the id.
-  quint64 start(QuantJob job);
-  /// Cancels the running job, if any; its cancelled() still arrives.
-  void cancel();
-  /// Forgets the running job: its result will be ignored (a new model was loaded).
-  void forget();
-  bool isRunning() const { return current_ != 0; }
-  /// The request whose result is awaited (0: none).
-  quint64 current() const { return current_; }
-  /// Marks request `id` done (called when its result arrived); false if it was not current.
-  bool finish(quint64 id);
-
-  /// The last successful run (null before the first).
-  QuantOutcomePtr outcome;
-
- private:
-  QThread* thread_ = nullptr;
-  QuantRunner* runner_ = nullptr;
-  quint64 last_ = 0;
-  quint64 current_ = 0;
 };
 
 }  // namespace ec::workbench

@@ -1,5 +1,7 @@
 #include "core/backends/backend.h"
 
+#include "core/passes/pass_registry.h"
+
 namespace ec::backends {
 
 const char* placement_cause_name(PlacementCause c) {
@@ -11,6 +13,17 @@ const char* placement_cause_name(PlacementCause c) {
     case PlacementCause::Override: return "override";
   }
   return "?";
+}
+
+std::vector<std::string> Backend::pipeline() const { return passes::default_pipeline(); }
+
+PartitionRow row_for_unit(const ir::Graph& graph, const std::vector<std::size_t>& unit) {
+  PartitionRow r;
+  r.op_index = unit.front();
+  r.members = unit;
+  r.name = graph.ops[unit.front()].name;
+  r.op_type = graph.ops[unit.front()].op_type;
+  return r;
 }
 
 int Partition::ops_on_target() const {

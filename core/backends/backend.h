@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "core/ir/graph.h"
+#include "core/quantize/quantizer.h"
 
 namespace ec::backends {
 
@@ -58,6 +59,9 @@ struct PartitionRow {
   std::string blocked_by;              // AfterUnsupported: the unsupported op it follows
   std::string override_name;           // Override: the rewrite used
 };
+
+/// A row for `unit` (graph.ops indices, main op first): index, members, name and type set.
+PartitionRow row_for_unit(const ir::Graph& graph, const std::vector<std::size_t>& unit);
 
 struct Partition {
   std::string backend;
@@ -139,6 +143,18 @@ class Backend {
   virtual Capabilities capabilities() const = 0;
   /// Whether `graph.ops[index]` maps to the target on its own (no segment rule).
   virtual OpSupport supports_op(const ir::Graph& graph, std::size_t index) const = 0;
+  /// The passes run on a float graph before quantisation and partitioning, in
+  /// order (pass registry names). Default: passes::default_pipeline(), the CPU's.
+  virtual std::vector<std::string> pipeline() const;
+  /// What the quantiser must honour for this target (default: nothing).
+  virtual quantize::TargetConstraints quant_constraints() const { return {}; }
+  /// When `graph` is an artefact of this target opened as a model (an
+  /// *_edgetpu.tflite, say), the split the artefact itself records, each op on
+  /// the CPU with our reason; else nullopt (the default).
+  virtual std::optional<Partition> partition_of_artefact(const ir::Graph& graph) const {
+    (void)graph;
+    return std::nullopt;
+  }
   /// Rewrites the graph into the form the target takes (optional: default none).
   virtual void legalise(ir::Graph& graph) const { (void)graph; }
   /// Which ops run on the target, which on the CPU, and why.

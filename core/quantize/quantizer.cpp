@@ -170,6 +170,15 @@ QuantizeResult quantize(const ir::Graph& float_graph, const std::vector<Sample>&
     for (const auto& r : detail::strategy_rows()) names += (names.empty() ? "" : ", ") + std::string(r.name);
     throw EdgeCompilerError(ErrorKind::Usage, "unknown quantisation strategy '" + options.strategy + "'; valid strategies: " + names);
   }
+  const TargetConstraints& target = options.target;
+  if (!target.strategies.empty() &&
+      std::find(target.strategies.begin(), target.strategies.end(), options.strategy) == target.strategies.end()) {
+    std::string names;
+    for (const auto& n : target.strategies) names += (names.empty() ? "" : " or ") + n;
+    throw EdgeCompilerError(ErrorKind::Usage, "--quantize " + options.strategy + " does not suit target " + target.target +
+                                                  ": " + target.strategy_reason + "; use " + names);
+  }
+  const bool per_channel = options.per_channel && target.per_channel;
   if (!(options.calibration_percentile > 0 && options.calibration_percentile <= 100))
     throw EdgeCompilerError(ErrorKind::Usage, "--calibration-percentile must be in (0, 100], got " +
                                                   std::to_string(options.calibration_percentile));
@@ -189,7 +198,7 @@ QuantizeResult quantize(const ir::Graph& float_graph, const std::vector<Sample>&
   QuantizeResult result;
   QuantReport& report = result.report;
   report.strategy = std::string(strategy->name);
-  report.per_channel = options.per_channel;
+  report.per_channel = per_channel;
   report.calibration_samples = strategy->calibrate ? static_cast<int>(samples.size()) : 0;
   report.calibration_percentile = options.calibration_percentile;
 
@@ -208,7 +217,8 @@ QuantizeResult quantize(const ir::Graph& float_graph, const std::vector<Sample>&
   {
     passes::PassManagerOptions pmo;
     pmo.record_diffs = false;
-    passes::PassManager pm = passes::make_pipeline(passes::default_pipeline(), pmo);
+    passes::PassManager pm =
+        passes::make_pipeline(options.pipeline.empty() ? passes::default_pipeline() : options.pipeline, pmo);
     pm.run(g);
   }
   plan.graph = std::move(g);
@@ -224,6 +234,10 @@ QuantizeResult quantize(const ir::Graph& float_graph, const std::vector<Sample>&
     if (!float_out) continue;
     if (matches_keep_float(op, options.keep_float)) {
       plan.float_reasons[op_label(op, i)] = "--keep-float";
+      continue;
+    }
+    if (std::find(target.keep_float.begin(), target.keep_float.end(), op.op_type) != target.keep_float.end()) {
+      plan.float_reasons[op_label(op, i)] = target.keep_float_reason;
       continue;
     }
     if (strategy->hybrid) {
@@ -327,7 +341,7 @@ QuantizeResult quantize(const ir::Graph& float_graph, const std::vector<Sample>&
       l.weight_axis = slot->axis;
       const ir::QuantParams* forced = nullptr;
       if (auto it = given.find(w.name); it != given.end()) forced = &it->second;
-      l.weights = quantize_weights(w.data->as<float>(), w.shape.sizes(), slot->axis, options.per_channel, forced);
+      l.weights = quantize_weights(w.data->as<float>(), w.shape.sizes(), slot->axis, per_channel, forced);
       if (plan.int8_ops.count(i) && op.inputs.size() > 2 && !op.inputs[2].empty()) {
         const ir::QuantParams& in = plan.params.at(op.inputs[0]);
         l.bias = quantize_bias(fg.find_tensor(op.inputs[2])->data->as<float>(), in.scales[0], l.weights.params);
@@ -461,7 +475,7 @@ QuantizeResult quantize(const ir::Graph& float_graph, const std::vector<Sample>&
   for (const auto& [i, l] : plan.layers) {
     for (float s : l.weights.params.scales)
       if (!(std::isfinite(s) && s > 0)) throw QuantizationError(fg.ops[i].inputs[1], "weight scale is not finite and > 0");
-    if (!options.per_channel && l.weights.channel_sqnr_db.size() > 1) {
+    if (!per_channel && l.weights.channel_sqnr_db.size() > 1) {
       const auto [mn, mx] = std::minmax_element(l.weights.channel_sqnr_db.begin(), l.weights.channel_sqnr_db.end());
       if (*mx - *mn > 20)
         report.warnings.push_back("op '" + fg.ops[i].name + "': weight channels differ widely in range (channel SQNR " +

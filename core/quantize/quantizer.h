@@ -25,6 +25,22 @@ namespace ec::quantize {
 /// from a fixed-seed generator.
 using Sample = std::map<std::string, runtime::Tensor>;
 
+/// What a compilation target requires of the quantiser (Backend::quant_constraints()).
+/// The default asks nothing: the CPU runtime runs every strategy and form.
+struct TargetConstraints {
+  std::string target;                   // who asks, for messages ("coral")
+  bool requires_int8 = false;           // the target runs only 8-bit tensors (a float model must be quantised)
+  /// Strategies that give the target what it runs (empty = any), and why the
+  /// others do not ("activations stay float; the Edge TPU runs only 8-bit tensors").
+  std::vector<std::string> strategies;
+  std::string strategy_reason;
+  bool per_channel = true;              // false: the target reads only per-tensor weight scales
+  /// Op types (IR names) the target cannot take at all and that are better left
+  /// to its CPU fallback in float: never quantised, reported with `keep_float_reason`.
+  std::vector<std::string> keep_float;
+  std::string keep_float_reason;
+};
+
 struct QuantizeOptions {
   std::string strategy = "ptq";        // a name from strategy_table()
   bool per_channel = true;             // weights per output channel (false: per tensor)
@@ -35,6 +51,10 @@ struct QuantizeOptions {
   bool sensitivity = false;            // rank layers by the SQNR gained when kept in float
   int threads = 0;                     // CPU runtime threads for calibration (0 = all cores)
   std::string data_source;             // where the samples came from (copied to QuantReport::data_source)
+  /// Passes run on the float graph before analysis (names from the pass registry);
+  /// empty = passes::default_pipeline(). A backend names its own (Backend::pipeline()).
+  std::vector<std::string> pipeline;
+  TargetConstraints target;            // what the compilation target requires
 };
 
 /// Progress of a long run: stage ("calibrate", "report", "sensitivity"), done, total.

@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include "core/ir/validate.h"
-#include "core/report/op_cost.h"
+#include "core/ir/op_cost.h"
 
 namespace ec::report {
 namespace {
@@ -108,8 +108,8 @@ ModelSummary summarize(const ir::Graph& g, const std::string& path, const std::s
     const ir::Operation& op = g.ops[i];
     ++s.ops_by_type[op.op_type];
     if (!op.is_known()) ++s.unknown_ops[op.op_type];
-    OpCost c = estimate_cost(g, op);
-    if (c.status == OpCost::Status::Estimated) {
+    ir::OpCost c = ir::estimate_cost(g, op);
+    if (c.status == ir::OpCost::Status::Estimated) {
       std::int64_t macs = s.macs, other = s.other_flops, by_m = s.macs_by_type[op.op_type],
                    by_f = s.flops_by_type[op.op_type];
       if (add_to(macs, c.macs) && add_to(other, c.flops) && add_to(by_m, c.macs) && add_to(by_f, c.flops)) {
@@ -118,13 +118,13 @@ ModelSummary summarize(const ir::Graph& g, const std::string& path, const std::s
         if (c.macs) s.macs_by_type[op.op_type] = by_m;
         if (c.flops) s.flops_by_type[op.op_type] = by_f;
       } else {
-        c = {OpCost::Status::Overflow, 0, 0, "the model's total exceeds the 64-bit range with this op"};
+        c = {ir::OpCost::Status::Overflow, 0, 0, "the model's total exceeds the 64-bit range with this op"};
       }
       if (!s.macs_by_type[op.op_type]) s.macs_by_type.erase(op.op_type);
       if (!s.flops_by_type[op.op_type]) s.flops_by_type.erase(op.op_type);
     }
-    if (c.status != OpCost::Status::Estimated) {
-      if (c.status == OpCost::Status::Overflow) s.overflow = true;
+    if (c.status != ir::OpCost::Status::Estimated) {
+      if (c.status == ir::OpCost::Status::Overflow) s.overflow = true;
       const std::string name = op.name.empty() ? "#" + std::to_string(i) : op.name;
       s.macs_unknown_ops.push_back(name);
       s.ops_without_estimate.push_back({name, op.op_type, c.reason});

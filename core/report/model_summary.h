@@ -32,7 +32,7 @@ struct ModelSummary {
   std::int64_t parameter_count = 0;  // elements of all constant tensors
   std::int64_t parameter_bytes = 0;
   // Arithmetic for one inference, named dynamic dims taken as 1 (batch 1), per
-  // core/report/op_cost.h. MACs: Conv, Gemm, MatMul, FullyConnected, Einsum,
+  // core/ir/op_cost.h. MACs: Conv, Gemm, MatMul, FullyConnected, Einsum,
   // LSTM/GRU/RNN gates; flops = 2 * macs (as before); total_flops adds the
   // other ops' arithmetic (other_flops).
   std::int64_t macs = 0;

@@ -17,7 +17,10 @@
 #include "widgets/GraphView.h"
 #include "widgets/ItemRoles.h"
 #include "widgets/compile/CompileModels.h"
+#include "widgets/PropertiesModel.h"
+#include "widgets/PropertiesPanel.h"
 #include "widgets/compile/CompilePanels.h"
+#include "widgets/compile/TimelineChart.h"
 
 using ec::widgets::CompileReportPtr;
 using ec::widgets::PartitionOpModel;
@@ -146,6 +149,54 @@ class CompileTests : public QObject {
     QCOMPARE(timeline.model()->rowCount(), 1);
   }
 
+  void timelineChartDrawsLanes() {
+    ec::widgets::TimelineChart chart;
+    chart.setReport(makeReport());
+    QCOMPARE(int(chart.lanes().size()), 3);  // conv, erf, fc: one lane per unit, in order
+    QCOMPARE(chart.lanes()[1].unit, QStringLiteral("erf"));
+    QCOMPARE(int(chart.lanes()[1].attempts.size()), 2);  // target compile failed, then CPU eager
+    // The failed attempt is drawn where the user can hover it.
+    const ec::backends::TimelineEntry* failed = nullptr;
+    for (int y = 0; y < chart.sizeHint().height() && !failed; y += 2) {
+      for (int x = 0; x < chart.sizeHint().width() && !failed; x += 4) {
+        const auto* e = chart.attemptAt({x, y});
+        if (e && !e->ok) failed = e;
+      }
+    }
+    QVERIFY(failed);
+    QCOMPARE(QString::fromStdString(failed->reason), QStringLiteral("ERF is not in the Edge TPU op table"));
+    QImage image(chart.sizeHint(), QImage::Format_ARGB32);
+    chart.render(&image);
+    chart.setFailuresOnly(true);
+    QCOMPARE(int(chart.lanes().size()), 1);
+    QSignalSpy activated(&chart, &ec::widgets::TimelineChart::unitActivated);
+    QTest::mouseClick(&chart, Qt::LeftButton, {}, QPoint(10, 10));
+    QCOMPARE(activated.count(), 1);
+    QCOMPARE(activated.first().at(0).toString(), QStringLiteral("erf"));
+  }
+
+  void opensACompiledEdgeTpuFile() {
+    // The file the real edgetpu_compiler wrote: its own split colours the graph.
+    MainWindow window(*settings_);
+    window.resize(1280, 800);
+    window.show();
+    QSignalSpy shown(&window, &MainWindow::modelShown);
+    window.openFile(QString::fromUtf8(EC_EDGETPU_TESTDATA) + QStringLiteral("/deeplabv3_mnv2_dm05_pascal_quant_edgetpu.tflite"));
+    QVERIFY(shown.wait(kTimeoutMs));
+    QVERIFY(window.graphView()->waitForLayout());
+    PartitionPanel* panel = window.partitionPanel();
+    QVERIFY(panel->report());
+    const auto& p = panel->report()->result.partition;
+    QCOMPARE(p.segments, 1);
+    QCOMPARE(p.ops_on_target(), 1);  // the one edgetpu-custom-op
+    QVERIFY(p.ops_on_cpu() > 0);
+    for (const auto& row : p.rows) {
+      if (row.placement == ec::backends::Placement::Cpu) QVERIFY2(!row.reason.empty(), row.name.c_str());
+    }
+    QVERIFY(window.graphView()->hasOpHighlights());
+    QVERIFY(panel->summaryText().contains(QStringLiteral("compiled file")));
+  }
+
   void windowCompilesForCoral() {
     MainWindow window(*settings_);
     window.resize(1280, 800);
@@ -188,6 +239,22 @@ class CompileTests : public QObject {
     const int selected = window.graphView()->selectedOp();
     QVERIFY(selected >= 0);
     QCOMPARE(QString::fromStdString(window.graphView()->graph()->ops[std::size_t(selected)].name), name);
+
+    // The Properties panel shows the selected op's placement and reason...
+    auto* props = window.propertiesPanel()->model();
+    QTRY_VERIFY(props->op() == selected);
+    const int heading = props->rowForKey(QStringLiteral("annotation"));
+    QVERIFY(heading >= 0);
+    QVERIFY(props->index(heading, 0).data().toString().contains(QStringLiteral("coral")));
+    const QString placement = props->index(heading + 1, ec::widgets::PropertiesModel::Value).data().toString();
+    QVERIFY2(placement == QStringLiteral("TPU") || placement.startsWith(QStringLiteral("CPU")), qPrintable(placement));
+    // ...and hovering its box in the graph says the same.
+    ec::widgets::GraphView* view = window.graphView();
+    QVERIFY(view->waitForLayout());
+    const QRectF box = view->opRect(selected);
+    QVERIFY(!box.isNull());
+    const QString tip = view->opToolTipAt(view->mapFromScene(box.center()));
+    QVERIFY2(tip.startsWith(name) && tip.contains(placement), qPrintable(tip));
   }
 
   void windowCancelsACompile() {

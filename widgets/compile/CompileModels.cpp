@@ -55,32 +55,52 @@ QString PartitionOpModel::opAt(int row) const {
   return qs(report_->result.partition.rows[std::size_t(row)].name);
 }
 
+QString PartitionOpModel::placementText(const ec::backends::PartitionRow& row) {
+  using Cause = ec::backends::PlacementCause;
+  if (row.placement == ec::backends::Placement::Target) return tr("TPU");
+  if (row.cause == Cause::AfterUnsupported) return tr("CPU (after unsupported)");
+  return tr("CPU");
+}
+
+QString PartitionOpModel::reasonText(const ec::backends::PartitionRow& row) {
+  if (row.reason.empty()) return qs(row.status);
+  if (!row.blocked_by.empty()) {
+    return tr("%1\n(placed after the unsupported op “%2”)").arg(qs(row.reason), qs(row.blocked_by));
+  }
+  return qs(row.reason);
+}
+
+QString PartitionOpModel::hoverText(const ec::backends::PartitionRow& row) {
+  return tr("%1 — %2: %3\n%4").arg(qs(row.name), placementText(row), qs(row.status), reasonText(row));
+}
+
+std::vector<std::pair<QString, QString>> PartitionOpModel::details(const ec::backends::PartitionRow& row) {
+  std::vector<std::pair<QString, QString>> d{{tr("Placement"), placementText(row)}, {tr("Status"), qs(row.status)},
+                                             {tr("Reason"), qs(row.reason)}};
+  if (!row.target_op.empty()) d.emplace_back(tr("Target op"), qs(row.target_op));
+  if (!row.rule.empty()) d.emplace_back(tr("Rule"), qs(row.rule));
+  if (row.segment >= 0) d.emplace_back(tr("Segment"), QString::number(row.segment));
+  if (!row.blocked_by.empty()) d.emplace_back(tr("After"), qs(row.blocked_by));
+  if (!row.override_name.empty()) d.emplace_back(tr("Override"), qs(row.override_name));
+  return d;
+}
+
 QVariant PartitionOpModel::data(const QModelIndex& index, int role) const {
   if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid) || !report_) {
     return {};
   }
   const auto& row = report_->result.partition.rows[std::size_t(index.row())];
-  using Where = ec::backends::Placement;
-  using Cause = ec::backends::PlacementCause;
   switch (role) {
     case Qt::DisplayRole:
       switch (index.column()) {
         case Name: return qs(row.name);
         case Type: return row.target_op.empty() ? qs(row.op_type) : qs(row.target_op);
-        case Placement:
-          if (row.placement == Where::Target) return tr("TPU");
-          if (row.cause == Cause::AfterUnsupported) return tr("CPU (after unsupported)");
-          return tr("CPU");
+        case Placement: return placementText(row);
         case Status: return qs(row.status);
         case Reason: return qs(row.reason);
         default: return {};
       }
-    case Qt::ToolTipRole:
-      if (row.reason.empty()) return qs(row.status);
-      if (!row.blocked_by.empty()) {
-        return tr("%1\n(placed after the unsupported op “%2”)").arg(qs(row.reason), qs(row.blocked_by));
-      }
-      return qs(row.reason);
+    case Qt::ToolTipRole: return reasonText(row);
     case Qt::DecorationRole:
       if (index.column() == Placement) return partitionColor(row);
       return {};

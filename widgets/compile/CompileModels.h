@@ -33,6 +33,14 @@ class PartitionOpModel : public QAbstractTableModel {
 
   explicit PartitionOpModel(QObject* parent = nullptr);
   void setReport(CompileReportPtr report);
+  /// "TPU", "CPU", "CPU (after unsupported)".
+  static QString placementText(const ec::backends::PartitionRow& row);
+  /// The reason, with the op it follows when it is only placed after an unsupported one.
+  static QString reasonText(const ec::backends::PartitionRow& row);
+  /// Name, placement, status and reason: the graph's hover text of the op.
+  static QString hoverText(const ec::backends::PartitionRow& row);
+  /// (property, value) rows for the Properties panel: placement, status, reason, rule, segment...
+  static std::vector<std::pair<QString, QString>> details(const ec::backends::PartitionRow& row);
   /// Row of op `name`, or -1.
   int rowForOp(const QString& name) const;
   QString opAt(int row) const;

@@ -6,6 +6,7 @@
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -154,8 +155,17 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
   view_ = makeTable(this);
   view_->setObjectName(QStringLiteral("timelineView"));
   view_->setModel(model_);
-  layout->addWidget(view_, 1);
+  chart_ = new TimelineChart(this);
+  auto* chartScroll = new QScrollArea(this);
+  chartScroll->setWidget(chart_);
+  chartScroll->setWidgetResizable(false);
+  auto* split = new QSplitter(Qt::Vertical, this);
+  split->addWidget(chartScroll);
+  split->addWidget(view_);
+  layout->addWidget(split, 1);
   connect(failuresOnly_, &QCheckBox::toggled, model_, &TimelineModel::setFailuresOnly);
+  connect(failuresOnly_, &QCheckBox::toggled, chart_, &TimelineChart::setFailuresOnly);
+  connect(chart_, &TimelineChart::unitActivated, this, &TimelinePanel::opActivated);
   connect(view_, &QTreeView::clicked, this,
           [this](const QModelIndex& index) { emit opActivated(model_->unitAt(index.row())); });
   retranslate();
@@ -164,6 +174,7 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
 void TimelinePanel::setReport(CompileReportPtr report) {
   report_ = std::move(report);
   model_->setReport(report_);
+  chart_->setReport(report_);
   for (int c = 0; c < TimelineModel::Reason; ++c) view_->resizeColumnToContents(c);
   retranslate();
 }

@@ -8,6 +8,7 @@
 #include <QWidget>
 
 #include "widgets/compile/CompileModels.h"
+#include "widgets/compile/TimelineChart.h"
 
 class QCheckBox;
 class QLabel;
@@ -60,6 +61,7 @@ class TimelinePanel : public QWidget {
   TimelineModel* model() const { return model_; }
   QCheckBox* failuresOnlyBox() const { return failuresOnly_; }
   QTreeView* view() const { return view_; }
+  TimelineChart* chart() const { return chart_; }
 
  signals:
   void opActivated(const QString& name);
@@ -74,6 +76,7 @@ class TimelinePanel : public QWidget {
   QCheckBox* failuresOnly_ = nullptr;
   TimelineModel* model_ = nullptr;
   QTreeView* view_ = nullptr;
+  TimelineChart* chart_ = nullptr;
 };
 
 }  // namespace ec::widgets

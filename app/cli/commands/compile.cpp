@@ -21,6 +21,7 @@
 #include "core/frontends/frontend.h"
 #include "core/quantize/calibration_data.h"
 #include "core/quantize/quantizer.h"
+#include "core/report/compile_flow.h"
 #include "core/report/compile_report.h"
 #include "core/util/atomic_file.h"
 
@@ -54,14 +55,6 @@ void check_writable(const std::string& path, const std::string& flag) {
     throw EdgeCompilerError(ErrorKind::Io, flag + " " + path + ": directory " + parent.string() + " is not writable");
 }
 
-bool is_quantised(const ir::Graph& g) {
-  for (const auto& op : g.ops)
-    for (const auto& o : op.outputs)
-      if (const auto* t = g.find_tensor(o); t && t->quant && (t->dtype == ir::DType::Int8 || t->dtype == ir::DType::UInt8))
-        return true;
-  return false;
-}
-
 int run_compile(const CompileCliOptions& o) {
   if (o.model.empty()) throw EdgeCompilerError(ErrorKind::Usage, "compile needs a MODEL");
   if (!o.output.empty() && !ends_with(o.output, ".tflite"))
@@ -76,37 +69,28 @@ int run_compile(const CompileCliOptions& o) {
     }
     if (!known) throw EdgeCompilerError(ErrorKind::Usage, "--quantize " + o.quantize + ": valid: " + names + "none");
   }
-  auto resolved = backends::resolve_backend(o.target);  // unknown target: one line listing the known ones
+  const auto resolved = backends::resolve_backend(o.target);  // unknown target: one line listing the known ones
   check_writable(o.output, "--output");
   check_writable(o.report_path, "--report");
 
-  ir::Graph g = frontends::open_model(o.model);
-  const bool quantised = is_quantised(g);
-  std::string strategy = o.quantize.empty() ? (quantised || resolved.backend->name() == "cpu" ? "none" : "ptq") : o.quantize;
-  if (strategy != "none") {
-    if (quantised)
-      throw EdgeCompilerError(ErrorKind::Quantization, o.model + " is already quantised; use --quantize none to keep its parameters");
-    if (strategy == "ptq" && o.calibration_data.empty())
-      throw EdgeCompilerError(ErrorKind::Usage, "--quantize ptq needs --calibration-data FILE.npy (or a directory of NAME.npy); "
-                                                "or --quantize none for an already quantised model");
-    std::vector<quantize::Sample> samples;
-    if (!o.calibration_data.empty()) samples = quantize::load_calibration_data(o.calibration_data, g, o.num_samples);
-    quantize::QuantizeOptions qo;
-    qo.strategy = strategy;
-    qo.calibration_percentile = o.percentile;
-    qo.num_calibration_samples = o.num_samples;
-    g = quantize::quantize(g, samples, qo).graph;
-  } else if (!quantised && resolved.backend->name() == "coral") {
-    throw EdgeCompilerError(ErrorKind::Quantization,
-                            o.model + " is not quantised (float tensors) and --quantize none keeps it so; the Edge TPU "
-                                      "needs 8-bit tensors: use --quantize ptq --calibration-data FILE.npy");
+  const ir::Graph g = frontends::open_model(o.model);
+  report::CompileRequest request;
+  request.model = o.model;
+  request.target = o.target;
+  request.quantize = o.quantize;
+  request.calibration_percentile = o.percentile;
+  request.num_calibration_samples = o.num_samples;
+  request.num_segments = o.num_segments;
+  request.output_path = o.output;
+  const std::string strategy = report::resolve_strategy(request, g, resolved.backend->name());
+  if (strategy == "ptq" && !report::is_quantised(g) && o.calibration_data.empty())
+    throw EdgeCompilerError(ErrorKind::Usage, "--quantize ptq needs --calibration-data FILE.npy (or a directory of NAME.npy); "
+                                              "or --quantize none for an already quantised model");
+  if (!o.calibration_data.empty() && strategy != "none") {
+    request.samples = quantize::load_calibration_data(o.calibration_data, g, o.num_samples);
+    request.data_source = o.calibration_data;
   }
-
-  backends::CompileConfig cfg;
-  cfg.output_path = o.output;
-  cfg.num_segments = o.num_segments;
-  auto result = resolved.backend->compile(g, cfg);
-  const auto rep = report::make_compile_report(o.model, o.target, resolved.reason, strategy, std::move(result));
+  const auto rep = report::compile_model(g, request).report;
   const auto j = report::to_json(rep);
   if (!o.report_path.empty()) util::write_file_atomically(o.report_path, j.dump(2) + "\n");
   if (o.json) std::cout << j.dump(2) << '\n';

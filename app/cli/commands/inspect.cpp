@@ -9,6 +9,7 @@
 #include "app/cli/commands/options.h"
 #include "core/frontends/frontend.h"
 #include "core/ir/text_format.h"
+#include "core/report/compile_flow.h"
 #include "core/report/model_summary.h"
 
 namespace ec::cli {
@@ -34,10 +35,16 @@ int inspect(const InspectOptions& o) {
     return 0;
   }
   const auto summary = report::summarize(g, o.model, format);
-  if (o.json)
-    std::cout << report::to_json(summary).dump(2) << '\n';
-  else
+  // A compiled artefact (an *_edgetpu.tflite) also shows the split its compiler recorded.
+  const auto artefact = report::report_of_artefact(g, o.model);
+  if (o.json) {
+    auto j = report::to_json(summary);
+    if (artefact) j["compiled_split"] = report::to_json(*artefact);
+    std::cout << j.dump(2) << '\n';
+  } else {
     std::cout << report::to_text(summary);
+    if (artefact) std::cout << "\nCompiled split recorded in the file:\n" << report::to_text(*artefact);
+  }
   return 0;
 }
 

@@ -64,6 +64,24 @@ Capabilities CoralBackend::capabilities() const {
   return {{"i8", "u8", "i32 (bias)"}, {"num_segments", "output", "report"}, tflite_writer_available(), ".tflite"};
 }
 
+std::vector<std::string> CoralBackend::pipeline() const {
+  auto p = Backend::pipeline();
+  std::erase(p, std::string("FuseLayerNorm"));
+  return p;
+}
+
+quantize::TargetConstraints CoralBackend::quant_constraints() const {
+  quantize::TargetConstraints c;
+  c.target = name();
+  c.requires_int8 = true;
+  c.strategies = {"ptq", "qat"};
+  c.strategy_reason =
+      "it quantises only the weights and keeps activations in float, and the Edge TPU runs only 8-bit tensors "
+      "(research/edgetpu.md: \"Tensor parameters are quantized\")";
+  c.per_channel = true;  // per-channel int8 conv weights map (the compiled mobilenet in testdata/edgetpu has them)
+  return c;
+}
+
 OpSupport CoralBackend::supports_op(const ir::Graph& graph, std::size_t index) const {
   for (const auto& unit : group_units(graph)) {
     if (std::find(unit.begin(), unit.end(), index) == unit.end()) continue;
@@ -120,6 +138,58 @@ void CoralBackend::pin_batch(ir::Graph& graph) {
         }
 }
 
+std::optional<Partition> CoralBackend::partition_of_artefact(const ir::Graph& graph) const {
+  constexpr std::string_view kExecutable = "tflite::edgetpu-custom-op";
+  bool compiled = false;
+  for (const auto& op : graph.ops) compiled |= op.op_type == kExecutable;
+  if (!compiled) return std::nullopt;
+  Partition p;
+  p.backend = name();
+  std::string first_cpu;  // the first op the compiler left on the CPU before a later segment
+  for (const auto& unit : group_units(graph)) {
+    const auto& op = graph.ops[unit.front()];
+    PartitionRow r = row_for_unit(graph, unit);
+    if (op.op_type == kExecutable) {
+      r.target_op = "edgetpu-custom-op";
+      r.placement = Placement::Target;
+      r.cause = PlacementCause::Supported;
+      r.status = std::string(kMapped);
+      r.segment = p.segments++;
+      const std::int64_t bytes = op.attr_int("executable_bytes", 0);
+      r.reason = "Edge TPU segment " + std::to_string(r.segment) + ": the ops edgetpu_compiler mapped, compiled into one executable" +
+                 (bytes > 0 ? " of " + std::to_string(bytes) + " bytes" : std::string());
+      r.rule = "artefact.edgetpu_custom_op";
+      p.rows.push_back(std::move(r));
+      continue;
+    }
+    const UnitView u = view_of(graph, unit);
+    r.target_op = u.tflite_op;
+    r.placement = Placement::Cpu;
+    const RuleVerdict v = check_unit(u);
+    r.rule = v.rule;
+    if (is_leading_quantize(graph, op)) {
+      r.cause = PlacementCause::LeadingQuantize;
+      r.status = v.status;
+      r.reason = "left on the CPU by edgetpu_compiler: a float->int8 QUANTIZE at the input stays on the CPU without splitting the model";
+    } else if (!v.mapped) {
+      r.cause = PlacementCause::Unsupported;
+      r.status = v.status;
+      r.reason = "left on the CPU by edgetpu_compiler; by our rules: " + v.reason;
+      if (first_cpu.empty()) first_cpu = op.name;
+    } else {
+      r.cause = PlacementCause::AfterUnsupported;
+      r.status = std::string(kMoreThanOneSubgraph);
+      r.blocked_by = first_cpu;
+      r.reason = "left on the CPU by edgetpu_compiler although our rules map it" +
+                 (first_cpu.empty() ? std::string(": a limitation the rules do not capture")
+                                    : "; it follows '" + first_cpu + "', the first op on the CPU (one segment by default)");
+      r.rule = "partition.one_segment";
+    }
+    p.rows.push_back(std::move(r));
+  }
+  return p;
+}
+
 Partition CoralBackend::partition(const ir::Graph& graph, const CompileConfig& config) const {
   const int max_segments = std::max(1, config.num_segments);
   Partition p;
@@ -130,11 +200,7 @@ Partition CoralBackend::partition(const ir::Graph& graph, const CompileConfig& c
 
   for (const auto& unit : group_units(graph)) {
     const auto& op = graph.ops[unit.front()];
-    PartitionRow r;
-    r.op_index = unit.front();
-    r.members = unit;
-    r.name = op.name;
-    r.op_type = op.op_type;
+    PartitionRow r = row_for_unit(graph, unit);
     const UnitView u = view_of(graph, unit);
     r.target_op = u.tflite_op;
     std::set<std::string> internal;

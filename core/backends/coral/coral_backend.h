@@ -27,6 +27,14 @@ class CoralBackend final : public Backend {
   /// A graph not read from .tflite is also brought to TFLite's form (NHWC, fused
   /// activations; core/backends/tflite prepare_for_tflite), so the graph partitioned
   /// is the graph written.
+  /// The CPU pipeline without FuseLayerNorm: the Edge TPU has no layer-norm op,
+  /// while MEAN, SUB, MUL and ADD of the decomposed form can map.
+  std::vector<std::string> pipeline() const override;
+  /// ptq or qat only (dynamic keeps activations float); per-channel int8 weights.
+  quantize::TargetConstraints quant_constraints() const override;
+  /// An *_edgetpu.tflite: each edgetpu-custom-op is one Edge TPU segment (its ops
+  /// were mapped), every other op was left on the CPU; our rules give the reason.
+  std::optional<Partition> partition_of_artefact(const ir::Graph& graph) const override;
   void legalise(ir::Graph& graph) const override;
   static void pin_batch(ir::Graph& graph);
   Partition partition(const ir::Graph& graph, const CompileConfig& config = {}) const override;

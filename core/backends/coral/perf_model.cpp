@@ -15,7 +15,7 @@
 
 #include "core/backends/coral/coral_backend.h"
 #include "core/backends/cpu/cpu_backend.h"
-#include "core/report/op_cost.h"
+#include "core/ir/op_cost.h"
 
 namespace ec::backends::coral {
 
@@ -42,7 +42,7 @@ PerfEstimate CoralBackend::estimate_performance(const ir::Graph& graph, const Pa
     (tpu ? tpu_ops : cpu_ops) += 1;
     for (auto i : r.members) {
       const auto& op = graph.ops[i];
-      const auto cost = report::estimate_cost(graph, op);
+      const auto cost = ir::estimate_cost(graph, op);
       (tpu ? e.target_macs : e.cpu_macs) += cost.macs;
       for (const auto& in : op.inputs) {
         const auto* t = in.empty() ? nullptr : graph.find_tensor(in);

@@ -3,7 +3,7 @@
 #include <chrono>
 
 #include "core/backends/units.h"
-#include "core/report/op_cost.h"
+#include "core/ir/op_cost.h"
 #include "core/runtime/kernel_registry.h"
 #include "core/runtime/quantized/int8_kernels.h"
 
@@ -37,11 +37,7 @@ Partition CpuBackend::partition(const ir::Graph& graph, const CompileConfig&) co
   p.segments = graph.ops.empty() ? 0 : 1;
   for (const auto& unit : group_units(graph)) {
     const auto& op = graph.ops[unit.front()];
-    PartitionRow r;
-    r.op_index = unit.front();
-    r.members = unit;
-    r.name = op.name;
-    r.op_type = op.op_type;
+    PartitionRow r = row_for_unit(graph, unit);
     r.target_op = tflite_op_name(graph, op);
     const OpSupport s = supports_op(graph, unit.front());
     r.placement = s.supported ? Placement::Target : Placement::Cpu;
@@ -57,7 +53,7 @@ Partition CpuBackend::partition(const ir::Graph& graph, const CompileConfig&) co
 
 PerfEstimate CpuBackend::estimate_performance(const ir::Graph& graph) const {
   PerfEstimate e;
-  for (const auto& op : graph.ops) e.cpu_macs += report::estimate_cost(graph, op).macs;
+  for (const auto& op : graph.ops) e.cpu_macs += ir::estimate_cost(graph, op).macs;
   e.cpu_ms = static_cast<double>(e.cpu_macs) / host_cpu_macs_per_second() * 1e3;
   e.latency_ms = e.cpu_ms;
   e.model = "estimate: MACs / 10.7 GMAC/s (MobileNet v1 at 53 ms on coral.ai's desktop CPU)";

@@ -82,6 +82,8 @@ code, _, err = run("compile", float_model, "--target", "coral", "--quantize", "p
 one_line_error(code, err, 1, "does not exist", "unwritable output path")
 code, _, err = run("compile", float_model, "--target", "coral", "--output", os.path.join(WORK, "out.onnx"))
 one_line_error(code, err, 2, ".tflite", "output not named .tflite")
+code, _, err = run("compile", float_model, "--target", "coral", "--quantize", "dynamic", "--output", out)
+one_line_error(code, err, 2, "ptq or qat", "--quantize dynamic for the Edge TPU (activations would stay float)")
 check(not os.path.exists(out) and not os.path.exists(os.path.join(WORK, "out.onnx")), "nothing written by the bad inputs")
 
 # a float model quantised and compiled
@@ -136,6 +138,21 @@ for name in ("mobilenet_v1_0.25_128_quant", "deeplabv3_mnv2_dm05_pascal_quant", 
     print(f"{name}: predicted {p['ops_on_target']} on Edge TPU / {p['ops_on_cpu']} on CPU, {p['segments']} segment(s), "
           f"CPU by type {cpu}; estimate {j['estimate']['latency_ms']:.2f} ms")
     check(True, f"{name} compiles")
+
+# a compiled file shows the split its compiler recorded (inspect, text and --json)
+compiled = os.path.join(DATA, "deeplabv3_mnv2_dm05_pascal_quant_edgetpu.tflite")
+code, text, err = run("inspect", compiled)
+check(code == 0 and "Compiled split recorded in the file" in text and "Mapped to Edge TPU" in text,
+      f"inspect of an _edgetpu.tflite shows its split: exit {code} {err.strip()[:200]}")
+code, text, err = run("inspect", compiled, "--json")
+try:
+    split = json.loads(text).get("compiled_split") or {}
+    check(split.get("partition", {}).get("segments") == 1 and split.get("verified_by") == "the compiled artefact itself",
+          f"inspect --json carries compiled_split: {split.get('partition')}")
+except ValueError as e:
+    check(False, f"inspect --json parses: {e}")
+code, text, _ = run("inspect", os.path.join(DATA, "deeplabv3_mnv2_dm05_pascal_quant.tflite"), "--json")
+check(code == 0 and "compiled_split" not in json.loads(text), "an uncompiled model has no compiled_split")
 
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

@@ -8,7 +8,7 @@
 
 #include "core/ir/graph.h"
 
-namespace ec::report {
+namespace ec::ir {
 
 struct OpCost {
   enum class Status { Estimated, ShapesUnknown, NoEstimator, Overflow };
@@ -26,4 +26,4 @@ OpCost estimate_cost(const ir::Graph& g, const ir::Operation& op);
 /// Short label of a status for reports: "shapes unknown", "no estimator", "overflow".
 const char* status_label(OpCost::Status s);
 
-}  // namespace ec::report
+}  // namespace ec::ir

@@ -3,12 +3,12 @@
 // MACs; bias adds and activations are not MACs. Everything else is counted as
 // FLOPs per element with the constants written beside each case; they are
 // approximations of the arithmetic, not of any kernel's instruction count.
-#include "core/report/op_cost.h"
+#include "core/ir/op_cost.h"
 
 #include <optional>
 #include <vector>
 
-namespace ec::report {
+namespace ec::ir {
 namespace {
 
 using K = ir::OpKind;
@@ -325,4 +325,4 @@ const char* status_label(OpCost::Status s) {
   return "";
 }
 
-}  // namespace ec::report
+}  // namespace ec::ir

@@ -1,0 +1,2 @@
+// planted: allowed (runtime may use ir)
+#include "core/ir/graph.h"

@@ -1,0 +1,2 @@
+// planted: core never includes Qt
+#include <QString>
