@@ -81,7 +81,8 @@ std::optional<CompileReport> report_of_artefact(const ir::Graph& graph, const st
     result.verified_by = "the compiled artefact itself";
     result.notes.push_back(model + " is a compiled " + result.backend +
                            " artefact: the split is the one its compiler recorded; CPU reasons are our rules'");
-    return make_compile_report(model, result.backend, "read from the artefact", "none", std::move(result));
+    const std::string target = result.backend;
+    return make_compile_report(model, target, "read from the artefact", "none", std::move(result));
   }
   return std::nullopt;
 }

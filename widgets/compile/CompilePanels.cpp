@@ -134,7 +134,7 @@ void PartitionPanel::retranslate() {
                      .arg(p.segments)
                      .arg(QString::fromStdString(report_->verified_by));
   const auto& est = report_->result.estimate;
-  text += QLatin1Char(' ') + tr("Estimated latency %1 ms (estimate).").arg(est.latency_ms, 0, 'f', 3);
+  if (est.latency_ms > 0) text += QLatin1Char(' ') + tr("Estimated latency %1 ms (estimate).").arg(est.latency_ms, 0, 'f', 3);
   if (!status_.isEmpty()) text = status_ + QLatin1Char('\n') + text;
   summary_->setText(text);
 }

@@ -126,6 +126,7 @@ TEST(CoralArtefact, ReadsTheSplitOfRealCompiledFiles) {
     ++files;
     ASSERT_TRUE(rep) << entry.path();
     EXPECT_EQ(rep->backend, "coral");
+    EXPECT_EQ(rep->target, "coral");
     const auto& p = rep->result.partition;
     EXPECT_EQ(p.segments, count_type(g, "tflite::edgetpu-custom-op")) << entry.path();
     EXPECT_EQ(p.ops_on_target(), p.segments);
