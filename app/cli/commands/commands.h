@@ -29,5 +29,7 @@ Command add_quantize_command(CLI::App& app);
 Command add_convert_command(CLI::App& app);
 /// `edgecompile compile MODEL --target coral|cpu|auto [--quantize ...] [--num-segments K] [--output OUT.tflite] [--report R.json] [--json]`
 Command add_compile_command(CLI::App& app);
+/// `edgecompile devices [--json]`
+Command add_devices_command(CLI::App& app);
 
 }  // namespace ec::cli
