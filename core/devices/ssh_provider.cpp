@@ -137,10 +137,21 @@ CompileOutcome ssh_compile(const Job& job, const ProviderConfig& c) {
   if (job.output.empty()) throw EdgeCompilerError(ErrorKind::Usage, "ssh compiler: no output path for the artefact");
   const std::string remote_out = c.remote_dir + "/" + std::filesystem::path(job.output).filename().string();
   const auto run = copy_and_run(job, c, "compiler", remote_out);
+  // Copied next to the output and renamed over it: never a half-written artefact.
+  const std::string part = job.output + ".part";
   auto scp = base_args(c, true);
   scp.push_back(destination(c) + ":" + remote_out);
-  scp.push_back(job.output);
-  run_step(scp, c, "copying back " + remote_out);
+  scp.push_back(part);
+  try {
+    run_step(scp, c, "copying back " + remote_out);
+  } catch (...) {
+    std::error_code ignored;
+    std::filesystem::remove(part, ignored);
+    throw;
+  }
+  std::error_code ec;
+  std::filesystem::rename(part, job.output, ec);
+  if (ec) throw EdgeCompilerError(ErrorKind::Io, job.output + ": cannot write the artefact: " + ec.message());
   CompileOutcome o;
   o.artefact = job.output;
   o.log = run.result.out;
