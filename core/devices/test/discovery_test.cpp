@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "core/backends/backend_registry.h"
+#include "core/devices/test/test_data.h"
 #include "core/devices/apex.h"
 #include "core/devices/cpu_info.h"
 #include "core/devices/discovery.h"
@@ -18,13 +19,7 @@ using namespace ec::devices;
 namespace fs = std::filesystem;
 
 namespace {
-std::string read(const std::string& name) {
-  std::ifstream f(std::string(EC_DEVICES_TESTDATA) + "/" + name);
-  std::stringstream s;
-  s << f.rdbuf();
-  EXPECT_FALSE(s.str().empty()) << name;
-  return s.str();
-}
+std::string read(const std::string& name) { return read_test_data(name); }
 std::vector<std::uint8_t> read_hex(const std::string& name) {
   std::istringstream in(read(name));
   std::vector<std::uint8_t> b;

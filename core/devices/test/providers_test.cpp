@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/devices/test/test_data.h"
 #include "core/devices/output_parsers.h"
 #include "core/devices/process.h"
 #include "core/devices/provider.h"
@@ -15,12 +16,7 @@ using namespace ec::devices;
 namespace fs = std::filesystem;
 
 namespace {
-std::string read(const std::string& name) {
-  std::ifstream f(std::string(EC_DEVICES_TESTDATA) + "/" + name);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
+std::string read(const std::string& name) { return read_test_data(name); }
 DeviceConfig board() {
   DeviceConfig d;
   d.id = "board";
