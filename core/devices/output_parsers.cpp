@@ -115,19 +115,20 @@ InvokeOutcome parse_benchmark_model_output(std::string_view text) {
   const double us = 1e-3;
   s.iterations = static_cast<int>(steady["count"]);
   s.mean_ms = steady["avg"] * us;
-  auto take = [&](const char* key, double& into) {
+  // not_reported names the statistic as `edgecompile bench --json` does.
+  auto take = [&](const char* key, const char* name, double& into) {
     if (auto it = steady.find(key); it != steady.end()) into = it->second * us;
-    else o.provenance.not_reported.push_back(key);
+    else o.provenance.not_reported.push_back(name);
   };
-  take("min", s.min_ms);
-  take("max", s.max_ms);
-  take("std", s.stdev_ms);
-  take("median", s.p50_ms);
-  take("p95", s.p95_ms);
-  o.provenance.not_reported.push_back("p99");
+  take("min", "min_ms", s.min_ms);
+  take("max", "max_ms", s.max_ms);
+  take("std", "stdev_ms", s.stdev_ms);
+  take("median", "p50_ms", s.p50_ms);
+  take("p95", "p95_ms", s.p95_ms);
+  o.provenance.not_reported.push_back("p99_ms");
   s.throughput = s.mean_ms > 0 ? 1000.0 / s.mean_ms : 0;
   if (first_us >= 0) s.first_ms = first_us * us;
-  else o.provenance.not_reported.push_back("first inference");
+  else o.provenance.not_reported.push_back("first_inference_ms");
   if (warmup_us >= 0) s.warmup_mean_ms = warmup_us * us;
   if (init_us >= 0) o.init_ms = init_us * us;
   if (peak_mb >= 0) o.peak_memory_mib = peak_mb;  // benchmark_model's "MB" are KiB / 1024

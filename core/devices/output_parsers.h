@@ -15,7 +15,7 @@ InvokeOutcome parse_bench_json(std::string_view text);
 /// TensorFlow Lite's benchmark_model output (timings in microseconds): the steady-state
 /// "count=..." line (the last one), "Inference timings in us: ...", and the memory
 /// footprint line. Percentiles it does not print (older versions: all of them; newer:
-/// p99) are listed in provenance.not_reported. Throws EdgeCompilerError (Input) when
+/// p99) are listed in provenance.not_reported, by their --json names ("p99_ms"). Throws EdgeCompilerError (Input) when
 /// no count=/avg= line is found.
 InvokeOutcome parse_benchmark_model_output(std::string_view text);
 

@@ -66,14 +66,14 @@ int print_measurement(const DeviceBenchRequest& r, const devices::HardwareDevice
                                 {"provider", o.provenance.provider},
                                 {"iterations", s.iterations},
                                 {"init_ms", o.init_ms >= 0 ? nlohmann::json(o.init_ms) : nlohmann::json(nullptr)},
-                                {"first_inference_ms", s.first_ms},
+                                {"first_inference_ms", v("first_inference_ms", s.first_ms)},
                                 {"mean_ms", s.mean_ms},
-                                {"p50_ms", v("median", s.p50_ms)},
-                                {"p95_ms", v("p95", s.p95_ms)},
-                                {"p99_ms", v("p99", s.p99_ms)},
-                                {"min_ms", s.min_ms},
-                                {"max_ms", s.max_ms},
-                                {"stdev_ms", s.stdev_ms},
+                                {"p50_ms", v("p50_ms", s.p50_ms)},
+                                {"p95_ms", v("p95_ms", s.p95_ms)},
+                                {"p99_ms", v("p99_ms", s.p99_ms)},
+                                {"min_ms", v("min_ms", s.min_ms)},
+                                {"max_ms", v("max_ms", s.max_ms)},
+                                {"stdev_ms", v("stdev_ms", s.stdev_ms)},
                                 {"throughput_per_s", s.throughput},
                                 {"peak_memory_mib", o.peak_memory_mib >= 0 ? nlohmann::json(o.peak_memory_mib) : nlohmann::json(nullptr)},
                                 {"not_reported", o.provenance.not_reported}}
@@ -89,9 +89,9 @@ int print_measurement(const DeviceBenchRequest& r, const devices::HardwareDevice
   };
   std::cout << r.model << " on " << d.id << " (" << d.name << "), measured on " << o.provenance.where << " by the "
             << o.provenance.provider << " provider\n"
-            << "  " << s.iterations << " timed runs: mean " << f("mean", s.mean_ms) << " ms  p50 " << f("median", s.p50_ms)
-            << "  p95 " << f("p95", s.p95_ms) << "  p99 " << f("p99", s.p99_ms) << "  min " << f("min", s.min_ms) << "  max "
-            << f("max", s.max_ms) << "  stdev " << f("std", s.stdev_ms) << '\n';
+            << "  " << s.iterations << " timed runs: mean " << f("mean_ms", s.mean_ms) << " ms  p50 " << f("p50_ms", s.p50_ms)
+            << "  p95 " << f("p95_ms", s.p95_ms) << "  p99 " << f("p99_ms", s.p99_ms) << "  min " << f("min_ms", s.min_ms) << "  max "
+            << f("max_ms", s.max_ms) << "  stdev " << f("stdev_ms", s.stdev_ms) << '\n';
   char line[160];
   std::snprintf(line, sizeof line, "  throughput %.1f inferences/s  first inference %.3f ms\n", s.throughput, s.first_ms);
   std::cout << line;

@@ -19,7 +19,7 @@ struct Command {
 Command add_inspect_command(CLI::App& app);
 /// `edgecompile run MODEL [--input NAME=FILE.npy ...] [--output-dir DIR]`
 Command add_run_command(CLI::App& app);
-/// `edgecompile bench MODEL [--input NAME=FILE.npy ...] [--iterations N] [--warmup W] [--threads T] [--json]`
+/// `edgecompile bench MODEL [--input NAME=FILE.npy ...] [--iterations N] [--warmup W] [--threads T] [--json] [--device ID]`
 Command add_bench_command(CLI::App& app);
 /// `edgecompile optimize MODEL [--passes a,b,c] [--diff] [--json] [--output OUT.eir] | --list`
 Command add_optimize_command(CLI::App& app);

@@ -137,6 +137,22 @@ try:
     if not os.path.exists(copied) or open(copied, "rb").read() != open(model, "rb").read():
         fail(f"scp did not copy the artefact to {copied}")
 
+    # A board whose benchmark tool is TFLite's benchmark_model: here a recorded run of it, printed by the
+    # remote command, parsed the same way (no p99 in that output: reported as missing, never as 0).
+    recorded = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "benchmark_model_xnnpack_percentiles.txt")
+    devices["devices"].append({"id": "ssh-tflite", "type": "TPU",
+                               "provider": dict(devices["devices"][0]["provider"], remote_command=f"cat {recorded}")})
+    with open(cfg, "w") as f:
+        json.dump(devices, f)
+    r = run(["bench", model, "--device", "ssh-tflite", "--json"], env)
+    t = json.loads(r.stdout) if r.returncode == 0 else {}
+    if t.get("iterations") != 1000 or abs(t.get("mean_ms", 0) - 63.7432) > 1e-9 or t.get("p99_ms") is not None \
+            or t.get("not_reported") != ["p99_ms"] or abs(t.get("p50_ms", 0) - 51.891) > 1e-9:
+        fail(f"benchmark_model output over ssh: {r.returncode} {r.stdout} {r.stderr}")
+    else:
+        print("benchmark_model output over ssh:", {k: t[k] for k in ("iterations", "mean_ms", "p50_ms", "p95_ms", "p99_ms")})
+    devices["devices"].pop()
+
     r = run(["bench", model, "--device", "ssh-board", "--iterations", "3", "--warmup", "0"], env)
     if r.returncode != 0 or "measured on " + f"{user}@127.0.0.1:{port}" not in r.stdout:
         fail(f"text output does not say where it was measured: {r.stdout} {r.stderr}")

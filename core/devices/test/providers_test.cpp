@@ -134,7 +134,7 @@ TEST(OutputParsers, RecordedBenchmarkModelOlderFormat) {
   EXPECT_DOUBLE_EQ(o.init_ms, 17.187);
   EXPECT_DOUBLE_EQ(o.peak_memory_mib, 46.0859);
   EXPECT_NEAR(o.stats.throughput, 1000.0 / 2950.34, 1e-9);
-  EXPECT_EQ(o.provenance.not_reported, (std::vector<std::string>{"median", "p95", "p99"}));
+  EXPECT_EQ(o.provenance.not_reported, (std::vector<std::string>{"p50_ms", "p95_ms", "p99_ms"}));
 }
 
 TEST(OutputParsers, RecordedBenchmarkModelWithPercentiles) {
@@ -146,7 +146,7 @@ TEST(OutputParsers, RecordedBenchmarkModelWithPercentiles) {
   EXPECT_DOUBLE_EQ(o.stats.min_ms, 49.088);
   EXPECT_DOUBLE_EQ(o.stats.max_ms, 686.105);
   EXPECT_DOUBLE_EQ(o.stats.first_ms, 87.112);
-  EXPECT_EQ(o.provenance.not_reported, std::vector<std::string>{"p99"});
+  EXPECT_EQ(o.provenance.not_reported, std::vector<std::string>{"p99_ms"});
 }
 
 TEST(OutputParsers, EdgecompileBenchJsonAndGarbage) {
