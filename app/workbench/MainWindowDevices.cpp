@@ -47,7 +47,11 @@ class DeviceDiscovery : public QObject {
 
 void MainWindow::createDevicesPanel() {
   devicesPanel_ = new ec::widgets::DevicesPanel(QString::fromStdString(ec::devices::devices_config_path()), this);
-  devicesDock_ = addPanel(devicesPanel_, tr("Devices"), QStringLiteral("devicesDock"), Qt::RightDockWidgetArea);
+  devicesDock_ = addPanel(devicesPanel_, tr("Devices"), QStringLiteral("devicesDock"), Qt::BottomDockWidgetArea);
+  if (auto* logDock = findChild<QDockWidget*>(QStringLiteral("logDock"))) {
+    tabifyDockWidget(logDock, devicesDock_);  // wide and short: the list beside its editor
+    logDock->raise();
+  }
   retranslated([this] { devicesDock_->setWindowTitle(tr("Devices")); });
   discovery_ = new DeviceDiscovery(this);
   connect(devicesPanel_, &ec::widgets::DevicesPanel::refreshRequested, this, &MainWindow::refreshDevices);

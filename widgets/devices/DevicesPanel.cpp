@@ -70,7 +70,7 @@ DevicesPanel::DevicesPanel(const QString& configPath, QWidget* parent) : QWidget
   saveRow->addWidget(save_);
   editorLayout->addLayout(saveRow);
 
-  auto* split = new QSplitter(Qt::Vertical, this);
+  auto* split = new QSplitter(Qt::Horizontal, this);  // a bottom dock: the list beside its editor
   split->addWidget(top);
   split->addWidget(editor);
   auto* layout = new QVBoxLayout(this);
