@@ -47,6 +47,8 @@ class DevicesTests : public QObject {
     QVERIFY(v > 0);
     QCOMPARE(m->data(m->index(v, DeviceListModel::Available)).toString(),
              QStringLiteral("not available: virtual: compile and estimate only"));
+    QCOMPARE(m->data(m->index(v, DeviceListModel::Available), Qt::ToolTipRole).toString(),
+             QStringLiteral("virtual: compile and estimate only"));
     QCOMPARE(m->data(m->index(v, DeviceListModel::DiscoveredBy)).toString(), QStringLiteral("backend coral"));
     QCOMPARE(m->data(m->index(v, DeviceListModel::Virtual)).toString(), QStringLiteral("virtual"));
     QCOMPARE(panel.selectedDevice(), QStringLiteral("host-cpu"));  // selected for editing
@@ -96,6 +98,13 @@ class DevicesTests : public QObject {
              QStringLiteral("benchmark_model --graph={artefact} --enable_op_profiling=true"));
     QCOMPARE(again.fields("invoker").host->placeholderText(), QStringLiteral("rpi.local"));
     QCOMPARE(again.fields("invoker").port->placeholderText(), QStringLiteral("2222"));
+    // EC_TEST_SCREENSHOT_DIR: a picture of the panel, as tests/widgets/tst_widgets.cpp takes them.
+    if (const QString shots = qEnvironmentVariable("EC_TEST_SCREENSHOT_DIR"); !shots.isEmpty()) {
+      again.resize(1100, 320);
+      again.show();
+      QVERIFY(QTest::qWaitForWindowExposed(&again));
+      again.grab().save(shots + QStringLiteral("/devices_panel.png"));
+    }
   }
 
   void corruptFileIsNeverOverwritten() {

@@ -43,6 +43,7 @@ QVariant DeviceListModel::data(const QModelIndex& index, int role) const {
     }
   }
   if (role == Qt::ToolTipRole) {
+    if (index.column() == Available && !a.available) return QString::fromStdString(a.reason);  // the full reason
     QString tip;
     for (const auto& [k, v] : d.metadata) tip += QString::fromStdString(k) + QStringLiteral(": ") + QString::fromStdString(v) + QLatin1Char('\n');
     return tip.trimmed();

@@ -141,7 +141,7 @@ void DevicesPanel::setDevices(std::vector<ec::devices::HardwareDevice> devices, 
   model_->setDevices(std::move(devices));
   notes_ = notes;
   notesLabel_->setText(notes_.join(QLatin1Char('\n')));
-  view_->resizeColumnToContents(DeviceListModel::Id);
+  for (int c = 0; c < DeviceListModel::Available; ++c) view_->resizeColumnToContents(c);
   const int row = model_->rowForId(keep.isEmpty() ? QStringLiteral("host-cpu") : keep);
   if (row >= 0) view_->setCurrentIndex(model_->index(row, 0));
 }
