@@ -18,6 +18,8 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev libonnx-testdata
   python3 python3-numpy python3-onnx python3-torch python3-torchvision
   xvfb xauth
+  # the ssh provider's test starts a real sshd on 127.0.0.1 (core/devices/test)
+  openssh-server openssh-client
 )
 
 missing=()

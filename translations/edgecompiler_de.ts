@@ -51,6 +51,136 @@
     </message>
 </context>
 <context>
+    <name>ec::widgets::DeviceListModel</name>
+    <message>
+        <source>virtual</source>
+        <translation>virtuell</translation>
+    </message>
+    <message>
+        <source>physical</source>
+        <translation>physisch</translation>
+    </message>
+    <message>
+        <source>available</source>
+        <translation>verfügbar</translation>
+    </message>
+    <message>
+        <source>not available: %1</source>
+        <translation>nicht verfügbar: %1</translation>
+    </message>
+    <message>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>Typ</translation>
+    </message>
+    <message>
+        <source>Vendor</source>
+        <translation>Hersteller</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Discovered by</source>
+        <translation>Gefunden durch</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>Art</translation>
+    </message>
+    <message>
+        <source>Availability</source>
+        <translation>Verfügbarkeit</translation>
+    </message>
+</context>
+<context>
+    <name>ec::widgets::DevicesPanel</name>
+    <message>
+        <source>Provider of %1</source>
+        <translation>Provider von %1</translation>
+    </message>
+    <message>
+        <source>Select a device to edit how it is reached.</source>
+        <translation>Ein Gerät auswählen, um festzulegen, wie es erreicht wird.</translation>
+    </message>
+    <message>
+        <source>%1 could not be read; fix or delete it before saving</source>
+        <translation>%1 konnte nicht gelesen werden; vor dem Speichern korrigieren oder löschen</translation>
+    </message>
+    <message>
+        <source>Saved to %1</source>
+        <translation>Gespeichert in %1</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>Aktualisieren</translation>
+    </message>
+    <message>
+        <source>id of a remote device</source>
+        <translation>ID eines entfernten Geräts</translation>
+    </message>
+    <message>
+        <source>Add remote device</source>
+        <translation>Entferntes Gerät hinzufügen</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>Speichern</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>Gerät</translation>
+    </message>
+    <message>
+        <source>Compiler</source>
+        <translation>Compiler</translation>
+    </message>
+    <message>
+        <source>Profiler</source>
+        <translation>Profiler</translation>
+    </message>
+    <message>
+        <source>Invoker</source>
+        <translation>Ausführung</translation>
+    </message>
+    <message>
+        <source>Provider type</source>
+        <translation>Provider-Typ</translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation>Host</translation>
+    </message>
+    <message>
+        <source>Port</source>
+        <translation>Port</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>Benutzer</translation>
+    </message>
+    <message>
+        <source>Key file</source>
+        <translation>Schlüsseldatei</translation>
+    </message>
+    <message>
+        <source>Remote directory</source>
+        <translation>Entferntes Verzeichnis</translation>
+    </message>
+    <message>
+        <source>Remote command</source>
+        <translation>Entfernter Befehl</translation>
+    </message>
+    <message>
+        <source>Empty: the device&apos;s provider. Empty fields inherit the device&apos;s values.</source>
+        <translation>Leer: der Provider des Geräts. Leere Felder übernehmen die Werte des Geräts.</translation>
+    </message>
+</context>
+<context>
     <name>ec::widgets::GraphDiffModel</name>
     <message>
         <source>removed</source>
@@ -1662,6 +1792,14 @@ Unterstützt: %1</translation>
     <message>
         <source>partitioning</source>
         <translation>partitioniert</translation>
+    </message>
+    <message>
+        <source>Devices</source>
+        <translation>Geräte</translation>
+    </message>
+    <message>
+        <source>Devices saved to %1</source>
+        <translation>Geräte gespeichert in %1</translation>
     </message>
 </context>
 <context>

@@ -51,6 +51,136 @@
     </message>
 </context>
 <context>
+    <name>ec::widgets::DeviceListModel</name>
+    <message>
+        <source>virtual</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>physical</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>available</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not available: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Id</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Vendor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Discovered by</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Availability</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ec::widgets::DevicesPanel</name>
+    <message>
+        <source>Provider of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select a device to edit how it is reached.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 could not be read; fix or delete it before saving</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>id of a remote device</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add remote device</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compiler</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Profiler</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Invoker</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Provider type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Port</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Key file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remote directory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remote command</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Empty: the device&apos;s provider. Empty fields inherit the device&apos;s values.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ec::widgets::GraphDiffModel</name>
     <message>
         <source>removed</source>
@@ -1656,6 +1786,14 @@ Supported: %1</source>
     </message>
     <message>
         <source>partitioning</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Devices</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Devices saved to %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

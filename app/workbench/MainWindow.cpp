@@ -75,6 +75,7 @@ MainWindow::MainWindow(QSettings& settings, QWidget* parent)
   createPassesPanel();
   createQuantPanel();
   createCompilePanels();
+  createDevicesPanel();
   createActions();
   createStatusBar();
   restoreWindowState();

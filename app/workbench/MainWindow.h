@@ -42,6 +42,7 @@ class QuantPanel;
 class SearchBar;
 class SummaryPanel;
 class TimelinePanel;
+class DevicesPanel;
 }  // namespace ec::widgets
 
 namespace ec::passes {
@@ -54,6 +55,7 @@ class ModelLoader;
 class PassRunner;
 class QuantSession;
 class CompileSession;
+class DeviceDiscovery;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -83,6 +85,7 @@ class MainWindow : public QMainWindow {
   ec::widgets::PartitionPanel* partitionPanel() const { return partitionPanel_; }
   ec::widgets::TimelinePanel* timelinePanel() const { return timelinePanel_; }
   bool isCompiling() const;
+  ec::widgets::DevicesPanel* devicesPanel() const { return devicesPanel_; }
   /// Random calibration samples of Compile for Target's post-training quantisation.
   static constexpr int kCompileRandomSamples = 32;
 
@@ -108,6 +111,8 @@ class MainWindow : public QMainWindow {
   /// samples to use and the Edge TPU segments allowed (Compile for Target's dialog).
   void compileWith(const QString& target, const QString& quantize, const QString& calibrationFile,
                    int calibrationSamples, int numSegments);
+  /// Discovers devices again on a worker thread; the Devices panel shows them (MainWindowDevices.cpp).
+  void refreshDevices();
 
  signals:
   /// A model finished loading and every view now shows it.
@@ -128,6 +133,8 @@ class MainWindow : public QMainWindow {
   void compiled();
   /// The compile failed; `message` is the core's one-line error.
   void compileFailed(const QString& message);
+  /// Device discovery finished and the Devices panel shows its result.
+  void devicesDiscovered();
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -237,6 +244,11 @@ class MainWindow : public QMainWindow {
   QAction* compileAction_ = nullptr;
   QProgressDialog* compileProgress_ = nullptr;
   CompileSession* compile_ = nullptr;  // worker thread and last outcome (CompileRunner.h)
+
+  void createDevicesPanel();
+  ec::widgets::DevicesPanel* devicesPanel_ = nullptr;
+  QDockWidget* devicesDock_ = nullptr;
+  DeviceDiscovery* discovery_ = nullptr;  // worker thread of discovery (MainWindowDevices.cpp)
 };
 
 }  // namespace ec::workbench

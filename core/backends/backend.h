@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "core/backends/hardware_device.h"
 #include "core/ir/graph.h"
 #include "core/quantize/quantizer.h"
 
@@ -165,6 +166,14 @@ class Backend {
   virtual CompileResult compile(const ir::Graph& graph, const CompileConfig& config) = 0;
   /// Works with no hardware attached.
   virtual PerfEstimate estimate_performance(const ir::Graph& graph) const = 0;
+  /// Virtual devices this backend offers for off-target compilation and estimates
+  /// (DiscoveredBy "backend NAME", IsVirtual; core/devices lists them). (optional)
+  virtual std::vector<devices::HardwareDevice> virtual_devices() const { return {}; }
+  /// The estimate for one of virtual_devices() (by id). (optional: default estimate_performance)
+  virtual PerfEstimate estimate_for_device(const ir::Graph& graph, const std::string& device_id) const {
+    (void)device_id;
+    return estimate_performance(graph);
+  }
   /// Registers a rewrite for ops of `unit_kind` (IR op type, e.g. "HardSwish"). (optional)
   virtual void register_override(const std::string& unit_kind, Override rewrite) {
     overrides_[unit_kind].push_back(std::move(rewrite));

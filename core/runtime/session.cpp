@@ -12,6 +12,7 @@
 #include "core/runtime/dispatch.h"
 #include "core/runtime/kernel_registry.h"
 #include "core/runtime/quantized/int8_kernels.h"
+#include "core/runtime/targets/target_session.h"
 
 namespace ec::runtime {
 namespace {
@@ -87,8 +88,35 @@ void InferenceSession::load(const std::string& path) {
   load(ir::freeze(frontends::open_model(path, open)));
 }
 
+void InferenceSession::load(const std::string& path, const std::string& target) {
+  if (target == "cpu") {
+    close();
+    load(path);
+    return;
+  }
+  if (target != "coral")
+    throw EdgeCompilerError(ErrorKind::Usage, "unknown target '" + target + "' (known: cpu, coral)");
+  close();
+  frontends::OpenOptions open;
+  open.allow_unknown_ops = true;  // an Edge TPU artefact holds edgetpu-custom-op: read only for its I/O
+  auto graph = ir::freeze(frontends::open_model(path, open));
+  target_ = targets::open_coral_target(path, graph, {.threads = std::max(1, pool_->size())});
+  graph_ = std::move(graph);
+}
+
+std::string InferenceSession::target() const { return target_ ? target_->name() : "cpu"; }
+
+void InferenceSession::close() noexcept {
+  if (target_) target_->close();
+  target_.reset();
+  graph_.reset();
+  steps_.clear();
+  constants_.clear();
+}
+
 void InferenceSession::load(ir::FrozenGraph graph) {
   if (!graph) throw EdgeCompilerError(ErrorKind::Usage, "no graph to load");
+  target_.reset();
   // Refuse up front: an op without a kernel would fail only mid-run otherwise.
   for (const auto& op : graph->ops)
     if (!op.is_known() || !find_kernel(op.kind))
@@ -201,6 +229,7 @@ void InferenceSession::check_input(const TensorInfo& info, const Tensor& t) cons
 std::map<std::string, Tensor> InferenceSession::run(const std::map<std::string, Tensor>& inputs,
                                                     RunProfile* profile) const {
   if (!graph_) throw EdgeCompilerError(ErrorKind::Usage, "no model loaded");
+  if (target_) return target_->run(inputs);
   PoolScope pool_scope(pool_.get());
   gemm::PackCacheScope pack_scope(pack_cache_.get());
   ArenaScope arena_scope(arena_.get());

@@ -20,6 +20,9 @@ namespace ec::runtime {
 namespace quantized {
 class PreparedOp;  // core/runtime/quantized/int8_kernels.h
 }
+namespace targets {
+class TargetSession;  // core/runtime/targets/target_session.h
+}
 
 struct SessionOptions {
   /// Threads for the GEMM, convolution and depthwise kernels, the calling
@@ -65,6 +68,15 @@ class InferenceSession {
   void load(const std::string& path);
   /// Loads a graph. Throws UnsupportedOpError naming the first op the CPU runtime has no kernel for.
   void load(ir::FrozenGraph graph);
+  /// Loads a compiled artefact for a target: "cpu" runs everything on this runtime (as
+  /// load(path)); "coral" runs a .tflite through libedgetpu (core/runtime/targets), and
+  /// throws BackendError saying why when libedgetpu.so.1, an Edge TPU or the TFLite C
+  /// library is missing. Anything else is a usage error listing the targets.
+  void load(const std::string& path, const std::string& target);
+  /// "cpu", or the target runtime load(path, target) chose.
+  std::string target() const;
+  /// Releases the device (and the model); the session can be loaded again. Never throws.
+  void close() noexcept;
 
   bool loaded() const { return graph_ != nullptr; }
   /// Participants of this session's thread pool.
@@ -125,6 +137,7 @@ class InferenceSession {
   std::map<std::string, int> slots_;            // tensor name -> slot
   std::vector<Step> steps_;
   std::vector<std::pair<std::string, int>> input_slots_, output_slots_;
+  std::shared_ptr<targets::TargetSession> target_;  // set by load(path, target) for a non-CPU target
 };
 
 /// Loads a graph into a session and runs it once (convenience for tools and tests).

@@ -14,6 +14,7 @@
 #include <memory>
 #include <string>
 
+#include "app/cli/commands/bench_device.h"
 #include "app/cli/commands/commands.h"
 #include "app/cli/commands/options.h"
 #include "app/cli/commands/npy_inputs.h"
@@ -30,6 +31,7 @@ struct BenchOptions {
   int threads = 0;
   bool json = false;
   bool profile = false;
+  std::string device;  // --device ID (bench_device.cpp); "" = host-cpu
 };
 
 // Peak resident set size of this process, in MiB (Linux reports ru_maxrss in KiB).
@@ -50,6 +52,7 @@ std::string size_string(std::size_t bytes) {
 }
 
 int bench_model(const BenchOptions& o) {
+  if (auto rc = bench_on_device({o.device, o.model, o.iterations, o.warmup, o.threads, o.json})) return *rc;
   runtime::InferenceSession session({o.threads});
   // Init as TFLite's benchmark_model reports it: reading the file and preparing the session.
   const auto t0 = std::chrono::steady_clock::now();
@@ -150,6 +153,8 @@ Command add_bench_command(CLI::App& app) {
   add_threads_option(cmd, o->threads);
   cmd->add_flag("--json", o->json, "Print the statistics as JSON");
   cmd->add_flag("--profile", o->profile, "Also print time per op type and the 10 slowest ops");
+  cmd->add_option("--device", o->device,
+                  "Device id from `edgecompile devices` (default host-cpu; a virtual device prints an estimate)");
   return {cmd, [o] { return bench_model(*o); }};
 }
 

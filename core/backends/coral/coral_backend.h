@@ -6,6 +6,7 @@
 #pragma once
 
 #include <memory>
+#include <span>
 #include <string>
 
 #include "core/backends/backend.h"
@@ -44,9 +45,22 @@ class CoralBackend final : public Backend {
   /// sets verified_by = "edgetpu_compiler VERSION" and notes every (op, status) count
   /// where prediction and compiler disagree. A failure is a timeline entry, not an abort.
   void verify_with_compiler(CompileResult& result) const;
-  /// The estimate for a given partition (ops on the CPU timed on the host).
-  PerfEstimate estimate_performance(const ir::Graph& graph, const Partition& p) const;
+  /// The estimate for a given partition (ops on the CPU timed on the host), over a link
+  /// of edgetpu_links() ("usb" by default).
+  PerfEstimate estimate_performance(const ir::Graph& graph, const Partition& p, const std::string& link = "usb") const;
+  /// A virtual Edge TPU per link: coral-virtual-usb, coral-virtual-pcie.
+  std::vector<devices::HardwareDevice> virtual_devices() const override;
+  PerfEstimate estimate_for_device(const ir::Graph& graph, const std::string& device_id) const override;
 };
+
+/// How an Edge TPU is attached: the bandwidth parameters stream over (perf_model.cpp).
+struct EdgeTpuLink {
+  const char* id;             // "usb", "pcie"
+  const char* name;           // "USB 3 (USB Accelerator)"
+  double bytes_per_second;    // effective host <-> Edge TPU bandwidth
+};
+/// ONE table of links the perf model knows.
+std::span<const EdgeTpuLink> edgetpu_links();
 
 /// Registers HARD_SWISH -> x * relu6(x + 3) / 6 and LEAKY_RELU -> max(x, alpha * x).
 void register_builtin_overrides(Backend& backend);

@@ -1,0 +1,76 @@
+#include "core/devices/discovery.h"
+
+#include "core/backends/backend_registry.h"
+#include "core/devices/apex.h"
+#include "core/devices/cpu_info.h"
+#include "core/devices/usb.h"
+#include "core/runtime/targets/edgetpu_library.h"
+
+namespace ec::devices {
+
+const HardwareDevice* Discovery::find(const std::string& id) const {
+  for (const auto& d : devices)
+    if (d.id == id) return &d;
+  return nullptr;
+}
+
+std::string Discovery::ids() const {
+  std::string s;
+  for (const auto& d : devices) s += (s.empty() ? "" : ", ") + d.id;
+  return s;
+}
+
+std::vector<HardwareDevice> backend_virtual_devices() {
+  std::vector<HardwareDevice> out;
+  for (const auto& entry : backends::backend_table()) {
+    try {
+      for (auto& d : entry.factory()->virtual_devices()) out.push_back(std::move(d));
+    } catch (...) {
+      // a backend that cannot be created offers no virtual device
+    }
+  }
+  return out;
+}
+
+Discovery discover_devices(const DiscoveryOptions& options) {
+  Discovery r;
+  r.devices.push_back(host_cpu_device());
+  const std::string libedgetpu = runtime::targets::libedgetpu_reason();
+  auto usb = discover_coral_usb(libedgetpu);
+  if (!usb.note.empty()) r.notes.push_back(usb.note);
+  for (auto& d : usb.corals) r.devices.push_back(std::move(d));
+  auto pcie = discover_coral_pcie(libedgetpu, options.dev_root, options.sys_root);
+  if (pcie.empty()) r.notes.push_back("no Coral PCIe/M.2 card found (no " + options.dev_root + "/apex_*)");
+  for (auto& d : pcie) r.devices.push_back(std::move(d));
+  if (options.config) {
+    for (auto& d : r.devices)
+      if (const auto* c = options.config->find(d.id)) d.metadata["Provider"] = c->provider.type;
+    for (const auto& c : options.config->devices) {
+      if (r.find(c.id)) continue;
+      HardwareDevice d;
+      d.type = c.type;
+      d.vendor = c.vendor.empty() ? "unknown" : c.vendor;
+      d.id = c.id;
+      d.name = c.name.empty() ? c.id : c.name;
+      d.metadata = {{kDiscoveredBy, "config"}, {kIsVirtual, "false"}, {"Provider", c.provider.type}};
+      if (c.provider.type == "local") {
+        d.availability = {false, "listed in devices.json but not found on this machine"};
+      } else {
+        if (!c.provider.host.empty())
+          d.metadata["Remote"] = (c.provider.user.empty() ? "" : c.provider.user + "@") + c.provider.host + ":" +
+                                 std::to_string(c.provider.port);
+        d.availability = c.provider.host.empty() && c.provider.type == "ssh"
+                             ? DeviceAvailability{false, "ssh provider without a host: set one in devices.json"}
+                             : DeviceAvailability{true, ""};
+      }
+      r.devices.push_back(std::move(d));
+    }
+  }
+  if (options.include_virtual)
+    for (auto& d : backend_virtual_devices()) {
+      if (!r.find(d.id)) r.devices.push_back(std::move(d));
+    }
+  return r;
+}
+
+}  // namespace ec::devices

@@ -1,0 +1,33 @@
+// Every device edgecompile knows: the host CPU, Coral USB and PCIe accelerators,
+// each backend's virtual devices, and the devices only devices.json names.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/backends/hardware_device.h"
+#include "core/devices/provider_config.h"
+
+namespace ec::devices {
+
+struct DiscoveryOptions {
+  bool include_virtual = true;
+  const DevicesConfig* config = nullptr;  // devices.json (adds its remote devices; "Provider" metadata)
+  std::string dev_root = "/dev", sys_root = "/sys";
+};
+
+struct Discovery {
+  std::vector<HardwareDevice> devices;  // physical first (host CPU, USB, PCIe), then configured, then virtual
+  std::vector<std::string> notes;       // "no Coral found (3 USB devices seen)", ...
+  const HardwareDevice* find(const std::string& id) const;
+  /// "host-cpu, coral-virtual-usb, ..." (what an unknown --device lists).
+  std::string ids() const;
+};
+
+/// Never throws: a probe that fails leaves its devices out and says why in `notes`.
+Discovery discover_devices(const DiscoveryOptions& options = {});
+
+/// Every backend's virtual_devices(), in the backend table's order.
+std::vector<HardwareDevice> backend_virtual_devices();
+
+}  // namespace ec::devices

@@ -1,0 +1,205 @@
+// Discovery: /proc/cpuinfo and USB descriptors parsed from recorded data; the real
+// probes (cpuid, libusb, /dev/apex_*) run on this machine; virtual devices of the backends.
+#include <gtest/gtest.h>
+#include <libusb-1.0/libusb.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/backends/backend_registry.h"
+#include "core/devices/test/test_data.h"
+#include "core/devices/apex.h"
+#include "core/devices/cpu_info.h"
+#include "core/devices/discovery.h"
+#include "core/devices/usb.h"
+
+using namespace ec::devices;
+namespace fs = std::filesystem;
+
+namespace {
+std::string read(const std::string& name) { return read_test_data(name); }
+std::vector<std::uint8_t> read_hex(const std::string& name) {
+  std::istringstream in(read(name));
+  std::vector<std::uint8_t> b;
+  unsigned v;
+  while (in >> std::hex >> v) b.push_back(static_cast<std::uint8_t>(v));
+  return b;
+}
+bool has(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
+}  // namespace
+
+TEST(CpuInfo, RecordedX86EpycWithAvx512) {
+  const auto info = parse_proc_cpuinfo(read("cpuinfo_x86_64_amd_epyc.txt"), "x86_64");
+  EXPECT_EQ(info.model, "AMD EPYC");
+  EXPECT_EQ(info.vendor, "AMD");
+  EXPECT_EQ(info.logical_cores, 2);
+  EXPECT_EQ(info.physical_cores, 2);
+  EXPECT_EQ(info.isa, (std::vector<std::string>{"AVX2", "FMA", "AVX-512F", "AVX-512BW", "AVX-512 VNNI", "AVX-512 BF16"}));
+}
+
+TEST(CpuInfo, RecordedRaspberryPi4Aarch64) {
+  const auto info = parse_proc_cpuinfo(read("cpuinfo_aarch64_rpi4.txt"), "aarch64");
+  EXPECT_EQ(info.model, "Cortex-A72 (Raspberry Pi 4 Model B Rev 1.5)");
+  EXPECT_EQ(info.vendor, "ARM");
+  EXPECT_EQ(info.logical_cores, 4);
+  EXPECT_EQ(info.physical_cores, 4);
+  EXPECT_EQ(info.isa, std::vector<std::string>{"NEON"});  // the A72 has no dot product instructions
+}
+
+TEST(CpuInfo, ArmDotprodAndI8mmFeatureNames) {
+  const auto info = parse_proc_cpuinfo(
+      "processor\t: 0\nFeatures\t: fp asimd evtstrm aes crc32 asimdhp cpuid asimdrdm lrcpc dcpop asimddp i8mm bf16\n"
+      "CPU implementer\t: 0x41\nCPU part\t: 0xd0b\n",
+      "aarch64");
+  EXPECT_EQ(info.model, "Cortex-A76");
+  EXPECT_EQ(info.isa, (std::vector<std::string>{"NEON", "dotprod", "i8mm", "bf16", "fp16"}));
+}
+
+TEST(CpuInfo, HostCpuAlwaysFoundAndCpuidAgreesWithTheKernel) {
+  const auto d = host_cpu_device();
+  EXPECT_EQ(d.id, "host-cpu");
+  EXPECT_EQ(d.type, DeviceType::CPU);
+  EXPECT_TRUE(d.is_available().available);
+  EXPECT_FALSE(d.is_virtual());
+  EXPECT_GE(std::stoi(d.meta("LogicalCores")), 1);
+#if defined(__x86_64__)
+  EXPECT_EQ(d.discovered_by(), "cpuid");
+  // Two independent sources: the cpuid instruction (with xgetbv) and the kernel's flags.
+  std::ifstream f("/proc/cpuinfo");
+  std::stringstream s;
+  s << f.rdbuf();
+  EXPECT_EQ(cpuid_isa_features(), parse_proc_cpuinfo(s.str(), "x86_64").isa);
+  EXPECT_FALSE(cpuid_brand().empty());
+#endif
+}
+
+TEST(Usb, RecordedDescriptorOfAnotherVendorWithProduct9302IsNotACoral) {
+  std::string error;
+  const auto d = parse_usb_device_descriptor(read_hex("usb_savitech_262a_9302.hex"), &error);
+  ASSERT_TRUE(d) << error;
+  EXPECT_EQ(d->vendor_id, 0x262a);
+  EXPECT_EQ(d->product_id, 0x9302);
+  EXPECT_EQ(d->bcd_usb, 0x0200);
+  EXPECT_EQ(d->device_class, 239);
+  EXPECT_EQ(d->max_packet_size0, 64);
+  EXPECT_EQ(d->bcd_device, 0x0001);
+  EXPECT_EQ(classify_coral_usb(d->vendor_id, d->product_id), CoralUsbState::NotCoral);
+}
+
+TEST(Usb, CoralBeforeAndAfterFirmwareLoad) {
+  const auto before = parse_usb_device_descriptor(read_hex("usb_coral_1a6e_089a.hex"));
+  const auto after = parse_usb_device_descriptor(read_hex("usb_coral_18d1_9302.hex"));
+  ASSERT_TRUE(before && after);
+  EXPECT_EQ(classify_coral_usb(before->vendor_id, before->product_id), CoralUsbState::BeforeFirmware);
+  EXPECT_EQ(classify_coral_usb(after->vendor_id, after->product_id), CoralUsbState::Ready);
+  const auto dev = coral_usb_device(*after, {2, 3, "2-1"}, 0, "");
+  EXPECT_EQ(dev.id, "coral-usb-2-1");
+  EXPECT_EQ(dev.type, DeviceType::TPU);
+  EXPECT_EQ(dev.discovered_by(), "libusb");
+  EXPECT_EQ(dev.meta("UsbId"), "18d1:9302");
+  EXPECT_EQ(dev.meta("UsbVersion"), "3.10");
+  EXPECT_EQ(dev.meta("Node"), "/dev/bus/usb/002/003");
+  EXPECT_TRUE(dev.is_available().available);
+  EXPECT_EQ(coral_usb_device(*before, {1, 4, ""}, 0, "").id, "coral-usb-1-4");
+}
+
+TEST(Usb, BadDescriptorsAreRefusedWithTheReason) {
+  std::string error;
+  auto bytes = read_hex("usb_coral_18d1_9302.hex");
+  EXPECT_FALSE(parse_usb_device_descriptor(std::span(bytes).first(10), &error));
+  EXPECT_EQ(error, "a USB device descriptor is 18 bytes, got 10");
+  bytes[1] = 2;  // a configuration descriptor's type
+  EXPECT_FALSE(parse_usb_device_descriptor(bytes, &error));
+  EXPECT_EQ(error, "bDescriptorType is 2, a device descriptor has 1");
+}
+
+TEST(Usb, AvailabilityReasonsNameTheFirstThingToFix) {
+  const auto d = *parse_usb_device_descriptor(read_hex("usb_coral_18d1_9302.hex"));
+  const std::string lib = "libedgetpu.so.1 not found (install the Edge TPU runtime)";
+  auto perm = coral_usb_device(d, {2, 3, ""}, LIBUSB_ERROR_ACCESS, lib).is_available();
+  EXPECT_FALSE(perm.available);
+  EXPECT_EQ(perm.reason.rfind("permission denied on /dev/bus/usb/002/003: add a udev rule", 0), 0u) << perm.reason;
+  auto busy = coral_usb_device(d, {2, 3, ""}, LIBUSB_ERROR_BUSY, lib).is_available();
+  EXPECT_EQ(busy.reason.rfind("device busy", 0), 0u) << busy.reason;
+  auto missing = coral_usb_device(d, {2, 3, ""}, 0, lib).is_available();
+  EXPECT_FALSE(missing.available);
+  EXPECT_EQ(missing.reason, lib);
+}
+
+TEST(Usb, RealLibusbEnumerationReportsNoCoralCleanly) {
+  const auto scan = discover_coral_usb("");
+  EXPECT_TRUE(scan.corals.empty()) << "this machine has a Coral: the test expects none";
+  EXPECT_EQ(scan.note.rfind("no Coral found", 0), 0u) << scan.note;
+}
+
+TEST(Apex, OpenErrorsGiveReasons) {
+  EXPECT_EQ(apex_open_reason(0, "/dev/apex_0"), "");
+  EXPECT_EQ(apex_open_reason(EACCES, "/dev/apex_0").rfind("permission denied on /dev/apex_0: add a udev rule", 0), 0u);
+  EXPECT_EQ(apex_open_reason(EBUSY, "/dev/apex_0"), "device busy: another process holds /dev/apex_0");
+}
+
+TEST(Apex, FindsCardsWithTheirSysfsEntries) {
+  const fs::path root = fs::temp_directory_path() / ("ec_apex_" + std::to_string(::getpid()));
+  fs::create_directories(root / "dev");
+  fs::create_directories(root / "sys/class/apex/apex_0/device");
+  std::ofstream(root / "dev/apex_0") << "";
+  std::ofstream(root / "dev/null_not_apex") << "";
+  std::ofstream(root / "sys/class/apex/apex_0/device/vendor") << "0x1ac1\n";
+  std::ofstream(root / "sys/class/apex/apex_0/device/device") << "0x089a\n";
+  std::ofstream(root / "sys/class/apex/apex_0/status") << "ALIVE\n";
+  const auto found = discover_coral_pcie("libedgetpu.so.1 not found", (root / "dev").string(), (root / "sys").string());
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].id, "coral-pcie-0");
+  EXPECT_EQ(found[0].discovered_by(), "sysfs");
+  EXPECT_EQ(found[0].meta("PciId"), "0x1ac1:0x089a");
+  EXPECT_EQ(found[0].meta("DriverStatus"), "ALIVE");
+  EXPECT_EQ(found[0].is_available().reason, "libedgetpu.so.1 not found");
+  fs::remove_all(root);
+  EXPECT_TRUE(discover_coral_pcie("", "/nonexistent-dev").empty());
+}
+
+TEST(VirtualDevices, CoralOffersUsbAndPcieEdgeTpus) {
+  const auto v = backend_virtual_devices();
+  std::vector<std::string> ids;
+  for (const auto& d : v) {
+    ids.push_back(d.id);
+    EXPECT_TRUE(d.is_virtual());
+    EXPECT_FALSE(d.is_available().available);
+    EXPECT_EQ(d.is_available().reason, "virtual: compile and estimate only");
+  }
+#ifdef EC_HAVE_CORAL
+  ASSERT_TRUE(has(ids, "coral-virtual-usb") && has(ids, "coral-virtual-pcie"));
+  EXPECT_EQ(v[0].discovered_by(), "backend coral");
+  EXPECT_EQ(v[0].type, DeviceType::TPU);
+  EXPECT_FALSE(v[0].meta("PerfModel").empty());
+#endif
+}
+
+TEST(Discovery, ListsHostCpuFirstAndSaysWhatItDidNotFind) {
+  DevicesConfig config;
+  DeviceConfig board;
+  board.id = "rpi-coral";
+  board.name = "Raspberry Pi 4 with a Coral";
+  board.provider.type = "ssh";
+  board.provider.host = "rpi.local";
+  board.provider.user = "pi";
+  config.devices.push_back(board);
+  DeviceConfig cpu;
+  cpu.id = "host-cpu";
+  config.devices.push_back(cpu);
+  const auto r = discover_devices({.include_virtual = true, .config = &config});
+  ASSERT_FALSE(r.devices.empty());
+  EXPECT_EQ(r.devices[0].id, "host-cpu");
+  EXPECT_EQ(r.devices[0].meta("Provider"), "local");
+  const auto* remote = r.find("rpi-coral");
+  ASSERT_TRUE(remote);
+  EXPECT_EQ(remote->discovered_by(), "config");
+  EXPECT_EQ(remote->meta("Remote"), "pi@rpi.local:22");
+  EXPECT_TRUE(remote->is_available().available);
+  EXPECT_NE(r.ids().find("host-cpu, "), std::string::npos);
+  bool usb_note = false;
+  for (const auto& n : r.notes) usb_note |= n.rfind("no Coral found", 0) == 0;
+  EXPECT_TRUE(usb_note);
+}

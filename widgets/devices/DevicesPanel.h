@@ -1,0 +1,93 @@
+// The Devices panel: every device edgecompile knows (physical, configured remote,
+// virtual) with availability and reasons, and the provider config editor of the
+// selected device — provider type, host, port, user, key, remote dir, remote
+// command, and per-component overrides (compiler, profiler, invoker) — saved to
+// the devices.json the CLI reads (core/devices/provider_config.h).
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include <QWidget>
+
+#include "core/devices/provider_config.h"
+#include "widgets/devices/DeviceModels.h"
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QTabWidget;
+class QTreeView;
+
+namespace ec::widgets {
+
+class DevicesPanel : public QWidget {
+  Q_OBJECT
+
+ public:
+  /// `configPath` is the devices.json to read and write (passed in: no settings singleton).
+  explicit DevicesPanel(const QString& configPath, QWidget* parent = nullptr);
+
+  /// The discovered devices (an immutable snapshot from a worker) and discovery's notes.
+  void setDevices(std::vector<ec::devices::HardwareDevice> devices, const QStringList& notes);
+  DeviceListModel* model() const { return model_; }
+  QTreeView* view() const { return view_; }
+  /// Shows device `id` in the editor (keeps the edits of the one shown before).
+  void selectDevice(const QString& id);
+  QString selectedDevice() const { return current_; }
+  /// Adds a device only the config knows (a remote board), selected for editing.
+  void addRemoteDevice(const QString& id);
+  /// Writes the config (atomically). False, with the message shown and emitted, when it cannot.
+  bool save();
+  const ec::devices::DevicesConfig& config() const { return config_; }
+  const QString& configPath() const { return path_; }
+  QPushButton* saveButton() const { return save_; }
+
+  /// The editor's fields: component "" is the device's provider, else "compiler", "profiler", "invoker".
+  struct Fields {
+    QComboBox* type = nullptr;
+    QLineEdit* host = nullptr;
+    QLineEdit* port = nullptr;
+    QLineEdit* user = nullptr;
+    QLineEdit* key = nullptr;
+    QLineEdit* remoteDir = nullptr;
+    QLineEdit* remoteCommand = nullptr;
+    std::vector<QLabel*> labels;
+  };
+  const Fields& fields(const std::string& component = {}) const { return fields_.at(component); }
+
+ signals:
+  void refreshRequested();
+  void configSaved(const QString& path);
+  void configFailed(const QString& message);
+
+ protected:
+  void changeEvent(QEvent* event) override;
+
+ private:
+  Fields makeFields(QWidget* page, bool inherit);
+  void loadEditor();
+  void storeEditor();
+  void retranslate();
+
+  QString path_;
+  ec::devices::DevicesConfig config_;
+  bool configBroken_ = false;  // the file did not parse: never overwrite it
+  QString current_;
+  QStringList notes_;
+  DeviceListModel* model_ = nullptr;
+  QTreeView* view_ = nullptr;
+  QLabel* notesLabel_ = nullptr;
+  QLabel* editorTitle_ = nullptr;
+  QLabel* status_ = nullptr;
+  QTabWidget* tabs_ = nullptr;
+  std::map<std::string, Fields> fields_;
+  QLineEdit* newId_ = nullptr;
+  QPushButton* add_ = nullptr;
+  QPushButton* refresh_ = nullptr;
+  QPushButton* save_ = nullptr;
+};
+
+}  // namespace ec::widgets
