@@ -75,6 +75,7 @@ MainWindow::MainWindow(QSettings& settings, QWidget* parent)
   createPassesPanel();
   createQuantPanel();
   createCompilePanels();
+  createBenchPanels();
   createActions();
   createStatusBar();
   restoreWindowState();

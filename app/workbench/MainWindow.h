@@ -35,10 +35,12 @@ class LogSink;
 class MessageBar;
 class ModelSummaryModel;
 class OperationListModel;
+class BenchmarkPanel;
 class PartitionPanel;
 class PassesPanel;
 class PropertiesPanel;
 class QuantPanel;
+class RunHistoryPanel;
 class SearchBar;
 class SummaryPanel;
 class TimelinePanel;
@@ -83,6 +85,8 @@ class MainWindow : public QMainWindow {
   ec::widgets::PartitionPanel* partitionPanel() const { return partitionPanel_; }
   ec::widgets::TimelinePanel* timelinePanel() const { return timelinePanel_; }
   bool isCompiling() const;
+  ec::widgets::BenchmarkPanel* benchmarkPanel() const { return benchPanel_; }
+  ec::widgets::RunHistoryPanel* runHistoryPanel() const { return historyPanel_; }
   /// Random calibration samples of Compile for Target's post-training quantisation.
   static constexpr int kCompileRandomSamples = 32;
 
@@ -124,6 +128,8 @@ class MainWindow : public QMainWindow {
   void compiled();
   /// The compile failed; `message` is the core's one-line error.
   void compileFailed(const QString& message);
+  /// A benchmark finished (Benchmark panel); `runId` is its run-history id (0: not recorded).
+  void benchmarked(qint64 runId);
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -177,6 +183,9 @@ class MainWindow : public QMainWindow {
   void addCompileAction(QMenu* model);
   /// Shows the last compile's graph coloured by placement.
   void showCompileOutcome();
+  // Benchmark and run history (MainWindowBench.cpp).
+  void createBenchPanels();
+  void addBenchActions(QMenu* tools);
 
   /// Runs `apply` (which sets texts with tr()) now and again on every language change.
   void retranslated(std::function<void()> apply);
@@ -230,6 +239,11 @@ class MainWindow : public QMainWindow {
   QAction* compileAction_ = nullptr;
   QProgressDialog* compileProgress_ = nullptr;
   CompileSession* compile_ = nullptr;  // worker thread and last outcome (CompileRunner.h)
+
+  ec::widgets::BenchmarkPanel* benchPanel_ = nullptr;
+  ec::widgets::RunHistoryPanel* historyPanel_ = nullptr;
+  QDockWidget* benchDock_ = nullptr;
+  QDockWidget* historyDock_ = nullptr;
 };
 
 }  // namespace ec::workbench
