@@ -172,6 +172,10 @@ class BenchTests : public QObject {
     QCOMPARE(history.barSetA()->at(0), history.runsModel()->run(1).stats->mean_ms);
     QCOMPARE(history.barSetB()->at(4), history.runsModel()->run(0).stats->p99_ms);
     QVERIFY(!history.compare(ids[0], 999999));
+    history.resize(900, 700);
+    history.show();
+    QTest::qWait(50);
+    saveScreenshot(history, QStringLiteral("history_compare.png"));
 
     // A damaged database: one line in the panel naming the file, the file untouched.
     const QString bad = dir_->filePath(QStringLiteral("bad.db"));

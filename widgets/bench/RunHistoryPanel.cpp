@@ -153,6 +153,7 @@ RunHistoryPanel::RunHistoryPanel(QWidget* parent) : QWidget(parent) {
   axisX_ = new QBarCategoryAxis;
   axisX_->append({QStringLiteral("mean"), QStringLiteral("p50"), QStringLiteral("p90"), QStringLiteral("p95"),
                   QStringLiteral("p99")});
+  axisX_->setTruncateLabels(false);
   axisY_ = new QValueAxis;
   axisY_->setLabelFormat(QStringLiteral("%.2f"));
   chart->addAxis(axisX_, Qt::AlignBottom);
@@ -161,6 +162,12 @@ RunHistoryPanel::RunHistoryPanel(QWidget* parent) : QWidget(parent) {
   series_->attachAxis(axisY_);
   chart_ = new QChartView(chart, lower);
   chart_->setRenderHint(QPainter::Antialiasing);
+  // The comparison (table and chart) gets the larger share once two runs are picked.
+  split->setStretchFactor(0, 2);
+  split->setStretchFactor(1, 3);
+  lower->setStretchFactor(0, 3);
+  lower->setStretchFactor(1, 2);
+  chart_->setMinimumWidth(260);
   layout->addWidget(split, 1);
 
   connect(reload_, &QPushButton::clicked, this, &RunHistoryPanel::reload);
