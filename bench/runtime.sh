@@ -31,7 +31,7 @@ for m in mobilenet_v2 resnet18 transformer; do
   for t in 1 2; do
     ours=() theirs=()
     for ((r = 0; r < rounds; ++r)); do
-      ours+=("$("$exe" bench "$models/$m.onnx" --input "input=$in" --iterations "${iters[$m]}" --warmup 3 --threads "$t" --json | $py -c 'import json,sys; print(json.load(sys.stdin)["p50_ms"])')")
+      ours+=("$("$exe" bench "$models/$m.onnx" --input "input=$in" --iterations "${iters[$m]}" --warmup 3 --threads "$t" --no-profile --no-record --json | $py -c 'import json,sys; print(json.load(sys.stdin)["p50_ms"])')")
       theirs+=("$(node bench/ort/ort_bench.js "$models/$m.onnx" "$in" "${iters[$m]}" 3 "$t" | $py -c 'import json,sys; print(json.load(sys.stdin)["p50_ms"])')")
     done
     $py - "$m" "$t" "${ours[*]}" "${theirs[*]}" <<'PY'

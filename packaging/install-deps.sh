@@ -12,6 +12,7 @@ packages=(
   libflatbuffers-dev flatbuffers-compiler
   libeigen3-dev libusb-1.0-0-dev libspdlog-dev libfmt-dev
   libcli11-dev nlohmann-json3-dev
+  libsqlite3-dev nettle-dev  # run history (core/history): SQLite, SHA-256 of model files
   # GUI
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-tools-dev qt6-l10n-tools qt6-tools-dev-tools libgl-dev
   # tests and benchmarks

@@ -2,6 +2,179 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de">
 <context>
+    <name>ec::widgets::BenchmarkPanel</name>
+    <message>
+        <source>Recorded as run %1 in the run history.</source>
+        <translation>Als Lauf %1 im Laufverlauf aufgezeichnet.</translation>
+    </message>
+    <message>
+        <source>Not recorded: %1</source>
+        <translation>Nicht aufgezeichnet: %1</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>Abgebrochen.</translation>
+    </message>
+    <message>
+        <source>No model open.</source>
+        <translation>Kein Modell geöffnet.</translation>
+    </message>
+    <message>
+        <source>Model: %1</source>
+        <translation>Modell: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Running %n timed run(s)…</source>
+        <translation>
+            <numerusform>%n gemessener Lauf läuft…</numerusform>
+            <numerusform>%n gemessene Läufe laufen…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>%1 MiB</source>
+        <translation>%1 MiB</translation>
+    </message>
+    <message>
+        <source>init (load + prepare)</source>
+        <translation>Init (Laden + Vorbereiten)</translation>
+    </message>
+    <message>
+        <source>first inference</source>
+        <translation>erste Inferenz</translation>
+    </message>
+    <message numerus="yes">
+        <source>warm-up mean (%n run(s))</source>
+        <translation>
+            <numerusform>Aufwärm-Mittel (%n Lauf)</numerusform>
+            <numerusform>Aufwärm-Mittel (%n Läufe)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <source>timed runs</source>
+        <translation>gemessene Läufe</translation>
+    </message>
+    <message>
+        <source>mean</source>
+        <translation>Mittelwert</translation>
+    </message>
+    <message>
+        <source>stdev</source>
+        <translation>Std.-Abw.</translation>
+    </message>
+    <message>
+        <source>min</source>
+        <translation>Min.</translation>
+    </message>
+    <message>
+        <source>max</source>
+        <translation>Max.</translation>
+    </message>
+    <message>
+        <source>p50</source>
+        <translation>p50</translation>
+    </message>
+    <message>
+        <source>p90</source>
+        <translation>p90</translation>
+    </message>
+    <message>
+        <source>p95</source>
+        <translation>p95</translation>
+    </message>
+    <message>
+        <source>p99</source>
+        <translation>p99</translation>
+    </message>
+    <message>
+        <source>throughput</source>
+        <translation>Durchsatz</translation>
+    </message>
+    <message>
+        <source>%1 inferences/s</source>
+        <translation>%1 Inferenzen/s</translation>
+    </message>
+    <message>
+        <source>peak memory</source>
+        <translation>Spitzenspeicher</translation>
+    </message>
+    <message>
+        <source>activation arena</source>
+        <translation>Aktivierungs-Arena</translation>
+    </message>
+    <message>
+        <source>threads</source>
+        <translation>Threads</translation>
+    </message>
+    <message>
+        <source>per-op profile</source>
+        <translation>Profil je Op</translation>
+    </message>
+    <message>
+        <source>%1 ops, sum %2 (%3% of the mean)</source>
+        <translation>%1 Ops, Summe %2 (%3 % des Mittelwerts)</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>Gerät</translation>
+    </message>
+    <message>
+        <source>Timed runs</source>
+        <translation>Gemessene Läufe</translation>
+    </message>
+    <message>
+        <source>Warm-up runs</source>
+        <translation>Aufwärmläufe</translation>
+    </message>
+    <message>
+        <source>Threads (0 = every core)</source>
+        <translation>Threads (0 = alle Kerne)</translation>
+    </message>
+    <message>
+        <source>Record in the run history</source>
+        <translation>Im Laufverlauf aufzeichnen</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Starten</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Figure</source>
+        <translation>Kennzahl</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>Wert</translation>
+    </message>
+    <message>
+        <source>Figures</source>
+        <translation>Kennzahlen</translation>
+    </message>
+    <message>
+        <source>Latency per run</source>
+        <translation>Latenz je Lauf</translation>
+    </message>
+    <message>
+        <source>Histogram</source>
+        <translation>Histogramm</translation>
+    </message>
+    <message>
+        <source>Time per op</source>
+        <translation>Zeit je Op</translation>
+    </message>
+</context>
+<context>
     <name>ec::widgets::ChannelHeatmap</name>
     <message>
         <source>channel %1 of %2</source>
@@ -267,6 +440,48 @@
     </message>
 </context>
 <context>
+    <name>ec::widgets::LatencyChart</name>
+    <message>
+        <source>latency</source>
+        <translation>Latenz</translation>
+    </message>
+    <message>
+        <source>mean</source>
+        <translation>Mittelwert</translation>
+    </message>
+    <message>
+        <source>timed run</source>
+        <translation>gemessener Lauf</translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation>ms</translation>
+    </message>
+</context>
+<context>
+    <name>ec::widgets::LatencyHistogram</name>
+    <message>
+        <source>runs</source>
+        <translation>Läufe</translation>
+    </message>
+    <message>
+        <source>latency (ms)</source>
+        <translation>Latenz (ms)</translation>
+    </message>
+    <message>
+        <source>p50 %1 ms</source>
+        <translation>p50 %1 ms</translation>
+    </message>
+    <message>
+        <source>p95 %1 ms</source>
+        <translation>p95 %1 ms</translation>
+    </message>
+    <message>
+        <source>p99 %1 ms</source>
+        <translation>p99 %1 ms</translation>
+    </message>
+</context>
+<context>
     <name>ec::widgets::LogModel</name>
     <message>
         <source>Trace</source>
@@ -441,6 +656,21 @@
     <message>
         <source>none (float)</source>
         <translation>keine (Gleitkomma)</translation>
+    </message>
+</context>
+<context>
+    <name>ec::widgets::OpTimeChart</name>
+    <message>
+        <source>mean ms per run</source>
+        <translation>mittlere ms je Lauf</translation>
+    </message>
+    <message>
+        <source>ms (mean over the timed runs)</source>
+        <translation>ms (Mittel über die gemessenen Läufe)</translation>
+    </message>
+    <message>
+        <source>%1 %2%</source>
+        <translation>%1 %2 %</translation>
     </message>
 </context>
 <context>
@@ -1194,6 +1424,130 @@
     </message>
 </context>
 <context>
+    <name>ec::widgets::RunCompareModel</name>
+    <message>
+        <source>Welch&apos;s t-test on the means: p = %1</source>
+        <translation>Welch-t-Test der Mittelwerte: p = %1</translation>
+    </message>
+    <message>
+        <source>bootstrap of the recorded latencies: 95% interval of the change [%1, %2]</source>
+        <translation>Bootstrap der aufgezeichneten Latenzen: 95-%-Intervall der Änderung [%1, %2]</translation>
+    </message>
+    <message>
+        <source>a single measurement per run: no noise model</source>
+        <translation>eine einzelne Messung je Lauf: kein Rauschmodell</translation>
+    </message>
+    <message>
+        <source>n/a</source>
+        <translation>k. A.</translation>
+    </message>
+    <message>
+        <source>beyond noise</source>
+        <translation>über dem Rauschen</translation>
+    </message>
+    <message>
+        <source>within noise</source>
+        <translation>im Rauschen</translation>
+    </message>
+    <message>
+        <source>Statistic</source>
+        <translation>Statistik</translation>
+    </message>
+    <message>
+        <source>Run %1 (A)</source>
+        <translation>Lauf %1 (A)</translation>
+    </message>
+    <message>
+        <source>A</source>
+        <translation>A</translation>
+    </message>
+    <message>
+        <source>Run %1 (B)</source>
+        <translation>Lauf %1 (B)</translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation>B</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>Änderung</translation>
+    </message>
+    <message>
+        <source>Change %</source>
+        <translation>Änderung %</translation>
+    </message>
+    <message>
+        <source>Noise</source>
+        <translation>Rauschen</translation>
+    </message>
+</context>
+<context>
+    <name>ec::widgets::RunHistoryModel</name>
+    <message>
+        <source>Run</source>
+        <translation>Starten</translation>
+    </message>
+    <message>
+        <source>Time (UTC)</source>
+        <translation>Zeit (UTC)</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>Art</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modell</translation>
+    </message>
+    <message>
+        <source>Target</source>
+        <translation>Ziel</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>Gerät</translation>
+    </message>
+    <message>
+        <source>Mean ms</source>
+        <translation>Mittel ms</translation>
+    </message>
+    <message>
+        <source>p99 ms</source>
+        <translation>p99 ms</translation>
+    </message>
+</context>
+<context>
+    <name>ec::widgets::RunHistoryPanel</name>
+    <message numerus="yes">
+        <source>%n run(s) in %1. Select two to compare.</source>
+        <translation>
+            <numerusform>%n Lauf in %1. Zum Vergleichen zwei auswählen.</numerusform>
+            <numerusform>%n Läufe in %1. Zum Vergleichen zwei auswählen.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Run %1 (A)</source>
+        <translation>Lauf %1 (A)</translation>
+    </message>
+    <message>
+        <source>Run %1 (B)</source>
+        <translation>Lauf %1 (B)</translation>
+    </message>
+    <message>
+        <source>Reload</source>
+        <translation>Neu laden</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>Vergleichen</translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation>ms</translation>
+    </message>
+</context>
+<context>
     <name>ec::widgets::SearchBar</name>
     <message>
         <source>Find op or tensor by name or type</source>
@@ -1800,6 +2154,42 @@ Unterstützt: %1</translation>
     <message>
         <source>Devices saved to %1</source>
         <translation>Geräte gespeichert in %1</translation>
+    </message>
+    <message>
+        <source>Benchmark</source>
+        <translation>Benchmark</translation>
+    </message>
+    <message>
+        <source>Run History</source>
+        <translation>Laufverlauf</translation>
+    </message>
+    <message>
+        <source>ms per op (benchmark)</source>
+        <translation>ms je Op (Benchmark)</translation>
+    </message>
+    <message>
+        <source>Benchmark: mean %1 ms, p99 %2 ms</source>
+        <translation>Benchmark: Mittelwert %1 ms, p99 %2 ms</translation>
+    </message>
+    <message>
+        <source>Benchmark failed: %1</source>
+        <translation>Benchmark fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>&amp;Benchmark…</source>
+        <translation>&amp;Benchmark…</translation>
+    </message>
+    <message>
+        <source>Time the open model: latency statistics, histogram and time per op</source>
+        <translation>Das geöffnete Modell messen: Latenzstatistik, Histogramm und Zeit je Op</translation>
+    </message>
+    <message>
+        <source>Run &amp;History</source>
+        <translation>Lauf&amp;verlauf</translation>
+    </message>
+    <message>
+        <source>Every recorded compile and benchmark; compare two runs</source>
+        <translation>Jede aufgezeichnete Kompilierung und jeder Benchmark; zwei Läufe vergleichen</translation>
     </message>
 </context>
 <context>

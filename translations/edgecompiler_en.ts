@@ -2,6 +2,179 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en">
 <context>
+    <name>ec::widgets::BenchmarkPanel</name>
+    <message>
+        <source>Recorded as run %1 in the run history.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not recorded: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No model open.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Running %n timed run(s)…</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 MiB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>init (load + prepare)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>first inference</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>warm-up mean (%n run(s))</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>timed runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>mean</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>stdev</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>min</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>max</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>p50</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>p90</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>p95</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>p99</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>throughput</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 inferences/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>peak memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>activation arena</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>threads</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>per-op profile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 ops, sum %2 (%3% of the mean)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Timed runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Warm-up runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Threads (0 = every core)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Record in the run history</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Figure</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Figures</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Latency per run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Histogram</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Time per op</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ec::widgets::ChannelHeatmap</name>
     <message>
         <source>channel %1 of %2</source>
@@ -267,6 +440,48 @@
     </message>
 </context>
 <context>
+    <name>ec::widgets::LatencyChart</name>
+    <message>
+        <source>latency</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>mean</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>timed run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ec::widgets::LatencyHistogram</name>
+    <message>
+        <source>runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>latency (ms)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>p50 %1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>p95 %1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>p99 %1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ec::widgets::LogModel</name>
     <message>
         <source>Trace</source>
@@ -440,6 +655,21 @@
     </message>
     <message>
         <source>none (float)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ec::widgets::OpTimeChart</name>
+    <message>
+        <source>mean ms per run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ms (mean over the timed runs)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2%</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1192,6 +1422,130 @@
     </message>
 </context>
 <context>
+    <name>ec::widgets::RunCompareModel</name>
+    <message>
+        <source>Welch&apos;s t-test on the means: p = %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>bootstrap of the recorded latencies: 95% interval of the change [%1, %2]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a single measurement per run: no noise model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>n/a</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>beyond noise</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>within noise</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Statistic</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run %1 (A)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run %1 (B)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Change %</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Noise</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ec::widgets::RunHistoryModel</name>
+    <message>
+        <source>Run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Time (UTC)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Target</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mean ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>p99 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ec::widgets::RunHistoryPanel</name>
+    <message numerus="yes">
+        <source>%n run(s) in %1. Select two to compare.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Run %1 (A)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run %1 (B)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reload</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ec::widgets::SearchBar</name>
     <message>
         <source>Find op or tensor by name or type</source>
@@ -1794,6 +2148,42 @@ Supported: %1</source>
     </message>
     <message>
         <source>Devices saved to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Benchmark</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run History</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ms per op (benchmark)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Benchmark: mean %1 ms, p99 %2 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Benchmark failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Benchmark…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Time the open model: latency statistics, histogram and time per op</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run &amp;History</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every recorded compile and benchmark; compare two runs</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

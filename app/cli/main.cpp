@@ -40,6 +40,7 @@ int main(int argc, char** argv) {
       ec::cli::add_convert_command(app),
       ec::cli::add_compile_command(app),
       ec::cli::add_devices_command(app),
+      ec::cli::add_runs_command(app),
   };
 
   // The seed form `edgecompile MODEL --target coral --output OUT.tflite` is `compile`.

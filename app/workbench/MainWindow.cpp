@@ -76,6 +76,7 @@ MainWindow::MainWindow(QSettings& settings, QWidget* parent)
   createQuantPanel();
   createCompilePanels();
   createDevicesPanel();
+  createBenchPanels();
   createActions();
   createStatusBar();
   restoreWindowState();

@@ -35,10 +35,12 @@ class LogSink;
 class MessageBar;
 class ModelSummaryModel;
 class OperationListModel;
+class BenchmarkPanel;
 class PartitionPanel;
 class PassesPanel;
 class PropertiesPanel;
 class QuantPanel;
+class RunHistoryPanel;
 class SearchBar;
 class SummaryPanel;
 class TimelinePanel;
@@ -86,6 +88,8 @@ class MainWindow : public QMainWindow {
   ec::widgets::TimelinePanel* timelinePanel() const { return timelinePanel_; }
   bool isCompiling() const;
   ec::widgets::DevicesPanel* devicesPanel() const { return devicesPanel_; }
+  ec::widgets::BenchmarkPanel* benchmarkPanel() const { return benchPanel_; }
+  ec::widgets::RunHistoryPanel* runHistoryPanel() const { return historyPanel_; }
   /// Random calibration samples of Compile for Target's post-training quantisation.
   static constexpr int kCompileRandomSamples = 32;
 
@@ -135,6 +139,8 @@ class MainWindow : public QMainWindow {
   void compileFailed(const QString& message);
   /// Device discovery finished and the Devices panel shows its result.
   void devicesDiscovered();
+  /// A benchmark finished (Benchmark panel); `runId` is its run-history id (0: not recorded).
+  void benchmarked(qint64 runId);
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -191,6 +197,9 @@ class MainWindow : public QMainWindow {
   void showCompileOutcome();
   /// A compiled artefact opened as a model (*_edgetpu.tflite): its own split.
   void showArtefactPartition();
+  // Benchmark and run history (MainWindowBench.cpp).
+  void createBenchPanels();
+  void addBenchActions(QMenu* tools);
 
   /// Runs `apply` (which sets texts with tr()) now and again on every language change.
   void retranslated(std::function<void()> apply);
@@ -249,6 +258,10 @@ class MainWindow : public QMainWindow {
   ec::widgets::DevicesPanel* devicesPanel_ = nullptr;
   QDockWidget* devicesDock_ = nullptr;
   DeviceDiscovery* discovery_ = nullptr;  // worker thread of discovery (MainWindowDevices.cpp)
+  ec::widgets::BenchmarkPanel* benchPanel_ = nullptr;
+  ec::widgets::RunHistoryPanel* historyPanel_ = nullptr;
+  QDockWidget* benchDock_ = nullptr;
+  QDockWidget* historyDock_ = nullptr;
 };
 
 }  // namespace ec::workbench

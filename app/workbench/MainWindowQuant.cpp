@@ -127,6 +127,7 @@ void MainWindow::addToolsMenu() {
   });
   action->setObjectName(kQuantizeActionName);
   action->setStatusTip(tr("Quantise the model to int8 and show where it loses accuracy"));
+  addBenchActions(tools);
 }
 
 void MainWindow::quantize() {

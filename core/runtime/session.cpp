@@ -8,6 +8,7 @@
 #include <random>
 
 #include "core/errors.h"
+#include "core/runtime/benchmark.h"
 #include "core/frontends/frontend.h"
 #include "core/runtime/dispatch.h"
 #include "core/runtime/kernel_registry.h"
@@ -301,42 +302,10 @@ std::map<std::string, Tensor> InferenceSession::run(const std::map<std::string, 
 }
 
 Stats InferenceSession::benchmark(const std::map<std::string, Tensor>& inputs, int iterations, int warmup) const {
-  if (iterations <= 0) throw EdgeCompilerError(ErrorKind::Usage, "iterations must be positive");
-  if (warmup < 0) throw EdgeCompilerError(ErrorKind::Usage, "warm-up runs cannot be negative");
-  auto timed_run = [&] {
-    const auto t0 = std::chrono::steady_clock::now();
-    run(inputs);
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  };
-  Stats s;
-  // As TFLite's benchmark_model: the cold first run and the warm-up are reported
-  // apart, so a --warmup 0 run never folds one-off costs into the statistics.
-  s.first_ms = timed_run();
-  s.warmup = warmup;
-  for (int i = 0; i < warmup; ++i) s.warmup_mean_ms += timed_run() / warmup;
-  std::vector<double> ms;
-  ms.reserve(static_cast<std::size_t>(iterations));
-  for (int i = 0; i < iterations; ++i) ms.push_back(timed_run());
-  s.iterations = iterations;
-  double sum = 0;
-  for (double v : ms) sum += v;
-  s.mean_ms = sum / double(ms.size());
-  double var = 0;
-  for (double v : ms) var += (v - s.mean_ms) * (v - s.mean_ms);
-  s.stdev_ms = std::sqrt(var / double(ms.size()));
-  std::sort(ms.begin(), ms.end());
-  // Nearest-rank percentiles.
-  auto pct = [&](double p) {
-    const auto rank = static_cast<std::size_t>(std::ceil(p / 100.0 * double(ms.size())));
-    return ms[std::min(ms.size() - 1, rank == 0 ? 0 : rank - 1)];
-  };
-  s.p50_ms = pct(50);
-  s.p95_ms = pct(95);
-  s.p99_ms = pct(99);
-  s.min_ms = ms.front();
-  s.max_ms = ms.back();
-  s.throughput = s.mean_ms > 0 ? 1000.0 / s.mean_ms : 0;
-  return s;
+  BenchmarkOptions o;
+  o.iterations = iterations;
+  o.warmup = warmup;
+  return run_benchmark(*this, inputs, o);
 }
 
 Stats InferenceSession::benchmark(int iterations, int warmup) const {

@@ -12,6 +12,7 @@
 
 #include "core/ir/graph.h"
 #include "core/runtime/gemm/gemm.h"
+#include "core/runtime/stats.h"
 #include "core/runtime/tensor.h"
 #include "core/runtime/thread_pool.h"
 
@@ -28,20 +29,6 @@ struct SessionOptions {
   /// Threads for the GEMM, convolution and depthwise kernels, the calling
   /// thread included; 0 = every core (std::thread::hardware_concurrency()).
   int threads = 0;
-};
-
-/// Latency statistics of benchmark(), in milliseconds.
-struct Stats {
-  /// The first run after load, timed on its own: it pays one-off costs (weight
-  /// packing, buffer allocation) and is never part of the statistics below.
-  double first_ms = 0;
-  /// Warm-up runs after the first, and their mean (0 when there were none).
-  int warmup = 0;
-  double warmup_mean_ms = 0;
-  /// Steady state: the timed runs after the first and the warm-up.
-  int iterations = 0;
-  double mean_ms = 0, p50_ms = 0, p95_ms = 0, p99_ms = 0, min_ms = 0, max_ms = 0, stdev_ms = 0;
-  double throughput = 0;  // inferences per second (1000 / mean_ms)
 };
 
 /// Time spent in each op of one run (in graph order), filled by run() on request.
@@ -103,7 +90,8 @@ class InferenceSession {
   std::map<std::string, Tensor> run(const std::map<std::string, Tensor>& inputs, RunProfile* profile = nullptr) const;
 
   /// Times the first run on its own, then `warmup` runs (their mean is reported
-  /// apart), then `iterations` runs: the steady-state statistics.
+  /// apart), then `iterations` runs: the steady-state statistics (the runner of
+  /// benchmark.h with its defaults, per-op profile included).
   Stats benchmark(const std::map<std::string, Tensor>& inputs, int iterations, int warmup = 5) const;
   /// Same, on random_inputs().
   Stats benchmark(int iterations, int warmup = 5) const;

@@ -1,24 +1,28 @@
 // `edgecompile bench`: times a model on the CPU runtime on the given .npy
-// inputs (or deterministic random ones) and prints latency statistics and
-// peak memory.
-#include <sys/resource.h>
+// inputs (or deterministic random ones) with the benchmark runner
+// (core/runtime/benchmark.h) and prints every field of its Stats: init, first
+// inference, warm-up mean, mean/stdev/min/max/p50/p90/p95/p99, throughput, peak
+// memory and the per-op profile. --json prints the same Stats (docs/bench-json.md),
+// --csv writes one row per timed run. The run is recorded in the run history.
+#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
-#include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <map>
-#include <vector>
 #include <iostream>
 #include <memory>
+#include <sstream>
 #include <string>
+#include <vector>
 
-#include "app/cli/commands/bench_device.h"
 #include "app/cli/commands/commands.h"
-#include "app/cli/commands/options.h"
 #include "app/cli/commands/npy_inputs.h"
-#include "core/runtime/session.h"
+#include "app/cli/commands/options.h"
+#include "app/cli/commands/bench_device.h"
+#include "app/cli/commands/record.h"
+#include "core/runtime/benchmark.h"
+#include "core/util/atomic_file.h"
 
 namespace ec::cli {
 namespace {
@@ -29,17 +33,14 @@ struct BenchOptions {
   int iterations = 50;
   int warmup = 5;
   int threads = 0;
+  int top = 10;
   bool json = false;
   bool profile = false;
+  bool no_profile = false;
+  std::string csv;
+  RecordOptions record;
   std::string device;  // --device ID (bench_device.cpp); "" = host-cpu
 };
-
-// Peak resident set size of this process, in MiB (Linux reports ru_maxrss in KiB).
-double peak_rss_mib() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return static_cast<double>(u.ru_maxrss) / 1024.0;
-}
 
 // "14.0 MiB", "36.5 KiB".
 std::string size_string(std::size_t bytes) {
@@ -51,91 +52,125 @@ std::string size_string(std::size_t bytes) {
   return buf;
 }
 
-int bench_model(const BenchOptions& o) {
-  if (auto rc = bench_on_device({o.device, o.model, o.iterations, o.warmup, o.threads, o.json})) return *rc;
-  runtime::InferenceSession session({o.threads});
-  // Init as TFLite's benchmark_model reports it: reading the file and preparing the session.
-  const auto t0 = std::chrono::steady_clock::now();
-  session.load(o.model);
-  const double init_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  const auto inputs = o.inputs.empty() ? session.random_inputs(0) : read_npy_inputs(o.inputs);
-  const runtime::Stats s = session.benchmark(inputs, o.iterations, o.warmup);
-  const double peak = peak_rss_mib();
-  // Per-op profile: a few extra runs with per-op timing, averaged.
-  std::map<std::string, double> by_type;
-  std::vector<std::pair<double, std::string>> top;
-  if (o.profile) {
-    const int runs = std::max(1, std::min(o.iterations, 10));
-    std::map<std::string, std::pair<std::string, double>> by_op;  // label -> (type, total ms)
-    for (int i = 0; i < runs; ++i) {
-      runtime::RunProfile p;
-      session.run(inputs, &p);
-      for (std::size_t k = 0; k < p.ops.size(); ++k) {
-        const auto& e = p.ops[k];
-        by_type[e.op_type] += e.ms / runs;
-        auto& slot = by_op[e.name.empty() ? "#" + std::to_string(k) + " " + e.op_type : e.name];
-        slot.first = e.op_type;
-        slot.second += e.ms / runs;
-      }
-    }
-    for (const auto& [name, v] : by_op) top.emplace_back(v.second, name + " (" + v.first + ")");
-    std::sort(top.rbegin(), top.rend());
-    if (top.size() > 10) top.resize(10);
+// A progress bar on stderr when it is a terminal (never when piped), redrawn at
+// most every 50 ms, erased at the end.
+std::function<bool(int, int)> make_progress_bar() {
+  if (!isatty(STDERR_FILENO)) return {};
+  auto last = std::make_shared<std::chrono::steady_clock::time_point>();
+  return [last](int done, int total) {
+    const auto now = std::chrono::steady_clock::now();
+    if (done < total && now - *last < std::chrono::milliseconds(50)) return true;
+    *last = now;
+    constexpr int width = 30;
+    const int filled = total > 0 ? done * width / total : width;
+    std::cerr << "\rbench [" << std::string(static_cast<std::size_t>(filled), '#')
+              << std::string(static_cast<std::size_t>(width - filled), '-') << "] " << done << "/" << total << " runs"
+              << std::flush;
+    if (done == total) std::cerr << "\r" << std::string(width + 40, ' ') << "\r" << std::flush;
+    return true;
+  };
+}
+
+std::string csv_text(const runtime::Stats& s) {
+  std::ostringstream out;
+  out << "iteration,latency_ms\n";
+  char line[64];
+  for (std::size_t i = 0; i < s.latencies_ms.size(); ++i) {
+    std::snprintf(line, sizeof line, "%zu,%.6f\n", i + 1, s.latencies_ms[i]);
+    out << line;
   }
-  if (o.json) {
-    nlohmann::json j = {{"model", o.model},          {"iterations", s.iterations}, {"warmup", o.warmup},
-                        {"init_ms", init_ms},        {"first_inference_ms", s.first_ms},
-                        {"warmup_mean_ms", s.warmup > 0 ? nlohmann::json(s.warmup_mean_ms) : nlohmann::json(nullptr)},
-                        {"threads", session.threads()},      {"mean_ms", s.mean_ms},       {"p50_ms", s.p50_ms},
-                        {"p95_ms", s.p95_ms},        {"p99_ms", s.p99_ms},         {"min_ms", s.min_ms},
-                        {"max_ms", s.max_ms},        {"stdev_ms", s.stdev_ms},     {"throughput_per_s", s.throughput},
-                        {"peak_memory_mib", peak},  {"arena_mib", session.arena_bytes() / 1048576.0},
-                        {"packed_weights_mib", session.packed_weight_bytes() / 1048576.0},
-                        {"fused_activations", session.fused_activations()}};
-    if (o.profile) {
-      j["profile_ms_by_op_type"] = by_type;
-      nlohmann::json t = nlohmann::json::array();
-      for (const auto& [ms, label] : top) t.push_back({{"op", label}, {"ms", ms}});
-      j["profile_top_ops"] = t;
-    }
-    std::cout << j.dump(2) << '\n';
-    return 0;
-  }
+  return out.str();
+}
+
+void print_text(const BenchOptions& o, const runtime::InferenceSession& session, const runtime::Stats& s) {
   char line[256];
-  std::cout << o.model << " on the CPU runtime (" << session.threads() << " thread" << (session.threads() == 1 ? "" : "s")
-            << ", " << (o.inputs.empty() ? "random inputs" : "inputs from .npy") << ")\n";
-  std::snprintf(line, sizeof line, "  init %.3f ms (load + prepare)  first inference %.3f ms", init_ms, s.first_ms);
+  std::cout << o.model << " on the CPU runtime (" << s.threads << " thread" << (s.threads == 1 ? "" : "s") << ", "
+            << (o.inputs.empty() ? "random inputs" : "inputs from .npy") << ")\n";
+  std::snprintf(line, sizeof line, "  init %.3f ms (load + prepare)  first inference %.3f ms", s.init_ms, s.first_ms);
   std::cout << line;
   if (s.warmup > 0) {
     std::snprintf(line, sizeof line, "  warm-up mean %.3f ms (%d runs)", s.warmup_mean_ms, s.warmup);
     std::cout << line;
+  } else {
+    std::cout << "  warm-up none";
   }
   std::cout << "\nsteady state, " << s.iterations << " timed runs (first run and warm-up excluded):\n";
-  std::snprintf(line, sizeof line, "  mean %.3f ms  p50 %.3f  p95 %.3f  p99 %.3f  min %.3f  max %.3f  stdev %.3f\n",
-                s.mean_ms, s.p50_ms, s.p95_ms, s.p99_ms, s.min_ms, s.max_ms, s.stdev_ms);
+  std::snprintf(line, sizeof line, "  mean %.3f ms  stdev %.3f  min %.3f  max %.3f\n", s.mean_ms, s.stdev_ms, s.min_ms,
+                s.max_ms);
   std::cout << line;
-  std::snprintf(line, sizeof line, "  throughput %.1f inferences/s  peak memory %.1f MiB\n", s.throughput, peak);
+  std::snprintf(line, sizeof line, "  p50 %.3f ms  p90 %.3f  p95 %.3f  p99 %.3f (nearest rank)\n", s.p50_ms, s.p90_ms,
+                s.p95_ms, s.p99_ms);
   std::cout << line;
-  std::cout << "  activation arena " << size_string(session.arena_bytes())
-            << " (buffers shared by tensors with disjoint lifetimes), packed weights "
+  std::snprintf(line, sizeof line, "  throughput %.1f inferences/s\n", s.throughput);
+  std::cout << line;
+  std::cout << "  peak memory " << size_string(s.peak_rss_bytes)
+            << (s.peak_rss_reset ? " (resident set high-water mark of the run)" : " (resident set high-water mark of the process)")
+            << ", activation arena " << size_string(s.arena_bytes) << ", packed weights "
             << size_string(session.packed_weight_bytes()) << ", " << session.fused_activations()
             << " activations fused into the op before them\n";
-  if (o.profile) {
-    std::vector<std::pair<double, std::string>> types;
-    double total = 0;
-    for (const auto& [t, ms] : by_type) { types.emplace_back(ms, t); total += ms; }
-    std::sort(types.rbegin(), types.rend());
-    std::cout << "time per op type (mean of profiled runs):\n";
-    for (const auto& [ms, t] : types) {
-      std::snprintf(line, sizeof line, "  %-24s %9.3f ms  %5.1f%%\n", t.c_str(), ms, total > 0 ? 100 * ms / total : 0.0);
-      std::cout << line;
-    }
-    std::cout << "top " << top.size() << " ops:\n";
-    for (const auto& [ms, label] : top) {
-      std::snprintf(line, sizeof line, "  %9.3f ms  %s\n", ms, label.c_str());
-      std::cout << line;
-    }
+  if (s.op_profile.empty()) return;
+  const double total = runtime::op_profile_total_ms(s);
+  std::snprintf(line, sizeof line, "per-op profile (mean of %d timed runs): ops sum to %.3f ms, %.1f%% of the mean latency\n",
+                s.profiled_runs, total, s.mean_ms > 0 ? 100 * total / s.mean_ms : 0.0);
+  std::cout << line;
+  const auto top = runtime::top_ops(s, static_cast<std::size_t>(o.top));
+  std::cout << "  top " << top.size() << " of " << s.op_profile.size() << " ops by time:\n";
+  for (const auto& op : top) {
+    std::snprintf(line, sizeof line, "  %9.3f ms  %5.1f%%  ", op.ms, total > 0 ? 100 * op.ms / total : 0.0);
+    std::cout << line << (op.name.empty() ? "(unnamed)" : op.name) << " (" << op.op_type << ")\n";
   }
+  if (!o.profile) return;
+  std::cout << "  time per op type:\n";
+  for (const auto& t : runtime::time_by_op_type(s)) {
+    std::snprintf(line, sizeof line, "  %9.3f ms  %5.1f%%  %s\n", t.ms, total > 0 ? 100 * t.ms / total : 0.0, t.op_type.c_str());
+    std::cout << line;
+  }
+}
+
+int bench_model(const BenchOptions& o) {
+  if (auto rc = bench_on_device({o.device, o.model, o.iterations, o.warmup, o.threads, o.json})) return *rc;
+  check_writable(o.csv, "--csv");
+  runtime::InferenceSession session({o.threads});
+  runtime::BenchmarkOptions bo;
+  bo.iterations = o.iterations;
+  bo.warmup = o.warmup;
+  bo.profile = !o.no_profile;
+  bo.progress = make_progress_bar();
+  const auto inputs = o.inputs.empty() ? std::map<std::string, runtime::Tensor>{} : read_npy_inputs(o.inputs);
+  const runtime::Stats s = runtime::benchmark_model(session, o.model, bo, inputs);
+  if (!o.csv.empty()) util::write_file_atomically(o.csv, csv_text(s));
+
+  nlohmann::json j = runtime::to_json(s);
+  j["model"] = o.model;
+  j["inputs"] = o.inputs.empty() ? "random" : "npy";
+  j["packed_weights_bytes"] = session.packed_weight_bytes();
+  j["fused_activations"] = session.fused_activations();
+  nlohmann::json top = nlohmann::json::array();
+  for (const auto& op : runtime::top_ops(s, static_cast<std::size_t>(o.top)))
+    top.push_back({{"name", op.name}, {"op_type", op.op_type}, {"ms", op.ms}});
+  j["top_ops"] = top;
+  nlohmann::json by_type = nlohmann::json::object();
+  for (const auto& t : runtime::time_by_op_type(s)) by_type[t.op_type] = t.ms;
+  j["ms_by_op_type"] = by_type;
+
+  auto rec = make_record("bench", o.model);
+  rec.target = "cpu";
+  rec.device = o.device.empty() ? "host-cpu" : o.device;
+  rec.options_json = nlohmann::json{{"iterations", o.iterations}, {"warmup", o.warmup}, {"threads", s.threads},
+                                    {"inputs", o.inputs}}.dump();
+  rec.report_json = j.dump();
+  rec.stats = s;
+  const auto id = record_run(o.record, std::move(rec));
+  if (id > 0) j["run_id"] = id;
+
+  if (o.json) {
+    std::cout << j.dump(2) << '\n';
+    return 0;
+  }
+  print_text(o, session, s);
+  if (id > 0)
+    std::cout << "recorded as run " << id << " in " << runs_db_path(o.record.runs_db) << " (edgecompile runs show " << id
+              << ")\n";
   return 0;
 }
 
@@ -151,10 +186,16 @@ Command add_bench_command(CLI::App& app) {
   cmd->add_option("--warmup", o->warmup, "Warm-up runs after the first, reported apart (default 5)")
       ->check(whole_number_at_least(0));
   add_threads_option(cmd, o->threads);
-  cmd->add_flag("--json", o->json, "Print the statistics as JSON");
-  cmd->add_flag("--profile", o->profile, "Also print time per op type and the 10 slowest ops");
+  cmd->add_flag("--json", o->json, "Print the statistics as JSON (docs/bench-json.md)");
+  cmd->add_option("--csv", o->csv, "Write one row per timed run (iteration, latency_ms) to this file");
+  cmd->add_option("--top", o->top, "Slowest ops to list (default 10; 0 = all)")->check(whole_number_at_least(0));
+  cmd->add_flag("--profile", o->profile, "Also print the time per op type");
+  cmd->add_flag("--no-profile", o->no_profile,
+                "Do not time each op (the per-op profile costs two clock reads per op; for comparisons with other runtimes)")
+      ->excludes("--profile");
   cmd->add_option("--device", o->device,
                   "Device id from `edgecompile devices` (default host-cpu; a virtual device prints an estimate)");
+  add_record_options(cmd, o->record);
   return {cmd, [o] { return bench_model(*o); }};
 }
 

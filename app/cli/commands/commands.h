@@ -19,7 +19,7 @@ struct Command {
 Command add_inspect_command(CLI::App& app);
 /// `edgecompile run MODEL [--input NAME=FILE.npy ...] [--output-dir DIR]`
 Command add_run_command(CLI::App& app);
-/// `edgecompile bench MODEL [--input NAME=FILE.npy ...] [--iterations N] [--warmup W] [--threads T] [--json] [--device ID]`
+/// `edgecompile bench MODEL [--input NAME=FILE.npy ...] [--iterations N] [--warmup W] [--threads T] [--json] [--csv FILE] [--device ID]`
 Command add_bench_command(CLI::App& app);
 /// `edgecompile optimize MODEL [--passes a,b,c] [--diff] [--json] [--output OUT.eir] | --list`
 Command add_optimize_command(CLI::App& app);
@@ -31,5 +31,8 @@ Command add_convert_command(CLI::App& app);
 Command add_compile_command(CLI::App& app);
 /// `edgecompile devices [--json]`
 Command add_devices_command(CLI::App& app);
+
+/// `edgecompile runs list|show ID|compare A B [--json] [--runs-db FILE]`
+Command add_runs_command(CLI::App& app);
 
 }  // namespace ec::cli

@@ -5,9 +5,6 @@
 // --report writes it, --output writes the artefact. Also reached by the seed
 // form `edgecompile MODEL --target coral --output OUT.tflite` (main.cpp).
 // Bad input: one line, exit 1 (usage: exit 2), nothing written.
-#include <unistd.h>
-
-#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -16,6 +13,7 @@
 
 #include "app/cli/commands/commands.h"
 #include "app/cli/commands/options.h"
+#include "app/cli/commands/record.h"
 #include "core/backends/backend_registry.h"
 #include "core/errors.h"
 #include "core/frontends/frontend.h"
@@ -38,21 +36,11 @@ struct CompileCliOptions {
   int num_segments = 1;
   std::string output, report_path;
   bool json = false;
+  RecordOptions record;
 };
 
 bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-// Refuses an output path that cannot be written before any work is done.
-void check_writable(const std::string& path, const std::string& flag) {
-  if (path.empty()) return;
-  const auto parent = std::filesystem::absolute(path).parent_path();
-  std::error_code ec;
-  if (!std::filesystem::is_directory(parent, ec))
-    throw EdgeCompilerError(ErrorKind::Io, flag + " " + path + ": directory " + parent.string() + " does not exist");
-  if (::access(parent.c_str(), W_OK) != 0)
-    throw EdgeCompilerError(ErrorKind::Io, flag + " " + path + ": directory " + parent.string() + " is not writable");
 }
 
 int run_compile(const CompileCliOptions& o) {
@@ -98,6 +86,13 @@ int run_compile(const CompileCliOptions& o) {
   if (!o.output.empty() && rep.output.empty())
     throw BackendError(rep.backend, "--output " + o.output + " not written: " +
                                         (rep.notes.empty() ? std::string("the backend wrote no artefact") : rep.notes.front()));
+  auto rec = make_record("compile", o.model);
+  rec.target = rep.backend;
+  rec.options_json = nlohmann::json{{"target", o.target}, {"quantize", strategy}, {"calibration_data", o.calibration_data},
+                                    {"num_calibration_samples", o.num_samples}, {"calibration_percentile", o.percentile},
+                                    {"num_segments", o.num_segments}, {"output", o.output}}.dump();
+  rec.report_json = j.dump();
+  record_run(o.record, std::move(rec));
   return 0;
 }
 
@@ -119,6 +114,7 @@ Command add_compile_command(CLI::App& app) {
   cmd->add_option("--output", o->output, "Write the artefact here (.tflite)");
   cmd->add_option("--report", o->report_path, "Write the CompileReport as JSON here");
   cmd->add_flag("--json", o->json, "Print the CompileReport as JSON (docs/compile-json.md)");
+  add_record_options(cmd, o->record);
   return {cmd, [o] { return run_compile(*o); }};
 }
 

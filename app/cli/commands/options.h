@@ -5,10 +5,14 @@
 
 #include <CLI/CLI.hpp>
 
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 
+#include "core/errors.h"
 #include "core/frontends/frontend.h"
 
 namespace ec::cli {
@@ -47,6 +51,17 @@ inline std::string model_help() { return "Model file (" + frontends::supported_e
 /// --threads, the same for every subcommand that runs kernels.
 inline void add_threads_option(CLI::App* cmd, int& threads, const std::string& what = "Threads for the kernels") {
   cmd->add_option("--threads", threads, what + " (0 = every core)")->check(whole_number_at_least(0));
+}
+
+/// Refuses an output path that cannot be written before any work is done (kind Io: exit 1).
+inline void check_writable(const std::string& path, const std::string& flag) {
+  if (path.empty()) return;
+  const auto parent = std::filesystem::absolute(path).parent_path();
+  std::error_code ec;
+  if (!std::filesystem::is_directory(parent, ec))
+    throw EdgeCompilerError(ErrorKind::Io, flag + " " + path + ": directory " + parent.string() + " does not exist");
+  if (::access(parent.c_str(), W_OK) != 0)
+    throw EdgeCompilerError(ErrorKind::Io, flag + " " + path + ": directory " + parent.string() + " is not writable");
 }
 
 }  // namespace ec::cli

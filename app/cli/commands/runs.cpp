@@ -1,0 +1,156 @@
+// `edgecompile runs list|show|compare`: the run history (core/history) that
+// every compile and bench records.
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "app/cli/commands/commands.h"
+#include "app/cli/commands/options.h"
+#include "app/cli/commands/record.h"
+#include "app/cli/commands/text_util.h"
+#include "core/history/compare.h"
+#include "core/history/run_store.h"
+
+namespace ec::cli {
+namespace {
+
+struct RunsOptions {
+  std::string runs_db;
+  bool json = false;
+  int limit = 0;
+  std::int64_t id = 0, other = 0;
+};
+
+nlohmann::json summary_json(const history::RunRecord& r) {
+  nlohmann::json j = {{"id", r.id},         {"time", r.time_utc},          {"kind", r.kind},
+                      {"model", r.model_path}, {"model_sha256", r.model_sha256}, {"target", r.target},
+                      {"device", r.device}, {"tool_version", r.tool_version}};
+  j["options"] = nlohmann::json::parse(r.options_json, nullptr, false);
+  if (j["options"].is_discarded()) j["options"] = r.options_json;
+  j["stats"] = r.stats ? runtime::to_json(*r.stats) : nlohmann::json(nullptr);
+  return j;
+}
+
+std::string basename(const std::string& p) { return std::filesystem::path(p).filename().string(); }
+
+history::RunRecord must_get(const history::RunStore& store, std::int64_t id) {
+  auto r = store.get(id);
+  if (!r)
+    throw EdgeCompilerError(ErrorKind::Input, "run " + std::to_string(id) + " is not in " + store.path() +
+                                                  " (edgecompile runs list shows the runs it holds)");
+  return *r;
+}
+
+int runs_list(const RunsOptions& o) {
+  const history::RunStore store(runs_db_path(o.runs_db));
+  const auto runs = store.list(o.limit);
+  if (o.json) {
+    nlohmann::json a = nlohmann::json::array();
+    for (const auto& r : runs) {
+      auto j = summary_json(r);
+      if (j["stats"].is_object()) j["stats"].erase("latencies_ms");  // `runs show` has them
+      if (j["stats"].is_object()) j["stats"].erase("op_profile");
+      a.push_back(j);
+    }
+    std::cout << nlohmann::json{{"database", store.path()}, {"runs", a}}.dump(2) << '\n';
+    return 0;
+  }
+  std::cout << runs.size() << (runs.size() == 1 ? " run" : " runs") << " in " << store.path() << '\n';
+  if (runs.empty()) return 0;
+  char line[512];
+  std::snprintf(line, sizeof line, "%6s  %-20s  %-7s  %-8s  %-9s  %10s  %10s  %s\n", "id", "time (UTC)", "kind", "target",
+                "device", "mean ms", "p99 ms", "model");
+  std::cout << line;
+  for (const auto& r : runs) {
+    const std::string mean = r.stats ? fixed(r.stats->mean_ms, 3) : "-";
+    const std::string p99 = r.stats ? fixed(r.stats->p99_ms, 3) : "-";
+    std::snprintf(line, sizeof line, "%6lld  %-20s  %-7s  %-8s  %-9s  %10s  %10s  %s\n", static_cast<long long>(r.id),
+                  r.time_utc.c_str(), r.kind.c_str(), r.target.c_str(), r.device.empty() ? "-" : r.device.c_str(),
+                  mean.c_str(), p99.c_str(), basename(r.model_path).c_str());
+    std::cout << line;
+  }
+  return 0;
+}
+
+int runs_show(const RunsOptions& o) {
+  const history::RunStore store(runs_db_path(o.runs_db));
+  const auto r = must_get(store, o.id);
+  if (o.json) {
+    auto j = summary_json(r);
+    j["report"] = nlohmann::json::parse(r.report_json, nullptr, false);
+    if (j["report"].is_discarded()) j["report"] = r.report_json;
+    std::cout << j.dump(2) << '\n';
+    return 0;
+  }
+  std::cout << "run " << r.id << ": " << r.kind << " of " << r.model_path << '\n'
+            << "  time " << r.time_utc << ", " << r.tool_version << '\n'
+            << "  model sha256 " << r.model_sha256 << '\n'
+            << "  target " << r.target << (r.device.empty() ? "" : ", device " + r.device) << '\n'
+            << "  options " << r.options_json << '\n';
+  if (r.stats) {
+    const auto& s = *r.stats;
+    char line[256];
+    std::snprintf(line, sizeof line,
+                  "  init %.3f ms  first inference %.3f ms  warm-up mean %.3f ms (%d runs)\n"
+                  "  %d timed runs: mean %.3f ms  stdev %.3f  min %.3f  max %.3f\n"
+                  "  p50 %.3f  p90 %.3f  p95 %.3f  p99 %.3f ms  throughput %.1f/s\n",
+                  s.init_ms, s.first_ms, s.warmup_mean_ms, s.warmup, s.iterations, s.mean_ms, s.stdev_ms, s.min_ms,
+                  s.max_ms, s.p50_ms, s.p90_ms, s.p95_ms, s.p99_ms, s.throughput);
+    std::cout << line;
+    std::snprintf(line, sizeof line, "  peak memory %.1f MiB  arena %.1f MiB  %d threads\n", s.peak_rss_bytes / 1048576.0,
+                  s.arena_bytes / 1048576.0, s.threads);
+    std::cout << line;
+    const auto top = runtime::top_ops(s, 5);
+    if (!top.empty()) std::cout << "  slowest ops:";
+    for (const auto& op : top) std::cout << "  " << op.name << " (" << op.op_type << ") " << fixed(op.ms, 3) << " ms";
+    if (!top.empty()) std::cout << '\n';
+  }
+  std::cout << "  report: " << r.report_json.size() << " bytes of JSON (runs show " << r.id << " --json)\n";
+  return 0;
+}
+
+int runs_compare(const RunsOptions& o) {
+  const history::RunStore store(runs_db_path(o.runs_db));
+  const auto c = history::compare_runs(must_get(store, o.id), must_get(store, o.other));
+  if (o.json)
+    std::cout << history::to_json(c).dump(2) << '\n';
+  else
+    std::cout << history::to_text(c)
+              << "(beyond noise: mean by Welch's t-test, percentiles by a bootstrap of the recorded latencies, 95%)\n";
+  return 0;
+}
+
+}  // namespace
+
+Command add_runs_command(CLI::App& app) {
+  auto o = std::make_shared<RunsOptions>();
+  auto* cmd = app.add_subcommand("runs", "List, show and compare recorded compile and bench runs (the run history)");
+  cmd->require_subcommand(1);
+  add_runs_db_option(cmd, o->runs_db);
+  auto* list = cmd->add_subcommand("list", "Recorded runs, newest first");
+  list->add_flag("--json", o->json, "As JSON");
+  list->add_option("--limit", o->limit, "Only the newest N runs")->check(whole_number_at_least(1));
+  add_runs_db_option(list, o->runs_db);
+  auto* show = cmd->add_subcommand("show", "One run: options, statistics, report");
+  show->add_option("id", o->id, "Run id (runs list)")->required()->check(whole_number_at_least(1));
+  show->add_flag("--json", o->json, "As JSON, with the full report and every latency");
+  add_runs_db_option(show, o->runs_db);
+  auto* compare = cmd->add_subcommand("compare", "Two runs side by side: each statistic, its change, and whether it exceeds noise");
+  compare->add_option("a", o->id, "Run id A (the baseline)")->required()->check(whole_number_at_least(1));
+  compare->add_option("b", o->other, "Run id B")->required()->check(whole_number_at_least(1));
+  compare->add_flag("--json", o->json, "As JSON");
+  add_runs_db_option(compare, o->runs_db);
+  return {cmd, [o, list, show, compare] {
+            if (list->parsed()) return runs_list(*o);
+            if (show->parsed()) return runs_show(*o);
+            if (compare->parsed()) return runs_compare(*o);
+            return 2;
+          }};
+}
+
+}  // namespace ec::cli

@@ -1,0 +1,273 @@
+// RunStore over SQLite. The migration table below is the schema's history:
+// entry N takes a database from version N-1 to N. Never edit a released entry;
+// add one.
+#include "core/history/run_store.h"
+
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <iterator>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+namespace ec::history {
+namespace {
+
+struct Migration {
+  int version;
+  const char* summary;
+  const char* sql;
+};
+
+// The ONE table of schema versions.
+constexpr Migration kMigrations[] = {
+    {1, "runs: time, kind, model path and hash, target, options, stats and report JSON, tool version",
+     "CREATE TABLE runs("
+     "  id INTEGER PRIMARY KEY AUTOINCREMENT,"
+     "  time TEXT NOT NULL, kind TEXT NOT NULL,"
+     "  model_path TEXT NOT NULL, model_hash TEXT NOT NULL,"
+     "  target TEXT NOT NULL, options TEXT NOT NULL,"
+     "  stats TEXT, report TEXT NOT NULL, tool_version TEXT NOT NULL);"},
+    {2, "device column; mean latency as a column for listing; index by model hash",
+     "ALTER TABLE runs ADD COLUMN device TEXT NOT NULL DEFAULT '';"
+     "ALTER TABLE runs ADD COLUMN mean_ms REAL;"
+     "UPDATE runs SET mean_ms = json_extract(stats, '$.mean_ms') WHERE stats IS NOT NULL AND json_valid(stats);"
+     "CREATE INDEX runs_model_hash ON runs(model_hash);"},
+};
+
+constexpr int kBusyTimeoutMs = 15000;
+
+std::string what_to_do(const std::string& path) {
+  return "move " + path + " aside (a new history is then started) or pass --runs-db OTHER.db, or --no-record";
+}
+
+// RAII statement.
+class Stmt {
+ public:
+  Stmt(sqlite3* db, const char* sql) {
+    if (sqlite3_prepare_v2(db, sql, -1, &s_, nullptr) != SQLITE_OK) s_ = nullptr;
+  }
+  ~Stmt() { sqlite3_finalize(s_); }
+  Stmt(const Stmt&) = delete;
+  Stmt& operator=(const Stmt&) = delete;
+  sqlite3_stmt* get() const { return s_; }
+  explicit operator bool() const { return s_ != nullptr; }
+
+ private:
+  sqlite3_stmt* s_ = nullptr;
+};
+
+std::string text(sqlite3_stmt* s, int col) {
+  const auto* p = sqlite3_column_text(s, col);
+  return p ? reinterpret_cast<const char*>(p) : "";
+}
+
+}  // namespace
+
+int schema_version() { return kMigrations[std::size(kMigrations) - 1].version; }
+
+std::string default_db_path() {
+  if (const char* e = std::getenv("EC_RUNS_DB"); e && *e) return e;
+  if (const char* x = std::getenv("XDG_DATA_HOME"); x && *x) return std::string(x) + "/edgecompiler/runs.db";
+  const char* home = std::getenv("HOME");
+  return std::string(home && *home ? home : ".") + "/.local/share/edgecompiler/runs.db";
+}
+
+std::string tool_version() { return "edgecompile 0.1.0"; }
+
+std::string now_utc() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+void RunStore::fail(const std::string& what) const {
+  throw EdgeCompilerError(ErrorKind::Io, "runs database " + path_ + ": " + what);
+}
+
+void RunStore::exec(const char* sql) const {
+  char* err = nullptr;
+  if (sqlite3_exec(db_, sql, nullptr, nullptr, &err) != SQLITE_OK) {
+    std::string msg = err ? err : sqlite3_errmsg(db_);
+    sqlite3_free(err);
+    fail(msg);
+  }
+}
+
+RunStore::RunStore(const std::string& path) : path_(path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const bool exists = fs::exists(path, ec);
+  if (exists && fs::is_directory(path, ec)) fail("is a directory; pass --runs-db FILE.db");
+  if (!exists) {
+    const auto parent = fs::absolute(path, ec).parent_path();
+    fs::create_directories(parent, ec);
+    if (ec) fail("cannot create the folder " + parent.string() + " (" + ec.message() + "); pass --runs-db FILE.db or --no-record");
+  } else if (::access(path.c_str(), R_OK | W_OK) != 0) {
+    fail("not readable and writable; fix its permissions, or pass --runs-db OTHER.db or --no-record");
+  }
+  const int flags = SQLITE_OPEN_READWRITE | (exists ? 0 : SQLITE_OPEN_CREATE) | SQLITE_OPEN_FULLMUTEX;
+  if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
+    const std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
+    sqlite3_close(db_);
+    db_ = nullptr;
+    fail("cannot open (" + msg + "); pass --runs-db OTHER.db or --no-record");
+  }
+  sqlite3_busy_timeout(db_, kBusyTimeoutMs);
+  sqlite3_extended_result_codes(db_, 1);
+  try {
+    // Read before anything is written: a file that is not a database (or is damaged)
+    // fails here and is left as it is.
+    auto read_version = [&] {
+      for (int attempt = 0;; ++attempt) {
+        Stmt st(db_, "PRAGMA user_version");
+        const int rc = st ? sqlite3_step(st.get()) : sqlite3_errcode(db_);
+        if (rc == SQLITE_ROW) return sqlite3_column_int(st.get(), 0);
+        // Another process switching the file to WAL holds it alone for a moment.
+        const bool busy = (rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED;
+        if (busy && attempt * 10 < kBusyTimeoutMs) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(10));
+          continue;
+        }
+        if (busy) fail("busy: another process holds it; try again");
+        fail("not a SQLite database, or damaged (" + std::string(sqlite3_errmsg(db_)) + "); " + what_to_do(path));
+      }
+    };
+    opened_version_ = read_version();
+    if (exists && fs::file_size(path, ec) > 0) {
+      Stmt qc(db_, "PRAGMA quick_check");
+      const int rc = qc ? sqlite3_step(qc.get()) : SQLITE_ERROR;
+      if (rc != SQLITE_ROW || text(qc.get(), 0) != "ok") {
+        // quick_check reports one problem per row, a row may span lines: keep the message one line.
+        std::string why = rc == SQLITE_ROW ? text(qc.get(), 0) : std::string(sqlite3_errmsg(db_));
+        for (char& ch : why)
+          if (ch == '\n' || ch == '\r') ch = ' ';
+        if (why.size() > 100) why = why.substr(0, 100) + "...";
+        fail("damaged (" + why + "); " + what_to_do(path));
+      }
+    }
+    if (opened_version_ > schema_version())
+      fail("written by a newer edgecompile (schema " + std::to_string(opened_version_) + ", this one reads up to " +
+           std::to_string(schema_version()) + "); use that version, or pass --runs-db OTHER.db");
+    // WAL lets readers and one writer work at once; changing the mode needs a moment
+    // alone with the file, so retry while another process holds it.
+    for (int attempt = 0;; ++attempt) {
+      Stmt wal(db_, "PRAGMA journal_mode=WAL");
+      const int rc = wal ? sqlite3_step(wal.get()) : SQLITE_ERROR;
+      if (rc == SQLITE_ROW) break;
+      if ((rc & 0xff) != SQLITE_BUSY && (rc & 0xff) != SQLITE_LOCKED) fail(sqlite3_errmsg(db_));
+      if (attempt * 10 > kBusyTimeoutMs) fail("busy: another process holds it; try again");
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    exec("PRAGMA synchronous=NORMAL");
+    if (opened_version_ < schema_version()) {
+      // Another process may be migrating the same file: take the write lock, then look again.
+      exec("BEGIN IMMEDIATE");
+      try {
+        const int now = read_version();
+        for (const auto& m : kMigrations)
+          if (m.version > now) {
+            exec(m.sql);
+            exec(("PRAGMA user_version=" + std::to_string(m.version)).c_str());
+          }
+        exec("COMMIT");
+      } catch (...) {
+        sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+        throw;
+      }
+    }
+  } catch (...) {
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw;
+  }
+}
+
+RunStore::~RunStore() { sqlite3_close(db_); }
+
+std::int64_t RunStore::add(RunRecord r) {
+  if (r.time_utc.empty()) r.time_utc = now_utc();
+  if (r.tool_version.empty()) r.tool_version = tool_version();
+  Stmt st(db_,
+          "INSERT INTO runs(time, kind, model_path, model_hash, target, device, options, stats, mean_ms, report, tool_version)"
+          " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
+  if (!st) fail(sqlite3_errmsg(db_));
+  auto bind = [&](int i, const std::string& v) { sqlite3_bind_text(st.get(), i, v.c_str(), -1, SQLITE_TRANSIENT); };
+  bind(1, r.time_utc);
+  bind(2, r.kind);
+  bind(3, r.model_path);
+  bind(4, r.model_sha256);
+  bind(5, r.target);
+  bind(6, r.device);
+  bind(7, r.options_json);
+  if (r.stats) {
+    bind(8, runtime::to_json(*r.stats).dump());
+    sqlite3_bind_double(st.get(), 9, r.stats->mean_ms);
+  }
+  bind(10, r.report_json);
+  bind(11, r.tool_version);
+  if (sqlite3_step(st.get()) != SQLITE_DONE) fail("cannot record the run (" + std::string(sqlite3_errmsg(db_)) + ")");
+  return sqlite3_last_insert_rowid(db_);
+}
+
+namespace {
+
+RunRecord read_row(sqlite3_stmt* s, bool with_report) {
+  RunRecord r;
+  r.id = sqlite3_column_int64(s, 0);
+  r.time_utc = text(s, 1);
+  r.kind = text(s, 2);
+  r.model_path = text(s, 3);
+  r.model_sha256 = text(s, 4);
+  r.target = text(s, 5);
+  r.device = text(s, 6);
+  r.options_json = text(s, 7);
+  if (sqlite3_column_type(s, 8) != SQLITE_NULL) {
+    const auto j = nlohmann::json::parse(text(s, 8), nullptr, false);
+    if (!j.is_discarded()) r.stats = runtime::stats_from_json(j);
+  }
+  r.tool_version = text(s, 9);
+  if (with_report) r.report_json = text(s, 10);
+  return r;
+}
+
+constexpr const char* kColumns = "SELECT id, time, kind, model_path, model_hash, target, device, options, stats, tool_version, report FROM runs";
+
+}  // namespace
+
+std::vector<RunRecord> RunStore::list(int limit, bool with_reports) const {
+  const std::string sql = std::string(kColumns) + " ORDER BY id DESC" + (limit > 0 ? " LIMIT " + std::to_string(limit) : "");
+  Stmt st(db_, sql.c_str());
+  if (!st) fail(sqlite3_errmsg(db_));
+  std::vector<RunRecord> out;
+  int rc;
+  while ((rc = sqlite3_step(st.get())) == SQLITE_ROW) out.push_back(read_row(st.get(), with_reports));
+  if (rc != SQLITE_DONE) fail(sqlite3_errmsg(db_));
+  return out;
+}
+
+std::optional<RunRecord> RunStore::get(std::int64_t id) const {
+  Stmt st(db_, (std::string(kColumns) + " WHERE id = ?1").c_str());
+  if (!st) fail(sqlite3_errmsg(db_));
+  sqlite3_bind_int64(st.get(), 1, id);
+  const int rc = sqlite3_step(st.get());
+  if (rc == SQLITE_ROW) return read_row(st.get(), true);
+  if (rc != SQLITE_DONE) fail(sqlite3_errmsg(db_));
+  return std::nullopt;
+}
+
+std::int64_t RunStore::count() const {
+  Stmt st(db_, "SELECT COUNT(*) FROM runs");
+  if (!st || sqlite3_step(st.get()) != SQLITE_ROW) fail(sqlite3_errmsg(db_));
+  return sqlite3_column_int64(st.get(), 0);
+}
+
+}  // namespace ec::history

@@ -1,0 +1,300 @@
+#include "widgets/bench/BenchmarkPanel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QEvent>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QThread>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include <nlohmann/json.hpp>
+
+#include "core/errors.h"
+#include "core/history/model_hash.h"
+#include "core/history/run_store.h"
+#include "core/runtime/benchmark.h"
+
+namespace ec::widgets {
+
+void BenchmarkWorker::run(const BenchmarkJob& job) {
+  auto isCancelled = [&] { return cancelledUpTo_.load() >= job.id; };
+  try {
+    ec::runtime::InferenceSession session({job.threads});
+    ec::runtime::BenchmarkOptions o;
+    o.iterations = job.iterations;
+    o.warmup = job.warmup;
+    o.progress = [&](int done, int total) {
+      emit progress(job.id, done, total);
+      return !isCancelled();
+    };
+    auto stats = std::make_shared<ec::runtime::Stats>(
+        ec::runtime::benchmark_model(session, job.modelPath.toStdString(), o));
+    qint64 runId = 0;
+    QString recordError;
+    if (!job.runsDb.isEmpty()) {
+      try {
+        ec::history::RunRecord r;
+        r.kind = "bench";
+        r.model_path = QFileInfo(job.modelPath).absoluteFilePath().toStdString();
+        r.model_sha256 = ec::history::sha256_file(r.model_path);
+        r.target = "cpu";
+        r.device = job.device.toStdString();
+        r.options_json = nlohmann::json{{"iterations", job.iterations}, {"warmup", job.warmup},
+                                        {"threads", stats->threads}, {"from", "workbench"}}.dump();
+        r.report_json = ec::runtime::to_json(*stats).dump();
+        r.stats = *stats;
+        ec::history::RunStore store(job.runsDb.toStdString());
+        runId = store.add(std::move(r));
+      } catch (const std::exception& e) {
+        recordError = QString::fromStdString(e.what());
+      }
+    }
+    emit finished(job.id, std::move(stats), runId, recordError);
+  } catch (const std::exception& e) {
+    if (isCancelled())
+      emit cancelled(job.id);
+    else
+      emit failed(job.id, QString::fromStdString(e.what()));
+  }
+}
+
+BenchmarkPanel::BenchmarkPanel(QWidget* parent) : QWidget(parent) {
+  qRegisterMetaType<BenchmarkJob>();
+  qRegisterMetaType<StatsPtr>();
+  auto* layout = new QVBoxLayout(this);
+  model_ = new QLabel(this);
+  model_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  layout->addWidget(model_);
+
+  auto* form = new QFormLayout;
+  device_ = new QComboBox(this);
+  iterations_ = new QSpinBox(this);
+  iterations_->setRange(1, 1000000);
+  iterations_->setValue(50);
+  warmup_ = new QSpinBox(this);
+  warmup_->setRange(0, 100000);
+  warmup_->setValue(5);
+  threads_ = new QSpinBox(this);
+  threads_->setRange(0, 1024);
+  threads_->setValue(1);
+  deviceLabel_ = new QLabel(this);
+  iterationsLabel_ = new QLabel(this);
+  warmupLabel_ = new QLabel(this);
+  threadsLabel_ = new QLabel(this);
+  form->addRow(deviceLabel_, device_);
+  form->addRow(iterationsLabel_, iterations_);
+  form->addRow(warmupLabel_, warmup_);
+  form->addRow(threadsLabel_, threads_);
+  layout->addLayout(form);
+  record_ = new QCheckBox(this);
+  record_->setChecked(true);
+  layout->addWidget(record_);
+
+  auto* buttons = new QHBoxLayout;
+  run_ = new QPushButton(this);
+  cancel_ = new QPushButton(this);
+  progress_ = new QProgressBar(this);
+  progress_->setRange(0, 1);
+  progress_->setValue(0);
+  buttons->addWidget(run_);
+  buttons->addWidget(cancel_);
+  buttons->addWidget(progress_, 1);
+  layout->addLayout(buttons);
+  status_ = new QLabel(this);
+  status_->setWordWrap(true);
+  layout->addWidget(status_);
+
+  tabs_ = new QTabWidget(this);
+  figures_ = new QTreeWidget(this);
+  figures_->setColumnCount(2);
+  figures_->setRootIsDecorated(false);
+  figures_->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+  latency_ = new LatencyChart(this);
+  histogram_ = new LatencyHistogram(this);
+  opTimes_ = new OpTimeChart(this);
+  for (QWidget* w : {static_cast<QWidget*>(figures_), static_cast<QWidget*>(latency_), static_cast<QWidget*>(histogram_),
+                     static_cast<QWidget*>(opTimes_)})
+    tabs_->addTab(w, QString());
+  layout->addWidget(tabs_, 1);
+  setDevices({});
+  setModelPath({});
+
+  thread_ = new QThread(this);
+  thread_->setObjectName(QStringLiteral("benchmark"));
+  worker_ = new BenchmarkWorker;
+  worker_->moveToThread(thread_);
+  connect(thread_, &QThread::finished, worker_, &QObject::deleteLater);
+  thread_->start();
+  connect(worker_, &BenchmarkWorker::progress, this,
+          [this](quint64 id, int done, int total) {
+            if (id != current_) return;
+            progress_->setRange(0, total);
+            progress_->setValue(done);
+          },
+          Qt::QueuedConnection);
+  connect(worker_, &BenchmarkWorker::finished, this,
+          [this](quint64 id, StatsPtr stats, qint64 runId, const QString& recordError) {
+            if (id != current_) return;
+            setRunning(false);
+            stats_ = stats;
+            runId_ = runId;
+            statusText_ = runId > 0 ? tr("Recorded as run %1 in the run history.").arg(runId)
+                          : recordError.isEmpty() ? QString()
+                                                  : tr("Not recorded: %1").arg(recordError);
+            status_->setText(statusText_);
+            showStats(stats);
+            emit finished(stats, runId);
+          },
+          Qt::QueuedConnection);
+  connect(worker_, &BenchmarkWorker::failed, this,
+          [this](quint64 id, const QString& message) {
+            if (id != current_) return;
+            setRunning(false);
+            statusText_ = message;
+            status_->setText(message);
+            emit failed(message);
+          },
+          Qt::QueuedConnection);
+  connect(worker_, &BenchmarkWorker::cancelled, this,
+          [this](quint64 id) {
+            if (id != current_) return;
+            setRunning(false);
+            statusText_ = tr("Cancelled.");
+            status_->setText(statusText_);
+            emit cancelled();
+          },
+          Qt::QueuedConnection);
+  connect(run_, &QPushButton::clicked, this, &BenchmarkPanel::start);
+  connect(cancel_, &QPushButton::clicked, this, &BenchmarkPanel::cancel);
+  retranslate();
+  setRunning(false);
+}
+
+BenchmarkPanel::~BenchmarkPanel() {
+  worker_->cancel(last_);
+  thread_->quit();
+  thread_->wait();
+}
+
+void BenchmarkPanel::setModelPath(const QString& path) {
+  modelPath_ = path;
+  model_->setText(path.isEmpty() ? tr("No model open.") : tr("Model: %1").arg(QFileInfo(path).fileName()));
+  model_->setToolTip(path);
+  if (run_) run_->setEnabled(!path.isEmpty() && !isRunning());
+}
+
+void BenchmarkPanel::setDevices(const QStringList& devices) {
+  device_->clear();
+  device_->addItems(devices.isEmpty() ? QStringList{QStringLiteral("host-cpu")} : devices);
+}
+
+void BenchmarkPanel::setIterations(int n) { iterations_->setValue(n); }
+void BenchmarkPanel::setWarmup(int n) { warmup_->setValue(n); }
+void BenchmarkPanel::setThreads(int n) { threads_->setValue(n); }
+void BenchmarkPanel::setRecord(bool on) { record_->setChecked(on); }
+
+bool BenchmarkPanel::start() {
+  if (isRunning() || modelPath_.isEmpty()) return false;
+  BenchmarkJob job;
+  job.id = ++last_;
+  job.modelPath = modelPath_;
+  job.device = device_->currentText();
+  job.iterations = iterations_->value();
+  job.warmup = warmup_->value();
+  job.threads = threads_->value();
+  if (record_->isChecked())
+    job.runsDb = runsDb_.isEmpty() ? QString::fromStdString(ec::history::default_db_path()) : runsDb_;
+  current_ = job.id;
+  progress_->setRange(0, 1 + job.warmup + job.iterations);
+  progress_->setValue(0);
+  statusText_ = tr("Running %n timed run(s)…", nullptr, job.iterations);
+  status_->setText(statusText_);
+  setRunning(true);
+  QMetaObject::invokeMethod(worker_, "run", Qt::QueuedConnection, Q_ARG(ec::widgets::BenchmarkJob, job));
+  return true;
+}
+
+void BenchmarkPanel::cancel() {
+  if (isRunning()) worker_->cancel(current_);
+}
+
+void BenchmarkPanel::setRunning(bool running) {
+  if (!running) current_ = 0;
+  run_->setEnabled(!running && !modelPath_.isEmpty());
+  cancel_->setEnabled(running);
+  for (QWidget* w : {static_cast<QWidget*>(device_), static_cast<QWidget*>(iterations_),
+                     static_cast<QWidget*>(warmup_), static_cast<QWidget*>(threads_)})
+    w->setEnabled(!running);
+}
+
+void BenchmarkPanel::showStats(const StatsPtr& stats) {
+  latency_->setStats(stats);
+  histogram_->setStats(stats);
+  opTimes_->setStats(stats);
+  figures_->clear();
+  if (!stats) return;
+  const auto& s = *stats;
+  auto ms = [](double v) { return tr("%1 ms").arg(v, 0, 'f', 3); };
+  auto mib = [](std::uint64_t b) { return tr("%1 MiB").arg(double(b) / 1048576.0, 0, 'f', 1); };
+  const double opSum = ec::runtime::op_profile_total_ms(s);
+  const std::pair<QString, QString> rows[] = {
+      {tr("init (load + prepare)"), ms(s.init_ms)},
+      {tr("first inference"), ms(s.first_ms)},
+      {tr("warm-up mean (%n run(s))", nullptr, s.warmup), s.warmup > 0 ? ms(s.warmup_mean_ms) : tr("none")},
+      {tr("timed runs"), QString::number(s.iterations)},
+      {tr("mean"), ms(s.mean_ms)},
+      {tr("stdev"), ms(s.stdev_ms)},
+      {tr("min"), ms(s.min_ms)},
+      {tr("max"), ms(s.max_ms)},
+      {tr("p50"), ms(s.p50_ms)},
+      {tr("p90"), ms(s.p90_ms)},
+      {tr("p95"), ms(s.p95_ms)},
+      {tr("p99"), ms(s.p99_ms)},
+      {tr("throughput"), tr("%1 inferences/s").arg(s.throughput, 0, 'f', 1)},
+      {tr("peak memory"), mib(s.peak_rss_bytes)},
+      {tr("activation arena"), mib(s.arena_bytes)},
+      {tr("threads"), QString::number(s.threads)},
+      {tr("per-op profile"), s.op_profile.empty() ? tr("none")
+                                                  : tr("%1 ops, sum %2 (%3% of the mean)")
+                                                        .arg(s.op_profile.size())
+                                                        .arg(ms(opSum))
+                                                        .arg(s.mean_ms > 0 ? 100 * opSum / s.mean_ms : 0.0, 0, 'f', 1)},
+  };
+  for (const auto& [name, value] : rows) new QTreeWidgetItem(figures_, {name, value});
+}
+
+void BenchmarkPanel::changeEvent(QEvent* event) {
+  if (event->type() == QEvent::LanguageChange) retranslate();
+  QWidget::changeEvent(event);
+}
+
+void BenchmarkPanel::retranslate() {
+  deviceLabel_->setText(tr("Device"));
+  iterationsLabel_->setText(tr("Timed runs"));
+  warmupLabel_->setText(tr("Warm-up runs"));
+  threadsLabel_->setText(tr("Threads (0 = every core)"));
+  record_->setText(tr("Record in the run history"));
+  run_->setText(tr("Run"));
+  cancel_->setText(tr("Cancel"));
+  figures_->setHeaderLabels({tr("Figure"), tr("Value")});
+  tabs_->setTabText(0, tr("Figures"));
+  tabs_->setTabText(1, tr("Latency per run"));
+  tabs_->setTabText(2, tr("Histogram"));
+  tabs_->setTabText(3, tr("Time per op"));
+  latency_->retranslate();
+  histogram_->retranslate();
+  opTimes_->retranslate();
+  setModelPath(modelPath_);
+  showStats(stats_);
+}
+
+}  // namespace ec::widgets
