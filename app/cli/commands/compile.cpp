@@ -37,6 +37,8 @@ struct CompileCliOptions {
   int num_segments = 1;
   std::string output, report_path;
   bool json = false;
+  // metal (Core ML): empty = the backend's default
+  std::string precision, compute_units, deployment_target;
 };
 
 bool ends_with(const std::string& s, const std::string& suffix) {
@@ -64,26 +66,45 @@ bool is_quantised(const ir::Graph& g) {
 
 int run_compile(const CompileCliOptions& o) {
   if (o.model.empty()) throw EdgeCompilerError(ErrorKind::Usage, "compile needs a MODEL");
-  if (!o.output.empty() && !ends_with(o.output, ".tflite"))
-    throw EdgeCompilerError(ErrorKind::Usage, "--output " + o.output + ": the artefact is a TensorFlow Lite file; name it *.tflite");
   if (o.num_segments < 1) throw EdgeCompilerError(ErrorKind::Usage, "--num-segments must be at least 1");
-  if (!o.quantize.empty() && o.quantize != "none") {
+  const bool metal_weights = o.quantize == "weights-int8";
+  if (!o.quantize.empty() && o.quantize != "none" && !metal_weights) {
     bool known = false;
     std::string names;
     for (const auto& e : quantize::strategy_table()) {
       known |= e.name == o.quantize;
       names += std::string(e.name) + ", ";
     }
-    if (!known) throw EdgeCompilerError(ErrorKind::Usage, "--quantize " + o.quantize + ": valid: " + names + "none");
+    if (!known) throw EdgeCompilerError(ErrorKind::Usage, "--quantize " + o.quantize + ": valid: " + names + "weights-int8 (metal), none");
   }
   auto resolved = backends::resolve_backend(o.target);  // unknown target: one line listing the known ones
+  const bool metal = resolved.backend->name() == "metal";
+  if (!metal && (!o.precision.empty() || !o.compute_units.empty() || !o.deployment_target.empty() || metal_weights))
+    throw EdgeCompilerError(ErrorKind::Usage, "--precision, --compute-units, --deployment-target and --quantize weights-int8 "
+                                              "apply to --target metal only");
+  if (metal && !o.quantize.empty() && o.quantize != "none" && !metal_weights)
+    throw EdgeCompilerError(ErrorKind::Usage, "--quantize " + o.quantize + ": the metal backend takes none or weights-int8 "
+                                              "(int8 activations are not written yet)");
+  const std::string artefact = resolved.backend->capabilities().artefact;
+  if (!o.output.empty() && !artefact.empty() && !ends_with(o.output, artefact))
+    throw EdgeCompilerError(ErrorKind::Usage, "--output " + o.output + ": the " + resolved.backend->name() + " artefact is " +
+                                                  (artefact == ".tflite" ? "a TensorFlow Lite file" : "a Core ML package") +
+                                                  "; name it *" + artefact);
+  backends::CompileConfig cfg;
+  cfg.output_path = o.output;
+  cfg.num_segments = o.num_segments;
+  if (metal) {
+    cfg.options = {{"precision", o.precision}, {"compute_units", o.compute_units},
+                   {"deployment_target", o.deployment_target}, {"weights", metal_weights ? "int8" : ""}};
+    (void)resolved.backend->partition(ir::Graph{}, cfg);  // validates the options (usage errors, exit 2) before any work
+  }
   check_writable(o.output, "--output");
   check_writable(o.report_path, "--report");
 
   ir::Graph g = frontends::open_model(o.model);
   const bool quantised = is_quantised(g);
-  std::string strategy = o.quantize.empty() ? (quantised || resolved.backend->name() == "cpu" ? "none" : "ptq") : o.quantize;
-  if (strategy != "none") {
+  std::string strategy = o.quantize.empty() ? (quantised || resolved.backend->name() == "cpu" || metal ? "none" : "ptq") : o.quantize;
+  if (strategy != "none" && !metal_weights) {
     if (quantised)
       throw EdgeCompilerError(ErrorKind::Quantization, o.model + " is already quantised; use --quantize none to keep its parameters");
     if (strategy == "ptq" && o.calibration_data.empty())
@@ -102,9 +123,6 @@ int run_compile(const CompileCliOptions& o) {
                                       "needs 8-bit tensors: use --quantize ptq --calibration-data FILE.npy");
   }
 
-  backends::CompileConfig cfg;
-  cfg.output_path = o.output;
-  cfg.num_segments = o.num_segments;
   auto result = resolved.backend->compile(g, cfg);
   const auto rep = report::make_compile_report(o.model, o.target, resolved.reason, strategy, std::move(result));
   const auto j = report::to_json(rep);
@@ -123,8 +141,9 @@ Command add_compile_command(CLI::App& app) {
   auto o = std::make_shared<CompileCliOptions>();
   auto* cmd = app.add_subcommand("compile", "Compile a model for a target and show what runs where, and why");
   cmd->add_option("model", o->model, model_help());
-  cmd->add_option("--target", o->target, "coral, cpu or auto (coral when a Coral device is attached, else cpu)");
-  cmd->add_option("--quantize", o->quantize, "ptq, qat, dynamic or none (default: none for a quantised model, else ptq)");
+  cmd->add_option("--target", o->target, "coral, metal, cpu or auto (coral when a Coral device is attached, else cpu)");
+  cmd->add_option("--quantize", o->quantize,
+                  "ptq, qat, dynamic, weights-int8 (metal) or none (default: none for a quantised model or metal, else ptq)");
   cmd->add_option("--calibration-data", o->calibration_data, "Calibration samples (.npy, or a directory of NAME.npy)");
   cmd->add_option("--num-calibration-samples", o->num_samples, "Use at most this many samples (default 100)")
       ->check(whole_number_at_least(1));
@@ -132,7 +151,11 @@ Command add_compile_command(CLI::App& app) {
       ->check(number_in(0, 100, "a percentile above 0 and at most 100"));
   cmd->add_option("--num-segments", o->num_segments, "Edge TPU segments allowed (default 1, as edgetpu_compiler)")
       ->check(whole_number_at_least(1));
-  cmd->add_option("--output", o->output, "Write the artefact here (.tflite)");
+  cmd->add_option("--precision", o->precision, "metal: fp16 (default) or fp32 compute; inputs and outputs stay fp32");
+  cmd->add_option("--compute-units", o->compute_units, "metal: all (default), cpu_and_ne, cpu_and_gpu or cpu_only");
+  cmd->add_option("--deployment-target", o->deployment_target,
+                  "metal: macOS13 (default), macOS14, macOS15, iOS16, iOS17 or iOS18 (spec version and MIL opset)");
+  cmd->add_option("--output", o->output, "Write the artefact here (.tflite for coral, .mlpackage for metal)");
   cmd->add_option("--report", o->report_path, "Write the CompileReport as JSON here");
   cmd->add_flag("--json", o->json, "Print the CompileReport as JSON (docs/compile-json.md)");
   return {cmd, [o] { return run_compile(*o); }};
