@@ -192,12 +192,14 @@ CompileResult MetalBackend::compile(const ir::Graph& input, const CompileConfig&
   res.ops_fallback = res.partition.ops_on_cpu();
   const auto devices = virtual_ane_devices();
   res.estimate = estimate_performance(g, res.partition, devices.front());
+  std::string per_device = "estimated latency on virtual Neural Engine devices (estimate):";
   for (const auto& d : devices) {
     const PerfEstimate e = estimate_performance(g, res.partition, d);
     char line[200];
-    std::snprintf(line, sizeof line, "estimate on a virtual %s (%.1f TOPS): %.3f ms", std::string(d.name).c_str(), d.tops, e.latency_ms);
-    res.notes.push_back(line);
+    std::snprintf(line, sizeof line, "%s %s (%.1f TOPS) %.3f ms", &d == &devices.front() ? "" : ";", std::string(d.name).c_str(), d.tops, e.latency_ms);
+    per_device += line;
   }
+  res.notes.push_back(per_device);
   res.verified_by = "predicted";
   res.notes.push_back("compute units are a prediction (rules in core/backends/metal/README.md); Core ML decides on the device");
 

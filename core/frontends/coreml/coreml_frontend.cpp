@@ -123,6 +123,8 @@ Const decode_value(Ctx& c, const mil::Value& v) {
 }
 
 // The IR dtype a MIL value is given in the graph: fp16 widened to f32.
+constexpr std::int64_t kOpenEnd = std::int64_t{1} << 40;  // a slice end past any dim
+
 DType graph_dtype(DType t) { return t == DType::Float16 ? DType::Float32 : t; }
 
 ir::Tensor const_tensor(const std::string& name, const Const& k) {
@@ -473,7 +475,8 @@ class Reader {
       std::sort(axes.begin(), axes.end());
       for (std::size_t k = 0; k < axes.size(); ++k)
         if (axes[k] != r - static_cast<std::int64_t>(axes.size() - k)) throw std::runtime_error("layer_norm over axes that are not the trailing ones");
-      std::vector<std::int64_t> ns(x->shape.sizes().end() - static_cast<std::ptrdiff_t>(axes.size()), x->shape.sizes().end());
+      const auto xs = x->shape.sizes();
+      const std::vector<std::int64_t> ns(xs.end() - static_cast<std::ptrdiff_t>(axes.size()), xs.end());
       auto or_fill = [&](const std::string& arg, double v) {
         if (has(op, arg)) return tensor(op, arg);
         Const k;
@@ -503,7 +506,7 @@ class Reader {
       for (std::size_t d = 0; d < r; ++d) {
         if (sq[d]) throw std::runtime_error("slice_by_index with squeeze_mask");
         st.push_back(bm[d] ? (stride[d] > 0 ? 0 : -1) : begin[d]);
-        en.push_back(em[d] ? (stride[d] > 0 ? std::numeric_limits<std::int64_t>::max() : std::numeric_limits<std::int64_t>::min()) : end[d]);
+        en.push_back(em[d] ? (stride[d] > 0 ? kOpenEnd : -kOpenEnd) : end[d]);  // Const holds doubles: an exact large value
         ax.push_back(static_cast<std::int64_t>(d));
         sp.push_back(stride[d]);
       }
