@@ -95,13 +95,19 @@ Partition MetalBackend::partition(const ir::Graph& graph, const CompileConfig& c
     r.name = op.name;
     r.op_type = op.op_type;
     std::string mil;
+    std::string why;
     try {
       mil = mil_form(graph, op, mo.lower());
+    } catch (const UnsupportedOpError& e) {
+      why = e.suggestion();
     } catch (const std::exception& e) {
+      why = e.what();
+    }
+    if (mil.empty()) {
       r.placement = Placement::Cpu;
       r.cause = PlacementCause::Unsupported;
       r.status = "No MIL form";
-      r.reason = e.what();
+      r.reason = why;
       r.rule = "mil.no_form";
       r.target_op = op.op_type;
       p.rows.push_back(std::move(r));
@@ -205,7 +211,9 @@ CompileResult MetalBackend::compile(const ir::Graph& input, const CompileConfig&
 
   if (!refused.empty()) {
     const std::string msg = "op '" + refused + "' (" + refused_type + ") has no Core ML MIL form and no override replaces it";
-    if (!config.output_path.empty()) throw UnsupportedOpError(refused_type, "the metal backend (Core ML)", "no MIL form and no override replaces it: " + refused_reason, "op '" + refused + "'");
+    if (!config.output_path.empty())
+      throw UnsupportedOpError(refused_type, "the metal backend (Core ML)", refused_reason + "; no override replaces it",
+                               "op '" + refused + "'");
     res.notes.push_back(msg);
     return res;
   }
