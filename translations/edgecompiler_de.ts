@@ -380,6 +380,14 @@
         <source>Reason</source>
         <translation>Grund</translation>
     </message>
+    <message>
+        <source>Neural Engine</source>
+        <translation>Neural Engine</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
 </context>
 <context>
     <name>ec::widgets::PartitionPanel</name>
@@ -1209,6 +1217,10 @@
         <source>unknown error while compiling the model</source>
         <translation>unbekannter Fehler beim Kompilieren des Modells</translation>
     </message>
+    <message>
+        <source>The Metal backend writes float Core ML models (fp16 or fp32); choose quantisation “none” or “int8 weights”</source>
+        <translation>Das Metal-Backend schreibt Core-ML-Modelle in Gleitkomma (fp16 oder fp32); wählen Sie die Quantisierung „keine“ oder „int8-Gewichte“</translation>
+    </message>
 </context>
 <context>
     <name>ec::workbench::MainWindow</name>
@@ -1512,10 +1524,6 @@ Unterstützt: %1</translation>
         </translation>
     </message>
     <message>
-        <source>None (the model is already quantised)</source>
-        <translation>Keine (das Modell ist bereits quantisiert)</translation>
-    </message>
-    <message>
         <source>&amp;Target:</source>
         <translation>&amp;Ziel:</translation>
     </message>
@@ -1554,6 +1562,66 @@ Unterstützt: %1</translation>
     <message>
         <source>%1 on the %2: %3</source>
         <translation>%1 auf der %2: %3</translation>
+    </message>
+    <message>
+        <source>Compiled (prediction): %1 op(s) on the Neural Engine, %2 on the GPU, %3 on the CPU</source>
+        <translation>Kompiliert (Vorhersage): %1 Op(s) auf der Neural Engine, %2 auf der GPU, %3 auf der CPU</translation>
+    </message>
+    <message>
+        <source>Neural Engine</source>
+        <translation>Neural Engine</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Apple silicon (Core ML .mlpackage)</source>
+        <translation>Apple Silicon (Core ML .mlpackage)</translation>
+    </message>
+    <message>
+        <source>None (the model is already quantised, or Core ML float)</source>
+        <translation>Keine (das Modell ist bereits quantisiert, oder Core ML in Gleitkomma)</translation>
+    </message>
+    <message>
+        <source>int8 weights (Core ML)</source>
+        <translation>int8-Gewichte (Core ML)</translation>
+    </message>
+    <message>
+        <source>fp16 (Neural Engine capable)</source>
+        <translation>fp16 (Neural-Engine-fähig)</translation>
+    </message>
+    <message>
+        <source>fp32 (GPU and CPU only)</source>
+        <translation>fp32 (nur GPU und CPU)</translation>
+    </message>
+    <message>
+        <source>All (Neural Engine, GPU, CPU)</source>
+        <translation>Alle (Neural Engine, GPU, CPU)</translation>
+    </message>
+    <message>
+        <source>CPU and Neural Engine</source>
+        <translation>CPU und Neural Engine</translation>
+    </message>
+    <message>
+        <source>CPU and GPU</source>
+        <translation>CPU und GPU</translation>
+    </message>
+    <message>
+        <source>CPU only</source>
+        <translation>Nur CPU</translation>
+    </message>
+    <message>
+        <source>&amp;Precision:</source>
+        <translation>&amp;Genauigkeit:</translation>
+    </message>
+    <message>
+        <source>Compute &amp;units:</source>
+        <translation>Rechen&amp;einheiten:</translation>
+    </message>
+    <message>
+        <source>&amp;Deployment target:</source>
+        <translation>&amp;Zielplattform:</translation>
     </message>
 </context>
 <context>

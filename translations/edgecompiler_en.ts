@@ -379,6 +379,14 @@
         <source>Reason</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Neural Engine</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ec::widgets::PartitionPanel</name>
@@ -1207,6 +1215,10 @@
         <source>unknown error while compiling the model</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The Metal backend writes float Core ML models (fp16 or fp32); choose quantisation “none” or “int8 weights”</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ec::workbench::MainWindow</name>
@@ -1509,10 +1521,6 @@ Supported: %1</source>
         </translation>
     </message>
     <message>
-        <source>None (the model is already quantised)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>&amp;Target:</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1550,6 +1558,66 @@ Supported: %1</source>
     </message>
     <message>
         <source>%1 on the %2: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compiled (prediction): %1 op(s) on the Neural Engine, %2 on the GPU, %3 on the CPU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Neural Engine</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Apple silicon (Core ML .mlpackage)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>None (the model is already quantised, or Core ML float)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>int8 weights (Core ML)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>fp16 (Neural Engine capable)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>fp32 (GPU and CPU only)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All (Neural Engine, GPU, CPU)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CPU and Neural Engine</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CPU and GPU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CPU only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Precision:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compute &amp;units:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Deployment target:</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -52,6 +52,12 @@ void CompileRunner::run(const CompileJob& job) {
     auto resolved = ec::backends::resolve_backend(job.target.toStdString());
     ec::ir::FrozenGraph graph = job.graph;
     const bool quantised = isQuantised(*graph);
+    const bool metal = resolved.backend->name() == "metal";
+    if (metal && job.quantize == QLatin1String("ptq")) {
+      throw ec::EdgeCompilerError(ec::ErrorKind::Usage,
+                                  tr("The Metal backend writes float Core ML models (fp16 or fp32); choose quantisation "
+                                     "“none” or “int8 weights”").toStdString());
+    }
     if (job.quantize == QLatin1String("ptq")) {
       if (quantised) {
         throw ec::EdgeCompilerError(ec::ErrorKind::Quantization,
@@ -83,6 +89,12 @@ void CompileRunner::run(const CompileJob& job) {
     emit progress(job.id, tr("partition"), 0, 1);
     ec::backends::CompileConfig cfg;
     cfg.num_segments = job.numSegments;
+    if (metal) {
+      cfg.options = {{"precision", job.precision.toStdString()},
+                     {"compute_units", job.computeUnits.toStdString()},
+                     {"deployment_target", job.deploymentTarget.toStdString()},
+                     {"weights", job.quantize == QLatin1String("weights-int8") ? "int8" : "none"}};
+    }
     auto result = resolved.backend->compile(*graph, cfg);
     if (isCancelled(job.id)) {
       emit cancelled(job.id);

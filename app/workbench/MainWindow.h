@@ -55,6 +55,13 @@ class PassRunner;
 class QuantSession;
 class CompileSession;
 
+/// Metal (Core ML) options of a compile: precision, compute units, deployment target.
+struct MetalChoice {
+  QString precision = QStringLiteral("fp16");
+  QString computeUnits = QStringLiteral("all");
+  QString deploymentTarget = QStringLiteral("macOS13");
+};
+
 class MainWindow : public QMainWindow {
   Q_OBJECT
 
@@ -103,7 +110,7 @@ class MainWindow : public QMainWindow {
   /// `quantize` "ptq" (random calibration), "none", or empty: none for an
   /// already quantised model, else ptq. The Partition and Backend Timeline panels
   /// show the report (MainWindowCompile.cpp).
-  void compileFor(const QString& target, const QString& quantize = {});
+  void compileFor(const QString& target, const QString& quantize = {}, const MetalChoice& metal = {});
 
  signals:
   /// A model finished loading and every view now shows it.

@@ -81,9 +81,18 @@ void MainWindow::createCompilePanels() {
             partitionDock_->raise();
             resizeDocks({partitionDock_}, {320}, Qt::Vertical);
             const auto& p = outcome->report->result.partition;
-            statusBar()->showMessage(
-                tr("Compiled: %1 op(s) on the TPU, %2 on the CPU").arg(p.ops_on_target()).arg(p.ops_on_cpu()),
-                10000);
+            if (outcome->report->backend == "metal") {
+              int units[3] = {0, 0, 0};
+              for (const auto& r : p.rows) ++units[r.unit == "ANE" ? 0 : r.unit == "GPU" ? 1 : 2];
+              statusBar()->showMessage(tr("Compiled (prediction): %1 op(s) on the Neural Engine, %2 on the GPU, %3 on the CPU")
+                                           .arg(units[0])
+                                           .arg(units[1])
+                                           .arg(units[2]),
+                                       10000);
+            } else {
+              statusBar()->showMessage(
+                  tr("Compiled: %1 op(s) on the TPU, %2 on the CPU").arg(p.ops_on_target()).arg(p.ops_on_cpu()), 10000);
+            }
             emit compiled();
           },
           Qt::QueuedConnection);
@@ -117,7 +126,10 @@ void MainWindow::createCompilePanels() {
     const CompileOutcomePtr& outcome = compile_->outcome;
     if (!outcome || outcome->graph != shown) return;
     if (const auto* row = outcome->report->result.partition.find(name)) {
-      const QString where = row->placement == ec::backends::Placement::Target ? tr("TPU") : tr("CPU");
+      const QString where = row->unit == "ANE"                                 ? tr("Neural Engine")
+                            : row->unit == "GPU"                               ? tr("GPU")
+                            : row->placement == ec::backends::Placement::Target ? tr("TPU")
+                                                                               : tr("CPU");
       statusBar()->showMessage(tr("%1 on the %2: %3")
                                    .arg(QString::fromStdString(name), where,
                                         QString::fromStdString(row->reason.empty() ? row->status : row->reason)),
@@ -154,24 +166,53 @@ void MainWindow::compileDialog() {
   auto* form = new QFormLayout(&dialog);
   auto* target = new QComboBox(&dialog);
   target->addItem(tr("Coral Edge TPU"), QStringLiteral("coral"));
+  target->addItem(tr("Apple silicon (Core ML .mlpackage)"), QStringLiteral("metal"));
   target->addItem(tr("CPU (reference)"), QStringLiteral("cpu"));
   auto* quant = new QComboBox(&dialog);
   quant->addItem(tr("Post-training int8 (%n random calibration sample(s))", nullptr, kCompileRandomSamples),
                  QStringLiteral("ptq"));
-  quant->addItem(tr("None (the model is already quantised)"), QStringLiteral("none"));
+  quant->addItem(tr("None (the model is already quantised, or Core ML float)"), QStringLiteral("none"));
+  quant->addItem(tr("int8 weights (Core ML)"), QStringLiteral("weights-int8"));
   quant->setCurrentIndex(CompileRunner::isQuantised(*graph_) ? 1 : 0);
+  // Core ML's own choices, offered while the target is metal.
+  auto* precision = new QComboBox(&dialog);
+  precision->setObjectName(QStringLiteral("metalPrecision"));
+  precision->addItem(tr("fp16 (Neural Engine capable)"), QStringLiteral("fp16"));
+  precision->addItem(tr("fp32 (GPU and CPU only)"), QStringLiteral("fp32"));
+  auto* units = new QComboBox(&dialog);
+  units->setObjectName(QStringLiteral("metalComputeUnits"));
+  units->addItem(tr("All (Neural Engine, GPU, CPU)"), QStringLiteral("all"));
+  units->addItem(tr("CPU and Neural Engine"), QStringLiteral("cpu_and_ne"));
+  units->addItem(tr("CPU and GPU"), QStringLiteral("cpu_and_gpu"));
+  units->addItem(tr("CPU only"), QStringLiteral("cpu_only"));
+  auto* deployment = new QComboBox(&dialog);
+  deployment->setObjectName(QStringLiteral("metalDeploymentTarget"));
+  for (const char* t : {"macOS13", "macOS14", "macOS15", "iOS16", "iOS17", "iOS18"})
+    deployment->addItem(QString::fromLatin1(t), QString::fromLatin1(t));
+  auto metalOnly = [=] {
+    const bool metal = target->currentData().toString() == QLatin1String("metal");
+    for (QWidget* w : {static_cast<QWidget*>(precision), static_cast<QWidget*>(units), static_cast<QWidget*>(deployment)})
+      w->setEnabled(metal);
+    if (metal && quant->currentData().toString() == QLatin1String("ptq")) quant->setCurrentIndex(1);
+  };
+  connect(target, &QComboBox::currentIndexChanged, &dialog, metalOnly);
+  metalOnly();
   form->addRow(tr("&Target:"), target);
   form->addRow(tr("&Quantisation:"), quant);
+  form->addRow(tr("&Precision:"), precision);
+  form->addRow(tr("Compute &units:"), units);
+  form->addRow(tr("&Deployment target:"), deployment);
   auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
   buttons->button(QDialogButtonBox::Ok)->setText(tr("Compile"));
   connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
   connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
   form->addRow(buttons);
   if (dialog.exec() != QDialog::Accepted) return;
-  compileFor(target->currentData().toString(), quant->currentData().toString());
+  compileFor(target->currentData().toString(), quant->currentData().toString(),
+             {precision->currentData().toString(), units->currentData().toString(), deployment->currentData().toString()});
 }
 
-void MainWindow::compileFor(const QString& target, const QString& quantize) {
+void MainWindow::compileFor(const QString& target, const QString& quantize, const MetalChoice& metal) {
   if (!graph_ || isCompiling()) return;
   CompileJob job;
   const int snapshots = passesPanel_ ? passesPanel_->snapshotCount() : 0;
@@ -180,8 +221,11 @@ void MainWindow::compileFor(const QString& target, const QString& quantize) {
   job.modelName = QFileInfo(currentPath_).fileName();
   job.target = target;
   job.quantize = !quantize.isEmpty() ? quantize
-                 : CompileRunner::isQuantised(*job.graph) ? QStringLiteral("none")
-                                                          : QStringLiteral("ptq");
+                 : CompileRunner::isQuantised(*job.graph) || target == QLatin1String("metal") ? QStringLiteral("none")
+                                                                                               : QStringLiteral("ptq");
+  job.precision = metal.precision;
+  job.computeUnits = metal.computeUnits;
+  job.deploymentTarget = metal.deploymentTarget;
   job.randomSamples = kCompileRandomSamples;
   if (compileAction_) compileAction_->setEnabled(false);
   compileProgress_ = new QProgressDialog(tr("Compiling…"), tr("Cancel"), 0, 0, this);
@@ -217,6 +261,12 @@ void MainWindow::showCompileOutcome() {
     }
   }
   graphView_->clearOpValues();
+  if (outcome->report->backend == "metal") {
+    graphView_->setOpHighlights(std::move(colors), {{tr("Neural Engine"), ec::widgets::targetColor()},
+                                                    {tr("GPU"), ec::widgets::gpuColor()},
+                                                    {tr("CPU"), ec::widgets::cpuColor()}});
+    return;
+  }
   graphView_->setOpHighlights(std::move(colors),
                               {{tr("TPU"), ec::widgets::targetColor()},
                                {tr("CPU (unsupported)"), ec::widgets::cpuColor()},

@@ -13,10 +13,12 @@ QString qs(const std::string& s) { return QString::fromStdString(s); }
 QColor targetColor() { return QColor(0x4c, 0xaf, 0x50); }
 QColor cpuColor() { return QColor(0xe5, 0x39, 0x35); }
 QColor afterUnsupportedColor() { return QColor(0xff, 0xa7, 0x26); }
+QColor gpuColor() { return QColor(0x42, 0xa5, 0xf5); }
 
 QColor partitionColor(const ec::backends::PartitionRow& row) {
   using ec::backends::Placement;
   using ec::backends::PlacementCause;
+  if (row.unit == "GPU") return gpuColor();
   if (row.placement == Placement::Target) return targetColor();
   if (row.cause == PlacementCause::AfterUnsupported) return afterUnsupportedColor();
   return cpuColor();
@@ -68,6 +70,9 @@ QVariant PartitionOpModel::data(const QModelIndex& index, int role) const {
         case Name: return qs(row.name);
         case Type: return row.target_op.empty() ? qs(row.op_type) : qs(row.target_op);
         case Placement:
+          if (row.unit == "ANE") return tr("Neural Engine");
+          if (row.unit == "GPU") return tr("GPU");
+          if (row.unit == "CPU") return tr("CPU");
           if (row.placement == Where::Target) return tr("TPU");
           if (row.cause == Cause::AfterUnsupported) return tr("CPU (after unsupported)");
           return tr("CPU");
