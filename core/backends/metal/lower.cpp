@@ -13,7 +13,7 @@
 #include <set>
 
 #include "core/errors.h"
-#include "core/frontends/coreml/half.h"
+#include "core/util/half.h"
 
 namespace ec::backends::metal {
 namespace {
@@ -84,7 +84,7 @@ class Builder {
       switch (x->dtype) {
         case DType::Float32: v.push_back(x->data->as<float>()[i]); break;
         case DType::Float64: v.push_back(x->data->as<double>()[i]); break;
-        case DType::Float16: v.push_back(coreml::half_to_float(x->data->as<std::uint16_t>()[i])); break;
+        case DType::Float16: v.push_back(util::half_to_float(x->data->as<std::uint16_t>()[i])); break;
         default: throw std::runtime_error("'" + t + "' is not a float constant");
       }
     }
@@ -128,7 +128,7 @@ class Builder {
   std::vector<std::uint8_t> float_bytes(const std::vector<double>& f) const {
     if (o_.fp16) {
       std::vector<std::uint16_t> h;
-      for (double d : f) h.push_back(coreml::float_to_half(static_cast<float>(d)));
+      for (double d : f) h.push_back(util::float_to_half(static_cast<float>(d)));
       return raw(h.data(), h.size() * 2);
     }
     std::vector<float> s(f.begin(), f.end());
@@ -206,6 +206,23 @@ class Builder {
     p_.ops.push_back(std::move(op));
     if (!out.empty()) names_[out] = p_.ops.back().name;
     return p_.ops.back().name;
+  }
+  /// An op with one output per IR tensor in `outs` (split).
+  void emit_multi(const std::string& type, std::vector<std::pair<std::string, std::vector<std::string>>> inputs,
+                  const std::vector<std::string>& outs) {
+    MilOp op;
+    op.type = type;
+    op.inputs = std::move(inputs);
+    for (const auto& out : outs) {
+      const bool boundary = o_.fp16 && is_graph_output(out) && ir::dtype_is_float(g_.find_tensor(out)->dtype);
+      const std::string n = !boundary && is_graph_output(out) ? mil_identifier(out) : unique(boundary ? out + "_fp16" : out);
+      op.outputs.push_back({n, type_of(out)});
+      names_[out] = n;
+    }
+    op.name = op.outputs.front().first;
+    op.source_op = current ? current->name : "";
+    if (made) made->push_back(type);
+    p_.ops.push_back(std::move(op));
   }
   void bind(const std::string& ir_tensor, const std::string& mil_name) { names_[ir_tensor] = mil_name; }
   bool is_graph_output(const std::string& t) const {
@@ -405,9 +422,31 @@ const std::map<ir::OpKind, std::string>& unary_names() {
   static const std::map<ir::OpKind, std::string> m{{ir::OpKind::Relu, "relu"}, {ir::OpKind::Sigmoid, "sigmoid"},
                                                     {ir::OpKind::Tanh, "tanh"}, {ir::OpKind::Sqrt, "sqrt"},
                                                     {ir::OpKind::Exp, "exp"},   {ir::OpKind::Erf, "erf"},
-                                                    {ir::OpKind::Identity, "identity"}, {ir::OpKind::Dropout, "identity"}};
+                                                    {ir::OpKind::Identity, "identity"}, {ir::OpKind::Dropout, "identity"},
+                                                    {ir::OpKind::Abs, "abs"},   {ir::OpKind::Log, "log"},
+                                                    {ir::OpKind::Floor, "floor"}, {ir::OpKind::Ceil, "ceil"},
+                                                    {ir::OpKind::Sin, "sin"},   {ir::OpKind::Cos, "cos"},
+                                                    {ir::OpKind::Sign, "sign"}};
   return m;
 }
+// split(x, split_sizes, axis): the sizes from the outputs' static shapes.
+void lower_split(Builder& b, const ir::Operation& op) {
+  const auto xs = b.type_of(op.inputs[0]).shape;
+  std::int64_t axis = op.attr_int("axis", 0);
+  if (axis < 0) axis += static_cast<std::int64_t>(xs.size());
+  std::vector<std::int64_t> sizes;
+  for (const auto& o : op.outputs) {
+    if (o.empty()) no_form(op, "an output left out");
+    const auto s = b.type_of(o).shape;
+    if (axis < 0 || static_cast<std::size_t>(axis) >= s.size() || s[static_cast<std::size_t>(axis)] < 0)
+      no_form(op, "outputs whose size along the axis is not static");
+    sizes.push_back(s[static_cast<std::size_t>(axis)]);
+  }
+  b.emit_multi("split", {{"x", {b.value(op.inputs[0])}}, {"split_sizes", {b.ints(op.name + "_split_sizes", sizes)}},
+                         {"axis", {b.int1(op.name + "_axis", axis)}}},
+               op.outputs);
+}
+
 void lower_unary(Builder& b, const ir::Operation& op) {
   b.emit(unary_names().at(op.kind), {{"x", {b.value(op.inputs[0])}}}, op.outputs[0]);
 }
@@ -654,6 +693,14 @@ const std::vector<Lowering>& lowerings() {
       {K::Exp, "exp", lower_unary},
       {K::Erf, "erf", lower_unary},
       {K::Identity, "identity", lower_unary},
+      {K::Abs, "abs", lower_unary},
+      {K::Log, "log", lower_unary},
+      {K::Floor, "floor", lower_unary},
+      {K::Ceil, "ceil", lower_unary},
+      {K::Sin, "sin", lower_unary},
+      {K::Cos, "cos", lower_unary},
+      {K::Sign, "sign", lower_unary},
+      {K::Split, "split", lower_split},
       {K::Dropout, "identity", lower_unary},
       {K::Clip, "clip", lower_clip},
       {K::LeakyRelu, "leaky_relu", lower_leaky},

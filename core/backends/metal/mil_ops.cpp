@@ -35,6 +35,9 @@ constexpr MilInputDef kReduce[] = {{"x", I::T, true}, {"axes", I::Int32, false},
 // tensor_transformation.py / tensor_operation.py
 constexpr MilInputDef kReshape[] = {{"x", I::Any, true}, {"shape", I::Int32, true}};
 constexpr MilInputDef kTranspose[] = {{"x", I::Any, true}, {"perm", I::Int32, true}};
+// tensor_operation.py split(x, num_splits, split_sizes, axis)
+constexpr MilInputDef kSplit[] = {{"x", I::Any, true}, {"num_splits", I::Int32, false}, {"split_sizes", I::Int32, false},
+                                  {"axis", I::Int32, true}};
 constexpr MilInputDef kConcat[] = {{"values", I::T, true, 15, true}, {"axis", I::Int32, true}, {"interleave", I::Bool, false}};
 constexpr MilInputDef kPad[] = {{"x", I::T, true}, {"pad", I::Int32, true}, {"mode", I::String, false},
                                 {"constant_val", I::T, false}};
@@ -81,6 +84,14 @@ const std::array kOps = std::to_array<MilOpDef>({
     {"exp", 15, kX},
     {"erf", 15, kX},
     {"identity", 15, kX},
+    {"abs", 15, kX},
+    {"log", 15, kX},
+    {"floor", 15, kX},
+    {"ceil", 15, kX},
+    {"sin", 15, kX},
+    {"cos", 15, kX},
+    {"sign", 15, kX},
+    {"split", 15, kSplit},
     {"clip", 15, kClip},
     {"leaky_relu", 15, kLeaky},
     {"sigmoid_hard", 15, kHardSig},

@@ -10,7 +10,7 @@
 
 #include "Model.pb.h"
 #include "core/errors.h"
-#include "core/frontends/coreml/half.h"
+#include "core/util/half.h"
 #include "core/frontends/coreml/weight_file.h"
 #include "core/ir/shape_inference.h"
 #include "core/ir/validate.h"
@@ -76,7 +76,7 @@ std::vector<std::int64_t> shape_of(const mil::TensorType& t) {
 void widen(const std::uint8_t* p, DType dt, std::int64_t n, std::vector<double>& out) {
   for (std::int64_t i = 0; i < n; ++i) {
     switch (dt) {
-      case DType::Float16: { std::uint16_t h; std::memcpy(&h, p + 2 * i, 2); out.push_back(coreml::half_to_float(h)); break; }
+      case DType::Float16: { std::uint16_t h; std::memcpy(&h, p + 2 * i, 2); out.push_back(util::half_to_float(h)); break; }
       case DType::Float32: { float f; std::memcpy(&f, p + 4 * i, 4); out.push_back(f); break; }
       case DType::Int8: out.push_back(static_cast<std::int8_t>(p[i])); break;
       case DType::UInt8: case DType::Bool: out.push_back(p[i]); break;
@@ -367,7 +367,9 @@ class Reader {
   void lower(const mil::Operation& op, const std::string& type, const std::string& out) {
     static const std::map<std::string, std::string> unary{{"relu", "Relu"}, {"sigmoid", "Sigmoid"}, {"tanh", "Tanh"},
                                                            {"sqrt", "Sqrt"}, {"exp", "Exp"},         {"erf", "Erf"},
-                                                           {"identity", "Identity"}};
+                                                           {"identity", "Identity"}, {"abs", "Abs"},
+                                                           {"log", "Log"}, {"floor", "Floor"}, {"ceil", "Ceil"},
+                                                           {"sin", "Sin"}, {"cos", "Cos"}, {"sign", "Sign"}};
     static const std::map<std::string, std::string> binary{{"add", "Add"}, {"sub", "Sub"},         {"mul", "Mul"},
                                                             {"real_div", "Div"}, {"pow", "Pow"}, {"maximum", "Max"},
                                                             {"minimum", "Min"}};
@@ -444,6 +446,18 @@ class Reader {
     if (type == "reshape" || type == "squeeze" || type == "expand_dims") {
       std::vector<std::int64_t> s = type == "reshape" ? ints(op, "shape") : g_.find_tensor(out)->shape.sizes();
       return add_op("Reshape", out, {tensor(op, "x"), add_ints(out + "_shape", s)}, {out});
+    }
+    if (type == "split") {
+      const auto* x = g_.find_tensor(tensor(op, "x"));
+      std::int64_t axis = static_cast<std::int64_t>(num(op, "axis", 0));
+      if (axis < 0) axis += static_cast<std::int64_t>(x->shape.rank());
+      std::vector<std::int64_t> sizes;
+      std::vector<std::string> outs;
+      for (const auto& o : op.outputs()) {
+        outs.push_back(o.name());
+        sizes.push_back(g_.find_tensor(o.name())->shape.dims.at(static_cast<std::size_t>(axis)).value);
+      }
+      return add_op("Split", out, {tensor(op, "x"), add_ints(out + "_split", sizes)}, outs, {{"axis", axis}});
     }
     if (type == "transpose") return add_op("Transpose", out, {tensor(op, "x")}, {out}, {{"perm", ints(op, "perm")}});
     if (type == "concat") {

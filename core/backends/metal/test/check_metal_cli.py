@@ -2,7 +2,7 @@
 """`edgecompile compile --target metal` end to end on small ONNX graphs built here:
 
 - one graph with every op family the lowering maps (conv incl. dilated and grouped,
-  batch norm, pools, pad, concat, resize nearest/bilinear, gather, slice, softmax,
+  batch norm, pools, pad, concat, split, resize nearest/bilinear, gather, slice, softmax,
   reduce, element-wise and activations, HardSwish through its override) compiled at
   fp16 and fp32, decoded by protoc and by an independent Python reader
   (coreml_reader.py), read back by the Core ML frontend and run on the CPU runtime:
@@ -19,7 +19,6 @@ usage: check_metal_cli.py EDGECOMPILE PROTO_DIR WORK_DIR
 import json
 import os
 import shutil
-import subprocess
 import sys
 
 import numpy as np
@@ -27,21 +26,14 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import check_util  # noqa: E402
 import coreml_reader  # noqa: E402
 
 EC, PROTO_DIR, WORK = sys.argv[1:4]
-FAILS = []
 
 
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        FAILS.append(what)
-
-
-def run(*args):
-    r = subprocess.run([EC, *args], capture_output=True, text=True, timeout=600)
-    return r.returncode, r.stdout, r.stderr
+CHECKS = check_util.Checks(EC)
+check, run = CHECKS.check, CHECKS.run
 
 
 def ops_graph(path):
@@ -85,7 +77,13 @@ def ops_graph(path):
         helper.make_node("Sqrt", ["ex"], ["sq"], name="sqrt"),
         helper.make_node("Div", ["sq", const("two", np.array(2, np.float32))], ["dv"], name="div"),
         helper.make_node("Erf", ["dv"], ["er"], name="erf"),
-        helper.make_node("Max", ["er", "th"], ["y"], name="max"),
+        helper.make_node("Split", ["er", const("halves", np.array([8, 8], np.int64))], ["s1", "s2"], axis=2, name="split"),
+        helper.make_node("Abs", ["s1"], ["a1"], name="abs"),
+        helper.make_node("Log", ["ex"], ["lg"], name="log"),
+        helper.make_node("Floor", ["lg"], ["fl"], name="floor"),
+        helper.make_node("Concat", ["a1", "s2"], ["cc"], axis=2, name="concat2"),
+        helper.make_node("Add", ["cc", "fl"], ["ad"], name="add"),
+        helper.make_node("Max", ["ad", "th"], ["y"], name="max"),
     ]
     g = helper.make_graph(nodes, "ops", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 16, 16])],
                           [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)], inits)
@@ -140,7 +138,8 @@ def main():
             want = 10 if prec == "fp16" else 11
             types = {op.type for op in m.mlProgram.functions["main"].block_specializations["CoreML6"].operations}
             check({"conv", "batch_norm", "max_pool", "avg_pool", "pad", "concat", "upsample_nearest_neighbor",
-                   "upsample_bilinear", "gather", "slice_by_index", "softmax", "reduce_mean", "sigmoid_hard"} <= types,
+                   "upsample_bilinear", "gather", "slice_by_index", "softmax", "reduce_mean", "sigmoid_hard", "split", "abs",
+                   "log", "floor"} <= types,
                   f"{prec}: MIL ops written: {sorted(types)}")
             inner = [o for o in m.mlProgram.functions["main"].block_specializations["CoreML6"].operations if o.type == "conv"]
             check(all(o.outputs[0].type.tensorType.dataType == want for o in inner), f"{prec}: conv computes in {prec}")
@@ -220,8 +219,7 @@ def main():
     rc, out, err = run("inspect", os.path.join(d, "model.mlmodel"))
     check(rc == 0 and "coreml" in out, f"inspect opens a .mlmodel (rc {rc}) {err.strip()[:200]}")
 
-    print(f"{len(FAILS)} failure(s)")
-    sys.exit(1 if FAILS else 0)
+    CHECKS.exit()
 
 
 if __name__ == "__main__":

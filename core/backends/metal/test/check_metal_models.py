@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""mobilenet_v2, resnet18 and the transformer encoder (exported by
+"""mobilenet_v2, resnet18 and the transformer encoder (and efficientnet_b0, shufflenet_v2; exported by
 tests/models/export_models.py) compiled with `edgecompile compile --target metal`
 at fp16 and fp32; each package decoded by protoc and checked by the independent
 reader (coreml_reader.py: names, outputs, opset/spec, weight.bin blob by blob),
@@ -12,29 +12,23 @@ usage: check_metal_models.py EDGECOMPILE PROTO_DIR MODELS_DIR WORK_DIR
 import json
 import os
 import shutil
-import subprocess
 import sys
 
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import check_util  # noqa: E402
 import coreml_reader  # noqa: E402
 
 EC, PROTO_DIR, MODELS, WORK = sys.argv[1:5]
-INPUTS = {"mobilenet_v2": (1, 3, 224, 224), "resnet18": (1, 3, 224, 224), "transformer": (1, 16, 64)}
+INPUTS = {"mobilenet_v2": (1, 3, 224, 224), "resnet18": (1, 3, 224, 224), "transformer": (1, 16, 64),
+          # exported beside them (tests/models/export_models.py EXTRA_NAMES): SiLU, channel shuffle
+          "efficientnet_b0": (1, 3, 224, 224), "shufflenet_v2_x1_0": (1, 3, 224, 224)}
 TOL = {"fp16": 1e-2, "fp32": 1e-5}
-FAILS = []
 
 
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        FAILS.append(what)
-
-
-def run(*args):
-    r = subprocess.run([EC, *args], capture_output=True, text=True, timeout=900)
-    return r.returncode, r.stdout, r.stderr
+CHECKS = check_util.Checks(EC)
+check, run = CHECKS.check, CHECKS.run
 
 
 def main():
@@ -79,8 +73,7 @@ def main():
             e = float(np.abs(a - b).max() / np.abs(a).max()) if a.shape == b.shape else float("inf")
             print(f"     {name} {prec}: max|diff| / max|output| = {e:.3g} (tolerance {TOL[prec]})")
             check(e <= TOL[prec], f"{name} {prec}: equals the source model")
-    print(f"{len(FAILS)} failure(s)")
-    sys.exit(1 if FAILS else 0)
+    CHECKS.exit()
 
 
 if __name__ == "__main__":
