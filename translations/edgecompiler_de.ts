@@ -1299,10 +1299,6 @@ Unterstützt: %1</translation>
         <translation>Modell öffnen</translation>
     </message>
     <message>
-        <source>Models (*.onnx *.tflite *.pt *.pth *.keras *.h5);;All files (*)</source>
-        <translation>Modelle (*.onnx *.tflite *.pt *.pth *.keras *.h5);;Alle Dateien (*)</translation>
-    </message>
-    <message>
         <source>Cancelled opening %1</source>
         <translation>Öffnen von %1 abgebrochen</translation>
     </message>
@@ -1622,6 +1618,10 @@ Unterstützt: %1</translation>
     <message>
         <source>&amp;Deployment target:</source>
         <translation>&amp;Zielplattform:</translation>
+    </message>
+    <message>
+        <source>Models (*.onnx *.tflite *.eir *.mlmodel *.pt *.pth *.keras *.h5);;All files (*)</source>
+        <translation>Modelle (*.onnx *.tflite *.eir *.mlmodel *.pt *.pth *.keras *.h5);;Alle Dateien (*)</translation>
     </message>
 </context>
 <context>

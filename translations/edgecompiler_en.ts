@@ -1296,10 +1296,6 @@ Supported: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Models (*.onnx *.tflite *.pt *.pth *.keras *.h5);;All files (*)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Cancelled opening %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1618,6 +1614,10 @@ Supported: %1</source>
     </message>
     <message>
         <source>&amp;Deployment target:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Models (*.onnx *.tflite *.eir *.mlmodel *.pt *.pth *.keras *.h5);;All files (*)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
