@@ -1217,10 +1217,6 @@
         <source>unknown error while compiling the model</source>
         <translation>unbekannter Fehler beim Kompilieren des Modells</translation>
     </message>
-    <message>
-        <source>The Metal backend writes float Core ML models (fp16 or fp32); choose quantisation “none” or “int8 weights”</source>
-        <translation>Das Metal-Backend schreibt Core-ML-Modelle in Gleitkomma (fp16 oder fp32); wählen Sie die Quantisierung „keine“ oder „int8-Gewichte“</translation>
-    </message>
 </context>
 <context>
     <name>ec::workbench::MainWindow</name>

@@ -1215,10 +1215,6 @@
         <source>unknown error while compiling the model</source>
         <translation type="unfinished"></translation>
     </message>
-    <message>
-        <source>The Metal backend writes float Core ML models (fp16 or fp32); choose quantisation “none” or “int8 weights”</source>
-        <translation type="unfinished"></translation>
-    </message>
 </context>
 <context>
     <name>ec::workbench::MainWindow</name>

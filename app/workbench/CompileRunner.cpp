@@ -53,11 +53,6 @@ void CompileRunner::run(const CompileJob& job) {
     ec::ir::FrozenGraph graph = job.graph;
     const bool quantised = isQuantised(*graph);
     const bool metal = resolved.backend->name() == "metal";
-    if (metal && job.quantize == QLatin1String("ptq")) {
-      throw ec::EdgeCompilerError(ec::ErrorKind::Usage,
-                                  tr("The Metal backend writes float Core ML models (fp16 or fp32); choose quantisation "
-                                     "“none” or “int8 weights”").toStdString());
-    }
     if (job.quantize == QLatin1String("ptq")) {
       if (quantised) {
         throw ec::EdgeCompilerError(ec::ErrorKind::Quantization,

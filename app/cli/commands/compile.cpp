@@ -82,9 +82,9 @@ int run_compile(const CompileCliOptions& o) {
   if (!metal && (!o.precision.empty() || !o.compute_units.empty() || !o.deployment_target.empty() || metal_weights))
     throw EdgeCompilerError(ErrorKind::Usage, "--precision, --compute-units, --deployment-target and --quantize weights-int8 "
                                               "apply to --target metal only");
-  if (metal && !o.quantize.empty() && o.quantize != "none" && !metal_weights)
-    throw EdgeCompilerError(ErrorKind::Usage, "--quantize " + o.quantize + ": the metal backend takes none or weights-int8 "
-                                              "(int8 activations are not written yet)");
+  if (metal && !o.quantize.empty() && o.quantize != "none" && o.quantize != "ptq" && !metal_weights)
+    throw EdgeCompilerError(ErrorKind::Usage, "--quantize " + o.quantize + ": the metal backend takes none, weights-int8 "
+                                              "or ptq (int8 activations, --deployment-target iOS17/macOS14 or later)");
   const std::string artefact = resolved.backend->capabilities().artefact;
   if (!o.output.empty() && !artefact.empty() && !ends_with(o.output, artefact))
     throw EdgeCompilerError(ErrorKind::Usage, "--output " + o.output + ": the " + resolved.backend->name() + " artefact is " +

@@ -59,7 +59,7 @@ class Builder {
   MilType type_of(const std::string& t) const {
     const auto* x = g_.find_tensor(t);
     if (!x) throw std::runtime_error("tensor '" + t + "' has no type");
-    MilType m{compute_dtype(x->dtype), {}};
+    MilType m{x->quant ? fdt() : compute_dtype(x->dtype), {}};  // an int8 tensor: its real value
     if (!x->shape.rank_known) throw std::runtime_error("tensor '" + t + "' has unknown rank");
     for (const auto& d : x->shape.dims) m.shape.push_back(d.is_static() ? d.value : -1);
     return m;
@@ -80,6 +80,7 @@ class Builder {
     if (!x) throw std::runtime_error("'" + t + "' must be a constant");
     std::vector<double> v;
     const auto n = x->num_elements().value_or(0);
+    if (x->quant) return dequantized(*x);
     for (std::int64_t i = 0; i < n; ++i) {
       switch (x->dtype) {
         case DType::Float32: v.push_back(x->data->as<float>()[i]); break;
@@ -89,6 +90,38 @@ class Builder {
       }
     }
     return v;
+  }
+  /// real = scale * (q - zero_point), per tensor or along the params' axis.
+  static std::vector<double> dequantized(const ir::Tensor& x) {
+    const auto& q = *x.quant;
+    const auto n = x.num_elements().value_or(0);
+    std::int64_t inner = 1, channels = 1;
+    if (q.scales.size() > 1 && q.axis >= 0) {
+      for (std::size_t d = static_cast<std::size_t>(q.axis) + 1; d < x.shape.rank(); ++d) inner *= x.shape.dims[d].value;
+      channels = static_cast<std::int64_t>(q.scales.size());
+    }
+    std::vector<double> v;
+    for (std::int64_t i = 0; i < n; ++i) {
+      const auto c = static_cast<std::size_t>((i / inner) % channels);
+      double raw = 0;
+      switch (x.dtype) {
+        case DType::Int8: raw = x.data->as<std::int8_t>()[i]; break;
+        case DType::UInt8: raw = x.data->as<std::uint8_t>()[i]; break;
+        case DType::Int32: raw = x.data->as<std::int32_t>()[i]; break;
+        default: throw std::runtime_error("'" + x.name + "': quantised constant of type " + std::string(ir::dtype_name(x.dtype)));
+      }
+      const double zp = q.zero_points.empty() ? 0.0 : static_cast<double>(q.zero_points[std::min(c, q.zero_points.size() - 1)]);
+      v.push_back(static_cast<double>(q.scales[std::min(c, q.scales.size() - 1)]) * (raw - zp));
+    }
+    return v;
+  }
+  /// Integer constant of any integer type (a zero point: i8 / u8).
+  std::vector<std::int64_t> const_ints_any(const std::string& t) const {
+    const auto* x = constant(t);
+    if (!x) throw std::runtime_error("'" + t + "' must be a constant");
+    if (x->dtype == DType::Int8) return {x->data->as<std::int8_t>().begin(), x->data->as<std::int8_t>().end()};
+    if (x->dtype == DType::UInt8) return {x->data->as<std::uint8_t>().begin(), x->data->as<std::uint8_t>().end()};
+    return const_ints(t);
   }
   std::vector<std::int64_t> const_ints(const std::string& t) const {
     const auto* x = constant(t);
@@ -111,7 +144,7 @@ class Builder {
     MilValue v;
     v.type = type_of(t);
     const auto n = x->num_elements().value_or(0);
-    if (ir::dtype_is_float(x->dtype)) {
+    if (ir::dtype_is_float(x->dtype) || x->quant) {
       const auto f = const_floats(t);
       v.bytes = float_bytes(f);
     } else if (v.type.dtype == DType::Int32) {
@@ -225,6 +258,25 @@ class Builder {
     p_.ops.push_back(std::move(op));
   }
   void bind(const std::string& ir_tensor, const std::string& mil_name) { names_[ir_tensor] = mil_name; }
+  /// An int8 activation (iOS17 quantize / dequantize): the float value `v` quantised to
+  /// int8 with per-tensor (scale, zero_point) and back; `ir_tensor` is bound to the result.
+  void fake_quant(const std::string& ir_tensor, const std::string& v, double scale, std::int64_t zero_point) {
+    if (ios() < 17)
+      throw std::runtime_error("int8 activations need Core ML's quantize/dequantize (iOS17 / macOS14 or later); use "
+                               "--deployment-target iOS17, or --quantize weights-int8 / none");
+    MilType q = type_of(ir_tensor);
+    q.dtype = DType::Int8;
+    MilValue zp;
+    zp.type = {DType::Int8, {}};
+    zp.bytes.push_back(static_cast<std::uint8_t>(static_cast<std::int8_t>(zero_point)));
+    const std::string z = emit_const(ir_tensor + "_zero_point", zp);
+    const std::string s = float1(ir_tensor + "_scale", scale);
+    const std::string qn = emit("quantize", {{"input", {v}}, {"zero_point", {z}}, {"scale", {s}},
+                                             {"output_dtype", {str(ir_tensor + "_output_dtype", "int8")}}},
+                                "", &q);
+    const MilType f = type_of(ir_tensor);
+    bind(ir_tensor, emit("dequantize", {{"input", {qn}}, {"zero_point", {z}}, {"scale", {s}}}, "", &f));
+  }
   bool is_graph_output(const std::string& t) const {
     return std::find(g_.outputs.begin(), g_.outputs.end(), t) != g_.outputs.end();
   }
@@ -445,6 +497,18 @@ void lower_split(Builder& b, const ir::Operation& op) {
   b.emit_multi("split", {{"x", {b.value(op.inputs[0])}}, {"split_sizes", {b.ints(op.name + "_split_sizes", sizes)}},
                          {"axis", {b.int1(op.name + "_axis", axis)}}},
                op.outputs);
+}
+
+// QuantizeLinear (float -> int8): quantize + dequantize with its own params;
+// DequantizeLinear: the int8 tensor is already held as its real value.
+void lower_quantize_linear(Builder& b, const ir::Operation& op) {
+  const auto scale = b.const_floats(op.inputs.at(1));
+  const auto zp = op.inputs.size() > 2 && !op.inputs[2].empty() ? b.const_ints_any(op.inputs[2]) : std::vector<std::int64_t>{0};
+  if (scale.size() != 1 || zp.size() != 1) no_form(op, "per-channel QuantizeLinear of an activation");
+  b.fake_quant(op.outputs[0], b.value(op.inputs[0]), scale[0], zp[0]);
+}
+void lower_dequantize_linear(Builder& b, const ir::Operation& op) {
+  b.emit("identity", {{"x", {b.value(op.inputs[0])}}}, op.outputs[0]);
 }
 
 void lower_unary(Builder& b, const ir::Operation& op) {
@@ -701,6 +765,8 @@ const std::vector<Lowering>& lowerings() {
       {K::Cos, "cos", lower_unary},
       {K::Sign, "sign", lower_unary},
       {K::Split, "split", lower_split},
+      {K::QuantizeLinear, "quantize + dequantize", lower_quantize_linear},
+      {K::DequantizeLinear, "identity", lower_dequantize_linear},
       {K::Dropout, "identity", lower_unary},
       {K::Clip, "clip", lower_clip},
       {K::LeakyRelu, "leaky_relu", lower_leaky},
@@ -742,12 +808,15 @@ const DeploymentTarget& target_of(const LowerOptions& o) { return o.target ? *o.
 void lower_one(Builder& b, const ir::Operation& op) {
   const Lowering* l = find_lowering(op);
   if (!l) no_form(op, "no MIL op for it in this writer; decompose it into supported ops or register an override");
-  if (op.quant) no_form(op, "op-level quantisation parameters (the writer takes float graphs; use --quantize weights-int8)");
-  for (const auto& o : op.outputs)
-    if (const auto* t = o.empty() ? nullptr : b.graph().find_tensor(o); t && t->quant)
-      no_form(op, "a quantised output tensor '" + o + "' (the writer takes float graphs)");
   try {
     l->fn(b, op);
+    // an int8 activation: quantised after the op that makes it (QuantizeLinear does its own)
+    if (op.kind != ir::OpKind::QuantizeLinear)
+      for (const auto& o : op.outputs)
+        if (const auto* t = o.empty() ? nullptr : b.graph().find_tensor(o); t && t->quant && !t->is_constant()) {
+          if (t->quant->scales.size() != 1) no_form(op, "a per-channel quantised activation '" + o + "'");
+          b.fake_quant(o, b.value(o), t->quant->scales[0], t->quant->zero_points.empty() ? 0 : t->quant->zero_points[0]);
+        }
   } catch (const EdgeCompilerError&) {
     throw;
   } catch (const std::exception& e) {
@@ -786,6 +855,10 @@ std::string mil_form(const ir::Graph& graph, const ir::Operation& op, const Lowe
 LoweredProgram lower_graph(const ir::Graph& g, const LowerOptions& options) {
   LowerOptions o = options;
   o.target = &target_of(options);
+  for (const auto& op : g.ops)  // a quantised graph keeps its int8 weights int8 (constexpr form)
+    for (const auto& in : op.inputs)
+      if (const auto* t = in.empty() ? nullptr : g.find_tensor(in); t && t->is_constant() && t->quant && t->dtype == DType::Int8)
+        o.weights_int8 = true;
   LoweredProgram out;
   MilProgram& p = out.program;
   p.spec_version = o.target->spec_version;

@@ -62,6 +62,11 @@ constexpr MilInputDef kUpBilinear[] = {{"x", I::T, true},
                                        {"half_pixel_centers", I::Bool, false, 16}};
 // iOS18/compression.py constexpr_blockwise_shift_scale(data, scale, offset)
 constexpr MilInputDef kShiftScale[] = {{"data", I::Any, true}, {"scale", I::Any, true}, {"offset", I::Any, false}};
+// iOS17/quantization_ops.py quantize(input, zero_point, scale, axis, output_dtype), dequantize(input, zero_point, scale, axis)
+constexpr MilInputDef kQuantize[] = {{"input", I::T, true}, {"zero_point", I::Any, false}, {"scale", I::T, true},
+                                     {"axis", I::Int32, false}, {"output_dtype", I::String, true}};
+constexpr MilInputDef kDequantize[] = {{"input", I::Any, true}, {"zero_point", I::Any, false}, {"scale", I::T, true},
+                                       {"axis", I::Int32, false}};
 constexpr MilInputDef kNone[] = {{"", I::Any, false}};
 
 const std::array kOps = std::to_array<MilOpDef>({
@@ -115,6 +120,8 @@ const std::array kOps = std::to_array<MilOpDef>({
     // iOS16/constexpr_ops.py: quantized_data, zero_point, scale, axis (attributes up to iOS17)
     {"constexpr_affine_dequantize", 16, std::span(kNone, 0), true},
     {"constexpr_blockwise_shift_scale", 18, kShiftScale},
+    {"quantize", 17, kQuantize},
+    {"dequantize", 17, kDequantize},
 });
 
 }  // namespace

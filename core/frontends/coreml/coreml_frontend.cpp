@@ -447,6 +447,19 @@ class Reader {
       std::vector<std::int64_t> s = type == "reshape" ? ints(op, "shape") : g_.find_tensor(out)->shape.sizes();
       return add_op("Reshape", out, {tensor(op, "x"), add_ints(out + "_shape", s)}, {out});
     }
+    if (type == "quantize" || type == "dequantize") {  // iOS17 int8 activations, per tensor
+      if (has(op, "axis")) throw std::runtime_error("per-axis quantize/dequantize");
+      if (type == "quantize" && str(op, "output_dtype", "int8") != "int8") throw std::runtime_error("output_dtype other than int8");
+      ir::Tensor z;
+      z.name = out + "_zero_point";
+      z.dtype = DType::Int8;
+      z.shape = ir::Shape::of(std::vector<std::int64_t>{});
+      const auto zv = static_cast<std::int8_t>(num(op, "zero_point", 0));
+      z.data = ir::ConstantData::copy_of(&zv, 1);
+      g_.add_tensor(z);
+      return add_op(type == "quantize" ? "QuantizeLinear" : "DequantizeLinear", out,
+                    {tensor(op, "input"), add_scalar(out + "_scale", num(op, "scale", 1)), z.name}, {out});
+    }
     if (type == "split") {
       const auto* x = g_.find_tensor(tensor(op, "x"));
       std::int64_t axis = static_cast<std::int64_t>(num(op, "axis", 0));

@@ -90,6 +90,24 @@ def ops_graph(path):
     onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 14)]), path)
 
 
+def cnn_graph(path):
+    """conv-relu-conv (+ skip) - global average pool - gemm: what PTQ quantises whole."""
+    rng = np.random.default_rng(3)
+    f = lambda *s: (rng.standard_normal(s) * 0.3).astype(np.float32)  # noqa: E731
+    inits = [numpy_helper.from_array(a, n) for n, a in
+             (("w1", f(8, 3, 3, 3)), ("b1", f(8)), ("w2", f(8, 8, 3, 3)), ("b2", f(8)), ("fw", f(10, 8)), ("fb", f(10)))]
+    nodes = [helper.make_node("Conv", ["x", "w1", "b1"], ["c1"], pads=[1, 1, 1, 1], name="conv1"),
+             helper.make_node("Relu", ["c1"], ["r1"], name="relu1"),
+             helper.make_node("Conv", ["r1", "w2", "b2"], ["c2"], pads=[1, 1, 1, 1], name="conv2"),
+             helper.make_node("Add", ["c2", "r1"], ["a"], name="add"),
+             helper.make_node("GlobalAveragePool", ["a"], ["p"], name="pool"),
+             helper.make_node("Flatten", ["p"], ["fl"], name="flatten"),
+             helper.make_node("Gemm", ["fl", "fw", "fb"], ["y"], transB=1, name="fc")]
+    g = helper.make_graph(nodes, "cnn", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 16, 16])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)], inits)
+    onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]), path)
+
+
 def one_op_graph(path, node, in_shape, out_name="y"):
     g = helper.make_graph([node], "one", [helper.make_tensor_value_info("x", TensorProto.FLOAT, in_shape)],
                           [helper.make_tensor_value_info(out_name, TensorProto.FLOAT, None)])
@@ -185,6 +203,35 @@ def main():
         except AssertionError as e:
             check(False, f"{tgt}: independent reader: {e}")
         compare(model, pkg, x, 5e-2, f"int8_{tgt}")
+
+    # int8 activations (ptq): quantize / dequantize from iOS17 on
+    cnn = os.path.join(WORK, "cnn.onnx")
+    cnn_graph(cnn)
+    cal = os.path.join(WORK, "cal.npy")
+    np.save(cal, np.random.default_rng(5).standard_normal((16, 1, 3, 16, 16)).astype(np.float32))
+    pkg = os.path.join(WORK, "cnn_ptq.mlpackage")
+    rc, out, err = run("compile", cnn, "--target", "metal", "--quantize", "ptq", "--calibration-data", cal,
+                       "--deployment-target", "iOS17", "--output", pkg)
+    check(rc == 0, f"ptq iOS17: compile (rc {rc}) {err.strip()[:300]}")
+    if rc == 0:
+        try:
+            m, st = coreml_reader.check_package(pkg, Model_pb2)
+            ops = m.mlProgram.functions["main"].block_specializations["CoreML7"].operations
+            types = [o.type for o in ops]
+            print(f"     ptq: {types.count('quantize')} quantize, {types.count('dequantize')} dequantize, "
+                  f"{types.count('constexpr_affine_dequantize')} int8 weights")
+            check(types.count("quantize") >= 4 and "constexpr_affine_dequantize" in types,
+                  "ptq iOS17: int8 activations (quantize/dequantize) and int8 weights")
+            check(all(o.outputs[0].type.tensorType.dataType == 21 for o in ops if o.type == "quantize"),
+                  "ptq iOS17: quantize outputs are INT8")
+        except AssertionError as e:
+            check(False, f"ptq iOS17: independent reader: {e}")
+        x8 = np.random.default_rng(6).standard_normal((1, 3, 16, 16)).astype(np.float32)
+        compare(cnn, pkg, x8, 0.1, "ptq_iOS17")
+    rc, out, err = run("compile", cnn, "--target", "metal", "--quantize", "ptq", "--calibration-data", cal,
+                       "--deployment-target", "macOS13", "--output", os.path.join(WORK, "cnn13.mlpackage"))
+    check(rc == 1 and "iOS17" in err and len(err.strip().splitlines()) == 1, f"ptq on macOS13 refused in one line: {err.strip()}")
+    check(not os.path.exists(os.path.join(WORK, "cnn13.mlpackage")) and no_leftovers(WORK), "ptq on macOS13: nothing written")
 
     # bad input: an op with no MIL form
     bad = os.path.join(WORK, "hardmax.onnx")
