@@ -1,7 +1,9 @@
-// `edgecompile compile MODEL --target coral|cpu|auto`: frontend -> quantiser ->
+// `edgecompile compile MODEL --target coral|metal|cpu|auto`: frontend -> quantiser ->
 // backend. Prints the partition in the shape edgetpu_compiler users know
 // (ops on the Edge TPU vs the CPU, segments, Operator / Count / Status) and
-// every CPU op's reason; --json prints the CompileReport (docs/compile-json.md),
+// every CPU op's reason (metal: Neural Engine / GPU / CPU per op, predicted, and
+// the reason for every op off the Neural Engine; --precision, --compute-units,
+// --deployment-target, --quantize weights-int8|ptq); --json prints the CompileReport (docs/compile-json.md),
 // --report writes it, --output writes the artefact. Also reached by the seed
 // form `edgecompile MODEL --target coral --output OUT.tflite` (main.cpp).
 // Bad input: one line, exit 1 (usage: exit 2), nothing written.
