@@ -17,7 +17,7 @@ packages=(
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-tools-dev qt6-l10n-tools qt6-tools-dev-tools libgl-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev libonnx-testdata
-  python3 python3-numpy python3-onnx python3-torch python3-torchvision
+  python3 python3-numpy python3-onnx python3-protobuf python3-torch python3-torchvision
   xvfb xauth
   # the ssh provider's test starts a real sshd on 127.0.0.1 (core/devices/test)
   openssh-server openssh-client

@@ -766,6 +766,14 @@
         <source>Override</source>
         <translation>Ersetzung</translation>
     </message>
+    <message>
+        <source>Neural Engine</source>
+        <translation>Neural Engine</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
 </context>
 <context>
     <name>ec::widgets::PartitionPanel</name>
@@ -1830,10 +1838,6 @@ Unterstützt: %1</translation>
         <translation>Modell öffnen</translation>
     </message>
     <message>
-        <source>Models (*.onnx *.tflite *.pt *.pth *.keras *.h5);;All files (*)</source>
-        <translation>Modelle (*.onnx *.tflite *.pt *.pth *.keras *.h5);;Alle Dateien (*)</translation>
-    </message>
-    <message>
         <source>Cancelled opening %1</source>
         <translation>Öffnen von %1 abgebrochen</translation>
     </message>
@@ -2048,10 +2052,6 @@ Unterstützt: %1</translation>
         <translation>CPU (Referenz)</translation>
     </message>
     <message>
-        <source>None (the model is already quantised)</source>
-        <translation>Keine (das Modell ist bereits quantisiert)</translation>
-    </message>
-    <message>
         <source>&amp;Target:</source>
         <translation>&amp;Ziel:</translation>
     </message>
@@ -2190,6 +2190,70 @@ Unterstützt: %1</translation>
     <message>
         <source>Every recorded compile and benchmark; compare two runs</source>
         <translation>Jede aufgezeichnete Kompilierung und jeder Benchmark; zwei Läufe vergleichen</translation>
+    </message>
+    <message>
+        <source>Models (*.onnx *.tflite *.eir *.mlmodel *.pt *.pth *.keras *.h5);;All files (*)</source>
+        <translation>Modelle (*.onnx *.tflite *.eir *.mlmodel *.pt *.pth *.keras *.h5);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Compiled (prediction): %1 op(s) on the Neural Engine, %2 on the GPU, %3 on the CPU</source>
+        <translation>Kompiliert (Vorhersage): %1 Op(s) auf der Neural Engine, %2 auf der GPU, %3 auf der CPU</translation>
+    </message>
+    <message>
+        <source>Neural Engine</source>
+        <translation>Neural Engine</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Apple silicon (Core ML .mlpackage)</source>
+        <translation>Apple Silicon (Core ML .mlpackage)</translation>
+    </message>
+    <message>
+        <source>None (the model is already quantised, or Core ML float)</source>
+        <translation>Keine (das Modell ist bereits quantisiert, oder Core ML in Gleitkomma)</translation>
+    </message>
+    <message>
+        <source>int8 weights (Core ML)</source>
+        <translation>int8-Gewichte (Core ML)</translation>
+    </message>
+    <message>
+        <source>fp16 (Neural Engine capable)</source>
+        <translation>fp16 (Neural-Engine-fähig)</translation>
+    </message>
+    <message>
+        <source>fp32 (GPU and CPU only)</source>
+        <translation>fp32 (nur GPU und CPU)</translation>
+    </message>
+    <message>
+        <source>All (Neural Engine, GPU, CPU)</source>
+        <translation>Alle (Neural Engine, GPU, CPU)</translation>
+    </message>
+    <message>
+        <source>CPU and Neural Engine</source>
+        <translation>CPU und Neural Engine</translation>
+    </message>
+    <message>
+        <source>CPU and GPU</source>
+        <translation>CPU und GPU</translation>
+    </message>
+    <message>
+        <source>CPU only</source>
+        <translation>Nur CPU</translation>
+    </message>
+    <message>
+        <source>&amp;Precision:</source>
+        <translation>&amp;Genauigkeit:</translation>
+    </message>
+    <message>
+        <source>Compute &amp;units:</source>
+        <translation>Rechen&amp;einheiten:</translation>
+    </message>
+    <message>
+        <source>&amp;Deployment target:</source>
+        <translation>&amp;Zielplattform:</translation>
     </message>
 </context>
 <context>

@@ -764,6 +764,14 @@
         <source>Override</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Neural Engine</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ec::widgets::PartitionPanel</name>
@@ -1825,10 +1833,6 @@ Supported: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Models (*.onnx *.tflite *.pt *.pth *.keras *.h5);;All files (*)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Cancelled opening %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2043,10 +2047,6 @@ Supported: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>None (the model is already quantised)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>&amp;Target:</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2184,6 +2184,70 @@ Supported: %1</source>
     </message>
     <message>
         <source>Every recorded compile and benchmark; compare two runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Models (*.onnx *.tflite *.eir *.mlmodel *.pt *.pth *.keras *.h5);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compiled (prediction): %1 op(s) on the Neural Engine, %2 on the GPU, %3 on the CPU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Neural Engine</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Apple silicon (Core ML .mlpackage)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>None (the model is already quantised, or Core ML float)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>int8 weights (Core ML)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>fp16 (Neural Engine capable)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>fp32 (GPU and CPU only)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All (Neural Engine, GPU, CPU)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CPU and Neural Engine</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CPU and GPU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CPU only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Precision:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compute &amp;units:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Deployment target:</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

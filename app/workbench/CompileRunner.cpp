@@ -47,10 +47,18 @@ void CompileRunner::run(const CompileJob& job) {
     ec::report::CompileRequest request;
     request.model = job.modelName.toStdString();
     request.target = job.target.toStdString();
-    request.quantize = job.quantize.toStdString();
+    const bool metalWeights = job.quantize == QLatin1String("weights-int8");
+    request.quantize = metalWeights ? std::string("none") : job.quantize.toStdString();
+    if (metalWeights) request.quantize_label = "weights-int8";
     request.num_segments = job.numSegments;
     const auto resolved = ec::backends::resolve_backend(request.target);
-    const std::string strategy = ec::report::resolve_strategy(request, *job.graph, resolved.backend->name());
+    if (resolved.backend->name() == "metal") {
+      request.options = {{"precision", job.precision.toStdString()},
+                         {"compute_units", job.computeUnits.toStdString()},
+                         {"deployment_target", job.deploymentTarget.toStdString()},
+                         {"weights", metalWeights ? "int8" : "none"}};
+    }
+    const std::string strategy = ec::report::resolve_strategy(request, *job.graph, *resolved.backend);
     if (strategy == "ptq" && !ec::report::is_quantised(*job.graph)) {
       emit progress(id, QStringLiteral("calibrate"), 0, 1);
       request.samples = QuantRunner::calibrationSamples(*job.graph, job.calibrationFile, job.calibrationSamples,

@@ -31,11 +31,15 @@ struct CompileJob {
   ec::ir::FrozenGraph graph;  // the graph to compile (the views keep it)
   QString modelName;          // for the report
   QString target = QStringLiteral("coral");    // a backend_registry target
-  QString quantize = QStringLiteral("ptq");    // "ptq" or "none"
+  QString quantize = QStringLiteral("ptq");    // "ptq", "none" or (metal) "weights-int8"
   QString calibrationFile;    // .npy file or folder of NAME.npy; "" = fixed-seed random samples
   int calibrationSamples = 32;
   quint64 seed = 0;
   int numSegments = 1;
+  // metal (Core ML) only
+  QString precision = QStringLiteral("fp16");       // "fp16" or "fp32"
+  QString computeUnits = QStringLiteral("all");     // all, cpu_and_ne, cpu_and_gpu, cpu_only
+  QString deploymentTarget = QStringLiteral("macOS13");
 };
 
 /// What one compile produced: immutable, shared with every view.

@@ -359,7 +359,7 @@ void MainWindow::chooseFile() {
   QString dir = settings_.value(QStringLiteral("lastOpenDir")).toString();
   const QString path = QFileDialog::getOpenFileName(
       this, tr("Open Model"), dir,
-      tr("Models (*.onnx *.tflite *.pt *.pth *.keras *.h5);;All files (*)"));
+      tr("Models (*.onnx *.tflite *.eir *.mlmodel *.pt *.pth *.keras *.h5);;All files (*)"));
   if (path.isEmpty()) return;
   settings_.setValue(QStringLiteral("lastOpenDir"), QFileInfo(path).absolutePath());
   openFile(path);

@@ -59,6 +59,13 @@ class QuantSession;
 class CompileSession;
 class DeviceDiscovery;
 
+/// Metal (Core ML) options of a compile: precision, compute units, deployment target.
+struct MetalChoice {
+  QString precision = QStringLiteral("fp16");
+  QString computeUnits = QStringLiteral("all");
+  QString deploymentTarget = QStringLiteral("macOS13");
+};
+
 class MainWindow : public QMainWindow {
   Q_OBJECT
 
@@ -110,11 +117,11 @@ class MainWindow : public QMainWindow {
   /// `quantize` "ptq" (random calibration), "none", or empty: none for an
   /// already quantised model, else ptq. The Partition and Backend Timeline panels
   /// show the report (MainWindowCompile.cpp).
-  void compileFor(const QString& target, const QString& quantize = {});
+  void compileFor(const QString& target, const QString& quantize = {}, const MetalChoice& metal = {});
   /// Same, with calibration data (.npy file or folder; "" = random samples), the
   /// samples to use and the Edge TPU segments allowed (Compile for Target's dialog).
   void compileWith(const QString& target, const QString& quantize, const QString& calibrationFile,
-                   int calibrationSamples, int numSegments);
+                   int calibrationSamples, int numSegments, const MetalChoice& metal = {});
   /// Discovers devices again on a worker thread; the Devices panel shows them (MainWindowDevices.cpp).
   void refreshDevices();
 

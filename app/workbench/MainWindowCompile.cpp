@@ -91,9 +91,18 @@ void MainWindow::createCompilePanels() {
             partitionDock_->raise();
             resizeDocks({partitionDock_}, {320}, Qt::Vertical);
             const auto& p = outcome->report->result.partition;
-            statusBar()->showMessage(
-                tr("Compiled: %1 op(s) on the TPU, %2 on the CPU").arg(p.ops_on_target()).arg(p.ops_on_cpu()),
-                10000);
+            if (outcome->report->backend == "metal") {
+              int units[3] = {0, 0, 0};
+              for (const auto& r : p.rows) ++units[r.unit == "ANE" ? 0 : r.unit == "GPU" ? 1 : 2];
+              statusBar()->showMessage(tr("Compiled (prediction): %1 op(s) on the Neural Engine, %2 on the GPU, %3 on the CPU")
+                                           .arg(units[0])
+                                           .arg(units[1])
+                                           .arg(units[2]),
+                                       10000);
+            } else {
+              statusBar()->showMessage(
+                  tr("Compiled: %1 op(s) on the TPU, %2 on the CPU").arg(p.ops_on_target()).arg(p.ops_on_cpu()), 10000);
+            }
             emit compiled();
           },
           Qt::QueuedConnection);
@@ -127,7 +136,10 @@ void MainWindow::createCompilePanels() {
     const CompileOutcomePtr& outcome = compile_->outcome;
     if (!outcome || outcome->graph != shown) return;
     if (const auto* row = outcome->report->result.partition.find(name)) {
-      const QString where = row->placement == ec::backends::Placement::Target ? tr("TPU") : tr("CPU");
+      const QString where = row->unit == "ANE"                                 ? tr("Neural Engine")
+                            : row->unit == "GPU"                               ? tr("GPU")
+                            : row->placement == ec::backends::Placement::Target ? tr("TPU")
+                                                                               : tr("CPU");
       statusBar()->showMessage(tr("%1 on the %2: %3")
                                    .arg(QString::fromStdString(name), where,
                                         QString::fromStdString(row->reason.empty() ? row->status : row->reason)),
@@ -167,11 +179,13 @@ void MainWindow::compileDialog() {
   auto* target = new QComboBox(&dialog);
   target->setObjectName(QStringLiteral("compileTarget"));
   target->addItem(tr("Coral Edge TPU"), QStringLiteral("coral"));
+  target->addItem(tr("Apple silicon (Core ML .mlpackage)"), QStringLiteral("metal"));
   target->addItem(tr("CPU (reference)"), QStringLiteral("cpu"));
   auto* quant = new QComboBox(&dialog);
   quant->setObjectName(QStringLiteral("compileQuantize"));
   quant->addItem(tr("Post-training int8"), QStringLiteral("ptq"));
-  quant->addItem(tr("None (the model is already quantised)"), QStringLiteral("none"));
+  quant->addItem(tr("None (the model is already quantised, or Core ML float)"), QStringLiteral("none"));
+  quant->addItem(tr("int8 weights (Core ML)"), QStringLiteral("weights-int8"));
   quant->setCurrentIndex(CompileRunner::isQuantised(*graph_) ? 1 : 0);
   // Calibration data: a .npy file (or a folder of NAME.npy); empty = fixed-seed random samples.
   auto* calibration = new QLineEdit(&dialog);
@@ -196,21 +210,48 @@ void MainWindow::compileDialog() {
   segments->setValue(1);
   segments->setToolTip(tr("Edge TPU segments the compiler may map (edgetpu_compiler --num_segments); "
                           "1 puts everything after the first unsupported op on the CPU"));
+  // Core ML's own choices, offered while the target is metal.
+  auto* precision = new QComboBox(&dialog);
+  precision->setObjectName(QStringLiteral("metalPrecision"));
+  precision->addItem(tr("fp16 (Neural Engine capable)"), QStringLiteral("fp16"));
+  precision->addItem(tr("fp32 (GPU and CPU only)"), QStringLiteral("fp32"));
+  auto* units = new QComboBox(&dialog);
+  units->setObjectName(QStringLiteral("metalComputeUnits"));
+  units->addItem(tr("All (Neural Engine, GPU, CPU)"), QStringLiteral("all"));
+  units->addItem(tr("CPU and Neural Engine"), QStringLiteral("cpu_and_ne"));
+  units->addItem(tr("CPU and GPU"), QStringLiteral("cpu_and_gpu"));
+  units->addItem(tr("CPU only"), QStringLiteral("cpu_only"));
+  auto* deployment = new QComboBox(&dialog);
+  deployment->setObjectName(QStringLiteral("metalDeploymentTarget"));
+  for (const char* t : {"macOS13", "macOS14", "macOS15", "iOS16", "iOS17", "iOS18"})
+    deployment->addItem(QString::fromLatin1(t), QString::fromLatin1(t));
   auto updateEnabled = [=] {
+    const QString t = target->currentData().toString();
     const bool ptq = quant->currentData().toString() == QLatin1String("ptq");
+    const bool metal = t == QLatin1String("metal");
     calibration->setEnabled(ptq);
     browse->setEnabled(ptq);
     samples->setEnabled(ptq);
-    segments->setEnabled(target->currentData().toString() == QLatin1String("coral"));
+    segments->setEnabled(t == QLatin1String("coral"));
+    for (QWidget* w : {static_cast<QWidget*>(precision), static_cast<QWidget*>(units), static_cast<QWidget*>(deployment)})
+      w->setEnabled(metal);
   };
   connect(quant, &QComboBox::currentIndexChanged, &dialog, updateEnabled);
-  connect(target, &QComboBox::currentIndexChanged, &dialog, updateEnabled);
+  connect(target, &QComboBox::currentIndexChanged, &dialog, [=] {
+    // Core ML compiles float by default; the Edge TPU needs int8.
+    const bool metal = target->currentData().toString() == QLatin1String("metal");
+    if (metal && quant->currentData().toString() == QLatin1String("ptq")) quant->setCurrentIndex(1);
+    updateEnabled();
+  });
   updateEnabled();
   form->addRow(tr("&Target:"), target);
   form->addRow(tr("&Quantisation:"), quant);
   form->addRow(tr("Calibration &data:"), calibrationRow);
   form->addRow(tr("Calibration s&amples:"), samples);
   form->addRow(tr("&Segments:"), segments);
+  form->addRow(tr("&Precision:"), precision);
+  form->addRow(tr("Compute &units:"), units);
+  form->addRow(tr("&Deployment target:"), deployment);
   auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
   buttons->button(QDialogButtonBox::Ok)->setText(tr("Compile"));
   connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
@@ -218,15 +259,16 @@ void MainWindow::compileDialog() {
   form->addRow(buttons);
   if (dialog.exec() != QDialog::Accepted) return;
   compileWith(target->currentData().toString(), quant->currentData().toString(), calibration->text().trimmed(),
-              samples->value(), segments->value());
+              samples->value(), segments->value(),
+              {precision->currentData().toString(), units->currentData().toString(), deployment->currentData().toString()});
 }
 
-void MainWindow::compileFor(const QString& target, const QString& quantize) {
-  compileWith(target, quantize, {}, kCompileRandomSamples, 1);
+void MainWindow::compileFor(const QString& target, const QString& quantize, const MetalChoice& metal) {
+  compileWith(target, quantize, {}, kCompileRandomSamples, 1, metal);
 }
 
 void MainWindow::compileWith(const QString& target, const QString& quantize, const QString& calibrationFile,
-                             int calibrationSamples, int numSegments) {
+                             int calibrationSamples, int numSegments, const MetalChoice& metal) {
   if (!graph_ || isCompiling()) return;
   CompileJob job;
   const int snapshots = passesPanel_ ? passesPanel_->snapshotCount() : 0;
@@ -235,11 +277,14 @@ void MainWindow::compileWith(const QString& target, const QString& quantize, con
   job.modelName = QFileInfo(currentPath_).fileName();
   job.target = target;
   job.quantize = !quantize.isEmpty() ? quantize
-                 : CompileRunner::isQuantised(*job.graph) ? QStringLiteral("none")
-                                                          : QStringLiteral("ptq");
+                 : CompileRunner::isQuantised(*job.graph) || target == QLatin1String("metal") ? QStringLiteral("none")
+                                                                                               : QStringLiteral("ptq");
   job.calibrationFile = calibrationFile;
   job.calibrationSamples = calibrationSamples;
   job.numSegments = numSegments;
+  job.precision = metal.precision;
+  job.computeUnits = metal.computeUnits;
+  job.deploymentTarget = metal.deploymentTarget;
   if (compileAction_) compileAction_->setEnabled(false);
   compileProgress_ = new QProgressDialog(tr("Compiling…"), tr("Cancel"), 0, 0, this);
   compileProgress_->setObjectName(QStringLiteral("compileProgress"));
@@ -280,6 +325,12 @@ void MainWindow::showCompileOutcome() {
     if (auto it = byName.find(graph->ops[i].name); it != byName.end()) place(i, *it->second);
   }
   graphView_->clearOpValues();
+  if (outcome->report->backend == "metal") {
+    graphView_->setOpHighlights(std::move(colors), {{tr("Neural Engine"), ec::widgets::targetColor()},
+                                                    {tr("GPU"), ec::widgets::gpuColor()},
+                                                    {tr("CPU"), ec::widgets::cpuColor()}});
+    return;
+  }
   graphView_->setOpHighlights(std::move(colors),
                               {{tr("TPU"), ec::widgets::targetColor()},
                                {tr("CPU (unsupported)"), ec::widgets::cpuColor()},

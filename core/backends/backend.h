@@ -59,6 +59,7 @@ struct PartitionRow {
   int segment = -1;                    // target segment index, -1 on the CPU
   std::string blocked_by;              // AfterUnsupported: the unsupported op it follows
   std::string override_name;           // Override: the rewrite used
+  std::string unit;                    // compute unit on a target with several ("ANE", "GPU", "CPU"; metal), else ""
 };
 
 /// A row for `unit` (graph.ops indices, main op first): index, members, name and type set.
@@ -93,6 +94,8 @@ struct Capabilities {
 struct CompileConfig {
   std::string output_path;  // where the artefact goes ("" = no artefact: partition + estimate only)
   int num_segments = 1;     // target segments allowed (Edge TPU: 1 = the compiler's default)
+  /// Backend-specific options by name (metal: precision, compute_units, deployment_target, weights).
+  std::map<std::string, std::string> options;
 };
 
 /// An estimate of one inference; works with no hardware attached. Every figure is an estimate.

@@ -5,6 +5,9 @@
 #ifdef EC_HAVE_CORAL
 #include "core/backends/coral/coral_backend.h"
 #endif
+#ifdef EC_HAVE_METAL
+#include "core/backends/metal/metal_backend.h"
+#endif
 
 namespace ec::backends {
 
@@ -12,6 +15,9 @@ std::vector<BackendEntry> backend_table() {
   return {
 #ifdef EC_HAVE_CORAL
       {"coral", "Google Coral Edge TPU: int8/uint8 .tflite, edgetpu_compiler's partition rules", &make_coral_backend},
+#endif
+#ifdef EC_HAVE_METAL
+      {"metal", "Apple silicon through Core ML: .mlpackage (ML Program), Neural Engine / GPU / CPU predicted per op", &make_metal_backend},
 #endif
       {"cpu", "Host CPU (reference): every op on the CPU runtime", &make_cpu_backend},
   };

@@ -14,6 +14,7 @@
 
 #include "core/errors.h"
 #include "core/frontends/frontend.h"
+#include "core/frontends/coreml/coreml_frontend.h"
 #include "core/frontends/eir/eir_frontend.h"
 #include "core/frontends/onnx/onnx_frontend.h"
 #include "core/frontends/tflite/tflite_frontend.h"
@@ -24,10 +25,11 @@ namespace {
 namespace fs = std::filesystem;
 
 // TorchScript and Keras slot in here.
-const std::array<FrontendEntry, 3> kFrontends{{
+const std::array<FrontendEntry, 4> kFrontends{{
     {"onnx", "ONNX models (.onnx), opsets 1-20", &make_onnx_frontend},
     {"tflite", "TensorFlow Lite flatbuffers (.tflite), schema 3", &make_tflite_frontend},
     {"eir", "edgecompiler IR text (.eir)", &make_eir_frontend},
+    {"coreml", "Core ML ML Programs (.mlpackage, .mlmodel)", &make_coreml_frontend},
 }};
 
 // What each frontend says when it does not recognise a file, and the
@@ -36,10 +38,11 @@ struct FrontendHints {
   std::string_view no_match;
   std::string_view extensions;
 };
-const std::array<FrontendHints, 3> kHints{{
+const std::array<FrontendHints, 4> kHints{{
     {"no ONNX protobuf header found", ".onnx"},
     {"no 'TFL3' file identifier", ".tflite"},
     {"text does not start with 'graph \"'", ".eir"},
+    {"no Manifest.json folder (.mlpackage) nor Model protobuf (.mlmodel)", ".mlpackage, .mlmodel"},
 }};
 static_assert(kHints.size() == kFrontends.size(), "one hint row per frontend");
 
@@ -59,8 +62,15 @@ ir::Graph open_model(const std::string& path, const OpenOptions& opts, std::stri
   std::error_code ec;
   const fs::file_status st = fs::status(path, ec);
   if (ec || !fs::exists(st)) throw FrontendError(path, "no such file; check the path");
-  if (fs::is_directory(st))
-    throw FrontendError(path, "is a directory; pass a model file such as model.onnx");
+  if (fs::is_directory(st)) {  // a package folder (.mlpackage) is a model; any other folder is not
+    for (std::size_t i = 0; i < kFrontends.size(); ++i)
+      if (auto fe = kFrontends[i].make(); fe->match({}, path) > 0) {
+        ir::Graph g = fe->open(path, opts);
+        if (format) *format = std::string(fe->name());
+        return g;
+      }
+    throw FrontendError(path, "is a directory; pass a model file such as model.onnx (or an .mlpackage folder)");
+  }
   if (!fs::is_regular_file(st)) throw FrontendError(path, "is not a regular file");
 
   std::ifstream in(path, std::ios::binary);

@@ -17,9 +17,9 @@ bool is_quantised(const ir::Graph& g) {
   return false;
 }
 
-std::string resolve_strategy(const CompileRequest& r, const ir::Graph& g, const std::string& backend_name) {
+std::string resolve_strategy(const CompileRequest& r, const ir::Graph& g, const backends::Backend& backend) {
   if (!r.quantize.empty()) return r.quantize;
-  return is_quantised(g) || backend_name == "cpu" ? "none" : "ptq";
+  return !is_quantised(g) && backend.quant_constraints().requires_int8 ? "ptq" : "none";
 }
 
 CompileRun compile_model(const ir::Graph& graph, const CompileRequest& r, const quantize::ProgressFn& progress) {
@@ -29,7 +29,7 @@ CompileRun compile_model(const ir::Graph& graph, const CompileRequest& r, const 
   const bool quantised = is_quantised(graph);
 
   CompileRun run;
-  run.strategy = resolve_strategy(r, graph, backend.name());
+  run.strategy = resolve_strategy(r, graph, backend);
   if (run.strategy != "none") {
     if (quantised)
       throw EdgeCompilerError(ErrorKind::Quantization,
@@ -62,9 +62,11 @@ CompileRun compile_model(const ir::Graph& graph, const CompileRequest& r, const 
   backends::CompileConfig cfg;
   cfg.output_path = r.output_path;
   cfg.num_segments = r.num_segments;
+  cfg.options = r.options;
   auto result = backend.compile(run.graph, cfg);
   if (progress) progress("partition", 1, 1);
-  run.report = make_compile_report(r.model, r.target, resolved.reason, run.strategy, std::move(result));
+  run.report = make_compile_report(r.model, r.target, resolved.reason,
+                                   r.quantize_label.empty() ? run.strategy : r.quantize_label, std::move(result));
   return run;
 }
 

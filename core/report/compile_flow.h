@@ -5,10 +5,12 @@
 // and returns the one CompileReport every view reads.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "core/backends/backend.h"
 #include "core/ir/graph.h"
 #include "core/quantize/quantizer.h"
 #include "core/report/compile_report.h"
@@ -18,9 +20,15 @@ namespace ec::report {
 struct CompileRequest {
   std::string model;        // the model's path or name, for the report
   std::string target = "auto";  // a backend registry target
-  /// "ptq", "qat", "dynamic" or "none"; "" = the target's default: none for an
-  /// already quantised model or the cpu target, else ptq.
+  /// "ptq", "qat", "dynamic" or "none"; "" = the target's default: ptq for a
+  /// float model on a target that requires 8-bit tensors (coral), else none.
   std::string quantize;
+  /// What the report calls the quantisation when a backend option does it
+  /// (metal's int8 weights: "weights-int8"); "" = the strategy.
+  std::string quantize_label;
+  /// Backend-specific options (backends::CompileConfig::options; metal: precision,
+  /// compute_units, deployment_target, weights).
+  std::map<std::string, std::string> options;
   std::vector<quantize::Sample> samples;  // calibration (ptq)
   std::string data_source;  // where the samples came from (the report says it)
   double calibration_percentile = 100;
@@ -39,8 +47,8 @@ struct CompileRun {
 /// Whether `graph` already carries 8-bit quantised tensors.
 bool is_quantised(const ir::Graph& graph);
 
-/// The strategy a request resolves to for `graph` on backend `backend_name`.
-std::string resolve_strategy(const CompileRequest& request, const ir::Graph& graph, const std::string& backend_name);
+/// The strategy a request resolves to for `graph` on `backend`.
+std::string resolve_strategy(const CompileRequest& request, const ir::Graph& graph, const backends::Backend& backend);
 
 /// Runs the flow. Throws EdgeCompilerError with one line for bad requests
 /// (unknown target, strategy the target refuses, quantising a quantised model,

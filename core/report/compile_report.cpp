@@ -78,6 +78,7 @@ nlohmann::json to_json(const CompileReport& r) {
            {"reason", row.reason},
            {"rule", row.rule},
            {"segment", row.segment}};
+    if (!row.unit.empty()) o["unit"] = row.unit;
     if (!row.blocked_by.empty()) o["blocked_by"] = row.blocked_by;
     if (!row.override_name.empty()) o["override_of"] = row.override_name;
     ops.push_back(std::move(o));
@@ -131,6 +132,10 @@ std::string to_text(const CompileReport& r) {
   if (r.backend == "coral") {
     o << "Number of operations that will run on Edge TPU: " << p.ops_on_target() << "\n";
     o << "Number of operations that will run on CPU: " << p.ops_on_cpu() << "\n\n";
+  } else if (r.backend == "metal") {
+    int ane = 0, gpu = 0, cpu = 0;
+    for (const auto& row : p.rows) (row.unit == "ANE" ? ane : row.unit == "GPU" ? gpu : cpu)++;
+    o << "Compute units (prediction): Neural Engine " << ane << ", GPU " << gpu << ", CPU " << cpu << "\n\n";
   } else {
     o << "Number of operations that will run on " << r.backend << ": " << p.ops_on_target() << "\n\n";
   }
@@ -143,6 +148,13 @@ std::string to_text(const CompileReport& r) {
   }
   bool header = false;
   for (const auto& row : p.rows) {
+    if (!row.unit.empty()) {  // several compute units: every op off the first one, with its reason
+      if (row.unit == "ANE") continue;
+      if (!header) o << "\nOff the Neural Engine, and why (prediction):\n";
+      header = true;
+      o << "  " << row.name << " (" << row.target_op << ", " << row.unit << "): " << row.reason << "\n";
+      continue;
+    }
     if (row.placement == backends::Placement::Target) continue;
     if (!header) o << "\nOn the CPU, and why:\n";
     header = true;

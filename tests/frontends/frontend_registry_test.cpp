@@ -38,7 +38,7 @@ TEST(FrontendRegistry, MissingPath) {
 TEST(FrontendRegistry, Directory) {
   TempDir dir;
   EXPECT_EQ(error_of(dir.path().string()),
-            dir.path().string() + ": is a directory; pass a model file such as model.onnx");
+            dir.path().string() + ": is a directory; pass a model file such as model.onnx (or an .mlpackage folder)");
 }
 
 TEST(FrontendRegistry, EmptyFile) {
@@ -59,8 +59,9 @@ TEST(FrontendRegistry, RandomBytesListWhatWasTried) {
   EXPECT_EQ(error_of(dir.file("r.onnx")),
             dir.file("r.onnx") +
                 ": not a model file this tool can read (onnx: no ONNX protobuf header found; "
-                "tflite: no 'TFL3' file identifier; eir: text does not start with 'graph \"'); "
-                "supported: .onnx, .tflite, .eir");
+                "tflite: no 'TFL3' file identifier; eir: text does not start with 'graph \"'; "
+                "coreml: no Manifest.json folder (.mlpackage) nor Model protobuf (.mlmodel)); "
+                "supported: .onnx, .tflite, .eir, .mlpackage, .mlmodel");
   ec::testing::write_bytes(dir.file("notes.txt"), "just some text\n");
   EXPECT_NE(error_of(dir.file("notes.txt")).find("not a model file this tool can read"), std::string::npos);
 }

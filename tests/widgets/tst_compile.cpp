@@ -257,6 +257,36 @@ class CompileTests : public QObject {
     QVERIFY2(tip.startsWith(name) && tip.contains(placement), qPrintable(tip));
   }
 
+  // Metal: the Partition panel shows the predicted compute unit per op, the
+  // reason for every op off the Neural Engine, and the timeline the attempts.
+  void windowCompilesForMetal() {
+#ifndef EC_HAVE_METAL
+    QSKIP("built without EC_BUILD_METAL");
+#endif
+    MainWindow window(*settings_);
+    window.resize(1280, 800);
+    window.show();
+    QSignalSpy shown(&window, &MainWindow::modelShown);
+    window.openFile(QStringLiteral(EC_SAMPLE_MODEL));
+    QVERIFY(shown.wait(kTimeoutMs));
+    QSignalSpy compiled(&window, &MainWindow::compiled);
+    QSignalSpy failed(&window, &MainWindow::compileFailed);
+    window.compileFor(QStringLiteral("metal"), QStringLiteral("none"),
+                      {QStringLiteral("fp32"), QStringLiteral("all"), QStringLiteral("iOS17")});
+    QVERIFY2(compiled.wait(kTimeoutMs), failed.isEmpty() ? "timeout" : qPrintable(failed.first().at(0).toString()));
+    PartitionPanel* panel = window.partitionPanel();
+    QVERIFY(panel->report());
+    QCOMPARE(panel->report()->backend, std::string("metal"));
+    QAbstractItemModelTester ops(panel->opModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QVERIFY(panel->opModel()->rowCount() > 0);
+    for (int r = 0; r < panel->opModel()->rowCount(); ++r) {  // fp32: the GPU, with the precision rule as reason
+      QCOMPARE(panel->opModel()->index(r, PartitionOpModel::Placement).data().toString(), QStringLiteral("GPU"));
+      QVERIFY(panel->opModel()->index(r, PartitionOpModel::Reason).data().toString().contains(QStringLiteral("fp32")));
+    }
+    QVERIFY(window.timelinePanel()->model()->rowCount() > 0);
+    QVERIFY(window.graphView()->hasOpHighlights());
+  }
+
   void windowCancelsACompile() {
     MainWindow window(*settings_);
     window.show();

@@ -13,10 +13,12 @@ QString qs(const std::string& s) { return QString::fromStdString(s); }
 QColor targetColor() { return QColor(0x4c, 0xaf, 0x50); }
 QColor cpuColor() { return QColor(0xe5, 0x39, 0x35); }
 QColor afterUnsupportedColor() { return QColor(0xff, 0xa7, 0x26); }
+QColor gpuColor() { return QColor(0x42, 0xa5, 0xf5); }
 
 QColor partitionColor(const ec::backends::PartitionRow& row) {
   using ec::backends::Placement;
   using ec::backends::PlacementCause;
+  if (row.unit == "GPU") return gpuColor();
   if (row.placement == Placement::Target) return targetColor();
   if (row.cause == PlacementCause::AfterUnsupported) return afterUnsupportedColor();
   return cpuColor();
@@ -57,6 +59,9 @@ QString PartitionOpModel::opAt(int row) const {
 
 QString PartitionOpModel::placementText(const ec::backends::PartitionRow& row) {
   using Cause = ec::backends::PlacementCause;
+  if (row.unit == "ANE") return tr("Neural Engine");  // metal: the compute unit predicted
+  if (row.unit == "GPU") return tr("GPU");
+  if (row.unit == "CPU") return tr("CPU");
   if (row.placement == ec::backends::Placement::Target) return tr("TPU");
   if (row.cause == Cause::AfterUnsupported) return tr("CPU (after unsupported)");
   return tr("CPU");

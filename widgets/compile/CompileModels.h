@@ -23,6 +23,8 @@ QColor partitionColor(const ec::backends::PartitionRow& row);
 QColor targetColor();
 QColor cpuColor();
 QColor afterUnsupportedColor();
+/// Ops a multi-unit target (metal) predicts on its GPU.
+QColor gpuColor();
 
 /// One row per unit of the partition, in graph order.
 class PartitionOpModel : public QAbstractTableModel {

@@ -99,44 +99,7 @@ void CoralBackend::legalise(ir::Graph& graph) const {
     graph = tflite::prepare_for_tflite(std::move(graph), edgetpu_write_options());
 }
 
-void CoralBackend::pin_batch(ir::Graph& graph) {
-  std::set<std::string> batch_dims;
-  for (const auto& in : graph.inputs)
-    if (const auto* t = graph.find_tensor(in); t && t->shape.rank() > 0 && !t->shape.dims[0].is_static() &&
-                                                !t->shape.dims[0].symbol.empty())
-      batch_dims.insert(t->shape.dims[0].symbol);
-  if (batch_dims.empty()) return;
-  std::vector<std::string> names;
-  for (const auto& op : graph.ops) {
-    names.insert(names.end(), op.inputs.begin(), op.inputs.end());
-    names.insert(names.end(), op.outputs.begin(), op.outputs.end());
-  }
-  names.insert(names.end(), graph.inputs.begin(), graph.inputs.end());
-  for (const auto& n : names)
-    if (auto* t = n.empty() ? nullptr : graph.find_tensor(n))
-      for (auto& d : t->shape.dims)
-        if (!d.is_static() && !d.symbol.empty()) {
-          // "batch" -> 1; a monomial of the shape inference such as "4*batch" -> 4
-          std::int64_t v = 1;
-          bool ok = true;
-          std::size_t start = 0;
-          while (ok && start <= d.symbol.size()) {
-            const auto end = std::min(d.symbol.find('*', start), d.symbol.size());
-            const std::string f = d.symbol.substr(start, end - start);
-            if (!batch_dims.count(f)) {
-              try {
-                std::size_t used = 0;
-                v *= std::stoll(f, &used);
-                ok = used == f.size();
-              } catch (...) {
-                ok = false;
-              }
-            }
-            start = end + 1;
-          }
-          if (ok) d = ir::Dim::fixed(v);
-        }
-}
+void CoralBackend::pin_batch(ir::Graph& graph) { backends::pin_batch(graph); }
 
 std::optional<Partition> CoralBackend::partition_of_artefact(const ir::Graph& graph) const {
   constexpr std::string_view kExecutable = "tflite::edgetpu-custom-op";

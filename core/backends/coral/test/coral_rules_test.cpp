@@ -222,7 +222,7 @@ TEST(BackendRegistry, ResolvesTargets) {
     resolve_backend("tpu");
     FAIL();
   } catch (const BackendError& e) {
-    EXPECT_NE(std::string(e.what()).find("coral, cpu, auto"), std::string::npos) << e.what();
+    for (const char* t : {"coral", "cpu", "auto"}) EXPECT_NE(std::string(e.what()).find(t), std::string::npos) << e.what();
   }
   EXPECT_TRUE(resolve_backend("coral").backend->is_available().available);
 }

@@ -1,0 +1,260 @@
+// The Core ML writer: weight.bin byte layout, the writer's own check of an ML
+// Program, deployment targets, ops with no MIL form, and the package written so
+// that nothing half-written is ever left.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "core/backends/metal/deployment.h"
+#include "core/backends/metal/lower.h"
+#include "core/backends/metal/metal_backend.h"
+#include "core/backends/metal/mlpackage_writer.h"
+#include "core/errors.h"
+#include "core/frontends/coreml/weight_file.h"
+#include "core/frontends/frontend.h"
+#include "metal_test_graphs.h"
+
+using namespace ec;
+using namespace ec::backends::metal;
+using namespace metal_test;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::uint32_t u32(const std::vector<std::uint8_t>& b, std::size_t at) {
+  std::uint32_t v;
+  std::memcpy(&v, b.data() + at, 4);
+  return v;
+}
+std::uint64_t u64(const std::vector<std::uint8_t>& b, std::size_t at) {
+  std::uint64_t v;
+  std::memcpy(&v, b.data() + at, 8);
+  return v;
+}
+
+fs::path temp_dir(const std::string& tag) {
+  auto d = fs::temp_directory_path() / ("metal_test_" + tag + "_" + std::to_string(::getpid()));
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+bool leftovers(const fs::path& dir) {
+  for (const auto& e : fs::directory_iterator(dir)) {
+    const auto n = e.path().filename().string();
+    if (n.find(".tmp-") != std::string::npos || n.find(".old-") != std::string::npos) return true;
+  }
+  return false;
+}
+
+MilOp const_op(const std::string& name, ir::DType t, std::vector<std::int64_t> shape, std::size_t bytes) {
+  MilOp op;
+  op.type = "const";
+  op.name = name;
+  MilValue v;
+  v.type = {t, shape};
+  v.bytes.assign(bytes, 0);
+  op.outputs.push_back({name, v.type});
+  op.attributes["val"] = v;
+  return op;
+}
+
+// x -> relu -> y, fp32, CoreML6 / spec 7.
+MilProgram relu_program() {
+  MilProgram p;
+  p.inputs.push_back({"x", {ir::DType::Float32, {1, 4}}});
+  MilOp relu;
+  relu.type = "relu";
+  relu.name = "y";
+  relu.inputs = {{"x", {"x"}}};
+  relu.outputs.push_back({"y", {ir::DType::Float32, {1, 4}}});
+  p.ops.push_back(relu);
+  p.outputs = {"y"};
+  return p;
+}
+
+void expect_check_fails(const MilProgram& p, const std::string& what) {
+  try {
+    check_program(p);
+    FAIL() << "no error; expected: " << what;
+  } catch (const BackendError& e) {
+    EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+
+// The byte layout coremltools' StorageWriter produces for the same data
+// (../shared/research/coreml.md section 3: a 432-byte blob at data offset 128; the next
+// blob's metadata at 576, its data at 640).
+TEST(MetalWeights, LayoutMatchesCoreML) {
+  coreml::WeightFileWriter w;
+  std::vector<std::uint8_t> a(432, 0x11), b(16, 0x22);
+  EXPECT_EQ(w.append(ir::DType::Float32, a), 64u);
+  EXPECT_EQ(w.append(ir::DType::Float16, b), 576u);
+  const auto& f = w.bytes();
+  EXPECT_EQ(u32(f, 0), 2u);  // count
+  EXPECT_EQ(u32(f, 4), 2u);  // version
+  for (std::size_t k = 8; k < 64; k += 8) EXPECT_EQ(u64(f, k), 0u);
+  EXPECT_EQ(u32(f, 64), 0xDEADBEEFu);
+  EXPECT_EQ(u32(f, 68), 2u);  // Float32
+  EXPECT_EQ(u64(f, 72), 432u);
+  EXPECT_EQ(u64(f, 80), 128u);
+  EXPECT_EQ(u32(f, 576), 0xDEADBEEFu);
+  EXPECT_EQ(u32(f, 580), 1u);  // Float16
+  EXPECT_EQ(u64(f, 592), 640u);
+  EXPECT_EQ(f[128], 0x11);
+  EXPECT_EQ(f[560], 0);  // padding is zeros
+  EXPECT_EQ(f[640], 0x22);
+  const auto all = coreml::read_all_blobs(f);
+  ASSERT_EQ(all.size(), 2u);
+  EXPECT_EQ(all[1].data_offset, 640u);
+  EXPECT_EQ(all[1].size, 16u);
+}
+
+TEST(MetalWeights, ReaderRejectsDamage) {
+  coreml::WeightFileWriter w;
+  std::vector<std::uint8_t> a(40, 1);
+  w.append(ir::DType::Float32, a);
+  auto f = w.bytes();
+  EXPECT_THROW(coreml::read_blob(f, 65), std::runtime_error);   // not aligned
+  EXPECT_THROW(coreml::read_blob(f, 640), std::runtime_error);  // past the end
+  auto bad = f;
+  bad[64] = 0;  // sentinel
+  EXPECT_THROW(coreml::read_blob(bad, 64), std::runtime_error);
+  bad = f;
+  bad[72] = 0xff;  // size beyond the file
+  EXPECT_THROW(coreml::read_blob(bad, 64), std::runtime_error);
+  bad = f;
+  bad[100] = 1;  // reserved
+  EXPECT_THROW(coreml::read_blob(bad, 64), std::runtime_error);
+}
+
+TEST(MetalProgram, CheckAcceptsAWellFormedProgram) { EXPECT_NO_THROW(check_program(relu_program())); }
+
+TEST(MetalProgram, CheckFindsUndefinedNames) {
+  auto p = relu_program();
+  p.ops[0].inputs = {{"x", {"nowhere"}}};
+  expect_check_fails(p, "'nowhere', which is not defined");
+}
+
+TEST(MetalProgram, CheckFindsMissingBlockOutputs) {
+  auto p = relu_program();
+  p.outputs = {"z"};
+  expect_check_fails(p, "block output 'z'");
+}
+
+TEST(MetalProgram, CheckFindsOpsetSpecMismatch) {
+  auto p = relu_program();
+  p.opset = "CoreML7";  // spec 7 reads CoreML6
+  expect_check_fails(p, "does not agree with specification version 7");
+}
+
+TEST(MetalProgram, CheckFindsInputsOfALaterOpset) {
+  auto p = relu_program();
+  MilOp idx = const_op("idx", ir::DType::Int32, {1}, 4);
+  MilOp axis = const_op("axis", ir::DType::Int32, {}, 4);
+  MilOp flag = const_op("flag", ir::DType::Bool, {}, 1);
+  MilOp g;
+  g.type = "gather";
+  g.name = "g";
+  g.inputs = {{"x", {"y"}}, {"indices", {"idx"}}, {"axis", {"axis"}}, {"validate_indices", {"flag"}}};
+  g.outputs.push_back({"g", {ir::DType::Float32, {1, 1}}});
+  p.ops.insert(p.ops.end(), {idx, axis, flag, g});
+  expect_check_fails(p, "input 'validate_indices' exists only from iOS17");
+  p.opset = "CoreML7";
+  p.spec_version = 8;
+  EXPECT_NO_THROW(check_program(p));
+}
+
+TEST(MetalProgram, CheckFindsMissingRequiredInputsAndBadNames) {
+  auto p = relu_program();
+  p.ops[0].inputs.clear();
+  expect_check_fails(p, "required input 'x' missing");
+  p = relu_program();
+  p.ops[0].name = p.ops[0].outputs[0].first = "1y";
+  p.outputs = {"1y"};
+  expect_check_fails(p, "not a MIL identifier");
+}
+
+TEST(MetalProgram, ConstantsOfTenOrMoreElementsGoToWeightBin) {
+  auto p = relu_program();
+  p.ops.insert(p.ops.begin(), {const_op("small", ir::DType::Float16, {9}, 18), const_op("big", ir::DType::Float16, {10}, 20)});
+  const auto s = serialize_program(p);
+  EXPECT_EQ(s.blobs, 1);
+  EXPECT_EQ(coreml::read_all_blobs(s.weights).at(0).size, 20u);
+}
+
+TEST(MetalDeployment, UnknownTargetListsTheKnownOnes) {
+  try {
+    (void)find_deployment_target("iOS12");
+    FAIL();
+  } catch (const EdgeCompilerError& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Usage);
+    for (const auto& t : deployment_targets()) EXPECT_NE(std::string(e.what()).find(t.name), std::string::npos);
+  }
+  EXPECT_EQ(find_deployment_target("iOS18").spec_version, 9);
+  EXPECT_EQ(find_deployment_target("macOS14").opset, "CoreML7");
+}
+
+TEST(MetalLowering, OpWithNoMilFormNamesItAndItsType) {
+  auto g = unary("Hardmax", "f32[1,10]");
+  try {
+    (void)mil_form(g, g.ops[0]);
+    FAIL();
+  } catch (const UnsupportedOpError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("'op'"), std::string::npos) << m;
+    EXPECT_NE(m.find("Hardmax"), std::string::npos) << m;
+    EXPECT_EQ(m.find('\n'), std::string::npos) << m;
+  }
+  const auto dir = temp_dir("nomil");
+  MetalBackend b;
+  backends::CompileConfig c;
+  c.output_path = (dir / "m.mlpackage").string();
+  EXPECT_THROW(b.compile(g, c), UnsupportedOpError);
+  EXPECT_FALSE(fs::exists(c.output_path));
+  EXPECT_FALSE(leftovers(dir));
+  fs::remove_all(dir);
+}
+
+TEST(MetalLowering, IdentifiersAreMilSafe) {
+  EXPECT_EQ(mil_identifier("/features/0/Conv_output_0"), "features_0_Conv_output_0");
+  EXPECT_TRUE(is_mil_identifier(mil_identifier("0abc")));
+  EXPECT_TRUE(is_mil_identifier(mil_identifier("onnx::Conv_1")));
+}
+
+TEST(MetalPackage, UnwritableFolderLeavesNothing) {
+  const auto dir = temp_dir("unwritable");
+  { std::ofstream(dir / "file") << "x"; }
+  const auto lp = lower_graph(unary("Relu", "f32[1,4]"));
+  try {
+    write_mlpackage(lp.program, (dir / "file" / "m.mlpackage").string());
+    FAIL();
+  } catch (const EdgeCompilerError& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Io);
+    EXPECT_NE(std::string(e.what()).find("m.mlpackage"), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(leftovers(dir));
+  fs::remove_all(dir);
+}
+
+TEST(MetalPackage, ReplacesAnExistingPackageWhole) {
+  const auto dir = temp_dir("replace");
+  const auto path = (dir / "m.mlpackage").string();
+  write_mlpackage(lower_graph(unary("Relu", "f32[1,4]")).program, path);
+  write_mlpackage(lower_graph(unary("Sigmoid", "f32[1,4]")).program, path);
+  EXPECT_FALSE(leftovers(dir));
+  const auto g = frontends::open_model(path);
+  ASSERT_FALSE(g.ops.empty());
+  bool sigmoid = false;
+  for (const auto& op : g.ops) sigmoid |= op.op_type == "Sigmoid";
+  EXPECT_TRUE(sigmoid);
+  for (const char* f : {"Manifest.json", "Data/com.apple.CoreML/model.mlmodel", "Data/com.apple.CoreML/weights/weight.bin"})
+    EXPECT_TRUE(fs::exists(fs::path(path) / f)) << f;
+  fs::remove_all(dir);
+}
