@@ -30,17 +30,6 @@ constexpr std::array<StatisticSpec, 2> kStats{{
     {"ops_removed", "ops removed"},
 }};
 
-// The value of a scalar (one element) f32 constant.
-std::optional<float> scalar_f32(const ir::Graph& g, const std::string& name) {
-  const ir::Tensor* t = find_constant(g, name);
-  if (!t || t->dtype != ir::DType::Float32 || t->quant || t->num_elements().value_or(0) != 1 ||
-      t->data->size() != sizeof(float))
-    return std::nullopt;
-  float v;
-  std::memcpy(&v, t->data->data(), sizeof v);
-  return v;
-}
-
 class FuseLayerNorm final : public Pass {
  public:
   std::string_view name() const override { return "FuseLayerNorm"; }
@@ -143,7 +132,7 @@ class FuseLayerNorm final : public Pass {
       rw.touch(pow_op.inputs[1]);
       rw.touch(other(add_eps_op, rm2_op.outputs[0]));
       ir::Operation ln;
-      ln.name = fused_name(rm1.name, op_names);
+      ln.name = fused_op_name(rm1.name, "LayerNormalization", op_names);
       ln.kind = ir::OpKind::LayerNormalization;
       ln.op_type = "LayerNormalization";
       ln.inputs = {x, gamma};
@@ -198,17 +187,6 @@ class FuseLayerNorm final : public Pass {
       if (dims[j] != 1 && xd.is_static() && xd.value != dims[j]) return false;
     }
     return true;
-  }
-
-  // "/layers.0/norm1/ReduceMean" -> "/layers.0/norm1/LayerNormalization", made unique.
-  static std::string fused_name(const std::string& anchor, std::unordered_set<std::string>& names) {
-    const auto slash = anchor.rfind('/');
-    const std::string base =
-        (slash == std::string::npos ? std::string() : anchor.substr(0, slash + 1)) + "LayerNormalization";
-    std::string n = base;
-    for (int s = 1; names.count(n); ++s) n = base + "_" + std::to_string(s);
-    names.insert(n);
-    return n;
   }
 };
 

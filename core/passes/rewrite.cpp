@@ -1,3 +1,4 @@
+#include <cstring>
 #include "core/passes/rewrite.h"
 
 #include <algorithm>
@@ -306,6 +307,26 @@ std::string add_constant(ir::Graph& g, const std::string& base, const runtime::T
   const std::string name = t.name;
   g.add_tensor(std::move(t));
   return name;
+}
+
+std::optional<float> scalar_f32(const ir::Graph& g, const std::string& name) {
+  const ir::Tensor* t = find_constant(g, name);
+  if (!t || t->dtype != ir::DType::Float32 || t->quant || t->num_elements().value_or(0) != 1 ||
+      t->data->size() != sizeof(float))
+    return std::nullopt;
+  float v;
+  std::memcpy(&v, t->data->data(), sizeof v);
+  return v;
+}
+
+std::string fused_op_name(const std::string& anchor, const std::string& op_type,
+                          std::unordered_set<std::string>& names) {
+  const auto slash = anchor.rfind('/');
+  const std::string base = (slash == std::string::npos ? std::string() : anchor.substr(0, slash + 1)) + op_type;
+  std::string n = base;
+  for (int s = 1; names.count(n); ++s) n = base + "_" + std::to_string(s);
+  names.insert(n);
+  return n;
 }
 
 std::unordered_set<std::string> graph_output_set(const ir::Graph& g) {

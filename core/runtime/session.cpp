@@ -9,6 +9,7 @@
 
 #include "core/errors.h"
 #include "core/frontends/frontend.h"
+#include "core/passes/pass_registry.h"
 #include "core/runtime/dispatch.h"
 #include "core/runtime/kernel_registry.h"
 #include "core/runtime/quantized/int8_kernels.h"
@@ -89,6 +90,25 @@ void InferenceSession::load(const std::string& path) {
 
 void InferenceSession::load(ir::FrozenGraph graph) {
   if (!graph) throw EdgeCompilerError(ErrorKind::Usage, "no graph to load");
+  fused_pattern_ops_ = 0;
+  if (options_.fuse_patterns) {
+    // A copy only when a pattern's first op is there (constants are shared, not copied).
+    const bool candidates = std::any_of(graph->ops.begin(), graph->ops.end(), [](const ir::Operation& op) {
+      return op.kind == ir::OpKind::ReduceMean || op.kind == ir::OpKind::Erf || op.kind == ir::OpKind::HardSigmoid;
+    });
+    if (candidates) {
+      ir::Graph g = *graph;
+      std::int64_t removed = 0;
+      for (auto make : {&passes::make_fuse_layer_norm_pass, &passes::make_fuse_gelu_pass}) {
+        const auto r = make()->run(g);
+        if (auto it = r.statistics.find("ops_removed"); it != r.statistics.end()) removed += it->second;
+      }
+      if (removed > 0) {
+        fused_pattern_ops_ = static_cast<int>(removed);
+        graph = ir::freeze(std::move(g));
+      }
+    }
+  }
   // Refuse up front: an op without a kernel would fail only mid-run otherwise.
   for (const auto& op : graph->ops)
     if (!op.is_known() || !find_kernel(op.kind))
