@@ -98,11 +98,10 @@ void InferenceSession::load(ir::FrozenGraph graph) {
     });
     if (candidates) {
       ir::Graph g = *graph;
-      std::int64_t removed = 0;
-      for (auto make : {&passes::make_fuse_layer_norm_pass, &passes::make_fuse_gelu_pass}) {
-        const auto r = make()->run(g);
-        if (auto it = r.statistics.find("ops_removed"); it != r.statistics.end()) removed += it->second;
-      }
+      // Cleanup first: the exporters' Identity ops on constants hide the patterns.
+      for (auto make : {&passes::make_cleanup_pass, &passes::make_fuse_layer_norm_pass, &passes::make_fuse_gelu_pass})
+        make()->run(g);
+      const auto removed = static_cast<std::int64_t>(graph->ops.size()) - static_cast<std::int64_t>(g.ops.size());
       if (removed > 0) {
         fused_pattern_ops_ = static_cast<int>(removed);
         graph = ir::freeze(std::move(g));

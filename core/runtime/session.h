@@ -26,7 +26,7 @@ struct SessionOptions {
   /// thread included; 0 = every core (std::thread::hardware_concurrency()).
   int threads = 0;
   /// Rewrite the decomposed LayerNorm and GELU/HardSwish patterns exporters emit
-  /// into single ops at load (passes FuseLayerNorm and FuseGelu), as ONNX
+  /// into single ops at load (passes Cleanup, FuseLayerNorm, FuseGelu), as ONNX
   /// Runtime's graph optimisations do. Outputs equal the unfused graph's to
   /// float rounding.
   bool fuse_patterns = true;
@@ -77,7 +77,7 @@ class InferenceSession {
   /// Activations folded into the op before them at load (Conv/Gemm/MatMul/
   /// FullyConnected followed by Relu or Clip(0, 6) as its only reader).
   int fused_activations() const { return fused_count_; }
-  /// Ops removed by fuse_patterns at load (0 when nothing matched).
+  /// Ops removed by fuse_patterns at load (0 when nothing matched or changed).
   int fused_pattern_ops() const { return fused_pattern_ops_; }
   /// Ops prepared at load for integer execution (int8 and hybrid ops; see
   /// core/runtime/quantized/int8_kernels.h).

@@ -88,7 +88,8 @@ int bench_model(const BenchOptions& o) {
                         {"max_ms", s.max_ms},        {"stdev_ms", s.stdev_ms},     {"throughput_per_s", s.throughput},
                         {"peak_memory_mib", peak},  {"arena_mib", session.arena_bytes() / 1048576.0},
                         {"packed_weights_mib", session.packed_weight_bytes() / 1048576.0},
-                        {"fused_activations", session.fused_activations()}};
+                        {"fused_activations", session.fused_activations()},
+                        {"fused_pattern_ops_removed", session.fused_pattern_ops()}};
     if (o.profile) {
       j["profile_ms_by_op_type"] = by_type;
       nlohmann::json t = nlohmann::json::array();
@@ -116,7 +117,8 @@ int bench_model(const BenchOptions& o) {
   std::cout << "  activation arena " << size_string(session.arena_bytes())
             << " (buffers shared by tensors with disjoint lifetimes), packed weights "
             << size_string(session.packed_weight_bytes()) << ", " << session.fused_activations()
-            << " activations fused into the op before them\n";
+            << " activations fused into the op before them, " << session.fused_pattern_ops()
+            << " ops removed by LayerNorm/GELU/HardSwish fusion\n";
   if (o.profile) {
     std::vector<std::pair<double, std::string>> types;
     double total = 0;
