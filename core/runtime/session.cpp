@@ -99,7 +99,8 @@ void InferenceSession::load(ir::FrozenGraph graph) {
     if (candidates) {
       ir::Graph g = *graph;
       // Cleanup first: the exporters' Identity ops on constants hide the patterns.
-      for (auto make : {&passes::make_cleanup_pass, &passes::make_fuse_layer_norm_pass, &passes::make_fuse_gelu_pass})
+      for (auto make : {&passes::make_cleanup_pass, &passes::make_fuse_layer_norm_pass, &passes::make_fuse_gelu_pass,
+                        &passes::make_op_fusion_pass})
         make()->run(g);
       const auto removed = static_cast<std::int64_t>(graph->ops.size()) - static_cast<std::int64_t>(g.ops.size());
       if (removed > 0) {
