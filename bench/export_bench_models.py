@@ -18,36 +18,14 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import export_models  # noqa: E402
 
 
-class GruText:
-    """Embedding(1000, 64) -> GRU(64, 128) -> Linear(128, 10) on the last step,
-    over 32 int64 token ids (the GRU twin of export_models.LstmText)."""
-
-    @staticmethod
-    def make():
-        import torch
-
-        class Net(torch.nn.Module):
-            def __init__(self):
-                super().__init__()
-                self.embedding = torch.nn.Embedding(1000, 64)
-                self.gru = torch.nn.GRU(64, 128, batch_first=True)
-                self.fc = torch.nn.Linear(128, 10)
-
-            def forward(self, tokens):
-                y, _ = self.gru(self.embedding(tokens))
-                return self.fc(y[:, -1, :])
-
-        return Net()
+class GruText(export_models.LstmText):
+    """Embedding(1000, 64) -> GRU(64, 128) -> Linear(128, 10) on the last step, over 32 int64 token ids."""
+    CELL = "GRU"
 
 
 def image():
     import torch
     return torch.randn(1, 3, 224, 224)
-
-
-def tokens():
-    import torch
-    return torch.randint(0, 1000, (1, 32), dtype=torch.int64)
 
 
 def builders():
@@ -57,7 +35,7 @@ def builders():
         "densenet121": (lambda: torchvision.models.densenet121(weights=None), image),
         "convnext_tiny": (lambda: torchvision.models.convnext_tiny(weights=None), image),
         "vit_b_16": (lambda: torchvision.models.vit_b_16(weights=None), image),
-        "gru_text": (GruText.make, tokens),
+        "gru_text": (GruText.make, GruText.example),
     }
     return {**export_models.model_builders(), **own}
 

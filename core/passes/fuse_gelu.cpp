@@ -54,24 +54,12 @@ class FuseGelu final : public Pass {
     PassResult r;
     if (!has_op_kind(g, {ir::OpKind::Erf, ir::OpKind::HardSigmoid})) return r;
     const UseIndex uses(g);
-    const auto outputs = graph_output_set(g);
     GraphRewriter rw(g);
     std::unordered_set<std::string> op_names;
     for (const auto& op : g.ops) op_names.insert(op.name);
-    // Index of the one op of `kind` reading `t` (once), or -1; graph outputs have no sole reader.
-    auto sole_reader = [&](const std::string& t, ir::OpKind kind) -> std::ptrdiff_t {
-      if (outputs.count(t)) return -1;
-      const auto& c = uses.consumers(t);
-      if (c.size() != 1 || rw.erased(c[0]) || g.ops[c[0]].kind != kind || g.ops[c[0]].quant) return -1;
-      return std::count(g.ops[c[0]].inputs.begin(), g.ops[c[0]].inputs.end(), t) == 1
-                 ? static_cast<std::ptrdiff_t>(c[0])
-                 : -1;
-    };
-    // The other input of a binary op whose input `t` is (one of its two).
-    auto other = [](const ir::Operation& op, const std::string& t) -> std::string {
-      if (op.inputs.size() != 2) return {};
-      return op.inputs[0] == t ? op.inputs[1] : op.inputs[1] == t ? op.inputs[0] : std::string();
-    };
+    const ChainMatcher chain(g, uses, rw);
+    auto sole_reader = [&](const std::string& t, ir::OpKind kind) { return chain.sole_reader(t, kind); };
+    const auto& other = other_input;
     auto f32_tensor = [&](const std::string& t) {
       const ir::Tensor* xt = g.find_tensor(t);
       return xt && xt->dtype == ir::DType::Float32 && !xt->quant;

@@ -51,20 +51,9 @@ class FuseLayerNorm final : public Pass {
     GraphRewriter rw(g);
     std::unordered_set<std::string> op_names;
     for (const auto& op : g.ops) op_names.insert(op.name);
-    // Index of the one op reading `t` (once), or -1; graph outputs have no sole reader.
-    auto sole_reader = [&](const std::string& t, ir::OpKind kind) -> std::ptrdiff_t {
-      if (outputs.count(t)) return -1;
-      const auto& c = uses.consumers(t);
-      if (c.size() != 1 || rw.erased(c[0]) || g.ops[c[0]].kind != kind || g.ops[c[0]].quant) return -1;
-      return std::count(g.ops[c[0]].inputs.begin(), g.ops[c[0]].inputs.end(), t) == 1
-                 ? static_cast<std::ptrdiff_t>(c[0])
-                 : -1;
-    };
-    // The other input of a binary op whose input `t` is (one of its two).
-    auto other = [](const ir::Operation& op, const std::string& t) -> std::string {
-      if (op.inputs.size() != 2) return {};
-      return op.inputs[0] == t ? op.inputs[1] : op.inputs[1] == t ? op.inputs[0] : std::string();
-    };
+    const ChainMatcher chain(g, uses, rw);
+    auto sole_reader = [&](const std::string& t, ir::OpKind kind) { return chain.sole_reader(t, kind); };
+    const auto& other = other_input;
 
     for (std::size_t i = 0; i < g.ops.size(); ++i) {
       const ir::Operation& rm1 = g.ops[i];

@@ -131,6 +131,24 @@ class GraphRewriter {
   std::vector<std::string> touched_;  // tensors that may be unreferenced after commit
 };
 
+/// Walks single-reader chains for pattern fusions (FuseLayerNorm, FuseGelu).
+class ChainMatcher {
+ public:
+  ChainMatcher(const ir::Graph& g, const UseIndex& uses, const GraphRewriter& rw);
+  /// Index of the one op of `kind` reading `t` (once; not erased, not quantised), or
+  /// -1; a graph output has no sole reader.
+  std::ptrdiff_t sole_reader(const std::string& t, ir::OpKind kind) const;
+
+ private:
+  const ir::Graph& g_;
+  const UseIndex& uses_;
+  const GraphRewriter& rw_;
+  std::unordered_set<std::string> outputs_;
+};
+
+/// The other input of a binary op one of whose two inputs is `t`; "" otherwise.
+std::string other_input(const ir::Operation& op, const std::string& t);
+
 /// The tensor if it is a constant, else nullptr.
 const ir::Tensor* find_constant(const ir::Graph& g, const std::string& name);
 /// The value of a scalar (one element) f32 constant without quantisation, or nullopt.

@@ -43,6 +43,7 @@ const Case kCases[] = {
     {Fn::Relu, "Relu", [](double x) { return x > 0 ? x : 0.0; }, 0, 0, 0, false},
     {Fn::LeakyRelu, "LeakyRelu", [](double x) { return x >= 0 ? x : double(0.01f) * x; }, 1e-7, 0, 0, false},
     {Fn::Clip, "Clip", [](double x) { return std::isnan(x) ? x : std::clamp(x, -1.5, 2.5); }, 0, 0, 0, false},
+    {Fn::Affine, "Affine", [](double x) { return -1.5 * x + 2.5; }, 1e-7, 0, 0, false},
 };
 
 float alpha_of(Fn f) {
@@ -108,7 +109,7 @@ TEST(VMath, EveryFunctionMatchesStdUnderEveryIsa) {
             continue;
           }
           // Results below the smallest normal float may flush to 0 (times |x| for x g(x)).
-          const double flush = c.fn == Fn::Relu || c.fn == Fn::Clip ? 0.0 : FLT_MIN * std::max(1.0, std::fabs(xi));
+          const double flush = c.fn == Fn::Relu || c.fn == Fn::Clip || c.fn == Fn::Affine ? 0.0 : FLT_MIN * std::max(1.0, std::fabs(xi));
           const double tol = c.rtol * std::fabs(ref) + c.atol + c.atol_per_x * std::fabs(xi) + flush +
                              std::fabs(double(static_cast<float>(ref)) - ref);  // float rounding of ref
           const double err = std::fabs(got - ref);

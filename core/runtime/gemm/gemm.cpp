@@ -469,7 +469,11 @@ void sgemm_impl(Isa isa, int threads, std::int64_t M, std::int64_t N, std::int64
   const std::int64_t tiles_n = (N + kern.nr - 1) / kern.nr;
   const bool split_n = tiles_n >= panels;
   const std::int64_t tiles = split_n ? tiles_n : panels;
-  std::int64_t parts = std::min<std::int64_t>(threads, tiles);
+  // Column slabs: a few per thread, taken dynamically, so a participant the OS
+  // deschedules (a shared machine) does not hold the others up; each slab packs
+  // its own columns of B, so finer slabs cost no extra packing. Row slabs would
+  // each pack all of B: one per thread.
+  std::int64_t parts = std::min<std::int64_t>(split_n && threads > 1 ? 4 * threads : threads, tiles);
   if (M * N * K < 64 * 1024) parts = 1;
   const PackedA pa{cached ? cached : ap, mpad};
   // Constant B (weights of an NHWC convolution, of a MatMul/Gemm) is packed once per session.

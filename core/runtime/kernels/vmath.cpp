@@ -25,6 +25,7 @@ float scalar(Fn f, float v, float alpha, float beta) {
     case Fn::Relu: return v > 0 ? v : 0.f;
     case Fn::LeakyRelu: return v >= 0 ? v : alpha * v;
     case Fn::Clip: return v < alpha ? alpha : (v > beta ? beta : v);
+    case Fn::Affine: return std::fma(alpha, v, beta);
   }
   return v;
 }

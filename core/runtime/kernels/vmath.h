@@ -17,7 +17,7 @@
 
 namespace ec::runtime::vmath {
 
-/// y = f(x). alpha/beta only for HardSigmoid (alpha x + beta), Elu and LeakyRelu (alpha), Clip (bounds).
+/// y = f(x). alpha/beta only for HardSigmoid and Affine (alpha x + beta), Elu and LeakyRelu (alpha), Clip (bounds).
 enum class Fn {
   Exp,          // e^x
   Sigmoid,      // 1 / (1 + e^-x)
@@ -32,6 +32,7 @@ enum class Fn {
   Relu,         // x > 0 ? x : 0 (NaN gives 0, as the reference kernel)
   LeakyRelu,    // x >= 0 ? x : alpha x
   Clip,         // min(max(x, alpha), beta) (NaN stays NaN)
+  Affine,       // alpha x + beta (one fused multiply-add; BatchNormalization's per-channel form)
 };
 
 /// y[i] = f(x[i]) for i in [0, n) with the active ISA (y may alias x). Serial.

@@ -120,6 +120,7 @@ struct VMath {
       case vmath::Fn::Relu: return V::max(x, V::set1(0.f));
       case vmath::Fn::LeakyRelu: return V::blend(V::mul(alpha, x), x, V::gt(x, V::set1(0.f)));
       case vmath::Fn::Clip: return V::blend(V::min(V::max(x, alpha), beta), x, V::isnan(x));
+      case vmath::Fn::Affine: return V::fmadd(alpha, x, beta);
     }
     return x;
   }
@@ -155,6 +156,7 @@ struct VMath {
       EC_VMATH_CASE(Relu)
       EC_VMATH_CASE(LeakyRelu)
       EC_VMATH_CASE(Clip)
+      EC_VMATH_CASE(Affine)
 #undef EC_VMATH_CASE
     }
   }
