@@ -8,19 +8,21 @@
 const fs = require('fs');
 const ort = require('onnxruntime-node');
 
-// Minimal .npy (v1/v2, little-endian f4, C order) reader and writer.
+// Minimal .npy (v1/v2, little-endian f4 or i8, C order) reader and writer.
 function readNpy(path) {
   const b = fs.readFileSync(path);
   const major = b[6];
   const hlen = major === 1 ? b.readUInt16LE(8) : b.readUInt32LE(8);
   const start = major === 1 ? 10 : 12;
   const header = b.toString('latin1', start, start + hlen);
-  if (!header.includes("'<f4'") || header.includes("'fortran_order': True"))
-    throw new Error(`${path}: only little-endian float32 C-order arrays are supported`);
+  const type = header.includes("'<f4'") ? 'float32' : header.includes("'<i8'") ? 'int64' : null;
+  if (!type || header.includes("'fortran_order': True"))
+    throw new Error(`${path}: only little-endian float32 or int64 C-order arrays are supported`);
   const shape = header.match(/\(([^)]*)\)/)[1].split(',').map(s => s.trim()).filter(Boolean).map(Number);
   const off = start + hlen;
-  const data = new Float32Array(b.buffer.slice(b.byteOffset + off, b.byteOffset + b.length));
-  return { shape, data };
+  const bytes = b.buffer.slice(b.byteOffset + off, b.byteOffset + b.length);
+  const data = type === 'float32' ? new Float32Array(bytes) : new BigInt64Array(bytes);
+  return { type, shape, data };
 }
 
 function writeNpy(path, dims, data) {
@@ -44,7 +46,7 @@ async function main() {
     graphOptimizationLevel: 'all',
   });
   const x = readNpy(inputPath);
-  const feeds = { [session.inputNames[0]]: new ort.Tensor('float32', x.data, x.shape) };
+  const feeds = { [session.inputNames[0]]: new ort.Tensor(x.type, x.data, x.shape) };
   for (let i = 0; i < w; ++i) await session.run(feeds);
   const times = [];
   let out;

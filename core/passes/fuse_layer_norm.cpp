@@ -30,17 +30,6 @@ constexpr std::array<StatisticSpec, 2> kStats{{
     {"ops_removed", "ops removed"},
 }};
 
-// The value of a scalar (one element) f32 constant.
-std::optional<float> scalar_f32(const ir::Graph& g, const std::string& name) {
-  const ir::Tensor* t = find_constant(g, name);
-  if (!t || t->dtype != ir::DType::Float32 || t->quant || t->num_elements().value_or(0) != 1 ||
-      t->data->size() != sizeof(float))
-    return std::nullopt;
-  float v;
-  std::memcpy(&v, t->data->data(), sizeof v);
-  return v;
-}
-
 class FuseLayerNorm final : public Pass {
  public:
   std::string_view name() const override { return "FuseLayerNorm"; }
@@ -62,20 +51,9 @@ class FuseLayerNorm final : public Pass {
     GraphRewriter rw(g);
     std::unordered_set<std::string> op_names;
     for (const auto& op : g.ops) op_names.insert(op.name);
-    // Index of the one op reading `t` (once), or -1; graph outputs have no sole reader.
-    auto sole_reader = [&](const std::string& t, ir::OpKind kind) -> std::ptrdiff_t {
-      if (outputs.count(t)) return -1;
-      const auto& c = uses.consumers(t);
-      if (c.size() != 1 || rw.erased(c[0]) || g.ops[c[0]].kind != kind || g.ops[c[0]].quant) return -1;
-      return std::count(g.ops[c[0]].inputs.begin(), g.ops[c[0]].inputs.end(), t) == 1
-                 ? static_cast<std::ptrdiff_t>(c[0])
-                 : -1;
-    };
-    // The other input of a binary op whose input `t` is (one of its two).
-    auto other = [](const ir::Operation& op, const std::string& t) -> std::string {
-      if (op.inputs.size() != 2) return {};
-      return op.inputs[0] == t ? op.inputs[1] : op.inputs[1] == t ? op.inputs[0] : std::string();
-    };
+    const ChainMatcher chain(g, uses, rw);
+    auto sole_reader = [&](const std::string& t, ir::OpKind kind) { return chain.sole_reader(t, kind); };
+    const auto& other = other_input;
 
     for (std::size_t i = 0; i < g.ops.size(); ++i) {
       const ir::Operation& rm1 = g.ops[i];
@@ -143,7 +121,7 @@ class FuseLayerNorm final : public Pass {
       rw.touch(pow_op.inputs[1]);
       rw.touch(other(add_eps_op, rm2_op.outputs[0]));
       ir::Operation ln;
-      ln.name = fused_name(rm1.name, op_names);
+      ln.name = fused_op_name(rm1.name, "LayerNormalization", op_names);
       ln.kind = ir::OpKind::LayerNormalization;
       ln.op_type = "LayerNormalization";
       ln.inputs = {x, gamma};
@@ -198,17 +176,6 @@ class FuseLayerNorm final : public Pass {
       if (dims[j] != 1 && xd.is_static() && xd.value != dims[j]) return false;
     }
     return true;
-  }
-
-  // "/layers.0/norm1/ReduceMean" -> "/layers.0/norm1/LayerNormalization", made unique.
-  static std::string fused_name(const std::string& anchor, std::unordered_set<std::string>& names) {
-    const auto slash = anchor.rfind('/');
-    const std::string base =
-        (slash == std::string::npos ? std::string() : anchor.substr(0, slash + 1)) + "LayerNormalization";
-    std::string n = base;
-    for (int s = 1; names.count(n); ++s) n = base + "_" + std::to_string(s);
-    names.insert(n);
-    return n;
   }
 };
 

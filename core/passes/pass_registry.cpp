@@ -9,7 +9,7 @@
 namespace ec::passes {
 namespace {
 
-const std::array<PassEntry, 8> kPasses{{
+const std::array<PassEntry, 9> kPasses{{
     {"Cleanup", "Remove Identity, Dropout, same-type Cast and no-op or chained Reshape",
      &make_cleanup_pass},
     {"ConstantFolding",
@@ -20,6 +20,8 @@ const std::array<PassEntry, 8> kPasses{{
     {"FuseLayerNorm",
      "Rewrite the exported LayerNorm pattern (ReduceMean, Sub, Pow, ..., Mul, Add) into LayerNormalization",
      &make_fuse_layer_norm_pass},
+    {"FuseGelu", "Rewrite the exported GELU (Div, Erf, Add, Mul, Mul) and x*HardSigmoid(x) into Gelu / HardSwish",
+     &make_fuse_gelu_pass},
     {"FuseActivation",
      "Fold Relu/Relu6/Clip/Sigmoid/Tanh into Conv, Gemm, MatMul, FullyConnected (fused_activation)",
      &make_fuse_activation_pass},
@@ -89,7 +91,7 @@ std::vector<std::string> default_pipeline() {
   // folding merges the duplicate shape arithmetic exporters emit; DCE last
   // removes what the others orphaned.
   std::vector<std::string> p{"Cleanup", "ConstantFolding", "CommonSubexpressionElimination",
-                             "ConstantFolding", "Cleanup", "FuseLayerNorm", "OpFusion"};
+                             "ConstantFolding", "Cleanup", "FuseLayerNorm", "FuseGelu", "OpFusion"};
   if (runtime_supports_fused_activation()) p.push_back("FuseActivation");
   p.push_back("DeadCodeElimination");
   return p;

@@ -43,5 +43,6 @@ std::unique_ptr<Pass> make_cse_pass();
 std::unique_ptr<Pass> make_dce_pass();
 std::unique_ptr<Pass> make_layout_transform_pass();
 std::unique_ptr<Pass> make_fuse_layer_norm_pass();
+std::unique_ptr<Pass> make_fuse_gelu_pass();
 
 }  // namespace ec::passes

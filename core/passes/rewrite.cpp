@@ -1,3 +1,4 @@
+#include <cstring>
 #include "core/passes/rewrite.h"
 
 #include <algorithm>
@@ -306,6 +307,43 @@ std::string add_constant(ir::Graph& g, const std::string& base, const runtime::T
   const std::string name = t.name;
   g.add_tensor(std::move(t));
   return name;
+}
+
+ChainMatcher::ChainMatcher(const ir::Graph& g, const UseIndex& uses, const GraphRewriter& rw)
+    : g_(g), uses_(uses), rw_(rw), outputs_(graph_output_set(g)) {}
+
+std::ptrdiff_t ChainMatcher::sole_reader(const std::string& t, ir::OpKind kind) const {
+  if (outputs_.count(t)) return -1;
+  const auto& c = uses_.consumers(t);
+  if (c.size() != 1 || rw_.erased(c[0]) || g_.ops[c[0]].kind != kind || g_.ops[c[0]].quant) return -1;
+  return std::count(g_.ops[c[0]].inputs.begin(), g_.ops[c[0]].inputs.end(), t) == 1
+             ? static_cast<std::ptrdiff_t>(c[0])
+             : -1;
+}
+
+std::string other_input(const ir::Operation& op, const std::string& t) {
+  if (op.inputs.size() != 2) return {};
+  return op.inputs[0] == t ? op.inputs[1] : op.inputs[1] == t ? op.inputs[0] : std::string();
+}
+
+std::optional<float> scalar_f32(const ir::Graph& g, const std::string& name) {
+  const ir::Tensor* t = find_constant(g, name);
+  if (!t || t->dtype != ir::DType::Float32 || t->quant || t->num_elements().value_or(0) != 1 ||
+      t->data->size() != sizeof(float))
+    return std::nullopt;
+  float v;
+  std::memcpy(&v, t->data->data(), sizeof v);
+  return v;
+}
+
+std::string fused_op_name(const std::string& anchor, const std::string& op_type,
+                          std::unordered_set<std::string>& names) {
+  const auto slash = anchor.rfind('/');
+  const std::string base = (slash == std::string::npos ? std::string() : anchor.substr(0, slash + 1)) + op_type;
+  std::string n = base;
+  for (int s = 1; names.count(n); ++s) n = base + "_" + std::to_string(s);
+  names.insert(n);
+  return n;
 }
 
 std::unordered_set<std::string> graph_output_set(const ir::Graph& g) {

@@ -131,8 +131,28 @@ class GraphRewriter {
   std::vector<std::string> touched_;  // tensors that may be unreferenced after commit
 };
 
+/// Walks single-reader chains for pattern fusions (FuseLayerNorm, FuseGelu).
+class ChainMatcher {
+ public:
+  ChainMatcher(const ir::Graph& g, const UseIndex& uses, const GraphRewriter& rw);
+  /// Index of the one op of `kind` reading `t` (once; not erased, not quantised), or
+  /// -1; a graph output has no sole reader.
+  std::ptrdiff_t sole_reader(const std::string& t, ir::OpKind kind) const;
+
+ private:
+  const ir::Graph& g_;
+  const UseIndex& uses_;
+  const GraphRewriter& rw_;
+  std::unordered_set<std::string> outputs_;
+};
+
+/// The other input of a binary op one of whose two inputs is `t`; "" otherwise.
+std::string other_input(const ir::Operation& op, const std::string& t);
+
 /// The tensor if it is a constant, else nullptr.
 const ir::Tensor* find_constant(const ir::Graph& g, const std::string& name);
+/// The value of a scalar (one element) f32 constant without quantisation, or nullopt.
+std::optional<float> scalar_f32(const ir::Graph& g, const std::string& name);
 /// A runtime view of a constant (no copy).
 runtime::Tensor constant_value(const ir::Tensor& t);
 /// Stores a runtime tensor's bytes, dtype and shape into `t`, making it a constant.
@@ -141,6 +161,10 @@ void assign_constant(ir::Tensor& t, const runtime::Tensor& value);
 std::string add_constant(ir::Graph& g, const std::string& base, const runtime::Tensor& value);
 /// `base`, or `base_1`, `base_2`, ... whichever is not a tensor of `g` yet.
 std::string fresh_tensor_name(const ir::Graph& g, const std::string& base);
+/// The name of an op fused from a pattern starting at op `anchor`:
+/// "/layers.0/norm1/ReduceMean" -> "/layers.0/norm1/<op_type>", made unique among `names` (and added).
+std::string fused_op_name(const std::string& anchor, const std::string& op_type,
+                          std::unordered_set<std::string>& names);
 /// Names of op outputs that are graph outputs.
 std::unordered_set<std::string> graph_output_set(const ir::Graph& g);
 

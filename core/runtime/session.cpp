@@ -10,6 +10,7 @@
 #include "core/errors.h"
 #include "core/runtime/benchmark.h"
 #include "core/frontends/frontend.h"
+#include "core/passes/pass_registry.h"
 #include "core/runtime/dispatch.h"
 #include "core/runtime/kernel_registry.h"
 #include "core/runtime/quantized/int8_kernels.h"
@@ -118,6 +119,25 @@ void InferenceSession::close() noexcept {
 void InferenceSession::load(ir::FrozenGraph graph) {
   if (!graph) throw EdgeCompilerError(ErrorKind::Usage, "no graph to load");
   target_.reset();
+  fused_pattern_ops_ = 0;
+  if (options_.fuse_patterns) {
+    // A copy only when a pattern's first op is there (constants are shared, not copied).
+    const bool candidates = std::any_of(graph->ops.begin(), graph->ops.end(), [](const ir::Operation& op) {
+      return op.kind == ir::OpKind::ReduceMean || op.kind == ir::OpKind::Erf || op.kind == ir::OpKind::HardSigmoid;
+    });
+    if (candidates) {
+      ir::Graph g = *graph;
+      // Cleanup first: the exporters' Identity ops on constants hide the patterns.
+      for (auto make : {&passes::make_cleanup_pass, &passes::make_fuse_layer_norm_pass, &passes::make_fuse_gelu_pass,
+                        &passes::make_op_fusion_pass})
+        make()->run(g);
+      const auto removed = static_cast<std::int64_t>(graph->ops.size()) - static_cast<std::int64_t>(g.ops.size());
+      if (removed > 0) {
+        fused_pattern_ops_ = static_cast<int>(removed);
+        graph = ir::freeze(std::move(g));
+      }
+    }
+  }
   // Refuse up front: an op without a kernel would fail only mid-run otherwise.
   for (const auto& op : graph->ops)
     if (!op.is_known() || !find_kernel(op.kind))

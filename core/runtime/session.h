@@ -29,6 +29,11 @@ struct SessionOptions {
   /// Threads for the GEMM, convolution and depthwise kernels, the calling
   /// thread included; 0 = every core (std::thread::hardware_concurrency()).
   int threads = 0;
+  /// Rewrite the decomposed LayerNorm and GELU/HardSwish patterns exporters emit
+  /// into single ops at load (passes Cleanup, FuseLayerNorm, FuseGelu), as ONNX
+  /// Runtime's graph optimisations do. Outputs equal the unfused graph's to
+  /// float rounding.
+  bool fuse_patterns = true;
 };
 
 /// Time spent in each op of one run (in graph order), filled by run() on request.
@@ -71,6 +76,8 @@ class InferenceSession {
   /// Activations folded into the op before them at load (Conv/Gemm/MatMul/
   /// FullyConnected followed by Relu or Clip(0, 6) as its only reader).
   int fused_activations() const { return fused_count_; }
+  /// Ops removed by fuse_patterns at load (0 when nothing matched or changed).
+  int fused_pattern_ops() const { return fused_pattern_ops_; }
   /// Ops prepared at load for integer execution (int8 and hybrid ops; see
   /// core/runtime/quantized/int8_kernels.h).
   int quantized_ops() const { return quantized_count_; }
@@ -120,6 +127,7 @@ class InferenceSession {
   ir::FrozenGraph graph_;
   std::deque<ir::Operation> fused_ops_;         // producer copies with fused_activation set
   int fused_count_ = 0;
+  int fused_pattern_ops_ = 0;
   int quantized_count_ = 0;
   std::vector<Tensor> constants_;               // by slot (undefined for non-constants)
   std::map<std::string, int> slots_;            // tensor name -> slot

@@ -58,6 +58,10 @@ void ThreadPool::worker_loop() {
       wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
       if (stop_) return;
       seen = generation_;
+      // Join only while the caller has not closed the region: a worker the OS
+      // woke late finds it over and goes back to waiting, holding nobody up.
+      if (!open_) continue;
+      busy_.fetch_add(1, std::memory_order_relaxed);
     }
     work();
     if (busy_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
@@ -79,14 +83,20 @@ void ThreadPool::run(std::int64_t n, const std::function<void(std::int64_t)>& ta
     task_ = &task;
     count_ = n;
     next_.store(0, std::memory_order_relaxed);
-    busy_.store(static_cast<int>(workers_.size()), std::memory_order_relaxed);
+    busy_.store(0, std::memory_order_relaxed);
     error_ = nullptr;
+    open_ = true;
     ++generation_;
     published_.store(generation_, std::memory_order_release);
   }
   wake_.notify_all();
   work();
-  // Wait for the workers to leave the region (they hold pointers into it).
+  // Every task is taken: close the region to late workers, then wait for the
+  // ones that joined to leave it (they hold pointers into it).
+  {
+    std::lock_guard lock(m_);
+    open_ = false;
+  }
   const auto until = std::chrono::steady_clock::now() + kSpin;
   while (busy_.load(std::memory_order_acquire) != 0 && std::chrono::steady_clock::now() < until)
     std::this_thread::yield();

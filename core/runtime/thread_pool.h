@@ -49,7 +49,8 @@ class ThreadPool {
   const std::function<void(std::int64_t)>* task_ = nullptr;
   std::int64_t count_ = 0;
   std::atomic<std::int64_t> next_{0};
-  std::atomic<int> busy_{0};  // workers still inside the current region
+  std::atomic<int> busy_{0};  // workers that joined the current region and are still in it
+  bool open_ = false;         // workers may still join the current region (under m_)
   std::exception_ptr error_;
   std::mutex error_m_;
 };

@@ -29,21 +29,25 @@ CLASSIFIERS = ("mobilenet_v2", "resnet18", "efficientnet_b0", "shufflenet_v2_x1_
 
 class LstmText:
     """Embedding(1000, 64) -> LSTM(64, 128) -> Linear(128, 10) on the last step:
-    a small text classifier whose input is 32 int64 token ids."""
+    a small text classifier whose input is 32 int64 token ids. A subclass with
+    CELL = "GRU" gives the GRU twin (bench/export_bench_models.py)."""
 
-    @staticmethod
-    def make():
+    CELL = "LSTM"
+
+    @classmethod
+    def make(cls):
         import torch
+        cell = cls.CELL
 
         class Net(torch.nn.Module):
             def __init__(self):
                 super().__init__()
                 self.embedding = torch.nn.Embedding(1000, 64)
-                self.lstm = torch.nn.LSTM(64, 128, batch_first=True)
+                setattr(self, cell.lower(), getattr(torch.nn, cell)(64, 128, batch_first=True))
                 self.fc = torch.nn.Linear(128, 10)
 
             def forward(self, tokens):
-                y, _ = self.lstm(self.embedding(tokens))
+                y, _ = getattr(self, cell.lower())(self.embedding(tokens))
                 return self.fc(y[:, -1, :])
 
         return Net()

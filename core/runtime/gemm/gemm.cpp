@@ -252,26 +252,43 @@ void sgemm_block(const MicroKernel& kern, const PackedA& pa, std::int64_t i0, st
 // y[i, j] = alpha * sum_k A[i, k] * B[j, k] for a few rows of A and B stored
 // transposed (fully connected layers at batch 1): dot products over contiguous
 // rows; packing B would cost more than the product.
-void gemv_rows(std::int64_t M, std::int64_t N, std::int64_t K, float alpha, const float* A, std::int64_t lda,
-               const float* B, std::int64_t ldb, bool accumulate, float* C, std::int64_t ldc, const Epilogue& ep) {
-  parallel_for((N + 63) / 64, [&](std::int64_t blk) {
+void gemv_rows(const MicroKernel& kern, int threads, std::int64_t M, std::int64_t N, std::int64_t K, float alpha, const float* A,
+               std::int64_t lda, const float* B, std::int64_t ldb, bool accumulate, float* C, std::int64_t ldc,
+               const Epilogue& ep) {
+  // Blocks of 64 outputs; small products (a recurrent step) stay serial: a
+  // parallel region costs more than their few microseconds.
+  const std::int64_t blocks = (N + 63) / 64;
+  auto block = [&](std::int64_t blk) {
     const std::int64_t j0 = blk * 64, j1 = std::min(N, j0 + 64);
+    float dots[64];
     for (std::int64_t i = 0; i < M; ++i) {
       const float* a = A + i * lda;
+      if (kern.dot) {
+        kern.dot(a, B + j0 * ldb, ldb, K, j1 - j0, dots);
+      } else {
+        for (std::int64_t j = j0; j < j1; ++j) {
+          const float* b = B + j * ldb;
+          float part[8] = {};
+          std::int64_t k = 0;
+          for (; k + 8 <= K; k += 8)
+            for (int u = 0; u < 8; ++u) part[u] += a[k + u] * b[k + u];
+          float acc = ((part[0] + part[1]) + (part[2] + part[3])) + ((part[4] + part[5]) + (part[6] + part[7]));
+          for (; k < K; ++k) acc += a[k] * b[k];
+          dots[j - j0] = acc;
+        }
+      }
       for (std::int64_t j = j0; j < j1; ++j) {
-        const float* b = B + j * ldb;
-        float part[8] = {};
-        std::int64_t k = 0;
-        for (; k + 8 <= K; k += 8)
-          for (int u = 0; u < 8; ++u) part[u] += a[k + u] * b[k + u];
-        float acc = ((part[0] + part[1]) + (part[2] + part[3])) + ((part[4] + part[5]) + (part[6] + part[7]));
-        for (; k < K; ++k) acc += a[k] * b[k];
-        acc *= alpha;
+        const float acc = dots[j - j0] * alpha;
         C[i * ldc + j] = accumulate ? C[i * ldc + j] + acc : acc;
       }
       apply_epilogue(ep, C + i * ldc + j0, ldc, i, j0, 1, j1 - j0);
     }
-  });
+  };
+  if (M * N * K < 256 * 1024 || threads <= 1) {
+    for (std::int64_t blk = 0; blk < blocks; ++blk) block(blk);
+  } else {
+    parallel_for(blocks, block);
+  }
 }
 
 thread_local PackCache* t_pack_cache = nullptr;
@@ -432,11 +449,11 @@ void sgemm_impl(Isa isa, int threads, std::int64_t M, std::int64_t N, std::int64
     }
     return;
   }
+  MicroKernel kern = kernel_for(isa);
   if (M <= 2 && !bs.packer && bs.trans && !trans_a) {
-    gemv_rows(M, N, K, alpha, A, lda, bs.B, bs.ldb, accumulate, C, ldc, epilogue);
+    gemv_rows(kern, threads, M, N, K, alpha, A, lda, bs.B, bs.ldb, accumulate, C, ldc, epilogue);
     return;
   }
-  MicroKernel kern = kernel_for(isa);
   // K in equal KC blocks (576 = 2 x 288, not 256 + 256 + 64): a short last block
   // would load and store every C tile once more for little work.
   const std::int64_t kblocks = (K + kern.kc - 1) / kern.kc;
@@ -452,7 +469,11 @@ void sgemm_impl(Isa isa, int threads, std::int64_t M, std::int64_t N, std::int64
   const std::int64_t tiles_n = (N + kern.nr - 1) / kern.nr;
   const bool split_n = tiles_n >= panels;
   const std::int64_t tiles = split_n ? tiles_n : panels;
-  std::int64_t parts = std::min<std::int64_t>(threads, tiles);
+  // Column slabs: a few per thread, taken dynamically, so a participant the OS
+  // deschedules (a shared machine) does not hold the others up; each slab packs
+  // its own columns of B, so finer slabs cost no extra packing. Row slabs would
+  // each pack all of B: one per thread.
+  std::int64_t parts = std::min<std::int64_t>(split_n && threads > 1 ? 4 * threads : threads, tiles);
   if (M * N * K < 64 * 1024) parts = 1;
   const PackedA pa{cached ? cached : ap, mpad};
   // Constant B (weights of an NHWC convolution, of a MatMul/Gemm) is packed once per session.

@@ -134,6 +134,11 @@ struct TileEpilogue {
 using MicroKernelFn = void (*)(std::int64_t kc, const float* a, const float* b, float* c, std::int64_t ldc,
                                bool accumulate, const TileEpilogue* ep);
 
+/// out[j] = sum_k a[k] * B[j * ldb + k] for j in [0, n): the dot products of
+/// a row times a transposed B (fully connected at batch 1, recurrent steps).
+using DotRowsFn = void (*)(const float* a, const float* B, std::int64_t ldb, std::int64_t K, std::int64_t n,
+                           float* out);
+
 struct MicroKernel {
   Isa isa;
   int mr, nr;         // register tile
@@ -142,6 +147,8 @@ struct MicroKernel {
   /// (optional) the same MR x NR/2 tile from the left half of each B row (B
   /// still NR apart), for the last columns of C when at most NR/2 remain.
   MicroKernelFn half = nullptr;
+  /// (optional) vectorised dot products for the gemv path.
+  DotRowsFn dot = nullptr;
 };
 
 MicroKernel generic_kernel();

@@ -102,6 +102,52 @@ __attribute__((target("avx2,fma"))) void avx2_micro_half(std::int64_t kc, const 
     _mm256_storeu_ps(r, v);
   }
 }
+
+__attribute__((target("avx2,fma"))) float avx2_hsum(__m256 v) {
+  __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+  s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+  s = _mm_add_ss(s, _mm_movehdup_ps(s));
+  return _mm_cvtss_f32(s);
+}
+
+// out[j] = a . B_j, four rows of B per step, 8 lanes, masked K tail.
+__attribute__((target("avx2,fma"))) void avx2_dot_rows(const float* a, const float* B, std::int64_t ldb,
+                                                       std::int64_t K, std::int64_t n, float* out) {
+  const std::int64_t kv = K / 8 * 8;
+  alignas(32) static const std::int32_t kLanes[16] = {-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0};
+  const __m256i tail = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(kLanes + 8 - (K - kv)));
+  const bool has_tail = K > kv;
+  std::int64_t j = 0;
+  for (; j + 4 <= n; j += 4) {
+    const float *b0 = B + j * ldb, *b1 = b0 + ldb, *b2 = b1 + ldb, *b3 = b2 + ldb;
+    __m256 s0 = _mm256_setzero_ps(), s1 = _mm256_setzero_ps(), s2 = _mm256_setzero_ps(), s3 = _mm256_setzero_ps();
+    for (std::int64_t k = 0; k < kv; k += 8) {
+      const __m256 av = _mm256_loadu_ps(a + k);
+      s0 = _mm256_fmadd_ps(av, _mm256_loadu_ps(b0 + k), s0);
+      s1 = _mm256_fmadd_ps(av, _mm256_loadu_ps(b1 + k), s1);
+      s2 = _mm256_fmadd_ps(av, _mm256_loadu_ps(b2 + k), s2);
+      s3 = _mm256_fmadd_ps(av, _mm256_loadu_ps(b3 + k), s3);
+    }
+    if (has_tail) {
+      const __m256 av = _mm256_maskload_ps(a + kv, tail);
+      s0 = _mm256_fmadd_ps(av, _mm256_maskload_ps(b0 + kv, tail), s0);
+      s1 = _mm256_fmadd_ps(av, _mm256_maskload_ps(b1 + kv, tail), s1);
+      s2 = _mm256_fmadd_ps(av, _mm256_maskload_ps(b2 + kv, tail), s2);
+      s3 = _mm256_fmadd_ps(av, _mm256_maskload_ps(b3 + kv, tail), s3);
+    }
+    out[j] = avx2_hsum(s0);
+    out[j + 1] = avx2_hsum(s1);
+    out[j + 2] = avx2_hsum(s2);
+    out[j + 3] = avx2_hsum(s3);
+  }
+  for (; j < n; ++j) {
+    const float* b0 = B + j * ldb;
+    __m256 s0 = _mm256_setzero_ps();
+    for (std::int64_t k = 0; k < kv; k += 8) s0 = _mm256_fmadd_ps(_mm256_loadu_ps(a + k), _mm256_loadu_ps(b0 + k), s0);
+    if (has_tail) s0 = _mm256_fmadd_ps(_mm256_maskload_ps(a + kv, tail), _mm256_maskload_ps(b0 + kv, tail), s0);
+    out[j] = avx2_hsum(s0);
+  }
+}
 #endif
 
 }  // namespace
@@ -109,7 +155,7 @@ __attribute__((target("avx2,fma"))) void avx2_micro_half(std::int64_t kc, const 
 MicroKernel avx2_kernel() {
 #if defined(__x86_64__)
   // KC*MR*4 B = 6 KiB of A per panel for L1, KC*NC*4 B = 256 KiB of B for L2.
-  return {Isa::Avx2, kMR, kNR, 120, 256, 256, &avx2_micro, &avx2_micro_half};
+  return {Isa::Avx2, kMR, kNR, 120, 256, 256, &avx2_micro, &avx2_micro_half, &avx2_dot_rows};
 #else
   return generic_kernel();
 #endif

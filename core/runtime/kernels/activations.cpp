@@ -3,11 +3,12 @@
 #include <limits>
 
 #include "core/runtime/kernels/common.h"
+#include "core/runtime/thread_pool.h"
 
 namespace ec::runtime::kernels {
 namespace {
 
-// y = f(x) element-wise on float tensors.
+// y = f(x) element-wise on float tensors (reference).
 template <typename F>
 Outputs act(Inputs x, F f) {
   const Tensor& a = x[0];
@@ -18,6 +19,15 @@ Outputs act(Inputs x, F f) {
     for (std::int64_t i = 0, n = a.numel(); i < n; ++i) o[i] = static_cast<T>(f(p[i]));
     return r;
   }, "activations")};
+}
+
+
+// y = f(x) element-wise on float tensors: f32 through vmath (vectorised,
+// threaded), f64 through the reference lambda.
+template <typename F>
+Outputs act(Inputs x, F f, vmath::Fn fast, float alpha = 0.f, float beta = 0.f) {
+  if (Tensor y = vmath_unary(x[0], fast, alpha, beta); y.defined()) return {y};
+  return act(x, f);
 }
 
 }  // namespace
@@ -33,12 +43,13 @@ Outputs kernel_Relu(const ir::Operation&, Inputs x) {
       return r;
     })};
   }
-  return act(x, [](auto v) { return v > 0 ? v : decltype(v)(0); });
+  return act(x, [](auto v) { return v > 0 ? v : decltype(v)(0); }, vmath::Fn::Relu);
 }
 // y = x >= 0 ? x : alpha * x
 Outputs kernel_LeakyRelu(const ir::Operation& op, Inputs x) {
   const double alpha = attr_float(op, "alpha", 0.01);
-  return act(x, [alpha](auto v) { return v >= 0 ? v : static_cast<decltype(v)>(alpha * v); });
+  return act(x, [alpha](auto v) { return v >= 0 ? v : static_cast<decltype(v)>(alpha * v); }, vmath::Fn::LeakyRelu,
+             static_cast<float>(alpha));
 }
 // y = x >= 0 ? x : slope * x, slope broadcast to x
 Outputs kernel_PRelu(const ir::Operation&, Inputs x) {
@@ -64,7 +75,8 @@ Outputs kernel_PRelu(const ir::Operation&, Inputs x) {
 // y = x > 0 ? x : alpha * (exp(x) - 1)
 Outputs kernel_Elu(const ir::Operation& op, Inputs x) {
   const double alpha = attr_float(op, "alpha", 1.0);
-  return act(x, [alpha](auto v) { return v > 0 ? double(v) : alpha * (std::exp(double(v)) - 1); });
+  return act(x, [alpha](auto v) { return v > 0 ? double(v) : alpha * (std::exp(double(v)) - 1); }, vmath::Fn::Elu,
+             static_cast<float>(alpha));
 }
 // y = gamma * (x > 0 ? x : alpha * (exp(x) - 1))
 Outputs kernel_Selu(const ir::Operation& op, Inputs x) {
@@ -89,18 +101,21 @@ Outputs kernel_Sigmoid(const ir::Operation&, Inputs x) {
   return act(x, [](auto v) {
     using T = decltype(v);
     return v >= 0 ? T(1) / (T(1) + std::exp(-v)) : std::exp(v) / (T(1) + std::exp(v));
-  });
+  }, vmath::Fn::Sigmoid);
 }
 // y = clamp(alpha * x + beta, 0, 1)
 Outputs kernel_HardSigmoid(const ir::Operation& op, Inputs x) {
   const double alpha = attr_float(op, "alpha", 0.2), beta = attr_float(op, "beta", 0.5);
-  return act(x, [=](auto v) { return std::clamp(alpha * double(v) + beta, 0.0, 1.0); });
+  return act(x, [=](auto v) { return std::clamp(alpha * double(v) + beta, 0.0, 1.0); }, vmath::Fn::HardSigmoid,
+             static_cast<float>(alpha), static_cast<float>(beta));
 }
 // y = x * clamp(x / 6 + 1 / 2, 0, 1)
 Outputs kernel_HardSwish(const ir::Operation&, Inputs x) {
-  return act(x, [](auto v) { return double(v) * std::clamp(double(v) / 6.0 + 0.5, 0.0, 1.0); });
+  return act(x, [](auto v) { return double(v) * std::clamp(double(v) / 6.0 + 0.5, 0.0, 1.0); }, vmath::Fn::HardSwish);
 }
-Outputs kernel_Tanh(const ir::Operation&, Inputs x) { return act(x, [](auto v) { return std::tanh(v); }); }
+Outputs kernel_Tanh(const ir::Operation&, Inputs x) {
+  return act(x, [](auto v) { return std::tanh(v); }, vmath::Fn::Tanh);
+}
 // y = log(1 + exp(x)), computed without overflow
 Outputs kernel_Softplus(const ir::Operation&, Inputs x) {
   return act(x, [](auto v) { return v > 0 ? v + std::log1p(std::exp(-v)) : std::log1p(std::exp(v)); });
@@ -115,8 +130,8 @@ Outputs kernel_Gelu(const ir::Operation& op, Inputs x) {
     return act(x, [](auto v) {
       const double d = v;
       return 0.5 * d * (1 + std::tanh(std::sqrt(2 / M_PI) * (d + 0.044715 * d * d * d)));
-    });
-  return act(x, [](auto v) { return 0.5 * double(v) * (1 + std::erf(double(v) / std::sqrt(2.0))); });
+    }, vmath::Fn::GeluTanh);
+  return act(x, [](auto v) { return 0.5 * double(v) * (1 + std::erf(double(v) / std::sqrt(2.0))); }, vmath::Fn::Gelu);
 }
 // y = x * tanh(softplus(x))
 Outputs kernel_Mish(const ir::Operation&, Inputs x) {
@@ -129,6 +144,11 @@ Outputs kernel_Mish(const ir::Operation&, Inputs x) {
 Outputs kernel_Clip(const ir::Operation&, Inputs x) {
   const Tensor& a = x[0];
   const Tensor &lo = in(x, 1), &hi = in(x, 2);
+  if (a.dtype() == DType::Float32) {
+    const float l = lo.defined() && lo.numel() ? lo.data<float>()[0] : std::numeric_limits<float>::lowest();
+    const float h = hi.defined() && hi.numel() ? hi.data<float>()[0] : std::numeric_limits<float>::max();
+    return {vmath_unary(a, vmath::Fn::Clip, l, h)};
+  }
   return {dispatch_numeric(a.dtype(), [&]<typename T>() {
     const T l = lo.defined() && lo.numel() ? lo.data<T>()[0] : std::numeric_limits<T>::lowest();
     const T h = hi.defined() && hi.numel() ? hi.data<T>()[0] : std::numeric_limits<T>::max();
@@ -160,8 +180,8 @@ void apply_fused_activation(const ir::Operation& op, Tensor& y) {
   if (act == "RELU") for (std::int64_t i = 0; i < n; ++i) p[i] = std::max(p[i], 0.f);
   else if (act == "RELU6") for (std::int64_t i = 0; i < n; ++i) p[i] = std::min(std::max(p[i], 0.f), 6.f);
   else if (act == "RELU_N1_TO_1") for (std::int64_t i = 0; i < n; ++i) p[i] = std::min(std::max(p[i], -1.f), 1.f);
-  else if (act == "SIGMOID") for (std::int64_t i = 0; i < n; ++i) p[i] = 1.f / (1.f + std::exp(-p[i]));
-  else if (act == "TANH") for (std::int64_t i = 0; i < n; ++i) p[i] = std::tanh(p[i]);
+  else if (act == "SIGMOID") vmath::apply_parallel(vmath::Fn::Sigmoid, p, p, n);
+  else if (act == "TANH") vmath::apply_parallel(vmath::Fn::Tanh, p, p, n);
   else throw UnsupportedOpError(op.op_type + " with fused_activation " + act, "the CPU runtime", "");
 }
 
@@ -176,6 +196,18 @@ Outputs softmax_like(const ir::Operation& op, Inputs x, SoftKind kind) {
   const std::int64_t axis = rank == 0 ? 0 : norm_axis(attr_int(op, "axis", -1), rank);
   std::int64_t outer = 1, n = 1, inner = 1;
   for (std::int64_t d = 0; d < rank; ++d) (d < axis ? outer : d == axis ? n : inner) *= a.dim(static_cast<std::size_t>(d));
+  if (a.dtype() == DType::Float32 && inner == 1 && kind != SoftKind::Hardmax) {
+    // Contiguous rows (the usual last axis): vectorised, rows split over the thread pool.
+    Tensor r = Tensor::uninitialized(DType::Float32, a.shape());
+    const float* p = a.data<float>();
+    float* o = r.mutable_data<float>();
+    const std::int64_t rows_per_task = std::max<std::int64_t>(1, 8192 / std::max<std::int64_t>(n, 1));
+    parallel_for((outer + rows_per_task - 1) / rows_per_task, [&](std::int64_t t) {
+      for (std::int64_t i = t * rows_per_task; i < std::min(outer, (t + 1) * rows_per_task); ++i)
+        vmath::softmax_row(p + i * n, o + i * n, n, kind == SoftKind::LogSoftmax);
+    });
+    return {r};
+  }
   return {dispatch_float(a.dtype(), [&]<typename T>() {
     Tensor r(a.dtype(), a.shape());
     const T* p = a.data<T>();

@@ -13,6 +13,7 @@
 #include "core/ir/graph.h"
 #include "core/runtime/dispatch.h"
 #include "core/runtime/kernels/kernels.h"
+#include "core/runtime/kernels/vmath.h"
 #include "core/runtime/tensor.h"
 
 namespace ec::runtime::kernels {
@@ -132,6 +133,15 @@ void apply_fused_activation(const ir::Operation& op, Tensor& y);
 /// [lo, hi] (infinite bounds for none) and returns true, so a kernel can fuse it into
 /// its epilogue; false for the others (SIGMOID, TANH), which apply_fused_activation does.
 bool fused_clamp(const ir::Operation& op, float& lo, float& hi);
+
+/// y = f(x) for an f32 tensor through vmath (vectorised, split over the current
+/// thread pool); an undefined tensor for other dtypes (the caller's reference then runs).
+inline Tensor vmath_unary(const Tensor& x, vmath::Fn f, float alpha = 0.f, float beta = 0.f) {
+  if (x.dtype() != DType::Float32) return Tensor();
+  Tensor y = Tensor::uninitialized(DType::Float32, x.shape());
+  vmath::apply_parallel(f, x.data<float>(), y.mutable_data<float>(), x.numel(), alpha, beta);
+  return y;
+}
 
 /// Copies element `n` values of arbitrary dtype (bytewise).
 inline void copy_bytes(void* dst, const void* src, std::size_t bytes) {

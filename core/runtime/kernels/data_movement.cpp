@@ -284,9 +284,22 @@ Outputs kernel_Slice(const ir::Operation&, Inputs x) {
   const Shape st = strides_of(X.shape());
   return {dispatch_by_size(X.dtype(), [&]<typename T>() {
     Tensor Y(X.dtype(), out);
-    std::vector<std::int64_t> idx(out.size(), 0);
     const T* p = X.data<T>();
     T* o = Y.mutable_data<T>();
+    const std::size_t r = out.size();
+    if (r > 0 && step[r - 1] == 1) {
+      // Unit step on the last axis: one contiguous copy per output row.
+      const std::int64_t inner = out[r - 1], rows = inner > 0 ? Y.numel() / inner : 0;
+      const Shape outer(out.begin(), out.end() - 1);
+      std::vector<std::int64_t> idx(r - 1, 0);
+      for (std::int64_t row = 0; row < rows; ++row, next_index(idx, outer)) {
+        std::int64_t off = begin[r - 1];
+        for (std::size_t d = 0; d + 1 < r; ++d) off += (begin[d] + idx[d] * step[d]) * st[d];
+        std::copy(p + off, p + off + inner, o + row * inner);
+      }
+      return Y;
+    }
+    std::vector<std::int64_t> idx(out.size(), 0);
     for (std::int64_t i = 0, n = Y.numel(); i < n; ++i, next_index(idx, out)) {
       std::int64_t off = 0;
       for (std::size_t d = 0; d < out.size(); ++d) off += (begin[d] + idx[d] * step[d]) * st[d];

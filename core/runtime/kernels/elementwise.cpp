@@ -4,6 +4,7 @@
 #include <type_traits>
 
 #include "core/runtime/kernels/common.h"
+#include "core/runtime/thread_pool.h"
 
 namespace ec::runtime::kernels {
 
@@ -146,10 +147,84 @@ T safe_div(T a, T b) {
 
 }  // namespace
 
-Outputs kernel_Add(const ir::Operation&, Inputs x) { return arith(x, kAdd); }
-Outputs kernel_Sub(const ir::Operation&, Inputs x) { return arith(x, kSub); }
-Outputs kernel_Mul(const ir::Operation&, Inputs x) { return arith(x, kMul); }
-Outputs kernel_Div(const ir::Operation&, Inputs x) { return arith(x, [](auto a, auto b) { return safe_div(a, b); }); }
+namespace {
+
+// f32 a op b with broadcasting, vectorised and split over the thread pool. The
+// output is seen as rows x inner, where inner is the longest run of trailing
+// dims over which each operand is either contiguous or one broadcast value, so
+// every row is one vmath::binary call. Empty when the dtype is not f32.
+Tensor binary_f32(const Tensor& a, const Tensor& b, vmath::BinOp op) {
+  if (a.dtype() != DType::Float32 || b.dtype() != DType::Float32) return Tensor();
+  const Shape out = broadcast_shapes(a.shape(), b.shape());
+  Tensor r = Tensor::uninitialized(DType::Float32, out);
+  const std::int64_t n = shape_numel(out);
+  if (n == 0) return r;
+  const Shape sa = broadcast_strides(a.shape(), out), sb = broadcast_strides(b.shape(), out);
+  // 1 = contiguous over the trailing dims so far, 0 = broadcast over them, -1 = neither.
+  auto kind = [](const Shape& st, const Shape& shape, std::size_t p) {
+    bool any_zero = false, any_full = false;
+    for (std::size_t d = p; d < shape.size(); ++d)
+      if (shape[d] != 1) (st[d] == 0 ? any_zero : any_full) = true;
+    return any_zero && any_full ? -1 : any_full ? 1 : 0;
+  };
+  std::size_t p = out.size();
+  std::int64_t inner = 1, ka = 1, kb = 1;
+  while (p > 0) {
+    const std::int64_t next = inner * out[p - 1];
+    const int na = kind(sa, out, p - 1), nb = kind(sb, out, p - 1);
+    if (na < 0 || nb < 0) break;
+    --p;
+    inner = next;
+    ka = na;
+    kb = nb;
+  }
+  const std::int64_t rows = n / inner;
+  const float *pa = a.data<float>(), *pb = b.data<float>();
+  float* py = r.mutable_data<float>();
+  // Tasks of whole rows (or row pieces) of about 16K elements.
+  constexpr std::int64_t kTask = 16384;
+  const std::int64_t pieces = std::max<std::int64_t>(1, inner / kTask);
+  const std::int64_t piece = (inner + pieces - 1) / pieces;
+  const std::int64_t rows_per_task = std::max<std::int64_t>(1, kTask / inner);
+  const std::int64_t tasks = pieces > 1 ? rows * pieces : (rows + rows_per_task - 1) / rows_per_task;
+  const gemm::Isa isa = gemm::active_isa();
+  auto row = [&](std::int64_t i, std::int64_t j0, std::int64_t j1) {
+    std::int64_t oa = 0, ob = 0, rem = i;
+    for (std::size_t d = p; d-- > 0;) {
+      const std::int64_t idx = rem % out[d];
+      rem /= out[d];
+      oa += idx * sa[d];
+      ob += idx * sb[d];
+    }
+    vmath::binary_with(isa, op, pa + oa + j0 * ka, ka, pb + ob + j0 * kb, kb, py + i * inner + j0, j1 - j0);
+  };
+  auto task = [&](std::int64_t t) {
+    if (pieces > 1) {
+      const std::int64_t i = t / pieces, j0 = t % pieces * piece;
+      row(i, j0, std::min(inner, j0 + piece));
+    } else {
+      for (std::int64_t i = t * rows_per_task; i < std::min(rows, (t + 1) * rows_per_task); ++i) row(i, 0, inner);
+    }
+  };
+  if (tasks > 1 && n >= 2 * kTask) parallel_for(tasks, task);
+  else for (std::int64_t t = 0; t < tasks; ++t) task(t);
+  return r;
+}
+
+template <typename F>
+Outputs arith_f32(Inputs x, vmath::BinOp op, F f) {
+  if (Tensor y = binary_f32(x[0], x[1], op); y.defined()) return {y};
+  return arith(x, f);
+}
+
+}  // namespace
+
+Outputs kernel_Add(const ir::Operation&, Inputs x) { return arith_f32(x, vmath::BinOp::Add, kAdd); }
+Outputs kernel_Sub(const ir::Operation&, Inputs x) { return arith_f32(x, vmath::BinOp::Sub, kSub); }
+Outputs kernel_Mul(const ir::Operation&, Inputs x) { return arith_f32(x, vmath::BinOp::Mul, kMul); }
+Outputs kernel_Div(const ir::Operation&, Inputs x) {
+  return arith_f32(x, vmath::BinOp::Div, [](auto a, auto b) { return safe_div(a, b); });
+}
 
 // y = a ^ b; the exponent may have another numeric type than the base.
 Outputs kernel_Pow(const ir::Operation&, Inputs x) {
@@ -237,13 +312,19 @@ Outputs kernel_Sign(const ir::Operation&, Inputs x) {
 }
 Outputs kernel_Reciprocal(const ir::Operation&, Inputs x) { return unary_float(x, [](auto v) { return 1 / v; }); }
 Outputs kernel_Sqrt(const ir::Operation&, Inputs x) { return unary_float(x, [](auto v) { return std::sqrt(v); }); }
-Outputs kernel_Exp(const ir::Operation&, Inputs x) { return unary_float(x, [](auto v) { return std::exp(v); }); }
+Outputs kernel_Exp(const ir::Operation&, Inputs x) {
+  if (Tensor y = vmath_unary(x[0], vmath::Fn::Exp); y.defined()) return {y};
+  return unary_float(x, [](auto v) { return std::exp(v); });
+}
 Outputs kernel_Log(const ir::Operation&, Inputs x) { return unary_float(x, [](auto v) { return std::log(v); }); }
 Outputs kernel_Floor(const ir::Operation&, Inputs x) { return unary_float(x, [](auto v) { return std::floor(v); }); }
 Outputs kernel_Ceil(const ir::Operation&, Inputs x) { return unary_float(x, [](auto v) { return std::ceil(v); }); }
 // Halves round to even (the default floating-point rounding mode).
 Outputs kernel_Round(const ir::Operation&, Inputs x) { return unary_float(x, [](auto v) { return std::nearbyint(v); }); }
-Outputs kernel_Erf(const ir::Operation&, Inputs x) { return unary_float(x, [](auto v) { return std::erf(v); }); }
+Outputs kernel_Erf(const ir::Operation&, Inputs x) {
+  if (Tensor y = vmath_unary(x[0], vmath::Fn::Erf); y.defined()) return {y};
+  return unary_float(x, [](auto v) { return std::erf(v); });
+}
 Outputs kernel_Sin(const ir::Operation&, Inputs x) { return unary_float(x, [](auto v) { return std::sin(v); }); }
 Outputs kernel_Cos(const ir::Operation&, Inputs x) { return unary_float(x, [](auto v) { return std::cos(v); }); }
 Outputs kernel_Tan(const ir::Operation&, Inputs x) { return unary_float(x, [](auto v) { return std::tan(v); }); }

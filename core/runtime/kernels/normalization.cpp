@@ -48,6 +48,20 @@ Outputs kernel_BatchNormalization(const ir::Operation& op, Inputs x) {
       var.size() != scale.size())
     fail("scale, bias, mean and var must have " + std::to_string(C) + " values");
   const double eps = attr_float(op, "epsilon", 1e-5);
+  if (X.dtype() == DType::Float32) {
+    // y = x * a + b per channel plane, vectorised (vmath Affine), planes split over the pool.
+    Tensor Y = Tensor::uninitialized(DType::Float32, X.shape());
+    const std::int64_t planes_per_task = std::max<std::int64_t>(1, 16384 / std::max<std::int64_t>(sp, 1));
+    parallel_for((N * C + planes_per_task - 1) / planes_per_task, [&](std::int64_t t) {
+      for (std::int64_t nc = t * planes_per_task; nc < std::min(N * C, (t + 1) * planes_per_task); ++nc) {
+        const auto c = static_cast<std::size_t>(nc % C);
+        const double a = scale[c] / std::sqrt(double(var[c]) + eps), b = bias[c] - mean[c] * a;
+        vmath::apply(vmath::Fn::Affine, X.data<float>() + nc * sp, Y.mutable_data<float>() + nc * sp, sp,
+                     static_cast<float>(a), static_cast<float>(b));
+      }
+    });
+    return {Y};
+  }
   return {dispatch_float(X.dtype(), [&]<typename T>() {
     Tensor Y(X.dtype(), X.shape());
     for (std::int64_t n = 0; n < N; ++n)

@@ -1,11 +1,19 @@
 // Recurrent ops: RNN, GRU, LSTM (ONNX semantics, forward/reverse/bidirectional,
 // sequence_lens, initial states, LSTM peepholes, clip, layout 0 and 1).
 // Gate order in W/R/B: LSTM i, o, f, c; GRU z, r, h; RNN one gate.
-// Plain reference loops (double accumulation).
+// Two implementations behind one validation (parse): the plain reference loops
+// (double accumulation, any activation) and, for f32 with the default
+// activations (Sigmoid, Tanh, Tanh), a fast one: the input part X W^T + Wb (+ Rb)
+// of every step in ONE GEMM over the whole sequence, then per step a
+// vectorised H R^T (gemm's dot-product path) and vectorised gate maths (vmath).
+#include "core/runtime/kernels/recurrent.h"
+
 #include <cmath>
 #include <functional>
 
+#include "core/runtime/gemm/gemm.h"
 #include "core/runtime/kernels/common.h"
+#include "core/runtime/kernels/vmath.h"
 
 namespace ec::runtime::kernels {
 namespace {
@@ -27,7 +35,7 @@ Act make_act(const std::string& name, double alpha, double beta) {
   throw UnsupportedOpError("recurrent activation " + name, "the CPU runtime", "");
 }
 
-enum class Cell { Rnn, Gru, Lstm };
+using Cell = RecurrentCell;
 
 // Default alpha/beta of the activations that take them.
 double default_alpha(const std::string& n) {
@@ -37,7 +45,20 @@ double default_alpha(const std::string& n) {
 }
 double default_beta(const std::string& n) { return n == "HardSigmoid" ? 0.5 : (n == "Affine" ? 0.0 : 1.0); }
 
-Outputs recurrent(const ir::Operation& op, Inputs x, Cell cell) {
+// The op's attributes and inputs, checked against the spec.
+struct Rec {
+  Cell cell;
+  int G, nact, dirs;
+  bool layout1, has_clip, input_forget, lbr;
+  double clip;
+  std::string direction;
+  std::int64_t S, Bt, I, H;
+  const Tensor *X0, *W, *R, *B, *L, *H0, *C0, *P;
+  std::vector<std::string> act_names;  // per direction, nact each
+  std::vector<Act> acts;
+};
+
+Rec parse(const ir::Operation& op, Inputs x, Cell cell) {
   const int G = cell == Cell::Lstm ? 4 : cell == Cell::Gru ? 3 : 1;
   const int nact = cell == Cell::Lstm ? 3 : cell == Cell::Gru ? 2 : 1;
   const Tensor &X0 = x[0], &W = x[1], &R = x[2], &B = in(x, 3), &L = in(x, 4), &H0 = in(x, 5);
@@ -86,13 +107,27 @@ Outputs recurrent(const ir::Operation& op, Inputs x, Cell cell) {
     if (const auto* v = std::get_if<std::vector<std::string>>(a)) names = *v;
   const auto alphas = attr_floats(op, "activation_alpha"), betas = attr_floats(op, "activation_beta");
   std::vector<Act> acts;
+  std::vector<std::string> act_names;
   for (int d = 0; d < dirs; ++d)
     for (int k = 0; k < nact; ++k) {
       const std::size_t i = static_cast<std::size_t>(d * nact + k);
       std::string n = i < names.size() ? names[i] : (cell == Cell::Lstm ? (k == 0 ? "Sigmoid" : "Tanh")
                                                      : cell == Cell::Gru ? (k == 0 ? "Sigmoid" : "Tanh") : "Tanh");
       acts.push_back(make_act(n, i < alphas.size() ? alphas[i] : default_alpha(n), i < betas.size() ? betas[i] : default_beta(n)));
+      act_names.push_back(n);
     }
+  return Rec{cell, G, nact, dirs, layout1, has_clip, input_forget, lbr, clip, direction, S, Bt, I, H,
+             &X0, &W, &R, &B, &L, &H0, &C0, &P, act_names, acts};
+}
+Outputs reference(const Rec& rc) {
+  const Cell cell = rc.cell;
+  const int G = rc.G, nact = rc.nact, dirs = rc.dirs;
+  const bool layout1 = rc.layout1, has_clip = rc.has_clip, input_forget = rc.input_forget, lbr = rc.lbr;
+  const double clip = rc.clip;
+  const std::string& direction = rc.direction;
+  const std::int64_t S = rc.S, Bt = rc.Bt, I = rc.I, H = rc.H;
+  const Tensor &X0 = *rc.X0, &W = *rc.W, &R = *rc.R, &B = *rc.B, &L = *rc.L, &H0 = *rc.H0, &C0 = *rc.C0, &P = *rc.P;
+  const std::vector<Act>& acts = rc.acts;
   auto xv = [&](std::int64_t t, std::int64_t b, std::int64_t i) {
     return double(X0.data<float>()[(layout1 ? b * S + t : t * Bt + b) * I + i]);
   };
@@ -176,7 +211,133 @@ Outputs recurrent(const ir::Operation& op, Inputs x, Cell cell) {
   return out;
 }
 
+
+// The fast path covers f32 with each direction's default activations.
+bool fast_applies(const Rec& rc) {
+  for (int d = 0; d < rc.dirs; ++d)
+    for (int k = 0; k < rc.nact; ++k) {
+      const std::string& n = rc.act_names[static_cast<std::size_t>(d * rc.nact + k)];
+      if (n != ((rc.cell != Cell::Rnn && k == 0) ? "Sigmoid" : "Tanh")) return false;
+    }
+  return true;
+}
+
+Outputs fast(const Rec& rc) {
+  const Cell cell = rc.cell;
+  const int G = rc.G, dirs = rc.dirs;
+  const std::int64_t S = rc.S, Bt = rc.Bt, I = rc.I, H = rc.H, GH = G * H;
+  const Tensor &X0 = *rc.X0, &W = *rc.W, &R = *rc.R, &B = *rc.B, &L = *rc.L, &H0 = *rc.H0, &C0 = *rc.C0, &P = *rc.P;
+  const bool layout1 = rc.layout1;
+  const float clip = static_cast<float>(rc.clip);
+  Tensor Y(DType::Float32, layout1 ? Shape{Bt, S, dirs, H} : Shape{S, dirs, Bt, H});
+  Tensor YH(DType::Float32, layout1 ? Shape{Bt, dirs, H} : Shape{dirs, Bt, H});
+  Tensor YC(DType::Float32, YH.shape());
+  float *y = Y.mutable_data<float>(), *yh = YH.mutable_data<float>(), *yc = YC.mutable_data<float>();
+  const auto h_ = static_cast<std::size_t>(H);
+  std::vector<float> xw(static_cast<std::size_t>(S * Bt * GH)), bias(static_cast<std::size_t>(GH)), rec(static_cast<std::size_t>(GH)),
+      h(h_), c(h_), tmp(h_), tmp2(h_);
+  auto clamp = [&](float* v, std::int64_t n) {
+    if (rc.has_clip)
+      for (std::int64_t j = 0; j < n; ++j) v[j] = std::min(std::max(v[j], -clip), clip);
+  };
+  for (int d = 0; d < dirs; ++d) {
+    const bool reverse = rc.direction == "reverse" || d == 1;
+    const float* w = W.data<float>() + d * GH * I;
+    const float* r = R.data<float>() + d * GH * H;
+    const float* wb = B.defined() ? B.data<float>() + d * 2 * GH : nullptr;
+    const float* rb = wb ? wb + GH : nullptr;
+    // Recurrent biases that can be added before the step: all but GRU's h gate with linear_before_reset.
+    const std::int64_t folded = cell == Cell::Gru && rc.lbr ? 2 * H : GH;
+    for (std::int64_t j = 0; j < GH; ++j) bias[static_cast<std::size_t>(j)] = wb ? wb[j] + (j < folded ? rb[j] : 0.f) : 0.f;
+    // xw[row] = X[row] W^T + bias for every (t, b) at once; rows in X's own order.
+    gemm::Epilogue ep;
+    ep.bias_kind = gemm::Epilogue::Bias::PerColumn;
+    ep.bias = bias.data();
+    gemm::sgemm(S * Bt, GH, I, 1.f, X0.data<float>(), I, false, w, I, true, false, xw.data(), GH, ep);
+    const float* peep = P.defined() ? P.data<float>() + d * 3 * H : nullptr;
+    for (std::int64_t b = 0; b < Bt; ++b) {
+      const std::int64_t len = L.defined() ? L.get_int(b) : S;
+      for (std::int64_t j = 0; j < H; ++j) {
+        h[static_cast<std::size_t>(j)] = H0.defined() ? H0.data<float>()[(d * Bt + b) * H + j] : 0.f;
+        c[static_cast<std::size_t>(j)] = C0.defined() ? C0.data<float>()[(d * Bt + b) * H + j] : 0.f;
+      }
+      for (std::int64_t step = 0; step < len; ++step) {
+        const std::int64_t t = reverse ? len - 1 - step : step;
+        float* g = xw.data() + (layout1 ? b * S + t : t * Bt + b) * GH;  // this step's gate pre-activations
+        float* hv = h.data();
+        float* cv = c.data();
+        if (cell == Cell::Rnn) {
+          // h = tanh(clip(x W^T + h R^T + Wb + Rb))
+          gemm::sgemm(1, H, H, 1.f, hv, H, false, r, H, true, true, g, H);
+          clamp(g, H);
+          vmath::apply(vmath::Fn::Tanh, g, hv, H);
+        } else if (cell == Cell::Gru) {
+          // z, r = sigmoid(clip(x W^T + h R^T + b)); gates z at 0, r at H, h at 2H
+          gemm::sgemm(1, 2 * H, H, 1.f, hv, H, false, r, H, true, true, g, 2 * H);
+          clamp(g, 2 * H);
+          vmath::apply(vmath::Fn::Sigmoid, g, g, 2 * H);
+          const float *z = g, *rr = g + H;
+          float* hh = g + 2 * H;
+          if (rc.lbr) {
+            // h~ = tanh(x Wh + Wbh + r (h Rh^T + Rbh))
+            for (std::int64_t j = 0; j < H; ++j) tmp[static_cast<std::size_t>(j)] = rb ? rb[2 * H + j] : 0.f;
+            gemm::sgemm(1, H, H, 1.f, hv, H, false, r + 2 * H * H, H, true, true, tmp.data(), H);
+            for (std::int64_t j = 0; j < H; ++j) hh[j] += rr[j] * tmp[static_cast<std::size_t>(j)];
+          } else {
+            // h~ = tanh(x Wh + (r h) Rh^T + Rbh + Wbh)
+            for (std::int64_t j = 0; j < H; ++j) tmp[static_cast<std::size_t>(j)] = rr[j] * hv[j];
+            gemm::sgemm(1, H, H, 1.f, tmp.data(), H, false, r + 2 * H * H, H, true, true, hh, H);
+          }
+          clamp(hh, H);
+          vmath::apply(vmath::Fn::Tanh, hh, hh, H);
+          // h = (1 - z) h~ + z h
+          for (std::int64_t j = 0; j < H; ++j) hv[j] = hh[j] + z[j] * (hv[j] - hh[j]);
+        } else {
+          // gates i at 0, o at H, f at 2H, c at 3H; peepholes P = [Pi, Po, Pf]
+          gemm::sgemm(1, GH, H, 1.f, hv, H, false, r, H, true, true, g, GH);
+          float *gi = g, *go = g + H, *gf = g + 2 * H, *gc = g + 3 * H;
+          if (peep)
+            for (std::int64_t j = 0; j < H; ++j) {
+              gi[j] += peep[j] * cv[j];
+              gf[j] += peep[2 * H + j] * cv[j];
+            }
+          clamp(gi, H);
+          clamp(gf, 2 * H);  // f and c
+          vmath::apply(vmath::Fn::Sigmoid, gi, gi, H);
+          if (rc.input_forget)
+            for (std::int64_t j = 0; j < H; ++j) gf[j] = 1.f - gi[j];
+          else
+            vmath::apply(vmath::Fn::Sigmoid, gf, gf, H);
+          vmath::apply(vmath::Fn::Tanh, gc, gc, H);
+          for (std::int64_t j = 0; j < H; ++j) cv[j] = gf[j] * cv[j] + gi[j] * gc[j];
+          if (peep)  // o sees the new c
+            for (std::int64_t j = 0; j < H; ++j) go[j] += peep[H + j] * cv[j];
+          clamp(go, H);
+          vmath::apply(vmath::Fn::Sigmoid, go, go, H);
+          vmath::apply(vmath::Fn::Tanh, cv, tmp.data(), H);
+          for (std::int64_t j = 0; j < H; ++j) hv[j] = go[j] * tmp[static_cast<std::size_t>(j)];
+        }
+        float* yrow = y + (layout1 ? ((b * S + t) * dirs + d) * H : ((t * dirs + d) * Bt + b) * H);
+        std::copy(hv, hv + H, yrow);
+      }
+      const std::int64_t hi = layout1 ? (b * dirs + d) * H : (d * Bt + b) * H;
+      std::copy(h.begin(), h.end(), yh + hi);
+      std::copy(c.begin(), c.end(), yc + hi);
+    }
+  }
+  Outputs out{Y, YH};
+  if (cell == Cell::Lstm) out.push_back(YC);
+  return out;
+}
+
 }  // namespace
+
+Outputs recurrent_reference(const ir::Operation& op, Inputs x, RecurrentCell cell) { return reference(parse(op, x, cell)); }
+
+Outputs recurrent(const ir::Operation& op, Inputs x, RecurrentCell cell) {
+  const Rec rc = parse(op, x, cell);
+  return fast_applies(rc) ? fast(rc) : reference(rc);
+}
 
 Outputs kernel_RNN(const ir::Operation& op, Inputs x) { return recurrent(op, x, Cell::Rnn); }
 Outputs kernel_GRU(const ir::Operation& op, Inputs x) { return recurrent(op, x, Cell::Gru); }

@@ -1,0 +1,88 @@
+// The f32 fast paths of the elementwise kernels (vectorised broadcast Add/Sub/
+// Mul/Div, BatchNormalization as a per-plane affine) against the same kernels
+// on f64 inputs, which take the plain reference loops, on random shapes and
+// broadcasts, serially and on a 3-thread pool.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "core/runtime/thread_pool.h"
+#include "tests/runtime/test_util.h"
+
+namespace ec::runtime::test {
+namespace {
+
+using V = std::vector<std::int64_t>;
+
+std::vector<double> random_values(std::mt19937& rng, std::int64_t n, double lo = -2, double hi = 2) {
+  std::uniform_real_distribution<double> d(lo, hi);
+  std::vector<double> v(static_cast<std::size_t>(n));
+  for (auto& x : v) x = static_cast<float>(d(rng));  // exactly representable in f32
+  return v;
+}
+
+Tensor as(ir::DType dt, const V& shape, const std::vector<double>& v) {
+  if (dt == ir::DType::Float64) return Tensor::from_values(dt, shape, v);
+  return Tensor::from_values(dt, shape, std::vector<float>(v.begin(), v.end()));
+}
+
+TEST(FastElementwise, BroadcastArithmeticMatchesReference) {
+  std::mt19937 rng(9);
+  auto pick = [&](int lo, int hi) { return std::int64_t(std::uniform_int_distribution<int>(lo, hi)(rng)); };
+  ThreadPool pool(3);
+  int compared = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    const std::size_t rank = static_cast<std::size_t>(pick(0, 4));
+    V out(rank), a(rank), b(rank);
+    for (std::size_t d = 0; d < rank; ++d) {
+      // every tenth trial has one long axis (several vector tasks), the rest small ones
+      out[d] = trial % 10 == 0 && d == rank / 2 ? pick(1000, 40000) : pick(1, 9);
+      a[d] = pick(0, 2) ? out[d] : 1;
+      b[d] = pick(0, 2) ? out[d] : 1;
+    }
+    // b sometimes of lower rank (numpy right alignment)
+    if (rank > 0 && pick(0, 1)) b.erase(b.begin(), b.begin() + pick(0, static_cast<int>(rank)));
+    const auto va = random_values(rng, shape_numel(a)), vb = random_values(rng, shape_numel(b), 0.5, 3);
+    for (const char* type : {"Add", "Sub", "Mul", "Div"}) {
+      auto op = make_op(type, {"a", "b"});
+      const auto ref = run1(op, {as(ir::DType::Float64, a, va), as(ir::DType::Float64, b, vb)})[0];
+      for (bool threaded : {false, true}) {
+        PoolScope scope(threaded ? &pool : nullptr);
+        const auto fast = run1(op, {as(ir::DType::Float32, a, va), as(ir::DType::Float32, b, vb)})[0];
+        ASSERT_EQ(fast.shape(), ref.shape());
+        const auto f = fast.to_float_vector(), r = ref.to_float_vector();
+        for (std::size_t i = 0; i < f.size(); ++i)
+          ASSERT_NEAR(f[i], r[i], 1e-6 * std::fabs(r[i]) + 1e-7) << type << " " << shape_string(a) << " , "
+                                                                 << shape_string(b) << " element " << i;
+        ++compared;
+      }
+    }
+  }
+  EXPECT_EQ(compared, 300 * 4 * 2);
+}
+
+TEST(FastElementwise, BatchNormalizationMatchesReference) {
+  std::mt19937 rng(4);
+  ThreadPool pool(2);
+  for (const V& x : {V{1, 3, 5, 7}, V{2, 17, 33}, V{1, 64, 56, 56}, V{3, 5}}) {
+    const std::int64_t C = x[1];
+    const auto vx = random_values(rng, shape_numel(x)), scale = random_values(rng, C), bias = random_values(rng, C),
+               mean = random_values(rng, C), var = random_values(rng, C, 0.1, 2);
+    auto op = make_op("BatchNormalization", {"x", "s", "b", "m", "v"}, {"y"}, {{"epsilon", 1e-3}});
+    auto inputs = [&](ir::DType dt) {
+      return std::vector<Tensor>{as(dt, x, vx), as(dt, {C}, scale), as(dt, {C}, bias), as(dt, {C}, mean),
+                                 as(dt, {C}, var)};
+    };
+    const auto ref = run1(op, inputs(ir::DType::Float64))[0].to_float_vector();
+    for (bool threaded : {false, true}) {
+      PoolScope scope(threaded ? &pool : nullptr);
+      const auto fast = run1(op, inputs(ir::DType::Float32))[0].to_float_vector();
+      ASSERT_EQ(fast.size(), ref.size());
+      for (std::size_t i = 0; i < ref.size(); ++i)
+        ASSERT_NEAR(fast[i], ref[i], 2e-6 * std::fabs(ref[i]) + 2e-6) << shape_string(x) << " element " << i;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace ec::runtime::test
