@@ -11,10 +11,12 @@
 #endif
 #include <immintrin.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 
 #include "core/runtime/quantized/igemm.h"
+#include "core/runtime/quantized/igemm_u8.h"
 
 namespace ec::runtime::quantized {
 
@@ -101,6 +103,80 @@ __attribute__((target("avx512f"))) void requant_row_avx512(const std::int32_t* a
     r = _mm512_mask_add_epi32(r, _mm512_cmpgt_epi32_mask(rem, thr), r, one);
     r = _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(r, vz), vlo), vhi);
     _mm512_mask_cvtepi32_storeu_epi8(out + j, m, r);  // in [lo, hi] within int8: exact
+  }
+}
+
+// The VNNI u8 x s8 micro-kernel (igemm_u8.h): an 8 x 16 tile in 8 zmm accumulators;
+// per K quad one load of B (16 columns x 4 uint8) and per row one broadcast of
+// four weights and one vpdpbusd (four u8*s8 products added to each int32 lane,
+// no saturation: |sum| <= 4 * 255 * 128 per step, far inside int32).
+__attribute__((target("avx512f,avx512bw,avx512vnni"))) void igemm4_micro_avx512vnni(std::int64_t kq,
+                                                                                     const std::int8_t* a,
+                                                                                     const std::uint8_t* b,
+                                                                                     std::int32_t* c) {
+  static_assert(kMR4 == 8 && kNR == 16, "the VNNI u8 micro-kernel is written for 8 x 16 tiles");
+  __m512i c0 = _mm512_setzero_si512(), c1 = _mm512_setzero_si512(), c2 = _mm512_setzero_si512(),
+          c3 = _mm512_setzero_si512(), c4 = _mm512_setzero_si512(), c5 = _mm512_setzero_si512(),
+          c6 = _mm512_setzero_si512(), c7 = _mm512_setzero_si512();
+  for (std::int64_t q = 0; q < kq; ++q, a += kMR4 * 4, b += kNR * 4) {
+    const __m512i bv = _mm512_loadu_si512(b);
+    std::int32_t pr[8];
+    std::memcpy(pr, a, sizeof pr);  // four weights of each of the 8 rows
+    c0 = _mm512_dpbusd_epi32(c0, bv, _mm512_set1_epi32(pr[0]));
+    c1 = _mm512_dpbusd_epi32(c1, bv, _mm512_set1_epi32(pr[1]));
+    c2 = _mm512_dpbusd_epi32(c2, bv, _mm512_set1_epi32(pr[2]));
+    c3 = _mm512_dpbusd_epi32(c3, bv, _mm512_set1_epi32(pr[3]));
+    c4 = _mm512_dpbusd_epi32(c4, bv, _mm512_set1_epi32(pr[4]));
+    c5 = _mm512_dpbusd_epi32(c5, bv, _mm512_set1_epi32(pr[5]));
+    c6 = _mm512_dpbusd_epi32(c6, bv, _mm512_set1_epi32(pr[6]));
+    c7 = _mm512_dpbusd_epi32(c7, bv, _mm512_set1_epi32(pr[7]));
+  }
+  _mm512_storeu_si512(c + 0 * kNR, c0);
+  _mm512_storeu_si512(c + 1 * kNR, c1);
+  _mm512_storeu_si512(c + 2 * kNR, c2);
+  _mm512_storeu_si512(c + 3 * kNR, c3);
+  _mm512_storeu_si512(c + 4 * kNR, c4);
+  _mm512_storeu_si512(c + 5 * kNR, c5);
+  _mm512_storeu_si512(c + 6 * kNR, c6);
+  _mm512_storeu_si512(c + 7 * kNR, c7);
+}
+
+// pack_b4_strided for contiguous rows: four rows of 16 bytes interleaved into
+// 16 columns of 4 bytes (byte, then word unpacks), flipped to uint8. Partial
+// panels and the last K quad take the plain loop (the same bytes).
+__attribute__((target("avx512f,avx512bw"))) void pack_b4_rows_avx512(const std::int8_t* base, std::int64_t K,
+                                                                     std::int64_t kq, std::int64_t rs,
+                                                                     std::int64_t j0, std::int64_t nc,
+                                                                     std::uint8_t* out) {
+  const __m128i flip = _mm_set1_epi8(static_cast<char>(0x80));
+  const std::int64_t panels = (nc + kNR - 1) / kNR;
+  for (std::int64_t pn = 0; pn < panels; ++pn) {
+    const int w = static_cast<int>(std::min<std::int64_t>(kNR, nc - pn * kNR));
+    std::uint8_t* o = out + pn * kq * kNR * 4;
+    const std::int8_t* col0 = base + j0 + pn * kNR;
+    for (std::int64_t q = 0; q < kq; ++q, o += kNR * 4) {
+      if (w == kNR && 4 * q + 3 < K) {
+        const std::int8_t* r = col0 + 4 * q * rs;
+        const __m128i r0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r));
+        const __m128i r1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r + rs));
+        const __m128i r2 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r + 2 * rs));
+        const __m128i r3 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r + 3 * rs));
+        const __m128i t01l = _mm_unpacklo_epi8(r0, r1), t01h = _mm_unpackhi_epi8(r0, r1);
+        const __m128i t23l = _mm_unpacklo_epi8(r2, r3), t23h = _mm_unpackhi_epi8(r2, r3);
+        auto* d = reinterpret_cast<__m128i*>(o);
+        _mm_storeu_si128(d + 0, _mm_xor_si128(_mm_unpacklo_epi16(t01l, t23l), flip));  // columns 0-3
+        _mm_storeu_si128(d + 1, _mm_xor_si128(_mm_unpackhi_epi16(t01l, t23l), flip));  // 4-7
+        _mm_storeu_si128(d + 2, _mm_xor_si128(_mm_unpacklo_epi16(t01h, t23h), flip));  // 8-11
+        _mm_storeu_si128(d + 3, _mm_xor_si128(_mm_unpackhi_epi16(t01h, t23h), flip));  // 12-15
+        continue;
+      }
+      for (int j = 0; j < kNR; ++j)
+        for (int t = 0; t < 4; ++t) {
+          const std::int64_t k = 4 * q + t;
+          const std::int8_t v = j < w && k < K ? col0[k * rs + j] : 0;
+          o[4 * j + t] = static_cast<std::uint8_t>(v ^ 0x80);
+        }
+    }
   }
 }
 #endif

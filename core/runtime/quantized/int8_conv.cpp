@@ -21,6 +21,7 @@
 
 #include "core/runtime/kernels/conv_reference.h"
 #include "core/runtime/quantized/igemm.h"
+#include "core/runtime/quantized/igemm_u8.h"
 #include "core/runtime/quantized/int8_common.h"
 #include "core/runtime/thread_pool.h"
 
@@ -93,7 +94,8 @@ void im2col_slab(const Geo2& g, const std::int8_t* x /* group's first channel */
 
 struct ConvWeights {
   Shape shape;                       // [M, C/g, k...]
-  std::vector<PackedA> groups;       // packed per group
+  std::vector<PackedA> groups;       // packed per group (int16 pairs: AVX2, portable)
+  std::vector<PackedA4> groups4;     // packed per group for VNNI (when the CPU has it)
   std::vector<std::int32_t> wsum;    // per output channel
   std::vector<std::int16_t> dw;      // depthwise taps, [C][KH*KW] (2-D depthwise only)
   std::int64_t k = 0;                // C/g * prod(kernel)
@@ -111,17 +113,41 @@ ConvWeights prepare_weights(const Tensor& W, std::int64_t group) {
   if (group <= 0 || M % group) fail("output channels are not divisible by group");
   const std::int64_t mg = M / group;
   for (std::int64_t g = 0; g < group; ++g) cw.groups.push_back(pack_a(w + g * mg * cw.k, mg, cw.k, cw.k, 1));
+  if (use_vnni())
+    for (std::int64_t g = 0; g < group; ++g) cw.groups4.push_back(pack_a4(w + g * mg * cw.k, mg, cw.k, cw.k, 1));
   if (group == M && W.dim(1) == 1) cw.dw.assign(w, w + W.numel());  // depthwise taps as int16
   return cw;
 }
 
-// Runs the im2col + GEMM path for image n: tile_epi(c0, mr, p0, nr, tile) per micro-tile
-// (rows = output channels c0.., columns = pixels p0.., row stride kNR).
+// Runs the im2col + GEMM path for image n: tile_epi(c0, mr, p0, nr, tile, u8) per micro-tile
+// (rows = output channels c0.., columns = pixels p0.., row stride kNR). With u8 (the VNNI
+// GEMM, igemm_u8.h) the tile holds sum_k (x + 128) * w: the epilogue subtracts 128 * wsum.
 template <typename TileEpi>
 void conv_gemm_tiles(const Geo2& g, const ConvWeights& cw, const std::int8_t* xn, std::int8_t pad, TileEpi&& tile_epi) {
   const std::int64_t cg = g.c / g.group, mg = g.m / g.group, P = g.OH * g.OW;
   const bool direct = g.KH == 1 && g.KW == 1 && g.sh == 1 && g.sw == 1 && g.ph == 0 && g.pw == 0 &&
                       g.OH == g.H && g.OW == g.W;
+  if (!cw.groups4.empty() && use_vnni()) {
+    for (std::int64_t grp = 0; grp < g.group; ++grp) {
+      const PackedA4& a = cw.groups4[static_cast<std::size_t>(grp)];
+      const std::int8_t* xg = xn + grp * cg * g.H * g.W;
+      PackB4 pack = [&](std::int64_t j0, std::int64_t nc, std::uint8_t* out) {
+        if (direct) {
+          pack_b4_strided(xg, a.k, a.kq, P, 1, j0, nc, out);
+          return;
+        }
+        thread_local std::vector<std::int8_t> col;
+        col.resize(static_cast<std::size_t>(a.k * nc));
+        im2col_slab(g, xg, cg, j0, nc, pad, col.data());
+        pack_b4_strided(col.data(), a.k, a.kq, nc, 1, 0, nc, out);
+      };
+      TileFn tile = [&](std::int64_t m0, int mr, std::int64_t j0, int nr, const std::int32_t* t) {
+        tile_epi(grp * mg + m0, mr, j0, nr, t, true);
+      };
+      igemm4(a, P, pack, tile);
+    }
+    return;
+  }
   for (std::int64_t grp = 0; grp < g.group; ++grp) {
     const PackedA& a = cw.groups[static_cast<std::size_t>(grp)];
     const std::int8_t* xg = xn + grp * cg * g.H * g.W;
@@ -136,18 +162,20 @@ void conv_gemm_tiles(const Geo2& g, const ConvWeights& cw, const std::int8_t* xn
       pack_b_rows(col.data(), a.k, a.kp, nc, nc, out);
     };
     TileFn tile = [&](std::int64_t m0, int mr, std::int64_t j0, int nr, const std::int32_t* t) {
-      tile_epi(grp * mg + m0, mr, j0, nr, t);
+      tile_epi(grp * mg + m0, mr, j0, nr, t, false);
     };
     igemm(a, P, pack, tile);
   }
 }
 
-// Same, epi(c, p, acc) per output element.
+// Same, epi(c, p, acc) per output element with acc = sum_k x * w.
 template <typename Epi>
 void conv_gemm(const Geo2& g, const ConvWeights& cw, const std::int8_t* xn, std::int8_t pad, Epi&& epi) {
-  conv_gemm_tiles(g, cw, xn, pad, [&](std::int64_t c0, int mr, std::int64_t j0, int nr, const std::int32_t* t) {
-    for (int r = 0; r < mr; ++r)
-      for (int j = 0; j < nr; ++j) epi(c0 + r, j0 + j, t[r * kNR + j]);
+  conv_gemm_tiles(g, cw, xn, pad, [&](std::int64_t c0, int mr, std::int64_t j0, int nr, const std::int32_t* t, bool u8) {
+    for (int r = 0; r < mr; ++r) {
+      const std::int32_t off = u8 ? 128 * cw.wsum[static_cast<std::size_t>(c0 + r)] : 0;
+      for (int j = 0; j < nr; ++j) epi(c0 + r, j0 + j, t[r * kNR + j] - off);
+    }
   });
 }
 
@@ -254,9 +282,11 @@ class ConvInt8 final : public PreparedOp {
     }
     for (std::int64_t c = 0; c < M; ++c) {
       mult_.push_back(quantize_multiplier(double(qx.scale()) * double(qw.scale(c)) / double(qy.scale())));
-      bias_adj_.push_back(static_cast<std::int32_t>(
-          static_cast<std::uint32_t>(bias_[static_cast<std::size_t>(c)]) -
-          static_cast<std::uint32_t>(zx_) * static_cast<std::uint32_t>(cw_.wsum[static_cast<std::size_t>(c)])));
+      // Wrapping (uint32) sums: the int32 total is exact whatever order the terms come in.
+      const auto wsum = static_cast<std::uint32_t>(cw_.wsum[static_cast<std::size_t>(c)]);
+      const auto b = static_cast<std::uint32_t>(bias_[static_cast<std::size_t>(c)]);
+      bias_adj_.push_back(static_cast<std::int32_t>(b - static_cast<std::uint32_t>(zx_) * wsum));
+      bias_adj4_.push_back(static_cast<std::int32_t>(b - static_cast<std::uint32_t>(zx_ + 128) * wsum));
     }
   }
 
@@ -280,10 +310,11 @@ class ConvInt8 final : public PreparedOp {
       std::int8_t* yn = y + n * g.m * P;
       // Each tile row is one channel: requantised 16 pixels at a time.
       conv_gemm_tiles(g, cw_, x + n * g.c * g.H * g.W, static_cast<std::int8_t>(zx_),
-                      [&](std::int64_t c0, int mr, std::int64_t j0, int nr, const std::int32_t* t) {
+                      [&](std::int64_t c0, int mr, std::int64_t j0, int nr, const std::int32_t* t, bool u8) {
+                        const std::vector<std::int32_t>& bias = u8 ? bias_adj4_ : bias_adj_;
                         for (int r = 0; r < mr; ++r) {
                           const auto c = static_cast<std::size_t>(c0 + r);
-                          requant_row(t + r * kNR, nr, bias_adj_[c], mult_[c].multiplier, mult_[c].shift, zy_, act_min_,
+                          requant_row(t + r * kNR, nr, bias[c], mult_[c].multiplier, mult_[c].shift, zy_, act_min_,
                                       act_max_, yn + (c0 + r) * P + j0);
                         }
                       });
@@ -308,7 +339,7 @@ class ConvInt8 final : public PreparedOp {
   ConvWeights cw_;
   std::int64_t group_ = 1;
   std::int32_t zx_ = 0, zy_ = 0, act_min_ = -128, act_max_ = 127;
-  std::vector<std::int32_t> bias_, bias_adj_;
+  std::vector<std::int32_t> bias_, bias_adj_, bias_adj4_;  // bias_adj4_: the VNNI GEMM's (x + 128)
   std::vector<QuantizedMultiplier> mult_;
 };
 

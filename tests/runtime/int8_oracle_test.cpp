@@ -1,0 +1,157 @@
+// The fast int8 kernels against the oracle, bit for bit: TFLite's reference
+// integer kernels (core/runtime/quantized/int8_tflite_reference.cpp, reached by
+// the same op in NHWC layout with OHWI weights) on the same integers, under
+// every GEMM ISA this machine has (portable, AVX2, AVX-512 with the VNNI u8 x s8
+// GEMM) and at 1 and 2 threads. Nothing here is allowed to differ by one LSB.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+#include <random>
+#include <set>
+
+#include "core/runtime/gemm/gemm.h"
+#include "core/runtime/quantized/igemm_u8.h"
+#include "core/runtime/quantized/int8_kernels.h"
+#include "core/runtime/thread_pool.h"
+#include "test_util.h"
+
+namespace ec::runtime::quantized {
+namespace {
+
+using Shape = std::vector<std::int64_t>;
+
+ir::QuantParams per_tensor(float s, std::int64_t z) { return {ir::DType::Int8, {s}, {z}, -1}; }
+
+ir::Tensor ir_tensor_of(const std::string& name, ir::DType dt, const Shape& shape, std::optional<ir::QuantParams> q,
+                        const Tensor* constant = nullptr) {
+  ir::Tensor t;
+  t.name = name;
+  t.dtype = dt;
+  t.shape = ir::Shape::of(shape);
+  t.quant = std::move(q);
+  if (constant) t.data = ir::ConstantData::copy_of(constant->raw(), constant->nbytes());
+  return t;
+}
+
+// NCHW [N, C, H, W] -> NHWC, and OIHW weights -> OHWI.
+template <typename T>
+Tensor to_channels_last(const Tensor& x) {
+  const std::int64_t N = x.dim(0), C = x.dim(1), H = x.dim(2), W = x.dim(3);
+  Tensor y(x.dtype(), {N, H, W, C});
+  for (std::int64_t n = 0; n < N; ++n)
+    for (std::int64_t c = 0; c < C; ++c)
+      for (std::int64_t h = 0; h < H; ++h)
+        for (std::int64_t w = 0; w < W; ++w)
+          y.mutable_data<T>()[((n * H + h) * W + w) * C + c] = x.data<T>()[((n * C + c) * H + h) * W + w];
+  return y;
+}
+
+struct Geometry {
+  Shape x;  // N, C, H, W
+  std::int64_t m, group, kh, kw, stride, dilation, pad;
+  std::string act = "NONE";
+};
+
+// Runs the NCHW fast kernel and the NHWC TFLite reference on the same integers.
+void expect_conv_bit_exact(const Geometry& c, unsigned seed) {
+  std::mt19937 rng(seed);
+  auto uni = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  const std::int64_t cg = c.x[1] / c.group;
+  Tensor X(ir::DType::Int8, c.x), W(ir::DType::Int8, {c.m, cg, c.kh, c.kw}), B(ir::DType::Int32, {c.m});
+  for (std::int64_t i = 0; i < X.numel(); ++i) X.mutable_data<std::int8_t>()[i] = static_cast<std::int8_t>(uni(-128, 127));
+  for (std::int64_t i = 0; i < W.numel(); ++i) W.mutable_data<std::int8_t>()[i] = static_cast<std::int8_t>(uni(-127, 127));
+  for (std::int64_t i = 0; i < c.m; ++i) B.mutable_data<std::int32_t>()[i] = uni(-30000, 30000);
+  const ir::QuantParams qx = per_tensor(0.02f + 0.001f * float(uni(0, 20)), uni(-30, 30));
+  ir::QuantParams qw{ir::DType::Int8, {}, {}, 0}, qb{ir::DType::Int32, {}, {}, 0};
+  for (std::int64_t o = 0; o < c.m; ++o) {
+    qw.scales.push_back(0.001f + 0.0005f * float(uni(0, 30)));
+    qw.zero_points.push_back(0);
+    qb.scales.push_back(qx.scales[0] * qw.scales.back());
+    qb.zero_points.push_back(0);
+  }
+  // An output scale that keeps most results inside int8 and a few saturating
+  // (|x w| is about 5400 * sw per tap, so sum ~ 5400 sqrt(K) sw, sw ~ 0.008).
+  const ir::QuantParams qy = per_tensor(float(qx.scales[0]) * float(std::sqrt(double(cg * c.kh * c.kw))), uni(-10, 10));
+  std::map<std::string, ir::Attribute> attrs{{"group", c.group},
+                                             {"strides", std::vector<std::int64_t>{c.stride, c.stride}},
+                                             {"dilations", std::vector<std::int64_t>{c.dilation, c.dilation}},
+                                             {"pads", std::vector<std::int64_t>{c.pad, c.pad, c.pad, c.pad}},
+                                             {"fused_activation", c.act}};
+  auto build = [&](bool nhwc) {
+    ir::Graph g;
+    const Tensor Wl = nhwc ? to_channels_last<std::int8_t>(W) : W;
+    Shape xs = c.x;
+    if (nhwc) xs = {c.x[0], c.x[2], c.x[3], c.x[1]};
+    g.add_tensor(ir_tensor_of("x", ir::DType::Int8, xs, qx));
+    g.add_tensor(ir_tensor_of("w", ir::DType::Int8, Wl.shape(), qw, &Wl));
+    g.add_tensor(ir_tensor_of("b", ir::DType::Int32, {c.m}, qb, &B));
+    g.add_tensor(ir_tensor_of("y", ir::DType::Int8, {}, qy));
+    auto a = attrs;
+    if (nhwc) a["layout"] = std::string("NHWC");
+    g.ops.push_back(test::make_op("Conv", {"x", "w", "b"}, {"y"}, a));
+    return g;
+  };
+  const ir::Graph fast_g = build(false), ref_g = build(true);
+  const auto ref = prepare_quantized(ref_g.ops[0], ref_g);
+  const Tensor want_nhwc = ref->run(std::vector<Tensor>{to_channels_last<std::int8_t>(X), Tensor(), Tensor()})[0];
+  std::set<int> distinct;
+  for (auto isa : gemm::supported_isas()) {
+    gemm::force_isa(isa);
+    const auto fast = prepare_quantized(fast_g.ops[0], fast_g);  // packed for this ISA
+    for (int threads : {1, 2}) {
+      ThreadPool pool(threads);
+      PoolScope scope(&pool);
+      const Tensor got = fast->run(std::vector<Tensor>{X, Tensor(), Tensor()})[0];
+      const Tensor got_nhwc = to_channels_last<std::int8_t>(got);
+      ASSERT_EQ(got_nhwc.shape(), want_nhwc.shape());
+      std::int64_t diff = 0;
+      for (std::int64_t i = 0; i < got_nhwc.numel(); ++i) {
+        diff += got_nhwc.data<std::int8_t>()[i] != want_nhwc.data<std::int8_t>()[i];
+        distinct.insert(got_nhwc.data<std::int8_t>()[i]);
+      }
+      EXPECT_EQ(diff, 0) << "x " << shape_string(c.x) << " m " << c.m << " group " << c.group << " k " << c.kh << "x"
+                         << c.kw << " stride " << c.stride << " ISA " << gemm::isa_name(isa) << " threads " << threads;
+    }
+  }
+  gemm::force_isa(gemm::supported_isas().back());
+  if (want_nhwc.numel() >= 64) {
+    EXPECT_GT(distinct.size(), 8u) << "a degenerate case checks nothing";
+  }
+}
+
+TEST(Int8Oracle, ConvEqualsTfliteReferenceOnEveryIsa) {
+  const std::vector<Geometry> cases = {
+      {{1, 16, 14, 14}, 24, 1, 1, 1, 1, 1, 0},             // pointwise: x read directly, 196 columns
+      {{1, 32, 8, 8}, 40, 1, 1, 1, 1, 1, 0, "RELU6"},       // pointwise, 64 columns (whole panels)
+      {{2, 13, 7, 9}, 19, 1, 1, 1, 1, 1, 0},                // K and M off the tile sizes
+      {{1, 3, 17, 15}, 16, 1, 3, 3, 2, 1, 1, "RELU"},       // the stem: K = 27
+      {{1, 24, 12, 12}, 32, 1, 3, 3, 1, 1, 1},              // 3x3 (im2col)
+      {{1, 12, 11, 10}, 12, 3, 3, 3, 1, 2, 2},              // grouped, dilated
+      {{1, 16, 15, 15}, 16, 16, 3, 3, 1, 1, 1, "RELU6"},    // depthwise
+      {{1, 24, 16, 16}, 24, 24, 3, 3, 2, 1, 1},             // depthwise stride 2
+      {{2, 8, 13, 11}, 8, 8, 5, 5, 2, 1, 2},                // depthwise 5x5 stride 2
+      {{1, 72, 28, 28}, 20, 1, 1, 1, 1, 1, 0},              // 784 columns: several slabs per thread
+  };
+  unsigned seed = 7;
+  for (const auto& c : cases) expect_conv_bit_exact(c, seed++);
+}
+
+// The VNNI micro-kernel against the portable one on random packed tiles.
+TEST(Int8Oracle, VnniMicroKernelEqualsPortable) {
+  if (!__builtin_cpu_supports("avx512vnni")) GTEST_SKIP() << "no AVX-512 VNNI on this CPU";
+  std::mt19937 rng(3);
+  for (std::int64_t kq : {1, 2, 7, 64, 301}) {
+    std::vector<std::int8_t> a(static_cast<std::size_t>(kq * kMR4 * 4));
+    std::vector<std::uint8_t> b(static_cast<std::size_t>(kq * kNR * 4));
+    for (auto& v : a) v = static_cast<std::int8_t>(std::uniform_int_distribution<int>(-128, 127)(rng));
+    for (auto& v : b) v = static_cast<std::uint8_t>(std::uniform_int_distribution<int>(0, 255)(rng));
+    std::vector<std::int32_t> want(kMR4 * kNR), got(kMR4 * kNR);
+    igemm4_micro_generic(kq, a.data(), b.data(), want.data());
+    igemm4_micro_avx512vnni(kq, a.data(), b.data(), got.data());
+    EXPECT_EQ(got, want) << "kq " << kq;
+  }
+}
+
+}  // namespace
+}  // namespace ec::runtime::quantized
