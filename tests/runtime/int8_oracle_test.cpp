@@ -132,6 +132,9 @@ TEST(Int8Oracle, ConvEqualsTfliteReferenceOnEveryIsa) {
       {{1, 24, 16, 16}, 24, 24, 3, 3, 2, 1, 1},             // depthwise stride 2
       {{2, 8, 13, 11}, 8, 8, 5, 5, 2, 1, 2},                // depthwise 5x5 stride 2
       {{1, 72, 28, 28}, 20, 1, 1, 1, 1, 1, 0},              // 784 columns: several slabs per thread
+      {{1, 8, 6, 77}, 8, 8, 3, 3, 2, 1, 1},                 // depthwise stride 2, wide rows, odd pad
+      {{1, 8, 5, 70}, 8, 8, 3, 3, 2, 1, 2},                 // depthwise stride 2, wide rows, even pad
+      {{1, 8, 5, 70}, 8, 8, 3, 3, 1, 1, 1, "RELU"},         // depthwise stride 1, wide rows
   };
   unsigned seed = 7;
   for (const auto& c : cases) expect_conv_bit_exact(c, seed++);

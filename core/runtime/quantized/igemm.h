@@ -87,10 +87,15 @@ void requant_row_avx512(const std::int32_t* acc, std::int64_t n, std::int32_t bi
                         int shift, std::int32_t zp, std::int32_t lo, std::int32_t hi, std::int8_t* out);
 RequantRowFn requant_row_kernel();
 
-/// Depthwise stride-1 row: acc[j] = bias + sum_t w[t] * rows[t][j], j < n (AVX2; reads
-/// up to 15 values past the end of each row).
+/// Depthwise row: acc[j] = bias + sum_t w[t] * rows[t][j], j < n (AVX2; reads up to 15
+/// values past the end of each row and writes up to 15 past acc[n - 1]).
 void dw_taps_avx2(const std::int16_t* const* rows, const std::int16_t* w, int taps, std::int64_t n, std::int32_t bias,
                   std::int32_t* acc);
+
+/// One row of a depthwise plane (AVX2): dst[(q % sw) * Wq + q / sw] = src[iw] - z for
+/// q = iw + pw, iw < n (sw = 1 or 2 vectorised, other strides element by element).
+void widen_row_avx2(const std::int8_t* src, std::int64_t n, std::int32_t z, std::int64_t pw, std::int64_t sw,
+                    std::int64_t Wq, std::int16_t* dst);
 
 /// AVX2 forms of the hybrid input quantisation (fixed_point.h asymmetric_*), bit-identical:
 /// lo/hi folded with the min/max of x, and asymmetric_quantize_with.

@@ -138,10 +138,50 @@ __attribute__((target("avx2"))) void dw_taps_avx2(const std::int16_t* const* row
       lo = _mm256_add_epi32(lo, _mm256_madd_epi16(_mm256_unpacklo_epi16(r0, r1), wv));  // outputs 0-3 | 8-11
       hi = _mm256_add_epi32(hi, _mm256_madd_epi16(_mm256_unpackhi_epi16(r0, r1), wv));  // outputs 4-7 | 12-15
     }
-    alignas(32) std::int32_t buf[16];
-    _mm256_store_si256(reinterpret_cast<__m256i*>(buf), _mm256_permute2x128_si256(lo, hi, 0x20));
-    _mm256_store_si256(reinterpret_cast<__m256i*>(buf + 8), _mm256_permute2x128_si256(lo, hi, 0x31));
-    std::memcpy(acc + j, buf, static_cast<std::size_t>(n - j < 16 ? n - j : 16) * sizeof(std::int32_t));
+    // Whole blocks are stored: the caller's buffer has 16 values of slack, and the
+    // next row's sums overwrite what this one wrote past its end.
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(acc + j), _mm256_permute2x128_si256(lo, hi, 0x20));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(acc + j + 8), _mm256_permute2x128_si256(lo, hi, 0x31));
+  }
+}
+
+// A depthwise plane row: x - z widened to int16, split by column phase for stride 2.
+__attribute__((target("avx2"))) void widen_row_avx2(const std::int8_t* src, std::int64_t n, std::int32_t z,
+                                                    std::int64_t pw, std::int64_t sw, std::int64_t Wq,
+                                                    std::int16_t* dst) {
+  const __m256i vz = _mm256_set1_epi16(static_cast<short>(z));
+  std::int64_t iw = 0;
+  if (sw == 1) {
+    for (; iw + 16 <= n; iw += 16) {
+      const __m256i v = _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src + iw)));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + pw + iw), _mm256_sub_epi16(v, vz));
+    }
+    for (; iw < n; ++iw) dst[pw + iw] = static_cast<std::int16_t>(src[iw] - z);
+    return;
+  }
+  if (sw == 2) {
+    // Columns q = iw + pw: even q to phase 0, odd to phase 1, slot q / 2.
+    std::int16_t* ph[2] = {dst, dst + Wq};
+    const int first = static_cast<int>(pw & 1);  // phase of iw = 0
+    const std::int64_t s0 = pw / 2;              // slot of iw = 0
+    // 32 inputs -> 16 per phase: de-interleave bytes of each 16-byte half, widen.
+    const __m128i even = _mm_setr_epi8(0, 2, 4, 6, 8, 10, 12, 14, -1, -1, -1, -1, -1, -1, -1, -1);
+    const __m128i odd = _mm_setr_epi8(1, 3, 5, 7, 9, 11, 13, 15, -1, -1, -1, -1, -1, -1, -1, -1);
+    for (; iw + 32 <= n; iw += 32) {
+      const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + iw));
+      const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + iw + 16));
+      const __m128i e = _mm_unpacklo_epi64(_mm_shuffle_epi8(a, even), _mm_shuffle_epi8(b, even));
+      const __m128i o = _mm_unpacklo_epi64(_mm_shuffle_epi8(a, odd), _mm_shuffle_epi8(b, odd));
+      // iw even -> phase `first`, slot s0 + iw/2 (+1 for the odd inputs when first == 1).
+      const std::int64_t slot = s0 + iw / 2;
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(ph[first] + slot), _mm256_sub_epi16(_mm256_cvtepi8_epi16(e), vz));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(ph[first ^ 1] + slot + first),
+                          _mm256_sub_epi16(_mm256_cvtepi8_epi16(o), vz));
+    }
+  }
+  for (; iw < n; ++iw) {
+    const std::int64_t q = iw + pw;
+    dst[(q % sw) * Wq + q / sw] = static_cast<std::int16_t>(src[iw] - z);
   }
 }
 

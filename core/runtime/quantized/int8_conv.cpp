@@ -186,16 +186,19 @@ bool is_depthwise(const Geo2& g, std::int64_t rank) {
 // Depthwise 2-D (group = C = M), direct: per (image, channel) the input is copied
 // once into a zero-padded int16 plane of x - zp[n] whose columns are grouped by
 // phase (column q at [q % sw][q / sw]), so for every tap the outputs of a row
-// read consecutive values whatever the stride; then row_out(n, c, oh, acc) gets
-// acc[ow] = sum_{kh,kw} w[c, kh, kw] * plane[oh*sh + kh*dh][ow*sw + kw*dw] (no bias).
-template <typename RowOut>
-void depthwise_rows(const Geo2& g, const std::int8_t* x, const std::int32_t* zp, const std::int16_t* taps_all,
-                    RowOut&& row_out) {
+// read consecutive values whatever the stride; then every output row gets
+// acc[oh][ow] = sum_{kh,kw} w[c, kh, kw] * plane[oh*sh + kh*dh][ow*sw + kw*dw] (no bias),
+// and chan_out(n, c, acc) receives the channel's OH*OW sums at once (one
+// requantisation call per channel, not per row).
+template <typename ChanOut>
+void depthwise_channels(const Geo2& g, const std::int8_t* x, const std::int32_t* zp, const std::int16_t* taps_all,
+                        ChanOut&& chan_out) {
   const std::int64_t Hp = (g.OH - 1) * g.sh + (g.KH - 1) * g.dh + 1;
   const std::int64_t Wp = (g.OW - 1) * g.sw + (g.KW - 1) * g.dw + 1;
   const std::int64_t sw = g.sw, Wq = (Wp + sw - 1) / sw + 16, RS = sw * Wq;  // + 16: dw_taps_avx2 reads ahead
   const std::int64_t T = g.KH * g.KW;
   const bool fast = dw_accumulate_kernel() != nullptr && T <= 64;  // AVX2 allowed
+  const std::int64_t ih_end = std::min(g.H, Hp - g.ph), iw_end = std::min(g.W, Wp - g.pw);
   parallel_for(g.n * g.c, [&](std::int64_t nc) {
     const std::int64_t n = nc / g.c, c = nc % g.c;
     const std::int8_t* xc = x + nc * g.H * g.W;
@@ -203,13 +206,12 @@ void depthwise_rows(const Geo2& g, const std::int8_t* x, const std::int32_t* zp,
     thread_local std::vector<std::int16_t> plane;
     thread_local std::vector<std::int32_t> acc;
     plane.assign(static_cast<std::size_t>(Hp * RS), 0);
-    acc.resize(static_cast<std::size_t>(g.OW + 16));
-    const std::int64_t iw_end = std::min(g.W, Wp - g.pw);
-    for (std::int64_t ih = 0; ih < std::min(g.H, Hp - g.ph); ++ih) {
+    acc.resize(static_cast<std::size_t>(g.OH * g.OW + 16));  // + 16: dw_taps_avx2 stores whole blocks
+    for (std::int64_t ih = 0; ih < ih_end; ++ih) {
       const std::int8_t* src = xc + ih * g.W;
       std::int16_t* dst = plane.data() + (ih + g.ph) * RS;
-      if (sw == 1) {
-        for (std::int64_t iw = 0; iw < iw_end; ++iw) dst[iw + g.pw] = static_cast<std::int16_t>(src[iw] - z);
+      if (fast) {
+        widen_row_avx2(src, iw_end, z, g.pw, sw, Wq, dst);
       } else {
         // Padded column q = iw + pw goes to phase q % sw, slot q / sw (stepped, no divisions).
         std::int64_t phase = g.pw % sw, slot = g.pw / sw;
@@ -223,9 +225,9 @@ void depthwise_rows(const Geo2& g, const std::int8_t* x, const std::int32_t* zp,
       }
     }
     const std::int16_t* taps = taps_all + c * T;
-    std::int32_t* a = acc.data();
     const std::int16_t* rows[64];
     for (std::int64_t oh = 0; oh < g.OH; ++oh) {
+      std::int32_t* a = acc.data() + oh * g.OW;
       if (fast) {
         for (std::int64_t kh = 0; kh < g.KH; ++kh)
           for (std::int64_t kw = 0; kw < g.KW; ++kw) {
@@ -243,8 +245,8 @@ void depthwise_rows(const Geo2& g, const std::int8_t* x, const std::int32_t* zp,
             for (std::int64_t ow = 0; ow < g.OW; ++ow) a[ow] += wv * row[ow];
           }
       }
-      row_out(n, c, oh, static_cast<const std::int32_t*>(a));
     }
+    chan_out(n, c, static_cast<const std::int32_t*>(acc.data()));
   });
 }
 
@@ -327,10 +329,10 @@ class ConvInt8 final : public PreparedOp {
   void depthwise(const Geo2& g, const std::int8_t* x, std::int8_t* y) const {
     const RequantRowFn requant_row = requant_row_kernel();
     const std::vector<std::int32_t> zp(static_cast<std::size_t>(g.n), zx_);
-    depthwise_rows(g, x, zp.data(), cw_.dw.data(), [&](std::int64_t n, std::int64_t c, std::int64_t oh, const std::int32_t* a) {
+    depthwise_channels(g, x, zp.data(), cw_.dw.data(), [&](std::int64_t n, std::int64_t c, const std::int32_t* a) {
       const auto cc = static_cast<std::size_t>(c);
-      requant_row(a, g.OW, bias_[cc], mult_[cc].multiplier, mult_[cc].shift, zy_, act_min_, act_max_,
-                  y + ((n * g.c + c) * g.OH + oh) * g.OW);
+      requant_row(a, g.OH * g.OW, bias_[cc], mult_[cc].multiplier, mult_[cc].shift, zy_, act_min_, act_max_,
+                  y + (n * g.c + c) * g.OH * g.OW);
     });
   }
 
@@ -421,11 +423,11 @@ class ConvHybrid final : public PreparedOp {
       for (std::int64_t n = 0; n < g.n; ++n)
         quantize_image(X.data<float>() + n * img, img, q.data() + n * img, s[static_cast<std::size_t>(n)],
                                    z[static_cast<std::size_t>(n)]);
-      depthwise_rows(g, q.data(), z.data(), cw_.dw.data(), [&](std::int64_t n, std::int64_t c, std::int64_t oh, const std::int32_t* a) {
+      depthwise_channels(g, q.data(), z.data(), cw_.dw.data(), [&](std::int64_t n, std::int64_t c, const std::int32_t* a) {
         const auto cc = static_cast<std::size_t>(c);
         const float scale = s[static_cast<std::size_t>(n)] * wscale_[cc];
-        float* yr = y + ((n * g.c + c) * g.OH + oh) * g.OW;
-        for (std::int64_t ow = 0; ow < g.OW; ++ow) yr[ow] = std::clamp(float(a[ow]) * scale + bias_[cc], lo_, hi_);
+        float* yc = y + (n * g.c + c) * g.OH * g.OW;
+        for (std::int64_t i = 0; i < g.OH * g.OW; ++i) yc[i] = std::clamp(float(a[i]) * scale + bias_[cc], lo_, hi_);
       });
       return {Y};
     }
