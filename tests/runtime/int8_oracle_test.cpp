@@ -11,6 +11,7 @@
 #include <set>
 
 #include "core/runtime/gemm/gemm.h"
+#include "core/runtime/quantized/fixed_point.h"
 #include "core/runtime/quantized/igemm_u8.h"
 #include "core/runtime/quantized/int8_kernels.h"
 #include "core/runtime/thread_pool.h"
@@ -138,6 +139,51 @@ TEST(Int8Oracle, ConvEqualsTfliteReferenceOnEveryIsa) {
   };
   unsigned seed = 7;
   for (const auto& c : cases) expect_conv_bit_exact(c, seed++);
+}
+
+// int8 Add/Sub (the vector rows) against fixed_point.h add_quantized, the scalar
+// mirror of TFLite's reference_integer_ops::AddElementwise, element by element.
+TEST(Int8Oracle, AddSubEqualTfliteReferenceOnEveryIsa) {
+  std::mt19937 rng(5);
+  auto uni = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  int cases = 0;
+  for (const std::string type : {"Add", "Sub"})
+    for (std::int64_t n : {1, 15, 16, 17, 1000, 40001}) {
+      const float sa = 0.001f * float(uni(1, 200)), sb = 0.001f * float(uni(1, 200)), sy = 0.001f * float(uni(5, 400));
+      const ir::QuantParams qa = per_tensor(sa, uni(-128, 127)), qb = per_tensor(sb, uni(-128, 127)),
+                            qy = per_tensor(sy, uni(-128, 127));
+      const std::string act = uni(0, 1) ? "RELU" : "NONE";
+      Tensor A(ir::DType::Int8, {1, n}), B(ir::DType::Int8, {1, n});
+      for (std::int64_t i = 0; i < n; ++i) {
+        A.mutable_data<std::int8_t>()[i] = static_cast<std::int8_t>(uni(-128, 127));
+        B.mutable_data<std::int8_t>()[i] = static_cast<std::int8_t>(uni(-128, 127));
+      }
+      ir::Graph g;
+      g.add_tensor(ir_tensor_of("a", ir::DType::Int8, {1, n}, qa));
+      g.add_tensor(ir_tensor_of("b", ir::DType::Int8, {1, n}, qb));
+      g.add_tensor(ir_tensor_of("y", ir::DType::Int8, {1, n}, qy));
+      g.ops.push_back(test::make_op(type, {"a", "b"}, {"y"}, {{"fused_activation", act}}));
+      AddParams p = make_add_params(sa, std::int32_t(qa.zero_points[0]), sb, std::int32_t(qb.zero_points[0]), sy,
+                                    std::int32_t(qy.zero_points[0]));
+      activation_range(act, sy, std::int32_t(qy.zero_points[0]), -128, 127, p.act_min, p.act_max);
+      for (auto isa : gemm::supported_isas()) {
+        gemm::force_isa(isa);
+        const auto op = prepare_quantized(g.ops[0], g);
+        for (int threads : {1, 2}) {
+          ThreadPool pool(threads);
+          PoolScope scope(&pool);
+          const Tensor y = op->run(std::vector<Tensor>{A, B})[0];
+          std::int64_t diff = 0;
+          for (std::int64_t i = 0; i < n; ++i)
+            diff += y.data<std::int8_t>()[i] !=
+                    add_quantized(p, A.data<std::int8_t>()[i], B.data<std::int8_t>()[i], type == "Sub");
+          EXPECT_EQ(diff, 0) << type << " n " << n << " ISA " << gemm::isa_name(isa) << " threads " << threads;
+          ++cases;
+        }
+      }
+    }
+  gemm::force_isa(gemm::supported_isas().back());
+  EXPECT_GT(cases, 0);
 }
 
 // The VNNI micro-kernel against the portable one on random packed tiles.

@@ -104,6 +104,15 @@ RequantRowFn requant_row_kernel() {
   return isa != gemm::Isa::Generic && gemm::isa_supported(gemm::Isa::Avx2) ? requant_row_avx2 : requant_row_generic;
 }
 
+AddRowFn add_row_kernel() {
+  const gemm::Isa isa = gemm::active_isa();
+#if defined(__x86_64__)
+  static const bool bw_vl = __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
+  if (isa == gemm::Isa::Avx512 && bw_vl) return add_row_avx512;
+#endif
+  return isa != gemm::Isa::Generic && gemm::isa_supported(gemm::Isa::Avx2) ? add_row_avx2 : nullptr;
+}
+
 void igemm(const PackedA& a, std::int64_t N, const PackB& pack, const TileFn& epilogue) {
   const std::int64_t M = a.m, kp = a.kp;
   if (M == 0 || N == 0) return;

@@ -92,6 +92,23 @@ RequantRowFn requant_row_kernel();
 void dw_taps_avx2(const std::int16_t* const* rows, const std::int16_t* w, int taps, std::int64_t n, std::int32_t bias,
                   std::int32_t* acc);
 
+/// Add/Sub of two int8 rows with TFLite's integer scheme (fixed_point.h add_quantized),
+/// bit for bit: out[i] = clamp(MBQM<1(MBQM<1((x1 + off1) << 20, m1) +- MBQM<1((x2 + off2)
+/// << 20, m2), mo) + zo, lo, hi). Every multiplier's shift must be <= 0 (callers check).
+struct AddRowParams {
+  std::int32_t off1, off2, out_zp, lo, hi;
+  std::int32_t m1, m2, mo;
+  int shift1, shift2, shift_o;
+  bool sub;
+};
+using AddRowFn = void (*)(const std::int8_t* a, const std::int8_t* b, std::int64_t n, const AddRowParams& p,
+                          std::int8_t* out);
+void add_row_avx2(const std::int8_t* a, const std::int8_t* b, std::int64_t n, const AddRowParams& p, std::int8_t* out);
+void add_row_avx512(const std::int8_t* a, const std::int8_t* b, std::int64_t n, const AddRowParams& p,
+                    std::int8_t* out);
+/// The widest add_row the active ISA allows, or null (the scalar loop).
+AddRowFn add_row_kernel();
+
 /// One row of a depthwise plane (AVX2): dst[(q % sw) * Wq + q / sw] = src[iw] - z for
 /// q = iw + pw, iw < n (sw = 1 or 2 vectorised, other strides element by element).
 void widen_row_avx2(const std::int8_t* src, std::int64_t n, std::int32_t z, std::int64_t pw, std::int64_t sw,

@@ -91,7 +91,43 @@ __attribute__((target("avx2"))) inline __m256i mbqm8(__m256i x, __m256i m64, int
   return _mm256_sub_epi32(_mm256_sra_epi32(h, right_count), _mm256_cmpgt_epi32(rem, thr));
 }
 
+// Broadcast constants of mbqm8 for a multiplier with shift <= 0.
+struct Mbqm8 {
+  __m256i m64, rmask, rhalf;
+  __m128i rc;
+};
+__attribute__((target("avx2"))) inline Mbqm8 mbqm8_params(std::int32_t m, int shift) {
+  const std::int32_t mask = static_cast<std::int32_t>((1LL << -shift) - 1);
+  return {_mm256_set1_epi64x(m), _mm256_set1_epi32(mask), _mm256_set1_epi32(mask >> 1), _mm_cvtsi32_si128(-shift)};
+}
+
 }  // namespace
+
+// 8 lanes of TFLite's int8 Add (see AddRowParams); rows of 8 (tails in a bounce buffer).
+__attribute__((target("avx2"))) void add_row_avx2(const std::int8_t* a, const std::int8_t* b, std::int64_t n,
+                                                  const AddRowParams& p, std::int8_t* out) {
+  const Mbqm8 m1 = mbqm8_params(p.m1, p.shift1), m2 = mbqm8_params(p.m2, p.shift2), mo = mbqm8_params(p.mo, p.shift_o);
+  const __m256i o1 = _mm256_set1_epi32(p.off1), o2 = _mm256_set1_epi32(p.off2), zo = _mm256_set1_epi32(p.out_zp);
+  const __m256i lo = _mm256_set1_epi32(p.lo), hi = _mm256_set1_epi32(p.hi);
+  for (std::int64_t i = 0; i < n; i += 8) {
+    const std::int64_t w = n - i < 8 ? n - i : 8;
+    alignas(8) std::int8_t ba[8] = {}, bb[8] = {};
+    std::memcpy(ba, a + i, static_cast<std::size_t>(w));
+    std::memcpy(bb, b + i, static_cast<std::size_t>(w));
+    __m256i x1 = _mm256_cvtepi8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(ba)));
+    __m256i x2 = _mm256_cvtepi8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(bb)));
+    x1 = _mm256_slli_epi32(_mm256_add_epi32(x1, o1), 20);
+    x2 = _mm256_slli_epi32(_mm256_add_epi32(x2, o2), 20);
+    x1 = mbqm8(x1, m1.m64, 0, m1.rc, m1.rmask, m1.rhalf);
+    x2 = mbqm8(x2, m2.m64, 0, m2.rc, m2.rmask, m2.rhalf);
+    __m256i r = mbqm8(p.sub ? _mm256_sub_epi32(x1, x2) : _mm256_add_epi32(x1, x2), mo.m64, 0, mo.rc, mo.rmask, mo.rhalf);
+    r = _mm256_min_epi32(_mm256_max_epi32(_mm256_add_epi32(r, zo), lo), hi);
+    const __m128i p16 = _mm_packs_epi32(_mm256_castsi256_si128(r), _mm256_extracti128_si256(r, 1));
+    alignas(16) std::int8_t o[16];
+    _mm_store_si128(reinterpret_cast<__m128i*>(o), _mm_packs_epi16(p16, p16));
+    std::memcpy(out + i, o, static_cast<std::size_t>(w));
+  }
+}
 
 // out[j] = clamp(MBQM(acc[j] + bias, multiplier, shift) + zp, lo, hi) for j < n, 16 lanes per step.
 __attribute__((target("avx2"))) void requant_row_avx2(const std::int32_t* acc, std::int64_t n, std::int32_t bias,

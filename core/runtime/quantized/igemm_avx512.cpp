@@ -75,7 +75,47 @@ __attribute__((target("avx512f"))) inline __m512i srdhm_even16(__m512i a, __m512
   return _mm512_srli_epi64(v, 31);
 }
 
+// 16 lanes of MBQM(x, m, shift) with shift <= 0 (no left shift): SRDHM, then
+// RoundingDivideByPOT with ties away from zero (fixed_point.h), bit for bit.
+struct Mbqm16 {
+  __m512i m64, rmask, rhalf;
+  __m128i rc;
+};
+__attribute__((target("avx512f"))) inline Mbqm16 mbqm16_params(std::int32_t m, int shift) {
+  const std::int32_t mask = static_cast<std::int32_t>((1LL << -shift) - 1);
+  return {_mm512_set1_epi64(m), _mm512_set1_epi32(mask), _mm512_set1_epi32(mask >> 1), _mm_cvtsi32_si128(-shift)};
+}
+__attribute__((target("avx512f"))) inline __m512i mbqm16(__m512i x, const Mbqm16& p) {
+  const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi32(1);
+  const __m512i even = srdhm_even16(x, p.m64), odd = srdhm_even16(_mm512_srli_epi64(x, 32), p.m64);
+  const __m512i h = _mm512_mask_blend_epi32(__mmask16(0xAAAA), even, _mm512_slli_epi64(odd, 32));
+  const __m512i rem = _mm512_and_si512(h, p.rmask);
+  const __m512i thr = _mm512_mask_add_epi32(p.rhalf, _mm512_cmplt_epi32_mask(h, zero), p.rhalf, one);
+  const __m512i r = _mm512_sra_epi32(h, p.rc);
+  return _mm512_mask_add_epi32(r, _mm512_cmpgt_epi32_mask(rem, thr), r, one);
+}
+
 }  // namespace
+
+// TFLite's int8 Add, 16 lanes per step (masked tails).
+__attribute__((target("avx512f,avx512bw,avx512vl"))) void add_row_avx512(const std::int8_t* a, const std::int8_t* b,
+                                                                         std::int64_t n, const AddRowParams& p,
+                                                                         std::int8_t* out) {
+  const Mbqm16 m1 = mbqm16_params(p.m1, p.shift1), m2 = mbqm16_params(p.m2, p.shift2),
+               mo = mbqm16_params(p.mo, p.shift_o);
+  const __m512i o1 = _mm512_set1_epi32(p.off1), o2 = _mm512_set1_epi32(p.off2), zo = _mm512_set1_epi32(p.out_zp);
+  const __m512i lo = _mm512_set1_epi32(p.lo), hi = _mm512_set1_epi32(p.hi);
+  for (std::int64_t i = 0; i < n; i += 16) {
+    const __mmask16 k = n - i >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (n - i)) - 1);
+    __m512i x1 = _mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(k, a + i));
+    __m512i x2 = _mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(k, b + i));
+    x1 = mbqm16(_mm512_slli_epi32(_mm512_add_epi32(x1, o1), 20), m1);
+    x2 = mbqm16(_mm512_slli_epi32(_mm512_add_epi32(x2, o2), 20), m2);
+    __m512i r = mbqm16(p.sub ? _mm512_sub_epi32(x1, x2) : _mm512_add_epi32(x1, x2), mo);
+    r = _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(r, zo), lo), hi);
+    _mm512_mask_cvtepi32_storeu_epi8(out + i, k, r);
+  }
+}
 
 // The 16-lane form of requant_row_avx2 (same arithmetic, bit for bit); partial
 // blocks use masked loads and stores instead of a bounce buffer.

@@ -11,7 +11,9 @@
 #include <cmath>
 
 #include "core/runtime/kernels/common.h"
+#include "core/runtime/quantized/igemm.h"
 #include "core/runtime/quantized/int8_common.h"
+#include "core/runtime/thread_pool.h"
 
 namespace ec::runtime::quantized {
 namespace {
@@ -52,6 +54,11 @@ class BinaryInt8 final : public PreparedOp {
       add_ = make_add_params(qa.scale(), qa.zero_point(), qb.scale(), qb.zero_point(), qy.scale(), qy.zero_point());
       add_.act_min = lo;
       add_.act_max = hi;
+      row_ = {add_.input1_offset, add_.input2_offset, add_.output_offset, lo, hi,
+              add_.input1.multiplier, add_.input2.multiplier, add_.output.multiplier,
+              add_.input1.shift, add_.input2.shift, add_.output.shift, kind == Binary::Sub};
+      // The vector rows take the smaller-than-one multipliers TFLite's scheme gives.
+      vector_ok_ = add_.input1.shift <= 0 && add_.input2.shift <= 0 && add_.output.shift <= 0;
     }
   }
 
@@ -72,6 +79,17 @@ class BinaryInt8 final : public PreparedOp {
         });
       }
     };
+    if ((kind_ == Binary::Add || kind_ == Binary::Sub) && vector_ok_ && A.shape() == out && B.shape() == out) {
+      if (const AddRowFn add_row = add_row_kernel()) {
+        // Same shapes: flat rows, split over the pool (each element computed alone).
+        constexpr std::int64_t kChunk = 16384;
+        const std::int64_t n = Y.numel();
+        parallel_for((n + kChunk - 1) / kChunk, [&](std::int64_t c) {
+          add_row(a + c * kChunk, b + c * kChunk, std::min(kChunk, n - c * kChunk), row_, y + c * kChunk);
+        });
+        return {Y};
+      }
+    }
     switch (kind_) {
       case Binary::Add: apply([&](std::int32_t x1, std::int32_t x2) { return add_quantized(add_, x1, x2, false); }); break;
       case Binary::Sub: apply([&](std::int32_t x1, std::int32_t x2) { return add_quantized(add_, x1, x2, true); }); break;
@@ -92,6 +110,8 @@ class BinaryInt8 final : public PreparedOp {
   ir::Operation op_;
   Binary kind_;
   AddParams add_;
+  AddRowParams row_{};
+  bool vector_ok_ = false;
   QuantizedMultiplier mul_;
   std::int32_t off_a_ = 0, off_b_ = 0, zy_ = 0, lo_ = -128, hi_ = 127;
   std::array<std::int8_t, 256> lut_a_{}, lut_b_{};  // Max/Min: input value -> output params
