@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <map>
 #include <random>
 #include <set>
@@ -184,6 +185,33 @@ TEST(Int8Oracle, AddSubEqualTfliteReferenceOnEveryIsa) {
     }
   gemm::force_isa(gemm::supported_isas().back());
   EXPECT_GT(cases, 0);
+}
+
+// The VNNI tiles' requantisation against requant_row_generic (fixed_point.h's
+// MultiplyByQuantizedMultiplier), with left and right shifts and saturation.
+TEST(Int8Oracle, RequantTileEqualsScalar) {
+  if (!__builtin_cpu_supports("avx512bw")) GTEST_SKIP() << "no AVX-512 BW on this CPU";
+  std::mt19937 rng(9);
+  auto uni = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
+  for (int trial = 0; trial < 200; ++trial) {
+    const int mr = static_cast<int>(uni(1, kMR4)), nr = static_cast<int>(uni(1, kNR));
+    std::vector<std::int32_t> tile(kMR4 * kNR);
+    const std::int64_t span = trial % 2 ? 1 << 20 : std::numeric_limits<std::int32_t>::max() / 2;
+    for (auto& v : tile) v = static_cast<std::int32_t>(uni(-span, span));
+    std::vector<RequantChannel> ch;
+    std::vector<QuantizedMultiplier> qm;
+    for (int r = 0; r < kMR4; ++r) {
+      qm.push_back(quantize_multiplier(std::ldexp(double(uni(1, 1000)) / 1000.0, static_cast<int>(uni(-30, 3)))));
+      ch.push_back(requant_channel(static_cast<std::int32_t>(uni(-100000, 100000)), qm.back().multiplier, qm.back().shift));
+    }
+    const std::int32_t zp = static_cast<std::int32_t>(uni(-20, 20)), lo = trial % 3 ? -128 : 0, hi = 127;
+    std::vector<std::int8_t> got(kMR4 * 40, 0), want(kMR4 * 40, 0);
+    requant_tile_avx512(tile.data(), mr, nr, ch.data(), zp, lo, hi, got.data(), 40);
+    for (int r = 0; r < mr; ++r)
+      requant_row_generic(tile.data() + r * kNR, nr, ch[static_cast<std::size_t>(r)].bias, qm[static_cast<std::size_t>(r)].multiplier,
+                          qm[static_cast<std::size_t>(r)].shift, zp, lo, hi, want.data() + r * 40);
+    ASSERT_EQ(got, want) << "trial " << trial;
+  }
 }
 
 // The VNNI micro-kernel against the portable one on random packed tiles.

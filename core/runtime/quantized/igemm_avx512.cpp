@@ -181,6 +181,32 @@ __attribute__((target("avx512f,avx512bw,avx512vnni"))) void igemm4_micro_avx512v
   _mm512_storeu_si512(c + 7 * kNR, c7);
 }
 
+// Per row: the channel's constants broadcast from memory, then requant_row_avx512's
+// arithmetic on the row's 16 lanes (masked when nr < 16).
+__attribute__((target("avx512f,avx512bw"))) void requant_tile_avx512(const std::int32_t* tile, int mr, int nr,
+                                                                     const RequantChannel* ch, std::int32_t zp,
+                                                                     std::int32_t lo, std::int32_t hi,
+                                                                     std::int8_t* out, std::int64_t out_stride) {
+  const __mmask16 m = nr >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << nr) - 1);
+  const __m512i vz = _mm512_set1_epi32(zp), vlo = _mm512_set1_epi32(lo), vhi = _mm512_set1_epi32(hi);
+  const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi32(1);
+  for (int r = 0; r < mr; ++r, tile += kNR, out += out_stride) {
+    const RequantChannel& c = ch[r];
+    __m512i x = _mm512_add_epi32(_mm512_loadu_si512(tile), _mm512_set1_epi32(c.bias));
+    x = _mm512_sllv_epi32(x, _mm512_set1_epi32(c.left));  // wraps like the scalar form
+    const __m512i m64 = _mm512_set1_epi64(c.multiplier);
+    const __m512i even = srdhm_even16(x, m64), odd = srdhm_even16(_mm512_srli_epi64(x, 32), m64);
+    const __m512i h = _mm512_mask_blend_epi32(__mmask16(0xAAAA), even, _mm512_slli_epi64(odd, 32));
+    const __m512i rhalf = _mm512_set1_epi32(c.rhalf);
+    const __m512i rem = _mm512_and_si512(h, _mm512_set1_epi32(c.rmask));
+    const __m512i thr = _mm512_mask_add_epi32(rhalf, _mm512_cmplt_epi32_mask(h, zero), rhalf, one);
+    __m512i q = _mm512_srav_epi32(h, _mm512_set1_epi32(c.right));
+    q = _mm512_mask_add_epi32(q, _mm512_cmpgt_epi32_mask(rem, thr), q, one);
+    q = _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(q, vz), vlo), vhi);
+    _mm512_mask_cvtepi32_storeu_epi8(out, m, q);
+  }
+}
+
 // pack_b4_strided for contiguous rows: four rows of 16 bytes interleaved into
 // 16 columns of 4 bytes (byte, then word unpacks), flipped to uint8. Partial
 // panels and the last K quad take the plain loop (the same bytes).

@@ -56,6 +56,12 @@ void igemm4_micro_generic(std::int64_t kq, const std::int8_t* a, const std::uint
     for (int j = 0; j < kNR; ++j) c[r * kNR + j] = acc[r][j];
 }
 
+RequantChannel requant_channel(std::int32_t bias, std::int32_t multiplier, int shift) {
+  const int left = shift > 0 ? shift : 0, right = shift > 0 ? 0 : -shift;
+  const auto mask = static_cast<std::int32_t>((1LL << right) - 1);
+  return {bias, multiplier, left, right, mask, mask >> 1};
+}
+
 bool use_vnni() {
 #if defined(__x86_64__)
   static const bool cpu = __builtin_cpu_supports("avx512vnni") && __builtin_cpu_supports("avx512bw");

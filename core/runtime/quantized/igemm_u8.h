@@ -59,6 +59,20 @@ void igemm4_micro_avx512vnni(std::int64_t kq, const std::int8_t* a, const std::u
 void pack_b4_rows_avx512(const std::int8_t* base, std::int64_t K, std::int64_t kq, std::int64_t rs, std::int64_t j0,
                          std::int64_t nc, std::uint8_t* out);
 
+/// Requantisation constants of one output channel (see requant_tile_avx512).
+struct RequantChannel {
+  std::int32_t bias, multiplier, left, right, rmask, rhalf;
+};
+/// RequantChannel of (bias, multiplier, shift): left = max(shift, 0), right = max(-shift, 0),
+/// rmask = 2^right - 1, rhalf = rmask >> 1.
+RequantChannel requant_channel(std::int32_t bias, std::int32_t multiplier, int shift);
+
+/// A whole GEMM tile requantised at once (AVX-512): for r < mr, j < nr,
+/// out[r * out_stride + j] = clamp(MBQM(tile[r * kNR + j] + ch[r].bias, ch[r]) + zp, lo, hi),
+/// bit for bit requant_row_generic's result, with every row's constants loaded from `ch`.
+void requant_tile_avx512(const std::int32_t* tile, int mr, int nr, const RequantChannel* ch, std::int32_t zp,
+                         std::int32_t lo, std::int32_t hi, std::int8_t* out, std::int64_t out_stride);
+
 /// Whether the VNNI path is taken: the active ISA is AVX-512 (gemm::active_isa(),
 /// EC_GEMM_ISA) and the CPU has AVX-512 VNNI.
 bool use_vnni();

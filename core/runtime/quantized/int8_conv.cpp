@@ -289,6 +289,7 @@ class ConvInt8 final : public PreparedOp {
       const auto b = static_cast<std::uint32_t>(bias_[static_cast<std::size_t>(c)]);
       bias_adj_.push_back(static_cast<std::int32_t>(b - static_cast<std::uint32_t>(zx_) * wsum));
       bias_adj4_.push_back(static_cast<std::int32_t>(b - static_cast<std::uint32_t>(zx_ + 128) * wsum));
+      rq4_.push_back(requant_channel(bias_adj4_.back(), mult_.back().multiplier, mult_.back().shift));
     }
   }
 
@@ -313,7 +314,11 @@ class ConvInt8 final : public PreparedOp {
       // Each tile row is one channel: requantised 16 pixels at a time.
       conv_gemm_tiles(g, cw_, x + n * g.c * g.H * g.W, static_cast<std::int8_t>(zx_),
                       [&](std::int64_t c0, int mr, std::int64_t j0, int nr, const std::int32_t* t, bool u8) {
-                        const std::vector<std::int32_t>& bias = u8 ? bias_adj4_ : bias_adj_;
+                        if (u8) {  // VNNI tiles: one call per tile, constants per channel precomputed
+                          requant_tile_avx512(t, mr, nr, rq4_.data() + c0, zy_, act_min_, act_max_, yn + c0 * P + j0, P);
+                          return;
+                        }
+                        const std::vector<std::int32_t>& bias = bias_adj_;
                         for (int r = 0; r < mr; ++r) {
                           const auto c = static_cast<std::size_t>(c0 + r);
                           requant_row(t + r * kNR, nr, bias[c], mult_[c].multiplier, mult_[c].shift, zy_, act_min_,
@@ -343,6 +348,7 @@ class ConvInt8 final : public PreparedOp {
   std::int32_t zx_ = 0, zy_ = 0, act_min_ = -128, act_max_ = 127;
   std::vector<std::int32_t> bias_, bias_adj_, bias_adj4_;  // bias_adj4_: the VNNI GEMM's (x + 128)
   std::vector<QuantizedMultiplier> mult_;
+  std::vector<RequantChannel> rq4_;  // the VNNI tiles' requantisation, per output channel
 };
 
 // asymmetric_quantize_floats of one image, split over the thread pool: min/max per
