@@ -12,6 +12,7 @@
 #include <set>
 
 #include "core/runtime/gemm/gemm.h"
+#include "core/runtime/kernel_registry.h"
 #include "core/runtime/quantized/fixed_point.h"
 #include "core/runtime/quantized/igemm_u8.h"
 #include "core/runtime/quantized/int8_kernels.h"
@@ -211,6 +212,37 @@ TEST(Int8Oracle, RequantTileEqualsScalar) {
       requant_row_generic(tile.data() + r * kNR, nr, ch[static_cast<std::size_t>(r)].bias, qm[static_cast<std::size_t>(r)].multiplier,
                           qm[static_cast<std::size_t>(r)].shift, zp, lo, hi, want.data() + r * 40);
     ASSERT_EQ(got, want) << "trial " << trial;
+  }
+}
+
+// QuantizeLinear (the int8 graphs' input edge) on every ISA against the portable
+// loop: ties to even, saturation, int8 and uint8 storage.
+TEST(Int8Oracle, QuantizeLinearEqualsPortableOnEveryIsa) {
+  std::mt19937 rng(13);
+  const std::int64_t n = 1037;
+  for (const ir::DType dt : {ir::DType::Int8, ir::DType::UInt8}) {
+    const float s = 0.037f;
+    Tensor X(ir::DType::Float32, {1, n});
+    for (std::int64_t i = 0; i < n; ++i) {
+      const int k = std::uniform_int_distribution<int>(-400, 400)(rng);
+      // exact ties (k + 0.5) * s, values beyond the range and plain random values
+      X.mutable_data<float>()[i] = i % 3 == 0 ? (float(k) + 0.5f) * s : i % 3 == 1 ? float(k) * 0.01f : float(k) * 1e3f;
+    }
+    Tensor S(ir::DType::Float32, {}), Z(dt, {});
+    S.mutable_data<float>()[0] = s;
+    if (dt == ir::DType::Int8) Z.mutable_data<std::int8_t>()[0] = -7;
+    else Z.mutable_data<std::uint8_t>()[0] = 131;
+    const ir::Operation op = test::make_op("QuantizeLinear", {"x", "s", "z"}, {"y"}, {});
+    std::vector<std::vector<std::uint8_t>> outs;
+    for (auto isa : gemm::supported_isas()) {
+      gemm::force_isa(isa);
+      const Tensor y = run_kernel(op, std::vector<Tensor>{X, S, Z})[0];
+      const auto* b = reinterpret_cast<const std::uint8_t*>(y.raw());
+      outs.emplace_back(b, b + y.nbytes());
+    }
+    gemm::force_isa(gemm::supported_isas().back());
+    for (std::size_t k = 1; k < outs.size(); ++k) EXPECT_EQ(outs[k], outs[0]) << "ISA #" << k << " " << ir::dtype_name(dt);
+    EXPECT_EQ(outs[0].size(), static_cast<std::size_t>(n));
   }
 }
 

@@ -114,6 +114,12 @@ AddRowFn add_row_kernel();
 void widen_row_avx2(const std::int8_t* src, std::int64_t n, std::int32_t z, std::int64_t pw, std::int64_t sw,
                     std::int64_t Wq, std::int16_t* dst);
 
+/// ONNX QuantizeLinear per tensor of f32 (AVX2), bit for bit the scalar form:
+/// q[i] = clamp(nearbyint(x[i] / scale) + zp, qmin, qmax) (IEEE division, ties to even),
+/// stored as int8 (qmin >= -128) or uint8 (`u8`). NaN gives qmin.
+void quantize_linear_avx2(const float* x, std::int64_t n, float scale, std::int32_t zp, std::int32_t qmin,
+                          std::int32_t qmax, bool u8, void* q);
+
 /// AVX2 forms of the hybrid input quantisation (fixed_point.h asymmetric_*), bit-identical:
 /// lo/hi folded with the min/max of x, and asymmetric_quantize_with.
 void minmax_avx2(const float* x, std::int64_t n, float& lo, float& hi);

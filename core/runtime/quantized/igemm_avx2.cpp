@@ -7,6 +7,7 @@
 #include <immintrin.h>
 
 #include <cstdint>
+#include <cmath>
 #include <cstring>
 
 #include "core/runtime/quantized/igemm.h"
@@ -236,6 +237,37 @@ __attribute__((target("avx2"))) void minmax_avx2(const float* x, std::int64_t n,
   _mm256_store_ps(hb, h);
   for (int k = 0; k < 8; ++k) lo = std::min(lo, lb[k]), hi = std::max(hi, hb[k]);
   for (; i < n; ++i) lo = std::min(lo, x[i]), hi = std::max(hi, x[i]);
+}
+
+// 8 lanes: nearbyint(x / s) (ties to even in the default rounding mode), + zp, clamped.
+__attribute__((target("avx2"))) inline __m256i quantize_linear8(const float* p, __m256 vs, __m256 vz, __m256 lo,
+                                                                __m256 hi) {
+  __m256 v = _mm256_round_ps(_mm256_div_ps(_mm256_loadu_ps(p), vs), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  v = _mm256_min_ps(_mm256_max_ps(_mm256_add_ps(v, vz), lo), hi);  // NaN -> lo (max_ps returns lo)
+  return _mm256_cvtps_epi32(v);
+}
+
+__attribute__((target("avx2"))) void quantize_linear_avx2(const float* x, std::int64_t n, float scale,
+                                                          std::int32_t zp, std::int32_t qmin, std::int32_t qmax,
+                                                          bool u8, void* q) {
+  const __m256 vs = _mm256_set1_ps(scale), vz = _mm256_set1_ps(float(zp));
+  const __m256 lo = _mm256_set1_ps(float(qmin)), hi = _mm256_set1_ps(float(qmax));
+  auto* out = static_cast<std::uint8_t*>(q);
+  std::int64_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    const __m256i a = quantize_linear8(x + i, vs, vz, lo, hi), b = quantize_linear8(x + i + 8, vs, vz, lo, hi);
+    // Values are within the storage range: packs keep them (signed), packus for u8.
+    const __m256i p16 = _mm256_permute4x64_epi64(_mm256_packs_epi32(a, b), 0xD8);
+    const __m256i p8 = u8 ? _mm256_packus_epi16(p16, p16) : _mm256_packs_epi16(p16, p16);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i),
+                     _mm_unpacklo_epi64(_mm256_castsi256_si128(p8), _mm256_extracti128_si256(p8, 1)));
+  }
+  for (; i < n; ++i) {
+    const float r = std::nearbyint(x[i] / scale) + float(zp);
+    const float c = r > float(qmin) ? (r < float(qmax) ? r : float(qmax)) : float(qmin);
+    const auto v = static_cast<std::int32_t>(c);
+    out[i] = static_cast<std::uint8_t>(v);
+  }
 }
 
 // 8 lanes of round-half-away(x * inv) + zp, clamped to [-128, 127].
