@@ -163,15 +163,18 @@ __attribute__((target("avx2"))) void requant_row_avx2(const std::int32_t* acc, s
 // Reads up to 15 int16 past rows[t][n - 1] (the caller pads its plane).
 __attribute__((target("avx2"))) void dw_taps_avx2(const std::int16_t* const* rows, const std::int16_t* w, int taps,
                                                   std::int64_t n, std::int32_t bias, std::int32_t* acc) {
+  // (w[t], w[t+1]) as int16 pairs, once per row.
+  std::int32_t wp[32];
+  for (int t = 0; t < taps; t += 2)
+    wp[t / 2] = static_cast<std::int32_t>(static_cast<std::uint16_t>(w[t]) |
+                                          (static_cast<std::uint32_t>(static_cast<std::uint16_t>(t + 1 < taps ? w[t + 1] : 0)) << 16));
   for (std::int64_t j = 0; j < n; j += 16) {
     __m256i lo = _mm256_set1_epi32(bias), hi = lo;
     for (int t = 0; t < taps; t += 2) {
       const bool pair = t + 1 < taps;
       const __m256i r0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(rows[t] + j));
       const __m256i r1 = pair ? _mm256_loadu_si256(reinterpret_cast<const __m256i*>(rows[t + 1] + j)) : _mm256_setzero_si256();
-      const std::int32_t wp = static_cast<std::int32_t>(static_cast<std::uint16_t>(w[t]) |
-                                                        (static_cast<std::uint32_t>(static_cast<std::uint16_t>(pair ? w[t + 1] : 0)) << 16));
-      const __m256i wv = _mm256_set1_epi32(wp);
+      const __m256i wv = _mm256_set1_epi32(wp[t / 2]);
       lo = _mm256_add_epi32(lo, _mm256_madd_epi16(_mm256_unpacklo_epi16(r0, r1), wv));  // outputs 0-3 | 8-11
       hi = _mm256_add_epi32(hi, _mm256_madd_epi16(_mm256_unpackhi_epi16(r0, r1), wv));  // outputs 4-7 | 12-15
     }

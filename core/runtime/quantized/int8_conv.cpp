@@ -76,14 +76,20 @@ void im2col_slab(const Geo2& g, const std::int8_t* x /* group's first channel */
       } else {
         const std::int8_t* row = xc + ih * g.W;
         const std::int64_t base = -g.pw + kw * g.dw;
-        if (g.sw == 1 && base + ow >= 0 && base + ow + run <= g.W) {
-          std::copy(row + base + ow, row + base + ow + run, o + j);
+        // Outputs ow + t read iw = (ow + t) * sw + base: padding before t_lo and from
+        // t_hi on, the input in between (copied, or gathered with the stride).
+        const std::int64_t first_in = base >= 0 ? 0 : (-base + g.sw - 1) / g.sw;  // first ow with iw >= 0
+        const std::int64_t end_in = g.W - base > 0 ? (g.W - base + g.sw - 1) / g.sw : 0;  // first ow with iw >= W
+        const std::int64_t t_lo = std::clamp<std::int64_t>(first_in - ow, 0, run);
+        const std::int64_t t_hi = std::clamp<std::int64_t>(end_in - ow, t_lo, run);
+        std::fill(o + j, o + j + t_lo, pad);
+        if (g.sw == 1) {
+          std::copy(row + base + ow + t_lo, row + base + ow + t_hi, o + j + t_lo);
         } else {
-          for (std::int64_t t = 0; t < run; ++t) {
-            const std::int64_t iw = (ow + t) * g.sw + base;
-            o[j + t] = iw >= 0 && iw < g.W ? row[iw] : pad;
-          }
+          const std::int8_t* src = row + (ow + t_lo) * g.sw + base;
+          for (std::int64_t t = t_lo; t < t_hi; ++t, src += g.sw) o[j + t] = *src;
         }
+        std::fill(o + j + t_hi, o + j + run, pad);
       }
       j += run;
       ow = 0;
@@ -199,6 +205,13 @@ void depthwise_channels(const Geo2& g, const std::int8_t* x, const std::int32_t*
   const std::int64_t T = g.KH * g.KW;
   const bool fast = dw_accumulate_kernel() != nullptr && T <= 64;  // AVX2 allowed
   const std::int64_t ih_end = std::min(g.H, Hp - g.ph), iw_end = std::min(g.W, Wp - g.pw);
+  // Offset of tap (kh, kw) from its output row's start in the plane (no divisions per row).
+  std::vector<std::int64_t> tap_off(static_cast<std::size_t>(T));
+  for (std::int64_t kh = 0; kh < g.KH; ++kh)
+    for (std::int64_t kw = 0; kw < g.KW; ++kw) {
+      const std::int64_t off = kw * g.dw;
+      tap_off[static_cast<std::size_t>(kh * g.KW + kw)] = kh * g.dh * RS + (off % sw) * Wq + off / sw;
+    }
   parallel_for(g.n * g.c, [&](std::int64_t nc) {
     const std::int64_t n = nc / g.c, c = nc % g.c;
     const std::int8_t* xc = x + nc * g.H * g.W;
@@ -228,22 +241,17 @@ void depthwise_channels(const Geo2& g, const std::int8_t* x, const std::int32_t*
     const std::int16_t* rows[64];
     for (std::int64_t oh = 0; oh < g.OH; ++oh) {
       std::int32_t* a = acc.data() + oh * g.OW;
+      const std::int16_t* row0 = plane.data() + oh * g.sh * RS;
       if (fast) {
-        for (std::int64_t kh = 0; kh < g.KH; ++kh)
-          for (std::int64_t kw = 0; kw < g.KW; ++kw) {
-            const std::int64_t off = kw * g.dw;
-            rows[kh * g.KW + kw] = plane.data() + (oh * g.sh + kh * g.dh) * RS + (off % sw) * Wq + off / sw;
-          }
+        for (std::int64_t t = 0; t < T; ++t) rows[t] = row0 + tap_off[static_cast<std::size_t>(t)];
         dw_taps_avx2(rows, taps, static_cast<int>(T), g.OW, 0, a);
       } else {
         std::fill(a, a + g.OW, 0);
-        for (std::int64_t kh = 0; kh < g.KH; ++kh)
-          for (std::int64_t kw = 0; kw < g.KW; ++kw) {
-            const std::int64_t off = kw * g.dw;
-            const std::int16_t* row = plane.data() + (oh * g.sh + kh * g.dh) * RS + (off % sw) * Wq + off / sw;
-            const std::int32_t wv = taps[kh * g.KW + kw];
-            for (std::int64_t ow = 0; ow < g.OW; ++ow) a[ow] += wv * row[ow];
-          }
+        for (std::int64_t t = 0; t < T; ++t) {
+          const std::int16_t* row = row0 + tap_off[static_cast<std::size_t>(t)];
+          const std::int32_t wv = taps[t];
+          for (std::int64_t ow = 0; ow < g.OW; ++ow) a[ow] += wv * row[ow];
+        }
       }
     }
     chan_out(n, c, static_cast<const std::int32_t*>(acc.data()));
