@@ -26,8 +26,8 @@ using Shape = std::vector<std::int64_t>;
 
 ir::QuantParams per_tensor(float s, std::int64_t z) { return {ir::DType::Int8, {s}, {z}, -1}; }
 
-ir::Tensor ir_tensor_of(const std::string& name, ir::DType dt, const Shape& shape, std::optional<ir::QuantParams> q,
-                        const Tensor* constant = nullptr) {
+ir::Tensor ir_tensor_of(const std::string& name, ir::DType dt, const Shape& shape,
+                        std::optional<ir::QuantParams> q, const Tensor* constant = nullptr) {
   ir::Tensor t;
   t.name = name;
   t.dtype = dt;
@@ -46,7 +46,8 @@ Tensor to_channels_last(const Tensor& x) {
     for (std::int64_t c = 0; c < C; ++c)
       for (std::int64_t h = 0; h < H; ++h)
         for (std::int64_t w = 0; w < W; ++w)
-          y.mutable_data<T>()[((n * H + h) * W + w) * C + c] = x.data<T>()[((n * C + c) * H + h) * W + w];
+          y.mutable_data<T>()[((n * H + h) * W + w) * C + c] =
+              x.data<T>()[((n * C + c) * H + h) * W + w];
   return y;
 }
 
@@ -61,9 +62,12 @@ void expect_conv_bit_exact(const Geometry& c, unsigned seed) {
   std::mt19937 rng(seed);
   auto uni = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
   const std::int64_t cg = c.x[1] / c.group;
-  Tensor X(ir::DType::Int8, c.x), W(ir::DType::Int8, {c.m, cg, c.kh, c.kw}), B(ir::DType::Int32, {c.m});
-  for (std::int64_t i = 0; i < X.numel(); ++i) X.mutable_data<std::int8_t>()[i] = static_cast<std::int8_t>(uni(-128, 127));
-  for (std::int64_t i = 0; i < W.numel(); ++i) W.mutable_data<std::int8_t>()[i] = static_cast<std::int8_t>(uni(-127, 127));
+  Tensor X(ir::DType::Int8, c.x), W(ir::DType::Int8, {c.m, cg, c.kh, c.kw}),
+      B(ir::DType::Int32, {c.m});
+  for (std::int64_t i = 0; i < X.numel(); ++i)
+    X.mutable_data<std::int8_t>()[i] = static_cast<std::int8_t>(uni(-128, 127));
+  for (std::int64_t i = 0; i < W.numel(); ++i)
+    W.mutable_data<std::int8_t>()[i] = static_cast<std::int8_t>(uni(-127, 127));
   for (std::int64_t i = 0; i < c.m; ++i) B.mutable_data<std::int32_t>()[i] = uni(-30000, 30000);
   const ir::QuantParams qx = per_tensor(0.02f + 0.001f * float(uni(0, 20)), uni(-30, 30));
   ir::QuantParams qw{ir::DType::Int8, {}, {}, 0}, qb{ir::DType::Int32, {}, {}, 0};
@@ -75,12 +79,14 @@ void expect_conv_bit_exact(const Geometry& c, unsigned seed) {
   }
   // An output scale that keeps most results inside int8 and a few saturating
   // (|x w| is about 5400 * sw per tap, so sum ~ 5400 sqrt(K) sw, sw ~ 0.008).
-  const ir::QuantParams qy = per_tensor(float(qx.scales[0]) * float(std::sqrt(double(cg * c.kh * c.kw))), uni(-10, 10));
-  std::map<std::string, ir::Attribute> attrs{{"group", c.group},
-                                             {"strides", std::vector<std::int64_t>{c.stride, c.stride}},
-                                             {"dilations", std::vector<std::int64_t>{c.dilation, c.dilation}},
-                                             {"pads", std::vector<std::int64_t>{c.pad, c.pad, c.pad, c.pad}},
-                                             {"fused_activation", c.act}};
+  const ir::QuantParams qy =
+      per_tensor(float(qx.scales[0]) * float(std::sqrt(double(cg * c.kh * c.kw))), uni(-10, 10));
+  std::map<std::string, ir::Attribute> attrs{
+      {"group", c.group},
+      {"strides", std::vector<std::int64_t>{c.stride, c.stride}},
+      {"dilations", std::vector<std::int64_t>{c.dilation, c.dilation}},
+      {"pads", std::vector<std::int64_t>{c.pad, c.pad, c.pad, c.pad}},
+      {"fused_activation", c.act}};
   auto build = [&](bool nhwc) {
     ir::Graph g;
     const Tensor Wl = nhwc ? to_channels_last<std::int8_t>(W) : W;
@@ -97,7 +103,8 @@ void expect_conv_bit_exact(const Geometry& c, unsigned seed) {
   };
   const ir::Graph fast_g = build(false), ref_g = build(true);
   const auto ref = prepare_quantized(ref_g.ops[0], ref_g);
-  const Tensor want_nhwc = ref->run(std::vector<Tensor>{to_channels_last<std::int8_t>(X), Tensor(), Tensor()})[0];
+  const Tensor want_nhwc =
+      ref->run(std::vector<Tensor>{to_channels_last<std::int8_t>(X), Tensor(), Tensor()})[0];
   std::set<int> distinct;
   for (auto isa : gemm::supported_isas()) {
     gemm::force_isa(isa);
@@ -113,8 +120,9 @@ void expect_conv_bit_exact(const Geometry& c, unsigned seed) {
         diff += got_nhwc.data<std::int8_t>()[i] != want_nhwc.data<std::int8_t>()[i];
         distinct.insert(got_nhwc.data<std::int8_t>()[i]);
       }
-      EXPECT_EQ(diff, 0) << "x " << shape_string(c.x) << " m " << c.m << " group " << c.group << " k " << c.kh << "x"
-                         << c.kw << " stride " << c.stride << " ISA " << gemm::isa_name(isa) << " threads " << threads;
+      EXPECT_EQ(diff, 0) << "x " << shape_string(c.x) << " m " << c.m << " group " << c.group
+                         << " k " << c.kh << "x" << c.kw << " stride " << c.stride << " ISA "
+                         << gemm::isa_name(isa) << " threads " << threads;
     }
   }
   gemm::force_isa(gemm::supported_isas().back());
@@ -125,19 +133,19 @@ void expect_conv_bit_exact(const Geometry& c, unsigned seed) {
 
 TEST(Int8Oracle, ConvEqualsTfliteReferenceOnEveryIsa) {
   const std::vector<Geometry> cases = {
-      {{1, 16, 14, 14}, 24, 1, 1, 1, 1, 1, 0},             // pointwise: x read directly, 196 columns
-      {{1, 32, 8, 8}, 40, 1, 1, 1, 1, 1, 0, "RELU6"},       // pointwise, 64 columns (whole panels)
-      {{2, 13, 7, 9}, 19, 1, 1, 1, 1, 1, 0},                // K and M off the tile sizes
-      {{1, 3, 17, 15}, 16, 1, 3, 3, 2, 1, 1, "RELU"},       // the stem: K = 27
-      {{1, 24, 12, 12}, 32, 1, 3, 3, 1, 1, 1},              // 3x3 (im2col)
-      {{1, 12, 11, 10}, 12, 3, 3, 3, 1, 2, 2},              // grouped, dilated
-      {{1, 16, 15, 15}, 16, 16, 3, 3, 1, 1, 1, "RELU6"},    // depthwise
-      {{1, 24, 16, 16}, 24, 24, 3, 3, 2, 1, 1},             // depthwise stride 2
-      {{2, 8, 13, 11}, 8, 8, 5, 5, 2, 1, 2},                // depthwise 5x5 stride 2
-      {{1, 72, 28, 28}, 20, 1, 1, 1, 1, 1, 0},              // 784 columns: several slabs per thread
-      {{1, 8, 6, 77}, 8, 8, 3, 3, 2, 1, 1},                 // depthwise stride 2, wide rows, odd pad
-      {{1, 8, 5, 70}, 8, 8, 3, 3, 2, 1, 2},                 // depthwise stride 2, wide rows, even pad
-      {{1, 8, 5, 70}, 8, 8, 3, 3, 1, 1, 1, "RELU"},         // depthwise stride 1, wide rows
+      {{1, 16, 14, 14}, 24, 1, 1, 1, 1, 1, 0},            // pointwise: x read directly, 196 columns
+      {{1, 32, 8, 8}, 40, 1, 1, 1, 1, 1, 0, "RELU6"},     // pointwise, 64 columns (whole panels)
+      {{2, 13, 7, 9}, 19, 1, 1, 1, 1, 1, 0},              // K and M off the tile sizes
+      {{1, 3, 17, 15}, 16, 1, 3, 3, 2, 1, 1, "RELU"},     // the stem: K = 27
+      {{1, 24, 12, 12}, 32, 1, 3, 3, 1, 1, 1},            // 3x3 (im2col)
+      {{1, 12, 11, 10}, 12, 3, 3, 3, 1, 2, 2},            // grouped, dilated
+      {{1, 16, 15, 15}, 16, 16, 3, 3, 1, 1, 1, "RELU6"},  // depthwise
+      {{1, 24, 16, 16}, 24, 24, 3, 3, 2, 1, 1},           // depthwise stride 2
+      {{2, 8, 13, 11}, 8, 8, 5, 5, 2, 1, 2},              // depthwise 5x5 stride 2
+      {{1, 72, 28, 28}, 20, 1, 1, 1, 1, 1, 0},            // 784 columns: several slabs per thread
+      {{1, 8, 6, 77}, 8, 8, 3, 3, 2, 1, 1},               // depthwise stride 2, wide rows, odd pad
+      {{1, 8, 5, 70}, 8, 8, 3, 3, 2, 1, 2},               // depthwise stride 2, wide rows, even pad
+      {{1, 8, 5, 70}, 8, 8, 3, 3, 1, 1, 1, "RELU"},       // depthwise stride 1, wide rows
   };
   unsigned seed = 7;
   for (const auto& c : cases) expect_conv_bit_exact(c, seed++);
@@ -151,8 +159,10 @@ TEST(Int8Oracle, AddSubEqualTfliteReferenceOnEveryIsa) {
   int cases = 0;
   for (const std::string type : {"Add", "Sub"})
     for (std::int64_t n : {1, 15, 16, 17, 1000, 40001}) {
-      const float sa = 0.001f * float(uni(1, 200)), sb = 0.001f * float(uni(1, 200)), sy = 0.001f * float(uni(5, 400));
-      const ir::QuantParams qa = per_tensor(sa, uni(-128, 127)), qb = per_tensor(sb, uni(-128, 127)),
+      const float sa = 0.001f * float(uni(1, 200)), sb = 0.001f * float(uni(1, 200)),
+                  sy = 0.001f * float(uni(5, 400));
+      const ir::QuantParams qa = per_tensor(sa, uni(-128, 127)),
+                            qb = per_tensor(sb, uni(-128, 127)),
                             qy = per_tensor(sy, uni(-128, 127));
       const std::string act = uni(0, 1) ? "RELU" : "NONE";
       Tensor A(ir::DType::Int8, {1, n}), B(ir::DType::Int8, {1, n});
@@ -165,8 +175,9 @@ TEST(Int8Oracle, AddSubEqualTfliteReferenceOnEveryIsa) {
       g.add_tensor(ir_tensor_of("b", ir::DType::Int8, {1, n}, qb));
       g.add_tensor(ir_tensor_of("y", ir::DType::Int8, {1, n}, qy));
       g.ops.push_back(test::make_op(type, {"a", "b"}, {"y"}, {{"fused_activation", act}}));
-      AddParams p = make_add_params(sa, std::int32_t(qa.zero_points[0]), sb, std::int32_t(qb.zero_points[0]), sy,
-                                    std::int32_t(qy.zero_points[0]));
+      AddParams p =
+          make_add_params(sa, std::int32_t(qa.zero_points[0]), sb, std::int32_t(qb.zero_points[0]),
+                          sy, std::int32_t(qy.zero_points[0]));
       activation_range(act, sy, std::int32_t(qy.zero_points[0]), -128, 127, p.act_min, p.act_max);
       for (auto isa : gemm::supported_isas()) {
         gemm::force_isa(isa);
@@ -177,9 +188,11 @@ TEST(Int8Oracle, AddSubEqualTfliteReferenceOnEveryIsa) {
           const Tensor y = op->run(std::vector<Tensor>{A, B})[0];
           std::int64_t diff = 0;
           for (std::int64_t i = 0; i < n; ++i)
-            diff += y.data<std::int8_t>()[i] !=
-                    add_quantized(p, A.data<std::int8_t>()[i], B.data<std::int8_t>()[i], type == "Sub");
-          EXPECT_EQ(diff, 0) << type << " n " << n << " ISA " << gemm::isa_name(isa) << " threads " << threads;
+            diff +=
+                y.data<std::int8_t>()[i] !=
+                add_quantized(p, A.data<std::int8_t>()[i], B.data<std::int8_t>()[i], type == "Sub");
+          EXPECT_EQ(diff, 0) << type << " n " << n << " ISA " << gemm::isa_name(isa) << " threads "
+                             << threads;
           ++cases;
         }
       }
@@ -191,27 +204,39 @@ TEST(Int8Oracle, AddSubEqualTfliteReferenceOnEveryIsa) {
 // The VNNI tiles' requantisation against requant_row_generic (fixed_point.h's
 // MultiplyByQuantizedMultiplier), with left and right shifts and saturation.
 TEST(Int8Oracle, RequantTileEqualsScalar) {
-  if (!__builtin_cpu_supports("avx512bw")) GTEST_SKIP() << "no AVX-512 BW on this CPU";
-  std::mt19937 rng(9);
-  auto uni = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
-  for (int trial = 0; trial < 200; ++trial) {
-    const int mr = static_cast<int>(uni(1, kMR4)), nr = static_cast<int>(uni(1, kNR));
-    std::vector<std::int32_t> tile(kMR4 * kNR);
-    const std::int64_t span = trial % 2 ? 1 << 20 : std::numeric_limits<std::int32_t>::max() / 2;
-    for (auto& v : tile) v = static_cast<std::int32_t>(uni(-span, span));
-    std::vector<RequantChannel> ch;
-    std::vector<QuantizedMultiplier> qm;
-    for (int r = 0; r < kMR4; ++r) {
-      qm.push_back(quantize_multiplier(std::ldexp(double(uni(1, 1000)) / 1000.0, static_cast<int>(uni(-30, 3)))));
-      ch.push_back(requant_channel(static_cast<std::int32_t>(uni(-100000, 100000)), qm.back().multiplier, qm.back().shift));
+  std::vector<std::pair<const char*, RequantTileFn>> fns;
+  if (__builtin_cpu_supports("avx2")) fns.emplace_back("avx2", requant_tile_avx2);
+  if (__builtin_cpu_supports("avx512bw")) fns.emplace_back("avx512", requant_tile_avx512);
+  if (fns.empty()) GTEST_SKIP() << "no AVX2 on this CPU";
+  for (const auto& [isa, fn] : fns) {
+    std::mt19937 rng(9);
+    auto uni = [&](std::int64_t lo, std::int64_t hi) {
+      return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
+    };
+    for (int trial = 0; trial < 200; ++trial) {
+      const int mr = static_cast<int>(uni(1, kMR4)), nr = static_cast<int>(uni(1, kNR));
+      std::vector<std::int32_t> tile(kMR4 * kNR);
+      const std::int64_t span = trial % 2 ? 1 << 20 : std::numeric_limits<std::int32_t>::max() / 2;
+      for (auto& v : tile) v = static_cast<std::int32_t>(uni(-span, span));
+      std::vector<RequantChannel> ch;
+      std::vector<QuantizedMultiplier> qm;
+      for (int r = 0; r < kMR4; ++r) {
+        qm.push_back(quantize_multiplier(
+            std::ldexp(double(uni(1, 1000)) / 1000.0, static_cast<int>(uni(-30, 3)))));
+        ch.push_back(requant_channel(static_cast<std::int32_t>(uni(-100000, 100000)),
+                                     qm.back().multiplier, qm.back().shift));
+      }
+      const std::int32_t zp = static_cast<std::int32_t>(uni(-20, 20)), lo = trial % 3 ? -128 : 0,
+                         hi = 127;
+      std::vector<std::int8_t> got(kMR4 * 40, 0), want(kMR4 * 40, 0);
+      fn(tile.data(), mr, nr, ch.data(), zp, lo, hi, got.data(), 40);
+      for (int r = 0; r < mr; ++r)
+        requant_row_generic(tile.data() + r * kNR, nr, ch[static_cast<std::size_t>(r)].bias,
+                            qm[static_cast<std::size_t>(r)].multiplier,
+                            qm[static_cast<std::size_t>(r)].shift, zp, lo, hi,
+                            want.data() + r * 40);
+      ASSERT_EQ(got, want) << isa << " trial " << trial;
     }
-    const std::int32_t zp = static_cast<std::int32_t>(uni(-20, 20)), lo = trial % 3 ? -128 : 0, hi = 127;
-    std::vector<std::int8_t> got(kMR4 * 40, 0), want(kMR4 * 40, 0);
-    requant_tile_avx512(tile.data(), mr, nr, ch.data(), zp, lo, hi, got.data(), 40);
-    for (int r = 0; r < mr; ++r)
-      requant_row_generic(tile.data() + r * kNR, nr, ch[static_cast<std::size_t>(r)].bias, qm[static_cast<std::size_t>(r)].multiplier,
-                          qm[static_cast<std::size_t>(r)].shift, zp, lo, hi, want.data() + r * 40);
-    ASSERT_EQ(got, want) << "trial " << trial;
   }
 }
 
@@ -226,12 +251,16 @@ TEST(Int8Oracle, QuantizeLinearEqualsPortableOnEveryIsa) {
     for (std::int64_t i = 0; i < n; ++i) {
       const int k = std::uniform_int_distribution<int>(-400, 400)(rng);
       // exact ties (k + 0.5) * s, values beyond the range and plain random values
-      X.mutable_data<float>()[i] = i % 3 == 0 ? (float(k) + 0.5f) * s : i % 3 == 1 ? float(k) * 0.01f : float(k) * 1e3f;
+      X.mutable_data<float>()[i] = i % 3 == 0   ? (float(k) + 0.5f) * s
+                                   : i % 3 == 1 ? float(k) * 0.01f
+                                                : float(k) * 1e3f;
     }
     Tensor S(ir::DType::Float32, {}), Z(dt, {});
     S.mutable_data<float>()[0] = s;
-    if (dt == ir::DType::Int8) Z.mutable_data<std::int8_t>()[0] = -7;
-    else Z.mutable_data<std::uint8_t>()[0] = 131;
+    if (dt == ir::DType::Int8)
+      Z.mutable_data<std::int8_t>()[0] = -7;
+    else
+      Z.mutable_data<std::uint8_t>()[0] = 131;
     const ir::Operation op = test::make_op("QuantizeLinear", {"x", "s", "z"}, {"y"}, {});
     std::vector<std::vector<std::uint8_t>> outs;
     for (auto isa : gemm::supported_isas()) {
@@ -241,7 +270,8 @@ TEST(Int8Oracle, QuantizeLinearEqualsPortableOnEveryIsa) {
       outs.emplace_back(b, b + y.nbytes());
     }
     gemm::force_isa(gemm::supported_isas().back());
-    for (std::size_t k = 1; k < outs.size(); ++k) EXPECT_EQ(outs[k], outs[0]) << "ISA #" << k << " " << ir::dtype_name(dt);
+    for (std::size_t k = 1; k < outs.size(); ++k)
+      EXPECT_EQ(outs[k], outs[0]) << "ISA #" << k << " " << ir::dtype_name(dt);
     EXPECT_EQ(outs[0].size(), static_cast<std::size_t>(n));
   }
 }
@@ -253,8 +283,10 @@ TEST(Int8Oracle, VnniMicroKernelEqualsPortable) {
   for (std::int64_t kq : {1, 2, 7, 64, 301}) {
     std::vector<std::int8_t> a(static_cast<std::size_t>(kq * kMR4 * 4));
     std::vector<std::uint8_t> b(static_cast<std::size_t>(kq * kNR * 4));
-    for (auto& v : a) v = static_cast<std::int8_t>(std::uniform_int_distribution<int>(-128, 127)(rng));
-    for (auto& v : b) v = static_cast<std::uint8_t>(std::uniform_int_distribution<int>(0, 255)(rng));
+    for (auto& v : a)
+      v = static_cast<std::int8_t>(std::uniform_int_distribution<int>(-128, 127)(rng));
+    for (auto& v : b)
+      v = static_cast<std::uint8_t>(std::uniform_int_distribution<int>(0, 255)(rng));
     std::vector<std::int32_t> want(kMR4 * kNR), got(kMR4 * kNR);
     igemm4_micro_generic(kq, a.data(), b.data(), want.data());
     igemm4_micro_avx512vnni(kq, a.data(), b.data(), got.data());

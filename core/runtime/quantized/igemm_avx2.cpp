@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "core/runtime/quantized/igemm.h"
+#include "core/runtime/quantized/igemm_u8.h"
 
 namespace ec::runtime::quantized {
 
@@ -130,6 +131,34 @@ __attribute__((target("avx2"))) void add_row_avx2(const std::int8_t* a, const st
   }
 }
 
+// A GEMM tile requantised at once (see igemm_u8.h): per row, the channel's constants
+// broadcast from memory and mbqm8 on two halves of 8.
+__attribute__((target("avx2"))) void requant_tile_avx2(const std::int32_t* tile, int mr, int nr,
+                                                       const RequantChannel* ch, std::int32_t zp, std::int32_t lo,
+                                                       std::int32_t hi, std::int8_t* out, std::int64_t out_stride) {
+  const __m256i vz = _mm256_set1_epi32(zp), vlo = _mm256_set1_epi32(lo), vhi = _mm256_set1_epi32(hi);
+  for (int r = 0; r < mr; ++r, tile += kNR, out += out_stride) {
+    const RequantChannel& c = ch[r];
+    const __m256i m64 = _mm256_set1_epi64x(c.multiplier), vb = _mm256_set1_epi32(c.bias);
+    const __m256i rmask = _mm256_set1_epi32(c.rmask), rhalf = _mm256_set1_epi32(c.rhalf);
+    const __m128i rc = _mm_cvtsi32_si128(c.right);
+    __m256i a = _mm256_add_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(tile)), vb);
+    __m256i b = _mm256_add_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(tile + 8)), vb);
+    a = _mm256_min_epi32(_mm256_max_epi32(_mm256_add_epi32(mbqm8(a, m64, c.left, rc, rmask, rhalf), vz), vlo), vhi);
+    b = _mm256_min_epi32(_mm256_max_epi32(_mm256_add_epi32(mbqm8(b, m64, c.left, rc, rmask, rhalf), vz), vlo), vhi);
+    const __m256i p16 = _mm256_permute4x64_epi64(_mm256_packs_epi32(a, b), 0xD8);  // a0-7 | b0-7
+    const __m256i p8 = _mm256_packs_epi16(p16, p16);
+    const __m128i v = _mm_unpacklo_epi64(_mm256_castsi256_si128(p8), _mm256_extracti128_si256(p8, 1));
+    if (nr == 16) {
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(out), v);
+    } else {
+      alignas(16) std::int8_t o[16];
+      _mm_store_si128(reinterpret_cast<__m128i*>(o), v);
+      std::memcpy(out, o, static_cast<std::size_t>(nr));
+    }
+  }
+}
+
 // out[j] = clamp(MBQM(acc[j] + bias, multiplier, shift) + zp, lo, hi) for j < n, 16 lanes per step.
 __attribute__((target("avx2"))) void requant_row_avx2(const std::int32_t* acc, std::int64_t n, std::int32_t bias,
                                                       std::int32_t multiplier, int shift, std::int32_t zp,
@@ -219,9 +248,14 @@ __attribute__((target("avx2"))) void widen_row_avx2(const std::int8_t* src, std:
                           _mm256_sub_epi16(_mm256_cvtepi8_epi16(o), vz));
     }
   }
+  // The rest (and other strides): column q = iw + pw to phase q % sw, slot q / sw, stepped.
+  std::int64_t phase = (iw + pw) % sw, slot = (iw + pw) / sw;
   for (; iw < n; ++iw) {
-    const std::int64_t q = iw + pw;
-    dst[(q % sw) * Wq + q / sw] = static_cast<std::int16_t>(src[iw] - z);
+    dst[phase * Wq + slot] = static_cast<std::int16_t>(src[iw] - z);
+    if (++phase == sw) {
+      phase = 0;
+      ++slot;
+    }
   }
 }
 

@@ -62,6 +62,15 @@ RequantChannel requant_channel(std::int32_t bias, std::int32_t multiplier, int s
   return {bias, multiplier, left, right, mask, mask >> 1};
 }
 
+RequantTileFn requant_tile_kernel() {
+  const gemm::Isa isa = gemm::active_isa();
+#if defined(__x86_64__)
+  static const bool bw = __builtin_cpu_supports("avx512bw");
+  if (isa == gemm::Isa::Avx512 && bw) return requant_tile_avx512;
+#endif
+  return isa != gemm::Isa::Generic && gemm::isa_supported(gemm::Isa::Avx2) ? requant_tile_avx2 : nullptr;
+}
+
 bool use_vnni() {
 #if defined(__x86_64__)
   static const bool cpu = __builtin_cpu_supports("avx512vnni") && __builtin_cpu_supports("avx512bw");

@@ -73,6 +73,14 @@ RequantChannel requant_channel(std::int32_t bias, std::int32_t multiplier, int s
 void requant_tile_avx512(const std::int32_t* tile, int mr, int nr, const RequantChannel* ch, std::int32_t zp,
                          std::int32_t lo, std::int32_t hi, std::int8_t* out, std::int64_t out_stride);
 
+/// The same with AVX2 (8 lanes, two per row; partial rows through a bounce buffer).
+void requant_tile_avx2(const std::int32_t* tile, int mr, int nr, const RequantChannel* ch, std::int32_t zp,
+                       std::int32_t lo, std::int32_t hi, std::int8_t* out, std::int64_t out_stride);
+using RequantTileFn = void (*)(const std::int32_t*, int, int, const RequantChannel*, std::int32_t, std::int32_t,
+                               std::int32_t, std::int8_t*, std::int64_t);
+/// The widest requant_tile the active ISA allows, or null (requant_row_generic per row).
+RequantTileFn requant_tile_kernel();
+
 /// Whether the VNNI path is taken: the active ISA is AVX-512 (gemm::active_isa(),
 /// EC_GEMM_ISA) and the CPU has AVX-512 VNNI.
 bool use_vnni();

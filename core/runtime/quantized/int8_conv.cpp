@@ -298,6 +298,7 @@ class ConvInt8 final : public PreparedOp {
       bias_adj_.push_back(static_cast<std::int32_t>(b - static_cast<std::uint32_t>(zx_) * wsum));
       bias_adj4_.push_back(static_cast<std::int32_t>(b - static_cast<std::uint32_t>(zx_ + 128) * wsum));
       rq4_.push_back(requant_channel(bias_adj4_.back(), mult_.back().multiplier, mult_.back().shift));
+      rq_.push_back(requant_channel(bias_adj_.back(), mult_.back().multiplier, mult_.back().shift));
     }
   }
 
@@ -317,6 +318,7 @@ class ConvInt8 final : public PreparedOp {
       return {Y};
     }
     const RequantRowFn requant_row = requant_row_kernel();
+    const RequantTileFn requant_tile = requant_tile_kernel();
     for (std::int64_t n = 0; n < g.n; ++n) {
       std::int8_t* yn = y + n * g.m * P;
       // Each tile row is one channel: requantised 16 pixels at a time.
@@ -324,6 +326,10 @@ class ConvInt8 final : public PreparedOp {
                       [&](std::int64_t c0, int mr, std::int64_t j0, int nr, const std::int32_t* t, bool u8) {
                         if (u8) {  // VNNI tiles: one call per tile, constants per channel precomputed
                           requant_tile_avx512(t, mr, nr, rq4_.data() + c0, zy_, act_min_, act_max_, yn + c0 * P + j0, P);
+                          return;
+                        }
+                        if (requant_tile) {
+                          requant_tile(t, mr, nr, rq_.data() + c0, zy_, act_min_, act_max_, yn + c0 * P + j0, P);
                           return;
                         }
                         const std::vector<std::int32_t>& bias = bias_adj_;
@@ -356,7 +362,7 @@ class ConvInt8 final : public PreparedOp {
   std::int32_t zx_ = 0, zy_ = 0, act_min_ = -128, act_max_ = 127;
   std::vector<std::int32_t> bias_, bias_adj_, bias_adj4_;  // bias_adj4_: the VNNI GEMM's (x + 128)
   std::vector<QuantizedMultiplier> mult_;
-  std::vector<RequantChannel> rq4_;  // the VNNI tiles' requantisation, per output channel
+  std::vector<RequantChannel> rq4_, rq_;  // tile requantisation per output channel: VNNI, int16 GEMM
 };
 
 // asymmetric_quantize_floats of one image, split over the thread pool: min/max per
