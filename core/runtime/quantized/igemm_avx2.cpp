@@ -6,6 +6,7 @@
 // inline code built for AVX2 is shared with functions that run on any CPU.
 #include <immintrin.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cmath>
 #include <cstring>
@@ -305,6 +306,95 @@ __attribute__((target("avx2"))) void quantize_linear_avx2(const float* x, std::i
     const auto v = static_cast<std::int32_t>(c);
     out[i] = static_cast<std::uint8_t>(v);
   }
+}
+
+__attribute__((target("avx2"))) bool minmax_finite_avx2(const float* x, std::int64_t n, float& lo, float& hi) {
+  // Non-finite: |v| == inf, or v != v; one flag vector for the whole run.
+  const __m256 abs_mask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7FFFFFFF)), inf = _mm256_set1_ps(INFINITY);
+  __m256 l = _mm256_set1_ps(x[0]), h = l, bad = _mm256_setzero_ps();
+  std::int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256 v = _mm256_loadu_ps(x + i);
+    l = _mm256_min_ps(v, l);  // v < l ? v : l, as std::min(l, v)
+    h = _mm256_max_ps(v, h);  // v > h ? v : h, as std::max(h, v)
+    bad = _mm256_or_ps(bad, _mm256_cmp_ps(_mm256_and_ps(v, abs_mask), inf, _CMP_NLT_UQ));  // >= inf or NaN
+  }
+  alignas(32) float lb[8], hb[8];
+  _mm256_store_ps(lb, l);
+  _mm256_store_ps(hb, h);
+  float a = lb[0], b = hb[0];
+  for (int k = 1; k < 8; ++k) a = std::min(a, lb[k]), b = std::max(b, hb[k]);
+  bool finite = _mm256_movemask_ps(bad) == 0;
+  for (; i < n; ++i) {
+    a = std::min(a, x[i]);
+    b = std::max(b, x[i]);
+    finite &= std::isfinite(x[i]);
+  }
+  lo = a;
+  hi = b;
+  return finite;
+}
+
+__attribute__((target("avx2"))) void histogram_avx2(const float* x, std::int64_t n, float R, float inv, int bins,
+                                                    std::int64_t* counts) {
+  const __m256 vr = _mm256_set1_ps(R), vi = _mm256_set1_ps(inv);
+  const __m256i top = _mm256_set1_epi32(bins - 1), zero = _mm256_setzero_si256();
+  alignas(32) std::int32_t idx[64];
+  std::int64_t i = 0;
+  for (; i + 64 <= n; i += 64) {
+    for (int k = 0; k < 64; k += 8) {
+      const __m256i b = _mm256_cvttps_epi32(_mm256_mul_ps(_mm256_add_ps(_mm256_loadu_ps(x + i + k), vr), vi));
+      _mm256_store_si256(reinterpret_cast<__m256i*>(idx + k), _mm256_min_epi32(_mm256_max_epi32(b, zero), top));
+    }
+    for (int k = 0; k < 64; ++k) ++counts[idx[k]];
+  }
+  for (; i < n; ++i) {
+    const int b = static_cast<int>((x[i] + R) * inv);
+    ++counts[b < 0 ? 0 : b > bins - 1 ? bins - 1 : b];
+  }
+}
+
+__attribute__((target("avx2,fma"))) void sqnr_sums_avx2(const float* x, const float* a, const std::int8_t* q,
+                                                        std::int64_t n, float scale, std::int32_t zp, double& signal,
+                                                        double& noise, float& max_abs_error) {
+  const __m256 vs = _mm256_set1_ps(scale);
+  const __m256i vz = _mm256_set1_epi32(zp);
+  const __m256 abs_mask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7FFFFFFF));
+  __m256 m = _mm256_setzero_ps();
+  double sig = 0, noi = 0;
+  std::int64_t i = 0;
+  alignas(32) float bs[8], bn[8];
+  while (i + 8 <= n) {
+    const std::int64_t end = std::min(n - (n - i) % 8, i + 1024);
+    __m256 s = _mm256_setzero_ps(), z = _mm256_setzero_ps();
+    for (; i < end; i += 8) {
+      const __m256 xv = _mm256_loadu_ps(x + i);
+      const __m256 ap =
+          q ? _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(
+                                _mm256_cvtepi8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(q + i))), vz)),
+                            vs)
+            : _mm256_loadu_ps(a + i);
+      const __m256 e = _mm256_sub_ps(xv, ap);
+      s = _mm256_fmadd_ps(xv, xv, s);
+      z = _mm256_fmadd_ps(e, e, z);
+      m = _mm256_max_ps(m, _mm256_and_ps(e, abs_mask));
+    }
+    _mm256_store_ps(bs, s);
+    _mm256_store_ps(bn, z);
+    for (int k = 0; k < 8; ++k) sig += bs[k], noi += bn[k];
+  }
+  alignas(32) float bm[8];
+  _mm256_store_ps(bm, m);
+  for (int k = 0; k < 8; ++k) max_abs_error = std::max(max_abs_error, bm[k]);
+  for (; i < n; ++i) {
+    const float ap = q ? static_cast<float>(q[i] - zp) * scale : a[i];
+    const double xv = x[i], e = xv - static_cast<double>(ap);
+    sig += xv * xv;
+    noi += e * e;
+    max_abs_error = std::max(max_abs_error, static_cast<float>(std::abs(e)));
+  }
+  signal += sig;
+  noise += noi;
 }
 
 // 8 lanes of round-half-away(x * inv) + zp, clamped to [-128, 127].
