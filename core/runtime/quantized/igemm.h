@@ -15,10 +15,13 @@
 // sums are exact, so results never depend on the split or the thread count.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <vector>
+
+#include "core/runtime/thread_pool.h"
 
 namespace ec::runtime::quantized {
 
@@ -56,6 +59,41 @@ using PackB = std::function<void(std::int64_t j0, std::int64_t nc, std::int16_t*
 /// Receives one micro-tile: rows [m0, m0 + mr), columns [j0, j0 + nr) of C in
 /// `tile` (row stride kNR).
 using TileFn = std::function<void(std::int64_t m0, int mr, std::int64_t j0, int nr, const std::int32_t* tile)>;
+
+/// The driver shared by igemm() and igemm4(): A packed in blocks of MR rows of kg groups
+/// of G values (element type TA), B packed per task into column slabs whose packed size
+/// (kg * G * sizeof(TB) bytes per column) stays in L2; tasks are slabs x row groups, enough
+/// for every thread; micro(kg, a_block, b_panel, tile) fills an MR x kNR tile.
+template <int MR, int G, typename TA, typename TB, typename Micro>
+void igemm_driver(std::int64_t M, std::int64_t kg, const TA* a, std::int64_t N,
+                  const std::function<void(std::int64_t, std::int64_t, TB*)>& pack, const TileFn& epilogue,
+                  Micro micro) {
+  if (M == 0 || N == 0) return;
+  const std::int64_t mblocks = (M + MR - 1) / MR, col_bytes = std::max<std::int64_t>(1, kg * G * std::int64_t(sizeof(TB)));
+  std::int64_t nc = std::clamp<std::int64_t>((192 * 1024) / col_bytes / kNR * kNR, kNR, 512);
+  const std::int64_t threads = current_threads();
+  while (nc > kNR && (N + nc - 1) / nc < 2 * threads) nc -= kNR;  // narrow the slabs first
+  const std::int64_t slabs = (N + nc - 1) / nc;
+  const std::int64_t mgroups = std::min<std::int64_t>(mblocks, std::max<std::int64_t>(1, (2 * threads + slabs - 1) / slabs));
+  const std::int64_t mper = (mblocks + mgroups - 1) / mgroups;
+  parallel_for(slabs * mgroups, [&](std::int64_t t) {
+    const std::int64_t s = t / mgroups, g = t % mgroups;
+    const std::int64_t j0 = s * nc, w = std::min(nc, N - j0);
+    thread_local std::vector<TB> bbuf;
+    bbuf.resize(static_cast<std::size_t>((w + kNR - 1) / kNR * kg * kNR * G));
+    pack(j0, w, bbuf.data());
+    alignas(64) std::int32_t tile[MR * kNR];
+    const std::int64_t mb_end = std::min(mblocks, (g + 1) * mper);
+    for (std::int64_t pn = 0; pn * kNR < w; ++pn) {
+      const TB* bp = bbuf.data() + pn * kg * kNR * G;
+      const int nr = static_cast<int>(std::min<std::int64_t>(kNR, w - pn * kNR));
+      for (std::int64_t mb = g * mper; mb < mb_end; ++mb) {
+        micro(kg, a + mb * kg * MR * G, bp, tile);
+        epilogue(mb * MR, static_cast<int>(std::min<std::int64_t>(MR, M - mb * MR)), j0 + pn * kNR, nr, tile);
+      }
+    }
+  });
+}
 
 /// C = A * B, delivered tile by tile to `epilogue` (called concurrently, each
 /// element exactly once).

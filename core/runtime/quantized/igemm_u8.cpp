@@ -81,40 +81,12 @@ bool use_vnni() {
 }
 
 void igemm4(const PackedA4& a, std::int64_t N, const PackB4& pack, const TileFn& epilogue) {
-  const std::int64_t M = a.m, kq = a.kq;
-  if (M == 0 || N == 0) return;
 #if defined(__x86_64__)
   const auto micro = use_vnni() ? igemm4_micro_avx512vnni : igemm4_micro_generic;
 #else
   const auto micro = igemm4_micro_generic;
 #endif
-  const std::int64_t mblocks = (M + kMR4 - 1) / kMR4;
-  // Column slabs whose packed B (kq * 4 bytes per column) stays in L2.
-  std::int64_t nc = std::clamp<std::int64_t>((192 * 1024) / std::max<std::int64_t>(1, kq * 4) / kNR * kNR, kNR, 512);
-  const std::int64_t threads = current_threads();
-  // Enough tasks for every thread: narrow the slabs, then split the rows.
-  while (nc > kNR && (N + nc - 1) / nc < 2 * threads) nc -= kNR;
-  const std::int64_t slabs = (N + nc - 1) / nc;
-  const std::int64_t mgroups =
-      std::min<std::int64_t>(mblocks, std::max<std::int64_t>(1, (2 * threads + slabs - 1) / slabs));
-  const std::int64_t mper = (mblocks + mgroups - 1) / mgroups;
-  parallel_for(slabs * mgroups, [&](std::int64_t t) {
-    const std::int64_t s = t / mgroups, g = t % mgroups;
-    const std::int64_t j0 = s * nc, w = std::min(nc, N - j0);
-    thread_local std::vector<std::uint8_t> bbuf;
-    bbuf.resize(packed_b4_size(kq, w));
-    pack(j0, w, bbuf.data());
-    alignas(64) std::int32_t tile[kMR4 * kNR];
-    const std::int64_t mb_end = std::min(mblocks, (g + 1) * mper);
-    for (std::int64_t pn = 0; pn * kNR < w; ++pn) {
-      const std::uint8_t* bp = bbuf.data() + pn * kq * kNR * 4;
-      const int nr = static_cast<int>(std::min<std::int64_t>(kNR, w - pn * kNR));
-      for (std::int64_t mb = g * mper; mb < mb_end; ++mb) {
-        micro(kq, a.data.data() + mb * kq * kMR4 * 4, bp, tile);
-        epilogue(mb * kMR4, static_cast<int>(std::min<std::int64_t>(kMR4, M - mb * kMR4)), j0 + pn * kNR, nr, tile);
-      }
-    }
-  });
+  igemm_driver<kMR4, 4>(a.m, a.kq, a.data.data(), N, pack, epilogue, micro);
 }
 
 }  // namespace ec::runtime::quantized
