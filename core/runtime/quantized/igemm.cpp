@@ -104,6 +104,15 @@ RequantRowFn requant_row_kernel() {
   return isa != gemm::Isa::Generic && gemm::isa_supported(gemm::Isa::Avx2) ? requant_row_avx2 : requant_row_generic;
 }
 
+bool use_mul_row_avx512() {
+#if defined(__x86_64__)
+  static const bool bw_vl = __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
+  return bw_vl && gemm::active_isa() == gemm::Isa::Avx512;
+#else
+  return false;
+#endif
+}
+
 AddRowFn add_row_kernel() {
   const gemm::Isa isa = gemm::active_isa();
 #if defined(__x86_64__)

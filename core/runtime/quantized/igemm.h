@@ -147,6 +147,15 @@ void add_row_avx512(const std::int8_t* a, const std::int8_t* b, std::int64_t n, 
 /// The widest add_row the active ISA allows, or null (the scalar loop).
 AddRowFn add_row_kernel();
 
+/// TFLite's int8 Mul over a row (AVX-512), bit for bit fixed_point.h mul_quantized:
+/// out[i] = clamp(zp + MBQM((a[i] + off_a) * (b + off_b), multiplier, shift), lo, hi) with
+/// b = b_ptr[i], or b_ptr[0] for every i when `b_scalar` (a channel's gate).
+void mul_row_avx512(const std::int8_t* a, const std::int8_t* b_ptr, bool b_scalar, std::int64_t n,
+                    std::int32_t off_a, std::int32_t off_b, std::int32_t multiplier, int shift, std::int32_t zp,
+                    std::int32_t lo, std::int32_t hi, std::int8_t* out);
+/// Whether mul_row_avx512 may be used (active ISA AVX-512, CPU with BW and VL).
+bool use_mul_row_avx512();
+
 /// One row of a depthwise plane (AVX2): dst[(q % sw) * Wq + q / sw] = src[iw] - z for
 /// q = iw + pw, iw < n (sw = 1 or 2 vectorised, other strides element by element).
 void widen_row_avx2(const std::int8_t* src, std::int64_t n, std::int32_t z, std::int64_t pw, std::int64_t sw,

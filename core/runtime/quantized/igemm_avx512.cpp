@@ -117,6 +117,35 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) void add_row_avx512(const s
   }
 }
 
+__attribute__((target("avx512f,avx512bw,avx512vl"))) void mul_row_avx512(
+    const std::int8_t* a, const std::int8_t* b_ptr, bool b_scalar, std::int64_t n, std::int32_t off_a,
+    std::int32_t off_b, std::int32_t multiplier, int shift, std::int32_t zp, std::int32_t lo, std::int32_t hi,
+    std::int8_t* out) {
+  const int left = shift > 0 ? shift : 0, right = shift > 0 ? 0 : -shift;
+  const __m512i m64 = _mm512_set1_epi64(multiplier), oa = _mm512_set1_epi32(off_a), ob = _mm512_set1_epi32(off_b);
+  const __m512i vz = _mm512_set1_epi32(zp), vlo = _mm512_set1_epi32(lo), vhi = _mm512_set1_epi32(hi);
+  const std::int32_t mask = static_cast<std::int32_t>((1LL << right) - 1);
+  const __m512i rmask = _mm512_set1_epi32(mask), rhalf = _mm512_set1_epi32(mask >> 1), one = _mm512_set1_epi32(1);
+  const __m128i lc = _mm_cvtsi32_si128(left), rc = _mm_cvtsi32_si128(right);
+  const __m512i zero = _mm512_setzero_si512();
+  const __m512i bs = _mm512_set1_epi32(std::int32_t(b_ptr[0]) + off_b);
+  for (std::int64_t i = 0; i < n; i += 16) {
+    const __mmask16 k = n - i >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (n - i)) - 1);
+    const __m512i x1 = _mm512_add_epi32(_mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(k, a + i)), oa);
+    const __m512i x2 =
+        b_scalar ? bs : _mm512_add_epi32(_mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(k, b_ptr + i)), ob);
+    const __m512i x = _mm512_sll_epi32(_mm512_mullo_epi32(x1, x2), lc);  // |product| <= 2^16: exact
+    const __m512i even = srdhm_even16(x, m64), odd = srdhm_even16(_mm512_srli_epi64(x, 32), m64);
+    const __m512i h = _mm512_mask_blend_epi32(__mmask16(0xAAAA), even, _mm512_slli_epi64(odd, 32));
+    const __m512i rem = _mm512_and_si512(h, rmask);
+    const __m512i thr = _mm512_mask_add_epi32(rhalf, _mm512_cmplt_epi32_mask(h, zero), rhalf, one);
+    __m512i r = _mm512_sra_epi32(h, rc);
+    r = _mm512_mask_add_epi32(r, _mm512_cmpgt_epi32_mask(rem, thr), r, one);
+    r = _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(r, vz), vlo), vhi);
+    _mm512_mask_cvtepi32_storeu_epi8(out + i, k, r);
+  }
+}
+
 // The 16-lane form of requant_row_avx2 (same arithmetic, bit for bit); partial
 // blocks use masked loads and stores instead of a bounce buffer.
 __attribute__((target("avx512f"))) void requant_row_avx512(const std::int32_t* acc, std::int64_t n,

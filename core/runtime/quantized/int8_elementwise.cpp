@@ -90,6 +90,7 @@ class BinaryInt8 final : public PreparedOp {
         return {Y};
       }
     }
+    if (kind_ == Binary::Mul && use_mul_row_avx512() && mul_rows(A, B, out, y)) return {Y};
     switch (kind_) {
       case Binary::Add: apply([&](std::int32_t x1, std::int32_t x2) { return add_quantized(add_, x1, x2, false); }); break;
       case Binary::Sub: apply([&](std::int32_t x1, std::int32_t x2) { return add_quantized(add_, x1, x2, true); }); break;
@@ -107,6 +108,35 @@ class BinaryInt8 final : public PreparedOp {
   }
 
  private:
+  // Mul of same shapes, or with one side broadcast over the trailing dims (a
+  // squeeze-excite gate [N, C, 1, 1] on [N, C, H, W]): vector rows. False: not such a case.
+  bool mul_rows(const Tensor& A, const Tensor& B, const std::vector<std::int64_t>& out, std::int8_t* y) const {
+    const std::int64_t n = shape_numel(out);
+    if (A.shape() == out && B.shape() == out) {
+      mul_row_avx512(A.data<std::int8_t>(), B.data<std::int8_t>(), false, n, off_a_, off_b_, mul_.multiplier, mul_.shift,
+                     zy_, lo_, hi_, y);
+      return true;
+    }
+    // The full side and the broadcast side (the product is symmetric).
+    const bool a_full = A.shape() == out;
+    const Tensor& F = a_full ? A : B;
+    const Tensor& S = a_full ? B : A;
+    if (F.shape() != out || S.rank() > out.size()) return false;
+    std::vector<std::int64_t> s(out.size() - S.rank(), 1);
+    s.insert(s.end(), S.shape().begin(), S.shape().end());
+    std::size_t k = 0;  // s == out on [0, k), 1 on [k, rank)
+    while (k < out.size() && s[k] == out[k]) ++k;
+    for (std::size_t d = k; d < out.size(); ++d)
+      if (s[d] != 1) return false;
+    const std::int64_t outer = S.numel(), inner = outer ? n / outer : 0;
+    const std::int32_t off_f = a_full ? off_a_ : off_b_, off_s = a_full ? off_b_ : off_a_;
+    parallel_for(outer, [&](std::int64_t o) {
+      mul_row_avx512(F.data<std::int8_t>() + o * inner, S.data<std::int8_t>() + o, true, inner, off_f, off_s,
+                     mul_.multiplier, mul_.shift, zy_, lo_, hi_, y + o * inner);
+    });
+    return true;
+  }
+
   ir::Operation op_;
   Binary kind_;
   AddParams add_;
