@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/runtime/quantized/igemm.h"
+
 namespace ec::quantize {
 
 void CalibrationObserver::grow_to(float a) {
@@ -23,12 +25,18 @@ void CalibrationObserver::grow_to(float a) {
 
 bool CalibrationObserver::observe(std::span<const float> values) {
   if (values.empty()) return true;
+  const bool avx2 = runtime::quantized::use_avx2();
+  const auto n = static_cast<std::int64_t>(values.size());
   float lo = values[0], hi = values[0];
   bool finite = true;
-  for (float v : values) {
-    lo = std::min(lo, v);
-    hi = std::max(hi, v);
-    finite &= std::isfinite(v);
+  if (avx2) {
+    finite = runtime::quantized::minmax_finite_avx2(values.data(), n, lo, hi);
+  } else {
+    for (float v : values) {
+      lo = std::min(lo, v);
+      hi = std::max(hi, v);
+      finite &= std::isfinite(v);
+    }
   }
   if (!finite) return false;
   if (count_ == 0) {
@@ -46,6 +54,10 @@ bool CalibrationObserver::observe(std::span<const float> values) {
     return true;
   }
   const float inv = kBins / (2 * half_range_);
+  if (avx2) {
+    runtime::quantized::histogram_avx2(values.data(), n, half_range_, inv, kBins, bins_.data());
+    return true;
+  }
   for (float v : values) {
     int b = static_cast<int>((v + half_range_) * inv);
     bins_[static_cast<std::size_t>(std::clamp(b, 0, kBins - 1))]++;

@@ -57,6 +57,9 @@ struct SqnrAccumulator {
   double signal = 0, noise = 0;
   float max_abs_error = 0;
   void add(std::span<const float> reference, std::span<const float> approx);
+  /// Same with approx[i] = (q[i] - zero_point) * scale (an int8 tensor, without a float copy).
+  void add_dequantized(std::span<const float> reference, std::span<const std::int8_t> q, float scale,
+                       std::int32_t zero_point);
   /// 200 dB when the error is exactly 0 (JSON has no infinity); 0 dB for an all-zero reference with noise.
   double db() const;
 };

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <future>
 #include <cmath>
 #include <limits>
 #include <set>
@@ -19,6 +20,7 @@
 #include "core/quantize/strategy.h"
 #include "core/runtime/quantized/int8_kernels.h"
 #include "core/runtime/session.h"
+#include "core/runtime/thread_pool.h"
 
 namespace ec::quantize {
 namespace {
@@ -387,24 +389,50 @@ QuantizeResult quantize(const ir::Graph& float_graph, const std::vector<Sample>&
 
   std::vector<std::string> act = activation_tensors();
 
-  // --- calibrate (ptq): observers on every activation tensor that needs params
+  // --- calibrate (ptq): observers on every activation tensor that needs params.
+  // The observers (and the report's sums below) run in parallel over tensors on a
+  // pool of their own; each tensor still sees the samples in order, so the result
+  // never depends on the thread count.
+  runtime::ThreadPool work_pool(options.threads);
+  // With two threads or more, two runs go at once on sessions of half the threads
+  // each (calibration: samples s and s + 1; report: the float and the int8 graph on
+  // one sample): whole runs scale better than the ops inside one run. Results are
+  // consumed in sample order, so nothing depends on the thread count.
+  const int lanes = work_pool.size() >= 2 ? 2 : 1;
+  const int lane_threads = std::max(1, work_pool.size() / lanes);
   std::map<std::string, CalibrationObserver> observers;
+  for (const auto& t : act) observers[t];
   auto observe = [&](const std::map<std::string, runtime::Tensor>& values) {
-    for (const auto& t : act) {
-      auto it = values.find(t);
-      if (it == values.end()) continue;
-      if (!observers[t].observe(floats(it->second)))
-        throw QuantizationError(t, "calibration produced NaN or infinite values; check the calibration data and the model");
+    std::vector<char> bad(act.size(), 0);
+    {
+      runtime::PoolScope scope(&work_pool);
+      runtime::parallel_for(static_cast<std::int64_t>(act.size()), [&](std::int64_t k) {
+        const auto i = static_cast<std::size_t>(k);
+        auto it = values.find(act[i]);
+        if (it != values.end() && !observers.at(act[i]).observe(floats(it->second))) bad[i] = 1;
+      });
     }
+    for (std::size_t i = 0; i < act.size(); ++i)
+      if (bad[i])
+        throw QuantizationError(act[i], "calibration produced NaN or infinite values; check the calibration data and the model");
   };
   const auto t0 = Clock::now();
-  std::unique_ptr<ExposedRunner> float_runner;
-  if (!samples.empty() || strategy->calibrate) float_runner = std::make_unique<ExposedRunner>(fg, act, options.threads);
+  std::unique_ptr<ExposedRunner> float_runner, float_runner2;
+  if (!samples.empty() || strategy->calibrate) float_runner = std::make_unique<ExposedRunner>(fg, act, lane_threads);
   if (strategy->calibrate) {
-    for (std::size_t s = 0; s < samples.size(); ++s) {
+    if (lanes > 1 && samples.size() > 1) float_runner2 = std::make_unique<ExposedRunner>(fg, act, lane_threads);
+    for (std::size_t s = 0; s < samples.size(); s += float_runner2 ? 2 : 1) {
       check_progress(progress, "calibrate", static_cast<int>(s), static_cast<int>(samples.size()));
+      std::future<std::map<std::string, runtime::Tensor>> next;
+      if (float_runner2 && s + 1 < samples.size())
+        next = std::async(std::launch::async, [&, s] { return float_runner2->run(samples[s + 1]); });
       observe(float_runner->run(samples[s]));
+      if (next.valid()) {
+        check_progress(progress, "calibrate", static_cast<int>(s + 1), static_cast<int>(samples.size()));
+        observe(next.get());
+      }
     }
+    float_runner2.reset();
     check_progress(progress, "calibrate", static_cast<int>(samples.size()), static_cast<int>(samples.size()));
     report.calibration_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   }
@@ -498,26 +526,40 @@ QuantizeResult quantize(const ir::Graph& float_graph, const std::vector<Sample>&
   try {
     if (options.int8_io) ExposedRunner check(result.graph, {}, options.threads);
     ir::Graph exec = options.int8_io ? detail::build_int8_graph(plan, false) : result.graph;
-    q_runner = std::make_unique<ExposedRunner>(exec, q_names, options.threads);
+    q_runner = std::make_unique<ExposedRunner>(exec, q_names, lane_threads);
   } catch (const EdgeCompilerError& e) {
     throw QuantizationError(e.what(), std::string("the CPU runtime cannot run the quantised graph: ") + e.what() +
                                           " (a bug; please report it; --keep-float OP keeps the op in float meanwhile)");
   }
   std::map<std::string, SqnrAccumulator> tensor_acc;
+  std::vector<SqnrAccumulator> act_acc(act.size());
+  std::vector<char> act_measured(act.size(), 0);
   std::vector<SqnrAccumulator> out_acc(fg.outputs.size());
   std::vector<int> agree(fg.outputs.size(), 0);
   if (!samples.empty()) {
     for (std::size_t s = 0; s < samples.size(); ++s) {
       check_progress(progress, "report", static_cast<int>(s), static_cast<int>(samples.size()));
-      const auto f = float_runner->run(samples[s]);
-      if (!strategy->calibrate) observe(f);
+      std::future<std::map<std::string, runtime::Tensor>> float_run;
+      if (lanes > 1) float_run = std::async(std::launch::async, [&, s] { return float_runner->run(samples[s]); });
       const auto q = q_runner->run(samples[s]);
-      for (std::size_t k = 0; k < act.size(); ++k) {
-        auto ref = reference_of.find(act[k]);
-        auto a = f.find(ref == reference_of.end() ? act[k] : ref->second), b = q.find(q_names[k]);
-        if (a == f.end() || b == q.end()) continue;
-        const auto p = plan.params.find(act[k]);
-        tensor_acc[act[k]].add(floats(a->second), real_values(b->second, p == plan.params.end() ? nullptr : &p->second));
+      const auto f = lanes > 1 ? float_run.get() : float_runner->run(samples[s]);
+      if (!strategy->calibrate) observe(f);
+      {
+        runtime::PoolScope scope(&work_pool);
+        runtime::parallel_for(static_cast<std::int64_t>(act.size()), [&](std::int64_t kk) {
+          const auto k = static_cast<std::size_t>(kk);
+          auto ref = reference_of.find(act[k]);
+          auto a = f.find(ref == reference_of.end() ? act[k] : ref->second), b = q.find(q_names[k]);
+          if (a == f.end() || b == q.end()) return;
+          const auto p = plan.params.find(act[k]);
+          const ir::QuantParams* qp = p == plan.params.end() ? nullptr : &p->second;
+          if (b->second.dtype() == ir::DType::Int8 && qp)  // dequantised on the fly, no float copy
+            act_acc[k].add_dequantized(floats(a->second), b->second.values<std::int8_t>(), qp->scales[0],
+                                       static_cast<std::int32_t>(qp->zero_points[0]));
+          else
+            act_acc[k].add(floats(a->second), real_values(b->second, qp));
+          act_measured[k] = 1;
+        });
       }
       for (std::size_t o = 0; o < fg.outputs.size(); ++o) {
         auto a = f.find(fg.outputs[o]), b = q.find(fg.outputs[o]);
@@ -528,6 +570,8 @@ QuantizeResult quantize(const ir::Graph& float_graph, const std::vector<Sample>&
     }
     check_progress(progress, "report", static_cast<int>(samples.size()), static_cast<int>(samples.size()));
   }
+  for (std::size_t k = 0; k < act.size(); ++k)
+    if (act_measured[k]) tensor_acc[act[k]] = act_acc[k];
   report.measured_samples = static_cast<int>(samples.size());
   report.data_source = options.data_source;
   // A figure that was not measured is never reported as one.

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <random>
 
 #include "core/errors.h"
@@ -12,6 +13,7 @@
 #include "core/quantize/observer.h"
 #include "core/quantize/quant_math.h"
 #include "core/quantize/quantizer.h"
+#include "core/runtime/gemm/gemm.h"
 #include "core/runtime/quantized/int8_kernels.h"
 #include "core/runtime/session.h"
 
@@ -495,6 +497,71 @@ TEST(Quantize, BadRequests) {
     FAIL();
   } catch (const EdgeCompilerError& e) {
     EXPECT_STREQ(e.what(), "cancelled");
+  }
+}
+
+}  // namespace
+}  // namespace ec::quantize
+
+namespace ec::quantize {
+namespace {
+
+// Observers, SQNR sums and calibration runs go in parallel (tensors, sample pairs,
+// float beside int8): the graph and every report figure must not depend on it.
+TEST(Quantize, ResultsDoNotDependOnThreads) {
+  const ir::Graph g = small_net();
+  const auto samples = random_samples(g, 9, 4);  // odd: a pair short at the end
+  std::vector<QuantizeResult> runs;
+  for (int threads : {1, 2, 3}) {
+    QuantizeOptions o;
+    o.threads = threads;
+    o.calibration_percentile = 99.9;  // the histogram's percentile, not only min/max
+    runs.push_back(quantize(g, samples, o));
+  }
+  for (std::size_t k = 1; k < runs.size(); ++k) {
+    const QuantReport &a = runs[0].report, &b = runs[k].report;
+    ASSERT_EQ(a.tensors.size(), b.tensors.size());
+    for (std::size_t t = 0; t < a.tensors.size(); ++t) {
+      EXPECT_EQ(a.tensors[t].params.scales, b.tensors[t].params.scales) << a.tensors[t].tensor;
+      EXPECT_EQ(a.tensors[t].params.zero_points, b.tensors[t].params.zero_points) << a.tensors[t].tensor;
+      EXPECT_EQ(a.tensors[t].histogram, b.tensors[t].histogram) << a.tensors[t].tensor;
+      EXPECT_EQ(a.tensors[t].sqnr_db, b.tensors[t].sqnr_db) << a.tensors[t].tensor;
+    }
+    ASSERT_EQ(a.outputs.size(), b.outputs.size());
+    EXPECT_EQ(a.outputs[0].sqnr_db, b.outputs[0].sqnr_db);
+    EXPECT_EQ(a.outputs[0].top1_agreement, b.outputs[0].top1_agreement);
+  }
+  EXPECT_GT(runs[0].report.tensors.size(), 4u);
+}
+
+// The observer's vector paths (min/max/finite, histogram bins) against its plain loops.
+TEST(Observer, SameOnEveryIsa) {
+  std::mt19937 rng(8);
+  std::normal_distribution<float> d(0.f, 3.f);
+  std::vector<std::vector<float>> runs;
+  for (std::size_t n : {1u, 7u, 64u, 1000u, 4099u}) {
+    std::vector<float> v(n);
+    for (auto& x : v) x = d(rng) * (n == 1000 ? 100.f : 1.f);  // one run doubles the range
+    runs.push_back(v);
+  }
+  std::vector<CalibrationObserver> obs;
+  for (auto isa : runtime::gemm::supported_isas()) {
+    runtime::gemm::force_isa(isa);
+    CalibrationObserver o;
+    for (const auto& r : runs) EXPECT_TRUE(o.observe(r));
+    std::vector<float> bad = {1.f, std::numeric_limits<float>::quiet_NaN(), 2.f, 3.f, 4.f, 5.f, 6.f, 7.f, 8.f};
+    EXPECT_FALSE(CalibrationObserver().observe(bad)) << "NaN";
+    bad[1] = std::numeric_limits<float>::infinity();
+    EXPECT_FALSE(CalibrationObserver().observe(bad)) << "inf";
+    obs.push_back(o);
+  }
+  runtime::gemm::force_isa(runtime::gemm::supported_isas().back());
+  for (const auto& o : obs) {
+    EXPECT_EQ(o.min(), obs[0].min());
+    EXPECT_EQ(o.max(), obs[0].max());
+    EXPECT_EQ(o.count(), obs[0].count());
+    EXPECT_EQ(o.range(99.0), obs[0].range(99.0));
+    EXPECT_EQ(o.histogram(o.min(), o.max(), 4096), obs[0].histogram(obs[0].min(), obs[0].max(), 4096));
   }
 }
 

@@ -384,6 +384,18 @@ TEST(Int8Activations, MatchFloatWithinOneStep) {
   EXPECT_LE(check_int8(make_op("Sigmoid", {"x"}), {x}, per_tensor(1.f / 256, -128)).max_diff, 1);
   EXPECT_LE(check_int8(make_op("Tanh", {"x"}), {x}, per_tensor(1.f / 128, 0)).max_diff, 1);
   EXPECT_LE(check_int8(make_op("HardSwish", {"x"}), {x}).max_diff, 1);
+  EXPECT_LE(check_int8(make_op("HardSigmoid", {"x"}), {x}, per_tensor(1.f / 256, -128)).max_diff, 1);
+  {  // standalone inference BatchNormalization: one table per channel
+    TT xb = rng.activation("x", {2, 3, 4, 5});
+    TT sc{"s", ir::DType::Float32, {3}, {}, {0.5f, 2.f, -1.f}, std::nullopt, true};
+    TT bb{"b", ir::DType::Float32, {3}, {}, {0.1f, -0.3f, 0.f}, std::nullopt, true};
+    TT mn{"m", ir::DType::Float32, {3}, {}, {0.2f, -0.1f, 0.4f}, std::nullopt, true};
+    TT vr{"v", ir::DType::Float32, {3}, {}, {1.f, 0.25f, 4.f}, std::nullopt, true};
+    const Result r = check_int8(make_op("BatchNormalization", {"x", "s", "b", "m", "v"}), {xb, sc, bb, mn, vr});
+    EXPECT_LE(r.max_diff, 1);
+  }
+  EXPECT_LE(check_int8(make_op("HardSigmoid", {"x"}, {"y"}, {{"alpha", 1.0 / 6}, {"beta", 0.5}}), {x},
+                       per_tensor(1.f / 256, -128)).max_diff, 1);
   EXPECT_LE(check_int8(make_op("Softmax", {"x"}, {"y"}, {{"axis", std::int64_t(-1)}}), {x}, per_tensor(1.f / 256, -128)).max_diff, 1);
   TT x3 = rng.activation("x", {2, 5, 3});
   EXPECT_LE(check_int8(make_op("Softmax", {"x"}, {"y"}, {{"axis", std::int64_t(1)}}), {x3}, per_tensor(1.f / 256, -128)).max_diff, 1);

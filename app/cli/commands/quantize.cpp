@@ -47,12 +47,26 @@ struct QuantizeCliOptions {
   int threads = 0;
 };
 
-// Progress on stderr when it is a terminal: one line rewritten in place.
+// Progress on stderr when it is a terminal (never in pipes or logs): one bar per
+// stage, rewritten in place at most once a percent, cleared when the stage ends:
+//   calibrate   [##############----------------]  47/100
 quantize::ProgressFn make_progress() {
   if (!isatty(STDERR_FILENO)) return {};
-  return [](const std::string& stage, int done, int total) {
-    std::cerr << "\r" << stage << " " << done << "/" << total << "   " << std::flush;
-    if (done == total) std::cerr << "\r" << std::string(stage.size() + 24, ' ') << "\r" << std::flush;
+  return [last = -1](const std::string& stage, int done, int total) mutable {
+    constexpr int kWidth = 30;
+    const int filled = total > 0 ? static_cast<int>(static_cast<long long>(kWidth) * done / total) : kWidth;
+    const int percent = total > 0 ? static_cast<int>(100LL * done / total) : 100;
+    if (percent == last && done != total && done != 0) return true;
+    last = percent;
+    std::string line = "\r" + stage + std::string(stage.size() < 12 ? 12 - stage.size() : 1, ' ') + "[" +
+                       std::string(static_cast<std::size_t>(filled), '#') +
+                       std::string(static_cast<std::size_t>(kWidth - filled), '-') + "] " + std::to_string(done) + "/" +
+                       std::to_string(total);
+    std::cerr << line << std::flush;
+    if (done == total) {
+      std::cerr << "\r" << std::string(line.size(), ' ') << "\r" << std::flush;
+      last = -1;
+    }
     return true;
   };
 }

@@ -104,36 +104,26 @@ RequantRowFn requant_row_kernel() {
   return isa != gemm::Isa::Generic && gemm::isa_supported(gemm::Isa::Avx2) ? requant_row_avx2 : requant_row_generic;
 }
 
+bool use_mul_row_avx512() {
+#if defined(__x86_64__)
+  static const bool bw_vl = __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
+  return bw_vl && gemm::active_isa() == gemm::Isa::Avx512;
+#else
+  return false;
+#endif
+}
+
+AddRowFn add_row_kernel() {
+  const gemm::Isa isa = gemm::active_isa();
+#if defined(__x86_64__)
+  static const bool bw_vl = __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
+  if (isa == gemm::Isa::Avx512 && bw_vl) return add_row_avx512;
+#endif
+  return isa != gemm::Isa::Generic && gemm::isa_supported(gemm::Isa::Avx2) ? add_row_avx2 : nullptr;
+}
+
 void igemm(const PackedA& a, std::int64_t N, const PackB& pack, const TileFn& epilogue) {
-  const std::int64_t M = a.m, kp = a.kp;
-  if (M == 0 || N == 0) return;
-  const MicroFn micro = micro_kernel();
-  const std::int64_t mblocks = (M + kMR - 1) / kMR;
-  // Column slabs whose packed B (kp * nc * 4 bytes) stays in L2.
-  std::int64_t nc = std::clamp<std::int64_t>((192 * 1024) / std::max<std::int64_t>(1, kp * 4) / kNR * kNR, kNR, 512);
-  const std::int64_t threads = current_threads();
-  // Enough tasks for every thread: narrow the slabs, then split the rows.
-  while (nc > kNR && (N + nc - 1) / nc < 2 * threads) nc -= kNR;
-  const std::int64_t slabs = (N + nc - 1) / nc;
-  const std::int64_t mgroups = std::min<std::int64_t>(mblocks, std::max<std::int64_t>(1, (2 * threads + slabs - 1) / slabs));
-  const std::int64_t mper = (mblocks + mgroups - 1) / mgroups;
-  parallel_for(slabs * mgroups, [&](std::int64_t t) {
-    const std::int64_t s = t / mgroups, g = t % mgroups;
-    const std::int64_t j0 = s * nc, w = std::min(nc, N - j0);
-    thread_local std::vector<std::int16_t> bbuf;
-    bbuf.resize(packed_b_size(kp, w));
-    pack(j0, w, bbuf.data());
-    alignas(64) std::int32_t tile[kMR * kNR];
-    const std::int64_t mb_end = std::min(mblocks, (g + 1) * mper);
-    for (std::int64_t pn = 0; pn * kNR < w; ++pn) {
-      const std::int16_t* bp = bbuf.data() + pn * kp * kNR * 2;
-      const int nr = static_cast<int>(std::min<std::int64_t>(kNR, w - pn * kNR));
-      for (std::int64_t mb = g * mper; mb < mb_end; ++mb) {
-        micro(kp, a.data.data() + mb * kp * kMR * 2, bp, tile);
-        epilogue(mb * kMR, static_cast<int>(std::min<std::int64_t>(kMR, M - mb * kMR)), j0 + pn * kNR, nr, tile);
-      }
-    }
-  });
+  igemm_driver<kMR, 2>(a.m, a.kp, a.data.data(), N, pack, epilogue, micro_kernel());
 }
 
 }  // namespace ec::runtime::quantized

@@ -15,10 +15,13 @@
 // sums are exact, so results never depend on the split or the thread count.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <vector>
+
+#include "core/runtime/thread_pool.h"
 
 namespace ec::runtime::quantized {
 
@@ -57,6 +60,41 @@ using PackB = std::function<void(std::int64_t j0, std::int64_t nc, std::int16_t*
 /// `tile` (row stride kNR).
 using TileFn = std::function<void(std::int64_t m0, int mr, std::int64_t j0, int nr, const std::int32_t* tile)>;
 
+/// The driver shared by igemm() and igemm4(): A packed in blocks of MR rows of kg groups
+/// of G values (element type TA), B packed per task into column slabs whose packed size
+/// (kg * G * sizeof(TB) bytes per column) stays in L2; tasks are slabs x row groups, enough
+/// for every thread; micro(kg, a_block, b_panel, tile) fills an MR x kNR tile.
+template <int MR, int G, typename TA, typename TB, typename Micro>
+void igemm_driver(std::int64_t M, std::int64_t kg, const TA* a, std::int64_t N,
+                  const std::function<void(std::int64_t, std::int64_t, TB*)>& pack, const TileFn& epilogue,
+                  Micro micro) {
+  if (M == 0 || N == 0) return;
+  const std::int64_t mblocks = (M + MR - 1) / MR, col_bytes = std::max<std::int64_t>(1, kg * G * std::int64_t(sizeof(TB)));
+  std::int64_t nc = std::clamp<std::int64_t>((192 * 1024) / col_bytes / kNR * kNR, kNR, 512);
+  const std::int64_t threads = current_threads();
+  while (nc > kNR && (N + nc - 1) / nc < 2 * threads) nc -= kNR;  // narrow the slabs first
+  const std::int64_t slabs = (N + nc - 1) / nc;
+  const std::int64_t mgroups = std::min<std::int64_t>(mblocks, std::max<std::int64_t>(1, (2 * threads + slabs - 1) / slabs));
+  const std::int64_t mper = (mblocks + mgroups - 1) / mgroups;
+  parallel_for(slabs * mgroups, [&](std::int64_t t) {
+    const std::int64_t s = t / mgroups, g = t % mgroups;
+    const std::int64_t j0 = s * nc, w = std::min(nc, N - j0);
+    thread_local std::vector<TB> bbuf;
+    bbuf.resize(static_cast<std::size_t>((w + kNR - 1) / kNR * kg * kNR * G));
+    pack(j0, w, bbuf.data());
+    alignas(64) std::int32_t tile[MR * kNR];
+    const std::int64_t mb_end = std::min(mblocks, (g + 1) * mper);
+    for (std::int64_t pn = 0; pn * kNR < w; ++pn) {
+      const TB* bp = bbuf.data() + pn * kg * kNR * G;
+      const int nr = static_cast<int>(std::min<std::int64_t>(kNR, w - pn * kNR));
+      for (std::int64_t mb = g * mper; mb < mb_end; ++mb) {
+        micro(kg, a + mb * kg * MR * G, bp, tile);
+        epilogue(mb * MR, static_cast<int>(std::min<std::int64_t>(MR, M - mb * MR)), j0 + pn * kNR, nr, tile);
+      }
+    }
+  });
+}
+
 /// C = A * B, delivered tile by tile to `epilogue` (called concurrently, each
 /// element exactly once).
 void igemm(const PackedA& a, std::int64_t N, const PackB& pack, const TileFn& epilogue);
@@ -87,15 +125,63 @@ void requant_row_avx512(const std::int32_t* acc, std::int64_t n, std::int32_t bi
                         int shift, std::int32_t zp, std::int32_t lo, std::int32_t hi, std::int8_t* out);
 RequantRowFn requant_row_kernel();
 
-/// Depthwise stride-1 row: acc[j] = bias + sum_t w[t] * rows[t][j], j < n (AVX2; reads
-/// up to 15 values past the end of each row).
+/// Depthwise row: acc[j] = bias + sum_t w[t] * rows[t][j], j < n (AVX2; reads up to 15
+/// values past the end of each row and writes up to 15 past acc[n - 1]).
 void dw_taps_avx2(const std::int16_t* const* rows, const std::int16_t* w, int taps, std::int64_t n, std::int32_t bias,
                   std::int32_t* acc);
+
+/// Add/Sub of two int8 rows with TFLite's integer scheme (fixed_point.h add_quantized),
+/// bit for bit: out[i] = clamp(MBQM<1(MBQM<1((x1 + off1) << 20, m1) +- MBQM<1((x2 + off2)
+/// << 20, m2), mo) + zo, lo, hi). Every multiplier's shift must be <= 0 (callers check).
+struct AddRowParams {
+  std::int32_t off1, off2, out_zp, lo, hi;
+  std::int32_t m1, m2, mo;
+  int shift1, shift2, shift_o;
+  bool sub;
+};
+using AddRowFn = void (*)(const std::int8_t* a, const std::int8_t* b, std::int64_t n, const AddRowParams& p,
+                          std::int8_t* out);
+void add_row_avx2(const std::int8_t* a, const std::int8_t* b, std::int64_t n, const AddRowParams& p, std::int8_t* out);
+void add_row_avx512(const std::int8_t* a, const std::int8_t* b, std::int64_t n, const AddRowParams& p,
+                    std::int8_t* out);
+/// The widest add_row the active ISA allows, or null (the scalar loop).
+AddRowFn add_row_kernel();
+
+/// TFLite's int8 Mul over a row (AVX-512), bit for bit fixed_point.h mul_quantized:
+/// out[i] = clamp(zp + MBQM((a[i] + off_a) * (b + off_b), multiplier, shift), lo, hi) with
+/// b = b_ptr[i], or b_ptr[0] for every i when `b_scalar` (a channel's gate).
+void mul_row_avx512(const std::int8_t* a, const std::int8_t* b_ptr, bool b_scalar, std::int64_t n,
+                    std::int32_t off_a, std::int32_t off_b, std::int32_t multiplier, int shift, std::int32_t zp,
+                    std::int32_t lo, std::int32_t hi, std::int8_t* out);
+/// Whether mul_row_avx512 may be used (active ISA AVX-512, CPU with BW and VL).
+bool use_mul_row_avx512();
+
+/// One row of a depthwise plane (AVX2): dst[(q % sw) * Wq + q / sw] = src[iw] - z for
+/// q = iw + pw, iw < n (sw = 1 or 2 vectorised, other strides element by element).
+void widen_row_avx2(const std::int8_t* src, std::int64_t n, std::int32_t z, std::int64_t pw, std::int64_t sw,
+                    std::int64_t Wq, std::int16_t* dst);
+
+/// ONNX QuantizeLinear per tensor of f32 (AVX2), bit for bit the scalar form:
+/// q[i] = clamp(nearbyint(x[i] / scale) + zp, qmin, qmax) (IEEE division, ties to even),
+/// stored as int8 (qmin >= -128) or uint8 (`u8`). NaN gives qmin.
+void quantize_linear_avx2(const float* x, std::int64_t n, float scale, std::int32_t zp, std::int32_t qmin,
+                          std::int32_t qmax, bool u8, void* q);
 
 /// AVX2 forms of the hybrid input quantisation (fixed_point.h asymmetric_*), bit-identical:
 /// lo/hi folded with the min/max of x, and asymmetric_quantize_with.
 void minmax_avx2(const float* x, std::int64_t n, float& lo, float& hi);
 void asymmetric_quantize_avx2(const float* x, std::int64_t n, float scale, std::int32_t zero_point, std::int8_t* q);
+/// Calibration observers (core/quantize/observer.cpp), AVX2, the same results as their loops:
+/// min and max of x (n >= 1) and whether every value is finite;
+bool minmax_finite_avx2(const float* x, std::int64_t n, float& lo, float& hi);
+/// the histogram bin of every value, b = (int)((x + R) * inv) clamped to [0, bins - 1],
+/// added to counts[b] (the float arithmetic of the scalar loop: same bins).
+void histogram_avx2(const float* x, std::int64_t n, float R, float inv, int bins, std::int64_t* counts);
+/// The quantisation report's error sums (core/quantize/quant_math.cpp), AVX2: over
+/// e = x - approx with approx = q ? (q - zp) * scale : a, adds sum x^2 and sum e^2 (in
+/// float over blocks of 1024 values, in double across blocks) and folds max |e|.
+void sqnr_sums_avx2(const float* x, const float* a, const std::int8_t* q, std::int64_t n, float scale,
+                    std::int32_t zp, double& signal, double& noise, float& max_abs_error);
 /// Whether the AVX2 helpers may be used (the active ISA, see igemm()).
 bool use_avx2();
 

@@ -11,10 +11,12 @@
 #endif
 #include <immintrin.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 
 #include "core/runtime/quantized/igemm.h"
+#include "core/runtime/quantized/igemm_u8.h"
 
 namespace ec::runtime::quantized {
 
@@ -73,7 +75,76 @@ __attribute__((target("avx512f"))) inline __m512i srdhm_even16(__m512i a, __m512
   return _mm512_srli_epi64(v, 31);
 }
 
+// 16 lanes of MBQM(x, m, shift) with shift <= 0 (no left shift): SRDHM, then
+// RoundingDivideByPOT with ties away from zero (fixed_point.h), bit for bit.
+struct Mbqm16 {
+  __m512i m64, rmask, rhalf;
+  __m128i rc;
+};
+__attribute__((target("avx512f"))) inline Mbqm16 mbqm16_params(std::int32_t m, int shift) {
+  const std::int32_t mask = static_cast<std::int32_t>((1LL << -shift) - 1);
+  return {_mm512_set1_epi64(m), _mm512_set1_epi32(mask), _mm512_set1_epi32(mask >> 1), _mm_cvtsi32_si128(-shift)};
+}
+__attribute__((target("avx512f"))) inline __m512i mbqm16(__m512i x, const Mbqm16& p) {
+  const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi32(1);
+  const __m512i even = srdhm_even16(x, p.m64), odd = srdhm_even16(_mm512_srli_epi64(x, 32), p.m64);
+  const __m512i h = _mm512_mask_blend_epi32(__mmask16(0xAAAA), even, _mm512_slli_epi64(odd, 32));
+  const __m512i rem = _mm512_and_si512(h, p.rmask);
+  const __m512i thr = _mm512_mask_add_epi32(p.rhalf, _mm512_cmplt_epi32_mask(h, zero), p.rhalf, one);
+  const __m512i r = _mm512_sra_epi32(h, p.rc);
+  return _mm512_mask_add_epi32(r, _mm512_cmpgt_epi32_mask(rem, thr), r, one);
+}
+
 }  // namespace
+
+// TFLite's int8 Add, 16 lanes per step (masked tails).
+__attribute__((target("avx512f,avx512bw,avx512vl"))) void add_row_avx512(const std::int8_t* a, const std::int8_t* b,
+                                                                         std::int64_t n, const AddRowParams& p,
+                                                                         std::int8_t* out) {
+  const Mbqm16 m1 = mbqm16_params(p.m1, p.shift1), m2 = mbqm16_params(p.m2, p.shift2),
+               mo = mbqm16_params(p.mo, p.shift_o);
+  const __m512i o1 = _mm512_set1_epi32(p.off1), o2 = _mm512_set1_epi32(p.off2), zo = _mm512_set1_epi32(p.out_zp);
+  const __m512i lo = _mm512_set1_epi32(p.lo), hi = _mm512_set1_epi32(p.hi);
+  for (std::int64_t i = 0; i < n; i += 16) {
+    const __mmask16 k = n - i >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (n - i)) - 1);
+    __m512i x1 = _mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(k, a + i));
+    __m512i x2 = _mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(k, b + i));
+    x1 = mbqm16(_mm512_slli_epi32(_mm512_add_epi32(x1, o1), 20), m1);
+    x2 = mbqm16(_mm512_slli_epi32(_mm512_add_epi32(x2, o2), 20), m2);
+    __m512i r = mbqm16(p.sub ? _mm512_sub_epi32(x1, x2) : _mm512_add_epi32(x1, x2), mo);
+    r = _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(r, zo), lo), hi);
+    _mm512_mask_cvtepi32_storeu_epi8(out + i, k, r);
+  }
+}
+
+__attribute__((target("avx512f,avx512bw,avx512vl"))) void mul_row_avx512(
+    const std::int8_t* a, const std::int8_t* b_ptr, bool b_scalar, std::int64_t n, std::int32_t off_a,
+    std::int32_t off_b, std::int32_t multiplier, int shift, std::int32_t zp, std::int32_t lo, std::int32_t hi,
+    std::int8_t* out) {
+  const int left = shift > 0 ? shift : 0, right = shift > 0 ? 0 : -shift;
+  const __m512i m64 = _mm512_set1_epi64(multiplier), oa = _mm512_set1_epi32(off_a), ob = _mm512_set1_epi32(off_b);
+  const __m512i vz = _mm512_set1_epi32(zp), vlo = _mm512_set1_epi32(lo), vhi = _mm512_set1_epi32(hi);
+  const std::int32_t mask = static_cast<std::int32_t>((1LL << right) - 1);
+  const __m512i rmask = _mm512_set1_epi32(mask), rhalf = _mm512_set1_epi32(mask >> 1), one = _mm512_set1_epi32(1);
+  const __m128i lc = _mm_cvtsi32_si128(left), rc = _mm_cvtsi32_si128(right);
+  const __m512i zero = _mm512_setzero_si512();
+  const __m512i bs = _mm512_set1_epi32(std::int32_t(b_ptr[0]) + off_b);
+  for (std::int64_t i = 0; i < n; i += 16) {
+    const __mmask16 k = n - i >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (n - i)) - 1);
+    const __m512i x1 = _mm512_add_epi32(_mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(k, a + i)), oa);
+    const __m512i x2 =
+        b_scalar ? bs : _mm512_add_epi32(_mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(k, b_ptr + i)), ob);
+    const __m512i x = _mm512_sll_epi32(_mm512_mullo_epi32(x1, x2), lc);  // |product| <= 2^16: exact
+    const __m512i even = srdhm_even16(x, m64), odd = srdhm_even16(_mm512_srli_epi64(x, 32), m64);
+    const __m512i h = _mm512_mask_blend_epi32(__mmask16(0xAAAA), even, _mm512_slli_epi64(odd, 32));
+    const __m512i rem = _mm512_and_si512(h, rmask);
+    const __m512i thr = _mm512_mask_add_epi32(rhalf, _mm512_cmplt_epi32_mask(h, zero), rhalf, one);
+    __m512i r = _mm512_sra_epi32(h, rc);
+    r = _mm512_mask_add_epi32(r, _mm512_cmpgt_epi32_mask(rem, thr), r, one);
+    r = _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(r, vz), vlo), vhi);
+    _mm512_mask_cvtepi32_storeu_epi8(out + i, k, r);
+  }
+}
 
 // The 16-lane form of requant_row_avx2 (same arithmetic, bit for bit); partial
 // blocks use masked loads and stores instead of a bounce buffer.
@@ -101,6 +172,106 @@ __attribute__((target("avx512f"))) void requant_row_avx512(const std::int32_t* a
     r = _mm512_mask_add_epi32(r, _mm512_cmpgt_epi32_mask(rem, thr), r, one);
     r = _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(r, vz), vlo), vhi);
     _mm512_mask_cvtepi32_storeu_epi8(out + j, m, r);  // in [lo, hi] within int8: exact
+  }
+}
+
+// The VNNI u8 x s8 micro-kernel (igemm_u8.h): an 8 x 16 tile in 8 zmm accumulators;
+// per K quad one load of B (16 columns x 4 uint8) and per row one broadcast of
+// four weights and one vpdpbusd (four u8*s8 products added to each int32 lane,
+// no saturation: |sum| <= 4 * 255 * 128 per step, far inside int32).
+__attribute__((target("avx512f,avx512bw,avx512vnni"))) void igemm4_micro_avx512vnni(std::int64_t kq,
+                                                                                     const std::int8_t* a,
+                                                                                     const std::uint8_t* b,
+                                                                                     std::int32_t* c) {
+  static_assert(kMR4 == 8 && kNR == 16, "the VNNI u8 micro-kernel is written for 8 x 16 tiles");
+  __m512i c0 = _mm512_setzero_si512(), c1 = _mm512_setzero_si512(), c2 = _mm512_setzero_si512(),
+          c3 = _mm512_setzero_si512(), c4 = _mm512_setzero_si512(), c5 = _mm512_setzero_si512(),
+          c6 = _mm512_setzero_si512(), c7 = _mm512_setzero_si512();
+  for (std::int64_t q = 0; q < kq; ++q, a += kMR4 * 4, b += kNR * 4) {
+    const __m512i bv = _mm512_loadu_si512(b);
+    std::int32_t pr[8];
+    std::memcpy(pr, a, sizeof pr);  // four weights of each of the 8 rows
+    c0 = _mm512_dpbusd_epi32(c0, bv, _mm512_set1_epi32(pr[0]));
+    c1 = _mm512_dpbusd_epi32(c1, bv, _mm512_set1_epi32(pr[1]));
+    c2 = _mm512_dpbusd_epi32(c2, bv, _mm512_set1_epi32(pr[2]));
+    c3 = _mm512_dpbusd_epi32(c3, bv, _mm512_set1_epi32(pr[3]));
+    c4 = _mm512_dpbusd_epi32(c4, bv, _mm512_set1_epi32(pr[4]));
+    c5 = _mm512_dpbusd_epi32(c5, bv, _mm512_set1_epi32(pr[5]));
+    c6 = _mm512_dpbusd_epi32(c6, bv, _mm512_set1_epi32(pr[6]));
+    c7 = _mm512_dpbusd_epi32(c7, bv, _mm512_set1_epi32(pr[7]));
+  }
+  _mm512_storeu_si512(c + 0 * kNR, c0);
+  _mm512_storeu_si512(c + 1 * kNR, c1);
+  _mm512_storeu_si512(c + 2 * kNR, c2);
+  _mm512_storeu_si512(c + 3 * kNR, c3);
+  _mm512_storeu_si512(c + 4 * kNR, c4);
+  _mm512_storeu_si512(c + 5 * kNR, c5);
+  _mm512_storeu_si512(c + 6 * kNR, c6);
+  _mm512_storeu_si512(c + 7 * kNR, c7);
+}
+
+// Per row: the channel's constants broadcast from memory, then requant_row_avx512's
+// arithmetic on the row's 16 lanes (masked when nr < 16).
+__attribute__((target("avx512f,avx512bw"))) void requant_tile_avx512(const std::int32_t* tile, int mr, int nr,
+                                                                     const RequantChannel* ch, std::int32_t zp,
+                                                                     std::int32_t lo, std::int32_t hi,
+                                                                     std::int8_t* out, std::int64_t out_stride) {
+  const __mmask16 m = nr >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << nr) - 1);
+  const __m512i vz = _mm512_set1_epi32(zp), vlo = _mm512_set1_epi32(lo), vhi = _mm512_set1_epi32(hi);
+  const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi32(1);
+  for (int r = 0; r < mr; ++r, tile += kNR, out += out_stride) {
+    const RequantChannel& c = ch[r];
+    __m512i x = _mm512_add_epi32(_mm512_loadu_si512(tile), _mm512_set1_epi32(c.bias));
+    x = _mm512_sllv_epi32(x, _mm512_set1_epi32(c.left));  // wraps like the scalar form
+    const __m512i m64 = _mm512_set1_epi64(c.multiplier);
+    const __m512i even = srdhm_even16(x, m64), odd = srdhm_even16(_mm512_srli_epi64(x, 32), m64);
+    const __m512i h = _mm512_mask_blend_epi32(__mmask16(0xAAAA), even, _mm512_slli_epi64(odd, 32));
+    const __m512i rhalf = _mm512_set1_epi32(c.rhalf);
+    const __m512i rem = _mm512_and_si512(h, _mm512_set1_epi32(c.rmask));
+    const __m512i thr = _mm512_mask_add_epi32(rhalf, _mm512_cmplt_epi32_mask(h, zero), rhalf, one);
+    __m512i q = _mm512_srav_epi32(h, _mm512_set1_epi32(c.right));
+    q = _mm512_mask_add_epi32(q, _mm512_cmpgt_epi32_mask(rem, thr), q, one);
+    q = _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(q, vz), vlo), vhi);
+    _mm512_mask_cvtepi32_storeu_epi8(out, m, q);
+  }
+}
+
+// pack_b4_strided for contiguous rows: four rows of 16 bytes interleaved into
+// 16 columns of 4 bytes (byte, then word unpacks), flipped to uint8. Partial
+// panels and the last K quad take the plain loop (the same bytes).
+__attribute__((target("avx512f,avx512bw"))) void pack_b4_rows_avx512(const std::int8_t* base, std::int64_t K,
+                                                                     std::int64_t kq, std::int64_t rs,
+                                                                     std::int64_t j0, std::int64_t nc,
+                                                                     std::uint8_t* out) {
+  const __m128i flip = _mm_set1_epi8(static_cast<char>(0x80));
+  const std::int64_t panels = (nc + kNR - 1) / kNR;
+  for (std::int64_t pn = 0; pn < panels; ++pn) {
+    const int w = static_cast<int>(std::min<std::int64_t>(kNR, nc - pn * kNR));
+    std::uint8_t* o = out + pn * kq * kNR * 4;
+    const std::int8_t* col0 = base + j0 + pn * kNR;
+    for (std::int64_t q = 0; q < kq; ++q, o += kNR * 4) {
+      if (w == kNR && 4 * q + 3 < K) {
+        const std::int8_t* r = col0 + 4 * q * rs;
+        const __m128i r0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r));
+        const __m128i r1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r + rs));
+        const __m128i r2 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r + 2 * rs));
+        const __m128i r3 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r + 3 * rs));
+        const __m128i t01l = _mm_unpacklo_epi8(r0, r1), t01h = _mm_unpackhi_epi8(r0, r1);
+        const __m128i t23l = _mm_unpacklo_epi8(r2, r3), t23h = _mm_unpackhi_epi8(r2, r3);
+        auto* d = reinterpret_cast<__m128i*>(o);
+        _mm_storeu_si128(d + 0, _mm_xor_si128(_mm_unpacklo_epi16(t01l, t23l), flip));  // columns 0-3
+        _mm_storeu_si128(d + 1, _mm_xor_si128(_mm_unpackhi_epi16(t01l, t23l), flip));  // 4-7
+        _mm_storeu_si128(d + 2, _mm_xor_si128(_mm_unpacklo_epi16(t01h, t23h), flip));  // 8-11
+        _mm_storeu_si128(d + 3, _mm_xor_si128(_mm_unpackhi_epi16(t01h, t23h), flip));  // 12-15
+        continue;
+      }
+      for (int j = 0; j < kNR; ++j)
+        for (int t = 0; t < 4; ++t) {
+          const std::int64_t k = 4 * q + t;
+          const std::int8_t v = j < w && k < K ? col0[k * rs + j] : 0;
+          o[4 * j + t] = static_cast<std::uint8_t>(v ^ 0x80);
+        }
+    }
   }
 }
 #endif

@@ -2,7 +2,7 @@
 //   Relu, Clip: mirror TFLite's QuantizedReluX: y = clamp(zy + MBQM(x - zx, sx / sy),
 //     act_min, act_max) with the bounds quantised on the output (0 for Relu; Clip's
 //     constant min/max).
-//   Sigmoid, Tanh, HardSwish: a 256-entry table built at load by dequantising
+//   Sigmoid, Tanh, HardSwish, HardSigmoid: a 256-entry table built at load by dequantising
 //     every input value, applying the function in float and quantising to the
 //     output (TFLite's int8 LOGISTIC/TANH Prepare: PopulateLookupTable). HardSwish
 //     uses the same table scheme (TFLite's own int8 hard_swish is a fixed-point
@@ -68,6 +68,34 @@ class LutOp final : public PreparedOp {
  private:
   ir::Operation op_;
   Lut lut_;
+};
+
+// Inference BatchNormalization (NCHW, channel axis 1) left standalone (DenseNet's BN
+// after a Concat): y = x * a[c] + b[c], a = gamma / sqrt(var + eps), b = beta - mean * a,
+// as one 256-entry table per channel (float transform, like HardSwish).
+class ChannelLutOp final : public PreparedOp {
+ public:
+  ChannelLutOp(const ir::Operation& op, std::vector<Lut> luts) : op_(op), luts_(std::move(luts)) {}
+  std::vector<Tensor> run(std::span<const Tensor> in) const override {
+    check_int8(op_, in[0]);
+    const Tensor& X = in[0];
+    const auto C = static_cast<std::int64_t>(luts_.size());
+    if (X.rank() < 2 || X.dim(1) != C)
+      fail("int8 " + op_.op_type + " input " + X.type_string() + " does not have " + std::to_string(C) + " channels");
+    Tensor Y = Tensor::uninitialized(ir::DType::Int8, X.shape());
+    const std::int64_t inner = X.numel() / (X.dim(0) * C);
+    const std::int8_t* x = X.data<std::int8_t>();
+    std::int8_t* y = Y.mutable_data<std::int8_t>();
+    parallel_for(X.dim(0) * C, [&](std::int64_t nc) {
+      const Lut& t = luts_[static_cast<std::size_t>(nc % C)];
+      for (std::int64_t i = nc * inner; i < (nc + 1) * inner; ++i) y[i] = t[static_cast<std::size_t>(x[i] + 128)];
+    });
+    return {Y};
+  }
+
+ private:
+  ir::Operation op_;
+  std::vector<Lut> luts_;
 };
 
 // A Clip bound: a constant scalar input, else the attribute, else none.
@@ -168,6 +196,36 @@ std::unique_ptr<PreparedOp> prepare_HardSwish(const ir::Operation& op, const ir:
   const IO io = io_params(op, graph);
   return std::make_unique<LutOp>(
       op, make_lut(io.x, io.y, [](float x) { return x * std::min(std::max(x + 3.f, 0.f), 6.f) / 6.f; }));
+}
+
+// y = max(0, min(1, alpha * x + beta)) (ONNX HardSigmoid; MobileNetV3's squeeze-excite gate).
+std::unique_ptr<PreparedOp> prepare_HardSigmoid(const ir::Operation& op, const ir::Graph& graph) {
+  const IO io = io_params(op, graph);
+  const float alpha = static_cast<float>(op.attr("alpha") ? std::get<double>(*op.attr("alpha")) : 0.2);
+  const float beta = static_cast<float>(op.attr("beta") ? std::get<double>(*op.attr("beta")) : 0.5);
+  return std::make_unique<LutOp>(
+      op, make_lut(io.x, io.y, [=](float x) { return std::max(0.f, std::min(1.f, alpha * x + beta)); }));
+}
+
+std::unique_ptr<PreparedOp> prepare_BatchNormalization(const ir::Operation& op, const ir::Graph& graph) {
+  require_nchw(op);
+  if (op.attr_int("training_mode", 0) != 0 || op.outputs.size() > 1)
+    throw UnsupportedOpError("BatchNormalization in training mode", "the CPU runtime's int8 kernels", "export for inference");
+  const IO io = io_params(op, graph);
+  std::vector<std::vector<float>> p;  // scale, B, mean, var
+  for (std::size_t k = 1; k <= 4; ++k) {
+    const Tensor t = constant_of(graph, op, op.inputs[k], ir::DType::Float32, "BatchNormalization parameter");
+    p.emplace_back(t.data<float>(), t.data<float>() + t.numel());
+    if (p.back().size() != p[0].size()) fail("BatchNormalization parameters differ in length");
+  }
+  const double eps = op.attr("epsilon") ? std::get<double>(*op.attr("epsilon")) : 1e-5;
+  std::vector<Lut> luts;
+  for (std::size_t c = 0; c < p[0].size(); ++c) {
+    const float a = static_cast<float>(double(p[0][c]) / std::sqrt(double(p[3][c]) + eps));
+    const float b = p[1][c] - p[2][c] * a;
+    luts.push_back(make_lut(io.x, io.y, [=](float x) { return x * a + b; }));
+  }
+  return std::make_unique<ChannelLutOp>(op, std::move(luts));
 }
 
 std::unique_ptr<PreparedOp> prepare_LeakyRelu(const ir::Operation& op, const ir::Graph& graph) {

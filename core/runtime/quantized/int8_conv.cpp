@@ -21,6 +21,7 @@
 
 #include "core/runtime/kernels/conv_reference.h"
 #include "core/runtime/quantized/igemm.h"
+#include "core/runtime/quantized/igemm_u8.h"
 #include "core/runtime/quantized/int8_common.h"
 #include "core/runtime/thread_pool.h"
 
@@ -75,14 +76,20 @@ void im2col_slab(const Geo2& g, const std::int8_t* x /* group's first channel */
       } else {
         const std::int8_t* row = xc + ih * g.W;
         const std::int64_t base = -g.pw + kw * g.dw;
-        if (g.sw == 1 && base + ow >= 0 && base + ow + run <= g.W) {
-          std::copy(row + base + ow, row + base + ow + run, o + j);
+        // Outputs ow + t read iw = (ow + t) * sw + base: padding before t_lo and from
+        // t_hi on, the input in between (copied, or gathered with the stride).
+        const std::int64_t first_in = base >= 0 ? 0 : (-base + g.sw - 1) / g.sw;  // first ow with iw >= 0
+        const std::int64_t end_in = g.W - base > 0 ? (g.W - base + g.sw - 1) / g.sw : 0;  // first ow with iw >= W
+        const std::int64_t t_lo = std::clamp<std::int64_t>(first_in - ow, 0, run);
+        const std::int64_t t_hi = std::clamp<std::int64_t>(end_in - ow, t_lo, run);
+        std::fill(o + j, o + j + t_lo, pad);
+        if (g.sw == 1) {
+          std::copy(row + base + ow + t_lo, row + base + ow + t_hi, o + j + t_lo);
         } else {
-          for (std::int64_t t = 0; t < run; ++t) {
-            const std::int64_t iw = (ow + t) * g.sw + base;
-            o[j + t] = iw >= 0 && iw < g.W ? row[iw] : pad;
-          }
+          const std::int8_t* src = row + (ow + t_lo) * g.sw + base;
+          for (std::int64_t t = t_lo; t < t_hi; ++t, src += g.sw) o[j + t] = *src;
         }
+        std::fill(o + j + t_hi, o + j + run, pad);
       }
       j += run;
       ow = 0;
@@ -93,7 +100,8 @@ void im2col_slab(const Geo2& g, const std::int8_t* x /* group's first channel */
 
 struct ConvWeights {
   Shape shape;                       // [M, C/g, k...]
-  std::vector<PackedA> groups;       // packed per group
+  std::vector<PackedA> groups;       // packed per group (int16 pairs: AVX2, portable)
+  std::vector<PackedA4> groups4;     // packed per group for VNNI (when the CPU has it)
   std::vector<std::int32_t> wsum;    // per output channel
   std::vector<std::int16_t> dw;      // depthwise taps, [C][KH*KW] (2-D depthwise only)
   std::int64_t k = 0;                // C/g * prod(kernel)
@@ -111,17 +119,41 @@ ConvWeights prepare_weights(const Tensor& W, std::int64_t group) {
   if (group <= 0 || M % group) fail("output channels are not divisible by group");
   const std::int64_t mg = M / group;
   for (std::int64_t g = 0; g < group; ++g) cw.groups.push_back(pack_a(w + g * mg * cw.k, mg, cw.k, cw.k, 1));
+  if (use_vnni())
+    for (std::int64_t g = 0; g < group; ++g) cw.groups4.push_back(pack_a4(w + g * mg * cw.k, mg, cw.k, cw.k, 1));
   if (group == M && W.dim(1) == 1) cw.dw.assign(w, w + W.numel());  // depthwise taps as int16
   return cw;
 }
 
-// Runs the im2col + GEMM path for image n: tile_epi(c0, mr, p0, nr, tile) per micro-tile
-// (rows = output channels c0.., columns = pixels p0.., row stride kNR).
+// Runs the im2col + GEMM path for image n: tile_epi(c0, mr, p0, nr, tile, u8) per micro-tile
+// (rows = output channels c0.., columns = pixels p0.., row stride kNR). With u8 (the VNNI
+// GEMM, igemm_u8.h) the tile holds sum_k (x + 128) * w: the epilogue subtracts 128 * wsum.
 template <typename TileEpi>
 void conv_gemm_tiles(const Geo2& g, const ConvWeights& cw, const std::int8_t* xn, std::int8_t pad, TileEpi&& tile_epi) {
   const std::int64_t cg = g.c / g.group, mg = g.m / g.group, P = g.OH * g.OW;
   const bool direct = g.KH == 1 && g.KW == 1 && g.sh == 1 && g.sw == 1 && g.ph == 0 && g.pw == 0 &&
                       g.OH == g.H && g.OW == g.W;
+  if (!cw.groups4.empty() && use_vnni()) {
+    for (std::int64_t grp = 0; grp < g.group; ++grp) {
+      const PackedA4& a = cw.groups4[static_cast<std::size_t>(grp)];
+      const std::int8_t* xg = xn + grp * cg * g.H * g.W;
+      PackB4 pack = [&](std::int64_t j0, std::int64_t nc, std::uint8_t* out) {
+        if (direct) {
+          pack_b4_strided(xg, a.k, a.kq, P, 1, j0, nc, out);
+          return;
+        }
+        thread_local std::vector<std::int8_t> col;
+        col.resize(static_cast<std::size_t>(a.k * nc));
+        im2col_slab(g, xg, cg, j0, nc, pad, col.data());
+        pack_b4_strided(col.data(), a.k, a.kq, nc, 1, 0, nc, out);
+      };
+      TileFn tile = [&](std::int64_t m0, int mr, std::int64_t j0, int nr, const std::int32_t* t) {
+        tile_epi(grp * mg + m0, mr, j0, nr, t, true);
+      };
+      igemm4(a, P, pack, tile);
+    }
+    return;
+  }
   for (std::int64_t grp = 0; grp < g.group; ++grp) {
     const PackedA& a = cw.groups[static_cast<std::size_t>(grp)];
     const std::int8_t* xg = xn + grp * cg * g.H * g.W;
@@ -136,18 +168,20 @@ void conv_gemm_tiles(const Geo2& g, const ConvWeights& cw, const std::int8_t* xn
       pack_b_rows(col.data(), a.k, a.kp, nc, nc, out);
     };
     TileFn tile = [&](std::int64_t m0, int mr, std::int64_t j0, int nr, const std::int32_t* t) {
-      tile_epi(grp * mg + m0, mr, j0, nr, t);
+      tile_epi(grp * mg + m0, mr, j0, nr, t, false);
     };
     igemm(a, P, pack, tile);
   }
 }
 
-// Same, epi(c, p, acc) per output element.
+// Same, epi(c, p, acc) per output element with acc = sum_k x * w.
 template <typename Epi>
 void conv_gemm(const Geo2& g, const ConvWeights& cw, const std::int8_t* xn, std::int8_t pad, Epi&& epi) {
-  conv_gemm_tiles(g, cw, xn, pad, [&](std::int64_t c0, int mr, std::int64_t j0, int nr, const std::int32_t* t) {
-    for (int r = 0; r < mr; ++r)
-      for (int j = 0; j < nr; ++j) epi(c0 + r, j0 + j, t[r * kNR + j]);
+  conv_gemm_tiles(g, cw, xn, pad, [&](std::int64_t c0, int mr, std::int64_t j0, int nr, const std::int32_t* t, bool u8) {
+    for (int r = 0; r < mr; ++r) {
+      const std::int32_t off = u8 ? 128 * cw.wsum[static_cast<std::size_t>(c0 + r)] : 0;
+      for (int j = 0; j < nr; ++j) epi(c0 + r, j0 + j, t[r * kNR + j] - off);
+    }
   });
 }
 
@@ -158,16 +192,26 @@ bool is_depthwise(const Geo2& g, std::int64_t rank) {
 // Depthwise 2-D (group = C = M), direct: per (image, channel) the input is copied
 // once into a zero-padded int16 plane of x - zp[n] whose columns are grouped by
 // phase (column q at [q % sw][q / sw]), so for every tap the outputs of a row
-// read consecutive values whatever the stride; then row_out(n, c, oh, acc) gets
-// acc[ow] = sum_{kh,kw} w[c, kh, kw] * plane[oh*sh + kh*dh][ow*sw + kw*dw] (no bias).
-template <typename RowOut>
-void depthwise_rows(const Geo2& g, const std::int8_t* x, const std::int32_t* zp, const std::int16_t* taps_all,
-                    RowOut&& row_out) {
+// read consecutive values whatever the stride; then every output row gets
+// acc[oh][ow] = sum_{kh,kw} w[c, kh, kw] * plane[oh*sh + kh*dh][ow*sw + kw*dw] (no bias),
+// and chan_out(n, c, acc) receives the channel's OH*OW sums at once (one
+// requantisation call per channel, not per row).
+template <typename ChanOut>
+void depthwise_channels(const Geo2& g, const std::int8_t* x, const std::int32_t* zp, const std::int16_t* taps_all,
+                        ChanOut&& chan_out) {
   const std::int64_t Hp = (g.OH - 1) * g.sh + (g.KH - 1) * g.dh + 1;
   const std::int64_t Wp = (g.OW - 1) * g.sw + (g.KW - 1) * g.dw + 1;
   const std::int64_t sw = g.sw, Wq = (Wp + sw - 1) / sw + 16, RS = sw * Wq;  // + 16: dw_taps_avx2 reads ahead
   const std::int64_t T = g.KH * g.KW;
   const bool fast = dw_accumulate_kernel() != nullptr && T <= 64;  // AVX2 allowed
+  const std::int64_t ih_end = std::min(g.H, Hp - g.ph), iw_end = std::min(g.W, Wp - g.pw);
+  // Offset of tap (kh, kw) from its output row's start in the plane (no divisions per row).
+  std::vector<std::int64_t> tap_off(static_cast<std::size_t>(T));
+  for (std::int64_t kh = 0; kh < g.KH; ++kh)
+    for (std::int64_t kw = 0; kw < g.KW; ++kw) {
+      const std::int64_t off = kw * g.dw;
+      tap_off[static_cast<std::size_t>(kh * g.KW + kw)] = kh * g.dh * RS + (off % sw) * Wq + off / sw;
+    }
   parallel_for(g.n * g.c, [&](std::int64_t nc) {
     const std::int64_t n = nc / g.c, c = nc % g.c;
     const std::int8_t* xc = x + nc * g.H * g.W;
@@ -175,13 +219,12 @@ void depthwise_rows(const Geo2& g, const std::int8_t* x, const std::int32_t* zp,
     thread_local std::vector<std::int16_t> plane;
     thread_local std::vector<std::int32_t> acc;
     plane.assign(static_cast<std::size_t>(Hp * RS), 0);
-    acc.resize(static_cast<std::size_t>(g.OW + 16));
-    const std::int64_t iw_end = std::min(g.W, Wp - g.pw);
-    for (std::int64_t ih = 0; ih < std::min(g.H, Hp - g.ph); ++ih) {
+    acc.resize(static_cast<std::size_t>(g.OH * g.OW + 16));  // + 16: dw_taps_avx2 stores whole blocks
+    for (std::int64_t ih = 0; ih < ih_end; ++ih) {
       const std::int8_t* src = xc + ih * g.W;
       std::int16_t* dst = plane.data() + (ih + g.ph) * RS;
-      if (sw == 1) {
-        for (std::int64_t iw = 0; iw < iw_end; ++iw) dst[iw + g.pw] = static_cast<std::int16_t>(src[iw] - z);
+      if (fast) {
+        widen_row_avx2(src, iw_end, z, g.pw, sw, Wq, dst);
       } else {
         // Padded column q = iw + pw goes to phase q % sw, slot q / sw (stepped, no divisions).
         std::int64_t phase = g.pw % sw, slot = g.pw / sw;
@@ -195,28 +238,23 @@ void depthwise_rows(const Geo2& g, const std::int8_t* x, const std::int32_t* zp,
       }
     }
     const std::int16_t* taps = taps_all + c * T;
-    std::int32_t* a = acc.data();
     const std::int16_t* rows[64];
     for (std::int64_t oh = 0; oh < g.OH; ++oh) {
+      std::int32_t* a = acc.data() + oh * g.OW;
+      const std::int16_t* row0 = plane.data() + oh * g.sh * RS;
       if (fast) {
-        for (std::int64_t kh = 0; kh < g.KH; ++kh)
-          for (std::int64_t kw = 0; kw < g.KW; ++kw) {
-            const std::int64_t off = kw * g.dw;
-            rows[kh * g.KW + kw] = plane.data() + (oh * g.sh + kh * g.dh) * RS + (off % sw) * Wq + off / sw;
-          }
+        for (std::int64_t t = 0; t < T; ++t) rows[t] = row0 + tap_off[static_cast<std::size_t>(t)];
         dw_taps_avx2(rows, taps, static_cast<int>(T), g.OW, 0, a);
       } else {
         std::fill(a, a + g.OW, 0);
-        for (std::int64_t kh = 0; kh < g.KH; ++kh)
-          for (std::int64_t kw = 0; kw < g.KW; ++kw) {
-            const std::int64_t off = kw * g.dw;
-            const std::int16_t* row = plane.data() + (oh * g.sh + kh * g.dh) * RS + (off % sw) * Wq + off / sw;
-            const std::int32_t wv = taps[kh * g.KW + kw];
-            for (std::int64_t ow = 0; ow < g.OW; ++ow) a[ow] += wv * row[ow];
-          }
+        for (std::int64_t t = 0; t < T; ++t) {
+          const std::int16_t* row = row0 + tap_off[static_cast<std::size_t>(t)];
+          const std::int32_t wv = taps[t];
+          for (std::int64_t ow = 0; ow < g.OW; ++ow) a[ow] += wv * row[ow];
+        }
       }
-      row_out(n, c, oh, static_cast<const std::int32_t*>(a));
     }
+    chan_out(n, c, static_cast<const std::int32_t*>(acc.data()));
   });
 }
 
@@ -254,9 +292,13 @@ class ConvInt8 final : public PreparedOp {
     }
     for (std::int64_t c = 0; c < M; ++c) {
       mult_.push_back(quantize_multiplier(double(qx.scale()) * double(qw.scale(c)) / double(qy.scale())));
-      bias_adj_.push_back(static_cast<std::int32_t>(
-          static_cast<std::uint32_t>(bias_[static_cast<std::size_t>(c)]) -
-          static_cast<std::uint32_t>(zx_) * static_cast<std::uint32_t>(cw_.wsum[static_cast<std::size_t>(c)])));
+      // Wrapping (uint32) sums: the int32 total is exact whatever order the terms come in.
+      const auto wsum = static_cast<std::uint32_t>(cw_.wsum[static_cast<std::size_t>(c)]);
+      const auto b = static_cast<std::uint32_t>(bias_[static_cast<std::size_t>(c)]);
+      bias_adj_.push_back(static_cast<std::int32_t>(b - static_cast<std::uint32_t>(zx_) * wsum));
+      bias_adj4_.push_back(static_cast<std::int32_t>(b - static_cast<std::uint32_t>(zx_ + 128) * wsum));
+      rq4_.push_back(requant_channel(bias_adj4_.back(), mult_.back().multiplier, mult_.back().shift));
+      rq_.push_back(requant_channel(bias_adj_.back(), mult_.back().multiplier, mult_.back().shift));
     }
   }
 
@@ -276,14 +318,24 @@ class ConvInt8 final : public PreparedOp {
       return {Y};
     }
     const RequantRowFn requant_row = requant_row_kernel();
+    const RequantTileFn requant_tile = requant_tile_kernel();
     for (std::int64_t n = 0; n < g.n; ++n) {
       std::int8_t* yn = y + n * g.m * P;
       // Each tile row is one channel: requantised 16 pixels at a time.
       conv_gemm_tiles(g, cw_, x + n * g.c * g.H * g.W, static_cast<std::int8_t>(zx_),
-                      [&](std::int64_t c0, int mr, std::int64_t j0, int nr, const std::int32_t* t) {
+                      [&](std::int64_t c0, int mr, std::int64_t j0, int nr, const std::int32_t* t, bool u8) {
+                        if (u8) {  // VNNI tiles: one call per tile, constants per channel precomputed
+                          requant_tile_avx512(t, mr, nr, rq4_.data() + c0, zy_, act_min_, act_max_, yn + c0 * P + j0, P);
+                          return;
+                        }
+                        if (requant_tile) {
+                          requant_tile(t, mr, nr, rq_.data() + c0, zy_, act_min_, act_max_, yn + c0 * P + j0, P);
+                          return;
+                        }
+                        const std::vector<std::int32_t>& bias = bias_adj_;
                         for (int r = 0; r < mr; ++r) {
                           const auto c = static_cast<std::size_t>(c0 + r);
-                          requant_row(t + r * kNR, nr, bias_adj_[c], mult_[c].multiplier, mult_[c].shift, zy_, act_min_,
+                          requant_row(t + r * kNR, nr, bias[c], mult_[c].multiplier, mult_[c].shift, zy_, act_min_,
                                       act_max_, yn + (c0 + r) * P + j0);
                         }
                       });
@@ -296,10 +348,10 @@ class ConvInt8 final : public PreparedOp {
   void depthwise(const Geo2& g, const std::int8_t* x, std::int8_t* y) const {
     const RequantRowFn requant_row = requant_row_kernel();
     const std::vector<std::int32_t> zp(static_cast<std::size_t>(g.n), zx_);
-    depthwise_rows(g, x, zp.data(), cw_.dw.data(), [&](std::int64_t n, std::int64_t c, std::int64_t oh, const std::int32_t* a) {
+    depthwise_channels(g, x, zp.data(), cw_.dw.data(), [&](std::int64_t n, std::int64_t c, const std::int32_t* a) {
       const auto cc = static_cast<std::size_t>(c);
-      requant_row(a, g.OW, bias_[cc], mult_[cc].multiplier, mult_[cc].shift, zy_, act_min_, act_max_,
-                  y + ((n * g.c + c) * g.OH + oh) * g.OW);
+      requant_row(a, g.OH * g.OW, bias_[cc], mult_[cc].multiplier, mult_[cc].shift, zy_, act_min_, act_max_,
+                  y + (n * g.c + c) * g.OH * g.OW);
     });
   }
 
@@ -308,8 +360,9 @@ class ConvInt8 final : public PreparedOp {
   ConvWeights cw_;
   std::int64_t group_ = 1;
   std::int32_t zx_ = 0, zy_ = 0, act_min_ = -128, act_max_ = 127;
-  std::vector<std::int32_t> bias_, bias_adj_;
+  std::vector<std::int32_t> bias_, bias_adj_, bias_adj4_;  // bias_adj4_: the VNNI GEMM's (x + 128)
   std::vector<QuantizedMultiplier> mult_;
+  std::vector<RequantChannel> rq4_, rq_;  // tile requantisation per output channel: VNNI, int16 GEMM
 };
 
 // asymmetric_quantize_floats of one image, split over the thread pool: min/max per
@@ -390,11 +443,11 @@ class ConvHybrid final : public PreparedOp {
       for (std::int64_t n = 0; n < g.n; ++n)
         quantize_image(X.data<float>() + n * img, img, q.data() + n * img, s[static_cast<std::size_t>(n)],
                                    z[static_cast<std::size_t>(n)]);
-      depthwise_rows(g, q.data(), z.data(), cw_.dw.data(), [&](std::int64_t n, std::int64_t c, std::int64_t oh, const std::int32_t* a) {
+      depthwise_channels(g, q.data(), z.data(), cw_.dw.data(), [&](std::int64_t n, std::int64_t c, const std::int32_t* a) {
         const auto cc = static_cast<std::size_t>(c);
         const float scale = s[static_cast<std::size_t>(n)] * wscale_[cc];
-        float* yr = y + ((n * g.c + c) * g.OH + oh) * g.OW;
-        for (std::int64_t ow = 0; ow < g.OW; ++ow) yr[ow] = std::clamp(float(a[ow]) * scale + bias_[cc], lo_, hi_);
+        float* yc = y + (n * g.c + c) * g.OH * g.OW;
+        for (std::int64_t i = 0; i < g.OH * g.OW; ++i) yc[i] = std::clamp(float(a[i]) * scale + bias_[cc], lo_, hi_);
       });
       return {Y};
     }

@@ -11,7 +11,9 @@
 #include <cmath>
 
 #include "core/runtime/kernels/common.h"
+#include "core/runtime/quantized/igemm.h"
 #include "core/runtime/quantized/int8_common.h"
+#include "core/runtime/thread_pool.h"
 
 namespace ec::runtime::quantized {
 namespace {
@@ -52,6 +54,11 @@ class BinaryInt8 final : public PreparedOp {
       add_ = make_add_params(qa.scale(), qa.zero_point(), qb.scale(), qb.zero_point(), qy.scale(), qy.zero_point());
       add_.act_min = lo;
       add_.act_max = hi;
+      row_ = {add_.input1_offset, add_.input2_offset, add_.output_offset, lo, hi,
+              add_.input1.multiplier, add_.input2.multiplier, add_.output.multiplier,
+              add_.input1.shift, add_.input2.shift, add_.output.shift, kind == Binary::Sub};
+      // The vector rows take the smaller-than-one multipliers TFLite's scheme gives.
+      vector_ok_ = add_.input1.shift <= 0 && add_.input2.shift <= 0 && add_.output.shift <= 0;
     }
   }
 
@@ -72,6 +79,18 @@ class BinaryInt8 final : public PreparedOp {
         });
       }
     };
+    if ((kind_ == Binary::Add || kind_ == Binary::Sub) && vector_ok_ && A.shape() == out && B.shape() == out) {
+      if (const AddRowFn add_row = add_row_kernel()) {
+        // Same shapes: flat rows, split over the pool (each element computed alone).
+        constexpr std::int64_t kChunk = 16384;
+        const std::int64_t n = Y.numel();
+        parallel_for((n + kChunk - 1) / kChunk, [&](std::int64_t c) {
+          add_row(a + c * kChunk, b + c * kChunk, std::min(kChunk, n - c * kChunk), row_, y + c * kChunk);
+        });
+        return {Y};
+      }
+    }
+    if (kind_ == Binary::Mul && use_mul_row_avx512() && mul_rows(A, B, out, y)) return {Y};
     switch (kind_) {
       case Binary::Add: apply([&](std::int32_t x1, std::int32_t x2) { return add_quantized(add_, x1, x2, false); }); break;
       case Binary::Sub: apply([&](std::int32_t x1, std::int32_t x2) { return add_quantized(add_, x1, x2, true); }); break;
@@ -89,9 +108,40 @@ class BinaryInt8 final : public PreparedOp {
   }
 
  private:
+  // Mul of same shapes, or with one side broadcast over the trailing dims (a
+  // squeeze-excite gate [N, C, 1, 1] on [N, C, H, W]): vector rows. False: not such a case.
+  bool mul_rows(const Tensor& A, const Tensor& B, const std::vector<std::int64_t>& out, std::int8_t* y) const {
+    const std::int64_t n = shape_numel(out);
+    if (A.shape() == out && B.shape() == out) {
+      mul_row_avx512(A.data<std::int8_t>(), B.data<std::int8_t>(), false, n, off_a_, off_b_, mul_.multiplier, mul_.shift,
+                     zy_, lo_, hi_, y);
+      return true;
+    }
+    // The full side and the broadcast side (the product is symmetric).
+    const bool a_full = A.shape() == out;
+    const Tensor& F = a_full ? A : B;
+    const Tensor& S = a_full ? B : A;
+    if (F.shape() != out || S.rank() > out.size()) return false;
+    std::vector<std::int64_t> s(out.size() - S.rank(), 1);
+    s.insert(s.end(), S.shape().begin(), S.shape().end());
+    std::size_t k = 0;  // s == out on [0, k), 1 on [k, rank)
+    while (k < out.size() && s[k] == out[k]) ++k;
+    for (std::size_t d = k; d < out.size(); ++d)
+      if (s[d] != 1) return false;
+    const std::int64_t outer = S.numel(), inner = outer ? n / outer : 0;
+    const std::int32_t off_f = a_full ? off_a_ : off_b_, off_s = a_full ? off_b_ : off_a_;
+    parallel_for(outer, [&](std::int64_t o) {
+      mul_row_avx512(F.data<std::int8_t>() + o * inner, S.data<std::int8_t>() + o, true, inner, off_f, off_s,
+                     mul_.multiplier, mul_.shift, zy_, lo_, hi_, y + o * inner);
+    });
+    return true;
+  }
+
   ir::Operation op_;
   Binary kind_;
   AddParams add_;
+  AddRowParams row_{};
+  bool vector_ok_ = false;
   QuantizedMultiplier mul_;
   std::int32_t off_a_ = 0, off_b_ = 0, zy_ = 0, lo_ = -128, hi_ = 127;
   std::array<std::int8_t, 256> lut_a_{}, lut_b_{};  // Max/Min: input value -> output params

@@ -1,0 +1,88 @@
+// The int8 GEMM in VNNI form (AVX-512 VNNI vpdpbusd: unsigned bytes x signed
+// bytes, four products summed into each int32 lane, no saturation):
+//
+//   C[M, N] = A[M, K] * (B[K, N] + 128)       (A int8 weights, B int8 activations)
+//
+// vpdpbusd needs one unsigned operand, so the activations are flipped to uint8
+// (x ^ 0x80 = x + 128) while they are packed; the caller subtracts
+// 128 * sum_k A[m, k] with its other corrections (the integer result is exact, so
+// the requantised output equals the int16 path's (igemm.h) bit for bit). A (the
+// weights) is packed once in blocks of kMR4 rows: [ceil(M / kMR4)][kq][kMR4][4]
+// int8 (K padded to 4*kq with zero weights); B per run in panels of kNR columns:
+// [ceil(nc / kNR)][kq][kNR][4] uint8. Tiles of kMR4 x kNR are delivered to the
+// same TileFn as igemm() (row stride kNR). Chosen only when the active ISA is
+// AVX-512 and the CPU has VNNI (use_vnni()); vpmaddubsw (AVX2) saturates its int16
+// pair sums, so AVX2 machines keep the exact int16 path.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "core/runtime/quantized/igemm.h"
+
+namespace ec::runtime::quantized {
+
+constexpr int kMR4 = 8;  // rows of A per VNNI micro-tile (columns: kNR)
+
+/// A packed for the VNNI kernel.
+struct PackedA4 {
+  std::int64_t m = 0, k = 0, kq = 0;
+  std::vector<std::int8_t> data;
+  std::size_t bytes() const { return data.size(); }
+};
+
+/// Packs A(i, k) = base[i * rs + k * cs], i < M, k < K.
+PackedA4 pack_a4(const std::int8_t* base, std::int64_t M, std::int64_t K, std::int64_t rs, std::int64_t cs);
+
+/// Bytes of a packed B slab of `nc` columns: [ceil(nc / kNR)][kq][kNR][4].
+inline std::size_t packed_b4_size(std::int64_t kq, std::int64_t nc) {
+  return static_cast<std::size_t>((nc + kNR - 1) / kNR * kq * kNR * 4);
+}
+
+/// Packs columns [j0, j0 + nc) of B(k, j) = base[k * rs + j * cs] (k < K) into `out` as
+/// B + 128 (padding columns and K rows are 128, i.e. int8 0; their weights are 0 anyway).
+void pack_b4_strided(const std::int8_t* base, std::int64_t K, std::int64_t kq, std::int64_t rs, std::int64_t cs,
+                     std::int64_t j0, std::int64_t nc, std::uint8_t* out);
+
+/// Packs columns [j0, j0 + nc) of B into `out` (packed_b4_size(kq, nc) bytes).
+using PackB4 = std::function<void(std::int64_t j0, std::int64_t nc, std::uint8_t* out)>;
+
+/// C = A * (B + 128), delivered tile by tile (kMR4 x kNR) to `epilogue`.
+void igemm4(const PackedA4& a, std::int64_t N, const PackB4& pack, const TileFn& epilogue);
+
+/// Micro-kernels: c[kMR4][kNR] = sum over kq quads of a[q][r][0..3] . b[q][j][0..3].
+void igemm4_micro_generic(std::int64_t kq, const std::int8_t* a, const std::uint8_t* b, std::int32_t* c);
+void igemm4_micro_avx512vnni(std::int64_t kq, const std::int8_t* a, const std::uint8_t* b, std::int32_t* c);
+/// The AVX-512 form of pack_b4_strided for contiguous rows (cs == 1); same bytes.
+void pack_b4_rows_avx512(const std::int8_t* base, std::int64_t K, std::int64_t kq, std::int64_t rs, std::int64_t j0,
+                         std::int64_t nc, std::uint8_t* out);
+
+/// Requantisation constants of one output channel (see requant_tile_avx512).
+struct RequantChannel {
+  std::int32_t bias, multiplier, left, right, rmask, rhalf;
+};
+/// RequantChannel of (bias, multiplier, shift): left = max(shift, 0), right = max(-shift, 0),
+/// rmask = 2^right - 1, rhalf = rmask >> 1.
+RequantChannel requant_channel(std::int32_t bias, std::int32_t multiplier, int shift);
+
+/// A whole GEMM tile requantised at once (AVX-512): for r < mr, j < nr,
+/// out[r * out_stride + j] = clamp(MBQM(tile[r * kNR + j] + ch[r].bias, ch[r]) + zp, lo, hi),
+/// bit for bit requant_row_generic's result, with every row's constants loaded from `ch`.
+void requant_tile_avx512(const std::int32_t* tile, int mr, int nr, const RequantChannel* ch, std::int32_t zp,
+                         std::int32_t lo, std::int32_t hi, std::int8_t* out, std::int64_t out_stride);
+
+/// The same with AVX2 (8 lanes, two per row; partial rows through a bounce buffer).
+void requant_tile_avx2(const std::int32_t* tile, int mr, int nr, const RequantChannel* ch, std::int32_t zp,
+                       std::int32_t lo, std::int32_t hi, std::int8_t* out, std::int64_t out_stride);
+using RequantTileFn = void (*)(const std::int32_t*, int, int, const RequantChannel*, std::int32_t, std::int32_t,
+                               std::int32_t, std::int8_t*, std::int64_t);
+/// The widest requant_tile the active ISA allows, or null (requant_row_generic per row).
+RequantTileFn requant_tile_kernel();
+
+/// Whether the VNNI path is taken: the active ISA is AVX-512 (gemm::active_isa(),
+/// EC_GEMM_ISA) and the CPU has AVX-512 VNNI.
+bool use_vnni();
+
+}  // namespace ec::runtime::quantized

@@ -1,0 +1,356 @@
+// The fast int8 kernels against the oracle, bit for bit: TFLite's reference
+// integer kernels (core/runtime/quantized/int8_tflite_reference.cpp, reached by
+// the same op in NHWC layout with OHWI weights) on the same integers, under
+// every GEMM ISA this machine has (portable, AVX2, AVX-512 with the VNNI u8 x s8
+// GEMM) and at 1 and 2 threads. Nothing here is allowed to differ by one LSB.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <map>
+#include <random>
+#include <set>
+
+#include "core/runtime/gemm/gemm.h"
+#include "core/runtime/kernel_registry.h"
+#include "core/runtime/quantized/fixed_point.h"
+#include "core/runtime/quantized/igemm_u8.h"
+#include "core/runtime/quantized/int8_kernels.h"
+#include "core/runtime/thread_pool.h"
+#include "test_util.h"
+
+namespace ec::runtime::quantized {
+namespace {
+
+using Shape = std::vector<std::int64_t>;
+
+ir::QuantParams per_tensor(float s, std::int64_t z) { return {ir::DType::Int8, {s}, {z}, -1}; }
+
+ir::Tensor ir_tensor_of(const std::string& name, ir::DType dt, const Shape& shape,
+                        std::optional<ir::QuantParams> q, const Tensor* constant = nullptr) {
+  ir::Tensor t;
+  t.name = name;
+  t.dtype = dt;
+  t.shape = ir::Shape::of(shape);
+  t.quant = std::move(q);
+  if (constant) t.data = ir::ConstantData::copy_of(constant->raw(), constant->nbytes());
+  return t;
+}
+
+// NCHW [N, C, H, W] -> NHWC, and OIHW weights -> OHWI.
+template <typename T>
+Tensor to_channels_last(const Tensor& x) {
+  const std::int64_t N = x.dim(0), C = x.dim(1), H = x.dim(2), W = x.dim(3);
+  Tensor y(x.dtype(), {N, H, W, C});
+  for (std::int64_t n = 0; n < N; ++n)
+    for (std::int64_t c = 0; c < C; ++c)
+      for (std::int64_t h = 0; h < H; ++h)
+        for (std::int64_t w = 0; w < W; ++w)
+          y.mutable_data<T>()[((n * H + h) * W + w) * C + c] =
+              x.data<T>()[((n * C + c) * H + h) * W + w];
+  return y;
+}
+
+struct Geometry {
+  Shape x;  // N, C, H, W
+  std::int64_t m, group, kh, kw, stride, dilation, pad;
+  std::string act = "NONE";
+};
+
+// Runs the NCHW fast kernel and the NHWC TFLite reference on the same integers.
+void expect_conv_bit_exact(const Geometry& c, unsigned seed) {
+  std::mt19937 rng(seed);
+  auto uni = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  const std::int64_t cg = c.x[1] / c.group;
+  Tensor X(ir::DType::Int8, c.x), W(ir::DType::Int8, {c.m, cg, c.kh, c.kw}),
+      B(ir::DType::Int32, {c.m});
+  for (std::int64_t i = 0; i < X.numel(); ++i)
+    X.mutable_data<std::int8_t>()[i] = static_cast<std::int8_t>(uni(-128, 127));
+  for (std::int64_t i = 0; i < W.numel(); ++i)
+    W.mutable_data<std::int8_t>()[i] = static_cast<std::int8_t>(uni(-127, 127));
+  for (std::int64_t i = 0; i < c.m; ++i) B.mutable_data<std::int32_t>()[i] = uni(-30000, 30000);
+  const ir::QuantParams qx = per_tensor(0.02f + 0.001f * float(uni(0, 20)), uni(-30, 30));
+  ir::QuantParams qw{ir::DType::Int8, {}, {}, 0}, qb{ir::DType::Int32, {}, {}, 0};
+  for (std::int64_t o = 0; o < c.m; ++o) {
+    qw.scales.push_back(0.001f + 0.0005f * float(uni(0, 30)));
+    qw.zero_points.push_back(0);
+    qb.scales.push_back(qx.scales[0] * qw.scales.back());
+    qb.zero_points.push_back(0);
+  }
+  // An output scale that keeps most results inside int8 and a few saturating
+  // (|x w| is about 5400 * sw per tap, so sum ~ 5400 sqrt(K) sw, sw ~ 0.008).
+  const ir::QuantParams qy =
+      per_tensor(float(qx.scales[0]) * float(std::sqrt(double(cg * c.kh * c.kw))), uni(-10, 10));
+  std::map<std::string, ir::Attribute> attrs{
+      {"group", c.group},
+      {"strides", std::vector<std::int64_t>{c.stride, c.stride}},
+      {"dilations", std::vector<std::int64_t>{c.dilation, c.dilation}},
+      {"pads", std::vector<std::int64_t>{c.pad, c.pad, c.pad, c.pad}},
+      {"fused_activation", c.act}};
+  auto build = [&](bool nhwc) {
+    ir::Graph g;
+    const Tensor Wl = nhwc ? to_channels_last<std::int8_t>(W) : W;
+    Shape xs = c.x;
+    if (nhwc) xs = {c.x[0], c.x[2], c.x[3], c.x[1]};
+    g.add_tensor(ir_tensor_of("x", ir::DType::Int8, xs, qx));
+    g.add_tensor(ir_tensor_of("w", ir::DType::Int8, Wl.shape(), qw, &Wl));
+    g.add_tensor(ir_tensor_of("b", ir::DType::Int32, {c.m}, qb, &B));
+    g.add_tensor(ir_tensor_of("y", ir::DType::Int8, {}, qy));
+    auto a = attrs;
+    if (nhwc) a["layout"] = std::string("NHWC");
+    g.ops.push_back(test::make_op("Conv", {"x", "w", "b"}, {"y"}, a));
+    return g;
+  };
+  const ir::Graph fast_g = build(false), ref_g = build(true);
+  const auto ref = prepare_quantized(ref_g.ops[0], ref_g);
+  const Tensor want_nhwc =
+      ref->run(std::vector<Tensor>{to_channels_last<std::int8_t>(X), Tensor(), Tensor()})[0];
+  std::set<int> distinct;
+  for (auto isa : gemm::supported_isas()) {
+    gemm::force_isa(isa);
+    const auto fast = prepare_quantized(fast_g.ops[0], fast_g);  // packed for this ISA
+    for (int threads : {1, 2}) {
+      ThreadPool pool(threads);
+      PoolScope scope(&pool);
+      const Tensor got = fast->run(std::vector<Tensor>{X, Tensor(), Tensor()})[0];
+      const Tensor got_nhwc = to_channels_last<std::int8_t>(got);
+      ASSERT_EQ(got_nhwc.shape(), want_nhwc.shape());
+      std::int64_t diff = 0;
+      for (std::int64_t i = 0; i < got_nhwc.numel(); ++i) {
+        diff += got_nhwc.data<std::int8_t>()[i] != want_nhwc.data<std::int8_t>()[i];
+        distinct.insert(got_nhwc.data<std::int8_t>()[i]);
+      }
+      EXPECT_EQ(diff, 0) << "x " << shape_string(c.x) << " m " << c.m << " group " << c.group
+                         << " k " << c.kh << "x" << c.kw << " stride " << c.stride << " ISA "
+                         << gemm::isa_name(isa) << " threads " << threads;
+    }
+  }
+  gemm::force_isa(gemm::supported_isas().back());
+  if (want_nhwc.numel() >= 64) {
+    EXPECT_GT(distinct.size(), 8u) << "a degenerate case checks nothing";
+  }
+}
+
+TEST(Int8Oracle, ConvEqualsTfliteReferenceOnEveryIsa) {
+  const std::vector<Geometry> cases = {
+      {{1, 16, 14, 14}, 24, 1, 1, 1, 1, 1, 0},            // pointwise: x read directly, 196 columns
+      {{1, 32, 8, 8}, 40, 1, 1, 1, 1, 1, 0, "RELU6"},     // pointwise, 64 columns (whole panels)
+      {{2, 13, 7, 9}, 19, 1, 1, 1, 1, 1, 0},              // K and M off the tile sizes
+      {{1, 3, 17, 15}, 16, 1, 3, 3, 2, 1, 1, "RELU"},     // the stem: K = 27
+      {{1, 24, 12, 12}, 32, 1, 3, 3, 1, 1, 1},            // 3x3 (im2col)
+      {{1, 12, 11, 10}, 12, 3, 3, 3, 1, 2, 2},            // grouped, dilated
+      {{1, 16, 15, 15}, 16, 16, 3, 3, 1, 1, 1, "RELU6"},  // depthwise
+      {{1, 24, 16, 16}, 24, 24, 3, 3, 2, 1, 1},           // depthwise stride 2
+      {{2, 8, 13, 11}, 8, 8, 5, 5, 2, 1, 2},              // depthwise 5x5 stride 2
+      {{1, 72, 28, 28}, 20, 1, 1, 1, 1, 1, 0},            // 784 columns: several slabs per thread
+      {{1, 8, 6, 77}, 8, 8, 3, 3, 2, 1, 1},               // depthwise stride 2, wide rows, odd pad
+      {{1, 8, 5, 70}, 8, 8, 3, 3, 2, 1, 2},               // depthwise stride 2, wide rows, even pad
+      {{1, 8, 5, 70}, 8, 8, 3, 3, 1, 1, 1, "RELU"},       // depthwise stride 1, wide rows
+  };
+  unsigned seed = 7;
+  for (const auto& c : cases) expect_conv_bit_exact(c, seed++);
+}
+
+// int8 Add/Sub (the vector rows) against fixed_point.h add_quantized, the scalar
+// mirror of TFLite's reference_integer_ops::AddElementwise, element by element.
+TEST(Int8Oracle, AddSubEqualTfliteReferenceOnEveryIsa) {
+  std::mt19937 rng(5);
+  auto uni = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  int cases = 0;
+  for (const std::string type : {"Add", "Sub"})
+    for (std::int64_t n : {1, 15, 16, 17, 1000, 40001}) {
+      const float sa = 0.001f * float(uni(1, 200)), sb = 0.001f * float(uni(1, 200)),
+                  sy = 0.001f * float(uni(5, 400));
+      const ir::QuantParams qa = per_tensor(sa, uni(-128, 127)),
+                            qb = per_tensor(sb, uni(-128, 127)),
+                            qy = per_tensor(sy, uni(-128, 127));
+      const std::string act = uni(0, 1) ? "RELU" : "NONE";
+      Tensor A(ir::DType::Int8, {1, n}), B(ir::DType::Int8, {1, n});
+      for (std::int64_t i = 0; i < n; ++i) {
+        A.mutable_data<std::int8_t>()[i] = static_cast<std::int8_t>(uni(-128, 127));
+        B.mutable_data<std::int8_t>()[i] = static_cast<std::int8_t>(uni(-128, 127));
+      }
+      ir::Graph g;
+      g.add_tensor(ir_tensor_of("a", ir::DType::Int8, {1, n}, qa));
+      g.add_tensor(ir_tensor_of("b", ir::DType::Int8, {1, n}, qb));
+      g.add_tensor(ir_tensor_of("y", ir::DType::Int8, {1, n}, qy));
+      g.ops.push_back(test::make_op(type, {"a", "b"}, {"y"}, {{"fused_activation", act}}));
+      AddParams p =
+          make_add_params(sa, std::int32_t(qa.zero_points[0]), sb, std::int32_t(qb.zero_points[0]),
+                          sy, std::int32_t(qy.zero_points[0]));
+      activation_range(act, sy, std::int32_t(qy.zero_points[0]), -128, 127, p.act_min, p.act_max);
+      for (auto isa : gemm::supported_isas()) {
+        gemm::force_isa(isa);
+        const auto op = prepare_quantized(g.ops[0], g);
+        for (int threads : {1, 2}) {
+          ThreadPool pool(threads);
+          PoolScope scope(&pool);
+          const Tensor y = op->run(std::vector<Tensor>{A, B})[0];
+          std::int64_t diff = 0;
+          for (std::int64_t i = 0; i < n; ++i)
+            diff +=
+                y.data<std::int8_t>()[i] !=
+                add_quantized(p, A.data<std::int8_t>()[i], B.data<std::int8_t>()[i], type == "Sub");
+          EXPECT_EQ(diff, 0) << type << " n " << n << " ISA " << gemm::isa_name(isa) << " threads "
+                             << threads;
+          ++cases;
+        }
+      }
+    }
+  gemm::force_isa(gemm::supported_isas().back());
+  EXPECT_GT(cases, 0);
+}
+
+// The VNNI tiles' requantisation against requant_row_generic (fixed_point.h's
+// MultiplyByQuantizedMultiplier), with left and right shifts and saturation.
+TEST(Int8Oracle, RequantTileEqualsScalar) {
+  std::vector<std::pair<const char*, RequantTileFn>> fns;
+  if (__builtin_cpu_supports("avx2")) fns.emplace_back("avx2", requant_tile_avx2);
+  if (__builtin_cpu_supports("avx512bw")) fns.emplace_back("avx512", requant_tile_avx512);
+  if (fns.empty()) GTEST_SKIP() << "no AVX2 on this CPU";
+  for (const auto& [isa, fn] : fns) {
+    std::mt19937 rng(9);
+    auto uni = [&](std::int64_t lo, std::int64_t hi) {
+      return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
+    };
+    for (int trial = 0; trial < 200; ++trial) {
+      const int mr = static_cast<int>(uni(1, kMR4)), nr = static_cast<int>(uni(1, kNR));
+      std::vector<std::int32_t> tile(kMR4 * kNR);
+      const std::int64_t span = trial % 2 ? 1 << 20 : std::numeric_limits<std::int32_t>::max() / 2;
+      for (auto& v : tile) v = static_cast<std::int32_t>(uni(-span, span));
+      std::vector<RequantChannel> ch;
+      std::vector<QuantizedMultiplier> qm;
+      for (int r = 0; r < kMR4; ++r) {
+        qm.push_back(quantize_multiplier(
+            std::ldexp(double(uni(1, 1000)) / 1000.0, static_cast<int>(uni(-30, 3)))));
+        ch.push_back(requant_channel(static_cast<std::int32_t>(uni(-100000, 100000)),
+                                     qm.back().multiplier, qm.back().shift));
+      }
+      const std::int32_t zp = static_cast<std::int32_t>(uni(-20, 20)), lo = trial % 3 ? -128 : 0,
+                         hi = 127;
+      std::vector<std::int8_t> got(kMR4 * 40, 0), want(kMR4 * 40, 0);
+      fn(tile.data(), mr, nr, ch.data(), zp, lo, hi, got.data(), 40);
+      for (int r = 0; r < mr; ++r)
+        requant_row_generic(tile.data() + r * kNR, nr, ch[static_cast<std::size_t>(r)].bias,
+                            qm[static_cast<std::size_t>(r)].multiplier,
+                            qm[static_cast<std::size_t>(r)].shift, zp, lo, hi,
+                            want.data() + r * 40);
+      ASSERT_EQ(got, want) << isa << " trial " << trial;
+    }
+  }
+}
+
+// QuantizeLinear (the int8 graphs' input edge) on every ISA against the portable
+// loop: ties to even, saturation, int8 and uint8 storage.
+TEST(Int8Oracle, QuantizeLinearEqualsPortableOnEveryIsa) {
+  std::mt19937 rng(13);
+  const std::int64_t n = 1037;
+  for (const ir::DType dt : {ir::DType::Int8, ir::DType::UInt8}) {
+    const float s = 0.037f;
+    Tensor X(ir::DType::Float32, {1, n});
+    for (std::int64_t i = 0; i < n; ++i) {
+      const int k = std::uniform_int_distribution<int>(-400, 400)(rng);
+      // exact ties (k + 0.5) * s, values beyond the range and plain random values
+      X.mutable_data<float>()[i] = i % 3 == 0   ? (float(k) + 0.5f) * s
+                                   : i % 3 == 1 ? float(k) * 0.01f
+                                                : float(k) * 1e3f;
+    }
+    Tensor S(ir::DType::Float32, {}), Z(dt, {});
+    S.mutable_data<float>()[0] = s;
+    if (dt == ir::DType::Int8)
+      Z.mutable_data<std::int8_t>()[0] = -7;
+    else
+      Z.mutable_data<std::uint8_t>()[0] = 131;
+    const ir::Operation op = test::make_op("QuantizeLinear", {"x", "s", "z"}, {"y"}, {});
+    std::vector<std::vector<std::uint8_t>> outs;
+    for (auto isa : gemm::supported_isas()) {
+      gemm::force_isa(isa);
+      const Tensor y = run_kernel(op, std::vector<Tensor>{X, S, Z})[0];
+      const auto* b = reinterpret_cast<const std::uint8_t*>(y.raw());
+      outs.emplace_back(b, b + y.nbytes());
+    }
+    gemm::force_isa(gemm::supported_isas().back());
+    for (std::size_t k = 1; k < outs.size(); ++k)
+      EXPECT_EQ(outs[k], outs[0]) << "ISA #" << k << " " << ir::dtype_name(dt);
+    EXPECT_EQ(outs[0].size(), static_cast<std::size_t>(n));
+  }
+}
+
+// int8 Mul (same shapes, and a side broadcast over trailing dims: the squeeze-excite
+// gate) against fixed_point.h mul_quantized (reference_integer_ops::MulElementwise).
+TEST(Int8Oracle, MulEqualsTfliteReferenceOnEveryIsa) {
+  std::mt19937 rng(17);
+  auto uni = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  const std::vector<std::pair<Shape, Shape>> shapes = {{{2, 5, 3, 7}, {2, 5, 3, 7}},
+                                                       {{2, 5, 3, 7}, {2, 5, 1, 1}},
+                                                       {{2, 5, 1, 1}, {2, 5, 3, 7}},
+                                                       {{1, 6, 4, 9}, {6, 1, 1}}};
+  for (const auto& [sa_shape, sb_shape] : shapes) {
+    const float sa = 0.01f * float(uni(1, 20)), sb = 0.004f * float(uni(1, 20)),
+                sy = 0.002f * float(uni(1, 50));
+    const ir::QuantParams qa = per_tensor(sa, uni(-100, 100)), qb = per_tensor(sb, uni(-128, 127)),
+                          qy = per_tensor(sy, uni(-50, 50));
+    Tensor A(ir::DType::Int8, sa_shape), B(ir::DType::Int8, sb_shape);
+    for (std::int64_t i = 0; i < A.numel(); ++i)
+      A.mutable_data<std::int8_t>()[i] = static_cast<std::int8_t>(uni(-128, 127));
+    for (std::int64_t i = 0; i < B.numel(); ++i)
+      B.mutable_data<std::int8_t>()[i] = static_cast<std::int8_t>(uni(-128, 127));
+    ir::Graph g;
+    g.add_tensor(ir_tensor_of("a", ir::DType::Int8, sa_shape, qa));
+    g.add_tensor(ir_tensor_of("b", ir::DType::Int8, sb_shape, qb));
+    g.add_tensor(ir_tensor_of("y", ir::DType::Int8, {}, qy));
+    g.ops.push_back(test::make_op("Mul", {"a", "b"}, {"y"}, {}));
+    const QuantizedMultiplier m = quantize_multiplier(double(sa) * double(sb) / double(sy));
+    std::vector<std::vector<std::int8_t>> outs;
+    for (auto isa : gemm::supported_isas()) {
+      gemm::force_isa(isa);
+      const auto op = prepare_quantized(g.ops[0], g);
+      const Tensor y = op->run(std::vector<Tensor>{A, B})[0];
+      // The reference, element by element through the broadcast (same rank here after padding).
+      const auto& out = y.shape();
+      Shape pa(out.size() - A.rank(), 1), pb(out.size() - B.rank(), 1);
+      pa.insert(pa.end(), A.shape().begin(), A.shape().end());
+      pb.insert(pb.end(), B.shape().begin(), B.shape().end());
+      std::int64_t diff = 0;
+      for (std::int64_t i = 0; i < y.numel(); ++i) {
+        std::int64_t rem = i, ia = 0, ib = 0, sa_ = 1, sb_ = 1;
+        for (std::size_t d = out.size(); d-- > 0;) {
+          const std::int64_t c = rem % out[d];
+          rem /= out[d];
+          ia += (pa[d] == 1 ? 0 : c) * sa_;
+          ib += (pb[d] == 1 ? 0 : c) * sb_;
+          sa_ *= pa[d];
+          sb_ *= pb[d];
+        }
+        const std::int32_t want = mul_quantized(
+            A.data<std::int8_t>()[ia], -std::int32_t(qa.zero_points[0]), B.data<std::int8_t>()[ib],
+            -std::int32_t(qb.zero_points[0]), m, std::int32_t(qy.zero_points[0]), -128, 127);
+        diff += y.data<std::int8_t>()[i] != want;
+      }
+      EXPECT_EQ(diff, 0) << shape_string(sa_shape) << " x " << shape_string(sb_shape) << " ISA "
+                         << gemm::isa_name(isa);
+    }
+    gemm::force_isa(gemm::supported_isas().back());
+  }
+}
+
+// The VNNI micro-kernel against the portable one on random packed tiles.
+TEST(Int8Oracle, VnniMicroKernelEqualsPortable) {
+  if (!__builtin_cpu_supports("avx512vnni")) GTEST_SKIP() << "no AVX-512 VNNI on this CPU";
+  std::mt19937 rng(3);
+  for (std::int64_t kq : {1, 2, 7, 64, 301}) {
+    std::vector<std::int8_t> a(static_cast<std::size_t>(kq * kMR4 * 4));
+    std::vector<std::uint8_t> b(static_cast<std::size_t>(kq * kNR * 4));
+    for (auto& v : a)
+      v = static_cast<std::int8_t>(std::uniform_int_distribution<int>(-128, 127)(rng));
+    for (auto& v : b)
+      v = static_cast<std::uint8_t>(std::uniform_int_distribution<int>(0, 255)(rng));
+    std::vector<std::int32_t> want(kMR4 * kNR), got(kMR4 * kNR);
+    igemm4_micro_generic(kq, a.data(), b.data(), want.data());
+    igemm4_micro_avx512vnni(kq, a.data(), b.data(), got.data());
+    EXPECT_EQ(got, want) << "kq " << kq;
+  }
+}
+
+}  // namespace
+}  // namespace ec::runtime::quantized
