@@ -1,5 +1,6 @@
 #include "core/backends/metal/metal_backend.h"
 
+#include <cctype>
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -236,6 +237,33 @@ PerfEstimate MetalBackend::estimate_performance(const ir::Graph& graph) const {
   return estimate_performance(graph, partition(graph), virtual_ane_devices().front());
 }
 
+namespace {
+// "M1" -> "ane-virtual-m1", "A17 Pro" -> "ane-virtual-a17-pro"
+std::string ane_device_id(std::string_view name) {
+  std::string id = "ane-virtual-";
+  for (char c : name) id += c == ' ' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return id;
+}
+}  // namespace
+
+std::vector<devices::HardwareDevice> MetalBackend::virtual_devices() const {
+  std::vector<devices::HardwareDevice> out;
+  for (const auto& d : virtual_ane_devices()) {
+    auto dev = devices::make_virtual_device(devices::DeviceType::NPU, "Apple", ane_device_id(d.name),
+                                            "Virtual Apple Neural Engine (" + std::string(d.name) + ")", name());
+    dev.metadata["PeakTOPS"] = std::to_string(d.tops);
+    dev.metadata["Source"] = std::string(d.source);
+    out.push_back(std::move(dev));
+  }
+  return out;
+}
+
+PerfEstimate MetalBackend::estimate_for_device(const ir::Graph& graph, const std::string& device_id) const {
+  for (const auto& d : virtual_ane_devices())
+    if (ane_device_id(d.name) == device_id) return estimate_performance(graph, partition(graph), d);
+  return estimate_performance(graph);
+}
+
 PerfEstimate MetalBackend::estimate_performance(const ir::Graph& g, const Partition& p, const AneDevice& d) const {
   PerfEstimate e;
   for (const auto& r : p.rows) {
@@ -256,7 +284,7 @@ PerfEstimate MetalBackend::estimate_performance(const ir::Graph& g, const Partit
   char m[400];
   std::snprintf(m, sizeof m,
                 "estimate for a virtual %s: Neural Engine ops at %.0f%% of its published %.1f TOPS (%s), GPU ops at an "
-                "assumed %.0f GFLOP/s, CPU ops at an assumed %.0f GFLOP/s; 2 ops per MAC (core/report/op_cost)",
+                "assumed %.0f GFLOP/s, CPU ops at an assumed %.0f GFLOP/s; 2 ops per MAC (core/ir/op_cost)",
                 std::string(d.name).c_str(), kAneUtilisation * 100, d.tops, std::string(d.source).c_str(), kGpuGflops, kCpuGflops);
   e.model = m;
   return e;

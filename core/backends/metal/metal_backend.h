@@ -41,6 +41,9 @@ class MetalBackend final : public Backend {
   /// that no override replaces refuses the compile (UnsupportedOpError naming it).
   CompileResult compile(const ir::Graph& graph, const CompileConfig& config) override;
   PerfEstimate estimate_performance(const ir::Graph& graph) const override;
+  /// One virtual Apple Neural Engine per row of virtual_ane_devices(): "ane-virtual-m1", ...
+  std::vector<devices::HardwareDevice> virtual_devices() const override;
+  PerfEstimate estimate_for_device(const ir::Graph& graph, const std::string& device_id) const override;
   PerfEstimate estimate_performance(const ir::Graph& graph, const Partition& p, const AneDevice& device) const;
 };
 

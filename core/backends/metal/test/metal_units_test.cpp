@@ -143,3 +143,25 @@ TEST(MetalUnits, RegisteredAsMetal) {
     EXPECT_NE(std::string(e.what()).find("metal"), std::string::npos) << e.what();
   }
 }
+
+// Virtual Apple Neural Engines: one device per row of the TOPS table, each with an
+// estimate of its own (a faster engine, a shorter latency), never available to run on.
+TEST(MetalUnits, VirtualNeuralEngines) {
+  metal::MetalBackend b;
+  const auto devices = b.virtual_devices();
+  ASSERT_EQ(devices.size(), metal::virtual_ane_devices().size());
+  const auto g = unary("Relu", "f32[1,64,56,56]");
+  double slowest_tops = 1e9, fastest_tops = 0, slowest_ms = 0, fastest_ms = 0;
+  for (const auto& d : devices) {
+    EXPECT_TRUE(d.is_virtual()) << d.id;
+    EXPECT_EQ(d.discovered_by(), "backend metal");
+    EXPECT_FALSE(d.is_available().available);
+    EXPECT_EQ(d.id.rfind("ane-virtual-", 0), 0u) << d.id;
+    const double tops = std::stod(d.meta("PeakTOPS"));
+    const double ms = b.estimate_for_device(g, d.id).latency_ms;
+    EXPECT_GT(ms, 0) << d.id;
+    if (tops < slowest_tops) slowest_tops = tops, slowest_ms = ms;
+    if (tops > fastest_tops) fastest_tops = tops, fastest_ms = ms;
+  }
+  EXPECT_LE(fastest_ms, slowest_ms);
+}
