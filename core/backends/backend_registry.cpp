@@ -31,9 +31,9 @@ Resolved resolve_backend(const std::string& target) {
     known += std::string(e.name) + ", ";
   }
   if (target == "auto") {
-    // Device discovery (Coral USB 18d1:9302 / 1a6e:089a, /dev/apex_*) arrives with issue 16.
-    return {make_cpu_backend(), target,
-            "auto: no Coral device discovery in this build yet (devices come with issue 16), so cpu"};
+    // Device discovery sits above this layer: callers that can discover devices
+    // resolve "auto" first (devices::choose_target); here it is the host CPU.
+    return {make_cpu_backend(), target, "auto: no device discovery in this caller, so cpu"};
   }
   throw BackendError(target, "unknown target; known targets: " + known + "auto");
 }

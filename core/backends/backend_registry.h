@@ -26,9 +26,10 @@ struct Resolved {
   std::string reason;  // why this backend (e.g. auto -> cpu: no Coral device attached)
 };
 
-/// Resolves a target string. "auto" picks coral when a Coral device is attached
-/// (device discovery comes with issue 16: until then auto resolves to cpu and
-/// says so). Throws BackendError listing the known targets for anything else.
+/// Resolves a target string. "auto" is resolved by device discovery above this
+/// layer (devices::choose_target: coral when a Coral accelerator is attached and
+/// available, else cpu); reaching here it is cpu, saying so. Throws BackendError
+/// listing the known targets for anything else.
 Resolved resolve_backend(const std::string& target);
 
 }  // namespace ec::backends

@@ -73,4 +73,24 @@ Discovery discover_devices(const DiscoveryOptions& options) {
   return r;
 }
 
+TargetChoice choose_target(const std::string& target, const Discovery& discovery) {
+  if (target != "auto") return {target, ""};
+  std::string unavailable;
+  for (const auto& d : discovery.devices) {
+    if (d.is_virtual() || d.type != DeviceType::TPU) continue;
+    if (d.is_available().available) return {"coral", "auto: " + d.name + " (" + d.id + ") is attached and available"};
+    if (unavailable.empty()) unavailable = d.id + ": " + d.is_available().reason;
+  }
+  std::string why = unavailable.empty() ? "no Coral device attached" : "the Coral device is not usable (" + unavailable + ")";
+  for (const auto& n : discovery.notes) why += "; " + n;
+  return {"cpu", "auto: " + why + ", so cpu"};
+}
+
+TargetChoice choose_target(const std::string& target) {
+  if (target != "auto") return {target, ""};
+  DiscoveryOptions o;
+  o.include_virtual = false;
+  return choose_target(target, discover_devices(o));
+}
+
 }  // namespace ec::devices

@@ -27,6 +27,16 @@ struct Discovery {
 /// Never throws: a probe that fails leaves its devices out and says why in `notes`.
 Discovery discover_devices(const DiscoveryOptions& options = {});
 
+/// A --target as the devices decide it: "auto" becomes "coral" when a Coral
+/// accelerator is attached and available, else "cpu" (the reason says which and
+/// why); any other target is returned as given (reason empty).
+struct TargetChoice {
+  std::string target;
+  std::string reason;
+};
+TargetChoice choose_target(const std::string& target, const Discovery& discovery);
+TargetChoice choose_target(const std::string& target);  // discovers the physical devices
+
 /// Every backend's virtual_devices(), in the backend table's order.
 std::vector<HardwareDevice> backend_virtual_devices();
 

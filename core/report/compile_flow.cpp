@@ -65,7 +65,7 @@ CompileRun compile_model(const ir::Graph& graph, const CompileRequest& r, const 
   cfg.options = r.options;
   auto result = backend.compile(run.graph, cfg);
   if (progress) progress("partition", 1, 1);
-  run.report = make_compile_report(r.model, r.target, resolved.reason,
+  run.report = make_compile_report(r.model, r.target, r.target_reason.empty() ? resolved.reason : r.target_reason,
                                    r.quantize_label.empty() ? run.strategy : r.quantize_label, std::move(result));
   return run;
 }

@@ -20,6 +20,9 @@ namespace ec::report {
 struct CompileRequest {
   std::string model;        // the model's path or name, for the report
   std::string target = "auto";  // a backend registry target
+  /// Why this target, when the caller chose it (devices::choose_target for "auto");
+  /// "" = the registry's reason.
+  std::string target_reason;
   /// "ptq", "qat", "dynamic" or "none"; "" = the target's default: ptq for a
   /// float model on a target that requires 8-bit tensors (coral), else none.
   std::string quantize;

@@ -21,6 +21,7 @@
 #include "core/frontends/frontend.h"
 #include "core/quantize/calibration_data.h"
 #include "core/quantize/quantizer.h"
+#include "core/devices/discovery.h"
 #include "core/report/compile_flow.h"
 #include "core/report/compile_report.h"
 #include "core/util/atomic_file.h"
@@ -60,7 +61,9 @@ int run_compile(const CompileCliOptions& o) {
     }
     if (!known) throw EdgeCompilerError(ErrorKind::Usage, "--quantize " + o.quantize + ": valid: " + names + "weights-int8 (metal), none");
   }
-  const auto resolved = backends::resolve_backend(o.target);  // unknown target: one line listing the known ones
+  // auto: coral when a Coral accelerator is attached and available (device discovery), else cpu
+  const auto choice = devices::choose_target(o.target);
+  const auto resolved = backends::resolve_backend(choice.target);  // unknown target: one line listing the known ones
   const bool metal = resolved.backend->name() == "metal";
   if (!metal && (!o.precision.empty() || !o.compute_units.empty() || !o.deployment_target.empty() || metal_weights))
     throw EdgeCompilerError(ErrorKind::Usage, "--precision, --compute-units, --deployment-target and --quantize weights-int8 "
@@ -75,7 +78,8 @@ int run_compile(const CompileCliOptions& o) {
                                                   "; name it *" + artefact);
   report::CompileRequest request;
   request.model = o.model;
-  request.target = o.target;
+  request.target = choice.target;
+  request.target_reason = choice.reason;
   request.quantize = metal_weights ? "none" : o.quantize;
   if (metal_weights) request.quantize_label = "weights-int8";
   request.calibration_percentile = o.percentile;

@@ -203,3 +203,42 @@ TEST(Discovery, ListsHostCpuFirstAndSaysWhatItDidNotFind) {
   for (const auto& n : r.notes) usb_note |= n.rfind("no Coral found", 0) == 0;
   EXPECT_TRUE(usb_note);
 }
+
+// --target auto: coral only when a Coral accelerator is attached and usable, else cpu, saying why.
+TEST(ChooseTarget, AutoFollowsTheAttachedDevices) {
+  using namespace ec::devices;
+  Discovery none;
+  none.devices.push_back(make_virtual_device(DeviceType::TPU, "Google", "coral-virtual-usb", "Virtual Edge TPU", "coral"));
+  none.notes.push_back("no Coral found (3 USB devices seen)");
+  auto c = choose_target("auto", none);
+  EXPECT_EQ(c.target, "cpu");
+  EXPECT_NE(c.reason.find("no Coral device attached"), std::string::npos) << c.reason;
+  EXPECT_NE(c.reason.find("3 USB devices seen"), std::string::npos) << c.reason;
+
+  Discovery busy = none;
+  HardwareDevice usb;
+  usb.type = DeviceType::TPU;
+  usb.id = "coral-usb-2-3";
+  usb.name = "Coral USB Accelerator";
+  usb.metadata = {{kDiscoveredBy, "libusb"}, {kIsVirtual, "false"}};
+  usb.availability = {false, "permission denied on /dev/bus/usb/002/003: add a udev rule"};
+  busy.devices.push_back(usb);
+  c = choose_target("auto", busy);
+  EXPECT_EQ(c.target, "cpu");
+  EXPECT_NE(c.reason.find("udev rule"), std::string::npos) << c.reason;
+
+  Discovery ready = none;
+  usb.availability = {true, ""};
+  ready.devices.push_back(usb);
+  c = choose_target("auto", ready);
+  EXPECT_EQ(c.target, "coral");
+  EXPECT_NE(c.reason.find("coral-usb-2-3"), std::string::npos) << c.reason;
+
+  EXPECT_EQ(choose_target("metal", ready).target, "metal");  // an explicit target is kept
+  EXPECT_TRUE(choose_target("metal", ready).reason.empty());
+  // On this machine (no Coral attached) auto is the CPU, with a reason.
+  c = choose_target("auto");
+  if (c.target == "cpu") {
+    EXPECT_NE(c.reason.find("so cpu"), std::string::npos) << c.reason;
+  }
+}
