@@ -812,6 +812,25 @@
         <source>Estimated latency %1 ms (estimate).</source>
         <translation>Geschätzte Latenz %1 ms (Schätzung).</translation>
     </message>
+    <message>
+        <source>Neural Engine</source>
+        <translation>Neural Engine</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message numerus="yes">
+        <source>Target %1 (%2): of %n op(s), %3 on the Neural Engine, %4 on the GPU, %5 on the CPU; %6.</source>
+        <translation>
+            <numerusform>Ziel %1 (%2): von %n Op %3 auf der Neural Engine, %4 auf der GPU, %5 auf der CPU; %6.</numerusform>
+            <numerusform>Ziel %1 (%2): von %n Ops %3 auf der Neural Engine, %4 auf der GPU, %5 auf der CPU; %6.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ec::widgets::PartitionStatusModel</name>

@@ -277,6 +277,9 @@ class CompileTests : public QObject {
     PartitionPanel* panel = window.partitionPanel();
     QVERIFY(panel->report());
     QCOMPARE(panel->report()->backend, std::string("metal"));
+    // The summary reads by compute unit, not by the Edge TPU's target/segment terms.
+    QVERIFY2(panel->summaryText().contains(QStringLiteral("on the GPU")) && !panel->summaryText().contains(QStringLiteral("TPU")),
+             qPrintable(panel->summaryText()));
     QAbstractItemModelTester ops(panel->opModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     QVERIFY(panel->opModel()->rowCount() > 0);
     for (int r = 0; r < panel->opModel()->rowCount(); ++r) {  // fp32: the GPU, with the precision rule as reason

@@ -118,21 +118,49 @@ void PartitionPanel::changeEvent(QEvent* event) {
 void PartitionPanel::retranslate() {
   statusTitle_->setText(tr("Operator / Count / Status"));
   opsTitle_->setText(tr("Operations"));
-  legend_->setText(swatch(targetColor(), tr("TPU")) + QStringLiteral("&nbsp;&nbsp;") +
-                   swatch(cpuColor(), tr("CPU (unsupported)")) + QStringLiteral("&nbsp;&nbsp;") +
-                   swatch(afterUnsupportedColor(), tr("CPU (after the first unsupported op)")));
+  // A backend that predicts compute units (metal: Neural Engine / GPU / CPU) reads
+  // by unit; the Edge TPU by target vs CPU and the segment rule.
+  bool byUnit = false;
+  if (report_) {
+    for (const auto& r : report_->result.partition.rows) byUnit |= !r.unit.empty();
+  }
+  if (byUnit) {
+    legend_->setText(swatch(targetColor(), tr("Neural Engine")) + QStringLiteral("&nbsp;&nbsp;") +
+                     swatch(gpuColor(), tr("GPU")) + QStringLiteral("&nbsp;&nbsp;") + swatch(cpuColor(), tr("CPU")));
+  } else {
+    legend_->setText(swatch(targetColor(), tr("TPU")) + QStringLiteral("&nbsp;&nbsp;") +
+                     swatch(cpuColor(), tr("CPU (unsupported)")) + QStringLiteral("&nbsp;&nbsp;") +
+                     swatch(afterUnsupportedColor(), tr("CPU (after the first unsupported op)")));
+  }
   if (!report_) {
     summary_->setText(status_.isEmpty() ? tr("No compile yet: Model › Compile for target…") : status_);
     return;
   }
   const auto& p = report_->result.partition;
-  QString text = tr("Target %1 (%2): %3 of %n op(s) on the TPU, %4 on the CPU; %5 TPU segment(s); %6.",
-                    nullptr, int(p.rows.size()))
-                     .arg(QString::fromStdString(report_->target), QString::fromStdString(report_->backend))
-                     .arg(p.ops_on_target())
-                     .arg(p.ops_on_cpu())
-                     .arg(p.segments)
-                     .arg(QString::fromStdString(report_->verified_by));
+  QString text;
+  if (byUnit) {
+    int ane = 0, gpu = 0, cpu = 0;
+    for (const auto& r : p.rows) {
+      if (r.unit == "ANE") ++ane;
+      else if (r.unit == "GPU") ++gpu;
+      else ++cpu;
+    }
+    text = tr("Target %1 (%2): of %n op(s), %3 on the Neural Engine, %4 on the GPU, %5 on the CPU; %6.", nullptr,
+              int(p.rows.size()))
+               .arg(QString::fromStdString(report_->target), QString::fromStdString(report_->backend))
+               .arg(ane)
+               .arg(gpu)
+               .arg(cpu)
+               .arg(QString::fromStdString(report_->verified_by));
+  } else {
+    text = tr("Target %1 (%2): %3 of %n op(s) on the TPU, %4 on the CPU; %5 TPU segment(s); %6.", nullptr,
+              int(p.rows.size()))
+               .arg(QString::fromStdString(report_->target), QString::fromStdString(report_->backend))
+               .arg(p.ops_on_target())
+               .arg(p.ops_on_cpu())
+               .arg(p.segments)
+               .arg(QString::fromStdString(report_->verified_by));
+  }
   const auto& est = report_->result.estimate;
   if (est.latency_ms > 0) text += QLatin1Char(' ') + tr("Estimated latency %1 ms (estimate).").arg(est.latency_ms, 0, 'f', 3);
   if (!status_.isEmpty()) text = status_ + QLatin1Char('\n') + text;
