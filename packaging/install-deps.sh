@@ -10,7 +10,7 @@ packages=(
   # core
   libonnx-dev libprotobuf-dev protobuf-compiler
   libflatbuffers-dev flatbuffers-compiler
-  libeigen3-dev libusb-1.0-0-dev libspdlog-dev libfmt-dev
+  libeigen3-dev libdnnl-dev libusb-1.0-0-dev libspdlog-dev libfmt-dev
   libcli11-dev nlohmann-json3-dev
   libsqlite3-dev nettle-dev  # run history (core/history): SQLite, SHA-256 of model files
   # GUI

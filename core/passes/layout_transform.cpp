@@ -6,12 +6,15 @@
 // A layout-sensitive op (Conv, pools, BatchNormalization) of rank 4 reads the
 // twin of its input — a Transpose [0,2,3,1] is inserted only when there is
 // none (an edge) — and writes a twin. Element-wise ops whose data inputs all
-// have twins (or are scalar constants) run on the twins too. A Transpose
+// have twins (or are scalar constants, or constants they broadcast, which get an
+// NHWC copy) run on the twins too, and so does a Concat of twins (its axis moved).
+// The model's own Transposes between the layouts become twins, not ops. A Transpose
 // [0,3,1,2] back to NCHW is inserted only where something still needs the
 // NCHW tensor (another op, or a graph output). So Transposes appear only at
 // the edges of NHWC regions, and an exit followed by an entry cancels (the
 // twin is reused). Existing pairs of inverse Transposes are cancelled too.
 // With layout NHWC, Conv weights are [M, kH, kW, C/group] (TFLite's OHWI).
+#include <algorithm>
 #include <array>
 #include <unordered_map>
 #include <unordered_set>
@@ -78,7 +81,8 @@ class LayoutTransform final : public Pass {
   std::string_view description() const override {
     return "Rewrites rank-4 Conv (constant weights, reordered to OHWI), MaxPool, AveragePool, "
            "GlobalAveragePool, GlobalMaxPool and BatchNormalization to layout NHWC, and carries "
-           "element-wise ops between them along. Transposes are inserted only where an NHWC "
+           "element-wise ops and Concats between them along (and the model's own NCHW<->NHWC "
+           "Transposes with them). Transposes are inserted only where an NHWC "
            "region meets NCHW (graph inputs and outputs, other ops); back-to-back inverse "
            "Transposes cancel. For NHWC backends; the CPU runtime runs both layouts.";
   }
@@ -101,6 +105,7 @@ class LayoutTransform final : public Pass {
       ir::Operation t;
       t.kind = ir::OpKind::Transpose;
       t.op_type = "Transpose";
+      t.name = "LayoutTransform/" + out;  // named, so a profile can tell them from the model's ops
       t.inputs = {in};
       t.outputs = {out};
       t.attributes["perm"] = perm;
@@ -157,22 +162,52 @@ class LayoutTransform final : public Pass {
       }
       if (convert) {
         op.inputs[0] = nhwc_input(op.inputs[0]);
-        if (op.kind == ir::OpKind::Conv) op.inputs[1] = reorder_weight(g, op.inputs[1], ohwi, old_weights);
+        if (op.kind == ir::OpKind::Conv)
+          op.inputs[1] = to_nhwc_constant(g, op.inputs[1], ohwi, old_weights, ".ohwi");
         op.attributes["layout"] = std::string("NHWC");
       } else if (plain && !extra_outputs && is_elementwise(op.kind)) {
+        // Other operands: scalars, or constants broadcast against the data (a per-channel
+        // [C,1,1] scale, say), which get an NHWC copy.
         bool any_twin = false, all_ok = true;
         for (const auto& in : op.inputs) {
           if (twin.count(in)) any_twin = true;
-          else if (!is_scalar_constant(in)) all_ok = false;
+          else if (!is_scalar_constant(in) && !nhwc_constant_ok(g, in)) all_ok = false;
         }
         convert = any_twin && all_ok;
         if (convert)
-          for (auto& in : op.inputs)
+          for (auto& in : op.inputs) {
             if (twin.count(in)) in = twin.at(in);
+            else if (!is_scalar_constant(in)) in = to_nhwc_constant(g, in, ohwi, old_weights);
+          }
+      } else if (plain && !extra_outputs && op.kind == ir::OpKind::Concat && is_rank4(g, op.outputs[0]) &&
+                 std::all_of(op.inputs.begin(), op.inputs.end(), [&](const std::string& in) { return twin.count(in); })) {
+        // Concat of NHWC twins: the same Concat along the axis's NHWC position.
+        std::int64_t axis = op.attr_int("axis", 0);
+        if (axis < 0) axis += 4;
+        if (axis >= 0 && axis < 4) {
+          convert = true;
+          for (auto& in : op.inputs) in = twin.at(in);
+          op.attributes["axis"] = std::find(kToNhwc.begin(), kToNhwc.end(), axis) - kToNhwc.begin();
+        }
       } else if (op.kind == ir::OpKind::Transpose && op.inputs.size() == 1 && !outputs.count(op.outputs[0])) {
+        const auto q = op.attr_ints("perm");
+        if (!op.quant && is_rank4(g, op.inputs[0]) && q == kToNhwc && twin.count(op.inputs[0])) {
+          // The model's own NCHW -> NHWC Transpose of a tensor already held NHWC: the twin.
+          if (nchw_missing.count(op.inputs[0])) r.add("transpose_pairs_cancelled");
+          alias[op.outputs[0]] = twin.at(op.inputs[0]);
+          g.tensors.erase(op.outputs[0]);
+          continue;
+        }
+        if (!op.quant && is_rank4(g, op.inputs[0]) && q == kToNchw && !twin.count(op.outputs[0])) {
+          // The model's own NHWC -> NCHW Transpose: its input is the output's twin, and
+          // the NCHW tensor is made only where something needs it.
+          twin[op.outputs[0]] = op.inputs[0];
+          twin_order.push_back(op.outputs[0]);
+          nchw_missing.insert(op.outputs[0]);
+          continue;
+        }
         // Transpose(Transpose(x, p), q) with q∘p = identity reads x.
         auto it = transpose_of.find(op.inputs[0]);
-        const auto q = op.attr_ints("perm");
         if (it != transpose_of.end() && q.size() == it->second.second.size() && !q.empty()) {
           bool identity = true;
           for (std::size_t k = 0; k < q.size(); ++k)
@@ -216,13 +251,25 @@ class LayoutTransform final : public Pass {
   }
 
  private:
-  static std::string reorder_weight(ir::Graph& g, const std::string& w,
-                                    std::unordered_map<std::string, std::string>& cache,
-                                    std::unordered_set<std::string>& old) {
+  // A constant an element-wise op can read in NHWC: rank 1-4 (it broadcasts against
+  // rank-4 data), static, not per-channel quantised.
+  static bool nhwc_constant_ok(const ir::Graph& g, const std::string& name) {
+    const ir::Tensor* t = find_constant(g, name);
+    return t && t->shape.is_static() && !t->shape.dims.empty() && t->shape.dims.size() <= 4 &&
+           ir::dtype_size(t->dtype) > 0 && !(t->quant && t->quant->per_channel());
+  }
+
+  // The constant padded to rank 4 ([1...] in front, as broadcasting aligns it) and
+  // permuted [0, 2, 3, 1]: Conv weights [M, C, kH, kW] become OHWI, a [C, 1, 1] scale
+  // [1, 1, 1, C]. One copy per constant.
+  static std::string to_nhwc_constant(ir::Graph& g, const std::string& w,
+                                      std::unordered_map<std::string, std::string>& cache,
+                                      std::unordered_set<std::string>& old, const char* suffix = ".nhwc") {
     auto it = cache.find(w);
     if (it != cache.end()) return it->second;
     const ir::Tensor& t = *find_constant(g, w);
-    const auto s = t.shape.sizes();  // [M, C, kH, kW]
+    auto s = t.shape.sizes();
+    while (s.size() < 4) s.insert(s.begin(), 1);
     const std::size_t es = ir::dtype_size(t.dtype);
     const auto M = s[0], C = s[1], H = s[2], W = s[3];
     runtime::Tensor out(t.dtype, {M, H, W, C});
@@ -244,8 +291,8 @@ class LayoutTransform final : public Pass {
               std::memcpy(dst + static_cast<std::size_t>(((m * H + h) * W + x) * C + c) * es,
                           src + static_cast<std::size_t>(((m * C + c) * H + h) * W + x) * es, es);
     }
-    const auto quant = t.quant;  // per-channel along M: axis 0 in both layouts
-    const std::string n = add_constant(g, w + ".ohwi", out);
+    const auto quant = t.quant;  // per-channel only along M (Conv weights): axis 0 in both layouts
+    const std::string n = add_constant(g, w + suffix, out);
     g.find_tensor(n)->quant = quant;
     cache[w] = n;
     old.insert(w);

@@ -13,11 +13,26 @@
 #include "core/passes/pass_registry.h"
 #include "core/runtime/dispatch.h"
 #include "core/runtime/kernel_registry.h"
+#include "core/runtime/kernels/conv_onednn.h"
 #include "core/runtime/quantized/int8_kernels.h"
 #include "core/runtime/targets/target_session.h"
 
 namespace ec::runtime {
 namespace {
+
+// A float graph with a rank-4 NCHW Conv on constant weights, and nothing quantised:
+// worth converting to channels-last for oneDNN (SessionOptions::channels_last).
+bool wants_channels_last(const ir::Graph& g) {
+  for (const auto& [name, t] : g.tensors)
+    if (t.quant) return false;
+  return std::any_of(g.ops.begin(), g.ops.end(), [&](const ir::Operation& op) {
+    if (op.kind != ir::OpKind::Conv || op.inputs.size() < 2 || op.attr_string("layout", "NCHW") != "NCHW") return false;
+    const ir::Tensor* x = g.find_tensor(op.inputs[0]);
+    const ir::Tensor* w = g.find_tensor(op.inputs[1]);
+    return x && w && w->is_constant() && x->dtype == ir::DType::Float32 && x->shape.rank_known &&
+           x->shape.dims.size() == 4;
+  });
+}
 
 std::string expected_type(const TensorInfo& info) {
   return std::string(ir::dtype_name(info.dtype)) + info.shape.to_string();
@@ -123,7 +138,8 @@ void InferenceSession::load(ir::FrozenGraph graph) {
   if (options_.fuse_patterns) {
     // A copy only when a pattern's first op is there (constants are shared, not copied).
     const bool candidates = std::any_of(graph->ops.begin(), graph->ops.end(), [](const ir::Operation& op) {
-      return op.kind == ir::OpKind::ReduceMean || op.kind == ir::OpKind::Erf || op.kind == ir::OpKind::HardSigmoid;
+      return op.kind == ir::OpKind::ReduceMean || op.kind == ir::OpKind::Erf || op.kind == ir::OpKind::HardSigmoid ||
+             op.kind == ir::OpKind::BatchNormalization;
     });
     if (candidates) {
       ir::Graph g = *graph;
@@ -136,6 +152,16 @@ void InferenceSession::load(ir::FrozenGraph graph) {
         fused_pattern_ops_ = static_cast<int>(removed);
         graph = ir::freeze(std::move(g));
       }
+    }
+  }
+  channels_last_ops_ = 0;
+  if (options_.channels_last && kernels::onednn_conv_enabled() && wants_channels_last(*graph)) {
+    ir::Graph g = *graph;
+    const passes::PassResult r = passes::make_layout_transform_pass()->run(g);
+    const auto it = r.statistics.find("ops_converted");
+    if (it != r.statistics.end() && it->second > 0) {
+      channels_last_ops_ = static_cast<int>(it->second);
+      graph = ir::freeze(std::move(g));
     }
   }
   // Refuse up front: an op without a kernel would fail only mid-run otherwise.

@@ -34,6 +34,12 @@ struct SessionOptions {
   /// Runtime's graph optimisations do. Outputs equal the unfused graph's to
   /// float rounding.
   bool fuse_patterns = true;
+  /// Convert the float convolutions of an NCHW graph to channels-last at load (the
+  /// LayoutTransform pass: NHWC Conv/pools/BatchNormalization and the element-wise ops
+  /// between them, Transposes only at the edges), as ONNX Runtime's NCHWc transformer
+  /// does, so the convolutions run on oneDNN's channels-last kernels without a reorder
+  /// per op. Off when oneDNN convolutions are (EC_CONV=own) and for quantised graphs.
+  bool channels_last = true;
 };
 
 /// Time spent in each op of one run (in graph order), filled by run() on request.
@@ -78,6 +84,8 @@ class InferenceSession {
   int fused_activations() const { return fused_count_; }
   /// Ops removed by fuse_patterns at load (0 when nothing matched or changed).
   int fused_pattern_ops() const { return fused_pattern_ops_; }
+  /// Ops converted to channels-last at load (SessionOptions::channels_last; 0 = none).
+  int channels_last_ops() const { return channels_last_ops_; }
   /// Ops prepared at load for integer execution (int8 and hybrid ops; see
   /// core/runtime/quantized/int8_kernels.h).
   int quantized_ops() const { return quantized_count_; }
@@ -128,6 +136,7 @@ class InferenceSession {
   std::deque<ir::Operation> fused_ops_;         // producer copies with fused_activation set
   int fused_count_ = 0;
   int fused_pattern_ops_ = 0;
+  int channels_last_ops_ = 0;
   int quantized_count_ = 0;
   std::vector<Tensor> constants_;               // by slot (undefined for non-constants)
   std::map<std::string, int> slots_;            // tensor name -> slot

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/errors.h"
 #include "core/runtime/session.h"
@@ -87,7 +88,10 @@ TEST(Session, ThreadCountDoesNotChangeResults) {
   const Tensor x = f32({1, 4, 9, 9}, xv);
   std::vector<std::vector<float>> outs;
   for (int t : {1, 2, 3}) {
-    InferenceSession s({t});
+    SessionOptions o;  // our own kernels: bitwise equal whatever the thread count (by design)
+    o.threads = t;
+    o.channels_last = false;
+    InferenceSession s(o);
     s.load(conv_clip_graph(false));
     EXPECT_EQ(s.threads(), t);
     outs.push_back(s.run({{"x", x}}).at("y").to_float_vector());
@@ -95,6 +99,100 @@ TEST(Session, ThreadCountDoesNotChangeResults) {
   EXPECT_EQ(outs[0], outs[1]);
   EXPECT_EQ(outs[0], outs[2]);
   EXPECT_GE(InferenceSession().threads(), 1);  // 0 = every core
+}
+
+// Conv (+ bias) -> activation over x f32[n, c, h, w], weights from a fixed pattern.
+struct ConvCase {
+  std::int64_t n, c, h, w, m, k, stride, dilation, group;
+  std::vector<std::int64_t> pads;  // t, l, b, r
+  bool bias;
+  std::string act;  // "", "Relu", "Clip6", "Sigmoid"
+};
+
+ir::FrozenGraph conv_case_graph(const ConvCase& cc) {
+  ir::Graph g;
+  g.name = "conv_case";
+  const std::int64_t oh = (cc.h + cc.pads[0] + cc.pads[2] - cc.dilation * (cc.k - 1) - 1) / cc.stride + 1;
+  const std::int64_t ow = (cc.w + cc.pads[1] + cc.pads[3] - cc.dilation * (cc.k - 1) - 1) / cc.stride + 1;
+  g.add_tensor({"x", ir::DType::Float32, ir::Shape::of({cc.n, cc.c, cc.h, cc.w}), std::nullopt, std::nullopt});
+  std::vector<float> w(static_cast<std::size_t>(cc.m * (cc.c / cc.group) * cc.k * cc.k)), b(cc.m);
+  for (std::size_t i = 0; i < w.size(); ++i) w[i] = static_cast<float>(static_cast<int>(i * 37 % 11) - 5) * 0.1f;
+  for (std::size_t i = 0; i < b.size(); ++i) b[i] = static_cast<float>(i % 5) * 0.25f - 0.5f;
+  g.add_tensor({"w", ir::DType::Float32, ir::Shape::of({cc.m, cc.c / cc.group, cc.k, cc.k}),
+                ir::ConstantData::copy_of(w.data(), w.size() * 4), std::nullopt});
+  g.add_tensor({"b", ir::DType::Float32, ir::Shape::of({cc.m}), ir::ConstantData::copy_of(b.data(), b.size() * 4),
+                std::nullopt});
+  const float lo = 0.f, hi = 6.f;
+  g.add_tensor({"lo", ir::DType::Float32, ir::Shape::of({}), ir::ConstantData::copy_of(&lo, 4), std::nullopt});
+  g.add_tensor({"hi", ir::DType::Float32, ir::Shape::of({}), ir::ConstantData::copy_of(&hi, 4), std::nullopt});
+  const auto out = ir::Shape::of({cc.n, cc.m, oh, ow});
+  g.add_tensor({"c", ir::DType::Float32, out, std::nullopt, std::nullopt});
+  g.add_tensor({"y", ir::DType::Float32, out, std::nullopt, std::nullopt});
+  g.inputs = {"x"};
+  g.outputs = {"y"};
+  std::vector<std::string> ins{"x", "w"};
+  if (cc.bias) ins.push_back("b");
+  const std::string conv_out = cc.act.empty() ? "y" : "c";
+  g.ops.push_back(make_op("Conv", ins, {conv_out},
+                          {{"pads", cc.pads},
+                           {"strides", std::vector<std::int64_t>{cc.stride, cc.stride}},
+                           {"dilations", std::vector<std::int64_t>{cc.dilation, cc.dilation}},
+                           {"group", cc.group}}));
+  if (cc.act == "Clip6") g.ops.push_back(make_op("Clip", {"c", "lo", "hi"}, {"y"}));
+  else if (!cc.act.empty()) g.ops.push_back(make_op(cc.act, {"c"}, {"y"}));
+  return ir::freeze(std::move(g));
+}
+
+// At load the session runs float convolutions channels-last on oneDNN (split over the
+// pool in bands of output rows or whole images): every geometry equals our own NCHW
+// kernels (channels_last off) to float rounding, at 1, 2 and 3 threads.
+TEST(Session, ChannelsLastOnOneDnnMatchesOwnKernels) {
+  const std::vector<ConvCase> cases = {
+      {1, 3, 17, 15, 8, 3, 2, 1, 1, {1, 1, 1, 1}, true, "Relu"},      // stem: few input channels
+      {1, 16, 12, 12, 24, 1, 1, 1, 1, {0, 0, 0, 0}, true, "Clip6"},  // pointwise
+      {2, 16, 12, 12, 24, 1, 1, 1, 1, {0, 0, 0, 0}, false, ""},      // batch 2: whole images
+      {1, 32, 14, 14, 32, 3, 1, 1, 32, {1, 1, 1, 1}, true, "Clip6"},  // depthwise
+      {1, 32, 15, 15, 32, 3, 2, 1, 32, {0, 0, 1, 1}, true, ""},      // depthwise, stride 2, TF-style pads
+      {1, 8, 11, 9, 16, 7, 1, 1, 8, {3, 3, 3, 3}, true, ""},         // 7x7 depthwise-like, groups of 1
+      {1, 12, 10, 10, 12, 3, 1, 2, 3, {2, 2, 2, 2}, true, "Sigmoid"}, // grouped, dilated
+      {1, 6, 3, 13, 10, 3, 1, 1, 1, {0, 1, 2, 1}, true, "Relu"},      // fewer rows than a band each
+      {3, 5, 9, 9, 7, 5, 3, 1, 1, {2, 1, 0, 2}, false, "Relu"},      // batch 3, asymmetric pads
+  };
+  for (const auto& cc : cases) {
+    const ir::FrozenGraph g = conv_case_graph(cc);
+    std::vector<float> xv(static_cast<std::size_t>(cc.n * cc.c * cc.h * cc.w));
+    for (std::size_t i = 0; i < xv.size(); ++i) xv[i] = static_cast<float>(static_cast<int>(i * 7 % 23)) * 0.1f - 1.1f;
+    const Tensor x = f32({cc.n, cc.c, cc.h, cc.w}, xv);
+    SessionOptions own;
+    own.channels_last = false;
+    own.threads = 1;
+    InferenceSession ref(own);
+    ref.load(g);
+    EXPECT_EQ(ref.channels_last_ops(), 0);
+    const auto want = ref.run({{"x", x}}).at("y").to_float_vector();
+    std::vector<std::vector<float>> got;
+    for (int t : {1, 2, 3}) {
+      InferenceSession s({t});
+      s.load(g);
+      EXPECT_GE(s.channels_last_ops(), 1) << "conv of case m=" << cc.m << " k=" << cc.k;
+      got.push_back(s.run({{"x", x}}).at("y").to_float_vector());
+    }
+    ASSERT_EQ(got[0].size(), want.size());
+    float scale = 0;
+    for (float v : want) scale = std::max(scale, std::abs(v));
+    for (std::size_t i = 0; i < want.size(); ++i)
+      ASSERT_NEAR(got[0][i], want[i], 1e-5f * std::max(1.f, scale)) << "element " << i << " of case m=" << cc.m
+                                                                      << " k=" << cc.k << " group=" << cc.group;
+    // Each thread count cuts the output into other pieces, and oneDNN may block a piece
+    // differently (its AVX2 kernels do): equal to rounding across thread counts, and
+    // bitwise from run to run at one count.
+    for (std::size_t t = 1; t < got.size(); ++t)
+      for (std::size_t i = 0; i < want.size(); ++i)
+        ASSERT_NEAR(got[t][i], got[0][i], 1e-5f * std::max(1.f, scale)) << t + 1 << " threads, element " << i;
+    InferenceSession again({2});
+    again.load(g);
+    EXPECT_EQ(again.run({{"x", x}}).at("y").to_float_vector(), got[1]) << "two runs at 2 threads, m=" << cc.m;
+  }
 }
 
 TEST(Session, ArenaIsReusedAcrossRuns) {

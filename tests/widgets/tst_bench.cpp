@@ -4,6 +4,7 @@
 // and the workbench colouring the graph by per-op time (QT_QPA_PLATFORM=offscreen).
 #include <cmath>
 #include <memory>
+#include <set>
 
 #include <QAbstractItemModelTester>
 #include <QAction>
@@ -125,7 +126,19 @@ class BenchTests : public QObject {
     QCOMPARE(values.size(), graph.ops.size());
     int finite = 0;
     for (double v : values) finite += std::isfinite(v);
-    QVERIFY(finite >= int(stats->op_profile.size()) - 1);
+    // The only profiled ops the model does not have are the Transposes the runtime
+    // put at the edges of its channels-last region.
+    std::set<std::string> names;
+    for (const auto& op : graph.ops) names.insert(op.name);
+    int inserted = 0;
+    for (const auto& e : stats->op_profile)
+      if (!names.count(e.name)) {
+        QCOMPARE(e.op_type, std::string("Transpose"));
+        QVERIFY(e.name.rfind("LayoutTransform/", 0) == 0);
+        ++inserted;
+      }
+    QVERIFY(inserted <= 2);
+    QVERIFY(finite >= int(stats->op_profile.size()) - inserted - 1);
   }
 
   void panelCancels() {

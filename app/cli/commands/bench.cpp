@@ -108,7 +108,8 @@ void print_text(const BenchOptions& o, const runtime::InferenceSession& session,
             << ", activation arena " << size_string(s.arena_bytes) << ", packed weights "
             << size_string(session.packed_weight_bytes()) << ", " << session.fused_activations()
             << " activations fused into the op before them, " << session.fused_pattern_ops()
-            << " ops removed by LayerNorm/GELU/HardSwish fusion\n";
+            << " ops removed by LayerNorm/GELU/HardSwish fusion, " << session.channels_last_ops()
+            << " ops run channels-last\n";
   if (s.op_profile.empty()) return;
   const double total = runtime::op_profile_total_ms(s);
   std::snprintf(line, sizeof line, "per-op profile (mean of %d timed runs): ops sum to %.3f ms, %.1f%% of the mean latency\n",
@@ -147,6 +148,7 @@ int bench_model(const BenchOptions& o) {
   j["packed_weights_bytes"] = session.packed_weight_bytes();
   j["fused_activations"] = session.fused_activations();
   j["fused_pattern_ops_removed"] = session.fused_pattern_ops();
+  j["channels_last_ops"] = session.channels_last_ops();
   nlohmann::json top = nlohmann::json::array();
   for (const auto& op : runtime::top_ops(s, static_cast<std::size_t>(o.top)))
     top.push_back({{"name", op.name}, {"op_type", op.op_type}, {"ms", op.ms}});

@@ -17,6 +17,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <tuple>
 
 #include "core/runtime/thread_pool.h"
@@ -330,6 +331,7 @@ struct PackCache::Impl {
   std::map<const std::byte*, const std::byte*> ranges;  // begin -> end
   std::map<Key, std::unique_ptr<float, decltype(&std::free)>> packed;
   std::map<Key, std::unique_ptr<float, decltype(&std::free)>> packed_b;  // op(B) operands (alpha unused)
+  std::map<std::string, std::shared_ptr<void>, std::less<>> prepared;
   std::size_t bytes = 0;
   bool holds(const void* p, std::size_t n) const {
     const auto* b = static_cast<const std::byte*>(p);
@@ -354,6 +356,26 @@ std::size_t PackCache::packed_bytes() const {
   std::lock_guard lock(impl_->m);
   return impl_->bytes;
 }
+
+bool PackCache::is_constant(const void* data, std::size_t bytes) const {
+  std::lock_guard lock(impl_->m);
+  return impl_->holds(data, bytes);
+}
+
+std::shared_ptr<void> PackCache::find_prepared(const std::string& key) const {
+  std::lock_guard lock(impl_->m);
+  auto it = impl_->prepared.find(key);
+  return it == impl_->prepared.end() ? nullptr : it->second;
+}
+
+std::shared_ptr<void> PackCache::put_prepared(const std::string& key, std::shared_ptr<void> state, std::size_t bytes) {
+  std::lock_guard lock(impl_->m);
+  auto [it, added] = impl_->prepared.emplace(key, std::move(state));
+  if (added) impl_->bytes += bytes;
+  return it->second;
+}
+
+PackCache* current_pack_cache() { return t_pack_cache; }
 
 PackCacheScope::PackCacheScope(PackCache* cache) : previous_(t_pack_cache) { t_pack_cache = cache; }
 PackCacheScope::~PackCacheScope() { t_pack_cache = previous_; }

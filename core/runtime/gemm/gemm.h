@@ -22,6 +22,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -94,8 +95,15 @@ class PackCache {
   PackCache& operator=(const PackCache&) = delete;
   /// Declares [data, data + bytes) immutable for the cache's lifetime.
   void add_constant_range(const void* data, std::size_t bytes);
-  /// Bytes held by packed copies.
+  /// Bytes held by packed copies (prepared kernel state included).
   std::size_t packed_bytes() const;
+  /// True when [data, data + bytes) lies inside a declared constant range.
+  bool is_constant(const void* data, std::size_t bytes) const;
+  /// Session-lifetime state a kernel prepared for one op (e.g. a oneDNN primitive with
+  /// its reordered weights), under a key the kernel builds; null when absent.
+  std::shared_ptr<void> find_prepared(const std::string& key) const;
+  /// Stores `state` under `key` (the first stored wins; returns what is stored).
+  std::shared_ptr<void> put_prepared(const std::string& key, std::shared_ptr<void> state, std::size_t bytes);
 
   struct Impl;
 
@@ -106,6 +114,9 @@ class PackCache {
   friend const float* cached_pack_b(PackCache&, const MicroKernel&, const float*, std::int64_t, bool, std::int64_t,
                                     std::int64_t, std::int64_t);
 };
+
+/// The cache made current on this thread by a PackCacheScope (null outside a session run).
+PackCache* current_pack_cache();
 
 /// Makes `cache` current on this thread for the scope's lifetime.
 class PackCacheScope {

@@ -593,9 +593,8 @@ Outputs kernel_Conv(const ir::Operation& op, Inputs x) {
   if (B.defined() && B.numel() != g.m) fail("bias has " + std::to_string(B.numel()) + " values, expected " + std::to_string(g.m));
   float lo = 0, hi = 0;
   const bool clamp = fused_clamp(op, lo, hi);  // otherwise (SIGMOID, TANH) applied after
-  if (Y.numel() > 0)
-    conv_fast(g, X.data<float>(), W.data<float>(), B.defined() ? B.data<float>() : nullptr, Y.mutable_data<float>(),
-              lo, hi);
+  const float* b = B.defined() ? B.data<float>() : nullptr;
+  if (Y.numel() > 0) conv_fast(g, X.data<float>(), W.data<float>(), b, Y.mutable_data<float>(), lo, hi);
   if (!clamp) apply_fused_activation(op, Y);
   return {Y};
 }

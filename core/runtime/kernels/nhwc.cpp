@@ -9,6 +9,7 @@
 #pragma GCC diagnostic ignored "-Wpsabi"
 
 #include "core/runtime/gemm/gemm.h"
+#include "core/runtime/kernels/conv_onednn.h"
 #include "core/runtime/kernels/nhwc.h"
 #include "core/runtime/thread_pool.h"
 
@@ -270,9 +271,10 @@ Outputs conv_nhwc(const ir::Operation& op, Inputs x) {
   Tensor Y = Tensor::uninitialized(DType::Float32, {g.n, g.out[0], g.out[1], g.m});  // every element written
   float lo = 0, hi = 0;
   const bool clamp = fused_clamp(op, lo, hi);  // otherwise (SIGMOID, TANH) applied after
-  if (Y.numel() > 0)
-    conv_fast_nhwc(g, X.data<float>(), W.data<float>(), B.defined() ? B.data<float>() : nullptr,
-                   Y.mutable_data<float>(), lo, hi);
+  const float* b = B.defined() ? B.data<float>() : nullptr;
+  if (Y.numel() > 0 &&
+      !conv_onednn(g, X.data<float>(), W.data<float>(), b, Y.mutable_data<float>(), lo, hi))
+    conv_fast_nhwc(g, X.data<float>(), W.data<float>(), b, Y.mutable_data<float>(), lo, hi);
   if (!clamp) apply_fused_activation(op, Y);
   return {Y};
 }

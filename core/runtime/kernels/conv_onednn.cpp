@@ -1,0 +1,273 @@
+// f32 channels-last convolution on oneDNN. Per op and shape, prepared once per session
+// (kept in the session's PackCache beside the GEMM's packed weights): the output is cut
+// into pieces (whole images, or bands of output rows), one per thread of our pool; each
+// piece is a oneDNN convolution of its own (its input rows, its padding), the layouts of
+// x and y fixed to ours (NHWC, so no reorder per call) and the weights' left to oneDNN,
+// reordered once. Pieces run in parallel_for on one oneDNN (OpenMP) thread each: oneDNN
+// never starts an OpenMP team, whose spinning threads would fight our pool for the cores.
+#include "core/runtime/kernels/conv_onednn.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstddef>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include "core/runtime/gemm/gemm.h"
+#include "core/runtime/thread_pool.h"
+
+namespace ec::runtime::kernels {
+namespace {
+
+using dnnl::memory;
+using Dims = memory::dims;
+
+std::atomic<int>& own_override() {
+  static std::atomic<int> v{-1};  // -1: read EC_CONV
+  return v;
+}
+
+dnnl::engine& cpu_engine() {
+  static dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  return engine;
+}
+
+// oneDNN runs on this thread alone (an OpenMP ICV per thread; set once per thread).
+void one_omp_thread() {
+  thread_local bool set = false;
+  if (!set) {
+    omp_set_num_threads(1);
+    set = true;
+  }
+}
+
+// Strides of a dense tensor whose dims are stored in the order `order` (outermost first).
+Dims dense_strides(const Dims& dims, const std::vector<std::size_t>& order) {
+  Dims st(dims.size());
+  memory::dim s = 1;
+  for (auto it = order.rbegin(); it != order.rend(); ++it) {
+    st[*it] = s;
+    s *= dims[*it];
+  }
+  return st;
+}
+
+// Our tensors' storage orders (dims in oneDNN's order): activations [N, C, S...]
+// stored N S... C; weights [(G,) O, I, K...] stored (G) O K... I (OHWI).
+memory::desc activation_md(const Dims& dims) {
+  std::vector<std::size_t> order{0};
+  for (std::size_t d = 2; d < dims.size(); ++d) order.push_back(d);
+  order.push_back(1);
+  return memory::desc(dims, memory::data_type::f32, dense_strides(dims, order));
+}
+
+memory::desc weights_md(const Dims& dims, bool grouped) {
+  const std::size_t o = grouped ? 1 : 0, i = o + 1;
+  std::vector<std::size_t> order;
+  if (grouped) order.push_back(0);
+  order.push_back(o);
+  for (std::size_t d = i + 1; d < dims.size(); ++d) order.push_back(d);
+  order.push_back(i);
+  return memory::desc(dims, memory::data_type::f32, dense_strides(dims, order));
+}
+
+// One piece of the convolution: output rows [row0, row0 + rows) of images [n0, n0 + n).
+struct Piece {
+  dnnl::convolution_forward conv;
+  memory::desc src, dst, scratch;  // scratch: the piece's scratchpad, ours (see run)
+  std::int64_t n0 = 0, row0 = 0, in_row0 = 0;  // first image, output row, input row
+  int weights = -1;                           // index into Prepared::weights
+};
+
+struct Prepared {
+  std::vector<Piece> pieces;
+  std::vector<memory> weights;  // reordered once per distinct layout the pieces want
+  memory bias;
+  std::size_t bytes = 0;
+};
+
+std::string key_of(const ConvGeometry& g, const float* w, const float* b, float lo, float hi, int parts) {
+  std::string k = "onednn.conv|" + std::to_string(reinterpret_cast<std::uintptr_t>(w)) + "|" +
+                  std::to_string(reinterpret_cast<std::uintptr_t>(b)) + "|" + std::to_string(g.n) + "," +
+                  std::to_string(g.c) + "," + std::to_string(g.m) + "," + std::to_string(g.group) + "|" +
+                  std::to_string(lo) + "," + std::to_string(hi) + "|p" + std::to_string(parts);
+  for (const auto* v : {&g.in, &g.out, &g.kernel, &g.strides, &g.dilations, &g.pad_begin, &g.pad_end}) {
+    k += '|';
+    for (auto d : *v) k += std::to_string(d) + ",";
+  }
+  return k;
+}
+
+// The fused clamp as a post-op; false for a one-sided clamp other than RELU (none exists).
+bool clamp_post_op(float lo, float hi, dnnl::primitive_attr& attr) {
+  dnnl::post_ops po;
+  if (lo == 0.f && std::isinf(hi)) po.append_eltwise(1.f, dnnl::algorithm::eltwise_relu, 0.f, 0.f);
+  else if (std::isfinite(lo) && std::isfinite(hi)) po.append_eltwise(1.f, dnnl::algorithm::eltwise_clip, lo, hi);
+  else if (!std::isinf(lo) || !std::isinf(hi)) return false;
+  attr.set_post_ops(po);
+  return true;
+}
+
+// Cuts the output into `parts` pieces: whole images when there are enough of them,
+// else bands of output rows (the first spatial dim) of each image.
+std::shared_ptr<Prepared> prepare(const ConvGeometry& g, const float* w, const float* b, float lo, float hi,
+                                  int parts) {
+  dnnl::primitive_attr attr;
+  if (!clamp_post_op(lo, hi, attr)) return nullptr;
+  // The scratchpad is ours, one per thread: pieces of one convolution run at once.
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  const std::size_t k = g.in.size();
+  Dims wts = g.group > 1 ? Dims{g.group, g.m / g.group, g.c / g.group} : Dims{g.m, g.c};
+  Dims strides, dil;
+  for (std::size_t d = 0; d < k; ++d) {
+    wts.push_back(g.kernel[d]);
+    strides.push_back(g.strides[d]);
+    dil.push_back(g.dilations[d] - 1);
+  }
+  const memory::desc user_w = weights_md(wts, g.group > 1);
+  const memory::desc any_w(wts, memory::data_type::f32, memory::format_tag::any);
+  const memory::desc bias_md({g.m}, memory::data_type::f32, memory::format_tag::a);
+  auto& engine = cpu_engine();
+  dnnl::stream stream(engine);
+  auto p = std::make_shared<Prepared>();
+  if (b) {
+    p->bias = memory(bias_md, engine);
+    std::memcpy(p->bias.get_data_handle(), b, static_cast<std::size_t>(g.m) * sizeof(float));
+    p->bytes += bias_md.get_size();
+  }
+  memory user_weights(user_w, engine, const_cast<float*>(w));
+
+  struct Span {
+    std::int64_t n0, n, row0, rows;
+  };
+  std::vector<Span> spans;
+  const std::int64_t oh = g.out[0];
+  if (g.n >= parts || oh < 2) {
+    const std::int64_t per = (g.n + parts - 1) / parts;
+    for (std::int64_t n0 = 0; n0 < g.n; n0 += per) spans.push_back({n0, std::min(per, g.n - n0), 0, oh});
+  } else {
+    const std::int64_t bands = std::min<std::int64_t>(parts, oh);
+    for (std::int64_t n0 = 0; n0 < g.n; ++n0)
+      for (std::int64_t i = 0; i < bands; ++i) {
+        const std::int64_t r0 = oh * i / bands, r1 = oh * (i + 1) / bands;
+        spans.push_back({n0, 1, r0, r1 - r0});
+      }
+  }
+  for (const Span& sp : spans) {
+    // The input rows this band reads, and the padding left above and below them.
+    const std::int64_t reach = (g.kernel[0] - 1) * g.dilations[0] + 1;
+    const std::int64_t first = sp.row0 * g.strides[0] - g.pad_begin[0];
+    const std::int64_t last = (sp.row0 + sp.rows - 1) * g.strides[0] - g.pad_begin[0] + reach;  // exclusive
+    const std::int64_t in0 = std::max<std::int64_t>(0, first), in1 = std::min(g.in[0], last);
+    Dims src{sp.n, g.c, in1 - in0}, dst{sp.n, g.m, sp.rows}, pl{in0 - first}, pr{last - in1};
+    for (std::size_t d = 1; d < k; ++d) {
+      src.push_back(g.in[d]);
+      dst.push_back(g.out[d]);
+      pl.push_back(g.pad_begin[d]);
+      pr.push_back(g.pad_end[d]);
+    }
+    Piece piece;
+    piece.src = activation_md(src);
+    piece.dst = activation_md(dst);
+    const auto kind = dnnl::prop_kind::forward_inference;
+    const auto algo = dnnl::algorithm::convolution_direct;
+    const auto desc = b ? dnnl::convolution_forward::desc(kind, algo, piece.src, any_w, bias_md, piece.dst, strides,
+                                                          dil, pl, pr)
+                        : dnnl::convolution_forward::desc(kind, algo, piece.src, any_w, piece.dst, strides, dil, pl,
+                                                          pr);
+    const dnnl::convolution_forward::primitive_desc pd(desc, attr, engine);
+    piece.conv = dnnl::convolution_forward(pd);
+    piece.scratch = pd.scratchpad_desc();
+    piece.n0 = sp.n0;
+    piece.row0 = sp.row0;
+    piece.in_row0 = in0;
+    for (std::size_t i = 0; i < p->weights.size(); ++i)
+      if (p->weights[i].get_desc() == pd.weights_desc()) piece.weights = static_cast<int>(i);
+    if (piece.weights < 0) {
+      memory reordered(pd.weights_desc(), engine);
+      dnnl::reorder(user_weights, reordered).execute(stream, user_weights, reordered);
+      p->bytes += pd.weights_desc().get_size();
+      piece.weights = static_cast<int>(p->weights.size());
+      p->weights.push_back(reordered);
+    }
+    p->pieces.push_back(std::move(piece));
+  }
+  stream.wait();
+  return p;
+}
+
+}  // namespace
+
+bool onednn_conv_enabled() {
+  int v = own_override().load(std::memory_order_relaxed);
+  if (v < 0) {
+    const char* env = std::getenv("EC_CONV");
+    v = env && std::string(env) == "own" ? 1 : 0;
+    own_override().store(v, std::memory_order_relaxed);
+  }
+  return v == 0;
+}
+
+void force_own_conv(bool own) { own_override().store(own ? 1 : 0, std::memory_order_relaxed); }
+
+bool conv_onednn(const ConvGeometry& g, const float* x, const float* w, const float* b, float* y, float lo,
+                 float hi) {
+  if (!onednn_conv_enabled() || g.in.empty() || g.in.size() > 3) return false;
+  gemm::PackCache* cache = gemm::current_pack_cache();
+  if (!cache) return false;
+  std::int64_t w_count = g.m * (g.c / g.group);
+  for (auto kd : g.kernel) w_count *= kd;
+  if (!cache->is_constant(w, static_cast<std::size_t>(w_count) * sizeof(float)) ||
+      (b && !cache->is_constant(b, static_cast<std::size_t>(g.m) * sizeof(float))))
+    return false;
+  ThreadPool* pool = current_pool();
+  const int parts = pool ? pool->size() : 1;
+  const std::string key = key_of(g, w, b, lo, hi, parts);
+  auto p = std::static_pointer_cast<const Prepared>(cache->find_prepared(key));
+  if (!p) {
+    one_omp_thread();
+    std::shared_ptr<Prepared> made = prepare(g, w, b, lo, hi, parts);
+    if (!made) return false;
+    const std::size_t bytes = made->bytes;
+    p = std::static_pointer_cast<const Prepared>(cache->put_prepared(key, std::move(made), bytes));
+  }
+  // Strides of an image and of a row (first spatial dim) in x and y (NHWC).
+  std::int64_t in_row = g.c, out_row = g.m;
+  for (std::size_t d = 1; d < g.in.size(); ++d) {
+    in_row *= g.in[d];
+    out_row *= g.out[d];
+  }
+  const std::int64_t in_image = in_row * g.in[0], out_image = out_row * g.out[0];
+  parallel_for(static_cast<std::int64_t>(p->pieces.size()), [&](std::int64_t i) {
+    one_omp_thread();
+    const Piece& piece = p->pieces[static_cast<std::size_t>(i)];
+    auto& engine = cpu_engine();
+    dnnl::stream stream(engine);
+    memory src(piece.src, engine, const_cast<float*>(x + piece.n0 * in_image + piece.in_row0 * in_row));
+    memory dst(piece.dst, engine, y + piece.n0 * out_image + piece.row0 * out_row);
+    std::unordered_map<int, memory> args{{DNNL_ARG_SRC, src},
+                                         {DNNL_ARG_WEIGHTS, p->weights[static_cast<std::size_t>(piece.weights)]},
+                                         {DNNL_ARG_DST, dst}};
+    if (b) args.emplace(DNNL_ARG_BIAS, p->bias);
+    thread_local std::vector<std::byte> scratch;
+    if (const std::size_t bytes = piece.scratch.get_size()) {
+      if (scratch.size() < bytes) scratch.resize(bytes);
+      args.emplace(DNNL_ARG_SCRATCHPAD, memory(piece.scratch, engine, scratch.data()));
+    }
+    piece.conv.execute(stream, args);
+    stream.wait();
+  });
+  return true;
+}
+
+}  // namespace ec::runtime::kernels
