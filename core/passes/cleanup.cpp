@@ -3,8 +3,11 @@
 //   y = Dropout(x) (inference)      -> readers of y read x (the mask must be unused)
 //   y = Cast(x) {to = dtype(x)}     -> readers of y read x
 //   y = Reshape(x, s), shape(y) == shape(x) (both static) -> readers of y read x
+//   y = Pad(x, pads) with constant pads all 0 -> readers of y read x (exporters emit
+//                                      these before AveragePool, densenet's for one)
 //   Reshape(Reshape|Flatten|Squeeze|Unsqueeze(x), s) with no 0 in constant s
 //                                   -> Reshape(x, s) (a 0 would copy a dim of the inner result)
+#include <algorithm>
 #include <array>
 #include <optional>
 
@@ -16,11 +19,12 @@
 namespace ec::passes {
 namespace {
 
-constexpr std::array<StatisticSpec, 4> kStats{{
+constexpr std::array<StatisticSpec, 5> kStats{{
     {"identity_removed", "Identity removed"},
     {"dropout_removed", "Dropout removed"},
     {"cast_removed", "same-type Cast removed"},
     {"reshape_removed", "redundant Reshape removed"},
+    {"pad_removed", "Pad of zeros removed"},
 }};
 
 bool is_reshape_like(ir::OpKind k) {
@@ -35,7 +39,7 @@ class Cleanup final : public Pass {
   std::string_view description() const override {
     return "Removes ops that only pass their input through: Identity, Dropout in inference "
            "(its mask unused), Cast to the type the input already has, and Reshape to the shape "
-           "the input already has (both static). A Reshape of a Reshape, Flatten, Squeeze or "
+           "the input already has (both static), and Pad whose constant pads are all 0. A Reshape of a Reshape, Flatten, Squeeze or "
            "Unsqueeze reads the inner op's input directly when its constant target shape holds "
            "no 0; the inner op goes when nothing else reads it. Graph output names never change.";
   }
@@ -44,7 +48,7 @@ class Cleanup final : public Pass {
   PassResult run(ir::Graph& g) override {
     PassResult r;
     using K = ir::OpKind;
-    if (!has_op_kind(g, {K::Identity, K::Dropout, K::Cast, K::Reshape})) return r;
+    if (!has_op_kind(g, {K::Identity, K::Dropout, K::Cast, K::Reshape, K::Pad})) return r;
     // Producers and consumers are read for Dropout and Reshape only.
     std::optional<UseIndex> uses;
     if (has_op_kind(g, {K::Dropout, K::Reshape})) uses.emplace(g);
@@ -97,6 +101,20 @@ class Cleanup final : public Pass {
             rw.erase(static_cast<std::size_t>(p));
             r.add("reshape_removed");
           }
+          break;
+        }
+        case ir::OpKind::Pad: {
+          // pads from the input (opset >= 11) or the attribute (older opsets)
+          std::vector<std::int64_t> pads;
+          if (op.inputs.size() > 1 && !op.inputs[1].empty()) {
+            const ir::Tensor* p = find_constant(g, rw.resolve(op.inputs[1]));
+            if (!p) break;
+            pads = constant_value(*p).to_int64_vector();
+          } else {
+            pads = op.attr_ints("pads");
+          }
+          const bool zero = std::all_of(pads.begin(), pads.end(), [](std::int64_t v) { return v == 0; });
+          if (zero && rw.forward(out, in)) rw.erase(i), r.add("pad_removed");
           break;
         }
         default:

@@ -7,7 +7,8 @@
 // twin of its input — a Transpose [0,2,3,1] is inserted only when there is
 // none (an edge) — and writes a twin. Element-wise ops whose data inputs all
 // have twins (or are scalar constants, or constants they broadcast, which get an
-// NHWC copy) run on the twins too, and so does a Concat of twins (its axis moved).
+// NHWC copy) run on the twins too, and so do a Concat of twins (its axis moved)
+// and a Pad of a twin with constant pads (moved to NHWC order).
 // The model's own Transposes between the layouts become twins, not ops. A Transpose
 // [0,3,1,2] back to NCHW is inserted only where something still needs the
 // NCHW tensor (another op, or a graph output). So Transposes appear only at
@@ -81,7 +82,7 @@ class LayoutTransform final : public Pass {
   std::string_view description() const override {
     return "Rewrites rank-4 Conv (constant weights, reordered to OHWI), MaxPool, AveragePool, "
            "GlobalAveragePool, GlobalMaxPool and BatchNormalization to layout NHWC, and carries "
-           "element-wise ops and Concats between them along (and the model's own NCHW<->NHWC "
+           "element-wise ops, Concats and constant Pads between them along (and the model's own NCHW<->NHWC "
            "Transposes with them). Transposes are inserted only where an NHWC "
            "region meets NCHW (graph inputs and outputs, other ops); back-to-back inverse "
            "Transposes cancel. For NHWC backends; the CPU runtime runs both layouts.";
@@ -188,6 +189,23 @@ class LayoutTransform final : public Pass {
           convert = true;
           for (auto& in : op.inputs) in = twin.at(in);
           op.attributes["axis"] = std::find(kToNhwc.begin(), kToNhwc.end(), axis) - kToNhwc.begin();
+        }
+      } else if (plain && !extra_outputs && op.kind == ir::OpKind::Pad && twin.count(op.inputs[0]) &&
+                 op.inputs.size() >= 2 && (op.inputs.size() < 4 || op.inputs[3].empty())) {
+        // Pad of a twin with constant pads [b0..b3, e0..e3]: the same Pad, pads in NHWC order.
+        const ir::Tensor* p = find_constant(g, op.inputs[1]);
+        const auto pads = p ? constant_value(*p).to_int64_vector() : std::vector<std::int64_t>{};
+        if (pads.size() == 8) {
+          convert = true;
+          std::vector<std::int64_t> nhwc(8);
+          for (std::size_t k = 0; k < 4; ++k) {
+            nhwc[k] = pads[static_cast<std::size_t>(kToNhwc[k])];
+            nhwc[k + 4] = pads[static_cast<std::size_t>(kToNhwc[k]) + 4];
+          }
+          op.inputs[0] = twin.at(op.inputs[0]);
+          old_weights.insert(op.inputs[1]);  // dropped below when nothing else reads it
+          op.inputs[1] = add_constant(g, op.inputs[1] + ".nhwc",
+                                      runtime::Tensor::from_values(ir::DType::Int64, {8}, nhwc));
         }
       } else if (op.kind == ir::OpKind::Transpose && op.inputs.size() == 1 && !outputs.count(op.outputs[0])) {
         const auto q = op.attr_ints("perm");

@@ -91,7 +91,7 @@ std::vector<std::pair<int, std::string>> InferenceSession::find_fusable_activati
     const ir::Tensor* t = graph_->find_tensor(x);
     if (!t || t->dtype != ir::DType::Float32 || prod.outputs.size() != 1) continue;
     if (prod.op_type != "Conv" && prod.op_type != "Gemm" && prod.op_type != "MatMul" &&
-        prod.op_type != "FullyConnected")
+        prod.op_type != "FullyConnected" && prod.op_type != "BatchNormalization")
       continue;
     if (prod.attr_string("fused_activation", "NONE") != "NONE") continue;
     fuse[static_cast<std::size_t>(p->second)] = {static_cast<int>(i), name};

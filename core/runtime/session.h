@@ -30,9 +30,9 @@ struct SessionOptions {
   /// thread included; 0 = every core (std::thread::hardware_concurrency()).
   int threads = 0;
   /// Rewrite the decomposed LayerNorm and GELU/HardSwish patterns exporters emit
-  /// into single ops at load (passes Cleanup, FuseLayerNorm, FuseGelu), as ONNX
-  /// Runtime's graph optimisations do. Outputs equal the unfused graph's to
-  /// float rounding.
+  /// into single ops at load, and fold BatchNormalization into the Conv before it
+  /// (passes Cleanup, FuseLayerNorm, FuseGelu, OpFusion), as ONNX Runtime's graph
+  /// optimisations do. Outputs equal the unfused graph's to float rounding.
   bool fuse_patterns = true;
   /// Convert the float convolutions of an NCHW graph to channels-last at load (the
   /// LayoutTransform pass: NHWC Conv/pools/BatchNormalization and the element-wise ops
@@ -80,7 +80,7 @@ class InferenceSession {
   /// Participants of this session's thread pool.
   int threads() const { return pool_->size(); }
   /// Activations folded into the op before them at load (Conv/Gemm/MatMul/
-  /// FullyConnected followed by Relu or Clip(0, 6) as its only reader).
+  /// FullyConnected/BatchNormalization followed by Relu or Clip(0, 6) as its only reader).
   int fused_activations() const { return fused_count_; }
   /// Ops removed by fuse_patterns at load (0 when nothing matched or changed).
   int fused_pattern_ops() const { return fused_pattern_ops_; }

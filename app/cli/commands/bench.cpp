@@ -108,7 +108,7 @@ void print_text(const BenchOptions& o, const runtime::InferenceSession& session,
             << ", activation arena " << size_string(s.arena_bytes) << ", packed weights "
             << size_string(session.packed_weight_bytes()) << ", " << session.fused_activations()
             << " activations fused into the op before them, " << session.fused_pattern_ops()
-            << " ops removed by LayerNorm/GELU/HardSwish fusion, " << session.channels_last_ops()
+            << " ops removed at load (Cleanup, LayerNorm/GELU/HardSwish, Conv+BatchNorm), " << session.channels_last_ops()
             << " ops run channels-last\n";
   if (s.op_profile.empty()) return;
   const double total = runtime::op_profile_total_ms(s);

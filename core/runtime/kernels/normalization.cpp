@@ -60,6 +60,7 @@ Outputs kernel_BatchNormalization(const ir::Operation& op, Inputs x) {
                      static_cast<float>(a), static_cast<float>(b));
       }
     });
+    apply_fused_activation(op, Y);  // a Relu/Clip the session folded into this op
     return {Y};
   }
   return {dispatch_float(X.dtype(), [&]<typename T>() {
@@ -92,6 +93,26 @@ Outputs batch_norm_nhwc(const ir::Operation& op, Inputs x) {
   for (std::size_t c = 0; c < a.size(); ++c) {
     a[c] = scale[c] / std::sqrt(double(var[c]) + eps);
     b[c] = bias[c] - mean[c] * a[c];
+  }
+  if (X.dtype() == DType::Float32) {
+    // y = min(max(x * a[c] + b[c], lo), hi) row by row (channels innermost: vectorises),
+    // rows split over the pool; the clamp is a fused RELU/RELU6 (none: +-inf).
+    const std::vector<float> af(a.begin(), a.end()), bf(b.begin(), b.end());
+    float lo = 0, hi = 0;
+    const bool clamp = fused_clamp(op, lo, hi);
+    Tensor Y = Tensor::uninitialized(DType::Float32, X.shape());
+    const std::int64_t rows_per_task = std::max<std::int64_t>(1, 16384 / std::max<std::int64_t>(C, 1));
+    parallel_for((rows + rows_per_task - 1) / rows_per_task, [&](std::int64_t t) {
+      const float* __restrict pa = af.data();
+      const float* __restrict pb = bf.data();
+      for (std::int64_t r = t * rows_per_task; r < std::min(rows, (t + 1) * rows_per_task); ++r) {
+        const float* __restrict px = X.data<float>() + r * C;
+        float* __restrict py = Y.mutable_data<float>() + r * C;
+        for (std::int64_t c = 0; c < C; ++c) py[c] = std::min(std::max(px[c] * pa[c] + pb[c], lo), hi);
+      }
+    });
+    if (!clamp) apply_fused_activation(op, Y);
+    return {Y};
   }
   return {dispatch_float(X.dtype(), [&]<typename T>() {
     Tensor Y(X.dtype(), X.shape());
