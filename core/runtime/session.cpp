@@ -78,6 +78,8 @@ std::vector<std::pair<int, std::string>> InferenceSession::find_fusable_activati
     std::string name;
     if (act.op_type == "Relu") {
       name = "RELU";
+    } else if (act.op_type == "Sigmoid" || act.op_type == "Tanh" || act.op_type == "HardSwish") {
+      name = act.op_type == "Sigmoid" ? "SIGMOID" : act.op_type == "Tanh" ? "TANH" : "HARD_SWISH";
     } else if (act.op_type == "Clip") {
       bool ok = true;
       const double lo = clip_bound(act, 1, "min", -1e300, ok), hi = clip_bound(act, 2, "max", 1e300, ok);

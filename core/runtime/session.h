@@ -80,7 +80,8 @@ class InferenceSession {
   /// Participants of this session's thread pool.
   int threads() const { return pool_->size(); }
   /// Activations folded into the op before them at load (Conv/Gemm/MatMul/
-  /// FullyConnected/BatchNormalization followed by Relu or Clip(0, 6) as its only reader).
+  /// FullyConnected/BatchNormalization followed by Relu, Clip(0, 6), Sigmoid, Tanh or
+  /// HardSwish as its only reader; oneDNN convolutions do them as a post-op).
   int fused_activations() const { return fused_count_; }
   /// Ops removed by fuse_patterns at load (0 when nothing matched or changed).
   int fused_pattern_ops() const { return fused_pattern_ops_; }

@@ -106,7 +106,7 @@ struct ConvCase {
   std::int64_t n, c, h, w, m, k, stride, dilation, group;
   std::vector<std::int64_t> pads;  // t, l, b, r
   bool bias;
-  std::string act;  // "", "Relu", "Clip6", "Sigmoid"
+  std::string act;  // "", "Clip6" or an activation op type (folded into the Conv at load)
 };
 
 ir::FrozenGraph conv_case_graph(const ConvCase& cc) {
@@ -157,6 +157,8 @@ TEST(Session, ChannelsLastOnOneDnnMatchesOwnKernels) {
       {1, 12, 10, 10, 12, 3, 1, 2, 3, {2, 2, 2, 2}, true, "Sigmoid"}, // grouped, dilated
       {1, 6, 3, 13, 10, 3, 1, 1, 1, {0, 1, 2, 1}, true, "Relu"},      // fewer rows than a band each
       {3, 5, 9, 9, 7, 5, 3, 1, 1, {2, 1, 0, 2}, false, "Relu"},      // batch 3, asymmetric pads
+      {1, 16, 10, 10, 16, 3, 1, 1, 16, {1, 1, 1, 1}, true, "HardSwish"}, // mobilenet_v3's depthwise
+      {1, 8, 7, 7, 12, 1, 1, 1, 1, {0, 0, 0, 0}, true, "Tanh"},
   };
   for (const auto& cc : cases) {
     const ir::FrozenGraph g = conv_case_graph(cc);
@@ -192,6 +194,9 @@ TEST(Session, ChannelsLastOnOneDnnMatchesOwnKernels) {
     InferenceSession again({2});
     again.load(g);
     EXPECT_EQ(again.run({{"x", x}}).at("y").to_float_vector(), got[1]) << "two runs at 2 threads, m=" << cc.m;
+    if (!cc.act.empty()) {
+      EXPECT_EQ(again.fused_activations(), 1) << cc.act << " folded into the Conv";
+    }
   }
 }
 

@@ -182,6 +182,7 @@ void apply_fused_activation(const ir::Operation& op, Tensor& y) {
   else if (act == "RELU_N1_TO_1") for (std::int64_t i = 0; i < n; ++i) p[i] = std::min(std::max(p[i], -1.f), 1.f);
   else if (act == "SIGMOID") vmath::apply_parallel(vmath::Fn::Sigmoid, p, p, n);
   else if (act == "TANH") vmath::apply_parallel(vmath::Fn::Tanh, p, p, n);
+  else if (act == "HARD_SWISH") vmath::apply_parallel(vmath::Fn::HardSwish, p, p, n);
   else throw UnsupportedOpError(op.op_type + " with fused_activation " + act, "the CPU runtime", "");
 }
 

@@ -11,13 +11,13 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstddef>
 #include <cstring>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -96,11 +96,11 @@ struct Prepared {
   std::size_t bytes = 0;
 };
 
-std::string key_of(const ConvGeometry& g, const float* w, const float* b, float lo, float hi, int parts) {
+std::string key_of(const ConvGeometry& g, const float* w, const float* b, std::string_view act, int parts) {
   std::string k = "onednn.conv|" + std::to_string(reinterpret_cast<std::uintptr_t>(w)) + "|" +
                   std::to_string(reinterpret_cast<std::uintptr_t>(b)) + "|" + std::to_string(g.n) + "," +
                   std::to_string(g.c) + "," + std::to_string(g.m) + "," + std::to_string(g.group) + "|" +
-                  std::to_string(lo) + "," + std::to_string(hi) + "|p" + std::to_string(parts);
+                  std::string(act) + "|p" + std::to_string(parts);
   for (const auto* v : {&g.in, &g.out, &g.kernel, &g.strides, &g.dilations, &g.pad_begin, &g.pad_end}) {
     k += '|';
     for (auto d : *v) k += std::to_string(d) + ",";
@@ -108,22 +108,38 @@ std::string key_of(const ConvGeometry& g, const float* w, const float* b, float 
   return k;
 }
 
-// The fused clamp as a post-op; false for a one-sided clamp other than RELU (none exists).
-bool clamp_post_op(float lo, float hi, dnnl::primitive_attr& attr) {
-  dnnl::post_ops po;
-  if (lo == 0.f && std::isinf(hi)) po.append_eltwise(1.f, dnnl::algorithm::eltwise_relu, 0.f, 0.f);
-  else if (std::isfinite(lo) && std::isfinite(hi)) po.append_eltwise(1.f, dnnl::algorithm::eltwise_clip, lo, hi);
-  else if (!std::isinf(lo) || !std::isinf(hi)) return false;
-  attr.set_post_ops(po);
-  return true;
+// The fused activation as a post-op; false for one oneDNN has no post-op for.
+bool activation_post_op(std::string_view act, dnnl::primitive_attr& attr) {
+  struct Row {
+    std::string_view name;
+    dnnl::algorithm algo;
+    float alpha, beta;
+  };
+  static const Row kRows[] = {
+      {"RELU", dnnl::algorithm::eltwise_relu, 0.f, 0.f},
+      {"RELU6", dnnl::algorithm::eltwise_clip, 0.f, 6.f},
+      {"RELU_N1_TO_1", dnnl::algorithm::eltwise_clip, -1.f, 1.f},
+      {"SIGMOID", dnnl::algorithm::eltwise_logistic, 0.f, 0.f},
+      {"TANH", dnnl::algorithm::eltwise_tanh, 0.f, 0.f},
+      {"HARD_SWISH", dnnl::algorithm::eltwise_hardswish, 0.f, 0.f},  // x * relu6(x + 3) / 6
+  };
+  if (act == "NONE") return true;
+  for (const Row& r : kRows)
+    if (r.name == act) {
+      dnnl::post_ops po;
+      po.append_eltwise(1.f, r.algo, r.alpha, r.beta);
+      attr.set_post_ops(po);
+      return true;
+    }
+  return false;
 }
 
 // Cuts the output into `parts` pieces: whole images when there are enough of them,
 // else bands of output rows (the first spatial dim) of each image.
-std::shared_ptr<Prepared> prepare(const ConvGeometry& g, const float* w, const float* b, float lo, float hi,
+std::shared_ptr<Prepared> prepare(const ConvGeometry& g, const float* w, const float* b, std::string_view act,
                                   int parts) {
   dnnl::primitive_attr attr;
-  if (!clamp_post_op(lo, hi, attr)) return nullptr;
+  if (!activation_post_op(act, attr)) return nullptr;
   // The scratchpad is ours, one per thread: pieces of one convolution run at once.
   attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
   const std::size_t k = g.in.size();
@@ -220,8 +236,8 @@ bool onednn_conv_enabled() {
 
 void force_own_conv(bool own) { own_override().store(own ? 1 : 0, std::memory_order_relaxed); }
 
-bool conv_onednn(const ConvGeometry& g, const float* x, const float* w, const float* b, float* y, float lo,
-                 float hi) {
+bool conv_onednn(const ConvGeometry& g, const float* x, const float* w, const float* b, float* y,
+                 std::string_view act) {
   if (!onednn_conv_enabled() || g.in.empty() || g.in.size() > 3) return false;
   gemm::PackCache* cache = gemm::current_pack_cache();
   if (!cache) return false;
@@ -232,11 +248,11 @@ bool conv_onednn(const ConvGeometry& g, const float* x, const float* w, const fl
     return false;
   ThreadPool* pool = current_pool();
   const int parts = pool ? pool->size() : 1;
-  const std::string key = key_of(g, w, b, lo, hi, parts);
+  const std::string key = key_of(g, w, b, act, parts);
   auto p = std::static_pointer_cast<const Prepared>(cache->find_prepared(key));
   if (!p) {
     one_omp_thread();
-    std::shared_ptr<Prepared> made = prepare(g, w, b, lo, hi, parts);
+    std::shared_ptr<Prepared> made = prepare(g, w, b, act, parts);
     if (!made) return false;
     const std::size_t bytes = made->bytes;
     p = std::static_pointer_cast<const Prepared>(cache->put_prepared(key, std::move(made), bytes));

@@ -272,9 +272,10 @@ Outputs conv_nhwc(const ir::Operation& op, Inputs x) {
   float lo = 0, hi = 0;
   const bool clamp = fused_clamp(op, lo, hi);  // otherwise (SIGMOID, TANH) applied after
   const float* b = B.defined() ? B.data<float>() : nullptr;
-  if (Y.numel() > 0 &&
-      !conv_onednn(g, X.data<float>(), W.data<float>(), b, Y.mutable_data<float>(), lo, hi))
-    conv_fast_nhwc(g, X.data<float>(), W.data<float>(), b, Y.mutable_data<float>(), lo, hi);
+  if (Y.numel() > 0 && conv_onednn(g, X.data<float>(), W.data<float>(), b, Y.mutable_data<float>(),
+                                   attr_str(op, "fused_activation", "NONE")))
+    return {Y};  // the activation was oneDNN's post-op
+  if (Y.numel() > 0) conv_fast_nhwc(g, X.data<float>(), W.data<float>(), b, Y.mutable_data<float>(), lo, hi);
   if (!clamp) apply_fused_activation(op, Y);
   return {Y};
 }
