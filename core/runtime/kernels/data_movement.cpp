@@ -1,9 +1,11 @@
 // Shape and data movement ops. Reshape-like ops share the input's storage
 // (no copy); the others copy elements by byte size, so they work on any dtype.
+#include <algorithm>
 #include <limits>
 #include <numeric>
 
 #include "core/runtime/kernels/common.h"
+#include "core/runtime/thread_pool.h"
 #include "core/util/half.h"
 
 namespace ec::runtime::kernels {
@@ -17,8 +19,66 @@ ir::DType dtype_attr(const ir::Operation& op, const std::string& key, ir::DType 
 
 namespace {
 
+// Batched 2-D transpose y[b, j, i] = x[b, i, j] (x [B, R, C]) in 32 x 32 tiles (both
+// sides touch whole cache lines), tiles split over the pool. A copy: any thread count
+// gives the same result.
+template <typename T>
+void transpose_batched(const T* x, T* y, std::int64_t B, std::int64_t R, std::int64_t C) {
+  constexpr std::int64_t kT = 32;
+  const std::int64_t rt = (R + kT - 1) / kT, ct = (C + kT - 1) / kT;
+  parallel_for(B * rt, [&](std::int64_t task) {
+    const std::int64_t b = task / rt, i0 = task % rt * kT, i1 = std::min(R, i0 + kT);
+    const T* xb = x + b * R * C;
+    T* yb = y + b * R * C;
+    for (std::int64_t tj = 0; tj < ct; ++tj) {
+      const std::int64_t j0 = tj * kT, j1 = std::min(C, j0 + kT);
+      for (std::int64_t j = j0; j < j1; ++j)
+        for (std::int64_t i = i0; i < i1; ++i) yb[j * R + i] = xb[i * C + j];
+    }
+  });
+}
+
+// The permutation with adjacent input dims that stay adjacent (and size-1 dims) merged:
+// [N, C, H, W] by [0, 2, 3, 1] is [N, C, H*W] by [0, 2, 1].
+void coalesce(const Shape& dims, const std::vector<std::int64_t>& perm, Shape& cdims,
+              std::vector<std::int64_t>& cperm) {
+  std::vector<std::int64_t> kept;  // perm without size-1 dims
+  for (auto p : perm)
+    if (dims[static_cast<std::size_t>(p)] != 1) kept.push_back(p);
+  std::vector<std::vector<std::int64_t>> groups;  // runs of consecutive input dims, in output order
+  for (auto p : kept) {
+    if (!groups.empty() && groups.back().back() + 1 == p) groups.back().push_back(p);
+    else groups.push_back({p});
+  }
+  // Number the groups by their input position.
+  std::vector<std::size_t> order(groups.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return groups[a][0] < groups[b][0]; });
+  cdims.assign(groups.size(), 1);
+  cperm.assign(groups.size(), 0);
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    for (auto d : groups[order[k]]) cdims[k] *= dims[static_cast<std::size_t>(d)];
+    cperm[order[k]] = static_cast<std::int64_t>(k);
+  }
+}
+
 // y = x permuted: y[i_perm[0], ..., i_perm[r-1]] = x[i_0, ..., i_{r-1}]
 Tensor permute(const Tensor& x, const std::vector<std::int64_t>& perm) {
+  Shape cdims;
+  std::vector<std::int64_t> cperm;
+  coalesce(x.shape(), perm, cdims, cperm);
+  const bool swap2 = cperm == std::vector<std::int64_t>{1, 0};
+  if (x.numel() > 0 && (swap2 || cperm == std::vector<std::int64_t>{0, 2, 1})) {
+    // A (batched) 2-D transpose: NCHW <-> NHWC among them.
+    Shape out(x.rank());
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = x.dim(static_cast<std::size_t>(perm[i]));
+    return dispatch_by_size(x.dtype(), [&]<typename T>() {
+      Tensor y = Tensor::uninitialized(x.dtype(), out);
+      const std::int64_t B = swap2 ? 1 : cdims[0], R = cdims[swap2 ? 0 : 1], C = cdims[swap2 ? 1 : 2];
+      transpose_batched(x.data<T>(), y.mutable_data<T>(), B, R, C);
+      return y;
+    });
+  }
   const std::size_t r = x.rank();
   Shape out(r), src_st(r);
   const Shape st = strides_of(x.shape());
