@@ -36,6 +36,12 @@ def builders():
         "convnext_tiny": (lambda: torchvision.models.convnext_tiny(weights=None), image),
         "vit_b_16": (lambda: torchvision.models.vit_b_16(weights=None), image),
         "gru_text": (GruText.make, GruText.example),
+        # Beyond the table (MODELS=... bench/runtime.sh): other architectures, to see that
+        # the speed holds where nothing was tuned.
+        "squeezenet1_1": (lambda: torchvision.models.squeezenet1_1(weights=None), image),
+        "googlenet": (lambda: torchvision.models.googlenet(weights=None, aux_logits=False, init_weights=True), image),
+        "regnet_y_400mf": (lambda: torchvision.models.regnet_y_400mf(weights=None), image),
+        "mnasnet1_0": (lambda: torchvision.models.mnasnet1_0(weights=None), image),
     }
     return {**export_models.model_builders(), **own}
 
@@ -56,7 +62,7 @@ def main():
     table = builders()
     for name in names:
         if name not in table:
-            sys.exit(f"export_bench_models.py: unknown model '{name}' (known: {', '.join(BENCH_SET)})")
+            sys.exit(f"export_bench_models.py: unknown model '{name}' (known: {', '.join(sorted(table))})")
         make, example = table[name]
         torch.manual_seed(0)
         model = make()

@@ -38,6 +38,7 @@ $py bench/export_bench_models.py "$models" "${names[@]}" >/dev/null
 # Iterations per run (about a second of work at 1 thread).
 declare -A iters=([mobilenet_v2]=30 [mobilenet_v3_large]=40 [resnet18]=20 [resnet50]=8 [densenet121]=8
                   [convnext_tiny]=6 [vit_b_16]=4 [transformer]=300 [gru_text]=300 [lstm_text]=300)
+for m in "${names[@]}"; do [ -n "${iters[$m]:-}" ] || iters[$m]=10; done  # models beyond the table
 
 p50() { "$@" | $py -c 'import json,sys; print(json.load(sys.stdin)["p50_ms"])'; }
 

@@ -47,9 +47,9 @@ std::string op_label(const ir::Operation& op) {
 InferenceSession::InferenceSession(SessionOptions options)
     : options_(options), pool_(std::make_shared<ThreadPool>(options.threads)) {}
 
-std::vector<std::pair<int, std::string>> InferenceSession::find_fusable_activations() const {
+std::vector<InferenceSession::Fusion> InferenceSession::find_fusable_activations() const {
   const auto& ops = graph_->ops;
-  std::vector<std::pair<int, std::string>> fuse(ops.size(), {-1, ""});
+  std::vector<Fusion> fuse(ops.size());
   std::map<std::string, int> readers, producer;
   for (std::size_t i = 0; i < ops.size(); ++i) {
     for (const auto& n : ops[i].inputs)
@@ -85,10 +85,26 @@ std::vector<std::pair<int, std::string>> InferenceSession::find_fusable_activati
       const double lo = clip_bound(act, 1, "min", -1e300, ok), hi = clip_bound(act, 2, "max", 1e300, ok);
       if (ok && lo == 0.0 && hi == 6.0) name = "RELU6";
     }
-    if (name.empty() || act.inputs.empty() || act.outputs.size() != 1) continue;
-    const std::string& x = act.inputs[0];
+    // SiLU, x * Sigmoid(x) (nn.SiLU's export): the Mul is the activation, the Sigmoid goes too.
+    int also = -1;
+    std::string x = act.inputs.empty() ? std::string() : act.inputs[0];
+    if (act.op_type == "Mul" && act.inputs.size() == 2) {
+      for (int k = 0; k < 2 && also < 0; ++k) {
+        const std::string& s = act.inputs[static_cast<std::size_t>(k)];
+        auto sp = producer.find(s);
+        if (sp == producer.end() || readers[s] != 1) continue;
+        const ir::Operation& sig = ops[static_cast<std::size_t>(sp->second)];
+        const std::string& other = act.inputs[1 - static_cast<std::size_t>(k)];
+        if (sig.op_type == "Sigmoid" && sig.inputs.size() == 1 && sig.inputs[0] == other && readers[other] == 2) {
+          also = sp->second;
+          x = sig.inputs[0];
+          name = "SILU";
+        }
+      }
+    }
+    if (name.empty() || x.empty() || act.outputs.size() != 1) continue;
     auto p = producer.find(x);
-    if (p == producer.end() || readers[x] != 1) continue;
+    if (p == producer.end() || readers[x] != (also >= 0 ? 2 : 1)) continue;
     const ir::Operation& prod = ops[static_cast<std::size_t>(p->second)];
     const ir::Tensor* t = graph_->find_tensor(x);
     if (!t || t->dtype != ir::DType::Float32 || prod.outputs.size() != 1) continue;
@@ -96,7 +112,7 @@ std::vector<std::pair<int, std::string>> InferenceSession::find_fusable_activati
         prod.op_type != "FullyConnected" && prod.op_type != "BatchNormalization")
       continue;
     if (prod.attr_string("fused_activation", "NONE") != "NONE") continue;
-    fuse[static_cast<std::size_t>(p->second)] = {static_cast<int>(i), name};
+    fuse[static_cast<std::size_t>(p->second)] = {static_cast<int>(i), also, name};
   }
   return fuse;
 }
@@ -205,14 +221,15 @@ void InferenceSession::load(ir::FrozenGraph graph) {
   for (std::size_t i = 0; i < graph_->ops.size(); ++i) {
     const ir::Operation* op = &graph_->ops[i];
     if (skip[i]) continue;
-    if (fuse[i].first >= 0) {
-      const ir::Operation& act = graph_->ops[static_cast<std::size_t>(fuse[i].first)];
+    if (fuse[i].act >= 0) {
+      const ir::Operation& act = graph_->ops[static_cast<std::size_t>(fuse[i].act)];
       ir::Operation copy = *op;
-      copy.attributes["fused_activation"] = fuse[i].second;
+      copy.attributes["fused_activation"] = fuse[i].name;
       copy.outputs = act.outputs;
       fused_ops_.push_back(std::move(copy));
       op = &fused_ops_.back();
-      skip[static_cast<std::size_t>(fuse[i].first)] = true;
+      skip[static_cast<std::size_t>(fuse[i].act)] = true;
+      if (fuse[i].also >= 0) skip[static_cast<std::size_t>(fuse[i].also)] = true;
       ++fused_count_;
     }
     const ir::Operation& opr = *op;

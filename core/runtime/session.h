@@ -80,8 +80,9 @@ class InferenceSession {
   /// Participants of this session's thread pool.
   int threads() const { return pool_->size(); }
   /// Activations folded into the op before them at load (Conv/Gemm/MatMul/
-  /// FullyConnected/BatchNormalization followed by Relu, Clip(0, 6), Sigmoid, Tanh or
-  /// HardSwish as its only reader; oneDNN convolutions do them as a post-op).
+  /// FullyConnected/BatchNormalization followed by Relu, Clip(0, 6), Sigmoid, Tanh,
+  /// HardSwish or SiLU (x * Sigmoid(x)) as its only reader; oneDNN convolutions do them
+  /// as a post-op).
   int fused_activations() const { return fused_count_; }
   /// Ops removed by fuse_patterns at load (0 when nothing matched or changed).
   int fused_pattern_ops() const { return fused_pattern_ops_; }
@@ -125,9 +126,14 @@ class InferenceSession {
     std::shared_ptr<const quantized::PreparedOp> int8;  // int8/hybrid kernel, else the float one
   };
   void check_input(const TensorInfo& info, const Tensor& t) const;
-  /// Per op index: the index of a Relu/Clip to fold into it (or -1), with the
-  /// fused_activation name it becomes.
-  std::vector<std::pair<int, std::string>> find_fusable_activations() const;
+  /// An activation folded into the op before it: the op whose output the producer
+  /// then writes (act), another op it replaces (also: SiLU's Sigmoid), the name.
+  struct Fusion {
+    int act = -1, also = -1;
+    std::string name;  // the producer's fused_activation
+  };
+  /// Per op index: the activation to fold into it (act -1 = none).
+  std::vector<Fusion> find_fusable_activations() const;
 
   SessionOptions options_;
   std::shared_ptr<ThreadPool> pool_;

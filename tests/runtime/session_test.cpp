@@ -106,7 +106,7 @@ struct ConvCase {
   std::int64_t n, c, h, w, m, k, stride, dilation, group;
   std::vector<std::int64_t> pads;  // t, l, b, r
   bool bias;
-  std::string act;  // "", "Clip6" or an activation op type (folded into the Conv at load)
+  std::string act;  // "", "Clip6", "SiLU" or an activation op type (folded into the Conv at load)
 };
 
 ir::FrozenGraph conv_case_graph(const ConvCase& cc) {
@@ -138,8 +138,15 @@ ir::FrozenGraph conv_case_graph(const ConvCase& cc) {
                            {"strides", std::vector<std::int64_t>{cc.stride, cc.stride}},
                            {"dilations", std::vector<std::int64_t>{cc.dilation, cc.dilation}},
                            {"group", cc.group}}));
-  if (cc.act == "Clip6") g.ops.push_back(make_op("Clip", {"c", "lo", "hi"}, {"y"}));
-  else if (!cc.act.empty()) g.ops.push_back(make_op(cc.act, {"c"}, {"y"}));
+  if (cc.act == "Clip6") {
+    g.ops.push_back(make_op("Clip", {"c", "lo", "hi"}, {"y"}));
+  } else if (cc.act == "SiLU") {  // x * Sigmoid(x), as torch exports nn.SiLU
+    g.add_tensor({"s", ir::DType::Float32, out, std::nullopt, std::nullopt});
+    g.ops.push_back(make_op("Sigmoid", {"c"}, {"s"}));
+    g.ops.push_back(make_op("Mul", {"c", "s"}, {"y"}));
+  } else if (!cc.act.empty()) {
+    g.ops.push_back(make_op(cc.act, {"c"}, {"y"}));
+  }
   return ir::freeze(std::move(g));
 }
 
@@ -159,6 +166,7 @@ TEST(Session, ChannelsLastOnOneDnnMatchesOwnKernels) {
       {3, 5, 9, 9, 7, 5, 3, 1, 1, {2, 1, 0, 2}, false, "Relu"},      // batch 3, asymmetric pads
       {1, 16, 10, 10, 16, 3, 1, 1, 16, {1, 1, 1, 1}, true, "HardSwish"}, // mobilenet_v3's depthwise
       {1, 8, 7, 7, 12, 1, 1, 1, 1, {0, 0, 0, 0}, true, "Tanh"},
+      {1, 24, 9, 9, 24, 5, 2, 1, 24, {2, 2, 2, 2}, true, "SiLU"},    // efficientnet's depthwise + SiLU
   };
   for (const auto& cc : cases) {
     const ir::FrozenGraph g = conv_case_graph(cc);

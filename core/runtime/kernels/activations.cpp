@@ -183,6 +183,7 @@ void apply_fused_activation(const ir::Operation& op, Tensor& y) {
   else if (act == "SIGMOID") vmath::apply_parallel(vmath::Fn::Sigmoid, p, p, n);
   else if (act == "TANH") vmath::apply_parallel(vmath::Fn::Tanh, p, p, n);
   else if (act == "HARD_SWISH") vmath::apply_parallel(vmath::Fn::HardSwish, p, p, n);
+  else if (act == "SILU") vmath::apply_parallel(vmath::Fn::Silu, p, p, n);
   else throw UnsupportedOpError(op.op_type + " with fused_activation " + act, "the CPU runtime", "");
 }
 

@@ -122,6 +122,7 @@ bool activation_post_op(std::string_view act, dnnl::primitive_attr& attr) {
       {"SIGMOID", dnnl::algorithm::eltwise_logistic, 0.f, 0.f},
       {"TANH", dnnl::algorithm::eltwise_tanh, 0.f, 0.f},
       {"HARD_SWISH", dnnl::algorithm::eltwise_hardswish, 0.f, 0.f},  // x * relu6(x + 3) / 6
+      {"SILU", dnnl::algorithm::eltwise_swish, 1.f, 0.f},            // x * sigmoid(alpha x)
   };
   if (act == "NONE") return true;
   for (const Row& r : kRows)

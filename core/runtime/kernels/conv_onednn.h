@@ -17,7 +17,7 @@ void force_own_conv(bool own);
 
 /// y = act(conv(x, w) + b) on oneDNN, x [N, S..., C], w [M, K..., C/group] (OHWI),
 /// y [N, S'..., M] (the NHWC Conv of the LayoutTransform pass); `act` is the op's
-/// fused_activation (NONE, RELU, RELU6, RELU_N1_TO_1, SIGMOID, TANH, HARD_SWISH), done
+/// fused_activation (NONE, RELU, RELU6, RELU_N1_TO_1, SIGMOID, TANH, HARD_SWISH, SILU), done
 /// as a oneDNN post-op. Returns false, y untouched, when oneDNN cannot take it here:
 /// outside a session run (no weight cache), weights not a session constant, a spatial
 /// rank above 3, another activation, or oneDNN disabled.

@@ -354,19 +354,25 @@ Outputs global_pool_nhwc(const ir::Operation& op, Inputs x, bool max) {
     return {nchw_to_nhwc(global_pool(nchw, in, max ? GlobalKind::Max : GlobalKind::Average)[0])};
   }
   Tensor Y = Tensor::uninitialized(DType::Float32, out);
-  parallel_for(N, [&](std::int64_t n) {
-    const float* xn = X.data<float>() + n * S * C;
-    float* yn = Y.mutable_data<float>() + n * C;
-    // Accumulated in double like the NCHW kernel (C doubles: cheap next to S*C reads).
-    std::vector<double> acc(static_cast<std::size_t>(C), max ? -std::numeric_limits<double>::infinity() : 0.0);
+  // Tasks: (image, block of 64 channels); each channel summed over every pixel in order,
+  // so the result does not depend on the thread count.
+  constexpr std::int64_t kBlock = 64;
+  const std::int64_t blocks = (C + kBlock - 1) / kBlock;
+  parallel_for(N * blocks, [&](std::int64_t t) {
+    const std::int64_t n = t / blocks, c0 = t % blocks * kBlock, cn = std::min(kBlock, C - c0);
+    const float* xn = X.data<float>() + n * S * C + c0;
+    float* yn = Y.mutable_data<float>() + n * C + c0;
+    // Accumulated in double like the NCHW kernel (cheap next to the S*C reads).
+    double acc[kBlock];
+    std::fill(acc, acc + cn, max ? -std::numeric_limits<double>::infinity() : 0.0);
     for (std::int64_t s = 0; s < S; ++s) {
       const float* xs = xn + s * C;
       if (max)
-        for (std::int64_t c = 0; c < C; ++c) acc[c] = acc[c] < xs[c] ? xs[c] : acc[c];
+        for (std::int64_t c = 0; c < cn; ++c) acc[c] = acc[c] < xs[c] ? xs[c] : acc[c];
       else
-        for (std::int64_t c = 0; c < C; ++c) acc[c] += xs[c];
+        for (std::int64_t c = 0; c < cn; ++c) acc[c] += xs[c];
     }
-    for (std::int64_t c = 0; c < C; ++c) yn[c] = static_cast<float>(max ? acc[c] : acc[c] / double(S));
+    for (std::int64_t c = 0; c < cn; ++c) yn[c] = static_cast<float>(max ? acc[c] : acc[c] / double(S));
   });
   return {Y};
 }
