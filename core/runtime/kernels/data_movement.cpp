@@ -79,29 +79,37 @@ Tensor permute(const Tensor& x, const std::vector<std::int64_t>& perm) {
       return y;
     });
   }
-  const std::size_t r = x.rank();
-  Shape out(r), src_st(r);
-  const Shape st = strides_of(x.shape());
-  for (std::size_t i = 0; i < r; ++i) {
-    out[i] = x.dim(static_cast<std::size_t>(perm[i]));
-    src_st[i] = st[static_cast<std::size_t>(perm[i])];
-  }
+  // Any other permutation, on the coalesced dims: runs of the innermost output dim
+  // (whole contiguous blocks when it is the input's innermost too).
+  Shape out(x.rank());
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = x.dim(static_cast<std::size_t>(perm[i]));
   return dispatch_by_size(x.dtype(), [&]<typename T>() {
-    Tensor y(x.dtype(), out);
+    Tensor y = Tensor::uninitialized(x.dtype(), out);
     const T* p = x.data<T>();
     T* o = y.mutable_data<T>();
     const std::int64_t n = y.numel();
     if (n == 0) return y;
-    if (r == 0) { o[0] = p[0]; return y; }
+    const std::size_t r = cdims.size();
+    if (r == 0) {
+      o[0] = p[0];
+      return y;
+    }
+    const Shape st = strides_of(cdims);
+    Shape cout(r), src_st(r);
+    for (std::size_t i = 0; i < r; ++i) {
+      cout[i] = cdims[static_cast<std::size_t>(cperm[i])];
+      src_st[i] = st[static_cast<std::size_t>(cperm[i])];
+    }
     std::vector<std::int64_t> idx(r, 0);
-    const std::int64_t inner = out[r - 1], is = src_st[r - 1];
+    const std::int64_t inner = cout[r - 1], is = src_st[r - 1];
     std::int64_t off = 0;
     for (std::int64_t i = 0; i < n; i += inner) {
-      for (std::int64_t k = 0; k < inner; ++k) o[i + k] = p[off + k * is];
+      if (is == 1) std::copy(p + off, p + off + inner, o + i);
+      else for (std::int64_t k = 0; k < inner; ++k) o[i + k] = p[off + k * is];
       for (std::size_t d = r - 1; d-- > 0;) {
         off += src_st[d];
-        if (++idx[d] < out[d]) break;
-        off -= src_st[d] * out[d];
+        if (++idx[d] < cout[d]) break;
+        off -= src_st[d] * cout[d];
         idx[d] = 0;
       }
     }
