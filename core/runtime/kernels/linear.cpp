@@ -1,11 +1,13 @@
 // Gemm, MatMul (numpy batch broadcasting), FullyConnected, Det. f32 runs on
 // the packed GEMM of core/runtime/gemm (bias and clamp-type activations fused
 // into its epilogue), f64 on Eigen; other numeric types use plain loops.
+#include <array>
 #include <Eigen/Core>
 #include <Eigen/LU>
 
 #include "core/runtime/gemm/gemm.h"
 #include "core/runtime/kernels/common.h"
+#include "core/runtime/thread_pool.h"
 
 namespace ec::runtime::kernels {
 namespace {
@@ -121,9 +123,20 @@ Outputs kernel_MatMul(const ir::Operation& op, Inputs x) {
       // [..., M, K] x [K, N]: one GEMM over all rows of the contiguous batch.
       matmul_2d(a, b, y, shape_numel(batch) * M, K, N);
     } else {
+      // One product per batch entry (attention's heads): with at least as many as threads,
+      // the products are what is split over the pool (each computed whole, so the result
+      // is the same on any thread count); otherwise each product splits itself.
+      std::vector<std::array<std::int64_t, 3>> items;
       for_each_broadcast2(batch, ba, bb, [&](std::int64_t i, std::int64_t ia, std::int64_t ib) {
-        matmul_2d(a + ia * M * K, b + ib * K * N, y + i * M * N, M, K, N);
+        items.push_back({i, ia, ib});
       });
+      auto one = [&](std::int64_t t) {
+        const auto& [i, ia, ib] = items[static_cast<std::size_t>(t)];
+        matmul_2d(a + ia * M * K, b + ib * K * N, y + i * M * N, M, K, N);
+      };
+      const auto n = static_cast<std::int64_t>(items.size());
+      if (n >= current_threads()) parallel_for(n, one);
+      else for (std::int64_t t = 0; t < n; ++t) one(t);
     }
     return Y;
   })};
