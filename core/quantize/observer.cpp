@@ -7,61 +7,93 @@
 
 namespace ec::quantize {
 
-void CalibrationObserver::grow_to(float a) {
-  if (half_range_ == 0) {
-    // Smallest power of two >= a (at least 2^-20, so tiny tensors keep a usable resolution).
-    half_range_ = std::exp2(std::ceil(std::log2(std::max(a, 1e-6f))));
-    if (half_range_ < a) half_range_ *= 2;
+void HistogramBins::rescale(float r) {
+  if (half_range_ == 0 || bins_.empty()) {
+    half_range_ = std::max(half_range_, r);
     return;
   }
-  while (a > half_range_) {
+  while (r > half_range_) {
     // Doubling R: new bin j covers old bins 2(j - kBins/4) and 2(j - kBins/4) + 1.
     std::vector<std::int64_t> merged(kBins, 0);
-    for (int b = 0; b < kBins; ++b) merged[kBins / 4 + b / 2] += bins_[b];
+    for (int b = 0; b < kBins; ++b) merged[kBins / 4 + b / 2] += bins_[static_cast<std::size_t>(b)];
     bins_.swap(merged);
     half_range_ *= 2;
   }
 }
 
-bool CalibrationObserver::observe(std::span<const float> values) {
-  if (values.empty()) return true;
-  const bool avx2 = runtime::quantized::use_avx2();
-  const auto n = static_cast<std::int64_t>(values.size());
-  float lo = values[0], hi = values[0];
-  bool finite = true;
-  if (avx2) {
-    finite = runtime::quantized::minmax_finite_avx2(values.data(), n, lo, hi);
-  } else {
-    for (float v : values) {
-      lo = std::min(lo, v);
-      hi = std::max(hi, v);
-      finite &= std::isfinite(v);
-    }
-  }
-  if (!finite) return false;
-  if (count_ == 0) {
-    min_ = lo;
-    max_ = hi;
-  } else {
-    min_ = std::min(min_, lo);
-    max_ = std::max(max_, hi);
-  }
-  count_ += static_cast<std::int64_t>(values.size());
-  const float a = std::max(std::abs(lo), std::abs(hi));
-  if (a > 0) grow_to(a);
+void HistogramBins::add(std::span<const float> values, float r) {
+  if (values.empty()) return;
+  if (bins_.empty()) bins_.assign(kBins, 0);
+  rescale(r);
   if (half_range_ == 0) {
     bins_[kBins / 2] += static_cast<std::int64_t>(values.size());  // all zeros
-    return true;
+    return;
   }
   const float inv = kBins / (2 * half_range_);
-  if (avx2) {
-    runtime::quantized::histogram_avx2(values.data(), n, half_range_, inv, kBins, bins_.data());
-    return true;
+  if (runtime::quantized::use_avx2()) {
+    runtime::quantized::histogram_avx2(values.data(), static_cast<std::int64_t>(values.size()), half_range_, inv, kBins,
+                                       bins_.data());
+    return;
   }
   for (float v : values) {
     int b = static_cast<int>((v + half_range_) * inv);
     bins_[static_cast<std::size_t>(std::clamp(b, 0, kBins - 1))]++;
   }
+}
+
+void HistogramBins::absorb(const HistogramBins& other) {
+  if (other.bins_.empty()) return;
+  if (bins_.empty()) bins_.assign(kBins, 0);
+  const float r = std::max(half_range_, other.half_range_);
+  rescale(r);
+  HistogramBins o = other;
+  o.rescale(r);
+  for (std::size_t b = 0; b < bins_.size(); ++b) bins_[b] += o.bins_[b];
+}
+
+Extent CalibrationObserver::extent(std::span<const float> values) {
+  Extent e;
+  if (values.empty()) return e;
+  e.count = static_cast<std::int64_t>(values.size());
+  e.lo = e.hi = values[0];
+  if (runtime::quantized::use_avx2()) {
+    e.finite = runtime::quantized::minmax_finite_avx2(values.data(), e.count, e.lo, e.hi);
+    return e;
+  }
+  for (float v : values) {
+    e.lo = std::min(e.lo, v);
+    e.hi = std::max(e.hi, v);
+    e.finite &= std::isfinite(v);
+  }
+  return e;
+}
+
+float CalibrationObserver::add_extent(const Extent& e) {
+  if (e.count == 0) return half_range_;
+  if (count_ == 0) {
+    min_ = e.lo;
+    max_ = e.hi;
+  } else {
+    min_ = std::min(min_, e.lo);
+    max_ = std::max(max_, e.hi);
+  }
+  count_ += e.count;
+  const float a = std::max(std::abs(e.lo), std::abs(e.hi));
+  if (a > 0) {
+    if (half_range_ == 0) {
+      // Smallest power of two >= a (at least 2^-20, so tiny tensors keep a usable resolution).
+      half_range_ = std::exp2(std::ceil(std::log2(std::max(a, 1e-6f))));
+      if (half_range_ < a) half_range_ *= 2;
+    }
+    while (a > half_range_) half_range_ *= 2;
+  }
+  return half_range_;
+}
+
+bool CalibrationObserver::observe(std::span<const float> values) {
+  const Extent e = extent(values);
+  if (!e.finite) return false;
+  bins_.add(values, add_extent(e));
   return true;
 }
 
