@@ -1,11 +1,83 @@
 #include "core/quantize/observer.h"
 
+#include <immintrin.h>
+
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "core/runtime/quantized/igemm.h"
 
 namespace ec::quantize {
+namespace {
+
+constexpr int kBins = HistogramBins::kBins;
+
+// Bin of v at [-R, R] (inv = kBins / 2R), as the vector path computes it.
+inline int bin_of(float v, float r, float inv) {
+  const int b = static_cast<int>((v + r) * inv);
+  return std::clamp(b, 0, kBins - 1);
+}
+
+// Bin indices of 8 values: truncate (v + R) * inv, clamp to [0, kBins - 1].
+__attribute__((target("avx2"))) void bin_indices_avx2(const float* x, std::int64_t n, float r, float inv,
+                                                      std::int32_t* idx) {
+  const __m256 vr = _mm256_set1_ps(r), vi = _mm256_set1_ps(inv);
+  const __m256i top = _mm256_set1_epi32(kBins - 1), zero = _mm256_setzero_si256();
+  for (std::int64_t k = 0; k < n; k += 8) {
+    const __m256i b = _mm256_cvttps_epi32(_mm256_mul_ps(_mm256_add_ps(_mm256_loadu_ps(x + k), vr), vi));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(idx + k), _mm256_min_epi32(_mm256_max_epi32(b, zero), top));
+  }
+}
+
+// Adds the bins of `values` to `counts`. Long runs go through four interleaved
+// 32-bit sub-histograms: a run of equal bins (the zeros after a ReLU, values
+// crowded near 0) is then four independent chains of increments, not one chain
+// whose every step waits for the store before it.
+void add_bins(std::span<const float> values, float r, float inv, std::int64_t* counts) {
+  constexpr std::int64_t kBlock = 256;
+  const auto n = static_cast<std::int64_t>(values.size());
+  const float* x = values.data();
+  const bool avx2 = runtime::quantized::use_avx2();
+  if (n < 4 * kBins) {  // flushing the sub-histograms would cost more than it saves
+    for (float v : values) ++counts[bin_of(v, r, inv)];
+    return;
+  }
+  thread_local std::vector<std::uint32_t> sub;
+  sub.assign(4 * kBins, 0);
+  std::uint32_t* s0 = sub.data();
+  std::uint32_t* s1 = s0 + kBins;
+  std::uint32_t* s2 = s1 + kBins;
+  std::uint32_t* s3 = s2 + kBins;
+  alignas(32) std::array<std::int32_t, kBlock> idx;
+  std::int64_t i = 0;
+  std::int64_t since_flush = 0;
+  auto flush = [&] {
+    for (int b = 0; b < kBins; ++b) {
+      counts[b] += static_cast<std::int64_t>(s0[b]) + s1[b] + s2[b] + s3[b];
+      s0[b] = s1[b] = s2[b] = s3[b] = 0;
+    }
+    since_flush = 0;
+  };
+  for (; i + kBlock <= n; i += kBlock) {
+    if (avx2) {
+      bin_indices_avx2(x + i, kBlock, r, inv, idx.data());
+    } else {
+      for (std::int64_t k = 0; k < kBlock; ++k) idx[static_cast<std::size_t>(k)] = bin_of(x[i + k], r, inv);
+    }
+    for (std::size_t k = 0; k < kBlock; k += 4) {
+      ++s0[idx[k]];
+      ++s1[idx[k + 1]];
+      ++s2[idx[k + 2]];
+      ++s3[idx[k + 3]];
+    }
+    if ((since_flush += kBlock) >= (std::int64_t{1} << 30)) flush();  // 32-bit counts never wrap
+  }
+  for (; i < n; ++i) ++counts[bin_of(x[i], r, inv)];
+  flush();
+}
+
+}  // namespace
 
 void HistogramBins::rescale(float r) {
   if (half_range_ == 0 || bins_.empty()) {
@@ -29,16 +101,7 @@ void HistogramBins::add(std::span<const float> values, float r) {
     bins_[kBins / 2] += static_cast<std::int64_t>(values.size());  // all zeros
     return;
   }
-  const float inv = kBins / (2 * half_range_);
-  if (runtime::quantized::use_avx2()) {
-    runtime::quantized::histogram_avx2(values.data(), static_cast<std::int64_t>(values.size()), half_range_, inv, kBins,
-                                       bins_.data());
-    return;
-  }
-  for (float v : values) {
-    int b = static_cast<int>((v + half_range_) * inv);
-    bins_[static_cast<std::size_t>(std::clamp(b, 0, kBins - 1))]++;
-  }
+  add_bins(values, half_range_, kBins / (2 * half_range_), bins_.data());
 }
 
 void HistogramBins::absorb(const HistogramBins& other) {
