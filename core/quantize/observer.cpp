@@ -43,8 +43,7 @@ void add_bins(std::span<const float> values, float r, float inv, std::int64_t* c
     for (float v : values) ++counts[bin_of(v, r, inv)];
     return;
   }
-  thread_local std::vector<std::uint32_t> sub;
-  sub.assign(4 * kBins, 0);
+  thread_local std::vector<std::uint32_t> sub(4 * kBins, 0);  // all 0 between calls (flush)
   std::uint32_t* s0 = sub.data();
   std::uint32_t* s1 = s0 + kBins;
   std::uint32_t* s2 = s1 + kBins;

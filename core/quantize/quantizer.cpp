@@ -341,6 +341,8 @@ QuantizeResult quantize(const ir::Graph& float_graph, const std::vector<Sample>&
   };
 
   // Weights (and int32 biases: scale = input_scale * weight_scale).
+  // Each op's weights are quantised once (the loops below plan them again as ops are demoted).
+  std::map<std::size_t, QuantizedWeights> quantized_weights;
   auto plan_weights = [&] {
     plan.layers.clear();
     for (std::size_t i = 0; i < fg.ops.size(); ++i) {
@@ -354,7 +356,11 @@ QuantizeResult quantize(const ir::Graph& float_graph, const std::vector<Sample>&
       l.weight_axis = slot->axis;
       const ir::QuantParams* forced = nullptr;
       if (auto it = given.find(w.name); it != given.end()) forced = &it->second;
-      l.weights = quantize_weights(w.data->as<float>(), w.shape.sizes(), slot->axis, per_channel, forced);
+      auto q = quantized_weights.find(i);
+      if (q == quantized_weights.end())
+        q = quantized_weights.emplace(i, quantize_weights(w.data->as<float>(), w.shape.sizes(), slot->axis, per_channel, forced))
+                .first;
+      l.weights = q->second;
       if (plan.int8_ops.count(i) && op.inputs.size() > 2 && !op.inputs[2].empty()) {
         const ir::QuantParams& in = plan.params.at(op.inputs[0]);
         l.bias = quantize_bias(fg.find_tensor(op.inputs[2])->data->as<float>(), in.scales[0], l.weights.params);
