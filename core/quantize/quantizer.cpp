@@ -341,8 +341,30 @@ QuantizeResult quantize(const ir::Graph& float_graph, const std::vector<Sample>&
   };
 
   // Weights (and int32 biases: scale = input_scale * weight_scale).
-  // Each op's weights are quantised once (the loops below plan them again as ops are demoted).
+  // Each op's weights are quantised once (the loops below plan them again as ops are
+  // demoted): all candidates at once on the threads first, each op on its own.
+  auto quantize_op_weights = [&](std::size_t i) {
+    const ir::Operation& op = fg.ops[i];
+    const ir::Tensor& w = *fg.find_tensor(op.inputs[1]);
+    const ir::QuantParams* forced = nullptr;
+    if (auto it = given.find(w.name); it != given.end()) forced = &it->second;
+    return quantize_weights(w.data->as<float>(), w.shape.sizes(), detail::weight_slot(fg, op)->axis, per_channel, forced);
+  };
   std::map<std::size_t, QuantizedWeights> quantized_weights;
+  const int threads =
+      options.threads > 0 ? options.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  {
+    std::vector<std::size_t> weighted;
+    for (std::size_t i = 0; i < fg.ops.size(); ++i)
+      if ((plan.int8_ops.count(i) || plan.hybrid_ops.count(i)) && detail::weight_slot(fg, fg.ops[i])) weighted.push_back(i);
+    std::vector<QuantizedWeights> done(weighted.size());
+    runtime::ThreadPool pool(std::min<int>(threads, static_cast<int>(std::max<std::size_t>(weighted.size(), 1))));
+    runtime::PoolScope scope(&pool);
+    runtime::parallel_for(static_cast<std::int64_t>(weighted.size()), [&](std::int64_t k) {
+      done[static_cast<std::size_t>(k)] = quantize_op_weights(weighted[static_cast<std::size_t>(k)]);
+    });
+    for (std::size_t k = 0; k < weighted.size(); ++k) quantized_weights.emplace(weighted[k], std::move(done[k]));
+  }
   auto plan_weights = [&] {
     plan.layers.clear();
     for (std::size_t i = 0; i < fg.ops.size(); ++i) {
@@ -350,16 +372,11 @@ QuantizeResult quantize(const ir::Graph& float_graph, const std::vector<Sample>&
       const ir::Operation& op = fg.ops[i];
       const auto slot = detail::weight_slot(fg, op);
       if (!slot) continue;
-      const ir::Tensor& w = *fg.find_tensor(op.inputs[1]);
       detail::LayerPlan l;
       l.op = i;
       l.weight_axis = slot->axis;
-      const ir::QuantParams* forced = nullptr;
-      if (auto it = given.find(w.name); it != given.end()) forced = &it->second;
       auto q = quantized_weights.find(i);
-      if (q == quantized_weights.end())
-        q = quantized_weights.emplace(i, quantize_weights(w.data->as<float>(), w.shape.sizes(), slot->axis, per_channel, forced))
-                .first;
+      if (q == quantized_weights.end()) q = quantized_weights.emplace(i, quantize_op_weights(i)).first;
       l.weights = q->second;
       if (plan.int8_ops.count(i) && op.inputs.size() > 2 && !op.inputs[2].empty()) {
         const ir::QuantParams& in = plan.params.at(op.inputs[0]);
@@ -413,8 +430,6 @@ QuantizeResult quantize(const ir::Graph& float_graph, const std::vector<Sample>&
   // each observer counts the run and says the range R to bin it at; the lane then
   // bins it at that R into histograms of its own, absorbed when all are done. The
   // observers end exactly as observing the samples one by one would leave them.
-  const int threads =
-      options.threads > 0 ? options.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const int lanes = std::clamp(threads, 1, std::max(1, std::min(kMaxLanes, static_cast<int>(samples.size()))));
   const int lane_threads = std::max(1, threads / lanes);
   std::map<std::string, CalibrationObserver> observers;
