@@ -10,7 +10,8 @@ each sample's SQNR sums are added in sample order. On mobilenet_v2 (export_model
 torchvision, random weights, seed 0) with 12 fixed-seed calibration images, for
   - ptq, min/max ranges;
   - ptq, --calibration-percentile 99.9, --per-tensor (ranges read off the histograms);
-  - --strategy dynamic with data (observers run beside the report);
+  - --strategy dynamic with data;
+  - --strategy qat on check_qat.py's PyTorch QAT model (observers run beside the report);
 the int8 graph written (.eir: every scale, zero point and int8 weight) and the whole
 JSON report (every tensor's range, histogram, clip fraction and SQNR, every layer's
 SQNR, the outputs' SQNR, max error and top-1 agreement) at --threads 2 and 3 must be
@@ -102,6 +103,23 @@ def main():
                                          f"({len(graph)} bytes)")
             d = first_difference(serial, report)
             check(d is None, f"{name}: report at --threads {threads} equal to the serial one" + (f" ({d})" if d else ""))
+    # qat: the scales come from the model's QDQ pairs; the observers (ranges for the
+    # report) run beside the report's runs. check_qat.py's small PyTorch QAT model.
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from check_qat import build_and_export  # noqa: E402
+    qat = os.path.join(work, "qat.onnx")
+    build_and_export(qat)
+    qat_calib = os.path.join(work, "qat_calib.npy")
+    np.save(qat_calib, np.random.default_rng(18).random((9, 3, 8, 8), dtype=np.float32))
+    serial_graph, serial = quantize(exe, qat, qat_calib, work, "qat", 1, ["--strategy", "qat"])
+    check(serial["measured_samples"] == 9 and serial["tensors"] and
+          all(sum(t["histogram"]) > 0 for t in serial["tensors"]),
+          f"qat: --threads 1 report measured on 9 samples, {len(serial['tensors'])} tensors with histograms")
+    for threads in (2, 3):
+        graph, report = quantize(exe, qat, qat_calib, work, "qat", threads, ["--strategy", "qat"])
+        check(graph == serial_graph, f"qat: int8 graph at --threads {threads} byte for byte the serial one")
+        d = first_difference(serial, report)
+        check(d is None, f"qat: report at --threads {threads} equal to the serial one" + (f" ({d})" if d else ""))
     print(f"{passed} passed, {failed} failed")
     sys.exit(1 if failed else 0)
 
