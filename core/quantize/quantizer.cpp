@@ -156,9 +156,11 @@ std::int64_t argmax(std::span<const float> v) {
   return v.empty() ? -1 : static_cast<std::int64_t>(std::max_element(v.begin(), v.end()) - v.begin());
 }
 
-// Calibration and the report run whole samples on up to this many lanes at once
-// (each holds its sessions and one sample's values: memory grows with the lanes).
+// Calibration and the report run whole samples on up to this many lanes at once.
+// Each lane holds its sessions and one sample's exposed values (float and int8):
+// lanes are also capped so that those values stay within kLaneBudget bytes in all.
 constexpr int kMaxLanes = 8;
+constexpr std::int64_t kLaneBudget = std::int64_t{1} << 30;
 
 // One lane's sessions (each prepared once) and the sample it works on (sample_lanes.h).
 struct Lane {
@@ -430,7 +432,13 @@ QuantizeResult quantize(const ir::Graph& float_graph, const std::vector<Sample>&
   // each observer counts the run and says the range R to bin it at; the lane then
   // bins it at that R into histograms of its own, absorbed when all are done. The
   // observers end exactly as observing the samples one by one would leave them.
-  const int lanes = std::clamp(threads, 1, std::max(1, std::min(kMaxLanes, static_cast<int>(samples.size()))));
+  std::int64_t sample_bytes = 0;  // one sample's exposed float values (static shapes; int8 ones are 1/4 of it)
+  for (const auto& t : act)
+    if (const ir::Tensor* x = fg.find_tensor(t))
+      sample_bytes += x->shape.num_elements().value_or(0) * static_cast<std::int64_t>(sizeof(float));
+  const int max_lanes = static_cast<int>(
+      std::clamp<std::int64_t>(kLaneBudget / std::max<std::int64_t>(1, 2 * sample_bytes), 1, kMaxLanes));
+  const int lanes = std::clamp(threads, 1, std::max(1, std::min(max_lanes, static_cast<int>(samples.size()))));
   const int lane_threads = std::max(1, threads / lanes);
   std::map<std::string, CalibrationObserver> observers;
   for (const auto& t : act) observers[t];
