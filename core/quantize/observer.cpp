@@ -1,11 +1,18 @@
 #include "core/quantize/observer.h"
 
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
+// GCC 12's avx512fintrin.h initialises its "undefined" vectors from themselves, which
+// -W(maybe-)uninitialized reports wherever they are inlined (GCC bug 105593; fixed in 13).
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #include <immintrin.h>
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 
+#include "core/runtime/gemm/gemm.h"
 #include "core/runtime/quantized/igemm.h"
 
 namespace ec::quantize {
@@ -30,6 +37,24 @@ __attribute__((target("avx2"))) void bin_indices_avx2(const float* x, std::int64
   }
 }
 
+// Bin indices of the non-zero values among 16 * k (AVX-512), packed to the front of
+// `idx` (which has 16 entries of room beyond n); returns how many. Zeros (+0 and -0,
+// the bin of 0) are only counted: after a ReLU they are half of a tensor.
+__attribute__((target("avx512f"))) std::int64_t nonzero_bin_indices_avx512(const float* x, std::int64_t n, float r,
+                                                                          float inv, std::int32_t* idx) {
+  const __m512 vr = _mm512_set1_ps(r), vi = _mm512_set1_ps(inv), zero = _mm512_setzero_ps();
+  const __m512i top = _mm512_set1_epi32(kBins - 1), lo = _mm512_setzero_si512();
+  std::int64_t m = 0;
+  for (std::int64_t k = 0; k < n; k += 16) {
+    const __m512 v = _mm512_loadu_ps(x + k);
+    const __mmask16 nonzero = _mm512_cmp_ps_mask(v, zero, _CMP_NEQ_UQ);
+    const __m512i b = _mm512_cvttps_epi32(_mm512_mul_ps(_mm512_add_ps(v, vr), vi));
+    _mm512_storeu_si512(idx + m, _mm512_maskz_compress_epi32(nonzero, _mm512_min_epi32(_mm512_max_epi32(b, lo), top)));
+    m += __builtin_popcount(nonzero);
+  }
+  return m;
+}
+
 // Adds the bins of `values` to `counts`. Long runs go through four interleaved
 // 32-bit sub-histograms: a run of equal bins (the zeros after a ReLU, values
 // crowded near 0) is then four independent chains of increments, not one chain
@@ -39,6 +64,7 @@ void add_bins(std::span<const float> values, float r, float inv, std::int64_t* c
   const auto n = static_cast<std::int64_t>(values.size());
   const float* x = values.data();
   const bool avx2 = runtime::quantized::use_avx2();
+  const bool avx512 = runtime::gemm::active_isa() == runtime::gemm::Isa::Avx512;
   if (n < 4 * kBins) {  // flushing the sub-histograms would cost more than it saves
     for (float v : values) ++counts[bin_of(v, r, inv)];
     return;
@@ -48,8 +74,8 @@ void add_bins(std::span<const float> values, float r, float inv, std::int64_t* c
   std::uint32_t* s1 = s0 + kBins;
   std::uint32_t* s2 = s1 + kBins;
   std::uint32_t* s3 = s2 + kBins;
-  alignas(32) std::array<std::int32_t, kBlock> idx;
-  std::int64_t i = 0;
+  alignas(64) std::array<std::int32_t, kBlock + 16> idx;
+  std::int64_t i = 0, zeros = 0;
   std::int64_t since_flush = 0;
   auto flush = [&] {
     for (int b = 0; b < kBins; ++b) {
@@ -59,19 +85,26 @@ void add_bins(std::span<const float> values, float r, float inv, std::int64_t* c
     since_flush = 0;
   };
   for (; i + kBlock <= n; i += kBlock) {
-    if (avx2) {
+    std::size_t m = kBlock;
+    if (avx512) {
+      m = static_cast<std::size_t>(nonzero_bin_indices_avx512(x + i, kBlock, r, inv, idx.data()));
+      zeros += kBlock - static_cast<std::int64_t>(m);
+    } else if (avx2) {
       bin_indices_avx2(x + i, kBlock, r, inv, idx.data());
     } else {
       for (std::int64_t k = 0; k < kBlock; ++k) idx[static_cast<std::size_t>(k)] = bin_of(x[i + k], r, inv);
     }
-    for (std::size_t k = 0; k < kBlock; k += 4) {
+    std::size_t k = 0;
+    for (; k + 4 <= m; k += 4) {
       ++s0[idx[k]];
       ++s1[idx[k + 1]];
       ++s2[idx[k + 2]];
       ++s3[idx[k + 3]];
     }
+    for (; k < m; ++k) ++s0[idx[k]];
     if ((since_flush += kBlock) >= (std::int64_t{1} << 30)) flush();  // 32-bit counts never wrap
   }
+  counts[bin_of(0.f, r, inv)] += zeros;  // the bin of +0 and -0 ((0 + R) * inv either way)
   for (; i < n; ++i) ++counts[bin_of(x[i], r, inv)];
   flush();
 }
