@@ -141,9 +141,21 @@ void HistogramBins::absorb(const HistogramBins& other) {
   if (bins_.empty()) bins_.assign(kBins, 0);
   const float r = std::max(half_range_, other.half_range_);
   rescale(r);
+  auto add = [&](const std::vector<std::int64_t>& o) {
+    for (std::size_t b = 0; b < bins_.size(); ++b) bins_[b] += o[b];
+  };
+  if (other.half_range_ == r || other.half_range_ == 0) {  // already at R (from 0: no merge either)
+    add(other.bins_);
+    return;
+  }
   HistogramBins o = other;
   o.rescale(r);
-  for (std::size_t b = 0; b < bins_.size(); ++b) bins_[b] += o.bins_[b];
+  add(o.bins_);
+}
+
+void HistogramBins::reset() {
+  std::fill(bins_.begin(), bins_.end(), 0);
+  half_range_ = 0;
 }
 
 Extent CalibrationObserver::extent(std::span<const float> values) {
@@ -173,16 +185,20 @@ float CalibrationObserver::add_extent(const Extent& e) {
     max_ = std::max(max_, e.hi);
   }
   count_ += e.count;
-  const float a = std::max(std::abs(e.lo), std::abs(e.hi));
-  if (a > 0) {
-    if (half_range_ == 0) {
-      // Smallest power of two >= a (at least 2^-20, so tiny tensors keep a usable resolution).
-      half_range_ = std::exp2(std::ceil(std::log2(std::max(a, 1e-6f))));
-      if (half_range_ < a) half_range_ *= 2;
-    }
-    while (a > half_range_) half_range_ *= 2;
-  }
+  half_range_ = grown_range(half_range_, e);
   return half_range_;
+}
+
+float CalibrationObserver::grown_range(float r, const Extent& e) {
+  const float a = std::max(std::abs(e.lo), std::abs(e.hi));
+  if (e.count == 0 || !(a > 0)) return r;
+  if (r == 0) {
+    // Smallest power of two >= a (at least 2^-20, so tiny tensors keep a usable resolution).
+    r = std::exp2(std::ceil(std::log2(std::max(a, 1e-6f))));
+    if (r < a) r *= 2;
+  }
+  while (a > r) r *= 2;
+  return r;
 }
 
 bool CalibrationObserver::observe(std::span<const float> values) {

@@ -36,8 +36,10 @@ class HistogramBins {
   void rescale(float half_range);
   /// Bins `values` at R = `half_range` (>= the current R; 0: the values are all 0).
   void add(std::span<const float> values, float half_range);
-  /// Adds `other`'s counts (its R <= this R, of the same doubling chain).
+  /// Adds `other`'s counts (R of the same doubling chain; the result is at the larger R).
   void absorb(const HistogramBins& other);
+  /// Back to no counts and R = 0 (the buffer is kept).
+  void reset();
   /// Count of bin b (0 when nothing was binned).
   std::int64_t operator[](int b) const { return bins_.empty() ? 0 : bins_[static_cast<std::size_t>(b)]; }
 
@@ -59,6 +61,8 @@ class CalibrationObserver {
   static Extent extent(std::span<const float> values);
   /// In sample order: counts the run and returns the R to bin it at (a finite extent only).
   float add_extent(const Extent& e);
+  /// The R add_extent() returns for a run of extent `e` when R is `half_range` now.
+  static float grown_range(float half_range, const Extent& e);
   /// Bins binned elsewhere at the R add_extent() returned for their runs.
   void absorb(const HistogramBins& bins) {
     bins_.absorb(bins);

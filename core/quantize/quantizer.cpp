@@ -168,7 +168,9 @@ struct Lane {
   std::map<std::string, runtime::Tensor> f, q;       // the sample's float and int8 values
   std::vector<Extent> extents;                       // per tensor of `act`
   std::vector<float> bin_at;                         // the R each tensor's run is binned at
+  std::vector<float> guess;                          // the R `early` was binned at
   std::vector<HistogramBins> bins;                   // the lane's histograms, absorbed at the end
+  std::vector<HistogramBins> early;                  // the sample's bins at `guess`
   std::vector<SqnrAccumulator> act_sums, out_sums;  // the sample's own sums
   std::vector<char> act_have, out_have;
   std::vector<int> agree;
@@ -449,10 +451,25 @@ QuantizeResult quantize(const ir::Graph& float_graph, const std::vector<Sample>&
     return *r;
   };
   // Observation split over the steps of run_in_lanes (the tensors of `act` in order).
+  // The lane bins each tensor right after its min/max, while the values are still
+  // in cache, at the R the observer will most likely return (the lane's own R grown
+  // by this run); finish keeps those bins when merge returned that R (R rarely grows
+  // after the first samples) and bins again at the right one otherwise.
   auto observe_work = [&](Lane& ln) {
     ln.extents.assign(act.size(), Extent{});
-    for (std::size_t k = 0; k < act.size(); ++k)
-      if (auto it = ln.f.find(act[k]); it != ln.f.end()) ln.extents[k] = CalibrationObserver::extent(floats(it->second));
+    ln.guess.assign(act.size(), -1.f);
+    ln.bins.resize(act.size());
+    ln.early.resize(act.size());
+    for (std::size_t k = 0; k < act.size(); ++k) {
+      auto it = ln.f.find(act[k]);
+      if (it == ln.f.end()) continue;
+      const auto values = floats(it->second);
+      const Extent e = ln.extents[k] = CalibrationObserver::extent(values);
+      if (!e.finite || e.count == 0) continue;
+      ln.guess[k] = CalibrationObserver::grown_range(ln.bins[k].half_range(), e);
+      ln.early[k].reset();
+      ln.early[k].add(values, ln.guess[k]);
+    }
   };
   auto observe_merge = [&](Lane& ln) {
     for (std::size_t k = 0; k < act.size(); ++k)
@@ -462,9 +479,12 @@ QuantizeResult quantize(const ir::Graph& float_graph, const std::vector<Sample>&
     for (std::size_t k = 0; k < act.size(); ++k) ln.bin_at[k] = observers.at(act[k]).add_extent(ln.extents[k]);
   };
   auto observe_finish = [&](Lane& ln) {
-    ln.bins.resize(act.size());
-    for (std::size_t k = 0; k < act.size(); ++k)
-      if (auto it = ln.f.find(act[k]); it != ln.f.end()) ln.bins[k].add(floats(it->second), ln.bin_at[k]);
+    for (std::size_t k = 0; k < act.size(); ++k) {
+      auto it = ln.f.find(act[k]);
+      if (it == ln.f.end()) continue;
+      if (ln.guess[k] == ln.bin_at[k]) ln.bins[k].absorb(ln.early[k]);
+      else ln.bins[k].add(floats(it->second), ln.bin_at[k]);
+    }
   };
   auto absorb_lanes = [&] {
     for (auto& ln : lane) {
