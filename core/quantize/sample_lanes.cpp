@@ -97,8 +97,7 @@ void run_in_lanes(std::size_t n, int lanes, const SampleSteps& steps, const std:
   }
   {
     std::unique_lock lock(m);
-    if (threads.empty()) running = 0;
-    else running -= lanes - static_cast<int>(threads.size());
+    running -= lanes - static_cast<int>(threads.size());  // lanes whose thread never started
     std::size_t reported = 0;
     for (;;) {
       moved.wait(lock, [&] { return running == 0 || (merged != reported && merged < n && !stopped && !own_error); });
