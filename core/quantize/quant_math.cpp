@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <ranges>
 
 #include "core/runtime/quantized/igemm.h"
 
@@ -46,11 +47,24 @@ QuantizedWeights quantize_weights(std::span<const float> w, const std::vector<st
     channels = shape[static_cast<std::size_t>(axis)];
     for (std::size_t d = static_cast<std::size_t>(axis) + 1; d < shape.size(); ++d) inner *= shape[d];
   }
-  auto channel_of = [&](std::size_t i) { return static_cast<std::size_t>((static_cast<std::int64_t>(i) / inner) % channels); };
+  // Channel of element i, (i / inner) % channels, stepped along without a division.
+  struct ChannelWalk {
+    std::int64_t inner, channels, k = 0;
+    std::size_t c = 0;
+    void next() {
+      if (++k == inner) {
+        k = 0;
+        if (static_cast<std::int64_t>(++c) == channels) c = 0;
+      }
+    }
+  };
   QuantizedWeights r;
   r.params.dtype = ir::DType::Int8;
   std::vector<float> max_abs(static_cast<std::size_t>(channels), 0.f);
-  for (std::size_t i = 0; i < w.size(); ++i) max_abs[channel_of(i)] = std::max(max_abs[channel_of(i)], std::abs(w[i]));
+  for (ChannelWalk ch{inner, channels}; std::size_t i : std::views::iota(std::size_t{0}, w.size())) {
+    max_abs[ch.c] = std::max(max_abs[ch.c], std::abs(w[i]));
+    ch.next();
+  }
   std::vector<float> scale(static_cast<std::size_t>(channels));
   std::vector<std::int64_t> zp(static_cast<std::size_t>(channels), 0);
   std::int64_t qmin = -127, qmax = 127;
@@ -79,16 +93,24 @@ QuantizedWeights quantize_weights(std::span<const float> w, const std::vector<st
   r.dequantized.resize(w.size());
   std::vector<SqnrAccumulator> acc(static_cast<std::size_t>(channels));
   SqnrAccumulator all;
-  for (std::size_t i = 0; i < w.size(); ++i) {
-    const std::size_t c = channel_of(i);
+  // One value into a sum, as add() sums a run of one value.
+  auto add_one = [](SqnrAccumulator& a, float x, float back) {
+    const double xv = x, e = xv - static_cast<double>(back);
+    a.signal += xv * xv;
+    a.noise += e * e;
+    a.max_abs_error = std::max(a.max_abs_error, static_cast<float>(std::abs(e)));
+  };
+  for (ChannelWalk ch{inner, channels}; std::size_t i : std::views::iota(std::size_t{0}, w.size())) {
+    const std::size_t c = ch.c;
+    ch.next();
     // q = clamp(round(w / s) + zp)  (round half to even, as QuantizeLinear)
     const double q = std::clamp(std::nearbyint(static_cast<double>(w[i] / scale[c])) + static_cast<double>(zp[c]),
                                 static_cast<double>(qmin), static_cast<double>(qmax));
     r.values[i] = static_cast<std::int8_t>(q);
     const float back = static_cast<float>((q - static_cast<double>(zp[c])) * scale[c]);
     r.dequantized[i] = back;
-    acc[c].add({&w[i], 1}, {&back, 1});
-    all.add({&w[i], 1}, {&back, 1});
+    add_one(acc[c], w[i], back);
+    add_one(all, w[i], back);
   }
   for (const auto& a : acc) {
     r.channel_sqnr_db.push_back(a.db());

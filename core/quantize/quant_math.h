@@ -3,6 +3,7 @@
 // SQNR used throughout the report.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -60,6 +61,13 @@ struct SqnrAccumulator {
   /// Same with approx[i] = (q[i] - zero_point) * scale (an int8 tensor, without a float copy).
   void add_dequantized(std::span<const float> reference, std::span<const std::int8_t> q, float scale,
                        std::int32_t zero_point);
+  /// Adds another accumulator's sums: merging one sample's own sums in sample order
+  /// does the same double additions as add() on each sample in turn.
+  void merge(const SqnrAccumulator& o) {
+    signal += o.signal;
+    noise += o.noise;
+    max_abs_error = std::max(max_abs_error, o.max_abs_error);
+  }
   /// 200 dB when the error is exactly 0 (JSON has no infinity); 0 dB for an all-zero reference with noise.
   double db() const;
 };

@@ -5,10 +5,10 @@
 
 #include <algorithm>
 #include <chrono>
-#include <future>
 #include <cmath>
 #include <limits>
 #include <set>
+#include <thread>
 
 #include "core/errors.h"
 #include "core/ir/algorithms.h"
@@ -17,6 +17,7 @@
 #include "core/passes/pass_registry.h"
 #include "core/quantize/observer.h"
 #include "core/quantize/quant_plan.h"
+#include "core/quantize/sample_lanes.h"
 #include "core/quantize/strategy.h"
 #include "core/runtime/quantized/int8_kernels.h"
 #include "core/runtime/session.h"
@@ -160,9 +161,23 @@ std::int64_t argmax(std::span<const float> v) {
   return v.empty() ? -1 : static_cast<std::int64_t>(std::max_element(v.begin(), v.end()) - v.begin());
 }
 
-// Model output SQNR (mean over outputs) of a simulation graph on `samples`.
-struct OutputComparison {
-  std::vector<SqnrAccumulator> acc;
+// Calibration and the report run whole samples on up to this many lanes at once.
+// Each lane holds its sessions and one sample's exposed values (float and int8):
+// lanes are also capped so that those values stay within kLaneBudget bytes in all.
+constexpr int kMaxLanes = 8;
+constexpr std::int64_t kLaneBudget = std::int64_t{1} << 30;
+
+// One lane's sessions (each prepared once) and the sample it works on (sample_lanes.h).
+struct Lane {
+  std::unique_ptr<ExposedRunner> float_runner, q_runner;
+  std::map<std::string, runtime::Tensor> f, q;       // the sample's float and int8 values
+  std::vector<Extent> extents;                       // per tensor of `act`
+  std::vector<float> bin_at;                         // the R each tensor's run is binned at
+  std::vector<float> guess;                          // the R `early` was binned at
+  std::vector<HistogramBins> bins;                   // the lane's histograms, absorbed at the end
+  std::vector<HistogramBins> early;                  // the sample's bins at `guess`
+  std::vector<SqnrAccumulator> act_sums, out_sums;  // the sample's own sums
+  std::vector<char> act_have, out_have;
   std::vector<int> agree;
 };
 
@@ -335,6 +350,30 @@ QuantizeResult quantize(const ir::Graph& float_graph, const std::vector<Sample>&
   };
 
   // Weights (and int32 biases: scale = input_scale * weight_scale).
+  // Each op's weights are quantised once (the loops below plan them again as ops are
+  // demoted): all candidates at once on the threads first, each op on its own.
+  auto quantize_op_weights = [&](std::size_t i) {
+    const ir::Operation& op = fg.ops[i];
+    const ir::Tensor& w = *fg.find_tensor(op.inputs[1]);
+    const ir::QuantParams* forced = nullptr;
+    if (auto it = given.find(w.name); it != given.end()) forced = &it->second;
+    return quantize_weights(w.data->as<float>(), w.shape.sizes(), detail::weight_slot(fg, op)->axis, per_channel, forced);
+  };
+  std::map<std::size_t, QuantizedWeights> quantized_weights;
+  const int threads =
+      options.threads > 0 ? options.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  {
+    std::vector<std::size_t> weighted;
+    for (std::size_t i = 0; i < fg.ops.size(); ++i)
+      if ((plan.int8_ops.count(i) || plan.hybrid_ops.count(i)) && detail::weight_slot(fg, fg.ops[i])) weighted.push_back(i);
+    std::vector<QuantizedWeights> done(weighted.size());
+    runtime::ThreadPool pool(std::min<int>(threads, static_cast<int>(std::max<std::size_t>(weighted.size(), 1))));
+    runtime::PoolScope scope(&pool);
+    runtime::parallel_for(static_cast<std::int64_t>(weighted.size()), [&](std::int64_t k) {
+      done[static_cast<std::size_t>(k)] = quantize_op_weights(weighted[static_cast<std::size_t>(k)]);
+    });
+    for (std::size_t k = 0; k < weighted.size(); ++k) quantized_weights.emplace(weighted[k], std::move(done[k]));
+  }
   auto plan_weights = [&] {
     plan.layers.clear();
     for (std::size_t i = 0; i < fg.ops.size(); ++i) {
@@ -342,13 +381,12 @@ QuantizeResult quantize(const ir::Graph& float_graph, const std::vector<Sample>&
       const ir::Operation& op = fg.ops[i];
       const auto slot = detail::weight_slot(fg, op);
       if (!slot) continue;
-      const ir::Tensor& w = *fg.find_tensor(op.inputs[1]);
       detail::LayerPlan l;
       l.op = i;
       l.weight_axis = slot->axis;
-      const ir::QuantParams* forced = nullptr;
-      if (auto it = given.find(w.name); it != given.end()) forced = &it->second;
-      l.weights = quantize_weights(w.data->as<float>(), w.shape.sizes(), slot->axis, per_channel, forced);
+      auto q = quantized_weights.find(i);
+      if (q == quantized_weights.end()) q = quantized_weights.emplace(i, quantize_op_weights(i)).first;
+      l.weights = q->second;
       if (plan.int8_ops.count(i) && op.inputs.size() > 2 && !op.inputs[2].empty()) {
         const ir::QuantParams& in = plan.params.at(op.inputs[0]);
         l.bias = quantize_bias(fg.find_tensor(op.inputs[2])->data->as<float>(), in.scales[0], l.weights.params);
@@ -395,50 +433,91 @@ QuantizeResult quantize(const ir::Graph& float_graph, const std::vector<Sample>&
   std::vector<std::string> act = activation_tensors();
 
   // --- calibrate (ptq): observers on every activation tensor that needs params.
-  // The observers (and the report's sums below) run in parallel over tensors on a
-  // pool of their own; each tensor still sees the samples in order, so the result
-  // never depends on the thread count.
-  runtime::ThreadPool work_pool(options.threads);
-  // With two threads or more, two runs go at once on sessions of half the threads
-  // each (calibration: samples s and s + 1; report: the float and the int8 graph on
-  // one sample): whole runs scale better than the ops inside one run. Results are
-  // consumed in sample order, so nothing depends on the thread count.
-  const int lanes = work_pool.size() >= 2 ? 2 : 1;
-  const int lane_threads = std::max(1, work_pool.size() / lanes);
+  // Whole samples run at once on "lanes" (sample_lanes.h), one sample per lane on
+  // sessions of their own (whole runs scale better than the ops inside one run):
+  // a lane runs the float graph and takes each tensor's min/max; in sample order,
+  // each observer counts the run and says the range R to bin it at; the lane then
+  // bins it at that R into histograms of its own, absorbed when all are done. The
+  // observers end exactly as observing the samples one by one would leave them.
+  std::int64_t sample_bytes = 0;  // one sample's exposed float values (static shapes; int8 ones are 1/4 of it)
+  for (const auto& t : act)
+    if (const ir::Tensor* x = fg.find_tensor(t))
+      sample_bytes += x->shape.num_elements().value_or(0) * static_cast<std::int64_t>(sizeof(float));
+  const int max_lanes = static_cast<int>(
+      std::clamp<std::int64_t>(kLaneBudget / std::max<std::int64_t>(1, 2 * sample_bytes), 1, kMaxLanes));
+  const int lanes = std::clamp(threads, 1, std::max(1, std::min(max_lanes, static_cast<int>(samples.size()))));
+  const int lane_threads = std::max(1, threads / lanes);
   std::map<std::string, CalibrationObserver> observers;
   for (const auto& t : act) observers[t];
-  auto observe = [&](const std::map<std::string, runtime::Tensor>& values) {
-    std::vector<char> bad(act.size(), 0);
-    {
-      runtime::PoolScope scope(&work_pool);
-      runtime::parallel_for(static_cast<std::int64_t>(act.size()), [&](std::int64_t k) {
-        const auto i = static_cast<std::size_t>(k);
-        auto it = values.find(act[i]);
-        if (it != values.end() && !observers.at(act[i]).observe(floats(it->second))) bad[i] = 1;
-      });
+  std::vector<Lane> lane(static_cast<std::size_t>(lanes));
+  auto float_runner = [&](int l) -> const ExposedRunner& {
+    auto& r = lane[static_cast<std::size_t>(l)].float_runner;
+    if (!r) r = std::make_unique<ExposedRunner>(fg, act, lane_threads);
+    return *r;
+  };
+  // Observation split over the steps of run_in_lanes (the tensors of `act` in order).
+  // The lane bins each tensor right after its min/max, while the values are still
+  // in cache, at the R the observer will most likely return (the lane's own R grown
+  // by this run); finish keeps those bins when merge returned that R (R rarely grows
+  // after the first samples) and bins again at the right one otherwise.
+  auto observe_work = [&](Lane& ln) {
+    ln.extents.assign(act.size(), Extent{});
+    ln.guess.assign(act.size(), -1.f);
+    ln.bins.resize(act.size());
+    ln.early.resize(act.size());
+    for (std::size_t k = 0; k < act.size(); ++k) {
+      auto it = ln.f.find(act[k]);
+      if (it == ln.f.end()) continue;
+      const auto values = floats(it->second);
+      const Extent e = ln.extents[k] = CalibrationObserver::extent(values);
+      if (!e.finite || e.count == 0) continue;
+      ln.guess[k] = CalibrationObserver::grown_range(ln.bins[k].half_range(), e);
+      ln.early[k].reset();
+      ln.early[k].add(values, ln.guess[k]);
     }
-    for (std::size_t i = 0; i < act.size(); ++i)
-      if (bad[i])
-        throw QuantizationError(act[i], "calibration produced NaN or infinite values; check the calibration data and the model");
+  };
+  auto observe_merge = [&](Lane& ln) {
+    for (std::size_t k = 0; k < act.size(); ++k)
+      if (!ln.extents[k].finite)
+        throw QuantizationError(act[k], "calibration produced NaN or infinite values; check the calibration data and the model");
+    ln.bin_at.resize(act.size());
+    for (std::size_t k = 0; k < act.size(); ++k) ln.bin_at[k] = observers.at(act[k]).add_extent(ln.extents[k]);
+  };
+  auto observe_finish = [&](Lane& ln) {
+    for (std::size_t k = 0; k < act.size(); ++k) {
+      auto it = ln.f.find(act[k]);
+      if (it == ln.f.end()) continue;
+      if (ln.guess[k] == ln.bin_at[k]) ln.bins[k].absorb(ln.early[k]);
+      else ln.bins[k].add(floats(it->second), ln.bin_at[k]);
+    }
+  };
+  auto absorb_lanes = [&] {
+    for (auto& ln : lane) {
+      for (std::size_t k = 0; k < ln.bins.size() && k < act.size(); ++k) observers.at(act[k]).absorb(ln.bins[k]);
+      ln.bins.clear();
+    }
+  };
+  auto stage = [&](const std::string& name) {
+    return [&progress, name, total = static_cast<int>(samples.size())](int done) {
+      return !progress || progress(name, done, total);
+    };
   };
   const auto t0 = Clock::now();
-  std::unique_ptr<ExposedRunner> float_runner, float_runner2;
-  if (!samples.empty() || strategy->calibrate) float_runner = std::make_unique<ExposedRunner>(fg, act, lane_threads);
   if (strategy->calibrate) {
-    if (lanes > 1 && samples.size() > 1) float_runner2 = std::make_unique<ExposedRunner>(fg, act, lane_threads);
-    for (std::size_t s = 0; s < samples.size(); s += float_runner2 ? 2 : 1) {
-      check_progress(progress, "calibrate", static_cast<int>(s), static_cast<int>(samples.size()));
-      std::future<std::map<std::string, runtime::Tensor>> next;
-      if (float_runner2 && s + 1 < samples.size())
-        next = std::async(std::launch::async, [&, s] { return float_runner2->run(samples[s + 1]); });
-      observe(float_runner->run(samples[s]));
-      if (next.valid()) {
-        check_progress(progress, "calibrate", static_cast<int>(s + 1), static_cast<int>(samples.size()));
-        observe(next.get());
-      }
-    }
-    float_runner2.reset();
-    check_progress(progress, "calibrate", static_cast<int>(samples.size()), static_cast<int>(samples.size()));
+    detail::SampleSteps steps;
+    steps.work = [&](int l, std::size_t s) {
+      Lane& ln = lane[static_cast<std::size_t>(l)];
+      ln.f = float_runner(l).run(samples[s]);
+      observe_work(ln);
+    };
+    steps.merge = [&](int l, std::size_t) { observe_merge(lane[static_cast<std::size_t>(l)]); };
+    steps.finish = [&](int l, std::size_t) {
+      Lane& ln = lane[static_cast<std::size_t>(l)];
+      observe_finish(ln);
+      ln.f.clear();
+    };
+    detail::run_in_lanes(samples.size(), lanes, steps, stage("calibrate"));
+    absorb_lanes();
     report.calibration_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   }
 
@@ -527,53 +606,86 @@ QuantizeResult quantize(const ir::Graph& float_graph, const std::vector<Sample>&
   // The report's figures come from running this graph, never from a simulation.
   std::vector<std::string> q_names;
   for (const auto& t : act) q_names.push_back(detail::int8_name(plan, t));
-  std::unique_ptr<ExposedRunner> q_runner;
+  ir::Graph exec;
+  auto q_runner = [&](int l) -> const ExposedRunner& {
+    auto& r = lane[static_cast<std::size_t>(l)].q_runner;
+    if (!r) r = std::make_unique<ExposedRunner>(exec, q_names, lane_threads);
+    return *r;
+  };
   try {
     if (options.int8_io) ExposedRunner check(result.graph, {}, options.threads);
-    ir::Graph exec = options.int8_io ? detail::build_int8_graph(plan, false) : result.graph;
-    q_runner = std::make_unique<ExposedRunner>(exec, q_names, lane_threads);
+    exec = options.int8_io ? detail::build_int8_graph(plan, false) : result.graph;
+    q_runner(0);  // each lane prepares its session once; this one before any run, to refuse here
   } catch (const EdgeCompilerError& e) {
     throw QuantizationError(e.what(), std::string("the CPU runtime cannot run the quantised graph: ") + e.what() +
                                           " (a bug; please report it; --keep-float OP keeps the op in float meanwhile)");
   }
+  // The float graph and the int8 graph run on each sample in the lanes, which also
+  // take the sample's own SQNR sums per tensor; the sums are added in sample order
+  // (the same double additions as one sample at a time).
   std::map<std::string, SqnrAccumulator> tensor_acc;
   std::vector<SqnrAccumulator> act_acc(act.size());
   std::vector<char> act_measured(act.size(), 0);
   std::vector<SqnrAccumulator> out_acc(fg.outputs.size());
   std::vector<int> agree(fg.outputs.size(), 0);
   if (!samples.empty()) {
-    for (std::size_t s = 0; s < samples.size(); ++s) {
-      check_progress(progress, "report", static_cast<int>(s), static_cast<int>(samples.size()));
-      std::future<std::map<std::string, runtime::Tensor>> float_run;
-      if (lanes > 1) float_run = std::async(std::launch::async, [&, s] { return float_runner->run(samples[s]); });
-      const auto q = q_runner->run(samples[s]);
-      const auto f = lanes > 1 ? float_run.get() : float_runner->run(samples[s]);
-      if (!strategy->calibrate) observe(f);
-      {
-        runtime::PoolScope scope(&work_pool);
-        runtime::parallel_for(static_cast<std::int64_t>(act.size()), [&](std::int64_t kk) {
-          const auto k = static_cast<std::size_t>(kk);
-          auto ref = reference_of.find(act[k]);
-          auto a = f.find(ref == reference_of.end() ? act[k] : ref->second), b = q.find(q_names[k]);
-          if (a == f.end() || b == q.end()) return;
-          const auto p = plan.params.find(act[k]);
-          const ir::QuantParams* qp = p == plan.params.end() ? nullptr : &p->second;
-          if (b->second.dtype() == ir::DType::Int8 && qp)  // dequantised on the fly, no float copy
-            act_acc[k].add_dequantized(floats(a->second), b->second.values<std::int8_t>(), qp->scales[0],
-                                       static_cast<std::int32_t>(qp->zero_points[0]));
-          else
-            act_acc[k].add(floats(a->second), real_values(b->second, qp));
-          act_measured[k] = 1;
-        });
+    detail::SampleSteps steps;
+    steps.work = [&](int l, std::size_t s) {
+      Lane& ln = lane[static_cast<std::size_t>(l)];
+      ln.q = q_runner(l).run(samples[s]);
+      ln.f = float_runner(l).run(samples[s]);
+      const auto& f = ln.f;
+      const auto& q = ln.q;
+      if (!strategy->calibrate) observe_work(ln);
+      ln.act_sums.assign(act.size(), SqnrAccumulator{});
+      ln.act_have.assign(act.size(), 0);
+      for (std::size_t k = 0; k < act.size(); ++k) {
+        auto ref = reference_of.find(act[k]);
+        auto a = f.find(ref == reference_of.end() ? act[k] : ref->second), b = q.find(q_names[k]);
+        if (a == f.end() || b == q.end()) continue;
+        const auto p = plan.params.find(act[k]);
+        const ir::QuantParams* qp = p == plan.params.end() ? nullptr : &p->second;
+        if (b->second.dtype() == ir::DType::Int8 && qp)  // dequantised on the fly, no float copy
+          ln.act_sums[k].add_dequantized(floats(a->second), b->second.values<std::int8_t>(), qp->scales[0],
+                                         static_cast<std::int32_t>(qp->zero_points[0]));
+        else
+          ln.act_sums[k].add(floats(a->second), real_values(b->second, qp));
+        ln.act_have[k] = 1;
       }
+      ln.out_sums.assign(fg.outputs.size(), SqnrAccumulator{});
+      ln.out_have.assign(fg.outputs.size(), 0);
+      ln.agree.assign(fg.outputs.size(), 0);
       for (std::size_t o = 0; o < fg.outputs.size(); ++o) {
         auto a = f.find(fg.outputs[o]), b = q.find(fg.outputs[o]);
         if (a == f.end() || b == q.end()) continue;
-        out_acc[o].add(floats(a->second), floats(b->second));
-        agree[o] += argmax(floats(a->second)) == argmax(floats(b->second));
+        ln.out_sums[o].add(floats(a->second), floats(b->second));
+        ln.out_have[o] = 1;
+        ln.agree[o] = argmax(floats(a->second)) == argmax(floats(b->second));
       }
-    }
-    check_progress(progress, "report", static_cast<int>(samples.size()), static_cast<int>(samples.size()));
+      ln.q.clear();
+      if (strategy->calibrate) ln.f.clear();
+    };
+    steps.merge = [&](int l, std::size_t) {
+      Lane& ln = lane[static_cast<std::size_t>(l)];
+      if (!strategy->calibrate) observe_merge(ln);
+      for (std::size_t k = 0; k < act.size(); ++k)
+        if (ln.act_have[k]) {
+          act_acc[k].merge(ln.act_sums[k]);
+          act_measured[k] = 1;
+        }
+      for (std::size_t o = 0; o < fg.outputs.size(); ++o)
+        if (ln.out_have[o]) {
+          out_acc[o].merge(ln.out_sums[o]);
+          agree[o] += ln.agree[o];
+        }
+    };
+    steps.finish = [&](int l, std::size_t) {
+      Lane& ln = lane[static_cast<std::size_t>(l)];
+      if (!strategy->calibrate) observe_finish(ln);
+      ln.f.clear();
+    };
+    detail::run_in_lanes(samples.size(), lanes, steps, stage("report"));
+    if (!strategy->calibrate) absorb_lanes();
   }
   for (std::size_t k = 0; k < act.size(); ++k)
     if (act_measured[k]) tensor_acc[act[k]] = act_acc[k];
@@ -645,8 +757,10 @@ QuantizeResult quantize(const ir::Graph& float_graph, const std::vector<Sample>&
   if (options.sensitivity && !samples.empty() && !plan.layers.empty()) {
     const std::size_t n = std::min<std::size_t>(samples.size(), 8);
     std::vector<std::map<std::string, runtime::Tensor>> reference(n);  // float outputs, computed once
-    for (std::size_t s = 0; s < n; ++s)
-      for (const auto& o : fg.outputs) reference[s].emplace(o, float_runner->run(samples[s]).at(o));
+    for (std::size_t s = 0; s < n; ++s) {
+      const auto f = float_runner(0).run(samples[s]);
+      for (const auto& o : fg.outputs) reference[s].emplace(o, f.at(o));
+    }
     auto output_sqnr = [&](const ir::Graph& graph) {
       ExposedRunner r(graph, {}, options.threads);
       std::vector<SqnrAccumulator> acc(fg.outputs.size());

@@ -1,5 +1,6 @@
 #include "core/util/npy.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -67,7 +68,17 @@ NpyArray read_npy(const std::string& path) {
   if (!f) io_fail(path, "cannot open the file");
   std::string bytes;
   try {
-    bytes.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+    // One read of the whole file (its size from the stat above; a file that changes
+    // meanwhile reads short or stops at that size, and the checks below still hold).
+    const auto size = std::filesystem::file_size(path, ec);
+    if (ec) io_fail(path, "cannot read the file");
+    bytes.resize(static_cast<std::size_t>(size));
+    f.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    bytes.resize(static_cast<std::size_t>(std::max<std::streamsize>(f.gcount(), 0)));
+  } catch (const std::bad_alloc&) {
+    throw;
+  } catch (const EdgeCompilerError&) {
+    throw;
   } catch (const std::exception&) {  // libstdc++ throws from underflow on read errors
     io_fail(path, "cannot read the file");
   }
@@ -133,6 +144,10 @@ NpyArray read_npy(const std::string& path) {
   if (bytes.size() - data_at < payload)
     io_fail(path, "truncated: the header promises " + std::to_string(payload) + " bytes of data, the file has " +
                       std::to_string(bytes.size() - data_at));
+  if (data_at % 64 == 0) {  // numpy's own padding: the values stay where they were read, no copy
+    a.data = ir::ConstantData::from_string(std::move(bytes)).slice(data_at, payload);
+    return a;
+  }
   std::vector<std::byte> data(payload);
   if (payload) std::memcpy(data.data(), bytes.data() + data_at, payload);
   a.data = ir::ConstantData::from_vector(std::move(data));

@@ -3,9 +3,14 @@
 // (graph shape per docs/QUANTISATION.md, validate(), every report field).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <random>
+#include <stdexcept>
+#include <thread>
 
 #include "core/errors.h"
 #include "core/ir/validate.h"
@@ -13,6 +18,7 @@
 #include "core/quantize/observer.h"
 #include "core/quantize/quant_math.h"
 #include "core/quantize/quantizer.h"
+#include "core/quantize/sample_lanes.h"
 #include "core/runtime/gemm/gemm.h"
 #include "core/runtime/quantized/int8_kernels.h"
 #include "core/runtime/session.h"
@@ -539,11 +545,14 @@ TEST(Observer, SameOnEveryIsa) {
   std::mt19937 rng(8);
   std::normal_distribution<float> d(0.f, 3.f);
   std::vector<std::vector<float>> runs;
-  for (std::size_t n : {1u, 7u, 64u, 1000u, 4099u}) {
+  for (std::size_t n : {1u, 7u, 64u, 1000u, 4099u, 40000u}) {  // 40000: the sub-histogram path
     std::vector<float> v(n);
     for (auto& x : v) x = d(rng) * (n == 1000 ? 100.f : 1.f);  // one run doubles the range
     runs.push_back(v);
   }
+  std::vector<float> relu(30000);  // half zeros (+0 and -0): counted apart on AVX-512
+  for (std::size_t i = 0; i < relu.size(); ++i) relu[i] = i % 7 == 0 ? -0.f : std::max(0.f, d(rng));
+  runs.push_back(relu);
   std::vector<CalibrationObserver> obs;
   for (auto isa : runtime::gemm::supported_isas()) {
     runtime::gemm::force_isa(isa);
@@ -562,6 +571,142 @@ TEST(Observer, SameOnEveryIsa) {
     EXPECT_EQ(o.count(), obs[0].count());
     EXPECT_EQ(o.range(99.0), obs[0].range(99.0));
     EXPECT_EQ(o.histogram(o.min(), o.max(), 4096), obs[0].histogram(obs[0].min(), obs[0].max(), 4096));
+  }
+}
+
+
+// Concurrent calibration observes in three steps (extent anywhere, add_extent in
+// sample order, bins at the returned R in per-lane histograms absorbed at the end):
+// the observer must end exactly as observe() one run at a time leaves it, through
+// an all-zero start (R stays 0), growth by one and by many doublings, zeros after
+// growth, and runs long enough for the sub-histogram path.
+TEST(Observer, SplitStepsEqualObservingInOrder) {
+  std::mt19937 rng(11);
+  std::normal_distribution<float> d(0.f, 1.f);
+  std::vector<std::vector<float>> runs;
+  auto run = [&](std::size_t n, float scale, bool relu) {
+    std::vector<float> v(n);
+    for (auto& x : v) x = relu ? std::max(0.f, d(rng) * scale) : d(rng) * scale;
+    runs.push_back(v);
+  };
+  runs.push_back(std::vector<float>(300, 0.f));
+  run(5000, 0.01f, false);
+  run(40000, 1.f, true);
+  runs.push_back(std::vector<float>(20000, 0.f));
+  run(100, 3.f, false);
+  run(33000, 1000.f, false);  // many doublings at once
+  run(17, 0.5f, true);
+  run(50000, 2.f, false);
+  // early: as quantizer.cpp does, each lane also bins its run before knowing R, at the
+  // lane's own R grown by the run, and keeps those bins when add_extent returns that R.
+  int kept = 0, rebinned = 0;
+  for (int lanes : {1, 2, 3})
+  for (bool early : {false, true}) {
+    CalibrationObserver serial, split;
+    std::vector<HistogramBins> lane(static_cast<std::size_t>(lanes));
+    HistogramBins guessed;
+    for (std::size_t s = 0; s < runs.size(); ++s) {
+      ASSERT_TRUE(serial.observe(runs[s]));
+      HistogramBins& mine = lane[s % lane.size()];  // each lane sees its samples in increasing order
+      const Extent e = CalibrationObserver::extent(runs[s]);
+      ASSERT_TRUE(e.finite);
+      const float guess = CalibrationObserver::grown_range(mine.half_range(), e);
+      guessed.reset();
+      guessed.add(runs[s], guess);
+      const float r = split.add_extent(e);
+      if (early && guess == r) {
+        mine.absorb(guessed);
+        ++kept;
+      } else {
+        mine.add(runs[s], r);
+        rebinned += early;
+      }
+    }
+    for (const auto& l : lane) split.absorb(l);
+    EXPECT_EQ(split.count(), serial.count());
+    EXPECT_EQ(split.min(), serial.min());
+    EXPECT_EQ(split.max(), serial.max());
+    for (double p : {100.0, 99.99, 99.0, 90.0}) EXPECT_EQ(split.range(p), serial.range(p)) << p;
+    EXPECT_EQ(split.histogram(serial.min(), serial.max(), 4096), serial.histogram(serial.min(), serial.max(), 4096));
+    EXPECT_EQ(split.histogram(serial.min(), serial.max(), 64), serial.histogram(serial.min(), serial.max(), 64));
+    EXPECT_EQ(split.clip_fraction(-1.f, 1.f), serial.clip_fraction(-1.f, 1.f));
+    EXPECT_GT(serial.clip_fraction(-1.f, 1.f), 0);
+  }
+  EXPECT_GT(kept, 0);      // both ways taken
+  EXPECT_GT(rebinned, 0);
+}
+
+// run_in_lanes: merges in sample order whatever the lanes, calls progress on the
+// calling thread only (0 first, n last), rethrows the earliest sample's error
+// (merging nothing after it), and stops on a cancel.
+TEST(SampleLanes, MergeInOrderErrorsAndCancel) {
+  const std::size_t n = 40;
+  for (int lanes : {1, 2, 4}) {
+    std::vector<std::size_t> merged;
+    std::vector<int> finished(n, 0);
+    std::vector<int> seen;
+    bool other_thread = false;
+    const auto caller = std::this_thread::get_id();
+    detail::SampleSteps steps;
+    steps.work = [&](int l, std::size_t s) {
+      EXPECT_LT(l, lanes);
+      if (s % 7 == 3) std::this_thread::sleep_for(std::chrono::milliseconds(2));  // out of step
+    };
+    steps.merge = [&](int, std::size_t s) { merged.push_back(s); };
+    steps.finish = [&](int, std::size_t s) { finished[s]++; };
+    detail::run_in_lanes(n, lanes, steps, [&](int done) {
+      other_thread |= std::this_thread::get_id() != caller;
+      seen.push_back(done);
+      return true;
+    });
+    std::vector<std::size_t> order(n);
+    for (std::size_t s = 0; s < n; ++s) order[s] = s;
+    EXPECT_EQ(merged, order) << lanes << " lanes";
+    EXPECT_EQ(finished, std::vector<int>(n, 1));
+    EXPECT_FALSE(other_thread);
+    ASSERT_FALSE(seen.empty());
+    EXPECT_EQ(seen.front(), 0);
+    EXPECT_EQ(seen.back(), static_cast<int>(n));
+    EXPECT_TRUE(std::is_sorted(seen.begin(), seen.end()));
+
+    // Errors: samples 9 (in work) and 5 (in merge) fail; 5 is what a serial run meets first.
+    merged.clear();
+    steps.work = [&](int, std::size_t s) {
+      if (s == 9) throw std::runtime_error("work 9");
+    };
+    steps.merge = [&](int, std::size_t s) {
+      if (s == 5) throw std::runtime_error("merge 5");
+      merged.push_back(s);
+    };
+    try {
+      detail::run_in_lanes(n, lanes, steps, {});
+      ADD_FAILURE() << "no error";
+    } catch (const std::runtime_error& e) {
+      EXPECT_STREQ(e.what(), "merge 5");
+    }
+    EXPECT_EQ(merged, (std::vector<std::size_t>{0, 1, 2, 3, 4}));
+
+    // Cancel: progress says no once 10 samples are merged (samples from 12 on wait
+    // for that answer); the samples taken finish, in order, and nothing runs on.
+    merged.clear();
+    std::atomic<bool> said_no{false};
+    steps.work = [&](int, std::size_t s) {
+      for (int k = 0; s >= 12 && !said_no && k < 10000; ++k) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    };
+    steps.merge = [&](int, std::size_t s) { merged.push_back(s); };
+    try {
+      detail::run_in_lanes(n, lanes, steps, [&](int done) {
+        if (done < 10) return true;
+        said_no = true;
+        return false;
+      });
+      ADD_FAILURE() << "not cancelled";
+    } catch (const EdgeCompilerError& e) {
+      EXPECT_STREQ(e.what(), "cancelled");
+    }
+    EXPECT_GE(merged.size(), 10u);
+    EXPECT_LT(merged.size(), n);
+    for (std::size_t k = 0; k < merged.size(); ++k) EXPECT_EQ(merged[k], k);
   }
 }
 
