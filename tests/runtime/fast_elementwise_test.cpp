@@ -4,6 +4,8 @@
 // broadcasts, serially and on a 3-thread pool.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <numeric>
 #include <random>
 
 #include "core/runtime/thread_pool.h"
@@ -24,6 +26,50 @@ std::vector<double> random_values(std::mt19937& rng, std::int64_t n, double lo =
 Tensor as(ir::DType dt, const V& shape, const std::vector<double>& v) {
   if (dt == ir::DType::Float64) return Tensor::from_values(dt, shape, v);
   return Tensor::from_values(dt, shape, std::vector<float>(v.begin(), v.end()));
+}
+
+// Transpose: every permutation of ranks 2-5 (shapes with 1s among them, so dims
+// coalesce; sizes above a thread chunk) against index arithmetic, serially and on a
+// 3-thread pool: the tiled 2-D path (NCHW <-> NHWC among it) and the general one.
+TEST(FastElementwise, TransposeEveryPermutationMatchesIndexing) {
+  ThreadPool pool(3);
+  const std::vector<V> shapes = {{130, 257}, {2, 40, 1, 450}, {3, 7, 31, 37}, {2, 3, 1, 4, 700}, {1, 64, 23, 29}};
+  for (const V& shape : shapes) {
+    const std::size_t r = shape.size();
+    std::int64_t n = 1;
+    for (auto d : shape) n *= d;
+    std::vector<float> xv(static_cast<std::size_t>(n));
+    for (std::size_t i = 0; i < xv.size(); ++i) xv[i] = static_cast<float>(i);
+    const Tensor x = Tensor::from_values(ir::DType::Float32, shape, xv);
+    V perm(r);
+    std::iota(perm.begin(), perm.end(), 0);
+    do {
+      V out(r);
+      for (std::size_t i = 0; i < r; ++i) out[i] = shape[static_cast<std::size_t>(perm[i])];
+      // want[o] = x[the input index whose permuted form is o]
+      std::vector<float> want(xv.size());
+      V idx(r, 0);
+      for (std::int64_t o = 0; o < n; ++o) {
+        std::int64_t src = 0, stride = 1;
+        V in_idx(r);
+        for (std::size_t i = 0; i < r; ++i) in_idx[static_cast<std::size_t>(perm[i])] = idx[i];
+        for (std::size_t d = r; d-- > 0;) {
+          src += in_idx[d] * stride;
+          stride *= shape[d];
+        }
+        want[static_cast<std::size_t>(o)] = xv[static_cast<std::size_t>(src)];
+        for (std::size_t d = r; d-- > 0;)
+          if (++idx[d] < out[d]) break;
+          else idx[d] = 0;
+      }
+      for (bool threaded : {false, true}) {
+        PoolScope scope(threaded ? &pool : nullptr);
+        const Tensor y = run1(make_op("Transpose", {"x"}, {"y"}, {{"perm", perm}}), {x})[0];
+        ASSERT_EQ(y.shape(), out);
+        ASSERT_EQ(y.to_float_vector(), want) << "shape rank " << r << (threaded ? ", 3 threads" : ", serial");
+      }
+    } while (std::next_permutation(perm.begin(), perm.end()));
+  }
 }
 
 TEST(FastElementwise, BroadcastArithmeticMatchesReference) {

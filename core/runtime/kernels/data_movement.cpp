@@ -100,19 +100,31 @@ Tensor permute(const Tensor& x, const std::vector<std::int64_t>& perm) {
       cout[i] = cdims[static_cast<std::size_t>(cperm[i])];
       src_st[i] = st[static_cast<std::size_t>(cperm[i])];
     }
-    std::vector<std::int64_t> idx(r, 0);
-    const std::int64_t inner = cout[r - 1], is = src_st[r - 1];
-    std::int64_t off = 0;
-    for (std::int64_t i = 0; i < n; i += inner) {
-      if (is == 1) std::copy(p + off, p + off + inner, o + i);
-      else for (std::int64_t k = 0; k < inner; ++k) o[i + k] = p[off + k * is];
+    const std::int64_t inner = cout[r - 1], is = src_st[r - 1], rows = n / inner;
+    // Output rows split over the pool in chunks of about 16K elements (a copy: the
+    // result does not depend on the split).
+    const std::int64_t per = std::max<std::int64_t>(1, 16384 / inner);
+    parallel_for((rows + per - 1) / per, [&](std::int64_t t) {
+      const std::int64_t r0 = t * per, r1 = std::min(rows, r0 + per);
+      std::vector<std::int64_t> idx(r, 0);
+      std::int64_t off = 0, rest = r0;  // the first row's index and source offset
       for (std::size_t d = r - 1; d-- > 0;) {
-        off += src_st[d];
-        if (++idx[d] < cout[d]) break;
-        off -= src_st[d] * cout[d];
-        idx[d] = 0;
+        idx[d] = rest % cout[d];
+        rest /= cout[d];
+        off += idx[d] * src_st[d];
       }
-    }
+      for (std::int64_t row = r0; row < r1; ++row) {
+        T* dst = o + row * inner;
+        if (is == 1) std::copy(p + off, p + off + inner, dst);
+        else for (std::int64_t k = 0; k < inner; ++k) dst[k] = p[off + k * is];
+        for (std::size_t d = r - 1; d-- > 0;) {
+          off += src_st[d];
+          if (++idx[d] < cout[d]) break;
+          off -= src_st[d] * cout[d];
+          idx[d] = 0;
+        }
+      }
+    });
     return y;
   });
 }
