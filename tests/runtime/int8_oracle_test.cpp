@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <map>
 #include <random>
@@ -273,6 +274,38 @@ TEST(Int8Oracle, QuantizeLinearEqualsPortableOnEveryIsa) {
     for (std::size_t k = 1; k < outs.size(); ++k)
       EXPECT_EQ(outs[k], outs[0]) << "ISA #" << k << " " << ir::dtype_name(dt);
     EXPECT_EQ(outs[0].size(), static_cast<std::size_t>(n));
+  }
+}
+
+// DequantizeLinear per tensor i8/u8 -> f32: the vector path (AVX2) against the portable
+// double loop, bit for bit (every stored value, odd lengths for the tail).
+TEST(Int8Oracle, DequantizeLinearEqualsPortableOnEveryIsa) {
+  const std::int64_t n = 1037;
+  for (const ir::DType dt : {ir::DType::Int8, ir::DType::UInt8}) {
+    for (const float s : {0.037f, 1.7e-3f, 3.1e-39f /* subnormal products */}) {
+      Tensor X(dt, {1, n});
+      for (std::int64_t i = 0; i < n; ++i) reinterpret_cast<std::uint8_t*>(X.mutable_raw())[i] = static_cast<std::uint8_t>(i * 37);
+      Tensor S(ir::DType::Float32, {}), Z(dt, {});
+      S.mutable_data<float>()[0] = s;
+      if (dt == ir::DType::Int8)
+        Z.mutable_data<std::int8_t>()[0] = -7;
+      else
+        Z.mutable_data<std::uint8_t>()[0] = 131;
+      const ir::Operation op = test::make_op("DequantizeLinear", {"x", "s", "z"}, {"y"}, {});
+      std::vector<float> want(static_cast<std::size_t>(n));
+      for (std::int64_t i = 0; i < n; ++i)
+        want[static_cast<std::size_t>(i)] = static_cast<float>((X.get_double(i) - Z.get_double(0)) * double(s));
+      for (auto isa : gemm::supported_isas()) {
+        gemm::force_isa(isa);
+        const Tensor y = run_kernel(op, std::vector<Tensor>{X, S, Z})[0];
+        ASSERT_EQ(y.numel(), n);
+        std::int64_t diff = 0;
+        for (std::int64_t i = 0; i < n; ++i)
+          diff += std::memcmp(&y.data<float>()[i], &want[static_cast<std::size_t>(i)], sizeof(float)) != 0;
+        EXPECT_EQ(diff, 0) << ir::dtype_name(dt) << " scale " << s << " ISA " << gemm::isa_name(isa);
+      }
+      gemm::force_isa(gemm::supported_isas().back());
+    }
   }
 }
 

@@ -308,6 +308,25 @@ __attribute__((target("avx2"))) void quantize_linear_avx2(const float* x, std::i
   }
 }
 
+// y = float(q - zp) * scale: the exact product rounded once, as the portable
+// (double(q) - zp) * double(scale) rounded to float (|q - zp| < 2^9: exact in double).
+__attribute__((target("avx2"))) void dequantize_linear_avx2(const void* q, bool u8, std::int64_t n, float scale,
+                                                            std::int32_t zp, float* y) {
+  const auto* in = static_cast<const std::uint8_t*>(q);
+  const __m256 vs = _mm256_set1_ps(scale);
+  const __m256i vz = _mm256_set1_epi32(zp);
+  std::int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m128i b = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(in + i));
+    const __m256i v = u8 ? _mm256_cvtepu8_epi32(b) : _mm256_cvtepi8_epi32(b);
+    _mm256_storeu_ps(y + i, _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(v, vz)), vs));
+  }
+  for (; i < n; ++i) {
+    const std::int32_t v = u8 ? std::int32_t(in[i]) : std::int32_t(static_cast<std::int8_t>(in[i]));
+    y[i] = float(v - zp) * scale;
+  }
+}
+
 __attribute__((target("avx2"))) bool minmax_finite_avx2(const float* x, std::int64_t n, float& lo, float& hi) {
   // Non-finite: |v| == inf, or v != v; one flag vector for the whole run.
   const __m256 abs_mask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7FFFFFFF)), inf = _mm256_set1_ps(INFINITY);
