@@ -277,6 +277,166 @@ TEST(Int8Oracle, QuantizeLinearEqualsPortableOnEveryIsa) {
   }
 }
 
+// FullyConnected / Gemm / MatMul with a constant weight (the swapped VNNI GEMM on VNNI
+// machines, the int16 GEMM elsewhere) against a scalar mirror of TFLite's
+// reference_integer_ops::FullyConnectedPerChannel, bit for bit, on every ISA and at 1
+// and 2 threads: batch 1 (a classifier), rows and channels off the tile sizes, K off
+// the quad, per-tensor weights, an effective scale above 1 (left shift), RELU6.
+TEST(Int8Oracle, LinearEqualsTfliteReferenceOnEveryIsa) {
+  struct Case {
+    const char* type;
+    std::int64_t R, K, N;
+    bool per_channel;
+    float sy_factor;  // 1: output scale ~ sx * sw * sqrt(K) * 40 (some saturating); 0: effective scale > 1
+    std::string act;
+  };
+  const std::vector<Case> cases = {
+      {"FullyConnected", 1, 1280, 1000, true, 1.f, "NONE"},  {"FullyConnected", 200, 96, 384, true, 1.f, "NONE"},
+      {"FullyConnected", 37, 70, 40, true, 1.f, "RELU6"},    {"Gemm", 9, 3, 17, false, 1.f, "NONE"},
+      {"Gemm", 21, 33, 50, true, 1.f, "NONE"},               {"MatMul", 26, 64, 48, true, 1.f, "NONE"},
+      {"FullyConnected", 11, 19, 23, true, 0.f, "NONE"},   {"FullyConnected", 1, 5, 1, false, 1.f, "NONE"},
+  };
+  std::mt19937 rng(17);
+  auto uni = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  for (const Case& c : cases) {
+    const bool kn = std::string(c.type) != "FullyConnected" && std::string(c.type) != "Gemm";  // MatMul: [K, N]
+    const bool gemm_t = std::string(c.type) == "Gemm";
+    Tensor X(ir::DType::Int8, {c.R, c.K}), W(ir::DType::Int8, kn ? Shape{c.K, c.N} : Shape{c.N, c.K}),
+        B(ir::DType::Int32, {c.N});
+    const ir::QuantParams qx = per_tensor(0.02f + 0.001f * float(uni(0, 20)), uni(-30, 30));
+    const bool small = c.sy_factor < 1.f;  // effective scale ~2: small sums, no bias
+    const int zx = static_cast<int>(qx.zero_points[0]);
+    for (std::int64_t i = 0; i < X.numel(); ++i)
+      X.mutable_data<std::int8_t>()[i] = static_cast<std::int8_t>(small ? uni(zx - 6, zx + 6) : uni(-128, 127));
+    for (std::int64_t i = 0; i < W.numel(); ++i)
+      W.mutable_data<std::int8_t>()[i] = static_cast<std::int8_t>(small ? uni(-2, 2) : uni(-127, 127));
+    for (std::int64_t i = 0; i < c.N; ++i) B.mutable_data<std::int32_t>()[i] = small ? 0 : uni(-30000, 30000);
+    ir::QuantParams qw{ir::DType::Int8, {}, {}, c.per_channel ? (kn ? 1 : 0) : -1}, qb{ir::DType::Int32, {}, {}, 0};
+    for (std::int64_t n = 0; n < (c.per_channel ? c.N : 1); ++n) {
+      qw.scales.push_back(0.001f + 0.0005f * float(uni(0, 30)));
+      qw.zero_points.push_back(0);
+    }
+    for (std::int64_t n = 0; n < c.N; ++n) {
+      qb.scales.push_back(qx.scales[0] * qw.scales[c.per_channel ? static_cast<std::size_t>(n) : 0]);
+      qb.zero_points.push_back(0);
+    }
+    const ir::QuantParams qy = per_tensor(
+        small ? qx.scales[0] * 0.001f * 0.4f : qx.scales[0] * 0.008f * float(std::sqrt(double(c.K))) * 40.f,
+        uni(-10, 10));
+    // The mirror: acc = bias + sum (x - zx) w, y = clamp(MBQM(acc, sx sw / sy) + zy).
+    std::int32_t lo = -128, hi = 127;
+    activation_range(c.act, qy.scales[0], static_cast<std::int32_t>(qy.zero_points[0]), -128, 127, lo, hi);
+    std::vector<std::int8_t> want(static_cast<std::size_t>(c.R * c.N));
+    for (std::int64_t n = 0; n < c.N; ++n) {
+      const float sw = qw.scales[c.per_channel ? static_cast<std::size_t>(n) : 0];
+      const QuantizedMultiplier m = quantize_multiplier(double(qx.scales[0]) * double(sw) / double(qy.scales[0]));
+      for (std::int64_t r = 0; r < c.R; ++r) {
+        std::int32_t acc = B.data<std::int32_t>()[n];
+        for (std::int64_t k = 0; k < c.K; ++k)
+          acc += (std::int32_t(X.data<std::int8_t>()[r * c.K + k]) - std::int32_t(qx.zero_points[0])) *
+                 std::int32_t(W.data<std::int8_t>()[kn ? k * c.N + n : n * c.K + k]);
+        want[static_cast<std::size_t>(r * c.N + n)] = static_cast<std::int8_t>(
+            std::clamp(multiply_by_quantized_multiplier(acc, m) + std::int32_t(qy.zero_points[0]), lo, hi));
+      }
+    }
+    ir::Graph g;
+    g.add_tensor(ir_tensor_of("x", ir::DType::Int8, {c.R, c.K}, qx));
+    g.add_tensor(ir_tensor_of("w", ir::DType::Int8, W.shape(), qw, &W));
+    g.add_tensor(ir_tensor_of("b", ir::DType::Int32, {c.N}, qb, &B));
+    g.add_tensor(ir_tensor_of("y", ir::DType::Int8, {}, qy));
+    std::map<std::string, ir::Attribute> attrs{{"fused_activation", c.act}};
+    if (gemm_t) attrs["transB"] = std::int64_t(1);
+    g.ops.push_back(test::make_op(c.type, kn ? std::vector<std::string>{"x", "w"} : std::vector<std::string>{"x", "w", "b"},
+                                  {"y"}, attrs));
+    if (kn) {  // MatMul has no bias input: the mirror's bias is zero
+      for (std::int64_t r = 0; r < c.R; ++r)
+        for (std::int64_t n = 0; n < c.N; ++n) {
+          const float sw = qw.scales[c.per_channel ? static_cast<std::size_t>(n) : 0];
+          const QuantizedMultiplier m = quantize_multiplier(double(qx.scales[0]) * double(sw) / double(qy.scales[0]));
+          std::int32_t acc = 0;
+          for (std::int64_t k = 0; k < c.K; ++k)
+            acc += (std::int32_t(X.data<std::int8_t>()[r * c.K + k]) - std::int32_t(qx.zero_points[0])) *
+                   std::int32_t(W.data<std::int8_t>()[k * c.N + n]);
+          want[static_cast<std::size_t>(r * c.N + n)] = static_cast<std::int8_t>(
+              std::clamp(multiply_by_quantized_multiplier(acc, m) + std::int32_t(qy.zero_points[0]), lo, hi));
+        }
+    }
+    std::set<int> distinct(want.begin(), want.end());
+    if (want.size() >= 64) {
+      EXPECT_GT(distinct.size(), 8u) << c.type << " " << c.R << "x" << c.K << "x" << c.N;
+    }
+    for (auto isa : gemm::supported_isas()) {
+      gemm::force_isa(isa);
+      const auto fast = prepare_quantized(g.ops[0], g);
+      for (int threads : {1, 2}) {
+        ThreadPool pool(threads);
+        PoolScope scope(&pool);
+        const Tensor got = fast->run(std::vector<Tensor>{X, Tensor(), Tensor()})[0];
+        ASSERT_EQ(got.numel(), c.R * c.N);
+        std::int64_t diff = 0;
+        for (std::int64_t i = 0; i < got.numel(); ++i) diff += got.data<std::int8_t>()[i] != want[static_cast<std::size_t>(i)];
+        EXPECT_EQ(diff, 0) << c.type << " " << c.R << "x" << c.K << "x" << c.N << " ISA " << gemm::isa_name(isa)
+                           << " threads " << threads;
+      }
+    }
+    gemm::force_isa(gemm::supported_isas().back());
+  }
+}
+
+// The single-step requantisation (RequantChannel::single, requant_cols_avx512) against
+// fixed_point.h's MultiplyByQuantizedMultiplier on accumulators placed at and beside the
+// rounding boundaries (ties of both roundings), every right shift 0..30 and left shifts,
+// with a clamp wide enough to see the whole int32 result: zp 0 and an identity range.
+TEST(Int8Oracle, SingleStepRequantEqualsScalar) {
+  if (!__builtin_cpu_supports("avx512bw")) GTEST_SKIP() << "no AVX-512 BW on this CPU";
+  std::mt19937 rng(23);
+  auto uni = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
+  std::int64_t checked = 0;
+  for (int shift = -30; shift <= 4; ++shift) {
+    for (int trial = 0; trial < 40; ++trial) {
+      std::vector<std::int32_t> bias(kNR);
+      std::vector<QuantizedMultiplier> qm(kNR);
+      for (int j = 0; j < kNR; ++j) {
+        bias[static_cast<std::size_t>(j)] = static_cast<std::int32_t>(uni(-1000, 1000));
+        qm[static_cast<std::size_t>(j)] = {static_cast<std::int32_t>(uni(1LL << 30, (1LL << 31) - 1)), shift};
+      }
+      if (trial == 0) qm[0].multiplier = 1 << 30;  // the smallest multiplier: h = 0 at x = -1
+      std::vector<RequantPanel> panels;
+      ASSERT_TRUE(requant_panels(bias.data(), qm.data(), kNR, panels));
+      std::vector<std::int32_t> tile(kMR4 * kNR);
+      for (int r = 0; r < kMR4; ++r)
+        for (int j = 0; j < kNR; ++j) {
+          const auto& m = qm[static_cast<std::size_t>(j)];
+          // x with x * M / 2^(31 - shift) near a half-integer result: ties of either rounding.
+          const double target = double(uni(-127, 127)) + (r % 2 ? 0.5 : 0.0);
+          const double x = target * std::ldexp(1.0, 31 - shift) / double(m.multiplier);
+          const std::int64_t xi = std::llround(x) + uni(-2, 2) + (r == 7 ? uni(-4000, 4000) : 0);
+          const std::int64_t left_cap = shift > 0 ? (1LL << (31 - shift)) - 1 : (1LL << 31) - 1;
+          tile[static_cast<std::size_t>(r * kNR + j)] = static_cast<std::int32_t>(
+              std::clamp<std::int64_t>(xi - bias[static_cast<std::size_t>(j)], -left_cap, left_cap));
+        }
+      // Single-step per lane (columns) and per row (RequantChannel, requant_tile_avx512).
+      std::vector<std::int8_t> cols(kMR4 * kNR), rows(kMR4 * kNR);
+      requant_cols_avx512(tile.data(), kMR4, kNR, panels[0], 0, -128, 127, cols.data(), kNR);
+      std::vector<RequantChannel> ch;
+      for (int r = 0; r < kMR4; ++r) ch.push_back(requant_channel(bias[0], qm[0].multiplier, qm[0].shift));
+      requant_tile_avx512(tile.data(), kMR4, kNR, ch.data(), 0, -128, 127, rows.data(), kNR);
+      for (int r = 0; r < kMR4; ++r)
+        for (int j = 0; j < kNR; ++j) {
+          const auto t = static_cast<std::size_t>(r * kNR + j);
+          const auto want_col = static_cast<std::int8_t>(std::clamp(
+              multiply_by_quantized_multiplier(tile[t] + bias[static_cast<std::size_t>(j)], qm[static_cast<std::size_t>(j)]), -128, 127));
+          const auto want_row = static_cast<std::int8_t>(
+              std::clamp(multiply_by_quantized_multiplier(tile[t] + bias[0], qm[0]), -128, 127));
+          ASSERT_EQ(cols[t], want_col) << "shift " << shift << " x " << tile[t] << " lane " << j;
+          ASSERT_EQ(rows[t], want_row) << "shift " << shift << " x " << tile[t] << " row " << r;
+          ++checked;
+        }
+    }
+  }
+  EXPECT_GT(checked, 10000);
+}
+
 // DequantizeLinear per tensor i8/u8 -> f32: the vector path (AVX2) against the portable
 // double loop, bit for bit (every stored value, odd lengths for the tail).
 TEST(Int8Oracle, DequantizeLinearEqualsPortableOnEveryIsa) {

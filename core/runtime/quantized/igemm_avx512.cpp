@@ -95,6 +95,27 @@ __attribute__((target("avx512f"))) inline __m512i mbqm16(__m512i x, const Mbqm16
   return _mm512_mask_add_epi32(r, _mm512_cmpgt_epi32_mask(rem, thr), r, one);
 }
 
+// MBQM of the even 32-bit lanes of x in one 64-bit step (RequantChannel::single): the
+// product with the even lanes of m, the rounding constant, the correction when the
+// product is below -2^30, the arithmetic shift by 31 + right; the result in the low half.
+__attribute__((target("avx512f"))) inline __m512i mbqm_single_even(__m512i x, __m512i m, __m512i round,
+                                                                    __m512i correct, __m512i shift) {
+  const __m512i p = _mm512_mul_epi32(x, m);
+  const __mmask8 neg = _mm512_cmplt_epi64_mask(p, _mm512_set1_epi64(-(std::int64_t(1) << 30)));
+  __m512i t = _mm512_add_epi64(p, round);
+  t = _mm512_mask_sub_epi64(t, neg, t, correct);
+  return _mm512_srav_epi64(t, shift);
+}
+
+// 16 lanes: even lanes through mbqm_single_even, odd lanes moved down and back up.
+__attribute__((target("avx512f"))) inline __m512i mbqm_single16(__m512i x, __m512i m, const __m512i* round,
+                                                                 const __m512i* correct, const __m512i* shift) {
+  const __m512i even = mbqm_single_even(x, m, round[0], correct[0], shift[0]);
+  const __m512i odd = mbqm_single_even(_mm512_srli_epi64(x, 32), _mm512_srli_epi64(m, 32), round[1], correct[1],
+                                       shift[1]);
+  return _mm512_mask_blend_epi32(__mmask16(0xAAAA), even, _mm512_slli_epi64(odd, 32));
+}
+
 }  // namespace
 
 // TFLite's int8 Add, 16 lanes per step (masked tails).
@@ -223,6 +244,15 @@ __attribute__((target("avx512f,avx512bw"))) void requant_tile_avx512(const std::
     const RequantChannel& c = ch[r];
     __m512i x = _mm512_add_epi32(_mm512_loadu_si512(tile), _mm512_set1_epi32(c.bias));
     x = _mm512_sllv_epi32(x, _mm512_set1_epi32(c.left));  // wraps like the scalar form
+    if (c.single) {
+      const __m512i rd[2] = {_mm512_set1_epi64(c.round), _mm512_set1_epi64(c.round)};
+      const __m512i co[2] = {_mm512_set1_epi64(c.correct), _mm512_set1_epi64(c.correct)};
+      const __m512i sh[2] = {_mm512_set1_epi64(c.shift64), _mm512_set1_epi64(c.shift64)};
+      __m512i q = mbqm_single16(x, _mm512_set1_epi32(c.multiplier), rd, co, sh);
+      q = _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(q, vz), vlo), vhi);
+      _mm512_mask_cvtepi32_storeu_epi8(out, m, q);
+      continue;
+    }
     const __m512i m64 = _mm512_set1_epi64(c.multiplier);
     const __m512i even = srdhm_even16(x, m64), odd = srdhm_even16(_mm512_srli_epi64(x, 32), m64);
     const __m512i h = _mm512_mask_blend_epi32(__mmask16(0xAAAA), even, _mm512_slli_epi64(odd, 32));
@@ -231,6 +261,59 @@ __attribute__((target("avx512f,avx512bw"))) void requant_tile_avx512(const std::
     const __m512i thr = _mm512_mask_add_epi32(rhalf, _mm512_cmplt_epi32_mask(h, zero), rhalf, one);
     __m512i q = _mm512_srav_epi32(h, _mm512_set1_epi32(c.right));
     q = _mm512_mask_add_epi32(q, _mm512_cmpgt_epi32_mask(rem, thr), q, one);
+    q = _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(q, vz), vlo), vhi);
+    _mm512_mask_cvtepi32_storeu_epi8(out, m, q);
+  }
+}
+
+// The swapped VNNI micro-kernel (igemm_rows4): per K quad one load of 16 output channels'
+// weights (s8) and per activation row one broadcast of its four u8 values and one vpdpbusd.
+__attribute__((target("avx512f,avx512bw,avx512vnni"))) void igemm_rows4_micro_avx512vnni(std::int64_t kq,
+                                                                                         const std::uint8_t* a,
+                                                                                         const std::int8_t* b,
+                                                                                         std::int32_t* c) {
+  static_assert(kMR4 == 8 && kNR == 16, "the VNNI rows micro-kernel is written for 8 x 16 tiles");
+  __m512i c0 = _mm512_setzero_si512(), c1 = _mm512_setzero_si512(), c2 = _mm512_setzero_si512(),
+          c3 = _mm512_setzero_si512(), c4 = _mm512_setzero_si512(), c5 = _mm512_setzero_si512(),
+          c6 = _mm512_setzero_si512(), c7 = _mm512_setzero_si512();
+  for (std::int64_t q = 0; q < kq; ++q, a += kMR4 * 4, b += kNR * 4) {
+    const __m512i wv = _mm512_loadu_si512(b);
+    std::int32_t pr[8];
+    std::memcpy(pr, a, sizeof pr);  // four activations of each of the 8 rows
+    c0 = _mm512_dpbusd_epi32(c0, _mm512_set1_epi32(pr[0]), wv);
+    c1 = _mm512_dpbusd_epi32(c1, _mm512_set1_epi32(pr[1]), wv);
+    c2 = _mm512_dpbusd_epi32(c2, _mm512_set1_epi32(pr[2]), wv);
+    c3 = _mm512_dpbusd_epi32(c3, _mm512_set1_epi32(pr[3]), wv);
+    c4 = _mm512_dpbusd_epi32(c4, _mm512_set1_epi32(pr[4]), wv);
+    c5 = _mm512_dpbusd_epi32(c5, _mm512_set1_epi32(pr[5]), wv);
+    c6 = _mm512_dpbusd_epi32(c6, _mm512_set1_epi32(pr[6]), wv);
+    c7 = _mm512_dpbusd_epi32(c7, _mm512_set1_epi32(pr[7]), wv);
+  }
+  _mm512_storeu_si512(c + 0 * kNR, c0);
+  _mm512_storeu_si512(c + 1 * kNR, c1);
+  _mm512_storeu_si512(c + 2 * kNR, c2);
+  _mm512_storeu_si512(c + 3 * kNR, c3);
+  _mm512_storeu_si512(c + 4 * kNR, c4);
+  _mm512_storeu_si512(c + 5 * kNR, c5);
+  _mm512_storeu_si512(c + 6 * kNR, c6);
+  _mm512_storeu_si512(c + 7 * kNR, c7);
+}
+
+// Per row of the tile (an activation row): the panel's per-lane constants, one step.
+__attribute__((target("avx512f,avx512bw"))) void requant_cols_avx512(const std::int32_t* tile, int mr, int nr,
+                                                                     const RequantPanel& p, std::int32_t zp,
+                                                                     std::int32_t lo, std::int32_t hi,
+                                                                     std::int8_t* out, std::int64_t out_stride) {
+  const __mmask16 m = nr >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << nr) - 1);
+  const __m512i vz = _mm512_set1_epi32(zp), vlo = _mm512_set1_epi32(lo), vhi = _mm512_set1_epi32(hi);
+  const __m512i bias = _mm512_load_si512(p.bias), mult = _mm512_load_si512(p.multiplier),
+                left = _mm512_load_si512(p.left);
+  const __m512i rd[2] = {_mm512_load_si512(p.round[0]), _mm512_load_si512(p.round[1])};
+  const __m512i co[2] = {_mm512_load_si512(p.correct[0]), _mm512_load_si512(p.correct[1])};
+  const __m512i sh[2] = {_mm512_load_si512(p.shift64[0]), _mm512_load_si512(p.shift64[1])};
+  for (int r = 0; r < mr; ++r, tile += kNR, out += out_stride) {
+    __m512i x = _mm512_sllv_epi32(_mm512_add_epi32(_mm512_loadu_si512(tile), bias), left);
+    __m512i q = mbqm_single16(x, mult, rd, co, sh);
     q = _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(q, vz), vlo), vhi);
     _mm512_mask_cvtepi32_storeu_epi8(out, m, q);
   }

@@ -2,6 +2,7 @@
 #include "core/runtime/quantized/igemm_u8.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "core/runtime/gemm/gemm.h"
 #include "core/runtime/thread_pool.h"
@@ -59,7 +60,98 @@ void igemm4_micro_generic(std::int64_t kq, const std::int8_t* a, const std::uint
 RequantChannel requant_channel(std::int32_t bias, std::int32_t multiplier, int shift) {
   const int left = shift > 0 ? shift : 0, right = shift > 0 ? 0 : -shift;
   const auto mask = static_cast<std::int32_t>((1LL << right) - 1);
-  return {bias, multiplier, left, right, mask, mask >> 1};
+  RequantChannel c{bias, multiplier, left, right, mask, mask >> 1};
+  c.single = right <= 30;
+  if (c.single) {
+    c.round = (std::int64_t(1) << 30) + (right ? std::int64_t(1) << (30 + right) : 0);
+    c.correct = right ? std::int64_t(1) << 31 : 0;
+    c.shift64 = 31 + right;
+  }
+  return c;
+}
+
+PackedW4 pack_w4(const std::int8_t* base, std::int64_t N, std::int64_t K, std::int64_t rs, std::int64_t cs) {
+  PackedW4 p;
+  p.n = N;
+  p.k = K;
+  p.kq = (K + 3) / 4;
+  const std::int64_t panels = (N + kNR - 1) / kNR;
+  p.data.assign(static_cast<std::size_t>(panels * p.kq * kNR * 4), 0);
+  for (std::int64_t n = 0; n < N; ++n) {
+    std::int8_t* o = p.data.data() + (n / kNR) * p.kq * kNR * 4 + (n % kNR) * 4;
+    for (std::int64_t k = 0; k < K; ++k) o[(k / 4) * kNR * 4 + (k & 3)] = base[n * rs + k * cs];
+  }
+  return p;
+}
+
+void pack_rows4(const std::int8_t* x, std::int64_t R, std::int64_t K, std::int64_t kq, std::int64_t ld,
+                std::uint8_t* out) {
+  const std::int64_t blocks = (R + kMR4 - 1) / kMR4, kfull = K / 4;
+  parallel_for(blocks, [&](std::int64_t b) {
+    std::uint8_t* o = out + b * kq * kMR4 * 4;
+    for (int r = 0; r < kMR4; ++r) {
+      const std::int64_t row = b * kMR4 + r;
+      std::uint8_t* d = o + r * 4;
+      if (row >= R) {
+        for (std::int64_t q = 0; q < kq; ++q) std::memset(d + q * kMR4 * 4, 0x80, 4);
+        continue;
+      }
+      const std::int8_t* src = x + row * ld;
+      for (std::int64_t q = 0; q < kfull; ++q) {
+        std::uint32_t v;
+        std::memcpy(&v, src + 4 * q, 4);
+        v ^= 0x80808080u;  // x + 128 in every byte
+        std::memcpy(d + q * kMR4 * 4, &v, 4);
+      }
+      for (std::int64_t q = kfull; q < kq; ++q)
+        for (int t = 0; t < 4; ++t) {
+          const std::int64_t k = 4 * q + t;
+          d[q * kMR4 * 4 + t] = static_cast<std::uint8_t>((k < K ? src[k] : 0) ^ 0x80);
+        }
+    }
+  });
+}
+
+void igemm_rows4(const PackedW4& w, const std::uint8_t* packed, std::int64_t R, const TileFn& epilogue) {
+  // B slabs are whole panels of the packed weights: copied as they are.
+  const std::function<void(std::int64_t, std::int64_t, std::int8_t*)> pack = [&](std::int64_t j0, std::int64_t nc,
+                                                                                std::int8_t* out) {
+    std::memcpy(out, w.data.data() + (j0 / kNR) * w.kq * kNR * 4, packed_b4_size(w.kq, nc));
+  };
+#if defined(__x86_64__)
+  const auto micro = use_vnni() ? igemm_rows4_micro_avx512vnni : igemm_rows4_micro_generic;
+#else
+  const auto micro = igemm_rows4_micro_generic;
+#endif
+  igemm_driver<kMR4, 4>(R, w.kq, packed, w.n, pack, epilogue, micro);
+}
+
+void igemm_rows4_micro_generic(std::int64_t kq, const std::uint8_t* a, const std::int8_t* b, std::int32_t* c) {
+  std::int32_t acc[kMR4][kNR] = {};
+  for (std::int64_t q = 0; q < kq; ++q, a += kMR4 * 4, b += kNR * 4)
+    for (int r = 0; r < kMR4; ++r)
+      for (int j = 0; j < kNR; ++j)
+        for (int t = 0; t < 4; ++t) acc[r][j] += std::int32_t(a[4 * r + t]) * std::int32_t(b[4 * j + t]);
+  for (int r = 0; r < kMR4; ++r)
+    for (int j = 0; j < kNR; ++j) c[r * kNR + j] = acc[r][j];
+}
+
+bool requant_panels(const std::int32_t* bias, const QuantizedMultiplier* m, std::int64_t N,
+                    std::vector<RequantPanel>& out) {
+  out.assign(static_cast<std::size_t>((N + kNR - 1) / kNR), RequantPanel{});
+  for (std::int64_t n = 0; n < N; ++n) {
+    const RequantChannel c = requant_channel(bias[n], m[n].multiplier, m[n].shift);
+    if (!c.single) return false;
+    RequantPanel& p = out[static_cast<std::size_t>(n / kNR)];
+    const auto j = static_cast<std::size_t>(n % kNR);
+    p.bias[j] = c.bias;
+    p.multiplier[j] = c.multiplier;
+    p.left[j] = c.left;
+    p.round[j & 1][j / 2] = c.round;
+    p.correct[j & 1][j / 2] = c.correct;
+    p.shift64[j & 1][j / 2] = c.shift64;
+  }
+  return true;
 }
 
 RequantTileFn requant_tile_kernel() {
