@@ -437,6 +437,60 @@ TEST(Int8Oracle, SingleStepRequantEqualsScalar) {
   EXPECT_GT(checked, 10000);
 }
 
+// int8 MaxPool (NCHW: the separable vertical/horizontal passes, AVX2 or portable) against
+// TFLite's reference MaxPool (the same op in NHWC, int8_tflite_reference.cpp), bit for
+// bit, on every ISA and at 1 and 2 threads: ResNet's 3x3 stride 2 pad 1, 2x2 stride 2,
+// stride 1, a 5x5 stride 3 window with uneven pads, rows wider than a vector, and
+// output params that differ from the input's (requantised).
+TEST(Int8Oracle, MaxPoolEqualsTfliteReferenceOnEveryIsa) {
+  struct Case {
+    Shape x;
+    std::int64_t k, s, pb, pe;
+    bool requant;
+  };
+  const std::vector<Case> cases = {
+      {{1, 4, 112, 112}, 3, 2, 1, 1, false}, {{2, 3, 9, 8}, 2, 2, 0, 0, false},  {{1, 5, 13, 70}, 3, 1, 1, 1, false},
+      {{1, 2, 17, 41}, 5, 3, 2, 1, true},    {{1, 3, 7, 33}, 3, 2, 1, 1, true},
+  };
+  std::mt19937 rng(29);
+  for (const Case& c : cases) {
+    Tensor X(ir::DType::Int8, c.x);
+    for (std::int64_t i = 0; i < X.numel(); ++i)
+      X.mutable_data<std::int8_t>()[i] = static_cast<std::int8_t>(std::uniform_int_distribution<int>(-128, 127)(rng));
+    const ir::QuantParams qx = per_tensor(0.05f, 3), qy = c.requant ? per_tensor(0.07f, -5) : qx;
+    auto build = [&](bool nhwc) {
+      ir::Graph g;
+      Shape xs = c.x;
+      if (nhwc) xs = {c.x[0], c.x[2], c.x[3], c.x[1]};
+      g.add_tensor(ir_tensor_of("x", ir::DType::Int8, xs, qx));
+      g.add_tensor(ir_tensor_of("y", ir::DType::Int8, {}, qy));
+      std::map<std::string, ir::Attribute> a{{"kernel_shape", std::vector<std::int64_t>{c.k, c.k}},
+                                             {"strides", std::vector<std::int64_t>{c.s, c.s}},
+                                             {"pads", std::vector<std::int64_t>{c.pb, c.pb, c.pe, c.pe}}};
+      if (nhwc) a["layout"] = std::string("NHWC");
+      g.ops.push_back(test::make_op("MaxPool", {"x"}, {"y"}, a));
+      return g;
+    };
+    const ir::Graph fast_g = build(false), ref_g = build(true);
+    const Tensor want = prepare_quantized(ref_g.ops[0], ref_g)->run(std::vector<Tensor>{to_channels_last<std::int8_t>(X)})[0];
+    for (auto isa : gemm::supported_isas()) {
+      gemm::force_isa(isa);
+      const auto fast = prepare_quantized(fast_g.ops[0], fast_g);
+      for (int threads : {1, 2}) {
+        ThreadPool pool(threads);
+        PoolScope scope(&pool);
+        const Tensor got = to_channels_last<std::int8_t>(fast->run(std::vector<Tensor>{X})[0]);
+        ASSERT_EQ(got.shape(), want.shape());
+        std::int64_t diff = 0;
+        for (std::int64_t i = 0; i < got.numel(); ++i) diff += got.data<std::int8_t>()[i] != want.data<std::int8_t>()[i];
+        EXPECT_EQ(diff, 0) << "x " << shape_string(c.x) << " k " << c.k << " s " << c.s << " ISA "
+                           << gemm::isa_name(isa) << " threads " << threads;
+      }
+    }
+    gemm::force_isa(gemm::supported_isas().back());
+  }
+}
+
 // DequantizeLinear per tensor i8/u8 -> f32: the vector path (AVX2) against the portable
 // double loop, bit for bit (every stored value, odd lengths for the tail).
 TEST(Int8Oracle, DequantizeLinearEqualsPortableOnEveryIsa) {

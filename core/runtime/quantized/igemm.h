@@ -167,6 +167,10 @@ void widen_row_avx2(const std::int8_t* src, std::int64_t n, std::int32_t z, std:
 void quantize_linear_avx2(const float* x, std::int64_t n, float scale, std::int32_t zp, std::int32_t qmin,
                           std::int32_t qmax, bool u8, void* q);
 
+/// out[i] = max over r < count of rows[r][i], i < n: int8 max pooling's vertical and
+/// horizontal passes (AVX2).
+void max_rows_avx2(const std::int8_t* const* rows, int count, std::int64_t n, std::int8_t* out);
+
 /// ONNX DequantizeLinear per tensor of int8 (or uint8 when `u8`) to f32 (AVX2), bit for bit
 /// the portable (double(q) - zp) * scale rounded to float: y[i] = float(q[i] - zp) * scale.
 void dequantize_linear_avx2(const void* q, bool u8, std::int64_t n, float scale, std::int32_t zp, float* y);

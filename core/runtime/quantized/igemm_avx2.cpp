@@ -308,6 +308,23 @@ __attribute__((target("avx2"))) void quantize_linear_avx2(const float* x, std::i
   }
 }
 
+// out[i] = max over r < count of rows[r][i] (int8), 32 bytes per step.
+__attribute__((target("avx2"))) void max_rows_avx2(const std::int8_t* const* rows, int count, std::int64_t n,
+                                                   std::int8_t* out) {
+  std::int64_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    __m256i m = _mm256_set1_epi8(-128);
+    for (int r = 0; r < count; ++r)
+      m = _mm256_max_epi8(m, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(rows[r] + i)));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), m);
+  }
+  for (; i < n; ++i) {
+    std::int8_t m = -128;
+    for (int r = 0; r < count; ++r) m = std::max(m, rows[r][i]);
+    out[i] = m;
+  }
+}
+
 // y = float(q - zp) * scale: the exact product rounded once, as the portable
 // (double(q) - zp) * double(scale) rounded to float (|q - zp| < 2^9: exact in double).
 __attribute__((target("avx2"))) void dequantize_linear_avx2(const void* q, bool u8, std::int64_t n, float scale,
