@@ -8,6 +8,7 @@
 // GCC 12's avx512fintrin.h initialises its "undefined" vectors from themselves, which
 // -Wmaybe-uninitialized reports wherever they are inlined (GCC bug 105593; fixed in 13).
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"  // the same bug, reported as certain in dw_store16
 #endif
 #include <immintrin.h>
 
@@ -16,6 +17,7 @@
 #include <cstring>
 
 #include "core/runtime/quantized/igemm.h"
+#include "core/runtime/quantized/fixed_point.h"
 #include "core/runtime/quantized/igemm_u8.h"
 
 namespace ec::runtime::quantized {
@@ -316,6 +318,102 @@ __attribute__((target("avx512f,avx512bw"))) void requant_cols_avx512(const std::
     __m512i q = mbqm_single16(x, mult, rd, co, sh);
     q = _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(q, vz), vlo), vhi);
     _mm512_mask_cvtepi32_storeu_epi8(out, m, q);
+  }
+}
+
+// One channel of an int8 depthwise convolution (igemm_u8.h dw_channel_vnni): per kernel
+// row, tap pairs (w[2p], w[2p+1]) (the last one (w, 0) when KW is odd) meet int16 pairs of
+// the plane read at an offset, so one vpdpwssd adds two taps to 16 outputs:
+//   stride 2: lane i at int16 offset 2 (j0 + i) + 2p holds (x[2j + 2p], x[2j + 2p + 1]) for
+//             output j = j0 + i: outputs in order;
+//   stride 1: lanes at offset j0 + 2p hold the pairs of the even outputs j0 + 2i, at
+//             offset j0 + 1 + 2p those of the odd ones; two permutes put 32 in order.
+// The sums are requantised in registers (RequantChannel, single step or the two roundings
+// through the scalar form) and stored as int8.
+namespace {
+__attribute__((target("avx512f,avx512bw"))) inline void dw_store16(__m512i acc, const RequantChannel& c,
+                                                                    std::int32_t zp, std::int32_t lo, std::int32_t hi,
+                                                                    std::int8_t* out, int n) {
+  const __mmask16 m = n >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << n) - 1);
+  __m512i q;
+  if (c.single) {
+    const __m512i x = _mm512_sllv_epi32(_mm512_add_epi32(acc, _mm512_set1_epi32(c.bias)), _mm512_set1_epi32(c.left));
+    const __m512i rd[2] = {_mm512_set1_epi64(c.round), _mm512_set1_epi64(c.round)};
+    const __m512i co[2] = {_mm512_set1_epi64(c.correct), _mm512_set1_epi64(c.correct)};
+    const __m512i sh[2] = {_mm512_set1_epi64(c.shift64), _mm512_set1_epi64(c.shift64)};
+    q = _mm512_add_epi32(mbqm_single16(x, _mm512_set1_epi32(c.multiplier), rd, co, sh), _mm512_set1_epi32(zp));
+  } else {
+    alignas(64) std::int32_t v[16];
+    _mm512_store_si512(v, acc);
+    for (int i = 0; i < 16; ++i) {
+      const auto x = static_cast<std::int32_t>(static_cast<std::uint32_t>(v[i]) + static_cast<std::uint32_t>(c.bias));
+      v[i] = multiply_by_quantized_multiplier(x, c.multiplier, c.left - c.right) + zp;
+    }
+    q = _mm512_load_si512(v);
+  }
+  q = _mm512_min_epi32(_mm512_max_epi32(q, _mm512_set1_epi32(lo)), _mm512_set1_epi32(hi));
+  _mm512_mask_cvtepi32_storeu_epi8(out, m, q);
+}
+}  // namespace
+
+__attribute__((target("avx512f,avx512bw,avx512vnni"))) void dw_channel_vnni(const DwChannel& d,
+                                                                             const std::int16_t* plane,
+                                                                             const std::int8_t* w,
+                                                                             const RequantChannel& c, std::int8_t* out) {
+  const std::int64_t pairs = (d.KW + 1) / 2;
+  __m512i wp[64];
+  for (std::int64_t kh = 0; kh < d.KH; ++kh)
+    for (std::int64_t p = 0; p < pairs; ++p) {
+      const std::int64_t k0 = kh * d.KW + 2 * p;
+      const auto a = static_cast<std::uint16_t>(std::int16_t(w[k0]));
+      const auto b = static_cast<std::uint16_t>(2 * p + 1 < d.KW ? std::int16_t(w[k0 + 1]) : std::int16_t(0));
+      wp[kh * pairs + p] = _mm512_set1_epi32(static_cast<std::int32_t>(a | (std::uint32_t(b) << 16)));
+    }
+  const __m512i lo_idx = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+  const __m512i hi_idx = _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+  for (std::int64_t oh = 0; oh < d.OH; ++oh) {
+    const std::int16_t* r0 = plane + oh * d.sh * d.RS;
+    std::int8_t* o = out + oh * d.OW;
+    if (d.sw == 2) {
+      for (std::int64_t j0 = 0; j0 < d.OW; j0 += 16) {
+        __m512i acc = _mm512_setzero_si512();
+        for (std::int64_t kh = 0; kh < d.KH; ++kh) {
+          const std::int16_t* r = r0 + kh * d.dh * d.RS + 2 * j0;
+          for (std::int64_t p = 0; p < pairs; ++p)
+            acc = _mm512_dpwssd_epi32(acc, _mm512_loadu_si512(r + 2 * p), wp[kh * pairs + p]);
+        }
+        dw_store16(acc, c, d.zp, d.lo, d.hi, o + j0, static_cast<int>(std::min<std::int64_t>(16, d.OW - j0)));
+      }
+      continue;
+    }
+    for (std::int64_t j0 = 0; j0 < d.OW; j0 += 32) {
+      __m512i even = _mm512_setzero_si512(), odd = _mm512_setzero_si512();
+      for (std::int64_t kh = 0; kh < d.KH; ++kh) {
+        const std::int16_t* r = r0 + kh * d.dh * d.RS + j0;
+        for (std::int64_t p = 0; p < pairs; ++p) {
+          const __m512i wv = wp[kh * pairs + p];
+          even = _mm512_dpwssd_epi32(even, _mm512_loadu_si512(r + 2 * p), wv);
+          odd = _mm512_dpwssd_epi32(odd, _mm512_loadu_si512(r + 2 * p + 1), wv);
+        }
+      }
+      const std::int64_t left = d.OW - j0;
+      dw_store16(_mm512_permutex2var_epi32(even, lo_idx, odd), c, d.zp, d.lo, d.hi, o + j0,
+                 static_cast<int>(std::min<std::int64_t>(16, left)));
+      if (left > 16)
+        dw_store16(_mm512_permutex2var_epi32(even, hi_idx, odd), c, d.zp, d.lo, d.hi, o + j0 + 16,
+                   static_cast<int>(std::min<std::int64_t>(16, left - 16)));
+    }
+  }
+}
+
+// A depthwise plane row: dst[i] = src[i] - z, i < n (int8 -> int16, 32 per step).
+__attribute__((target("avx512f,avx512bw,avx512vl"))) void widen_sub_avx512(const std::int8_t* src, std::int64_t n,
+                                                                   std::int32_t z, std::int16_t* dst) {
+  const __m512i vz = _mm512_set1_epi16(static_cast<short>(z));
+  for (std::int64_t i = 0; i < n; i += 32) {
+    const __mmask32 m = n - i >= 32 ? __mmask32(0xFFFFFFFFu) : __mmask32((1u << (n - i)) - 1);
+    const __m512i v = _mm512_cvtepi8_epi16(_mm256_maskz_loadu_epi8(m, src + i));
+    _mm512_mask_storeu_epi16(dst + i, m, _mm512_sub_epi16(v, vz));
   }
 }
 

@@ -165,7 +165,8 @@ RequantTileFn requant_tile_kernel() {
 
 bool use_vnni() {
 #if defined(__x86_64__)
-  static const bool cpu = __builtin_cpu_supports("avx512vnni") && __builtin_cpu_supports("avx512bw");
+  static const bool cpu = __builtin_cpu_supports("avx512vnni") && __builtin_cpu_supports("avx512bw") &&
+                          __builtin_cpu_supports("avx512vl");
   return cpu && gemm::active_isa() == gemm::Isa::Avx512;
 #else
   return false;

@@ -130,6 +130,20 @@ using RequantTileFn = void (*)(const std::int32_t*, int, int, const RequantChann
 /// The widest requant_tile the active ISA allows, or null (requant_row_generic per row).
 RequantTileFn requant_tile_kernel();
 
+/// One channel of an int8 depthwise convolution, stride 1 or 2 along W, no dilation along W
+/// (int8_conv.cpp): `plane` is the channel's x - zx as int16, padded (row stride RS, the
+/// first output's window at its origin; rows read up to 48 values past their last window),
+/// `w` its KH x KW taps (KW <= 16, KH * ceil(KW / 2) <= 64); out[oh * OW + ow] =
+/// clamp(MBQM(sum + bias) + zp, lo, hi) with `c` (AVX-512 VNNI vpdpwssd, two taps per step).
+struct DwChannel {
+  std::int64_t OH, OW, KH, KW, sh, sw, dh, RS;
+  std::int32_t zp, lo, hi;
+};
+void dw_channel_vnni(const DwChannel& d, const std::int16_t* plane, const std::int8_t* w, const RequantChannel& c,
+                     std::int8_t* out);
+/// dst[i] = src[i] - z as int16, i < n (AVX-512 BW, VL).
+void widen_sub_avx512(const std::int8_t* src, std::int64_t n, std::int32_t z, std::int16_t* dst);
+
 /// Whether the VNNI path is taken: the active ISA is AVX-512 (gemm::active_isa(),
 /// EC_GEMM_ISA) and the CPU has AVX-512 VNNI.
 bool use_vnni();

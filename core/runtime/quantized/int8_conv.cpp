@@ -299,6 +299,7 @@ class ConvInt8 final : public PreparedOp {
       bias_adj4_.push_back(static_cast<std::int32_t>(b - static_cast<std::uint32_t>(zx_ + 128) * wsum));
       rq4_.push_back(requant_channel(bias_adj4_.back(), mult_.back().multiplier, mult_.back().shift));
       rq_.push_back(requant_channel(bias_adj_.back(), mult_.back().multiplier, mult_.back().shift));
+      rq_dw_.push_back(requant_channel(bias_[static_cast<std::size_t>(c)], mult_.back().multiplier, mult_.back().shift));
     }
   }
 
@@ -346,6 +347,10 @@ class ConvInt8 final : public PreparedOp {
  private:
   // y[c, oh, ow] = requant(bias[c] + sum_{kh,kw} w[c, kh, kw] * (x - zx)[oh*sh - ph + kh*dh, ow*sw - pw + kw*dw])
   void depthwise(const Geo2& g, const std::int8_t* x, std::int8_t* y) const {
+    if (use_vnni() && (g.sw == 1 || g.sw == 2) && g.dw == 1 && g.KW <= 16 && g.KH * ((g.KW + 1) / 2) <= 64) {
+      depthwise_vnni(g, x, y);
+      return;
+    }
     const RequantRowFn requant_row = requant_row_kernel();
     const std::vector<std::int32_t> zp(static_cast<std::size_t>(g.n), zx_);
     depthwise_channels(g, x, zp.data(), cw_.dw.data(), [&](std::int64_t n, std::int64_t c, const std::int32_t* a) {
@@ -355,9 +360,38 @@ class ConvInt8 final : public PreparedOp {
     });
   }
 
+  // Per channel: x - zx into a zero-padded int16 plane (only the borders cleared), then
+  // dw_channel_vnni (igemm_u8.h): taps in pairs by vpdpwssd, requantised in registers.
+  void depthwise_vnni(const Geo2& g, const std::int8_t* x, std::int8_t* y) const {
+    const std::int64_t Hp = (g.OH - 1) * g.sh + (g.KH - 1) * g.dh + 1, Wp = (g.OW - 1) * g.sw + g.KW;
+    const DwChannel d{g.OH, g.OW, g.KH, g.KW, g.sh, g.sw, g.dh, Wp + 64, zy_, act_min_, act_max_};
+    const std::int64_t T = g.KH * g.KW, w_in = std::max<std::int64_t>(0, std::min(g.W, Wp - g.pw));
+    const std::int8_t* w = W_.data<std::int8_t>();
+    parallel_for(g.n * g.c, [&](std::int64_t nc) {
+      const std::int64_t c = nc % g.c;
+      const std::int8_t* xc = x + nc * g.H * g.W;
+      thread_local std::vector<std::int16_t> plane;
+      plane.resize(static_cast<std::size_t>(Hp * d.RS));
+      std::int16_t* pl = plane.data();
+      for (std::int64_t i = 0; i < Hp; ++i) {
+        std::int16_t* row = pl + i * d.RS;
+        const std::int64_t ih = i - g.ph;
+        if (ih < 0 || ih >= g.H) {
+          std::fill(row, row + d.RS, std::int16_t(0));
+          continue;
+        }
+        std::fill(row, row + g.pw, std::int16_t(0));
+        widen_sub_avx512(xc + ih * g.W, w_in, zx_, row + g.pw);
+        std::fill(row + g.pw + w_in, row + d.RS, std::int16_t(0));
+      }
+      dw_channel_vnni(d, pl, w + c * T, rq_dw_[static_cast<std::size_t>(c)], y + nc * g.OH * g.OW);
+    });
+  }
+
   ir::Operation op_;
   Tensor W_;
   ConvWeights cw_;
+  std::vector<RequantChannel> rq_dw_;  // depthwise_vnni: the bias alone (the plane holds x - zx)
   std::int64_t group_ = 1;
   std::int32_t zx_ = 0, zy_ = 0, act_min_ = -128, act_max_ = 127;
   std::vector<std::int32_t> bias_, bias_adj_, bias_adj4_;  // bias_adj4_: the VNNI GEMM's (x + 128)
