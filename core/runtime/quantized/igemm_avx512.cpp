@@ -64,6 +64,16 @@ __attribute__((target("avx512f,avx512bw,avx512vnni"))) void igemm_micro_avx512vn
 
 namespace {
 
+// Stores the 16 int32 lanes of v (already within int8) as bytes, lanes under mask k: the
+// register form of vpmovdb, then a plain store for whole rows (a byte-masked one for tails)
+// rather than the masked memory form of vpmovdb on every row.
+__attribute__((target("avx512f,avx512bw,avx512vl"), always_inline)) inline void store16_i8(std::int8_t* out,
+                                                                                        __mmask16 k, __m512i v) {
+  const __m128i b = _mm512_cvtepi32_epi8(v);
+  if (k == __mmask16(0xFFFF)) _mm_storeu_si128(reinterpret_cast<__m128i*>(out), b);
+  else _mm_mask_storeu_epi8(out, k, b);
+}
+
 // SRDHM of the even 32-bit lanes of a (as 64-bit lanes) by m: the quotient in the low 32 bits
 // (fixed_point.h saturating_rounding_doubling_high_mul; m < 2^31, so no saturation case).
 __attribute__((target("avx512f"))) inline __m512i srdhm_even16(__m512i a, __m512i m64) {
@@ -136,7 +146,7 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) void add_row_avx512(const s
     x2 = mbqm16(_mm512_slli_epi32(_mm512_add_epi32(x2, o2), 20), m2);
     __m512i r = mbqm16(p.sub ? _mm512_sub_epi32(x1, x2) : _mm512_add_epi32(x1, x2), mo);
     r = _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(r, zo), lo), hi);
-    _mm512_mask_cvtepi32_storeu_epi8(out + i, k, r);
+    store16_i8(out + i, k, r);
   }
 }
 
@@ -165,13 +175,13 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) void mul_row_avx512(
     __m512i r = _mm512_sra_epi32(h, rc);
     r = _mm512_mask_add_epi32(r, _mm512_cmpgt_epi32_mask(rem, thr), r, one);
     r = _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(r, vz), vlo), vhi);
-    _mm512_mask_cvtepi32_storeu_epi8(out + i, k, r);
+    store16_i8(out + i, k, r);
   }
 }
 
 // The 16-lane form of requant_row_avx2 (same arithmetic, bit for bit); partial
 // blocks use masked loads and stores instead of a bounce buffer.
-__attribute__((target("avx512f"))) void requant_row_avx512(const std::int32_t* acc, std::int64_t n,
+__attribute__((target("avx512f,avx512bw,avx512vl"))) void requant_row_avx512(const std::int32_t* acc, std::int64_t n,
                                                             std::int32_t bias, std::int32_t multiplier, int shift,
                                                             std::int32_t zp, std::int32_t lo, std::int32_t hi,
                                                             std::int8_t* out) {
@@ -182,6 +192,20 @@ __attribute__((target("avx512f"))) void requant_row_avx512(const std::int32_t* a
   const __m512i rmask = _mm512_set1_epi32(mask), rhalf = _mm512_set1_epi32(mask >> 1);
   const __m128i lc = _mm_cvtsi32_si128(left), rc = _mm_cvtsi32_si128(right);
   const __m512i zero = _mm512_setzero_si512();
+  const RequantChannel c = requant_channel(bias, multiplier, shift);
+  if (c.single) {  // one 64-bit rounding step (RequantChannel)
+    const __m512i rd[2] = {_mm512_set1_epi64(c.round), _mm512_set1_epi64(c.round)};
+    const __m512i co[2] = {_mm512_set1_epi64(c.correct), _mm512_set1_epi64(c.correct)};
+    const __m512i sh[2] = {_mm512_set1_epi64(c.shift64), _mm512_set1_epi64(c.shift64)};
+    const __m512i vm = _mm512_set1_epi32(multiplier);
+    for (std::int64_t j = 0; j < n; j += 16) {
+      const __mmask16 m = n - j >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (n - j)) - 1);
+      const __m512i x = _mm512_sll_epi32(_mm512_add_epi32(_mm512_maskz_loadu_epi32(m, acc + j), vb), lc);
+      const __m512i r = mbqm_single16(x, vm, rd, co, sh);
+      store16_i8(out + j, m, _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(r, vz), vlo), vhi));
+    }
+    return;
+  }
   for (std::int64_t j = 0; j < n; j += 16) {
     const __mmask16 m = n - j >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (n - j)) - 1);
     __m512i x = _mm512_add_epi32(_mm512_maskz_loadu_epi32(m, acc + j), vb);
@@ -194,7 +218,7 @@ __attribute__((target("avx512f"))) void requant_row_avx512(const std::int32_t* a
     __m512i r = _mm512_sra_epi32(h, rc);
     r = _mm512_mask_add_epi32(r, _mm512_cmpgt_epi32_mask(rem, thr), r, one);
     r = _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(r, vz), vlo), vhi);
-    _mm512_mask_cvtepi32_storeu_epi8(out + j, m, r);  // in [lo, hi] within int8: exact
+    store16_i8(out + j, m, r);  // in [lo, hi] within int8: exact
   }
 }
 
@@ -235,7 +259,7 @@ __attribute__((target("avx512f,avx512bw,avx512vnni"))) void igemm4_micro_avx512v
 
 // Per row: the channel's constants broadcast from memory, then requant_row_avx512's
 // arithmetic on the row's 16 lanes (masked when nr < 16).
-__attribute__((target("avx512f,avx512bw"))) void requant_tile_avx512(const std::int32_t* tile, int mr, int nr,
+__attribute__((target("avx512f,avx512bw,avx512vl"))) void requant_tile_avx512(const std::int32_t* tile, int mr, int nr,
                                                                      const RequantChannel* ch, std::int32_t zp,
                                                                      std::int32_t lo, std::int32_t hi,
                                                                      std::int8_t* out, std::int64_t out_stride) {
@@ -252,7 +276,7 @@ __attribute__((target("avx512f,avx512bw"))) void requant_tile_avx512(const std::
       const __m512i sh[2] = {_mm512_set1_epi64(c.shift64), _mm512_set1_epi64(c.shift64)};
       __m512i q = mbqm_single16(x, _mm512_set1_epi32(c.multiplier), rd, co, sh);
       q = _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(q, vz), vlo), vhi);
-      _mm512_mask_cvtepi32_storeu_epi8(out, m, q);
+      store16_i8(out, m, q);
       continue;
     }
     const __m512i m64 = _mm512_set1_epi64(c.multiplier);
@@ -264,7 +288,7 @@ __attribute__((target("avx512f,avx512bw"))) void requant_tile_avx512(const std::
     __m512i q = _mm512_srav_epi32(h, _mm512_set1_epi32(c.right));
     q = _mm512_mask_add_epi32(q, _mm512_cmpgt_epi32_mask(rem, thr), q, one);
     q = _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(q, vz), vlo), vhi);
-    _mm512_mask_cvtepi32_storeu_epi8(out, m, q);
+    store16_i8(out, m, q);
   }
 }
 
@@ -302,7 +326,7 @@ __attribute__((target("avx512f,avx512bw,avx512vnni"))) void igemm_rows4_micro_av
 }
 
 // Per row of the tile (an activation row): the panel's per-lane constants, one step.
-__attribute__((target("avx512f,avx512bw"))) void requant_cols_avx512(const std::int32_t* tile, int mr, int nr,
+__attribute__((target("avx512f,avx512bw,avx512vl"))) void requant_cols_avx512(const std::int32_t* tile, int mr, int nr,
                                                                      const RequantPanel& p, std::int32_t zp,
                                                                      std::int32_t lo, std::int32_t hi,
                                                                      std::int8_t* out, std::int64_t out_stride) {
@@ -317,7 +341,7 @@ __attribute__((target("avx512f,avx512bw"))) void requant_cols_avx512(const std::
     __m512i x = _mm512_sllv_epi32(_mm512_add_epi32(_mm512_loadu_si512(tile), bias), left);
     __m512i q = mbqm_single16(x, mult, rd, co, sh);
     q = _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(q, vz), vlo), vhi);
-    _mm512_mask_cvtepi32_storeu_epi8(out, m, q);
+    store16_i8(out, m, q);
   }
 }
 
@@ -331,7 +355,7 @@ __attribute__((target("avx512f,avx512bw"))) void requant_cols_avx512(const std::
 // The sums are requantised in registers (RequantChannel, single step or the two roundings
 // through the scalar form) and stored as int8.
 namespace {
-__attribute__((target("avx512f,avx512bw"))) inline void dw_store16(__m512i acc, const RequantChannel& c,
+__attribute__((target("avx512f,avx512bw,avx512vl"), always_inline)) inline void dw_store16(__m512i acc, const RequantChannel& c,
                                                                     std::int32_t zp, std::int32_t lo, std::int32_t hi,
                                                                     std::int8_t* out, int n) {
   const __mmask16 m = n >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << n) - 1);
@@ -352,11 +376,11 @@ __attribute__((target("avx512f,avx512bw"))) inline void dw_store16(__m512i acc, 
     q = _mm512_load_si512(v);
   }
   q = _mm512_min_epi32(_mm512_max_epi32(q, _mm512_set1_epi32(lo)), _mm512_set1_epi32(hi));
-  _mm512_mask_cvtepi32_storeu_epi8(out, m, q);
+  store16_i8(out, m, q);
 }
 }  // namespace
 
-__attribute__((target("avx512f,avx512bw,avx512vnni"))) void dw_channel_vnni(const DwChannel& d,
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"))) void dw_channel_vnni(const DwChannel& d,
                                                                              const std::int16_t* plane,
                                                                              const std::int8_t* w,
                                                                              const RequantChannel& c, std::int8_t* out) {

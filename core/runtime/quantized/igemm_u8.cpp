@@ -157,7 +157,7 @@ bool requant_panels(const std::int32_t* bias, const QuantizedMultiplier* m, std:
 RequantTileFn requant_tile_kernel() {
   const gemm::Isa isa = gemm::active_isa();
 #if defined(__x86_64__)
-  static const bool bw = __builtin_cpu_supports("avx512bw");
+  static const bool bw = __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
   if (isa == gemm::Isa::Avx512 && bw) return requant_tile_avx512;
 #endif
   return isa != gemm::Isa::Generic && gemm::isa_supported(gemm::Isa::Avx2) ? requant_tile_avx2 : nullptr;
