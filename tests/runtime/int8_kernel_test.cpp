@@ -384,6 +384,9 @@ TEST(Int8Activations, MatchFloatWithinOneStep) {
   EXPECT_LE(check_int8(make_op("Sigmoid", {"x"}), {x}, per_tensor(1.f / 256, -128)).max_diff, 1);
   EXPECT_LE(check_int8(make_op("Tanh", {"x"}), {x}, per_tensor(1.f / 128, 0)).max_diff, 1);
   EXPECT_LE(check_int8(make_op("HardSwish", {"x"}), {x}).max_diff, 1);
+  EXPECT_LE(check_int8(make_op("Gelu", {"x"}), {x}).max_diff, 1);
+  EXPECT_LE(check_int8(make_op("Gelu", {"x"}, {"y"}, {{"approximate", std::string("tanh")}}), {x}).max_diff, 1);
+  EXPECT_LE(check_int8(make_op("Erf", {"x"}), {x}).max_diff, 1);
   EXPECT_LE(check_int8(make_op("HardSigmoid", {"x"}), {x}, per_tensor(1.f / 256, -128)).max_diff, 1);
   {  // standalone inference BatchNormalization: one table per channel
     TT xb = rng.activation("x", {2, 3, 4, 5});

@@ -491,6 +491,95 @@ TEST(Int8Oracle, MaxPoolEqualsTfliteReferenceOnEveryIsa) {
   }
 }
 
+// GlobalAveragePool (one vector sum per channel) against TFLite's reference AveragePool
+// over the whole plane (NHWC) with equal params, against the portable loop with other
+// output params; every ISA, 1 and 2 threads.
+TEST(Int8Oracle, GlobalAveragePoolEqualsTfliteReferenceOnEveryIsa) {
+  std::mt19937 rng(31);
+  for (const bool requant : {false, true})
+    for (const Shape& xs : {Shape{1, 40, 7, 7}, Shape{2, 5, 56, 56}, Shape{1, 3, 1, 37}}) {
+      Tensor X(ir::DType::Int8, xs);
+      for (std::int64_t i = 0; i < X.numel(); ++i)
+        X.mutable_data<std::int8_t>()[i] = static_cast<std::int8_t>(std::uniform_int_distribution<int>(-128, 127)(rng));
+      const ir::QuantParams qx = per_tensor(0.05f, -9), qy = requant ? per_tensor(0.011f, 4) : qx;
+      auto build = [&](bool nhwc) {
+        ir::Graph g;
+        g.add_tensor(ir_tensor_of("x", ir::DType::Int8, nhwc ? Shape{xs[0], xs[2], xs[3], xs[1]} : xs, qx));
+        g.add_tensor(ir_tensor_of("y", ir::DType::Int8, {}, qy));
+        std::map<std::string, ir::Attribute> a;
+        if (nhwc) a["layout"] = std::string("NHWC");
+        g.ops.push_back(test::make_op("GlobalAveragePool", {"x"}, {"y"}, a));
+        return g;
+      };
+      const ir::Graph fast_g = build(false), ref_g = build(true);
+      // With other output params TFLite's pool has no int8 form (it requires equal params);
+      // the NCHW kernel then rounds once from the exact sum, so its oracle is its own
+      // portable loop (the generic ISA).
+      gemm::force_isa(gemm::Isa::Generic);
+      const Tensor want =
+          requant ? prepare_quantized(fast_g.ops[0], fast_g)->run(std::vector<Tensor>{X})[0]
+                  : prepare_quantized(ref_g.ops[0], ref_g)->run(std::vector<Tensor>{to_channels_last<std::int8_t>(X)})[0];
+      for (auto isa : gemm::supported_isas()) {
+        gemm::force_isa(isa);
+        const auto fast = prepare_quantized(fast_g.ops[0], fast_g);
+        for (int threads : {1, 2}) {
+          ThreadPool pool(threads);
+          PoolScope scope(&pool);
+          const Tensor got = fast->run(std::vector<Tensor>{X})[0];
+          ASSERT_EQ(got.numel(), want.numel());
+          std::int64_t diff = 0;  // [N, C, 1, 1] and [N, 1, 1, C]: the same order
+          for (std::int64_t i = 0; i < got.numel(); ++i) diff += got.data<std::int8_t>()[i] != want.data<std::int8_t>()[i];
+          EXPECT_EQ(diff, 0) << shape_string(xs) << " requant " << requant << " ISA " << gemm::isa_name(isa);
+        }
+      }
+      gemm::force_isa(gemm::supported_isas().back());
+    }
+}
+
+// The table ops (HardSwish, Gelu, Erf, Sigmoid, per-channel BatchNormalization) through the
+// vector lookup (AVX-512 VBMI) against the portable loop over the same table: equal on every
+// ISA, at 1 and 2 threads, over lengths off the 64-byte step and every int8 input.
+TEST(Int8Oracle, TableOpsEqualPortableOnEveryIsa) {
+  const Shape xs{1, 3, 37, 41};
+  Tensor X(ir::DType::Int8, xs);
+  for (std::int64_t i = 0; i < X.numel(); ++i) X.mutable_data<std::int8_t>()[i] = static_cast<std::int8_t>(i * 7 + i / 256);
+  const Tensor bn_s = Tensor::from_values<float>(ir::DType::Float32, {3}, {0.5f, 1.5f, -2.f});
+  const Tensor bn_b = Tensor::from_values<float>(ir::DType::Float32, {3}, {0.1f, -0.2f, 0.3f});
+  const Tensor bn_m = Tensor::from_values<float>(ir::DType::Float32, {3}, {0.f, 0.4f, -0.1f});
+  const Tensor bn_v = Tensor::from_values<float>(ir::DType::Float32, {3}, {1.f, 0.5f, 2.f});
+  for (const std::string type : {"HardSwish", "Gelu", "Erf", "Sigmoid", "BatchNormalization"}) {
+    ir::Graph g;
+    g.add_tensor(ir_tensor_of("x", ir::DType::Int8, xs, per_tensor(0.031f, 5)));
+    g.add_tensor(ir_tensor_of("y", ir::DType::Int8, {}, type == "Sigmoid" ? per_tensor(1.f / 256, -128) : per_tensor(0.02f, -3)));
+    std::vector<std::string> inputs{"x"};
+    if (type == "BatchNormalization") {
+      const char* names[] = {"s", "b", "m", "v"};
+      const Tensor* ts[] = {&bn_s, &bn_b, &bn_m, &bn_v};
+      for (int k = 0; k < 4; ++k) {
+        g.add_tensor(ir_tensor_of(names[k], ir::DType::Float32, {3}, std::nullopt, ts[k]));
+        inputs.emplace_back(names[k]);
+      }
+    }
+    g.ops.push_back(test::make_op(type, inputs, {"y"}, {}));
+    std::vector<std::vector<std::int8_t>> outs;
+    for (auto isa : gemm::supported_isas()) {
+      gemm::force_isa(isa);
+      const auto op = prepare_quantized(g.ops[0], g);
+      for (int threads : {1, 2}) {
+        ThreadPool pool(threads);
+        PoolScope scope(&pool);
+        std::vector<Tensor> in{X};
+        in.resize(inputs.size());
+        const Tensor y = op->run(in)[0];
+        outs.emplace_back(y.data<std::int8_t>(), y.data<std::int8_t>() + y.numel());
+      }
+    }
+    gemm::force_isa(gemm::supported_isas().back());
+    for (std::size_t k = 1; k < outs.size(); ++k) EXPECT_EQ(outs[k], outs[0]) << type << " run " << k;
+    EXPECT_GT(std::set<int>(outs[0].begin(), outs[0].end()).size(), 20u) << type;
+  }
+}
+
 // DequantizeLinear per tensor i8/u8 -> f32: the vector path (AVX2) against the portable
 // double loop, bit for bit (every stored value, odd lengths for the tail).
 TEST(Int8Oracle, DequantizeLinearEqualsPortableOnEveryIsa) {

@@ -105,6 +105,17 @@ RequantRowFn requant_row_kernel() {
   return isa != gemm::Isa::Generic && gemm::isa_supported(gemm::Isa::Avx2) ? requant_row_avx2 : requant_row_generic;
 }
 
+void lut_apply(const std::int8_t* lut, const std::int8_t* x, std::int64_t n, std::int8_t* y) {
+#if defined(__x86_64__)
+  static const bool vbmi = __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512bw");
+  if (vbmi && gemm::active_isa() == gemm::Isa::Avx512) {
+    lut_apply_avx512vbmi(lut, x, n, y);
+    return;
+  }
+#endif
+  for (std::int64_t i = 0; i < n; ++i) y[i] = lut[x[i] + 128];
+}
+
 bool use_mul_row_avx512() {
 #if defined(__x86_64__)
   static const bool bw_vl = __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");

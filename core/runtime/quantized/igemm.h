@@ -167,6 +167,13 @@ void widen_row_avx2(const std::int8_t* src, std::int64_t n, std::int32_t z, std:
 void quantize_linear_avx2(const float* x, std::int64_t n, float scale, std::int32_t zp, std::int32_t qmin,
                           std::int32_t qmax, bool u8, void* q);
 
+/// Sum of n int8 values (AVX2), exact.
+std::int64_t sum_i8_avx2(const std::int8_t* x, std::int64_t n);
+/// y[i] = lut[x[i] + 128], i < n (AVX-512 VBMI vpermi2b, 64 per step).
+void lut_apply_avx512vbmi(const std::int8_t* lut, const std::int8_t* x, std::int64_t n, std::int8_t* y);
+/// The table lookup the CPU and the active ISA allow: VBMI, else a scalar loop.
+void lut_apply(const std::int8_t* lut, const std::int8_t* x, std::int64_t n, std::int8_t* y);
+
 /// out[i] = max over r < count of rows[r][i], i < n: int8 max pooling's vertical and
 /// horizontal passes (AVX2).
 void max_rows_avx2(const std::int8_t* const* rows, int count, std::int64_t n, std::int8_t* out);

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/runtime/quantized/igemm.h"
 #include "core/runtime/quantized/int8_common.h"
 
 namespace ec::runtime::quantized {
@@ -42,6 +43,9 @@ constexpr Int8KernelEntry kTable[] = {
      prepare_BatchNormalization, nullptr, P::Observed, kDataOnly},
     {K::HardSigmoid, "int8 hard sigmoid via a 256-entry table (float transform), output 1/256 zp -128",
      prepare_HardSigmoid, nullptr, P::Fixed, kDataOnly},
+    {K::Gelu, "int8 GELU (exact or tanh) via a 256-entry table, TFLite's int8 GELU scheme", prepare_Gelu, nullptr,
+     P::Observed, kDataOnly},
+    {K::Erf, "int8 erf via a 256-entry table (float transform)", prepare_Erf, nullptr, P::Observed, kDataOnly},
     {K::Clip, "int8 Clip with constant bounds (requantise + clamp)", prepare_Clip, nullptr, P::SameAsInput,
      kDataOnly},
     {K::Softmax, "int8 softmax (exp table per row max), output 1/256 zp -128", prepare_Softmax, nullptr, P::Fixed,
@@ -268,7 +272,7 @@ void Requantizer::apply(const std::int8_t* x, std::int8_t* y, std::int64_t n) co
   if (n >= 512) {
     std::int8_t t[256];
     for (int q = -128; q < 128; ++q) t[q + 128] = (*this)(static_cast<std::int8_t>(q));
-    for (std::int64_t i = 0; i < n; ++i) y[i] = t[x[i] + 128];
+    lut_apply(t, x, n, y);
     return;
   }
   for (std::int64_t i = 0; i < n; ++i) y[i] = (*this)(x[i]);

@@ -119,6 +119,24 @@ class PoolInt8 final : public PreparedOp {
       max_pool_separable(g, x, y);
       return {Y};
     }
+    auto average = [&](std::int32_t acc, std::int32_t count, std::int32_t padded) {
+      if (include_pad_) {
+        acc += padded * zx;
+        count += padded;
+      }
+      if (count == 0) count = 1;
+      const std::int32_t out = same_ ? (acc > 0 ? (acc + count / 2) / count : (acc - count / 2) / count)
+                                     : zy + round_away(double(acc - count * zx) * ratio_ / double(count));
+      return static_cast<std::int8_t>(std::clamp(out, lo_, hi_));
+    };
+    if (global_ && kind_ == Kind::Average && use_avx2() && g.H * g.W < (std::int64_t(1) << 23)) {
+      // One sum per channel (exact: |sum| < 2^31 for fewer than 2^23 values).
+      parallel_for(g.n * g.c, [&](std::int64_t nc) {
+        const auto acc = static_cast<std::int32_t>(sum_i8_avx2(x + nc * g.H * g.W, g.H * g.W));
+        y[nc] = average(acc, static_cast<std::int32_t>(g.H * g.W), 0);
+      });
+      return {Y};
+    }
     parallel_for(g.n * g.c, [&](std::int64_t nc) {
       const std::int8_t* xc = x + nc * g.H * g.W;
       std::int8_t* yc = y + nc * g.OH * g.OW;
@@ -147,17 +165,7 @@ class PoolInt8 final : public PreparedOp {
             out = requant_(static_cast<std::int8_t>(acc));
             out = std::clamp(out, lo_, hi_);
           } else {
-            if (include_pad_) {
-              acc += padded * zx;
-              count += padded;
-            }
-            if (count == 0) count = 1;
-            if (same_) {
-              out = acc > 0 ? (acc + count / 2) / count : (acc - count / 2) / count;
-            } else {
-              out = zy + round_away(double(acc - count * zx) * ratio_ / double(count));
-            }
-            out = std::clamp(out, lo_, hi_);
+            out = average(acc, count, padded);
           }
           yc[oh * g.OW + ow] = static_cast<std::int8_t>(out);
         }
