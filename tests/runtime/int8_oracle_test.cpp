@@ -580,6 +580,63 @@ TEST(Int8Oracle, TableOpsEqualPortableOnEveryIsa) {
   }
 }
 
+// Concat (blocks written in place, tables for inputs with other params) against a scalar
+// mirror of TFLite's ConcatenationWithScaling, along every axis of a 4-D shape, every ISA,
+// 1 and 2 threads.
+TEST(Int8Oracle, ConcatEqualsTfliteReferenceOnEveryIsa) {
+  std::mt19937 rng(37);
+  const ir::QuantParams qy = per_tensor(0.05f, 2);
+  const std::vector<ir::QuantParams> qs = {qy, per_tensor(0.031f, -7), per_tensor(0.09f, 11)};
+  for (std::int64_t axis = -1; axis < 4; ++axis) {
+    const std::int64_t ax = axis < 0 ? 3 : axis;
+    std::vector<Tensor> xs;
+    ir::Graph g;
+    std::vector<std::string> names;
+    for (std::size_t i = 0; i < qs.size(); ++i) {
+      Shape sh{2, 3, 5, 7};
+      sh[static_cast<std::size_t>(ax)] += static_cast<std::int64_t>(i);
+      Tensor X(ir::DType::Int8, sh);
+      for (std::int64_t j = 0; j < X.numel(); ++j)
+        X.mutable_data<std::int8_t>()[j] = static_cast<std::int8_t>(std::uniform_int_distribution<int>(-128, 127)(rng));
+      names.push_back("x" + std::to_string(i));
+      g.add_tensor(ir_tensor_of(names.back(), ir::DType::Int8, sh, qs[i]));
+      xs.push_back(X);
+    }
+    g.add_tensor(ir_tensor_of("y", ir::DType::Int8, {}, qy));
+    g.ops.push_back(test::make_op("Concat", names, {"y"}, {{"axis", axis}}));
+    // The mirror: per input, y = zy + round(x * (sx / sy) - zx * (sx / sy)) (float), in order.
+    std::int64_t outer = 1;
+    for (std::int64_t d = 0; d < ax; ++d) outer *= xs[0].dim(static_cast<std::size_t>(d));
+    std::vector<std::int8_t> want;
+    for (std::int64_t o = 0; o < outer; ++o)
+      for (std::size_t i = 0; i < xs.size(); ++i) {
+        const std::int64_t block = xs[i].numel() / outer;
+        const float scale = qs[i].scales[0] * (1.f / qy.scales[0]), bias = -float(qs[i].zero_points[0]) * scale;
+        for (std::int64_t j = 0; j < block; ++j) {
+          const std::int8_t q = xs[i].data<std::int8_t>()[o * block + j];
+          want.push_back(i == 0 ? q
+                                : static_cast<std::int8_t>(std::clamp(
+                                      static_cast<std::int32_t>(std::round(float(q) * scale + bias)) +
+                                          static_cast<std::int32_t>(qy.zero_points[0]),
+                                      -128, 127)));
+        }
+      }
+    for (auto isa : gemm::supported_isas()) {
+      gemm::force_isa(isa);
+      const auto op = prepare_quantized(g.ops[0], g);
+      for (int threads : {1, 2}) {
+        ThreadPool pool(threads);
+        PoolScope scope(&pool);
+        const Tensor y = op->run(xs)[0];
+        ASSERT_EQ(y.numel(), static_cast<std::int64_t>(want.size()));
+        EXPECT_EQ(std::vector<std::int8_t>(y.data<std::int8_t>(), y.data<std::int8_t>() + y.numel()), want)
+            << "axis " << axis << " ISA " << gemm::isa_name(isa) << " threads " << threads;
+      }
+    }
+    gemm::force_isa(gemm::supported_isas().back());
+  }
+}
+
 // DequantizeLinear per tensor i8/u8 -> f32: the vector path (AVX2) against the portable
 // double loop, bit for bit (every stored value, odd lengths for the tail).
 TEST(Int8Oracle, DequantizeLinearEqualsPortableOnEveryIsa) {

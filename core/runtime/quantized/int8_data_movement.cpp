@@ -6,10 +6,13 @@
 //   Concat: inputs whose params differ from the output's are requantised first,
 //     mirroring TFLite's reference_ops::ConcatenationWithScaling:
 //       y = zy + round(x * (sx / sy) - zx * (sx / sy))   (float, half away from zero)
+#include <algorithm>
 #include <cmath>
 
 #include "core/runtime/kernel_registry.h"
+#include "core/runtime/quantized/igemm.h"
 #include "core/runtime/quantized/int8_common.h"
+#include "core/runtime/thread_pool.h"
 
 namespace ec::runtime::quantized {
 namespace {
@@ -57,26 +60,52 @@ class ConcatInt8 final : public PreparedOp {
       s.bias = -float(qx.zero_point()) * s.scale;
       s.zy = qy.zero_point();
       scaling_.push_back(s);
+      Lut t{};
+      for (int q = -128; q < 128; ++q)
+        t[static_cast<std::size_t>(q + 128)] = static_cast<std::int8_t>(
+            std::clamp(static_cast<std::int32_t>(std::round(float(q) * s.scale + s.bias)) + s.zy, -128, 127));
+      tables_.push_back(t);
     }
   }
 
+  // Each input's block of every outer index goes straight to its place in y: copied, or
+  // looked up in its prepared table (lut_apply) when its params differ from the output's.
   std::vector<Tensor> run(std::span<const Tensor> in) const override {
-    std::vector<Tensor> args(in.begin(), in.end());
-    for (std::size_t i = 0; i < args.size(); ++i) {
-      if (args[i].dtype() != ir::DType::Int8) fail("int8 Concat input " + std::to_string(i) + " is " + args[i].type_string());
-      const Scaling& s = scaling_[i];
-      if (s.identity) continue;
-      Tensor r = Tensor::uninitialized(ir::DType::Int8, args[i].shape());
-      std::int8_t t[256];
-      for (int q = -128; q < 128; ++q)
-        t[q + 128] = static_cast<std::int8_t>(
-            std::clamp(static_cast<std::int32_t>(std::round(float(q) * s.scale + s.bias)) + s.zy, -128, 127));
-      const std::int8_t* x = args[i].data<std::int8_t>();
-      std::int8_t* y = r.mutable_data<std::int8_t>();
-      for (std::int64_t j = 0; j < r.numel(); ++j) y[j] = t[x[j] + 128];
-      args[i] = std::move(r);
+    if (in.empty()) fail("int8 Concat has no inputs");
+    const Tensor& first = in[0];
+    const auto rank = static_cast<std::int64_t>(first.rank());
+    std::int64_t axis = op_.attr_int("axis", 0);
+    if (axis < 0) axis += rank;
+    if (axis < 0 || axis >= rank) fail("int8 Concat axis out of range for " + first.type_string());
+    std::vector<std::int64_t> out = first.shape();
+    out[static_cast<std::size_t>(axis)] = 0;
+    for (std::size_t i = 0; i < in.size(); ++i) {
+      const Tensor& t = in[i];
+      if (t.dtype() != ir::DType::Int8) fail("int8 Concat input " + std::to_string(i) + " is " + t.type_string());
+      if (static_cast<std::int64_t>(t.rank()) != rank) fail("int8 Concat inputs differ in rank: " + t.type_string());
+      for (std::int64_t d = 0; d < rank; ++d)
+        if (d != axis && t.dim(static_cast<std::size_t>(d)) != first.dim(static_cast<std::size_t>(d)))
+          fail("int8 Concat inputs differ off the axis: " + first.type_string() + " and " + t.type_string());
+      out[static_cast<std::size_t>(axis)] += t.dim(static_cast<std::size_t>(axis));
     }
-    return run_kernel(op_, args);
+    Tensor Y = Tensor::uninitialized(ir::DType::Int8, out);
+    std::int64_t outer = 1, inner = 1;
+    for (std::int64_t d = 0; d < axis; ++d) outer *= first.dim(static_cast<std::size_t>(d));
+    for (std::int64_t d = axis + 1; d < rank; ++d) inner *= first.dim(static_cast<std::size_t>(d));
+    const std::int64_t row = out[static_cast<std::size_t>(axis)] * inner;
+    std::int8_t* y = Y.mutable_data<std::int8_t>();
+    std::vector<std::int64_t> offset(in.size(), 0);
+    for (std::size_t i = 1; i < in.size(); ++i) offset[i] = offset[i - 1] + in[i - 1].dim(static_cast<std::size_t>(axis)) * inner;
+    parallel_for(outer * static_cast<std::int64_t>(in.size()), [&](std::int64_t t) {
+      const auto i = static_cast<std::size_t>(t % static_cast<std::int64_t>(in.size()));
+      const std::int64_t o = t / static_cast<std::int64_t>(in.size());
+      const std::int64_t block = in[i].dim(static_cast<std::size_t>(axis)) * inner;
+      const std::int8_t* x = in[i].data<std::int8_t>() + o * block;
+      std::int8_t* dst = y + o * row + offset[i];
+      if (scaling_[i].identity) std::copy(x, x + block, dst);
+      else lut_apply(tables_[i].data(), x, block, dst);
+    });
+    return {Y};
   }
 
  private:
@@ -87,6 +116,7 @@ class ConcatInt8 final : public PreparedOp {
   };
   ir::Operation op_;
   std::vector<Scaling> scaling_;
+  std::vector<Lut> tables_;  // per input: its requantisation (ConcatenationWithScaling)
 };
 
 }  // namespace
