@@ -637,6 +637,58 @@ TEST(Int8Oracle, ConcatEqualsTfliteReferenceOnEveryIsa) {
   }
 }
 
+// int8 Pad against the float Pad on the dequantised input, quantised back (QuantizeLinear):
+// constant (0 and another value), reflect and edge, spatial and channel pads, a crop
+// (negative pad): the integers must be the same.
+TEST(Int8Oracle, PadEqualsFloatPadQuantised) {
+  struct Case {
+    std::string mode;
+    std::vector<std::int64_t> pads;
+    float value;
+  };
+  const std::vector<Case> cases = {{"constant", {0, 0, 1, 1, 0, 0, 1, 1}, 0.f},
+                                   {"constant", {0, 2, 0, 3, 0, 1, 2, 0}, 0.37f},
+                                   {"constant", {0, 0, 0, 0, 0, 0, 0, 0}, 0.f},
+                                   {"reflect", {0, 0, 2, 1, 0, 0, 1, 2}, 0.f},
+                                   {"edge", {0, 0, 1, 0, 0, 0, 0, 3}, 0.f},
+                                   {"constant", {0, 0, -1, 1, 0, 0, 1, -2}, 0.f}};
+  const ir::QuantParams q = per_tensor(0.043f, -6);
+  Tensor X(ir::DType::Int8, {1, 3, 6, 7});
+  for (std::int64_t i = 0; i < X.numel(); ++i) X.mutable_data<std::int8_t>()[i] = static_cast<std::int8_t>(i * 29 - 100);
+  Tensor Xf(ir::DType::Float32, X.shape());
+  for (std::int64_t i = 0; i < X.numel(); ++i)
+    Xf.mutable_data<float>()[i] = float(X.data<std::int8_t>()[i] - q.zero_points[0]) * q.scales[0];
+  for (const Case& c : cases) {
+    const Tensor P = Tensor::from_values<std::int64_t>(ir::DType::Int64, {8}, c.pads);
+    const Tensor V = Tensor::scalar<float>(ir::DType::Float32, c.value);
+    ir::Graph g;
+    g.add_tensor(ir_tensor_of("x", ir::DType::Int8, X.shape(), q));
+    g.add_tensor(ir_tensor_of("p", ir::DType::Int64, {8}, std::nullopt, &P));
+    g.add_tensor(ir_tensor_of("v", ir::DType::Float32, {}, std::nullopt, &V));
+    g.add_tensor(ir_tensor_of("y", ir::DType::Int8, {}, q));
+    g.ops.push_back(test::make_op("Pad", {"x", "p", "v"}, {"y"}, {{"mode", c.mode}}));
+    const Tensor yf = run_kernel(g.ops[0], std::vector<Tensor>{Xf, P, V})[0];
+    const Tensor got = prepare_quantized(g.ops[0], g)->run(std::vector<Tensor>{X, P, V})[0];
+    ASSERT_EQ(got.shape(), yf.shape()) << c.mode;
+    std::int64_t diff = 0;
+    for (std::int64_t i = 0; i < got.numel(); ++i) {
+      const float r = std::nearbyint(yf.data<float>()[i] / q.scales[0]) + float(q.zero_points[0]);
+      diff += got.data<std::int8_t>()[i] != static_cast<std::int8_t>(std::clamp(r, -128.f, 127.f));
+    }
+    EXPECT_EQ(diff, 0) << c.mode << " pads " << shape_string(c.pads);
+    if (c.mode != "constant" || c.value != 0.f || c.pads[2] < 0) continue;
+    // TFLite's reference PAD (the same op with the zero point as an int8 constant: PADV2).
+    ir::Graph tg = g;
+    const Tensor Vq = Tensor::scalar<std::int8_t>(ir::DType::Int8, static_cast<std::int8_t>(q.zero_points[0]));
+    tg.add_tensor(ir_tensor_of("vq", ir::DType::Int8, {}, q, &Vq));
+    tg.ops[0].inputs[2] = "vq";
+    const Tensor ref = prepare_quantized(tg.ops[0], tg)->run(std::vector<Tensor>{X, P, Vq})[0];
+    EXPECT_EQ(std::vector<std::int8_t>(ref.data<std::int8_t>(), ref.data<std::int8_t>() + ref.numel()),
+              std::vector<std::int8_t>(got.data<std::int8_t>(), got.data<std::int8_t>() + got.numel()))
+        << "pads " << shape_string(c.pads);
+  }
+}
+
 // DequantizeLinear per tensor i8/u8 -> f32: the vector path (AVX2) against the portable
 // double loop, bit for bit (every stored value, odd lengths for the tail).
 TEST(Int8Oracle, DequantizeLinearEqualsPortableOnEveryIsa) {

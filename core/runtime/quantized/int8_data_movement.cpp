@@ -8,6 +8,7 @@
 //       y = zy + round(x * (sx / sy) - zx * (sx / sy))   (float, half away from zero)
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "core/runtime/kernel_registry.h"
 #include "core/runtime/quantized/igemm.h"
@@ -119,7 +120,87 @@ class ConcatInt8 final : public PreparedOp {
   std::vector<Lut> tables_;  // per input: its requantisation (ConcatenationWithScaling)
 };
 
+// Pad: the stored integers are moved, never changed (every mode: constant, reflect, edge,
+// wrap); the constant value is quantised to the output's params like QuantizeLinear
+// (0 becomes the zero point exactly). Constant mode with non-negative pads fills the output
+// with that value and copies the input's innermost rows into place; the other cases run
+// the float kernel's loop on the int8 values.
+class PadInt8 final : public PreparedOp {
+ public:
+  PadInt8(const ir::Operation& op, const ir::Graph& graph) : op_(op) {
+    const ir::Tensor& x = ir_tensor(graph, op.inputs[0]);
+    const ir::Tensor& y = ir_tensor(graph, op.outputs[0]);
+    const QParams qx = quant_of(x), qy = quant_of(y);
+    for (const auto* t : {&x, &y})
+      if (quant_of(*t).per_channel()) throw QuantizationError(t->name, "activations must be quantised per tensor");
+    requant_ = Requantizer(qx, qy);
+    float v = 0.f;
+    if (op.inputs.size() > 2 && !op.inputs[2].empty()) {
+      const ir::Tensor& c = ir_tensor(graph, op.inputs[2]);
+      if (!c.is_constant() || c.dtype != ir::DType::Float32 || c.data->size() != sizeof(float))
+        throw UnsupportedOpError("Pad with a non-constant or non-f32 constant_value", "the CPU runtime's int8 kernels",
+                                 "keep it in float: --keep-float " + (op.name.empty() ? op.op_type : op.name));
+      std::memcpy(&v, c.data->data(), sizeof v);
+    }
+    const float r = std::nearbyint(v / qy.scale()) + float(qy.zero_point());
+    qv_ = static_cast<std::int8_t>(std::clamp(r, -128.f, 127.f));
+    constant_ = op.attr_string("mode", "constant") == "constant";
+  }
+
+  std::vector<Tensor> run(std::span<const Tensor> in) const override {
+    const Tensor& X = in[0];
+    if (X.dtype() != ir::DType::Int8) fail("int8 Pad input is " + X.type_string());
+    const auto pads = in[1].to_int64_vector();
+    const auto rank = X.rank();
+    const bool axes = in.size() > 3 && in[3].defined();
+    bool simple = constant_ && !axes && pads.size() == 2 * rank && rank > 0;
+    for (auto p : pads) simple = simple && p >= 0;
+    Tensor Y;
+    if (simple) {
+      std::vector<std::int64_t> out(rank);
+      for (std::size_t d = 0; d < rank; ++d) out[d] = X.dim(d) + pads[d] + pads[d + rank];
+      Y = Tensor::uninitialized(ir::DType::Int8, out);
+      std::int8_t* y = Y.mutable_data<std::int8_t>();
+      std::fill(y, y + Y.numel(), qv_);
+      const std::int64_t W = X.dim(rank - 1), rows = W ? X.numel() / W : 0;
+      std::vector<std::int64_t> idx(rank, 0), ost(rank, 1);
+      for (std::size_t d = rank - 1; d > 0; --d) ost[d - 1] = ost[d] * out[d];
+      const std::int8_t* x = X.data<std::int8_t>();
+      for (std::int64_t r = 0; r < rows; ++r) {  // idx: the row's index over dims [0, rank - 1)
+        std::int64_t off = pads[rank - 1];
+        for (std::size_t d = 0; d + 1 < rank; ++d) off += (idx[d] + pads[d]) * ost[d];
+        std::copy(x + r * W, x + (r + 1) * W, y + off);
+        for (std::size_t d = rank - 1; d-- > 0;) {
+          if (++idx[d] < X.dim(d)) break;
+          idx[d] = 0;
+        }
+      }
+    } else {
+      std::vector<Tensor> args(in.begin(), in.end());
+      args.resize(std::max<std::size_t>(args.size(), 3));
+      args[2] = Tensor::scalar<std::int8_t>(ir::DType::Int8, qv_);
+      Y = run_kernel(op_, args)[0];
+    }
+    if (!requant_.identity) {
+      Tensor r = Tensor::uninitialized(ir::DType::Int8, Y.shape());
+      requant_.apply(Y.data<std::int8_t>(), r.mutable_data<std::int8_t>(), r.numel());
+      Y = std::move(r);
+    }
+    return {Y};
+  }
+
+ private:
+  ir::Operation op_;
+  Requantizer requant_;
+  std::int8_t qv_ = 0;
+  bool constant_ = true;
+};
+
 }  // namespace
+
+std::unique_ptr<PreparedOp> prepare_Pad(const ir::Operation& op, const ir::Graph& graph) {
+  return std::make_unique<PadInt8>(op, graph);
+}
 
 std::unique_ptr<PreparedOp> prepare_PassThrough(const ir::Operation& op, const ir::Graph& graph) {
   return std::make_unique<PassThrough>(op, graph);

@@ -66,6 +66,8 @@ constexpr Int8KernelEntry kTable[] = {
     {K::Transpose, "params pass through", prepare_PassThrough, nullptr, P::SameAsInput, kDataOnly},
     {K::Concat, "int8 Concat; inputs with other params requantised (TFLite ConcatenationWithScaling)",
      prepare_Concat, nullptr, P::Observed, false},
+    {K::Pad, "int8 Pad (every mode; the constant value quantised to the output's params)", prepare_Pad, nullptr,
+     P::SameAsInput, kDataOnly},
     {K::Identity, "params pass through", prepare_PassThrough, nullptr, P::SameAsInput, kDataOnly},
 };
 
