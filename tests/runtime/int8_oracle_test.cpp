@@ -689,6 +689,63 @@ TEST(Int8Oracle, PadEqualsFloatPadQuantised) {
   }
 }
 
+// AveragePool with every window inside the input (DenseNet's 2x2 stride 2; the separable
+// sums) against TFLite's reference AveragePool (NHWC) with equal params, and against the
+// kernel's documented rounding with other output params: zy + round(sum - n zx) * sx / (n sy).
+TEST(Int8Oracle, AveragePoolEqualsTfliteReference) {
+  std::mt19937 rng(41);
+  struct Case {
+    Shape x;
+    std::int64_t k, s;
+  };
+  for (const bool requant : {false, true})
+    for (const Case& c : {Case{{1, 6, 56, 56}, 2, 2}, Case{{2, 3, 13, 11}, 3, 2}, Case{{1, 2, 9, 40}, 3, 1}}) {
+      Tensor X(ir::DType::Int8, c.x);
+      for (std::int64_t i = 0; i < X.numel(); ++i)
+        X.mutable_data<std::int8_t>()[i] = static_cast<std::int8_t>(std::uniform_int_distribution<int>(-128, 127)(rng));
+      const ir::QuantParams qx = per_tensor(0.05f, -9), qy = requant ? per_tensor(0.021f, 6) : qx;
+      auto build = [&](bool nhwc) {
+        ir::Graph g;
+        g.add_tensor(ir_tensor_of("x", ir::DType::Int8, nhwc ? Shape{c.x[0], c.x[2], c.x[3], c.x[1]} : c.x, qx));
+        g.add_tensor(ir_tensor_of("y", ir::DType::Int8, {}, qy));
+        std::map<std::string, ir::Attribute> a{{"kernel_shape", std::vector<std::int64_t>{c.k, c.k}},
+                                               {"strides", std::vector<std::int64_t>{c.s, c.s}}};
+        if (nhwc) a["layout"] = std::string("NHWC");
+        g.ops.push_back(test::make_op("AveragePool", {"x"}, {"y"}, a));
+        return g;
+      };
+      const ir::Graph fast_g = build(false), ref_g = build(true);
+      const Tensor got = to_channels_last<std::int8_t>(prepare_quantized(fast_g.ops[0], fast_g)->run(std::vector<Tensor>{X})[0]);
+      if (!requant) {
+        const Tensor want =
+            prepare_quantized(ref_g.ops[0], ref_g)->run(std::vector<Tensor>{to_channels_last<std::int8_t>(X)})[0];
+        ASSERT_EQ(got.shape(), want.shape());
+        EXPECT_EQ(std::vector<std::int8_t>(got.data<std::int8_t>(), got.data<std::int8_t>() + got.numel()),
+                  std::vector<std::int8_t>(want.data<std::int8_t>(), want.data<std::int8_t>() + want.numel()))
+            << shape_string(c.x);
+        continue;
+      }
+      const std::int64_t N = c.x[0], C = c.x[1], H = c.x[2], W = c.x[3], OH = (H - c.k) / c.s + 1, OW = (W - c.k) / c.s + 1;
+      const double ratio = double(qx.scales[0]) / double(qy.scales[0]);
+      std::int64_t diff = 0;
+      for (std::int64_t n = 0; n < N; ++n)
+        for (std::int64_t ch = 0; ch < C; ++ch)
+          for (std::int64_t oh = 0; oh < OH; ++oh)
+            for (std::int64_t ow = 0; ow < OW; ++ow) {
+              std::int32_t acc = 0;
+              const std::int32_t count = static_cast<std::int32_t>(c.k * c.k);
+              for (std::int64_t kh = 0; kh < c.k; ++kh)
+                for (std::int64_t kw = 0; kw < c.k; ++kw)
+                  acc += X.data<std::int8_t>()[((n * C + ch) * H + oh * c.s + kh) * W + ow * c.s + kw];
+              const double v = double(acc - count * qx.zero_points[0]) * ratio / double(count);
+              const auto r = static_cast<std::int32_t>(v >= 0 ? std::floor(v + 0.5) : std::ceil(v - 0.5));
+              const auto want = static_cast<std::int8_t>(std::clamp<std::int32_t>(r + std::int32_t(qy.zero_points[0]), -128, 127));
+              diff += got.data<std::int8_t>()[((n * OH + oh) * OW + ow) * C + ch] != want;
+            }
+      EXPECT_EQ(diff, 0) << shape_string(c.x) << " requantised";
+    }
+}
+
 // DequantizeLinear per tensor i8/u8 -> f32: the vector path (AVX2) against the portable
 // double loop, bit for bit (every stored value, odd lengths for the tail).
 TEST(Int8Oracle, DequantizeLinearEqualsPortableOnEveryIsa) {

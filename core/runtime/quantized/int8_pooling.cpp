@@ -137,6 +137,33 @@ class PoolInt8 final : public PreparedOp {
       });
       return {Y};
     }
+    if (kind_ == Kind::Average && !global_ && g.dh == 1 && g.dw == 1 && (g.OH - 1) * g.sh + g.KH <= g.H &&
+        (g.OW - 1) * g.sw + g.KW <= g.W && g.ph == 0 && g.pw == 0) {
+      // Every window inside the input: column sums of the window's rows over the whole
+      // width, then the taps along them; the same sums, so the same averages.
+      const auto count = static_cast<std::int32_t>(g.KH * g.KW);
+      parallel_for(g.n * g.c, [&](std::int64_t nc) {
+        const std::int8_t* xc = x + nc * g.H * g.W;
+        std::int8_t* yc = y + nc * g.OH * g.OW;
+        thread_local std::vector<std::int32_t> col;
+        col.resize(static_cast<std::size_t>(g.W));
+        std::int32_t* cs = col.data();
+        for (std::int64_t oh = 0; oh < g.OH; ++oh) {
+          const std::int8_t* r0 = xc + oh * g.sh * g.W;
+          for (std::int64_t iw = 0; iw < g.W; ++iw) cs[iw] = r0[iw];
+          for (std::int64_t kh = 1; kh < g.KH; ++kh) {
+            const std::int8_t* r = r0 + kh * g.W;
+            for (std::int64_t iw = 0; iw < g.W; ++iw) cs[iw] += r[iw];
+          }
+          for (std::int64_t ow = 0; ow < g.OW; ++ow) {
+            std::int32_t acc = 0;
+            for (std::int64_t kw = 0; kw < g.KW; ++kw) acc += cs[ow * g.sw + kw];
+            yc[oh * g.OW + ow] = average(acc, count, 0);
+          }
+        }
+      });
+      return {Y};
+    }
     parallel_for(g.n * g.c, [&](std::int64_t nc) {
       const std::int8_t* xc = x + nc * g.H * g.W;
       std::int8_t* yc = y + nc * g.OH * g.OW;
