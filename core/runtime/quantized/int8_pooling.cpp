@@ -142,6 +142,13 @@ class PoolInt8 final : public PreparedOp {
       // Every window inside the input: column sums of the window's rows over the whole
       // width, then the taps along them; the same sums, so the same averages.
       const auto count = static_cast<std::int32_t>(g.KH * g.KW);
+      // Every average once per call: a table over the possible sums [-128 n, 127 n].
+      std::vector<std::int8_t> table;
+      if (count <= 256) {
+        table.resize(static_cast<std::size_t>(255 * count + 1));
+        for (std::int32_t a = -128 * count; a <= 127 * count; ++a)
+          table[static_cast<std::size_t>(a + 128 * count)] = average(a, count, 0);
+      }
       parallel_for(g.n * g.c, [&](std::int64_t nc) {
         const std::int8_t* xc = x + nc * g.H * g.W;
         std::int8_t* yc = y + nc * g.OH * g.OW;
@@ -158,7 +165,8 @@ class PoolInt8 final : public PreparedOp {
           for (std::int64_t ow = 0; ow < g.OW; ++ow) {
             std::int32_t acc = 0;
             for (std::int64_t kw = 0; kw < g.KW; ++kw) acc += cs[ow * g.sw + kw];
-            yc[oh * g.OW + ow] = average(acc, count, 0);
+            yc[oh * g.OW + ow] =
+                table.empty() ? average(acc, count, 0) : table[static_cast<std::size_t>(acc + 128 * count)];
           }
         }
       });
