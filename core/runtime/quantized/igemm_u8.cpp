@@ -119,11 +119,13 @@ void igemm_rows4(const PackedW4& w, const std::uint8_t* packed, std::int64_t R, 
     std::memcpy(out, w.data.data() + (j0 / kNR) * w.kq * kNR * 4, packed_b4_size(w.kq, nc));
   };
 #if defined(__x86_64__)
-  const auto micro = use_vnni() ? igemm_rows4_micro_avx512vnni : igemm_rows4_micro_generic;
+  const bool vnni = use_vnni();
+  igemm_driver<kMR4, 4>(R, w.kq, packed, w.n, pack, epilogue,
+                        vnni ? igemm_rows4_micro_avx512vnni : igemm_rows4_micro_generic,
+                        vnni ? igemm_rows4_micro2_avx512vnni : nullptr);
 #else
-  const auto micro = igemm_rows4_micro_generic;
+  igemm_driver<kMR4, 4>(R, w.kq, packed, w.n, pack, epilogue, igemm_rows4_micro_generic);
 #endif
-  igemm_driver<kMR4, 4>(R, w.kq, packed, w.n, pack, epilogue, micro);
 }
 
 void igemm_rows4_micro_generic(std::int64_t kq, const std::uint8_t* a, const std::int8_t* b, std::int32_t* c) {
@@ -175,11 +177,13 @@ bool use_vnni() {
 
 void igemm4(const PackedA4& a, std::int64_t N, const PackB4& pack, const TileFn& epilogue) {
 #if defined(__x86_64__)
-  const auto micro = use_vnni() ? igemm4_micro_avx512vnni : igemm4_micro_generic;
+  const bool vnni = use_vnni();
+  const auto micro = vnni ? igemm4_micro_avx512vnni : igemm4_micro_generic;
+  igemm_driver<kMR4, 4>(a.m, a.kq, a.data.data(), N, pack, epilogue, micro,
+                        vnni ? igemm4_micro2_avx512vnni : nullptr);
 #else
-  const auto micro = igemm4_micro_generic;
+  igemm_driver<kMR4, 4>(a.m, a.kq, a.data.data(), N, pack, epilogue, igemm4_micro_generic);
 #endif
-  igemm_driver<kMR4, 4>(a.m, a.kq, a.data.data(), N, pack, epilogue, micro);
 }
 
 }  // namespace ec::runtime::quantized

@@ -56,6 +56,10 @@ void igemm4(const PackedA4& a, std::int64_t N, const PackB4& pack, const TileFn&
 /// Micro-kernels: c[kMR4][kNR] = sum over kq quads of a[q][r][0..3] . b[q][j][0..3].
 void igemm4_micro_generic(std::int64_t kq, const std::int8_t* a, const std::uint8_t* b, std::int32_t* c);
 void igemm4_micro_avx512vnni(std::int64_t kq, const std::int8_t* a, const std::uint8_t* b, std::int32_t* c);
+/// Two adjacent panels b0, b1 at once (16 accumulators, each broadcast used twice): the
+/// tiles of b0 then b1 in c (2 x kMR4 x kNR).
+void igemm4_micro2_avx512vnni(std::int64_t kq, const std::int8_t* a, const std::uint8_t* b0, const std::uint8_t* b1,
+                              std::int32_t* c);
 /// The AVX-512 form of pack_b4_strided for contiguous rows (cs == 1); same bytes.
 void pack_b4_rows_avx512(const std::int8_t* base, std::int64_t K, std::int64_t kq, std::int64_t rs, std::int64_t j0,
                          std::int64_t nc, std::uint8_t* out);
@@ -98,6 +102,8 @@ void pack_rows4(const std::int8_t* x, std::int64_t R, std::int64_t K, std::int64
 /// use_vnni(), else portable loops.
 void igemm_rows4(const PackedW4& w, const std::uint8_t* packed, std::int64_t R, const TileFn& epilogue);
 void igemm_rows4_micro_avx512vnni(std::int64_t kq, const std::uint8_t* a, const std::int8_t* b, std::int32_t* c);
+void igemm_rows4_micro2_avx512vnni(std::int64_t kq, const std::uint8_t* a, const std::int8_t* b0, const std::int8_t* b1,
+                                   std::int32_t* c);
 void igemm_rows4_micro_generic(std::int64_t kq, const std::uint8_t* a, const std::int8_t* b, std::int32_t* c);
 
 /// Requantisation constants of kNR output channels held in the lanes of a tile (a panel of
