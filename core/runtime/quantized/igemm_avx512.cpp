@@ -128,6 +128,19 @@ __attribute__((target("avx512f"))) inline __m512i mbqm_single16(__m512i x, __m51
   return _mm512_mask_blend_epi32(__mmask16(0xAAAA), even, _mm512_slli_epi64(odd, 32));
 }
 
+// One channel's single-step constants in vectors.
+struct Single16 {
+  __m512i m, rd[2], co[2], sh[2];
+};
+__attribute__((target("avx512f"))) inline Single16 single16(const RequantChannel& c) {
+  Single16 r;
+  r.m = _mm512_set1_epi32(c.multiplier);
+  r.rd[0] = r.rd[1] = _mm512_set1_epi64(c.round);
+  r.co[0] = r.co[1] = _mm512_set1_epi64(c.correct);
+  r.sh[0] = r.sh[1] = _mm512_set1_epi64(c.shift64);
+  return r;
+}
+
 }  // namespace
 
 // TFLite's int8 Add, 16 lanes per step (masked tails).
@@ -138,6 +151,22 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) void add_row_avx512(const s
                mo = mbqm16_params(p.mo, p.shift_o);
   const __m512i o1 = _mm512_set1_epi32(p.off1), o2 = _mm512_set1_epi32(p.off2), zo = _mm512_set1_epi32(p.out_zp);
   const __m512i lo = _mm512_set1_epi32(p.lo), hi = _mm512_set1_epi32(p.hi);
+  const RequantChannel r1 = requant_channel(0, p.m1, p.shift1), r2 = requant_channel(0, p.m2, p.shift2),
+                       ro = requant_channel(0, p.mo, p.shift_o);
+  if (r1.single && r2.single && ro.single) {  // each MBQM in one 64-bit step (RequantChannel)
+    const Single16 s1 = single16(r1), s2 = single16(r2), so = single16(ro);
+    for (std::int64_t i = 0; i < n; i += 16) {
+      const __mmask16 k = n - i >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (n - i)) - 1);
+      __m512i x1 = _mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(k, a + i));
+      __m512i x2 = _mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(k, b + i));
+      x1 = mbqm_single16(_mm512_slli_epi32(_mm512_add_epi32(x1, o1), 20), s1.m, s1.rd, s1.co, s1.sh);
+      x2 = mbqm_single16(_mm512_slli_epi32(_mm512_add_epi32(x2, o2), 20), s2.m, s2.rd, s2.co, s2.sh);
+      __m512i r = mbqm_single16(p.sub ? _mm512_sub_epi32(x1, x2) : _mm512_add_epi32(x1, x2), so.m, so.rd, so.co, so.sh);
+      r = _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(r, zo), lo), hi);
+      store16_i8(out + i, k, r);
+    }
+    return;
+  }
   for (std::int64_t i = 0; i < n; i += 16) {
     const __mmask16 k = n - i >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (n - i)) - 1);
     __m512i x1 = _mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(k, a + i));
@@ -194,14 +223,11 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) void requant_row_avx512(con
   const __m512i zero = _mm512_setzero_si512();
   const RequantChannel c = requant_channel(bias, multiplier, shift);
   if (c.single) {  // one 64-bit rounding step (RequantChannel)
-    const __m512i rd[2] = {_mm512_set1_epi64(c.round), _mm512_set1_epi64(c.round)};
-    const __m512i co[2] = {_mm512_set1_epi64(c.correct), _mm512_set1_epi64(c.correct)};
-    const __m512i sh[2] = {_mm512_set1_epi64(c.shift64), _mm512_set1_epi64(c.shift64)};
-    const __m512i vm = _mm512_set1_epi32(multiplier);
+    const Single16 k = single16(c);
     for (std::int64_t j = 0; j < n; j += 16) {
       const __mmask16 m = n - j >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (n - j)) - 1);
       const __m512i x = _mm512_sll_epi32(_mm512_add_epi32(_mm512_maskz_loadu_epi32(m, acc + j), vb), lc);
-      const __m512i r = mbqm_single16(x, vm, rd, co, sh);
+      const __m512i r = mbqm_single16(x, k.m, k.rd, k.co, k.sh);
       store16_i8(out + j, m, _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(r, vz), vlo), vhi));
     }
     return;
@@ -334,10 +360,8 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) void requant_tile_avx512(co
     __m512i x = _mm512_add_epi32(_mm512_loadu_si512(tile), _mm512_set1_epi32(c.bias));
     x = _mm512_sllv_epi32(x, _mm512_set1_epi32(c.left));  // wraps like the scalar form
     if (c.single) {
-      const __m512i rd[2] = {_mm512_set1_epi64(c.round), _mm512_set1_epi64(c.round)};
-      const __m512i co[2] = {_mm512_set1_epi64(c.correct), _mm512_set1_epi64(c.correct)};
-      const __m512i sh[2] = {_mm512_set1_epi64(c.shift64), _mm512_set1_epi64(c.shift64)};
-      __m512i q = mbqm_single16(x, _mm512_set1_epi32(c.multiplier), rd, co, sh);
+      const Single16 k = single16(c);
+      __m512i q = mbqm_single16(x, k.m, k.rd, k.co, k.sh);
       q = _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(q, vz), vlo), vhi);
       store16_i8(out, m, q);
       continue;
@@ -425,10 +449,8 @@ __attribute__((target("avx512f,avx512bw,avx512vl"), always_inline)) inline void 
   __m512i q;
   if (c.single) {
     const __m512i x = _mm512_sllv_epi32(_mm512_add_epi32(acc, _mm512_set1_epi32(c.bias)), _mm512_set1_epi32(c.left));
-    const __m512i rd[2] = {_mm512_set1_epi64(c.round), _mm512_set1_epi64(c.round)};
-    const __m512i co[2] = {_mm512_set1_epi64(c.correct), _mm512_set1_epi64(c.correct)};
-    const __m512i sh[2] = {_mm512_set1_epi64(c.shift64), _mm512_set1_epi64(c.shift64)};
-    q = _mm512_add_epi32(mbqm_single16(x, _mm512_set1_epi32(c.multiplier), rd, co, sh), _mm512_set1_epi32(zp));
+    const Single16 k = single16(c);
+    q = _mm512_add_epi32(mbqm_single16(x, k.m, k.rd, k.co, k.sh), _mm512_set1_epi32(zp));
   } else {
     alignas(64) std::int32_t v[16];
     _mm512_store_si512(v, acc);
