@@ -397,6 +397,20 @@ TEST(Int8Activations, MatchFloatWithinOneStep) {
     const Result r = check_int8(make_op("BatchNormalization", {"x", "s", "b", "m", "v"}), {xb, sc, bb, mn, vr});
     EXPECT_LE(r.max_diff, 1);
   }
+  {  // LayerNormalization over the last axis (exact integer sums, float per element)
+    for (const std::int64_t C : {5, 8, 37, 96}) {
+      TT xl = rng.activation("x", {2, 3, C});
+      std::vector<float> g, b;
+      for (std::int64_t c = 0; c < C; ++c) {
+        g.push_back(0.5f + 0.03f * float(c % 11) - (c % 3 == 0 ? 1.2f : 0.f));
+        b.push_back(-0.2f + 0.01f * float(c % 7));
+      }
+      TT sc{"s", ir::DType::Float32, {C}, {}, g, std::nullopt, true};
+      TT bb{"b", ir::DType::Float32, {C}, {}, b, std::nullopt, true};
+      const Result r = check_int8(make_op("LayerNormalization", {"x", "s", "b"}, {"y"}, {{"epsilon", 1e-5}}), {xl, sc, bb});
+      EXPECT_LE(r.max_diff, 1) << "C " << C;
+    }
+  }
   EXPECT_LE(check_int8(make_op("HardSigmoid", {"x"}, {"y"}, {{"alpha", 1.0 / 6}, {"beta", 0.5}}), {x},
                        per_tensor(1.f / 256, -128)).max_diff, 1);
   EXPECT_LE(check_int8(make_op("Softmax", {"x"}, {"y"}, {{"axis", std::int64_t(-1)}}), {x}, per_tensor(1.f / 256, -128)).max_diff, 1);

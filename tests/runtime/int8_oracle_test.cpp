@@ -746,6 +746,64 @@ TEST(Int8Oracle, AveragePoolEqualsTfliteReference) {
     }
 }
 
+// int8 LayerNormalization: the AVX2 rows against the portable rows (the kernel's defined
+// arithmetic, see int8_normalization.cpp), bit for bit on every ISA at 1 and 2 threads,
+// for row lengths off the 8-lane step and constant rows; and the result against the
+// definition computed here in the same float steps.
+TEST(Int8Oracle, LayerNormEqualsDefinitionOnEveryIsa) {
+  std::mt19937 rng(43);
+  for (const std::int64_t C : {3, 8, 29, 96, 768}) {
+    const Shape xs{2, 7, C};
+    Tensor X(ir::DType::Int8, xs);
+    for (std::int64_t i = 0; i < X.numel(); ++i)
+      X.mutable_data<std::int8_t>()[i] = static_cast<std::int8_t>(std::uniform_int_distribution<int>(-128, 127)(rng));
+    for (std::int64_t c = 0; c < C; ++c) X.mutable_data<std::int8_t>()[c] = 17;  // a constant row
+    std::vector<float> g(static_cast<std::size_t>(C)), b(g.size());
+    for (std::size_t c = 0; c < g.size(); ++c) {
+      g[c] = std::uniform_real_distribution<float>(-2.f, 2.f)(rng);
+      b[c] = std::uniform_real_distribution<float>(-1.f, 1.f)(rng);
+    }
+    const Tensor G = Tensor::from_values<float>(ir::DType::Float32, {C}, g), B = Tensor::from_values<float>(ir::DType::Float32, {C}, b);
+    const ir::QuantParams qx = per_tensor(0.047f, 9), qy = per_tensor(0.031f, -4);
+    ir::Graph gr;
+    gr.add_tensor(ir_tensor_of("x", ir::DType::Int8, xs, qx));
+    gr.add_tensor(ir_tensor_of("g", ir::DType::Float32, {C}, std::nullopt, &G));
+    gr.add_tensor(ir_tensor_of("b", ir::DType::Float32, {C}, std::nullopt, &B));
+    gr.add_tensor(ir_tensor_of("y", ir::DType::Int8, {}, qy));
+    gr.ops.push_back(test::make_op("LayerNormalization", {"x", "g", "b"}, {"y"}, {{"epsilon", 1e-5}}));
+    // The definition, step by step (volatile keeps every float rounding where it is).
+    std::vector<std::int8_t> want(static_cast<std::size_t>(X.numel()));
+    for (std::int64_t r = 0; r < X.numel() / C; ++r) {
+      const std::int8_t* q = X.data<std::int8_t>() + r * C;
+      std::int64_t s1 = 0, s2 = 0;
+      for (std::int64_t c = 0; c < C; ++c) s1 += q[c], s2 += std::int64_t(q[c]) * q[c];
+      const double mean = double(s1) / double(C), var = std::max(double(s2) / double(C) - mean * mean, 0.0);
+      const double sx = qx.scales[0], sy = qy.scales[0];
+      const auto k = static_cast<float>(sx / sy / std::sqrt(sx * sx * var + 1e-5));
+      for (std::int64_t c = 0; c < C; ++c) {
+        volatile float t = float(q[c]) - static_cast<float>(mean);
+        t = t * k;
+        t = t * g[static_cast<std::size_t>(c)];
+        t = t + static_cast<float>(double(b[static_cast<std::size_t>(c)]) / sy + double(qy.zero_points[0]));
+        want[static_cast<std::size_t>(r * C + c)] = static_cast<std::int8_t>(std::clamp(std::nearbyint(float(t)), -128.f, 127.f));
+      }
+    }
+    for (auto isa : gemm::supported_isas()) {
+      gemm::force_isa(isa);
+      const auto op = prepare_quantized(gr.ops[0], gr);
+      for (int threads : {1, 2}) {
+        ThreadPool pool(threads);
+        PoolScope scope(&pool);
+        const Tensor y = op->run(std::vector<Tensor>{X, G, B})[0];
+        EXPECT_EQ(std::vector<std::int8_t>(y.data<std::int8_t>(), y.data<std::int8_t>() + y.numel()), want)
+            << "C " << C << " ISA " << gemm::isa_name(isa) << " threads " << threads;
+      }
+    }
+    gemm::force_isa(gemm::supported_isas().back());
+    EXPECT_GT(std::set<int>(want.begin(), want.end()).size(), C > 20 ? 20u : 2u);
+  }
+}
+
 // DequantizeLinear per tensor i8/u8 -> f32: the vector path (AVX2) against the portable
 // double loop, bit for bit (every stored value, odd lengths for the tail).
 TEST(Int8Oracle, DequantizeLinearEqualsPortableOnEveryIsa) {

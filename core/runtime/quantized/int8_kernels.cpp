@@ -41,6 +41,8 @@ constexpr Int8KernelEntry kTable[] = {
     {K::Tanh, "int8 tanh via a 256-entry table, output 1/128 zp 0", prepare_Tanh, nullptr, P::Fixed, kDataOnly},
     {K::BatchNormalization, "int8 inference BatchNormalization (NCHW) via a 256-entry table per channel",
      prepare_BatchNormalization, nullptr, P::Observed, kDataOnly},
+    {K::LayerNormalization, "int8 LayerNormalization over the last axis (exact integer sums, float per element)",
+     prepare_LayerNormalization, nullptr, P::Observed, kDataOnly},
     {K::HardSigmoid, "int8 hard sigmoid via a 256-entry table (float transform), output 1/256 zp -128",
      prepare_HardSigmoid, nullptr, P::Fixed, kDataOnly},
     {K::Gelu, "int8 GELU (exact or tanh) via a 256-entry table, TFLite's int8 GELU scheme", prepare_Gelu, nullptr,
