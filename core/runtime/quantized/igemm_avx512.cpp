@@ -191,6 +191,20 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) void mul_row_avx512(
   const __m128i lc = _mm_cvtsi32_si128(left), rc = _mm_cvtsi32_si128(right);
   const __m512i zero = _mm512_setzero_si512();
   const __m512i bs = _mm512_set1_epi32(std::int32_t(b_ptr[0]) + off_b);
+  const RequantChannel c = requant_channel(0, multiplier, shift);
+  if (c.single) {  // MBQM in one 64-bit step (RequantChannel)
+    const Single16 s = single16(c);
+    for (std::int64_t i = 0; i < n; i += 16) {
+      const __mmask16 k = n - i >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (n - i)) - 1);
+      const __m512i x1 = _mm512_add_epi32(_mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(k, a + i)), oa);
+      const __m512i x2 =
+          b_scalar ? bs : _mm512_add_epi32(_mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(k, b_ptr + i)), ob);
+      const __m512i x = _mm512_sll_epi32(_mm512_mullo_epi32(x1, x2), lc);
+      const __m512i r = mbqm_single16(x, s.m, s.rd, s.co, s.sh);
+      store16_i8(out + i, k, _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(r, vz), vlo), vhi));
+    }
+    return;
+  }
   for (std::int64_t i = 0; i < n; i += 16) {
     const __mmask16 k = n - i >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (n - i)) - 1);
     const __m512i x1 = _mm512_add_epi32(_mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(k, a + i)), oa);

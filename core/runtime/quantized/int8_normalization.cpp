@@ -63,13 +63,40 @@ __attribute__((target("avx2"))) void normalize_row_avx2(const std::int8_t* x, st
 }
 #endif
 
-// The row's sums and constants (exact integer sums, then double).
-RowConsts row_consts(const std::int8_t* x, std::int64_t C, double sx, double sy, double eps) {
-  std::int64_t s1 = 0, s2 = 0;
-  for (std::int64_t c = 0; c < C; ++c) {
-    s1 += x[c];
-    s2 += std::int64_t(x[c]) * x[c];
+#if defined(__x86_64__)
+// sum q and sum q^2 of a row, 16 values per step (vpmaddwd pairs: |2 * 128^2| fits int32;
+// 2^15 steps of at most 2^15 per int32 lane stay below 2^31; longer rows finish in int64).
+__attribute__((target("avx2"))) void row_sums_avx2(const std::int8_t* x, std::int64_t C, std::int64_t& s1,
+                                                   std::int64_t& s2) {
+  const __m256i one = _mm256_set1_epi16(1);
+  __m256i a1 = _mm256_setzero_si256(), a2 = _mm256_setzero_si256();
+  std::int64_t c = 0;
+  for (; c + 16 <= C && c < (std::int64_t(1) << 19); c += 16) {
+    const __m256i v = _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x + c)));
+    a1 = _mm256_add_epi32(a1, _mm256_madd_epi16(v, one));
+    a2 = _mm256_add_epi32(a2, _mm256_madd_epi16(v, v));
   }
+  alignas(32) std::int32_t l1[8], l2[8];
+  _mm256_store_si256(reinterpret_cast<__m256i*>(l1), a1);
+  _mm256_store_si256(reinterpret_cast<__m256i*>(l2), a2);
+  s1 = s2 = 0;
+  for (int i = 0; i < 8; ++i) s1 += l1[i], s2 += l2[i];
+  for (; c < C; ++c) s1 += x[c], s2 += std::int64_t(x[c]) * x[c];
+}
+#endif
+
+// The row's sums and constants (exact integer sums, then double).
+RowConsts row_consts(const std::int8_t* x, std::int64_t C, double sx, double sy, double eps, bool avx2) {
+  std::int64_t s1 = 0, s2 = 0;
+#if defined(__x86_64__)
+  if (avx2) row_sums_avx2(x, C, s1, s2);
+  else
+#endif
+    for (std::int64_t c = 0; c < C; ++c) {
+      s1 += x[c];
+      s2 += std::int64_t(x[c]) * x[c];
+    }
+  (void)avx2;
   const double mean = double(s1) / double(C);
   const double var = std::max(double(s2) / double(C) - mean * mean, 0.0);
   const auto k = static_cast<float>(sx / sy / std::sqrt(sx * sx * var + eps));
@@ -123,12 +150,10 @@ class LayerNormInt8 final : public PreparedOp {
     const std::int64_t rows = C ? X.numel() / C : 0;
     const std::int8_t* x = X.data<std::int8_t>();
     std::int8_t* y = Y.mutable_data<std::int8_t>();
-#if defined(__x86_64__)
     const bool avx2 = use_avx2();
-#endif
     parallel_for(rows, [&](std::int64_t r) {
       const std::int8_t* xr = x + r * C;
-      const RowConsts rc = row_consts(xr, C, sx_, sy_, eps_);
+      const RowConsts rc = row_consts(xr, C, sx_, sy_, eps_, avx2);
 #if defined(__x86_64__)
       if (avx2) {
         normalize_row_avx2(xr, C, rc, gamma_.data(), beta_.data(), y + r * C);
