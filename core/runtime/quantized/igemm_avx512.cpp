@@ -262,103 +262,73 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) void requant_row_avx512(con
   }
 }
 
-// The VNNI u8 x s8 micro-kernel (igemm_u8.h): an 8 x 16 tile in 8 zmm accumulators;
-// per K quad one load of B (16 columns x 4 uint8) and per row one broadcast of
-// four weights and one vpdpbusd (four u8*s8 products added to each int32 lane,
-// no saturation: |sum| <= 4 * 255 * 128 per step, far inside int32).
+// The VNNI micro-kernels (igemm_u8.h): 8 rows x 16 columns per panel, one or two panels
+// (8 or 16 zmm accumulators); per K quad one load per panel and per row one broadcast of
+// four bytes, then one vpdpbusd per panel (four u8*s8 products added to each int32 lane,
+// no saturation: |sum| <= 4 * 255 * 128 per step). Conv (igemm4): the broadcast side is the
+// s8 weights, the panels the u8 activations; Linear (igemm_rows4, Swapped): the broadcast
+// side is the u8 activation rows, the panels the s8 weights. Two panels feed each
+// broadcast twice: 1.35x the products per second of one panel on Zen 4, hot in cache.
+template <bool Swapped, int Panels, typename TA, typename TB>
+__attribute__((target("avx512f,avx512bw,avx512vnni"), always_inline)) inline void vnni_micro(
+    std::int64_t kq, const TA* a, const TB* const* b, std::int32_t* c) {
+  static_assert(kMR4 == 8 && kNR == 16, "the VNNI micro-kernels are written for 8 x 16 tiles");
+  __m512i acc[Panels][kMR4];
+#pragma GCC unroll 16
+  for (int p = 0; p < Panels; ++p)
+#pragma GCC unroll 8
+    for (int r = 0; r < kMR4; ++r) acc[p][r] = _mm512_setzero_si512();
+  for (std::int64_t q = 0; q < kq; ++q) {
+    __m512i bv[Panels];
+#pragma GCC unroll 2
+    for (int p = 0; p < Panels; ++p) bv[p] = _mm512_loadu_si512(b[p] + q * kNR * 4);
+    std::int32_t pr[kMR4];
+    std::memcpy(pr, a + q * kMR4 * 4, sizeof pr);  // four bytes of each of the 8 rows
+#pragma GCC unroll 8
+    for (int r = 0; r < kMR4; ++r) {
+      const __m512i w = _mm512_set1_epi32(pr[r]);
+#pragma GCC unroll 2
+      for (int p = 0; p < Panels; ++p)
+        acc[p][r] = Swapped ? _mm512_dpbusd_epi32(acc[p][r], w, bv[p]) : _mm512_dpbusd_epi32(acc[p][r], bv[p], w);
+    }
+  }
+#pragma GCC unroll 2
+  for (int p = 0; p < Panels; ++p)
+#pragma GCC unroll 8
+    for (int r = 0; r < kMR4; ++r) _mm512_storeu_si512(c + (p * kMR4 + r) * kNR, acc[p][r]);
+}
+
 __attribute__((target("avx512f,avx512bw,avx512vnni"))) void igemm4_micro_avx512vnni(std::int64_t kq,
                                                                                      const std::int8_t* a,
                                                                                      const std::uint8_t* b,
                                                                                      std::int32_t* c) {
-  static_assert(kMR4 == 8 && kNR == 16, "the VNNI u8 micro-kernel is written for 8 x 16 tiles");
-  __m512i c0 = _mm512_setzero_si512(), c1 = _mm512_setzero_si512(), c2 = _mm512_setzero_si512(),
-          c3 = _mm512_setzero_si512(), c4 = _mm512_setzero_si512(), c5 = _mm512_setzero_si512(),
-          c6 = _mm512_setzero_si512(), c7 = _mm512_setzero_si512();
-  for (std::int64_t q = 0; q < kq; ++q, a += kMR4 * 4, b += kNR * 4) {
-    const __m512i bv = _mm512_loadu_si512(b);
-    std::int32_t pr[8];
-    std::memcpy(pr, a, sizeof pr);  // four weights of each of the 8 rows
-    c0 = _mm512_dpbusd_epi32(c0, bv, _mm512_set1_epi32(pr[0]));
-    c1 = _mm512_dpbusd_epi32(c1, bv, _mm512_set1_epi32(pr[1]));
-    c2 = _mm512_dpbusd_epi32(c2, bv, _mm512_set1_epi32(pr[2]));
-    c3 = _mm512_dpbusd_epi32(c3, bv, _mm512_set1_epi32(pr[3]));
-    c4 = _mm512_dpbusd_epi32(c4, bv, _mm512_set1_epi32(pr[4]));
-    c5 = _mm512_dpbusd_epi32(c5, bv, _mm512_set1_epi32(pr[5]));
-    c6 = _mm512_dpbusd_epi32(c6, bv, _mm512_set1_epi32(pr[6]));
-    c7 = _mm512_dpbusd_epi32(c7, bv, _mm512_set1_epi32(pr[7]));
-  }
-  _mm512_storeu_si512(c + 0 * kNR, c0);
-  _mm512_storeu_si512(c + 1 * kNR, c1);
-  _mm512_storeu_si512(c + 2 * kNR, c2);
-  _mm512_storeu_si512(c + 3 * kNR, c3);
-  _mm512_storeu_si512(c + 4 * kNR, c4);
-  _mm512_storeu_si512(c + 5 * kNR, c5);
-  _mm512_storeu_si512(c + 6 * kNR, c6);
-  _mm512_storeu_si512(c + 7 * kNR, c7);
+  const std::uint8_t* bs[1] = {b};
+  vnni_micro<false, 1>(kq, a, bs, c);
 }
-
-// The 8 x 32 form (two panels): per K quad two loads of B and per row one broadcast feeding
-// two vpdpbusd, 16 accumulators (1.35x the 8 x 16 form's products per second on Zen 4).
-#define EC_DP2(i)                                         \
-  w = _mm512_set1_epi32(pr[i]);                           \
-  c##i = _mm512_dpbusd_epi32(c##i, BV0, w);               \
-  d##i = _mm512_dpbusd_epi32(d##i, BV1, w);
-#define EC_STORE2()                                                                                 \
-  {                                                                                                 \
-    __m512i* o = reinterpret_cast<__m512i*>(c);                                                     \
-    _mm512_storeu_si512(o + 0, c0), _mm512_storeu_si512(o + 1, c1), _mm512_storeu_si512(o + 2, c2);    \
-    _mm512_storeu_si512(o + 3, c3), _mm512_storeu_si512(o + 4, c4), _mm512_storeu_si512(o + 5, c5);    \
-    _mm512_storeu_si512(o + 6, c6), _mm512_storeu_si512(o + 7, c7), _mm512_storeu_si512(o + 8, d0);    \
-    _mm512_storeu_si512(o + 9, d1), _mm512_storeu_si512(o + 10, d2), _mm512_storeu_si512(o + 11, d3);  \
-    _mm512_storeu_si512(o + 12, d4), _mm512_storeu_si512(o + 13, d5), _mm512_storeu_si512(o + 14, d6); \
-    _mm512_storeu_si512(o + 15, d7);                                                                \
-  }
 __attribute__((target("avx512f,avx512bw,avx512vnni"))) void igemm4_micro2_avx512vnni(std::int64_t kq,
                                                                                       const std::int8_t* a,
                                                                                       const std::uint8_t* b0,
                                                                                       const std::uint8_t* b1,
                                                                                       std::int32_t* c) {
-  __m512i c0 = _mm512_setzero_si512(), c1 = c0, c2 = c0, c3 = c0, c4 = c0, c5 = c0, c6 = c0, c7 = c0;
-  __m512i d0 = c0, d1 = c0, d2 = c0, d3 = c0, d4 = c0, d5 = c0, d6 = c0, d7 = c0;
-  for (std::int64_t q = 0; q < kq; ++q, a += kMR4 * 4, b0 += kNR * 4, b1 += kNR * 4) {
-    const __m512i x0 = _mm512_loadu_si512(b0), x1 = _mm512_loadu_si512(b1);
-    std::int32_t pr[8];
-    std::memcpy(pr, a, sizeof pr);
-    __m512i w;
-#define BV0 x0
-#define BV1 x1
-    EC_DP2(0) EC_DP2(1) EC_DP2(2) EC_DP2(3) EC_DP2(4) EC_DP2(5) EC_DP2(6) EC_DP2(7)
-#undef BV0
-#undef BV1
-  }
-  EC_STORE2()
+  const std::uint8_t* bs[2] = {b0, b1};
+  vnni_micro<false, 2>(kq, a, bs, c);
 }
-
-// The swapped form (igemm_rows4) over two weight panels: the broadcast activations are
-// vpdpbusd's unsigned operand, the weights its signed one.
+__attribute__((target("avx512f,avx512bw,avx512vnni"))) void igemm_rows4_micro_avx512vnni(std::int64_t kq,
+                                                                                         const std::uint8_t* a,
+                                                                                         const std::int8_t* b,
+                                                                                         std::int32_t* c) {
+  const std::int8_t* bs[1] = {b};
+  vnni_micro<true, 1>(kq, a, bs, c);
+}
 __attribute__((target("avx512f,avx512bw,avx512vnni"))) void igemm_rows4_micro2_avx512vnni(std::int64_t kq,
                                                                                           const std::uint8_t* a,
                                                                                           const std::int8_t* b0,
                                                                                           const std::int8_t* b1,
                                                                                           std::int32_t* c) {
-  __m512i c0 = _mm512_setzero_si512(), c1 = c0, c2 = c0, c3 = c0, c4 = c0, c5 = c0, c6 = c0, c7 = c0;
-  __m512i d0 = c0, d1 = c0, d2 = c0, d3 = c0, d4 = c0, d5 = c0, d6 = c0, d7 = c0;
-  for (std::int64_t q = 0; q < kq; ++q, a += kMR4 * 4, b0 += kNR * 4, b1 += kNR * 4) {
-    const __m512i w0 = _mm512_loadu_si512(b0), w1 = _mm512_loadu_si512(b1);
-    std::int32_t pr[8];
-    std::memcpy(pr, a, sizeof pr);
-    __m512i w;
-#define EC_DPR(i)                              \
-  w = _mm512_set1_epi32(pr[i]);                \
-  c##i = _mm512_dpbusd_epi32(c##i, w, w0);     \
-  d##i = _mm512_dpbusd_epi32(d##i, w, w1);
-    EC_DPR(0) EC_DPR(1) EC_DPR(2) EC_DPR(3) EC_DPR(4) EC_DPR(5) EC_DPR(6) EC_DPR(7)
-#undef EC_DPR
-  }
-  EC_STORE2()
+  const std::int8_t* bs[2] = {b0, b1};
+  vnni_micro<true, 2>(kq, a, bs, c);
 }
-#undef EC_DP2
-#undef EC_STORE2
+
 
 // Per row: the channel's constants broadcast from memory, then requant_row_avx512's
 // arithmetic on the row's 16 lanes (masked when nr < 16).
@@ -393,38 +363,6 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) void requant_tile_avx512(co
   }
 }
 
-// The swapped VNNI micro-kernel (igemm_rows4): per K quad one load of 16 output channels'
-// weights (s8) and per activation row one broadcast of its four u8 values and one vpdpbusd.
-__attribute__((target("avx512f,avx512bw,avx512vnni"))) void igemm_rows4_micro_avx512vnni(std::int64_t kq,
-                                                                                         const std::uint8_t* a,
-                                                                                         const std::int8_t* b,
-                                                                                         std::int32_t* c) {
-  static_assert(kMR4 == 8 && kNR == 16, "the VNNI rows micro-kernel is written for 8 x 16 tiles");
-  __m512i c0 = _mm512_setzero_si512(), c1 = _mm512_setzero_si512(), c2 = _mm512_setzero_si512(),
-          c3 = _mm512_setzero_si512(), c4 = _mm512_setzero_si512(), c5 = _mm512_setzero_si512(),
-          c6 = _mm512_setzero_si512(), c7 = _mm512_setzero_si512();
-  for (std::int64_t q = 0; q < kq; ++q, a += kMR4 * 4, b += kNR * 4) {
-    const __m512i wv = _mm512_loadu_si512(b);
-    std::int32_t pr[8];
-    std::memcpy(pr, a, sizeof pr);  // four activations of each of the 8 rows
-    c0 = _mm512_dpbusd_epi32(c0, _mm512_set1_epi32(pr[0]), wv);
-    c1 = _mm512_dpbusd_epi32(c1, _mm512_set1_epi32(pr[1]), wv);
-    c2 = _mm512_dpbusd_epi32(c2, _mm512_set1_epi32(pr[2]), wv);
-    c3 = _mm512_dpbusd_epi32(c3, _mm512_set1_epi32(pr[3]), wv);
-    c4 = _mm512_dpbusd_epi32(c4, _mm512_set1_epi32(pr[4]), wv);
-    c5 = _mm512_dpbusd_epi32(c5, _mm512_set1_epi32(pr[5]), wv);
-    c6 = _mm512_dpbusd_epi32(c6, _mm512_set1_epi32(pr[6]), wv);
-    c7 = _mm512_dpbusd_epi32(c7, _mm512_set1_epi32(pr[7]), wv);
-  }
-  _mm512_storeu_si512(c + 0 * kNR, c0);
-  _mm512_storeu_si512(c + 1 * kNR, c1);
-  _mm512_storeu_si512(c + 2 * kNR, c2);
-  _mm512_storeu_si512(c + 3 * kNR, c3);
-  _mm512_storeu_si512(c + 4 * kNR, c4);
-  _mm512_storeu_si512(c + 5 * kNR, c5);
-  _mm512_storeu_si512(c + 6 * kNR, c6);
-  _mm512_storeu_si512(c + 7 * kNR, c7);
-}
 
 // Per row of the tile (an activation row): the panel's per-lane constants, one step.
 __attribute__((target("avx512f,avx512bw,avx512vl"))) void requant_cols_avx512(const std::int32_t* tile, int mr, int nr,

@@ -47,7 +47,10 @@ void pack_b4_strided(const std::int8_t* base, std::int64_t K, std::int64_t kq, s
   }
 }
 
-void igemm4_micro_generic(std::int64_t kq, const std::int8_t* a, const std::uint8_t* b, std::int32_t* c) {
+namespace {
+// c[r][j] = sum over kq quads of a[q][r][0..3] . b[q][j][0..3] (either operand u8 or s8).
+template <typename TA, typename TB>
+void micro_generic(std::int64_t kq, const TA* a, const TB* b, std::int32_t* c) {
   std::int32_t acc[kMR4][kNR] = {};
   for (std::int64_t q = 0; q < kq; ++q, a += kMR4 * 4, b += kNR * 4)
     for (int r = 0; r < kMR4; ++r)
@@ -55,6 +58,11 @@ void igemm4_micro_generic(std::int64_t kq, const std::int8_t* a, const std::uint
         for (int t = 0; t < 4; ++t) acc[r][j] += std::int32_t(a[4 * r + t]) * std::int32_t(b[4 * j + t]);
   for (int r = 0; r < kMR4; ++r)
     for (int j = 0; j < kNR; ++j) c[r * kNR + j] = acc[r][j];
+}
+}  // namespace
+
+void igemm4_micro_generic(std::int64_t kq, const std::int8_t* a, const std::uint8_t* b, std::int32_t* c) {
+  micro_generic(kq, a, b, c);
 }
 
 RequantChannel requant_channel(std::int32_t bias, std::int32_t multiplier, int shift) {
@@ -129,13 +137,7 @@ void igemm_rows4(const PackedW4& w, const std::uint8_t* packed, std::int64_t R, 
 }
 
 void igemm_rows4_micro_generic(std::int64_t kq, const std::uint8_t* a, const std::int8_t* b, std::int32_t* c) {
-  std::int32_t acc[kMR4][kNR] = {};
-  for (std::int64_t q = 0; q < kq; ++q, a += kMR4 * 4, b += kNR * 4)
-    for (int r = 0; r < kMR4; ++r)
-      for (int j = 0; j < kNR; ++j)
-        for (int t = 0; t < 4; ++t) acc[r][j] += std::int32_t(a[4 * r + t]) * std::int32_t(b[4 * j + t]);
-  for (int r = 0; r < kMR4; ++r)
-    for (int j = 0; j < kNR; ++j) c[r * kNR + j] = acc[r][j];
+  micro_generic(kq, a, b, c);
 }
 
 bool requant_panels(const std::int32_t* bias, const QuantizedMultiplier* m, std::int64_t N,
