@@ -932,6 +932,12 @@ TEST(Int8Oracle, VnniMicroKernelEqualsPortable) {
     EXPECT_EQ(one, r0) << "rows kq " << kq;
     EXPECT_EQ(std::vector<std::int32_t>(two.begin(), two.begin() + kMR4 * kNR), r0) << "rows2 kq " << kq;
     EXPECT_EQ(std::vector<std::int32_t>(two.begin() + kMR4 * kNR, two.end()), r1) << "rows2 kq " << kq;
+    // One activation row (batch 1): row 0 of each tile.
+    igemm_row1_micro_avx512vnni(kq, act.data(), w0.data(), one.data());
+    igemm_row1_micro2_avx512vnni(kq, act.data(), w0.data(), w1.data(), two.data());
+    EXPECT_TRUE(std::equal(r0.begin(), r0.begin() + kNR, one.begin())) << "row1 kq " << kq;
+    EXPECT_TRUE(std::equal(r0.begin(), r0.begin() + kNR, two.begin())) << "row1 x2 kq " << kq;
+    EXPECT_TRUE(std::equal(r1.begin(), r1.begin() + kNR, two.begin() + kMR4 * kNR)) << "row1 x2 kq " << kq;
   }
 }
 

@@ -66,11 +66,14 @@ using TileFn = std::function<void(std::int64_t m0, int mr, std::int64_t j0, int 
 /// for every thread; micro(kg, a_block, b_panel, tile) fills an MR x kNR tile.
 /// micro2, when given, fills the tiles of two adjacent panels at once (each A value loaded
 /// once for twice the products: the VNNI kernels' 8 x 32 form), written one after the other.
+/// b_packed, when given, is B already packed whole (panels of kNR columns): read in place,
+/// `pack` unused.
 template <int MR, int G, typename TA, typename TB, typename Micro>
 void igemm_driver(std::int64_t M, std::int64_t kg, const TA* a, std::int64_t N,
                   const std::function<void(std::int64_t, std::int64_t, TB*)>& pack, const TileFn& epilogue,
                   Micro micro,
-                  void (*micro2)(std::int64_t, const TA*, const TB*, const TB*, std::int32_t*) = nullptr) {
+                  void (*micro2)(std::int64_t, const TA*, const TB*, const TB*, std::int32_t*) = nullptr,
+                  const TB* b_packed = nullptr) {
   if (M == 0 || N == 0) return;
   const std::int64_t mblocks = (M + MR - 1) / MR, col_bytes = std::max<std::int64_t>(1, kg * G * std::int64_t(sizeof(TB)));
   std::int64_t nc = std::clamp<std::int64_t>((192 * 1024) / col_bytes / kNR * kNR, kNR, 512);
@@ -83,12 +86,16 @@ void igemm_driver(std::int64_t M, std::int64_t kg, const TA* a, std::int64_t N,
     const std::int64_t s = t / mgroups, g = t % mgroups;
     const std::int64_t j0 = s * nc, w = std::min(nc, N - j0);
     thread_local std::vector<TB> bbuf;
-    bbuf.resize(static_cast<std::size_t>((w + kNR - 1) / kNR * kg * kNR * G));
-    pack(j0, w, bbuf.data());
+    const TB* bslab = b_packed ? b_packed + (j0 / kNR) * kg * kNR * G : nullptr;  // B packed once: read in place
+    if (!bslab) {
+      bbuf.resize(static_cast<std::size_t>((w + kNR - 1) / kNR * kg * kNR * G));
+      pack(j0, w, bbuf.data());
+      bslab = bbuf.data();
+    }
     alignas(64) std::int32_t tile[2 * MR * kNR];
     const std::int64_t mb_end = std::min(mblocks, (g + 1) * mper);
     for (std::int64_t pn = 0; pn * kNR < w;) {
-      const TB* bp = bbuf.data() + pn * kg * kNR * G;
+      const TB* bp = bslab + pn * kg * kNR * G;
       if (micro2 && (pn + 1) * kNR < w) {  // two panels (the second may be partial)
         const int nr2 = static_cast<int>(std::min<std::int64_t>(kNR, w - (pn + 1) * kNR));
         for (std::int64_t mb = g * mper; mb < mb_end; ++mb) {

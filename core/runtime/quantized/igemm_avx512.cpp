@@ -269,23 +269,25 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) void requant_row_avx512(con
 // s8 weights, the panels the u8 activations; Linear (igemm_rows4, Swapped): the broadcast
 // side is the u8 activation rows, the panels the s8 weights. Two panels feed each
 // broadcast twice: 1.35x the products per second of one panel on Zen 4, hot in cache.
-template <bool Swapped, int Panels, typename TA, typename TB>
+// Rows < kMR4 computes (and stores) only the first Rows rows of each tile: a batch-1
+// FullyConnected's single activation row.
+template <bool Swapped, int Panels, typename TA, typename TB, int Rows = kMR4>
 __attribute__((target("avx512f,avx512bw,avx512vnni"), always_inline)) inline void vnni_micro(
     std::int64_t kq, const TA* a, const TB* const* b, std::int32_t* c) {
   static_assert(kMR4 == 8 && kNR == 16, "the VNNI micro-kernels are written for 8 x 16 tiles");
-  __m512i acc[Panels][kMR4];
+  __m512i acc[Panels][Rows];
 #pragma GCC unroll 16
   for (int p = 0; p < Panels; ++p)
 #pragma GCC unroll 8
-    for (int r = 0; r < kMR4; ++r) acc[p][r] = _mm512_setzero_si512();
+    for (int r = 0; r < Rows; ++r) acc[p][r] = _mm512_setzero_si512();
   for (std::int64_t q = 0; q < kq; ++q) {
     __m512i bv[Panels];
 #pragma GCC unroll 2
     for (int p = 0; p < Panels; ++p) bv[p] = _mm512_loadu_si512(b[p] + q * kNR * 4);
-    std::int32_t pr[kMR4];
-    std::memcpy(pr, a + q * kMR4 * 4, sizeof pr);  // four bytes of each of the 8 rows
+    std::int32_t pr[Rows];
+    std::memcpy(pr, a + q * kMR4 * 4, sizeof pr);  // four bytes of each row
 #pragma GCC unroll 8
-    for (int r = 0; r < kMR4; ++r) {
+    for (int r = 0; r < Rows; ++r) {
       const __m512i w = _mm512_set1_epi32(pr[r]);
 #pragma GCC unroll 2
       for (int p = 0; p < Panels; ++p)
@@ -295,7 +297,7 @@ __attribute__((target("avx512f,avx512bw,avx512vnni"), always_inline)) inline voi
 #pragma GCC unroll 2
   for (int p = 0; p < Panels; ++p)
 #pragma GCC unroll 8
-    for (int r = 0; r < kMR4; ++r) _mm512_storeu_si512(c + (p * kMR4 + r) * kNR, acc[p][r]);
+    for (int r = 0; r < Rows; ++r) _mm512_storeu_si512(c + (p * kMR4 + r) * kNR, acc[p][r]);
 }
 
 __attribute__((target("avx512f,avx512bw,avx512vnni"))) void igemm4_micro_avx512vnni(std::int64_t kq,
@@ -327,6 +329,21 @@ __attribute__((target("avx512f,avx512bw,avx512vnni"))) void igemm_rows4_micro2_a
                                                                                           std::int32_t* c) {
   const std::int8_t* bs[2] = {b0, b1};
   vnni_micro<true, 2>(kq, a, bs, c);
+}
+__attribute__((target("avx512f,avx512bw,avx512vnni"))) void igemm_row1_micro_avx512vnni(std::int64_t kq,
+                                                                                        const std::uint8_t* a,
+                                                                                        const std::int8_t* b,
+                                                                                        std::int32_t* c) {
+  const std::int8_t* bs[1] = {b};
+  vnni_micro<true, 1, std::uint8_t, std::int8_t, 1>(kq, a, bs, c);
+}
+__attribute__((target("avx512f,avx512bw,avx512vnni"))) void igemm_row1_micro2_avx512vnni(std::int64_t kq,
+                                                                                         const std::uint8_t* a,
+                                                                                         const std::int8_t* b0,
+                                                                                         const std::int8_t* b1,
+                                                                                         std::int32_t* c) {
+  const std::int8_t* bs[2] = {b0, b1};
+  vnni_micro<true, 2, std::uint8_t, std::int8_t, 1>(kq, a, bs, c);
 }
 
 

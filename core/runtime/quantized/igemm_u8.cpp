@@ -121,18 +121,17 @@ void pack_rows4(const std::int8_t* x, std::int64_t R, std::int64_t K, std::int64
 }
 
 void igemm_rows4(const PackedW4& w, const std::uint8_t* packed, std::int64_t R, const TileFn& epilogue) {
-  // B slabs are whole panels of the packed weights: copied as they are.
-  const std::function<void(std::int64_t, std::int64_t, std::int8_t*)> pack = [&](std::int64_t j0, std::int64_t nc,
-                                                                                std::int8_t* out) {
-    std::memcpy(out, w.data.data() + (j0 / kNR) * w.kq * kNR * 4, packed_b4_size(w.kq, nc));
-  };
+  // B is the weights, packed once as whole panels: read in place (no per-run packing).
+  const std::function<void(std::int64_t, std::int64_t, std::int8_t*)> pack;
 #if defined(__x86_64__)
-  const bool vnni = use_vnni();
+  const bool vnni = use_vnni(), one = R == 1;  // batch 1: one row per tile, not eight
   igemm_driver<kMR4, 4>(R, w.kq, packed, w.n, pack, epilogue,
-                        vnni ? igemm_rows4_micro_avx512vnni : igemm_rows4_micro_generic,
-                        vnni ? igemm_rows4_micro2_avx512vnni : nullptr);
+                        vnni ? (one ? igemm_row1_micro_avx512vnni : igemm_rows4_micro_avx512vnni)
+                             : igemm_rows4_micro_generic,
+                        vnni ? (one ? igemm_row1_micro2_avx512vnni : igemm_rows4_micro2_avx512vnni) : nullptr,
+                        w.data.data());
 #else
-  igemm_driver<kMR4, 4>(R, w.kq, packed, w.n, pack, epilogue, igemm_rows4_micro_generic);
+  igemm_driver<kMR4, 4>(R, w.kq, packed, w.n, pack, epilogue, igemm_rows4_micro_generic, nullptr, w.data.data());
 #endif
 }
 

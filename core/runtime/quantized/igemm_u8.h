@@ -105,6 +105,10 @@ void igemm_rows4_micro_avx512vnni(std::int64_t kq, const std::uint8_t* a, const 
 void igemm_rows4_micro2_avx512vnni(std::int64_t kq, const std::uint8_t* a, const std::int8_t* b0, const std::int8_t* b1,
                                    std::int32_t* c);
 void igemm_rows4_micro_generic(std::int64_t kq, const std::uint8_t* a, const std::int8_t* b, std::int32_t* c);
+/// The same for a single activation row (R = 1): only row 0 of each tile is computed.
+void igemm_row1_micro_avx512vnni(std::int64_t kq, const std::uint8_t* a, const std::int8_t* b, std::int32_t* c);
+void igemm_row1_micro2_avx512vnni(std::int64_t kq, const std::uint8_t* a, const std::int8_t* b0, const std::int8_t* b1,
+                                  std::int32_t* c);
 
 /// Requantisation constants of kNR output channels held in the lanes of a tile (a panel of
 /// PackedW4): per lane bias, multiplier and left shift, and the single-step constants
