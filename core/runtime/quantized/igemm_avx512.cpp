@@ -504,11 +504,38 @@ __attribute__((target("avx512f,avx512bw"))) void pack_b4_rows_avx512(const std::
                                                                      std::uint8_t* out) {
   const __m128i flip = _mm_set1_epi8(static_cast<char>(0x80));
   const std::int64_t panels = (nc + kNR - 1) / kNR;
+  // Four whole panels (64 columns) per step: the same byte and word unpacks on zmm give
+  // one panel's quads per 128-bit lane, a 4 x 4 transpose of lanes puts each panel's 64
+  // bytes together.
+  const std::int64_t grouped = nc / (4 * kNR) * 4, kfull = K / 4;
+  const __m512i flip512 = _mm512_set1_epi8(static_cast<char>(0x80));
+  for (std::int64_t pn = 0; pn < grouped; pn += 4) {
+    const std::int8_t* col0 = base + j0 + pn * kNR;
+    for (std::int64_t q = 0; q < kfull; ++q) {
+      const std::int8_t* r = col0 + 4 * q * rs;
+      const __m512i r0 = _mm512_xor_si512(_mm512_loadu_si512(r), flip512);
+      const __m512i r1 = _mm512_xor_si512(_mm512_loadu_si512(r + rs), flip512);
+      const __m512i r2 = _mm512_xor_si512(_mm512_loadu_si512(r + 2 * rs), flip512);
+      const __m512i r3 = _mm512_xor_si512(_mm512_loadu_si512(r + 3 * rs), flip512);
+      const __m512i t01l = _mm512_unpacklo_epi8(r0, r1), t01h = _mm512_unpackhi_epi8(r0, r1);
+      const __m512i t23l = _mm512_unpacklo_epi8(r2, r3), t23h = _mm512_unpackhi_epi8(r2, r3);
+      const __m512i q0 = _mm512_unpacklo_epi16(t01l, t23l), q1 = _mm512_unpackhi_epi16(t01l, t23l);
+      const __m512i q2 = _mm512_unpacklo_epi16(t01h, t23h), q3 = _mm512_unpackhi_epi16(t01h, t23h);
+      const __m512i u0 = _mm512_shuffle_i64x2(q0, q1, 0x44), u1 = _mm512_shuffle_i64x2(q0, q1, 0xEE);
+      const __m512i u2 = _mm512_shuffle_i64x2(q2, q3, 0x44), u3 = _mm512_shuffle_i64x2(q2, q3, 0xEE);
+      std::uint8_t* o = out + pn * kq * kNR * 4 + q * kNR * 4;
+      _mm512_storeu_si512(o, _mm512_shuffle_i64x2(u0, u2, 0x88));                       // panel pn
+      _mm512_storeu_si512(o + kq * kNR * 4, _mm512_shuffle_i64x2(u0, u2, 0xDD));        // pn + 1
+      _mm512_storeu_si512(o + 2 * kq * kNR * 4, _mm512_shuffle_i64x2(u1, u3, 0x88));    // pn + 2
+      _mm512_storeu_si512(o + 3 * kq * kNR * 4, _mm512_shuffle_i64x2(u1, u3, 0xDD));    // pn + 3
+    }
+  }
   for (std::int64_t pn = 0; pn < panels; ++pn) {
     const int w = static_cast<int>(std::min<std::int64_t>(kNR, nc - pn * kNR));
     std::uint8_t* o = out + pn * kq * kNR * 4;
     const std::int8_t* col0 = base + j0 + pn * kNR;
     for (std::int64_t q = 0; q < kq; ++q, o += kNR * 4) {
+      if (pn < grouped && q < kfull) continue;  // done above
       if (w == kNR && 4 * q + 3 < K) {
         const std::int8_t* r = col0 + 4 * q * rs;
         const __m128i r0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r));
