@@ -147,6 +147,10 @@ TEST(Int8Oracle, ConvEqualsTfliteReferenceOnEveryIsa) {
       {{1, 8, 6, 77}, 8, 8, 3, 3, 2, 1, 1},               // depthwise stride 2, wide rows, odd pad
       {{1, 8, 5, 70}, 8, 8, 3, 3, 2, 1, 2},               // depthwise stride 2, wide rows, even pad
       {{1, 8, 5, 70}, 8, 8, 3, 3, 1, 1, 1, "RELU"},       // depthwise stride 1, wide rows
+      {{1, 16, 7, 7}, 16, 16, 3, 3, 1, 1, 1},             // small planes: several rows per vector
+      {{2, 8, 14, 14}, 8, 8, 3, 3, 1, 1, 1, "RELU6"},     // row stride 16: two rows per vector
+      {{1, 8, 7, 7}, 8, 8, 5, 5, 1, 1, 2},                // 5x5 on a 7x7 plane
+      {{1, 4, 3, 5}, 4, 4, 3, 3, 1, 1, 0},                // one output row, unpadded
   };
   unsigned seed = 7;
   for (const auto& c : cases) expect_conv_bit_exact(c, seed++);

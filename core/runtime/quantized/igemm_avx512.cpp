@@ -432,6 +432,23 @@ __attribute__((target("avx512f,avx512bw,avx512vl"), always_inline)) inline void 
   q = _mm512_min_epi32(_mm512_max_epi32(q, _mm512_set1_epi32(lo)), _mm512_set1_epi32(hi));
   store16_i8(out, m, q);
 }
+// 32 sums at plane offsets base + i (stride 1): the pairs at even and at odd offsets, then
+// permuted into order (outputs base + 0..15 in first, + 16..31 in second).
+__attribute__((target("avx512f,avx512bw,avx512vnni"), always_inline)) inline void dw_sums32(
+    const DwChannel& d, const __m512i* wp, std::int64_t pairs, const std::int16_t* base, __m512i lo_idx,
+    __m512i hi_idx, __m512i& first, __m512i& second) {
+  __m512i even = _mm512_setzero_si512(), odd = _mm512_setzero_si512();
+  for (std::int64_t kh = 0; kh < d.KH; ++kh) {
+    const std::int16_t* r = base + kh * d.dh * d.RS;
+    for (std::int64_t p = 0; p < pairs; ++p) {
+      const __m512i wv = wp[kh * pairs + p];
+      even = _mm512_dpwssd_epi32(even, _mm512_loadu_si512(r + 2 * p), wv);
+      odd = _mm512_dpwssd_epi32(odd, _mm512_loadu_si512(r + 2 * p + 1), wv);
+    }
+  }
+  first = _mm512_permutex2var_epi32(even, lo_idx, odd);
+  second = _mm512_permutex2var_epi32(even, hi_idx, odd);
+}
 }  // namespace
 
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"))) void dw_channel_vnni(const DwChannel& d,
@@ -449,6 +466,21 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"))) void dw_channel_
     }
   const __m512i lo_idx = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
   const __m512i hi_idx = _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+  if (d.sw == 1 && d.sh == 1 && d.RS <= 16) {
+    // Small planes: the rows are contiguous in the plane (row stride RS), so 32 sums at
+    // plane offset oh0 * RS cover the outputs of 32 / RS rows at once (lanes past OW in a
+    // row are computed and dropped).
+    const std::int64_t T = 32 / d.RS;
+    alignas(64) std::int8_t buf[32];
+    for (std::int64_t oh0 = 0; oh0 < d.OH; oh0 += T) {
+      __m512i a, b;
+      dw_sums32(d, wp, pairs, plane + oh0 * d.RS, lo_idx, hi_idx, a, b);
+      dw_store16(a, c, d.zp, d.lo, d.hi, buf, 16);
+      dw_store16(b, c, d.zp, d.lo, d.hi, buf + 16, 16);
+      for (std::int64_t t = 0; t < T && oh0 + t < d.OH; ++t) std::memcpy(out + (oh0 + t) * d.OW, buf + t * d.RS, d.OW);
+    }
+    return;
+  }
   for (std::int64_t oh = 0; oh < d.OH; ++oh) {
     const std::int16_t* r0 = plane + oh * d.sh * d.RS;
     std::int8_t* o = out + oh * d.OW;
@@ -465,21 +497,11 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"))) void dw_channel_
       continue;
     }
     for (std::int64_t j0 = 0; j0 < d.OW; j0 += 32) {
-      __m512i even = _mm512_setzero_si512(), odd = _mm512_setzero_si512();
-      for (std::int64_t kh = 0; kh < d.KH; ++kh) {
-        const std::int16_t* r = r0 + kh * d.dh * d.RS + j0;
-        for (std::int64_t p = 0; p < pairs; ++p) {
-          const __m512i wv = wp[kh * pairs + p];
-          even = _mm512_dpwssd_epi32(even, _mm512_loadu_si512(r + 2 * p), wv);
-          odd = _mm512_dpwssd_epi32(odd, _mm512_loadu_si512(r + 2 * p + 1), wv);
-        }
-      }
+      __m512i a, b;
+      dw_sums32(d, wp, pairs, r0 + j0, lo_idx, hi_idx, a, b);
       const std::int64_t left = d.OW - j0;
-      dw_store16(_mm512_permutex2var_epi32(even, lo_idx, odd), c, d.zp, d.lo, d.hi, o + j0,
-                 static_cast<int>(std::min<std::int64_t>(16, left)));
-      if (left > 16)
-        dw_store16(_mm512_permutex2var_epi32(even, hi_idx, odd), c, d.zp, d.lo, d.hi, o + j0 + 16,
-                   static_cast<int>(std::min<std::int64_t>(16, left - 16)));
+      dw_store16(a, c, d.zp, d.lo, d.hi, o + j0, static_cast<int>(std::min<std::int64_t>(16, left)));
+      if (left > 16) dw_store16(b, c, d.zp, d.lo, d.hi, o + j0 + 16, static_cast<int>(std::min<std::int64_t>(16, left - 16)));
     }
   }
 }

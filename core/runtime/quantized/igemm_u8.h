@@ -141,8 +141,10 @@ using RequantTileFn = void (*)(const std::int32_t*, int, int, const RequantChann
 RequantTileFn requant_tile_kernel();
 
 /// One channel of an int8 depthwise convolution, stride 1 or 2 along W, no dilation along W
-/// (int8_conv.cpp): `plane` is the channel's x - zx as int16, padded (row stride RS, the
-/// first output's window at its origin; rows read up to 48 values past their last window),
+/// (int8_conv.cpp): `plane` is the channel's x - zx as int16, padded (row stride RS >= the
+/// padded width, the first output's window at its origin; lanes past a row's outputs read
+/// on into the next rows, the last row up to 64 + 2 KW values past the plane: readable,
+/// their sums are dropped),
 /// `w` its KH x KW taps (KW <= 16, KH * ceil(KW / 2) <= 64); out[oh * OW + ow] =
 /// clamp(MBQM(sum + bias) + zp, lo, hi) with `c` (AVX-512 VNNI vpdpwssd, two taps per step).
 struct DwChannel {

@@ -364,14 +364,14 @@ class ConvInt8 final : public PreparedOp {
   // dw_channel_vnni (igemm_u8.h): taps in pairs by vpdpwssd, requantised in registers.
   void depthwise_vnni(const Geo2& g, const std::int8_t* x, std::int8_t* y) const {
     const std::int64_t Hp = (g.OH - 1) * g.sh + (g.KH - 1) * g.dh + 1, Wp = (g.OW - 1) * g.sw + g.KW;
-    const DwChannel d{g.OH, g.OW, g.KH, g.KW, g.sh, g.sw, g.dh, Wp + 64, zy_, act_min_, act_max_};
+    const DwChannel d{g.OH, g.OW, g.KH, g.KW, g.sh, g.sw, g.dh, Wp, zy_, act_min_, act_max_};
     const std::int64_t T = g.KH * g.KW, w_in = std::max<std::int64_t>(0, std::min(g.W, Wp - g.pw));
     const std::int8_t* w = W_.data<std::int8_t>();
     parallel_for(g.n * g.c, [&](std::int64_t nc) {
       const std::int64_t c = nc % g.c;
       const std::int8_t* xc = x + nc * g.H * g.W;
       thread_local std::vector<std::int16_t> plane;
-      plane.resize(static_cast<std::size_t>(Hp * d.RS));
+      plane.resize(static_cast<std::size_t>(Hp * d.RS + 64 + 2 * g.KW));  // + the reads past the last row
       std::int16_t* pl = plane.data();
       for (std::int64_t i = 0; i < Hp; ++i) {
         std::int16_t* row = pl + i * d.RS;
