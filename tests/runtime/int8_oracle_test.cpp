@@ -151,6 +151,8 @@ TEST(Int8Oracle, ConvEqualsTfliteReferenceOnEveryIsa) {
       {{2, 8, 14, 14}, 8, 8, 3, 3, 1, 1, 1, "RELU6"},     // row stride 16: two rows per vector
       {{1, 8, 7, 7}, 8, 8, 5, 5, 1, 1, 2},                // 5x5 on a 7x7 plane
       {{1, 4, 3, 5}, 4, 4, 3, 3, 1, 1, 0},                // one output row, unpadded
+      {{2, 40, 1, 1}, 24, 1, 1, 1, 1, 1, 0, "RELU"},      // squeeze-excite: 1x1 on 1x1 planes (GEMV form)
+      {{1, 96, 1, 1}, 120, 1, 1, 1, 1, 1, 0},             // the same, 120 channels (panels off 32)
   };
   unsigned seed = 7;
   for (const auto& c : cases) expect_conv_bit_exact(c, seed++);

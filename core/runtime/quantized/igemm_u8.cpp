@@ -139,6 +139,36 @@ void igemm_rows4_micro_generic(std::int64_t kq, const std::uint8_t* a, const std
   micro_generic(kq, a, b, c);
 }
 
+RowsGemm::RowsGemm(const std::int8_t* base, std::int64_t N, std::int64_t K, std::int64_t rs, std::int64_t cs,
+                   std::vector<std::int32_t> b4, std::vector<QuantizedMultiplier> m)
+    : w(pack_w4(base, N, K, rs, cs)), bias4(std::move(b4)), mult(std::move(m)) {
+  panels_ok = requant_panels(bias4.data(), mult.data(), N, panels);
+}
+
+void RowsGemm::run(const std::int8_t* x, std::int64_t R, std::int64_t ld, std::int32_t zp, std::int32_t lo,
+                   std::int32_t hi, std::int8_t* y) const {
+  const std::int64_t N = w.n;
+  thread_local std::vector<std::uint8_t> packed;
+  packed.resize(static_cast<std::size_t>((R + kMR4 - 1) / kMR4 * w.kq * kMR4 * 4));
+  pack_rows4(x, R, w.k, w.kq, ld, packed.data());
+  igemm_rows4(w, packed.data(), R, [&](std::int64_t m0, int mr, std::int64_t j0, int nr, const std::int32_t* t) {
+    std::int8_t* out = y + m0 * N + j0;
+#if defined(__x86_64__)
+    if (panels_ok && use_vnni()) {
+      requant_cols_avx512(t, mr, nr, panels[static_cast<std::size_t>(j0 / kNR)], zp, lo, hi, out, N);
+      return;
+    }
+#endif
+    for (int i = 0; i < mr; ++i)
+      for (int j = 0; j < nr; ++j) {
+        const auto n = static_cast<std::size_t>(j0 + j);
+        const auto acc = static_cast<std::int32_t>(static_cast<std::uint32_t>(t[i * kNR + j]) +
+                                                   static_cast<std::uint32_t>(bias4[n]));
+        out[i * N + j] = static_cast<std::int8_t>(std::clamp(multiply_by_quantized_multiplier(acc, mult[n]) + zp, lo, hi));
+      }
+  });
+}
+
 bool requant_panels(const std::int32_t* bias, const QuantizedMultiplier* m, std::int64_t N,
                     std::vector<RequantPanel>& out) {
   out.assign(static_cast<std::size_t>((N + kNR - 1) / kNR), RequantPanel{});

@@ -140,6 +140,25 @@ using RequantTileFn = void (*)(const std::int32_t*, int, int, const RequantChann
 /// The widest requant_tile the active ISA allows, or null (requant_row_generic per row).
 RequantTileFn requant_tile_kernel();
 
+/// An int8 x int8 product with a constant weight W [N, K] through igemm_rows4, requantised
+/// per output channel (TFLite FullyConnectedPerChannel): y[r, n] = clamp(MBQM(sum_k
+/// (x[r, k] + 128) w[n, k] + bias4[n], m[n]) + zp, lo, hi), bias4 holding every other term.
+/// Used by FullyConnected/Gemm/MatMul and by 1x1 Conv on 1x1 planes (squeeze-excite).
+struct RowsGemm {
+  PackedW4 w;
+  std::vector<std::int32_t> bias4;
+  std::vector<QuantizedMultiplier> mult;
+  std::vector<RequantPanel> panels;
+  bool panels_ok = false;
+  /// Packs W(n, k) = base[n * rs + k * cs] and the constants.
+  RowsGemm(const std::int8_t* base, std::int64_t N, std::int64_t K, std::int64_t rs, std::int64_t cs,
+           std::vector<std::int32_t> bias4, std::vector<QuantizedMultiplier> mult);
+  RowsGemm() = default;
+  /// Rows [0, R) of x (row stride ld) into y [R, N].
+  void run(const std::int8_t* x, std::int64_t R, std::int64_t ld, std::int32_t zp, std::int32_t lo, std::int32_t hi,
+           std::int8_t* y) const;
+};
+
 /// One channel of an int8 depthwise convolution, stride 1 or 2 along W, no dilation along W
 /// (int8_conv.cpp): `plane` is the channel's x - zx as int16, padded (row stride RS >= the
 /// padded width, the first output's window at its origin; lanes past a row's outputs read

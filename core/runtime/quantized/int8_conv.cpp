@@ -301,6 +301,8 @@ class ConvInt8 final : public PreparedOp {
       rq_.push_back(requant_channel(bias_adj_.back(), mult_.back().multiplier, mult_.back().shift));
       rq_dw_.push_back(requant_channel(bias_[static_cast<std::size_t>(c)], mult_.back().multiplier, mult_.back().shift));
     }
+    if (use_vnni() && group_ == 1 && W_.numel() == M * W_.dim(1))  // 1x1: the GEMV form for 1x1 planes
+      rows_ = RowsGemm(W_.data<std::int8_t>(), M, W_.dim(1), W_.dim(1), 1, bias_adj4_, mult_);
   }
 
   std::vector<Tensor> run(std::span<const Tensor> in) const override {
@@ -316,6 +318,12 @@ class ConvInt8 final : public PreparedOp {
     const std::int64_t P = g.OH * g.OW;
     if (is_depthwise(g, X.rank())) {
       depthwise(g, x, y);
+      return {Y};
+    }
+    if (P == 1 && g.H * g.W == 1 && !rows_.w.data.empty() && use_vnni()) {
+      // A 1x1 Conv on 1x1 planes (squeeze-excite) is a FullyConnected over the images:
+      // x [N, C] -> y [N, M], one activation row per image (igemm_rows4's batch-1 form).
+      rows_.run(x, g.n, g.c, zy_, act_min_, act_max_, y);
       return {Y};
     }
     const RequantRowFn requant_row = requant_row_kernel();
@@ -392,6 +400,7 @@ class ConvInt8 final : public PreparedOp {
   Tensor W_;
   ConvWeights cw_;
   std::vector<RequantChannel> rq_dw_;  // depthwise_vnni: the bias alone (the plane holds x - zx)
+  RowsGemm rows_;                      // 1x1 weights for 1x1 planes (VNNI machines)
   std::int64_t group_ = 1;
   std::int32_t zx_ = 0, zy_ = 0, act_min_ = -128, act_max_ = 127;
   std::vector<std::int32_t> bias_, bias_adj_, bias_adj4_;  // bias_adj4_: the VNNI GEMM's (x + 128)

@@ -147,8 +147,7 @@ class LinearInt8 final : public PreparedOp {
     }
     if (use_vnni()) {  // the swapped VNNI GEMM: activation rows broadcast, weight panels as vectors
       const Tensor W = constant_of(graph, op, op.inputs[1], ir::DType::Int8, "weight");
-      w4_ = pack_w4(W.data<std::int8_t>(), v.N, v.K, v.rs, v.cs);
-      panels_ok_ = requant_panels(bias_adj4_.data(), mult_.data(), w_.N, panels_);
+      rows_ = RowsGemm(W.data<std::int8_t>(), v.N, v.K, v.rs, v.cs, bias_adj4_, mult_);
     }
   }
 
@@ -160,8 +159,8 @@ class LinearInt8 final : public PreparedOp {
     const std::int8_t* x = X.data<std::int8_t>();
     std::int8_t* y = Y.mutable_data<std::int8_t>();
     const std::int64_t N = w_.N;
-    if (!w4_.data.empty() && use_vnni() && r.cs == 1) {
-      run_rows4(x, r, y);
+    if (!rows_.w.data.empty() && use_vnni() && r.cs == 1) {
+      rows_.run(x, r.R, r.rs, zy_, act_min_, act_max_, y);
       return {Y};
     }
     igemm(
@@ -182,37 +181,12 @@ class LinearInt8 final : public PreparedOp {
   }
 
  private:
-  // y[r, n] from igemm_rows4: tiles of 8 rows x 16 output channels, stored row by row.
-  void run_rows4(const std::int8_t* x, const Rows& r, std::int8_t* y) const {
-    const std::int64_t N = w_.N;
-    thread_local std::vector<std::uint8_t> packed;
-    packed.resize(static_cast<std::size_t>((r.R + kMR4 - 1) / kMR4 * w4_.kq * kMR4 * 4));
-    pack_rows4(x, r.R, w_.K, w4_.kq, r.rs, packed.data());
-    igemm_rows4(w4_, packed.data(), r.R, [&](std::int64_t m0, int mr, std::int64_t j0, int nr, const std::int32_t* t) {
-      std::int8_t* out = y + m0 * N + j0;
-      if (panels_ok_) {
-        requant_cols_avx512(t, mr, nr, panels_[static_cast<std::size_t>(j0 / kNR)], zy_, act_min_, act_max_, out, N);
-        return;
-      }
-      for (int i = 0; i < mr; ++i)
-        for (int j = 0; j < nr; ++j) {
-          const auto n = static_cast<std::size_t>(j0 + j);
-          const auto acc = static_cast<std::int32_t>(static_cast<std::uint32_t>(t[i * kNR + j]) +
-                                                     static_cast<std::uint32_t>(bias_adj4_[n]));
-          out[i * N + j] =
-              static_cast<std::int8_t>(std::clamp(multiply_by_quantized_multiplier(acc, mult_[n]) + zy_, act_min_, act_max_));
-        }
-    });
-  }
-
   ir::Operation op_;
   LinearWeights w_;
   std::int32_t zx_ = 0, zy_ = 0, act_min_ = -128, act_max_ = 127;
   std::vector<std::int32_t> bias_adj_, bias_adj4_;  // bias_adj4_: the VNNI GEMM's (x + 128)
   std::vector<QuantizedMultiplier> mult_;
-  PackedW4 w4_;
-  std::vector<RequantPanel> panels_;
-  bool panels_ok_ = false;
+  RowsGemm rows_;  // the swapped VNNI GEMM (prepared on VNNI machines)
 };
 
 // MatMul of two int8 activations: [..., M, K] x [..., K, N] (equal batch dims, or a 2-D B).
