@@ -138,6 +138,8 @@ TEST(Int8Oracle, ConvEqualsTfliteReferenceOnEveryIsa) {
       {{1, 32, 8, 8}, 40, 1, 1, 1, 1, 1, 0, "RELU6"},     // pointwise, 64 columns (whole panels)
       {{2, 13, 7, 9}, 19, 1, 1, 1, 1, 1, 0},              // K and M off the tile sizes
       {{1, 3, 17, 15}, 16, 1, 3, 3, 2, 1, 1, "RELU"},     // the stem: K = 27
+      {{1, 3, 9, 70}, 8, 1, 3, 3, 2, 1, 1},               // stride 2, rows of 35 outputs (vector gather)
+      {{1, 3, 20, 64}, 16, 1, 7, 7, 2, 1, 3},             // ResNet's 7x7 stride 2 stem, pad 3
       {{1, 24, 12, 12}, 32, 1, 3, 3, 1, 1, 1},            // 3x3 (im2col)
       {{1, 12, 11, 10}, 12, 3, 3, 3, 1, 2, 2},            // grouped, dilated
       {{1, 16, 15, 15}, 16, 16, 3, 3, 1, 1, 1, "RELU6"},  // depthwise

@@ -189,6 +189,8 @@ void widen_row_avx2(const std::int8_t* src, std::int64_t n, std::int32_t z, std:
 void quantize_linear_avx2(const float* x, std::int64_t n, float scale, std::int32_t zp, std::int32_t qmin,
                           std::int32_t qmax, bool u8, void* q);
 
+/// out[t] = src[2 t], t < n (AVX2; reads nothing past src[2 n - 1]): im2col of stride-2 rows.
+void gather_stride2_avx2(const std::int8_t* src, std::int64_t n, std::int8_t* out);
 /// Sum of n int8 values (AVX2), exact.
 std::int64_t sum_i8_avx2(const std::int8_t* x, std::int64_t n);
 /// y[i] = lut[x[i] + 128], i < n (AVX-512 VBMI vpermi2b, 64 per step).

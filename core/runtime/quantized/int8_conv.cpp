@@ -60,13 +60,19 @@ Geo2 geo2(const kernels::ConvGeometry& g) {
 
 // Rows [0, K) x pixel columns [j0, j0 + nc) of one group's im2col matrix, row-major
 // (row stride nc); taps outside the input read `pad`.
-void im2col_slab(const Geo2& g, const std::int8_t* x /* group's first channel */, std::int64_t cg, std::int64_t j0,
+void im2col_slab(const Geo2& geo, const std::int8_t* x /* group's first channel */, std::int64_t cg, std::int64_t j0,
                  std::int64_t nc, std::int8_t pad, std::int8_t* out) {
-  const std::int64_t ksp = g.KH * g.KW;
+  const Geo2 g = geo;  // a local copy: the loops below store through int8 pointers
+  const std::int64_t ksp = g.KH * g.KW, sw = g.sw;
+  const bool avx2 = use_avx2();
   for (std::int64_t k = 0; k < cg * ksp; ++k) {
     const std::int64_t c = k / ksp, kh = (k % ksp) / g.KW, kw = k % g.KW;
     const std::int8_t* xc = x + c * g.H * g.W;
     std::int8_t* o = out + k * nc;
+    // Outputs ow read iw = ow * sw + base: padding before first_in and from end_in on.
+    const std::int64_t base = -g.pw + kw * g.dw;
+    const std::int64_t first_in = base >= 0 ? 0 : (-base + sw - 1) / sw;      // first ow with iw >= 0
+    const std::int64_t end_in = g.W - base > 0 ? (g.W - base + sw - 1) / sw : 0;  // first ow with iw >= W
     std::int64_t oh = j0 / g.OW, ow = j0 % g.OW;
     for (std::int64_t j = 0; j < nc;) {
       const std::int64_t ih = oh * g.sh - g.ph + kh * g.dh;
@@ -75,19 +81,16 @@ void im2col_slab(const Geo2& g, const std::int8_t* x /* group's first channel */
         std::fill(o + j, o + j + run, pad);
       } else {
         const std::int8_t* row = xc + ih * g.W;
-        const std::int64_t base = -g.pw + kw * g.dw;
-        // Outputs ow + t read iw = (ow + t) * sw + base: padding before t_lo and from
-        // t_hi on, the input in between (copied, or gathered with the stride).
-        const std::int64_t first_in = base >= 0 ? 0 : (-base + g.sw - 1) / g.sw;  // first ow with iw >= 0
-        const std::int64_t end_in = g.W - base > 0 ? (g.W - base + g.sw - 1) / g.sw : 0;  // first ow with iw >= W
         const std::int64_t t_lo = std::clamp<std::int64_t>(first_in - ow, 0, run);
         const std::int64_t t_hi = std::clamp<std::int64_t>(end_in - ow, t_lo, run);
         std::fill(o + j, o + j + t_lo, pad);
-        if (g.sw == 1) {
-          std::copy(row + base + ow + t_lo, row + base + ow + t_hi, o + j + t_lo);
+        const std::int8_t* src = row + (ow + t_lo) * sw + base;
+        if (sw == 1) {
+          std::copy(src, src + (t_hi - t_lo), o + j + t_lo);
+        } else if (sw == 2 && avx2) {
+          gather_stride2_avx2(src, t_hi - t_lo, o + j + t_lo);
         } else {
-          const std::int8_t* src = row + (ow + t_lo) * g.sw + base;
-          for (std::int64_t t = t_lo; t < t_hi; ++t, src += g.sw) o[j + t] = *src;
+          for (std::int64_t t = t_lo; t < t_hi; ++t, src += sw) o[j + t] = *src;
         }
         std::fill(o + j + t_hi, o + j + run, pad);
       }
