@@ -60,45 +60,54 @@ Geo2 geo2(const kernels::ConvGeometry& g) {
 
 // Rows [0, K) x pixel columns [j0, j0 + nc) of one group's im2col matrix, row-major
 // (row stride nc); taps outside the input read `pad`.
-void im2col_slab(const Geo2& geo, const std::int8_t* x /* group's first channel */, std::int64_t cg, std::int64_t j0,
-                 std::int64_t nc, std::int8_t pad, std::int8_t* out) {
+void im2col_slab(const Geo2& geo, const std::int8_t* x /* group's first channel */, std::int64_t cg,
+                 std::int64_t j0, std::int64_t nc, std::int8_t pad, std::int8_t* out) {
   const Geo2 g = geo;  // a local copy: the loops below store through int8 pointers
-  const std::int64_t ksp = g.KH * g.KW, sw = g.sw;
+  const std::int64_t sw = g.sw;
   const bool avx2 = use_avx2();
-  for (std::int64_t k = 0; k < cg * ksp; ++k) {
-    const std::int64_t c = k / ksp, kh = (k % ksp) / g.KW, kw = k % g.KW;
-    const std::int8_t* xc = x + c * g.H * g.W;
-    std::int8_t* o = out + k * nc;
-    // Outputs ow read iw = ow * sw + base: padding before first_in and from end_in on.
+  // Per kernel column kw, outputs ow read iw = ow * sw + base: padding before first_in and
+  // from end_in on (computed once per call: no divisions in the loops).
+  std::vector<std::int64_t> first_in(static_cast<std::size_t>(g.KW)), end_in(first_in.size());
+  for (std::int64_t kw = 0; kw < g.KW; ++kw) {
     const std::int64_t base = -g.pw + kw * g.dw;
-    const std::int64_t first_in = base >= 0 ? 0 : (-base + sw - 1) / sw;      // first ow with iw >= 0
-    const std::int64_t end_in = g.W - base > 0 ? (g.W - base + sw - 1) / sw : 0;  // first ow with iw >= W
-    std::int64_t oh = j0 / g.OW, ow = j0 % g.OW;
-    for (std::int64_t j = 0; j < nc;) {
-      const std::int64_t ih = oh * g.sh - g.ph + kh * g.dh;
-      const std::int64_t run = std::min(nc - j, g.OW - ow);  // rest of this output row
-      if (ih < 0 || ih >= g.H) {
-        std::fill(o + j, o + j + run, pad);
-      } else {
-        const std::int8_t* row = xc + ih * g.W;
-        const std::int64_t t_lo = std::clamp<std::int64_t>(first_in - ow, 0, run);
-        const std::int64_t t_hi = std::clamp<std::int64_t>(end_in - ow, t_lo, run);
-        std::fill(o + j, o + j + t_lo, pad);
-        const std::int8_t* src = row + (ow + t_lo) * sw + base;
-        if (sw == 1) {
-          std::copy(src, src + (t_hi - t_lo), o + j + t_lo);
-        } else if (sw == 2 && avx2) {
-          gather_stride2_avx2(src, t_hi - t_lo, o + j + t_lo);
-        } else {
-          for (std::int64_t t = t_lo; t < t_hi; ++t, src += sw) o[j + t] = *src;
-        }
-        std::fill(o + j + t_hi, o + j + run, pad);
-      }
-      j += run;
-      ow = 0;
-      ++oh;
-    }
+    first_in[static_cast<std::size_t>(kw)] = base >= 0 ? 0 : (-base + sw - 1) / sw;
+    end_in[static_cast<std::size_t>(kw)] = g.W - base > 0 ? (g.W - base + sw - 1) / sw : 0;
   }
+  const std::int64_t oh0 = j0 / g.OW, ow0 = j0 % g.OW;
+  std::int64_t k = 0;
+  for (std::int64_t c = 0; c < cg; ++c)
+    for (std::int64_t kh = 0; kh < g.KH; ++kh)
+      for (std::int64_t kw = 0; kw < g.KW; ++kw, ++k) {
+        const std::int8_t* xc = x + c * g.H * g.W;
+        std::int8_t* o = out + k * nc;
+        const std::int64_t base = -g.pw + kw * g.dw;
+        const std::int64_t fi = first_in[static_cast<std::size_t>(kw)], ei = end_in[static_cast<std::size_t>(kw)];
+        std::int64_t oh = oh0, ow = ow0;
+        for (std::int64_t j = 0; j < nc;) {
+          const std::int64_t ih = oh * g.sh - g.ph + kh * g.dh;
+          const std::int64_t run = std::min(nc - j, g.OW - ow);  // rest of this output row
+          if (ih < 0 || ih >= g.H) {
+            std::fill(o + j, o + j + run, pad);
+          } else {
+            const std::int8_t* row = xc + ih * g.W;
+            const std::int64_t t_lo = std::clamp<std::int64_t>(fi - ow, 0, run);
+            const std::int64_t t_hi = std::clamp<std::int64_t>(ei - ow, t_lo, run);
+            std::fill(o + j, o + j + t_lo, pad);
+            const std::int8_t* src = row + (ow + t_lo) * sw + base;
+            if (sw == 1) {
+              std::copy(src, src + (t_hi - t_lo), o + j + t_lo);
+            } else if (sw == 2 && avx2) {
+              gather_stride2_avx2(src, t_hi - t_lo, o + j + t_lo);
+            } else {
+              for (std::int64_t t = t_lo; t < t_hi; ++t, src += sw) o[j + t] = *src;
+            }
+            std::fill(o + j + t_hi, o + j + run, pad);
+          }
+          j += run;
+          ow = 0;
+          ++oh;
+        }
+      }
 }
 
 struct ConvWeights {
