@@ -3,9 +3,11 @@
 //     kernels move the bytes (they work on any 1-byte dtype); an output whose
 //     params differ from the input's is requantised (TFLite QUANTIZE int8->int8:
 //     zy + MBQM(x - zx, sx / sy)).
-//   Concat: inputs whose params differ from the output's are requantised first,
-//     mirroring TFLite's reference_ops::ConcatenationWithScaling:
+//   Concat: inputs whose params differ from the output's are requantised (a table per
+//     input, prepared at load) while written in place, mirroring TFLite's
+//     reference_ops::ConcatenationWithScaling:
 //       y = zy + round(x * (sx / sy) - zx * (sx / sy))   (float, half away from zero)
+//   Pad: see PadInt8 (every mode; the f32 constant value quantised to the output).
 #include <algorithm>
 #include <cmath>
 #include <cstring>

@@ -6,6 +6,9 @@
 //     y = acc > 0 ? (acc + n/2) / n : (acc - n/2) / n (half away from zero), clamped.
 //     count_include_pad counts padding positions as zero_point values. When the
 //     output's params differ, y = zy + round((acc - n*zx) * sx / (n * sy)).
+//   Fast forms, the same values: MaxPool without dilation as separable row and tap
+//   maxima; GlobalAveragePool as one vector sum per channel; AveragePool with every
+//   window inside the input as column sums and a table of every average.
 #include <algorithm>
 #include <cmath>
 
