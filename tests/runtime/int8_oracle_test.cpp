@@ -399,7 +399,7 @@ TEST(Int8Oracle, SingleStepRequantEqualsScalar) {
   if (!__builtin_cpu_supports("avx512bw")) GTEST_SKIP() << "no AVX-512 BW on this CPU";
   std::mt19937 rng(23);
   auto uni = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
-  std::int64_t checked = 0;
+  std::int64_t checked = 0, folded_checked = 0;
   for (int shift = -30; shift <= 4; ++shift) {
     for (int trial = 0; trial < 40; ++trial) {
       std::vector<std::int32_t> bias(kNR);
@@ -429,6 +429,18 @@ TEST(Int8Oracle, SingleStepRequantEqualsScalar) {
       std::vector<RequantChannel> ch;
       for (int r = 0; r < kMR4; ++r) ch.push_back(requant_channel(bias[0], qm[0].multiplier, qm[0].shift));
       requant_tile_avx512(tile.data(), kMR4, kNR, ch.data(), 0, -128, 127, rows.data(), kNR);
+      // The bias folded into the rounding constant (RequantChannel::fold), where allowed.
+      std::vector<std::int8_t> folded(kMR4 * kNR);
+      std::vector<RequantChannel> chf = ch;
+      std::int64_t max_abs = 0;
+      for (auto v : tile) max_abs = std::max<std::int64_t>(max_abs, v < 0 ? -std::int64_t(v) : v);
+      for (auto& c : chf) fold_bias(c, max_abs);
+      if (shift <= 0 && max_abs + 1000 < (std::int64_t(1) << 31)) {
+        EXPECT_TRUE(chf[0].fold) << "shift " << shift;
+      }
+      folded_checked += chf[0].fold ? kMR4 * kNR : 0;
+      requant_tile_avx512(tile.data(), kMR4, kNR, chf.data(), 0, -128, 127, folded.data(), kNR);
+      EXPECT_EQ(folded, rows) << "folded, shift " << shift;
       for (int r = 0; r < kMR4; ++r)
         for (int j = 0; j < kNR; ++j) {
           const auto t = static_cast<std::size_t>(r * kNR + j);
@@ -443,6 +455,7 @@ TEST(Int8Oracle, SingleStepRequantEqualsScalar) {
     }
   }
   EXPECT_GT(checked, 10000);
+  EXPECT_GT(folded_checked, 5000);
 }
 
 // int8 MaxPool (NCHW: the separable vertical/horizontal passes, AVX2 or portable) against

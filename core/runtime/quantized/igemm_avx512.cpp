@@ -110,10 +110,11 @@ __attribute__((target("avx512f"))) inline __m512i mbqm16(__m512i x, const Mbqm16
 // MBQM of the even 32-bit lanes of x in one 64-bit step (RequantChannel::single): the
 // product with the even lanes of m, the rounding constant, the correction when the
 // product is below -2^30, the arithmetic shift by 31 + right; the result in the low half.
+// thr is -2^30, or with the bias folded into round (RequantChannel::fold) -2^30 - bias * m.
 __attribute__((target("avx512f"))) inline __m512i mbqm_single_even(__m512i x, __m512i m, __m512i round,
-                                                                    __m512i correct, __m512i shift) {
+                                                                    __m512i correct, __m512i shift, __m512i thr) {
   const __m512i p = _mm512_mul_epi32(x, m);
-  const __mmask8 neg = _mm512_cmplt_epi64_mask(p, _mm512_set1_epi64(-(std::int64_t(1) << 30)));
+  const __mmask8 neg = _mm512_cmplt_epi64_mask(p, thr);
   __m512i t = _mm512_add_epi64(p, round);
   t = _mm512_mask_sub_epi64(t, neg, t, correct);
   return _mm512_srav_epi64(t, shift);
@@ -121,23 +122,27 @@ __attribute__((target("avx512f"))) inline __m512i mbqm_single_even(__m512i x, __
 
 // 16 lanes: even lanes through mbqm_single_even, odd lanes moved down and back up.
 __attribute__((target("avx512f"))) inline __m512i mbqm_single16(__m512i x, __m512i m, const __m512i* round,
-                                                                 const __m512i* correct, const __m512i* shift) {
-  const __m512i even = mbqm_single_even(x, m, round[0], correct[0], shift[0]);
+                                                                 const __m512i* correct, const __m512i* shift,
+                                                                 const __m512i* thr) {
+  const __m512i even = mbqm_single_even(x, m, round[0], correct[0], shift[0], thr[0]);
   const __m512i odd = mbqm_single_even(_mm512_srli_epi64(x, 32), _mm512_srli_epi64(m, 32), round[1], correct[1],
-                                       shift[1]);
+                                       shift[1], thr[1]);
   return _mm512_mask_blend_epi32(__mmask16(0xAAAA), even, _mm512_slli_epi64(odd, 32));
 }
 
 // One channel's single-step constants in vectors.
+// (folded: round and thr with the bias inside, RequantChannel::fold; the caller then
+// neither adds the bias nor shifts left.)
 struct Single16 {
-  __m512i m, rd[2], co[2], sh[2];
+  __m512i m, rd[2], co[2], sh[2], thr[2];
 };
-__attribute__((target("avx512f"))) inline Single16 single16(const RequantChannel& c) {
+__attribute__((target("avx512f"))) inline Single16 single16(const RequantChannel& c, bool folded = false) {
   Single16 r;
   r.m = _mm512_set1_epi32(c.multiplier);
-  r.rd[0] = r.rd[1] = _mm512_set1_epi64(c.round);
+  r.rd[0] = r.rd[1] = _mm512_set1_epi64(folded ? c.round_b : c.round);
   r.co[0] = r.co[1] = _mm512_set1_epi64(c.correct);
   r.sh[0] = r.sh[1] = _mm512_set1_epi64(c.shift64);
+  r.thr[0] = r.thr[1] = _mm512_set1_epi64(folded ? c.thr_b : -(std::int64_t(1) << 30));
   return r;
 }
 
@@ -159,9 +164,9 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) void add_row_avx512(const s
       const __mmask16 k = n - i >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (n - i)) - 1);
       __m512i x1 = _mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(k, a + i));
       __m512i x2 = _mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(k, b + i));
-      x1 = mbqm_single16(_mm512_slli_epi32(_mm512_add_epi32(x1, o1), 20), s1.m, s1.rd, s1.co, s1.sh);
-      x2 = mbqm_single16(_mm512_slli_epi32(_mm512_add_epi32(x2, o2), 20), s2.m, s2.rd, s2.co, s2.sh);
-      __m512i r = mbqm_single16(p.sub ? _mm512_sub_epi32(x1, x2) : _mm512_add_epi32(x1, x2), so.m, so.rd, so.co, so.sh);
+      x1 = mbqm_single16(_mm512_slli_epi32(_mm512_add_epi32(x1, o1), 20), s1.m, s1.rd, s1.co, s1.sh, s1.thr);
+      x2 = mbqm_single16(_mm512_slli_epi32(_mm512_add_epi32(x2, o2), 20), s2.m, s2.rd, s2.co, s2.sh, s2.thr);
+      __m512i r = mbqm_single16(p.sub ? _mm512_sub_epi32(x1, x2) : _mm512_add_epi32(x1, x2), so.m, so.rd, so.co, so.sh, so.thr);
       r = _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(r, zo), lo), hi);
       store16_i8(out + i, k, r);
     }
@@ -200,7 +205,7 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) void mul_row_avx512(
       const __m512i x2 =
           b_scalar ? bs : _mm512_add_epi32(_mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(k, b_ptr + i)), ob);
       const __m512i x = _mm512_sll_epi32(_mm512_mullo_epi32(x1, x2), lc);
-      const __m512i r = mbqm_single16(x, s.m, s.rd, s.co, s.sh);
+      const __m512i r = mbqm_single16(x, s.m, s.rd, s.co, s.sh, s.thr);
       store16_i8(out + i, k, _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(r, vz), vlo), vhi));
     }
     return;
@@ -241,7 +246,7 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) void requant_row_avx512(con
     for (std::int64_t j = 0; j < n; j += 16) {
       const __mmask16 m = n - j >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (n - j)) - 1);
       const __m512i x = _mm512_sll_epi32(_mm512_add_epi32(_mm512_maskz_loadu_epi32(m, acc + j), vb), lc);
-      const __m512i r = mbqm_single16(x, k.m, k.rd, k.co, k.sh);
+      const __m512i r = mbqm_single16(x, k.m, k.rd, k.co, k.sh, k.thr);
       store16_i8(out + j, m, _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(r, vz), vlo), vhi));
     }
     return;
@@ -358,11 +363,18 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) void requant_tile_avx512(co
   const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi32(1);
   for (int r = 0; r < mr; ++r, tile += kNR, out += out_stride) {
     const RequantChannel& c = ch[r];
+    if (c.fold) {  // the bias inside the rounding constant, no left shift: two ops fewer
+      const Single16 k = single16(c, true);
+      __m512i q = mbqm_single16(_mm512_loadu_si512(tile), k.m, k.rd, k.co, k.sh, k.thr);
+      q = _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(q, vz), vlo), vhi);
+      store16_i8(out, m, q);
+      continue;
+    }
     __m512i x = _mm512_add_epi32(_mm512_loadu_si512(tile), _mm512_set1_epi32(c.bias));
     x = _mm512_sllv_epi32(x, _mm512_set1_epi32(c.left));  // wraps like the scalar form
     if (c.single) {
       const Single16 k = single16(c);
-      __m512i q = mbqm_single16(x, k.m, k.rd, k.co, k.sh);
+      __m512i q = mbqm_single16(x, k.m, k.rd, k.co, k.sh, k.thr);
       q = _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(q, vz), vlo), vhi);
       store16_i8(out, m, q);
       continue;
@@ -395,7 +407,8 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) void requant_cols_avx512(co
   const __m512i sh[2] = {_mm512_load_si512(p.shift64[0]), _mm512_load_si512(p.shift64[1])};
   for (int r = 0; r < mr; ++r, tile += kNR, out += out_stride) {
     __m512i x = _mm512_sllv_epi32(_mm512_add_epi32(_mm512_loadu_si512(tile), bias), left);
-    __m512i q = mbqm_single16(x, mult, rd, co, sh);
+    const __m512i th[2] = {_mm512_set1_epi64(-(std::int64_t(1) << 30)), _mm512_set1_epi64(-(std::int64_t(1) << 30))};
+    __m512i q = mbqm_single16(x, mult, rd, co, sh, th);
     q = _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(q, vz), vlo), vhi);
     store16_i8(out, m, q);
   }
@@ -416,10 +429,13 @@ __attribute__((target("avx512f,avx512bw,avx512vl"), always_inline)) inline void 
                                                                     std::int8_t* out, int n) {
   const __mmask16 m = n >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << n) - 1);
   __m512i q;
-  if (c.single) {
+  if (c.fold) {
+    const Single16 k = single16(c, true);
+    q = _mm512_add_epi32(mbqm_single16(acc, k.m, k.rd, k.co, k.sh, k.thr), _mm512_set1_epi32(zp));
+  } else if (c.single) {
     const __m512i x = _mm512_sllv_epi32(_mm512_add_epi32(acc, _mm512_set1_epi32(c.bias)), _mm512_set1_epi32(c.left));
     const Single16 k = single16(c);
-    q = _mm512_add_epi32(mbqm_single16(x, k.m, k.rd, k.co, k.sh), _mm512_set1_epi32(zp));
+    q = _mm512_add_epi32(mbqm_single16(x, k.m, k.rd, k.co, k.sh, k.thr), _mm512_set1_epi32(zp));
   } else {
     alignas(64) std::int32_t v[16];
     _mm512_store_si512(v, acc);

@@ -78,6 +78,14 @@ RequantChannel requant_channel(std::int32_t bias, std::int32_t multiplier, int s
   return c;
 }
 
+void fold_bias(RequantChannel& c, std::int64_t max_abs_sum) {
+  const std::int64_t b = c.bias;
+  if (!c.single || c.left != 0 || max_abs_sum < 0 || max_abs_sum + (b < 0 ? -b : b) >= (std::int64_t(1) << 31)) return;
+  c.fold = true;
+  c.round_b = c.round + b * c.multiplier;
+  c.thr_b = -(std::int64_t(1) << 30) - b * c.multiplier;
+}
+
 PackedW4 pack_w4(const std::int8_t* base, std::int64_t N, std::int64_t K, std::int64_t rs, std::int64_t cs) {
   PackedW4 p;
   p.n = N;

@@ -76,7 +76,16 @@ struct RequantChannel {
   std::int32_t bias, multiplier, left, right, rmask, rhalf;
   std::int64_t round = 0, correct = 0, shift64 = 0;
   bool single = false;
+  // fold (fold_bias): no left shift and x + bias never wraps for the caller's sums, so
+  // p = (x + bias) m = x m + bias m: round_b = round + bias m, and the correction applies
+  // when x m < thr_b = -2^30 - bias m; x itself then needs neither the add nor the shift.
+  bool fold = false;
+  std::int64_t round_b = 0, thr_b = 0;
 };
+/// Sets c.fold (and its constants) when c is single, has no left shift and every sum the
+/// caller passes satisfies |x| <= max_abs_sum with |x| + |bias| < 2^31 (no int32 wrap in
+/// the scalar form's x + bias): the same results, two vector ops fewer per 16 outputs.
+void fold_bias(RequantChannel& c, std::int64_t max_abs_sum);
 /// RequantChannel of (bias, multiplier, shift): left = max(shift, 0), right = max(-shift, 0),
 /// rmask = 2^right - 1, rhalf = rmask >> 1, and the single-step constants.
 RequantChannel requant_channel(std::int32_t bias, std::int32_t multiplier, int shift);

@@ -310,8 +310,10 @@ class ConvInt8 final : public PreparedOp {
       bias_adj_.push_back(static_cast<std::int32_t>(b - static_cast<std::uint32_t>(zx_) * wsum));
       bias_adj4_.push_back(static_cast<std::int32_t>(b - static_cast<std::uint32_t>(zx_ + 128) * wsum));
       rq4_.push_back(requant_channel(bias_adj4_.back(), mult_.back().multiplier, mult_.back().shift));
+      fold_bias(rq4_.back(), cw_.k * 255 * 128);  // |sum (x + 128) w| <= K * 255 * 128
       rq_.push_back(requant_channel(bias_adj_.back(), mult_.back().multiplier, mult_.back().shift));
       rq_dw_.push_back(requant_channel(bias_[static_cast<std::size_t>(c)], mult_.back().multiplier, mult_.back().shift));
+      fold_bias(rq_dw_.back(), cw_.k * 255 * 128);  // |sum (x - zx) w| <= taps * 255 * 128
     }
     if (use_vnni() && group_ == 1 && W_.numel() == M * W_.dim(1))  // 1x1: the GEMV form for 1x1 planes
       rows_ = RowsGemm(W_.data<std::int8_t>(), M, W_.dim(1), W_.dim(1), 1, bias_adj4_, mult_);
