@@ -384,6 +384,9 @@ TEST(Int8Activations, MatchFloatWithinOneStep) {
   EXPECT_LE(check_int8(make_op("Sigmoid", {"x"}), {x}, per_tensor(1.f / 256, -128)).max_diff, 1);
   EXPECT_LE(check_int8(make_op("Tanh", {"x"}), {x}, per_tensor(1.f / 128, 0)).max_diff, 1);
   EXPECT_LE(check_int8(make_op("HardSwish", {"x"}), {x}).max_diff, 1);
+  EXPECT_LE(check_int8(make_op("Gelu", {"x"}), {x}).max_diff, 1);
+  EXPECT_LE(check_int8(make_op("Gelu", {"x"}, {"y"}, {{"approximate", std::string("tanh")}}), {x}).max_diff, 1);
+  EXPECT_LE(check_int8(make_op("Erf", {"x"}), {x}).max_diff, 1);
   EXPECT_LE(check_int8(make_op("HardSigmoid", {"x"}), {x}, per_tensor(1.f / 256, -128)).max_diff, 1);
   {  // standalone inference BatchNormalization: one table per channel
     TT xb = rng.activation("x", {2, 3, 4, 5});
@@ -393,6 +396,20 @@ TEST(Int8Activations, MatchFloatWithinOneStep) {
     TT vr{"v", ir::DType::Float32, {3}, {}, {1.f, 0.25f, 4.f}, std::nullopt, true};
     const Result r = check_int8(make_op("BatchNormalization", {"x", "s", "b", "m", "v"}), {xb, sc, bb, mn, vr});
     EXPECT_LE(r.max_diff, 1);
+  }
+  {  // LayerNormalization over the last axis (exact integer sums, float per element)
+    for (const std::int64_t C : {5, 8, 37, 96}) {
+      TT xl = rng.activation("x", {2, 3, C});
+      std::vector<float> g, b;
+      for (std::int64_t c = 0; c < C; ++c) {
+        g.push_back(0.5f + 0.03f * float(c % 11) - (c % 3 == 0 ? 1.2f : 0.f));
+        b.push_back(-0.2f + 0.01f * float(c % 7));
+      }
+      TT sc{"s", ir::DType::Float32, {C}, {}, g, std::nullopt, true};
+      TT bb{"b", ir::DType::Float32, {C}, {}, b, std::nullopt, true};
+      const Result r = check_int8(make_op("LayerNormalization", {"x", "s", "b"}, {"y"}, {{"epsilon", 1e-5}}), {xl, sc, bb});
+      EXPECT_LE(r.max_diff, 1) << "C " << C;
+    }
   }
   EXPECT_LE(check_int8(make_op("HardSigmoid", {"x"}, {"y"}, {{"alpha", 1.0 / 6}, {"beta", 0.5}}), {x},
                        per_tensor(1.f / 256, -128)).max_diff, 1);

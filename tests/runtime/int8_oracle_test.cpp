@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <map>
 #include <random>
@@ -137,6 +138,8 @@ TEST(Int8Oracle, ConvEqualsTfliteReferenceOnEveryIsa) {
       {{1, 32, 8, 8}, 40, 1, 1, 1, 1, 1, 0, "RELU6"},     // pointwise, 64 columns (whole panels)
       {{2, 13, 7, 9}, 19, 1, 1, 1, 1, 1, 0},              // K and M off the tile sizes
       {{1, 3, 17, 15}, 16, 1, 3, 3, 2, 1, 1, "RELU"},     // the stem: K = 27
+      {{1, 3, 9, 70}, 8, 1, 3, 3, 2, 1, 1},               // stride 2, rows of 35 outputs (vector gather)
+      {{1, 3, 20, 64}, 16, 1, 7, 7, 2, 1, 3},             // ResNet's 7x7 stride 2 stem, pad 3
       {{1, 24, 12, 12}, 32, 1, 3, 3, 1, 1, 1},            // 3x3 (im2col)
       {{1, 12, 11, 10}, 12, 3, 3, 3, 1, 2, 2},            // grouped, dilated
       {{1, 16, 15, 15}, 16, 16, 3, 3, 1, 1, 1, "RELU6"},  // depthwise
@@ -146,6 +149,12 @@ TEST(Int8Oracle, ConvEqualsTfliteReferenceOnEveryIsa) {
       {{1, 8, 6, 77}, 8, 8, 3, 3, 2, 1, 1},               // depthwise stride 2, wide rows, odd pad
       {{1, 8, 5, 70}, 8, 8, 3, 3, 2, 1, 2},               // depthwise stride 2, wide rows, even pad
       {{1, 8, 5, 70}, 8, 8, 3, 3, 1, 1, 1, "RELU"},       // depthwise stride 1, wide rows
+      {{1, 16, 7, 7}, 16, 16, 3, 3, 1, 1, 1},             // small planes: several rows per vector
+      {{2, 8, 14, 14}, 8, 8, 3, 3, 1, 1, 1, "RELU6"},     // row stride 16: two rows per vector
+      {{1, 8, 7, 7}, 8, 8, 5, 5, 1, 1, 2},                // 5x5 on a 7x7 plane
+      {{1, 4, 3, 5}, 4, 4, 3, 3, 1, 1, 0},                // one output row, unpadded
+      {{2, 40, 1, 1}, 24, 1, 1, 1, 1, 1, 0, "RELU"},      // squeeze-excite: 1x1 on 1x1 planes (GEMV form)
+      {{1, 96, 1, 1}, 120, 1, 1, 1, 1, 1, 0},             // the same, 120 channels (panels off 32)
   };
   unsigned seed = 7;
   for (const auto& c : cases) expect_conv_bit_exact(c, seed++);
@@ -276,6 +285,578 @@ TEST(Int8Oracle, QuantizeLinearEqualsPortableOnEveryIsa) {
   }
 }
 
+// FullyConnected / Gemm / MatMul with a constant weight (the swapped VNNI GEMM on VNNI
+// machines, the int16 GEMM elsewhere) against a scalar mirror of TFLite's
+// reference_integer_ops::FullyConnectedPerChannel, bit for bit, on every ISA and at 1
+// and 2 threads: batch 1 (a classifier), rows and channels off the tile sizes, K off
+// the quad, per-tensor weights, an effective scale above 1 (left shift), RELU6.
+TEST(Int8Oracle, LinearEqualsTfliteReferenceOnEveryIsa) {
+  struct Case {
+    const char* type;
+    std::int64_t R, K, N;
+    bool per_channel;
+    float sy_factor;  // 1: output scale ~ sx * sw * sqrt(K) * 40 (some saturating); 0: effective scale > 1
+    std::string act;
+  };
+  const std::vector<Case> cases = {
+      {"FullyConnected", 1, 1280, 1000, true, 1.f, "NONE"},  {"FullyConnected", 200, 96, 384, true, 1.f, "NONE"},
+      {"FullyConnected", 37, 70, 40, true, 1.f, "RELU6"},    {"Gemm", 9, 3, 17, false, 1.f, "NONE"},
+      {"Gemm", 21, 33, 50, true, 1.f, "NONE"},               {"MatMul", 26, 64, 48, true, 1.f, "NONE"},
+      {"FullyConnected", 11, 19, 23, true, 0.f, "NONE"},   {"FullyConnected", 1, 5, 1, false, 1.f, "NONE"},
+  };
+  std::mt19937 rng(17);
+  auto uni = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  for (const Case& c : cases) {
+    const bool kn = std::string(c.type) != "FullyConnected" && std::string(c.type) != "Gemm";  // MatMul: [K, N]
+    const bool gemm_t = std::string(c.type) == "Gemm";
+    Tensor X(ir::DType::Int8, {c.R, c.K}), W(ir::DType::Int8, kn ? Shape{c.K, c.N} : Shape{c.N, c.K}),
+        B(ir::DType::Int32, {c.N});
+    const ir::QuantParams qx = per_tensor(0.02f + 0.001f * float(uni(0, 20)), uni(-30, 30));
+    const bool small = c.sy_factor < 1.f;  // effective scale ~2: small sums, no bias
+    const int zx = static_cast<int>(qx.zero_points[0]);
+    for (std::int64_t i = 0; i < X.numel(); ++i)
+      X.mutable_data<std::int8_t>()[i] = static_cast<std::int8_t>(small ? uni(zx - 6, zx + 6) : uni(-128, 127));
+    for (std::int64_t i = 0; i < W.numel(); ++i)
+      W.mutable_data<std::int8_t>()[i] = static_cast<std::int8_t>(small ? uni(-2, 2) : uni(-127, 127));
+    for (std::int64_t i = 0; i < c.N; ++i) B.mutable_data<std::int32_t>()[i] = small ? 0 : uni(-30000, 30000);
+    ir::QuantParams qw{ir::DType::Int8, {}, {}, c.per_channel ? (kn ? 1 : 0) : -1}, qb{ir::DType::Int32, {}, {}, 0};
+    for (std::int64_t n = 0; n < (c.per_channel ? c.N : 1); ++n) {
+      qw.scales.push_back(0.001f + 0.0005f * float(uni(0, 30)));
+      qw.zero_points.push_back(0);
+    }
+    for (std::int64_t n = 0; n < c.N; ++n) {
+      qb.scales.push_back(qx.scales[0] * qw.scales[c.per_channel ? static_cast<std::size_t>(n) : 0]);
+      qb.zero_points.push_back(0);
+    }
+    const ir::QuantParams qy = per_tensor(
+        small ? qx.scales[0] * 0.001f * 0.4f : qx.scales[0] * 0.008f * float(std::sqrt(double(c.K))) * 40.f,
+        uni(-10, 10));
+    // The mirror: acc = bias + sum (x - zx) w, y = clamp(MBQM(acc, sx sw / sy) + zy).
+    std::int32_t lo = -128, hi = 127;
+    activation_range(c.act, qy.scales[0], static_cast<std::int32_t>(qy.zero_points[0]), -128, 127, lo, hi);
+    std::vector<std::int8_t> want(static_cast<std::size_t>(c.R * c.N));
+    for (std::int64_t n = 0; n < c.N; ++n) {
+      const float sw = qw.scales[c.per_channel ? static_cast<std::size_t>(n) : 0];
+      const QuantizedMultiplier m = quantize_multiplier(double(qx.scales[0]) * double(sw) / double(qy.scales[0]));
+      for (std::int64_t r = 0; r < c.R; ++r) {
+        std::int32_t acc = B.data<std::int32_t>()[n];
+        for (std::int64_t k = 0; k < c.K; ++k)
+          acc += (std::int32_t(X.data<std::int8_t>()[r * c.K + k]) - std::int32_t(qx.zero_points[0])) *
+                 std::int32_t(W.data<std::int8_t>()[kn ? k * c.N + n : n * c.K + k]);
+        want[static_cast<std::size_t>(r * c.N + n)] = static_cast<std::int8_t>(
+            std::clamp(multiply_by_quantized_multiplier(acc, m) + std::int32_t(qy.zero_points[0]), lo, hi));
+      }
+    }
+    ir::Graph g;
+    g.add_tensor(ir_tensor_of("x", ir::DType::Int8, {c.R, c.K}, qx));
+    g.add_tensor(ir_tensor_of("w", ir::DType::Int8, W.shape(), qw, &W));
+    g.add_tensor(ir_tensor_of("b", ir::DType::Int32, {c.N}, qb, &B));
+    g.add_tensor(ir_tensor_of("y", ir::DType::Int8, {}, qy));
+    std::map<std::string, ir::Attribute> attrs{{"fused_activation", c.act}};
+    if (gemm_t) attrs["transB"] = std::int64_t(1);
+    g.ops.push_back(test::make_op(c.type, kn ? std::vector<std::string>{"x", "w"} : std::vector<std::string>{"x", "w", "b"},
+                                  {"y"}, attrs));
+    if (kn) {  // MatMul has no bias input: the mirror's bias is zero
+      for (std::int64_t r = 0; r < c.R; ++r)
+        for (std::int64_t n = 0; n < c.N; ++n) {
+          const float sw = qw.scales[c.per_channel ? static_cast<std::size_t>(n) : 0];
+          const QuantizedMultiplier m = quantize_multiplier(double(qx.scales[0]) * double(sw) / double(qy.scales[0]));
+          std::int32_t acc = 0;
+          for (std::int64_t k = 0; k < c.K; ++k)
+            acc += (std::int32_t(X.data<std::int8_t>()[r * c.K + k]) - std::int32_t(qx.zero_points[0])) *
+                   std::int32_t(W.data<std::int8_t>()[k * c.N + n]);
+          want[static_cast<std::size_t>(r * c.N + n)] = static_cast<std::int8_t>(
+              std::clamp(multiply_by_quantized_multiplier(acc, m) + std::int32_t(qy.zero_points[0]), lo, hi));
+        }
+    }
+    std::set<int> distinct(want.begin(), want.end());
+    if (want.size() >= 64) {
+      EXPECT_GT(distinct.size(), 8u) << c.type << " " << c.R << "x" << c.K << "x" << c.N;
+    }
+    for (auto isa : gemm::supported_isas()) {
+      gemm::force_isa(isa);
+      const auto fast = prepare_quantized(g.ops[0], g);
+      for (int threads : {1, 2}) {
+        ThreadPool pool(threads);
+        PoolScope scope(&pool);
+        const Tensor got = fast->run(std::vector<Tensor>{X, Tensor(), Tensor()})[0];
+        ASSERT_EQ(got.numel(), c.R * c.N);
+        std::int64_t diff = 0;
+        for (std::int64_t i = 0; i < got.numel(); ++i) diff += got.data<std::int8_t>()[i] != want[static_cast<std::size_t>(i)];
+        EXPECT_EQ(diff, 0) << c.type << " " << c.R << "x" << c.K << "x" << c.N << " ISA " << gemm::isa_name(isa)
+                           << " threads " << threads;
+      }
+    }
+    gemm::force_isa(gemm::supported_isas().back());
+  }
+}
+
+// The single-step requantisation (RequantChannel::single, requant_cols_avx512) against
+// fixed_point.h's MultiplyByQuantizedMultiplier on accumulators placed at and beside the
+// rounding boundaries (ties of both roundings), every right shift 0..30 and left shifts,
+// with a clamp wide enough to see the whole int32 result: zp 0 and an identity range.
+TEST(Int8Oracle, SingleStepRequantEqualsScalar) {
+  if (!__builtin_cpu_supports("avx512bw")) GTEST_SKIP() << "no AVX-512 BW on this CPU";
+  std::mt19937 rng(23);
+  auto uni = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
+  std::int64_t checked = 0, folded_checked = 0;
+  for (int shift = -30; shift <= 4; ++shift) {
+    for (int trial = 0; trial < 40; ++trial) {
+      std::vector<std::int32_t> bias(kNR);
+      std::vector<QuantizedMultiplier> qm(kNR);
+      for (int j = 0; j < kNR; ++j) {
+        bias[static_cast<std::size_t>(j)] = static_cast<std::int32_t>(uni(-1000, 1000));
+        qm[static_cast<std::size_t>(j)] = {static_cast<std::int32_t>(uni(1LL << 30, (1LL << 31) - 1)), shift};
+      }
+      if (trial == 0) qm[0].multiplier = 1 << 30;  // the smallest multiplier: h = 0 at x = -1
+      std::vector<RequantPanel> panels;
+      ASSERT_TRUE(requant_panels(bias.data(), qm.data(), kNR, panels));
+      std::vector<std::int32_t> tile(kMR4 * kNR);
+      for (int r = 0; r < kMR4; ++r)
+        for (int j = 0; j < kNR; ++j) {
+          const auto& m = qm[static_cast<std::size_t>(j)];
+          // x with x * M / 2^(31 - shift) near a half-integer result: ties of either rounding.
+          const double target = double(uni(-127, 127)) + (r % 2 ? 0.5 : 0.0);
+          const double x = target * std::ldexp(1.0, 31 - shift) / double(m.multiplier);
+          const std::int64_t xi = std::llround(x) + uni(-2, 2) + (r == 7 ? uni(-4000, 4000) : 0);
+          const std::int64_t left_cap = shift > 0 ? (1LL << (31 - shift)) - 1 : (1LL << 31) - 1;
+          tile[static_cast<std::size_t>(r * kNR + j)] = static_cast<std::int32_t>(
+              std::clamp<std::int64_t>(xi - bias[static_cast<std::size_t>(j)], -left_cap, left_cap));
+        }
+      // Single-step per lane (columns) and per row (RequantChannel, requant_tile_avx512).
+      std::vector<std::int8_t> cols(kMR4 * kNR), rows(kMR4 * kNR);
+      requant_cols_avx512(tile.data(), kMR4, kNR, panels[0], 0, -128, 127, cols.data(), kNR);
+      std::vector<RequantChannel> ch;
+      for (int r = 0; r < kMR4; ++r) ch.push_back(requant_channel(bias[0], qm[0].multiplier, qm[0].shift));
+      requant_tile_avx512(tile.data(), kMR4, kNR, ch.data(), 0, -128, 127, rows.data(), kNR);
+      // The bias folded into the rounding constant (RequantChannel::fold), where allowed.
+      std::vector<std::int8_t> folded(kMR4 * kNR);
+      std::vector<RequantChannel> chf = ch;
+      std::int64_t max_abs = 0;
+      for (auto v : tile) max_abs = std::max<std::int64_t>(max_abs, v < 0 ? -std::int64_t(v) : v);
+      for (auto& c : chf) fold_bias(c, max_abs);
+      if (shift <= 0 && max_abs + 1000 < (std::int64_t(1) << 31)) {
+        EXPECT_TRUE(chf[0].fold) << "shift " << shift;
+      }
+      folded_checked += chf[0].fold ? kMR4 * kNR : 0;
+      requant_tile_avx512(tile.data(), kMR4, kNR, chf.data(), 0, -128, 127, folded.data(), kNR);
+      EXPECT_EQ(folded, rows) << "folded, shift " << shift;
+      for (int r = 0; r < kMR4; ++r)
+        for (int j = 0; j < kNR; ++j) {
+          const auto t = static_cast<std::size_t>(r * kNR + j);
+          const auto want_col = static_cast<std::int8_t>(std::clamp(
+              multiply_by_quantized_multiplier(tile[t] + bias[static_cast<std::size_t>(j)], qm[static_cast<std::size_t>(j)]), -128, 127));
+          const auto want_row = static_cast<std::int8_t>(
+              std::clamp(multiply_by_quantized_multiplier(tile[t] + bias[0], qm[0]), -128, 127));
+          ASSERT_EQ(cols[t], want_col) << "shift " << shift << " x " << tile[t] << " lane " << j;
+          ASSERT_EQ(rows[t], want_row) << "shift " << shift << " x " << tile[t] << " row " << r;
+          ++checked;
+        }
+    }
+  }
+  EXPECT_GT(checked, 10000);
+  EXPECT_GT(folded_checked, 5000);
+}
+
+// int8 MaxPool (NCHW: the separable vertical/horizontal passes, AVX2 or portable) against
+// TFLite's reference MaxPool (the same op in NHWC, int8_tflite_reference.cpp), bit for
+// bit, on every ISA and at 1 and 2 threads: ResNet's 3x3 stride 2 pad 1, 2x2 stride 2,
+// stride 1, a 5x5 stride 3 window with uneven pads, rows wider than a vector, and
+// output params that differ from the input's (requantised).
+TEST(Int8Oracle, MaxPoolEqualsTfliteReferenceOnEveryIsa) {
+  struct Case {
+    Shape x;
+    std::int64_t k, s, pb, pe;
+    bool requant;
+  };
+  const std::vector<Case> cases = {
+      {{1, 4, 112, 112}, 3, 2, 1, 1, false}, {{2, 3, 9, 8}, 2, 2, 0, 0, false},  {{1, 5, 13, 70}, 3, 1, 1, 1, false},
+      {{1, 2, 17, 41}, 5, 3, 2, 1, true},    {{1, 3, 7, 33}, 3, 2, 1, 1, true},
+  };
+  std::mt19937 rng(29);
+  for (const Case& c : cases) {
+    Tensor X(ir::DType::Int8, c.x);
+    for (std::int64_t i = 0; i < X.numel(); ++i)
+      X.mutable_data<std::int8_t>()[i] = static_cast<std::int8_t>(std::uniform_int_distribution<int>(-128, 127)(rng));
+    const ir::QuantParams qx = per_tensor(0.05f, 3), qy = c.requant ? per_tensor(0.07f, -5) : qx;
+    auto build = [&](bool nhwc) {
+      ir::Graph g;
+      Shape xs = c.x;
+      if (nhwc) xs = {c.x[0], c.x[2], c.x[3], c.x[1]};
+      g.add_tensor(ir_tensor_of("x", ir::DType::Int8, xs, qx));
+      g.add_tensor(ir_tensor_of("y", ir::DType::Int8, {}, qy));
+      std::map<std::string, ir::Attribute> a{{"kernel_shape", std::vector<std::int64_t>{c.k, c.k}},
+                                             {"strides", std::vector<std::int64_t>{c.s, c.s}},
+                                             {"pads", std::vector<std::int64_t>{c.pb, c.pb, c.pe, c.pe}}};
+      if (nhwc) a["layout"] = std::string("NHWC");
+      g.ops.push_back(test::make_op("MaxPool", {"x"}, {"y"}, a));
+      return g;
+    };
+    const ir::Graph fast_g = build(false), ref_g = build(true);
+    const Tensor want = prepare_quantized(ref_g.ops[0], ref_g)->run(std::vector<Tensor>{to_channels_last<std::int8_t>(X)})[0];
+    for (auto isa : gemm::supported_isas()) {
+      gemm::force_isa(isa);
+      const auto fast = prepare_quantized(fast_g.ops[0], fast_g);
+      for (int threads : {1, 2}) {
+        ThreadPool pool(threads);
+        PoolScope scope(&pool);
+        const Tensor got = to_channels_last<std::int8_t>(fast->run(std::vector<Tensor>{X})[0]);
+        ASSERT_EQ(got.shape(), want.shape());
+        std::int64_t diff = 0;
+        for (std::int64_t i = 0; i < got.numel(); ++i) diff += got.data<std::int8_t>()[i] != want.data<std::int8_t>()[i];
+        EXPECT_EQ(diff, 0) << "x " << shape_string(c.x) << " k " << c.k << " s " << c.s << " ISA "
+                           << gemm::isa_name(isa) << " threads " << threads;
+      }
+    }
+    gemm::force_isa(gemm::supported_isas().back());
+  }
+}
+
+// GlobalAveragePool (one vector sum per channel) against TFLite's reference AveragePool
+// over the whole plane (NHWC) with equal params, against the portable loop with other
+// output params; every ISA, 1 and 2 threads.
+TEST(Int8Oracle, GlobalAveragePoolEqualsTfliteReferenceOnEveryIsa) {
+  std::mt19937 rng(31);
+  for (const bool requant : {false, true})
+    for (const Shape& xs : {Shape{1, 40, 7, 7}, Shape{2, 5, 56, 56}, Shape{1, 3, 1, 37}}) {
+      Tensor X(ir::DType::Int8, xs);
+      for (std::int64_t i = 0; i < X.numel(); ++i)
+        X.mutable_data<std::int8_t>()[i] = static_cast<std::int8_t>(std::uniform_int_distribution<int>(-128, 127)(rng));
+      const ir::QuantParams qx = per_tensor(0.05f, -9), qy = requant ? per_tensor(0.011f, 4) : qx;
+      auto build = [&](bool nhwc) {
+        ir::Graph g;
+        g.add_tensor(ir_tensor_of("x", ir::DType::Int8, nhwc ? Shape{xs[0], xs[2], xs[3], xs[1]} : xs, qx));
+        g.add_tensor(ir_tensor_of("y", ir::DType::Int8, {}, qy));
+        std::map<std::string, ir::Attribute> a;
+        if (nhwc) a["layout"] = std::string("NHWC");
+        g.ops.push_back(test::make_op("GlobalAveragePool", {"x"}, {"y"}, a));
+        return g;
+      };
+      const ir::Graph fast_g = build(false), ref_g = build(true);
+      // With other output params TFLite's pool has no int8 form (it requires equal params);
+      // the NCHW kernel then rounds once from the exact sum, so its oracle is its own
+      // portable loop (the generic ISA).
+      gemm::force_isa(gemm::Isa::Generic);
+      const Tensor want =
+          requant ? prepare_quantized(fast_g.ops[0], fast_g)->run(std::vector<Tensor>{X})[0]
+                  : prepare_quantized(ref_g.ops[0], ref_g)->run(std::vector<Tensor>{to_channels_last<std::int8_t>(X)})[0];
+      for (auto isa : gemm::supported_isas()) {
+        gemm::force_isa(isa);
+        const auto fast = prepare_quantized(fast_g.ops[0], fast_g);
+        for (int threads : {1, 2}) {
+          ThreadPool pool(threads);
+          PoolScope scope(&pool);
+          const Tensor got = fast->run(std::vector<Tensor>{X})[0];
+          ASSERT_EQ(got.numel(), want.numel());
+          std::int64_t diff = 0;  // [N, C, 1, 1] and [N, 1, 1, C]: the same order
+          for (std::int64_t i = 0; i < got.numel(); ++i) diff += got.data<std::int8_t>()[i] != want.data<std::int8_t>()[i];
+          EXPECT_EQ(diff, 0) << shape_string(xs) << " requant " << requant << " ISA " << gemm::isa_name(isa);
+        }
+      }
+      gemm::force_isa(gemm::supported_isas().back());
+    }
+}
+
+// The table ops (HardSwish, Gelu, Erf, Sigmoid, per-channel BatchNormalization) through the
+// vector lookup (AVX-512 VBMI) against the portable loop over the same table: equal on every
+// ISA, at 1 and 2 threads, over lengths off the 64-byte step and every int8 input.
+TEST(Int8Oracle, TableOpsEqualPortableOnEveryIsa) {
+  const Shape xs{1, 3, 37, 41};
+  Tensor X(ir::DType::Int8, xs);
+  for (std::int64_t i = 0; i < X.numel(); ++i) X.mutable_data<std::int8_t>()[i] = static_cast<std::int8_t>(i * 7 + i / 256);
+  const Tensor bn_s = Tensor::from_values<float>(ir::DType::Float32, {3}, {0.5f, 1.5f, -2.f});
+  const Tensor bn_b = Tensor::from_values<float>(ir::DType::Float32, {3}, {0.1f, -0.2f, 0.3f});
+  const Tensor bn_m = Tensor::from_values<float>(ir::DType::Float32, {3}, {0.f, 0.4f, -0.1f});
+  const Tensor bn_v = Tensor::from_values<float>(ir::DType::Float32, {3}, {1.f, 0.5f, 2.f});
+  for (const std::string type : {"HardSwish", "Gelu", "Erf", "Sigmoid", "BatchNormalization"}) {
+    ir::Graph g;
+    g.add_tensor(ir_tensor_of("x", ir::DType::Int8, xs, per_tensor(0.031f, 5)));
+    g.add_tensor(ir_tensor_of("y", ir::DType::Int8, {}, type == "Sigmoid" ? per_tensor(1.f / 256, -128) : per_tensor(0.02f, -3)));
+    std::vector<std::string> inputs{"x"};
+    if (type == "BatchNormalization") {
+      const char* names[] = {"s", "b", "m", "v"};
+      const Tensor* ts[] = {&bn_s, &bn_b, &bn_m, &bn_v};
+      for (int k = 0; k < 4; ++k) {
+        g.add_tensor(ir_tensor_of(names[k], ir::DType::Float32, {3}, std::nullopt, ts[k]));
+        inputs.emplace_back(names[k]);
+      }
+    }
+    g.ops.push_back(test::make_op(type, inputs, {"y"}, {}));
+    std::vector<std::vector<std::int8_t>> outs;
+    for (auto isa : gemm::supported_isas()) {
+      gemm::force_isa(isa);
+      const auto op = prepare_quantized(g.ops[0], g);
+      for (int threads : {1, 2}) {
+        ThreadPool pool(threads);
+        PoolScope scope(&pool);
+        std::vector<Tensor> in{X};
+        in.resize(inputs.size());
+        const Tensor y = op->run(in)[0];
+        outs.emplace_back(y.data<std::int8_t>(), y.data<std::int8_t>() + y.numel());
+      }
+    }
+    gemm::force_isa(gemm::supported_isas().back());
+    for (std::size_t k = 1; k < outs.size(); ++k) EXPECT_EQ(outs[k], outs[0]) << type << " run " << k;
+    EXPECT_GT(std::set<int>(outs[0].begin(), outs[0].end()).size(), 20u) << type;
+  }
+}
+
+// Concat (blocks written in place, tables for inputs with other params) against a scalar
+// mirror of TFLite's ConcatenationWithScaling, along every axis of a 4-D shape, every ISA,
+// 1 and 2 threads.
+TEST(Int8Oracle, ConcatEqualsTfliteReferenceOnEveryIsa) {
+  std::mt19937 rng(37);
+  const ir::QuantParams qy = per_tensor(0.05f, 2);
+  const std::vector<ir::QuantParams> qs = {qy, per_tensor(0.031f, -7), per_tensor(0.09f, 11)};
+  for (std::int64_t axis = -1; axis < 4; ++axis) {
+    const std::int64_t ax = axis < 0 ? 3 : axis;
+    std::vector<Tensor> xs;
+    ir::Graph g;
+    std::vector<std::string> names;
+    for (std::size_t i = 0; i < qs.size(); ++i) {
+      Shape sh{2, 3, 5, 7};
+      sh[static_cast<std::size_t>(ax)] += static_cast<std::int64_t>(i);
+      Tensor X(ir::DType::Int8, sh);
+      for (std::int64_t j = 0; j < X.numel(); ++j)
+        X.mutable_data<std::int8_t>()[j] = static_cast<std::int8_t>(std::uniform_int_distribution<int>(-128, 127)(rng));
+      names.push_back("x" + std::to_string(i));
+      g.add_tensor(ir_tensor_of(names.back(), ir::DType::Int8, sh, qs[i]));
+      xs.push_back(X);
+    }
+    g.add_tensor(ir_tensor_of("y", ir::DType::Int8, {}, qy));
+    g.ops.push_back(test::make_op("Concat", names, {"y"}, {{"axis", axis}}));
+    // The mirror: per input, y = zy + round(x * (sx / sy) - zx * (sx / sy)) (float), in order.
+    std::int64_t outer = 1;
+    for (std::int64_t d = 0; d < ax; ++d) outer *= xs[0].dim(static_cast<std::size_t>(d));
+    std::vector<std::int8_t> want;
+    for (std::int64_t o = 0; o < outer; ++o)
+      for (std::size_t i = 0; i < xs.size(); ++i) {
+        const std::int64_t block = xs[i].numel() / outer;
+        const float scale = qs[i].scales[0] * (1.f / qy.scales[0]), bias = -float(qs[i].zero_points[0]) * scale;
+        for (std::int64_t j = 0; j < block; ++j) {
+          const std::int8_t q = xs[i].data<std::int8_t>()[o * block + j];
+          want.push_back(i == 0 ? q
+                                : static_cast<std::int8_t>(std::clamp(
+                                      static_cast<std::int32_t>(std::round(float(q) * scale + bias)) +
+                                          static_cast<std::int32_t>(qy.zero_points[0]),
+                                      -128, 127)));
+        }
+      }
+    for (auto isa : gemm::supported_isas()) {
+      gemm::force_isa(isa);
+      const auto op = prepare_quantized(g.ops[0], g);
+      for (int threads : {1, 2}) {
+        ThreadPool pool(threads);
+        PoolScope scope(&pool);
+        const Tensor y = op->run(xs)[0];
+        ASSERT_EQ(y.numel(), static_cast<std::int64_t>(want.size()));
+        EXPECT_EQ(std::vector<std::int8_t>(y.data<std::int8_t>(), y.data<std::int8_t>() + y.numel()), want)
+            << "axis " << axis << " ISA " << gemm::isa_name(isa) << " threads " << threads;
+      }
+    }
+    gemm::force_isa(gemm::supported_isas().back());
+  }
+}
+
+// int8 Pad against the float Pad on the dequantised input, quantised back (QuantizeLinear):
+// constant (0 and another value), reflect and edge, spatial and channel pads, a crop
+// (negative pad): the integers must be the same.
+TEST(Int8Oracle, PadEqualsFloatPadQuantised) {
+  struct Case {
+    std::string mode;
+    std::vector<std::int64_t> pads;
+    float value;
+  };
+  const std::vector<Case> cases = {{"constant", {0, 0, 1, 1, 0, 0, 1, 1}, 0.f},
+                                   {"constant", {0, 2, 0, 3, 0, 1, 2, 0}, 0.37f},
+                                   {"constant", {0, 0, 0, 0, 0, 0, 0, 0}, 0.f},
+                                   {"reflect", {0, 0, 2, 1, 0, 0, 1, 2}, 0.f},
+                                   {"edge", {0, 0, 1, 0, 0, 0, 0, 3}, 0.f},
+                                   {"constant", {0, 0, -1, 1, 0, 0, 1, -2}, 0.f}};
+  const ir::QuantParams q = per_tensor(0.043f, -6);
+  Tensor X(ir::DType::Int8, {1, 3, 6, 7});
+  for (std::int64_t i = 0; i < X.numel(); ++i) X.mutable_data<std::int8_t>()[i] = static_cast<std::int8_t>(i * 29 - 100);
+  Tensor Xf(ir::DType::Float32, X.shape());
+  for (std::int64_t i = 0; i < X.numel(); ++i)
+    Xf.mutable_data<float>()[i] = float(X.data<std::int8_t>()[i] - q.zero_points[0]) * q.scales[0];
+  for (const Case& c : cases) {
+    const Tensor P = Tensor::from_values<std::int64_t>(ir::DType::Int64, {8}, c.pads);
+    const Tensor V = Tensor::scalar<float>(ir::DType::Float32, c.value);
+    ir::Graph g;
+    g.add_tensor(ir_tensor_of("x", ir::DType::Int8, X.shape(), q));
+    g.add_tensor(ir_tensor_of("p", ir::DType::Int64, {8}, std::nullopt, &P));
+    g.add_tensor(ir_tensor_of("v", ir::DType::Float32, {}, std::nullopt, &V));
+    g.add_tensor(ir_tensor_of("y", ir::DType::Int8, {}, q));
+    g.ops.push_back(test::make_op("Pad", {"x", "p", "v"}, {"y"}, {{"mode", c.mode}}));
+    const Tensor yf = run_kernel(g.ops[0], std::vector<Tensor>{Xf, P, V})[0];
+    const Tensor got = prepare_quantized(g.ops[0], g)->run(std::vector<Tensor>{X, P, V})[0];
+    ASSERT_EQ(got.shape(), yf.shape()) << c.mode;
+    std::int64_t diff = 0;
+    for (std::int64_t i = 0; i < got.numel(); ++i) {
+      const float r = std::nearbyint(yf.data<float>()[i] / q.scales[0]) + float(q.zero_points[0]);
+      diff += got.data<std::int8_t>()[i] != static_cast<std::int8_t>(std::clamp(r, -128.f, 127.f));
+    }
+    EXPECT_EQ(diff, 0) << c.mode << " pads " << shape_string(c.pads);
+    if (c.mode != "constant" || c.value != 0.f || c.pads[2] < 0) continue;
+    // TFLite's reference PAD (the same op with the zero point as an int8 constant: PADV2).
+    ir::Graph tg = g;
+    const Tensor Vq = Tensor::scalar<std::int8_t>(ir::DType::Int8, static_cast<std::int8_t>(q.zero_points[0]));
+    tg.add_tensor(ir_tensor_of("vq", ir::DType::Int8, {}, q, &Vq));
+    tg.ops[0].inputs[2] = "vq";
+    const Tensor ref = prepare_quantized(tg.ops[0], tg)->run(std::vector<Tensor>{X, P, Vq})[0];
+    EXPECT_EQ(std::vector<std::int8_t>(ref.data<std::int8_t>(), ref.data<std::int8_t>() + ref.numel()),
+              std::vector<std::int8_t>(got.data<std::int8_t>(), got.data<std::int8_t>() + got.numel()))
+        << "pads " << shape_string(c.pads);
+  }
+}
+
+// AveragePool with every window inside the input (DenseNet's 2x2 stride 2; the separable
+// sums) against TFLite's reference AveragePool (NHWC) with equal params, and against the
+// kernel's documented rounding with other output params: zy + round(sum - n zx) * sx / (n sy).
+TEST(Int8Oracle, AveragePoolEqualsTfliteReference) {
+  std::mt19937 rng(41);
+  struct Case {
+    Shape x;
+    std::int64_t k, s;
+  };
+  for (const bool requant : {false, true})
+    for (const Case& c : {Case{{1, 6, 56, 56}, 2, 2}, Case{{2, 3, 13, 11}, 3, 2}, Case{{1, 2, 9, 40}, 3, 1}}) {
+      Tensor X(ir::DType::Int8, c.x);
+      for (std::int64_t i = 0; i < X.numel(); ++i)
+        X.mutable_data<std::int8_t>()[i] = static_cast<std::int8_t>(std::uniform_int_distribution<int>(-128, 127)(rng));
+      const ir::QuantParams qx = per_tensor(0.05f, -9), qy = requant ? per_tensor(0.021f, 6) : qx;
+      auto build = [&](bool nhwc) {
+        ir::Graph g;
+        g.add_tensor(ir_tensor_of("x", ir::DType::Int8, nhwc ? Shape{c.x[0], c.x[2], c.x[3], c.x[1]} : c.x, qx));
+        g.add_tensor(ir_tensor_of("y", ir::DType::Int8, {}, qy));
+        std::map<std::string, ir::Attribute> a{{"kernel_shape", std::vector<std::int64_t>{c.k, c.k}},
+                                               {"strides", std::vector<std::int64_t>{c.s, c.s}}};
+        if (nhwc) a["layout"] = std::string("NHWC");
+        g.ops.push_back(test::make_op("AveragePool", {"x"}, {"y"}, a));
+        return g;
+      };
+      const ir::Graph fast_g = build(false), ref_g = build(true);
+      const Tensor got = to_channels_last<std::int8_t>(prepare_quantized(fast_g.ops[0], fast_g)->run(std::vector<Tensor>{X})[0]);
+      if (!requant) {
+        const Tensor want =
+            prepare_quantized(ref_g.ops[0], ref_g)->run(std::vector<Tensor>{to_channels_last<std::int8_t>(X)})[0];
+        ASSERT_EQ(got.shape(), want.shape());
+        EXPECT_EQ(std::vector<std::int8_t>(got.data<std::int8_t>(), got.data<std::int8_t>() + got.numel()),
+                  std::vector<std::int8_t>(want.data<std::int8_t>(), want.data<std::int8_t>() + want.numel()))
+            << shape_string(c.x);
+        continue;
+      }
+      const std::int64_t N = c.x[0], C = c.x[1], H = c.x[2], W = c.x[3], OH = (H - c.k) / c.s + 1, OW = (W - c.k) / c.s + 1;
+      const double ratio = double(qx.scales[0]) / double(qy.scales[0]);
+      std::int64_t diff = 0;
+      for (std::int64_t n = 0; n < N; ++n)
+        for (std::int64_t ch = 0; ch < C; ++ch)
+          for (std::int64_t oh = 0; oh < OH; ++oh)
+            for (std::int64_t ow = 0; ow < OW; ++ow) {
+              std::int32_t acc = 0;
+              const std::int32_t count = static_cast<std::int32_t>(c.k * c.k);
+              for (std::int64_t kh = 0; kh < c.k; ++kh)
+                for (std::int64_t kw = 0; kw < c.k; ++kw)
+                  acc += X.data<std::int8_t>()[((n * C + ch) * H + oh * c.s + kh) * W + ow * c.s + kw];
+              const double v = double(acc - count * qx.zero_points[0]) * ratio / double(count);
+              const auto r = static_cast<std::int32_t>(v >= 0 ? std::floor(v + 0.5) : std::ceil(v - 0.5));
+              const auto want = static_cast<std::int8_t>(std::clamp<std::int32_t>(r + std::int32_t(qy.zero_points[0]), -128, 127));
+              diff += got.data<std::int8_t>()[((n * OH + oh) * OW + ow) * C + ch] != want;
+            }
+      EXPECT_EQ(diff, 0) << shape_string(c.x) << " requantised";
+    }
+}
+
+// int8 LayerNormalization: the AVX2 rows against the portable rows (the kernel's defined
+// arithmetic, see int8_normalization.cpp), bit for bit on every ISA at 1 and 2 threads,
+// for row lengths off the 8-lane step and constant rows; and the result against the
+// definition computed here in the same float steps.
+TEST(Int8Oracle, LayerNormEqualsDefinitionOnEveryIsa) {
+  std::mt19937 rng(43);
+  for (const std::int64_t C : {3, 8, 29, 96, 768}) {
+    const Shape xs{2, 7, C};
+    Tensor X(ir::DType::Int8, xs);
+    for (std::int64_t i = 0; i < X.numel(); ++i)
+      X.mutable_data<std::int8_t>()[i] = static_cast<std::int8_t>(std::uniform_int_distribution<int>(-128, 127)(rng));
+    for (std::int64_t c = 0; c < C; ++c) X.mutable_data<std::int8_t>()[c] = 17;  // a constant row
+    std::vector<float> g(static_cast<std::size_t>(C)), b(g.size());
+    for (std::size_t c = 0; c < g.size(); ++c) {
+      g[c] = std::uniform_real_distribution<float>(-2.f, 2.f)(rng);
+      b[c] = std::uniform_real_distribution<float>(-1.f, 1.f)(rng);
+    }
+    const Tensor G = Tensor::from_values<float>(ir::DType::Float32, {C}, g), B = Tensor::from_values<float>(ir::DType::Float32, {C}, b);
+    const ir::QuantParams qx = per_tensor(0.047f, 9), qy = per_tensor(0.031f, -4);
+    ir::Graph gr;
+    gr.add_tensor(ir_tensor_of("x", ir::DType::Int8, xs, qx));
+    gr.add_tensor(ir_tensor_of("g", ir::DType::Float32, {C}, std::nullopt, &G));
+    gr.add_tensor(ir_tensor_of("b", ir::DType::Float32, {C}, std::nullopt, &B));
+    gr.add_tensor(ir_tensor_of("y", ir::DType::Int8, {}, qy));
+    gr.ops.push_back(test::make_op("LayerNormalization", {"x", "g", "b"}, {"y"}, {{"epsilon", 1e-5}}));
+    // The definition, step by step (volatile keeps every float rounding where it is).
+    std::vector<std::int8_t> want(static_cast<std::size_t>(X.numel()));
+    for (std::int64_t r = 0; r < X.numel() / C; ++r) {
+      const std::int8_t* q = X.data<std::int8_t>() + r * C;
+      std::int64_t s1 = 0, s2 = 0;
+      for (std::int64_t c = 0; c < C; ++c) s1 += q[c], s2 += std::int64_t(q[c]) * q[c];
+      const double mean = double(s1) / double(C), var = std::max(double(s2) / double(C) - mean * mean, 0.0);
+      const double sx = qx.scales[0], sy = qy.scales[0];
+      const auto k = static_cast<float>(sx / sy / std::sqrt(sx * sx * var + 1e-5));
+      for (std::int64_t c = 0; c < C; ++c) {
+        volatile float t = float(q[c]) - static_cast<float>(mean);
+        t = t * k;
+        t = t * g[static_cast<std::size_t>(c)];
+        t = t + static_cast<float>(double(b[static_cast<std::size_t>(c)]) / sy + double(qy.zero_points[0]));
+        want[static_cast<std::size_t>(r * C + c)] = static_cast<std::int8_t>(std::clamp(std::nearbyint(float(t)), -128.f, 127.f));
+      }
+    }
+    for (auto isa : gemm::supported_isas()) {
+      gemm::force_isa(isa);
+      const auto op = prepare_quantized(gr.ops[0], gr);
+      for (int threads : {1, 2}) {
+        ThreadPool pool(threads);
+        PoolScope scope(&pool);
+        const Tensor y = op->run(std::vector<Tensor>{X, G, B})[0];
+        EXPECT_EQ(std::vector<std::int8_t>(y.data<std::int8_t>(), y.data<std::int8_t>() + y.numel()), want)
+            << "C " << C << " ISA " << gemm::isa_name(isa) << " threads " << threads;
+      }
+    }
+    gemm::force_isa(gemm::supported_isas().back());
+    EXPECT_GT(std::set<int>(want.begin(), want.end()).size(), C > 20 ? 20u : 2u);
+  }
+}
+
+// DequantizeLinear per tensor i8/u8 -> f32: the vector path (AVX2) against the portable
+// double loop, bit for bit (every stored value, odd lengths for the tail).
+TEST(Int8Oracle, DequantizeLinearEqualsPortableOnEveryIsa) {
+  const std::int64_t n = 1037;
+  for (const ir::DType dt : {ir::DType::Int8, ir::DType::UInt8}) {
+    for (const float s : {0.037f, 1.7e-3f, 3.1e-39f /* subnormal products */}) {
+      Tensor X(dt, {1, n});
+      for (std::int64_t i = 0; i < n; ++i) reinterpret_cast<std::uint8_t*>(X.mutable_raw())[i] = static_cast<std::uint8_t>(i * 37);
+      Tensor S(ir::DType::Float32, {}), Z(dt, {});
+      S.mutable_data<float>()[0] = s;
+      if (dt == ir::DType::Int8)
+        Z.mutable_data<std::int8_t>()[0] = -7;
+      else
+        Z.mutable_data<std::uint8_t>()[0] = 131;
+      const ir::Operation op = test::make_op("DequantizeLinear", {"x", "s", "z"}, {"y"}, {});
+      std::vector<float> want(static_cast<std::size_t>(n));
+      for (std::int64_t i = 0; i < n; ++i)
+        want[static_cast<std::size_t>(i)] = static_cast<float>((X.get_double(i) - Z.get_double(0)) * double(s));
+      for (auto isa : gemm::supported_isas()) {
+        gemm::force_isa(isa);
+        const Tensor y = run_kernel(op, std::vector<Tensor>{X, S, Z})[0];
+        ASSERT_EQ(y.numel(), n);
+        std::int64_t diff = 0;
+        for (std::int64_t i = 0; i < n; ++i)
+          diff += std::memcmp(&y.data<float>()[i], &want[static_cast<std::size_t>(i)], sizeof(float)) != 0;
+        EXPECT_EQ(diff, 0) << ir::dtype_name(dt) << " scale " << s << " ISA " << gemm::isa_name(isa);
+      }
+      gemm::force_isa(gemm::supported_isas().back());
+    }
+  }
+}
+
 // int8 Mul (same shapes, and a side broadcast over trailing dims: the squeeze-excite
 // gate) against fixed_point.h mul_quantized (reference_integer_ops::MulElementwise).
 TEST(Int8Oracle, MulEqualsTfliteReferenceOnEveryIsa) {
@@ -349,6 +930,35 @@ TEST(Int8Oracle, VnniMicroKernelEqualsPortable) {
     igemm4_micro_generic(kq, a.data(), b.data(), want.data());
     igemm4_micro_avx512vnni(kq, a.data(), b.data(), got.data());
     EXPECT_EQ(got, want) << "kq " << kq;
+    // The two-panel forms: b as the first panel, its reverse as the second; the swapped
+    // (rows) kernels with b's bytes as activations and a's as weights.
+    std::vector<std::uint8_t> b2(b.rbegin(), b.rend());
+    std::vector<std::int32_t> want2(kMR4 * kNR), got2(2 * kMR4 * kNR);
+    igemm4_micro_generic(kq, a.data(), b2.data(), want2.data());
+    igemm4_micro2_avx512vnni(kq, a.data(), b.data(), b2.data(), got2.data());
+    EXPECT_EQ(std::vector<std::int32_t>(got2.begin(), got2.begin() + kMR4 * kNR), want) << "micro2 kq " << kq;
+    EXPECT_EQ(std::vector<std::int32_t>(got2.begin() + kMR4 * kNR, got2.end()), want2) << "micro2 kq " << kq;
+    std::vector<std::int8_t> w0(static_cast<std::size_t>(kq * kNR * 4)), w1(w0.size());
+    for (std::size_t i = 0; i < w0.size(); ++i) {
+      w0[i] = static_cast<std::int8_t>(std::uniform_int_distribution<int>(-128, 127)(rng));
+      w1[i] = static_cast<std::int8_t>(std::uniform_int_distribution<int>(-128, 127)(rng));
+    }
+    std::vector<std::uint8_t> act(static_cast<std::size_t>(kq * kMR4 * 4));
+    for (auto& v : act) v = static_cast<std::uint8_t>(std::uniform_int_distribution<int>(0, 255)(rng));
+    std::vector<std::int32_t> r0(kMR4 * kNR), r1(kMR4 * kNR), one(kMR4 * kNR), two(2 * kMR4 * kNR);
+    igemm_rows4_micro_generic(kq, act.data(), w0.data(), r0.data());
+    igemm_rows4_micro_generic(kq, act.data(), w1.data(), r1.data());
+    igemm_rows4_micro_avx512vnni(kq, act.data(), w0.data(), one.data());
+    igemm_rows4_micro2_avx512vnni(kq, act.data(), w0.data(), w1.data(), two.data());
+    EXPECT_EQ(one, r0) << "rows kq " << kq;
+    EXPECT_EQ(std::vector<std::int32_t>(two.begin(), two.begin() + kMR4 * kNR), r0) << "rows2 kq " << kq;
+    EXPECT_EQ(std::vector<std::int32_t>(two.begin() + kMR4 * kNR, two.end()), r1) << "rows2 kq " << kq;
+    // One activation row (batch 1): row 0 of each tile.
+    igemm_row1_micro_avx512vnni(kq, act.data(), w0.data(), one.data());
+    igemm_row1_micro2_avx512vnni(kq, act.data(), w0.data(), w1.data(), two.data());
+    EXPECT_TRUE(std::equal(r0.begin(), r0.begin() + kNR, one.begin())) << "row1 kq " << kq;
+    EXPECT_TRUE(std::equal(r0.begin(), r0.begin() + kNR, two.begin())) << "row1 x2 kq " << kq;
+    EXPECT_TRUE(std::equal(r1.begin(), r1.begin() + kNR, two.begin() + kMR4 * kNR)) << "row1 x2 kq " << kq;
   }
 }
 

@@ -99,9 +99,21 @@ void requant_row_generic(const std::int32_t* acc, std::int64_t n, std::int32_t b
 RequantRowFn requant_row_kernel() {
   const gemm::Isa isa = gemm::active_isa();
 #if defined(__x86_64__)
-  if (isa == gemm::Isa::Avx512) return requant_row_avx512;
+  static const bool bw_vl = __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
+  if (isa == gemm::Isa::Avx512 && bw_vl) return requant_row_avx512;
 #endif
   return isa != gemm::Isa::Generic && gemm::isa_supported(gemm::Isa::Avx2) ? requant_row_avx2 : requant_row_generic;
+}
+
+void lut_apply(const std::int8_t* lut, const std::int8_t* x, std::int64_t n, std::int8_t* y) {
+#if defined(__x86_64__)
+  static const bool vbmi = __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512bw");
+  if (vbmi && gemm::active_isa() == gemm::Isa::Avx512) {
+    lut_apply_avx512vbmi(lut, x, n, y);
+    return;
+  }
+#endif
+  for (std::int64_t i = 0; i < n; ++i) y[i] = lut[x[i] + 128];
 }
 
 bool use_mul_row_avx512() {

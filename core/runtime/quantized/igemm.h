@@ -64,10 +64,16 @@ using TileFn = std::function<void(std::int64_t m0, int mr, std::int64_t j0, int 
 /// of G values (element type TA), B packed per task into column slabs whose packed size
 /// (kg * G * sizeof(TB) bytes per column) stays in L2; tasks are slabs x row groups, enough
 /// for every thread; micro(kg, a_block, b_panel, tile) fills an MR x kNR tile.
+/// micro2, when given, fills the tiles of two adjacent panels at once (each A value loaded
+/// once for twice the products: the VNNI kernels' 8 x 32 form), written one after the other.
+/// b_packed, when given, is B already packed whole (panels of kNR columns): read in place,
+/// `pack` unused.
 template <int MR, int G, typename TA, typename TB, typename Micro>
 void igemm_driver(std::int64_t M, std::int64_t kg, const TA* a, std::int64_t N,
                   const std::function<void(std::int64_t, std::int64_t, TB*)>& pack, const TileFn& epilogue,
-                  Micro micro) {
+                  Micro micro,
+                  void (*micro2)(std::int64_t, const TA*, const TB*, const TB*, std::int32_t*) = nullptr,
+                  const TB* b_packed = nullptr) {
   if (M == 0 || N == 0) return;
   const std::int64_t mblocks = (M + MR - 1) / MR, col_bytes = std::max<std::int64_t>(1, kg * G * std::int64_t(sizeof(TB)));
   std::int64_t nc = std::clamp<std::int64_t>((192 * 1024) / col_bytes / kNR * kNR, kNR, 512);
@@ -80,17 +86,33 @@ void igemm_driver(std::int64_t M, std::int64_t kg, const TA* a, std::int64_t N,
     const std::int64_t s = t / mgroups, g = t % mgroups;
     const std::int64_t j0 = s * nc, w = std::min(nc, N - j0);
     thread_local std::vector<TB> bbuf;
-    bbuf.resize(static_cast<std::size_t>((w + kNR - 1) / kNR * kg * kNR * G));
-    pack(j0, w, bbuf.data());
-    alignas(64) std::int32_t tile[MR * kNR];
+    const TB* bslab = b_packed ? b_packed + (j0 / kNR) * kg * kNR * G : nullptr;  // B packed once: read in place
+    if (!bslab) {
+      bbuf.resize(static_cast<std::size_t>((w + kNR - 1) / kNR * kg * kNR * G));
+      pack(j0, w, bbuf.data());
+      bslab = bbuf.data();
+    }
+    alignas(64) std::int32_t tile[2 * MR * kNR];
     const std::int64_t mb_end = std::min(mblocks, (g + 1) * mper);
-    for (std::int64_t pn = 0; pn * kNR < w; ++pn) {
-      const TB* bp = bbuf.data() + pn * kg * kNR * G;
+    for (std::int64_t pn = 0; pn * kNR < w;) {
+      const TB* bp = bslab + pn * kg * kNR * G;
+      if (micro2 && (pn + 1) * kNR < w) {  // two panels (the second may be partial)
+        const int nr2 = static_cast<int>(std::min<std::int64_t>(kNR, w - (pn + 1) * kNR));
+        for (std::int64_t mb = g * mper; mb < mb_end; ++mb) {
+          micro2(kg, a + mb * kg * MR * G, bp, bp + kg * kNR * G, tile);
+          const int mr = static_cast<int>(std::min<std::int64_t>(MR, M - mb * MR));
+          epilogue(mb * MR, mr, j0 + pn * kNR, kNR, tile);
+          epilogue(mb * MR, mr, j0 + (pn + 1) * kNR, nr2, tile + MR * kNR);
+        }
+        pn += 2;
+        continue;
+      }
       const int nr = static_cast<int>(std::min<std::int64_t>(kNR, w - pn * kNR));
       for (std::int64_t mb = g * mper; mb < mb_end; ++mb) {
         micro(kg, a + mb * kg * MR * G, bp, tile);
         epilogue(mb * MR, static_cast<int>(std::min<std::int64_t>(MR, M - mb * MR)), j0 + pn * kNR, nr, tile);
       }
+      ++pn;
     }
   });
 }
@@ -166,6 +188,23 @@ void widen_row_avx2(const std::int8_t* src, std::int64_t n, std::int32_t z, std:
 /// stored as int8 (qmin >= -128) or uint8 (`u8`). NaN gives qmin.
 void quantize_linear_avx2(const float* x, std::int64_t n, float scale, std::int32_t zp, std::int32_t qmin,
                           std::int32_t qmax, bool u8, void* q);
+
+/// out[t] = src[2 t], t < n (AVX2; reads nothing past src[2 n - 1]): im2col of stride-2 rows.
+void gather_stride2_avx2(const std::int8_t* src, std::int64_t n, std::int8_t* out);
+/// Sum of n int8 values (AVX2), exact.
+std::int64_t sum_i8_avx2(const std::int8_t* x, std::int64_t n);
+/// y[i] = lut[x[i] + 128], i < n (AVX-512 VBMI vpermi2b, 64 per step).
+void lut_apply_avx512vbmi(const std::int8_t* lut, const std::int8_t* x, std::int64_t n, std::int8_t* y);
+/// The table lookup the CPU and the active ISA allow: VBMI, else a scalar loop.
+void lut_apply(const std::int8_t* lut, const std::int8_t* x, std::int64_t n, std::int8_t* y);
+
+/// out[i] = max over r < count of rows[r][i], i < n: int8 max pooling's vertical and
+/// horizontal passes (AVX2).
+void max_rows_avx2(const std::int8_t* const* rows, int count, std::int64_t n, std::int8_t* out);
+
+/// ONNX DequantizeLinear per tensor of int8 (or uint8 when `u8`) to f32 (AVX2), bit for bit
+/// the portable (double(q) - zp) * scale rounded to float: y[i] = float(q[i] - zp) * scale.
+void dequantize_linear_avx2(const void* q, bool u8, std::int64_t n, float scale, std::int32_t zp, float* y);
 
 /// AVX2 forms of the hybrid input quantisation (fixed_point.h asymmetric_*), bit-identical:
 /// lo/hi folded with the min/max of x, and asymmetric_quantize_with.

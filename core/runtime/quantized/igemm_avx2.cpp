@@ -308,6 +308,89 @@ __attribute__((target("avx2"))) void quantize_linear_avx2(const float* x, std::i
   }
 }
 
+// sum of n int8 values: vpsadbw of x ^ 0x80 (x + 128 as bytes) against zero adds 8 bytes
+// into each 64-bit lane exactly; 128 * n is taken off at the end.
+__attribute__((target("avx2"))) std::int64_t sum_i8_avx2(const std::int8_t* x, std::int64_t n) {
+  const __m256i flip = _mm256_set1_epi8(static_cast<char>(0x80)), zero = _mm256_setzero_si256();
+  __m256i acc = _mm256_setzero_si256();
+  std::int64_t i = 0, s = 0;
+  for (; i + 32 <= n; i += 32) {
+    const __m256i v = _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + i)), flip);
+    acc = _mm256_add_epi64(acc, _mm256_sad_epu8(v, zero));
+  }
+  alignas(32) std::int64_t lanes[4];
+  _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), acc);
+  s = lanes[0] + lanes[1] + lanes[2] + lanes[3] - 128 * i;
+  for (; i < n; ++i) s += x[i];
+  return s;
+}
+
+// 256-entry int8 table lookups, 64 per step: vpermi2b over the table's two halves
+// (indices x + 128, low 7 bits), the half chosen by the index's top bit.
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) void lut_apply_avx512vbmi(const std::int8_t* lut,
+                                                                                 const std::int8_t* x,
+                                                                                 std::int64_t n, std::int8_t* y) {
+  const __m512i t0 = _mm512_loadu_si512(lut), t1 = _mm512_loadu_si512(lut + 64), t2 = _mm512_loadu_si512(lut + 128),
+                t3 = _mm512_loadu_si512(lut + 192);
+  const __m512i flip = _mm512_set1_epi8(static_cast<char>(0x80));
+  for (std::int64_t i = 0; i < n; i += 64) {
+    const __mmask64 m = n - i >= 64 ? ~__mmask64(0) : (__mmask64(1) << (n - i)) - 1;
+    const __m512i idx = _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, x + i), flip);
+    const __m512i lo = _mm512_permutex2var_epi8(t0, idx, t1), hi = _mm512_permutex2var_epi8(t2, idx, t3);
+    _mm512_mask_storeu_epi8(y + i, m, _mm512_mask_blend_epi8(_mm512_movepi8_mask(idx), lo, hi));
+  }
+}
+
+// out[t] = src[2 t], t < n, reading src[0, 2 n - 1] only: 32 bytes in, their even bytes
+// out (pshufb per 16-byte half), 16 per step.
+__attribute__((target("avx2"))) void gather_stride2_avx2(const std::int8_t* src, std::int64_t n, std::int8_t* out) {
+  const __m128i even = _mm_setr_epi8(0, 2, 4, 6, 8, 10, 12, 14, -1, -1, -1, -1, -1, -1, -1, -1);
+  std::int64_t t = 0;
+  for (; t + 16 <= n; t += 16) {
+    const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 2 * t));
+    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 2 * t + 16));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + t),
+                     _mm_unpacklo_epi64(_mm_shuffle_epi8(a, even), _mm_shuffle_epi8(b, even)));
+  }
+  for (; t < n; ++t) out[t] = src[2 * t];
+}
+
+// out[i] = max over r < count of rows[r][i] (int8), 32 bytes per step.
+__attribute__((target("avx2"))) void max_rows_avx2(const std::int8_t* const* rows, int count, std::int64_t n,
+                                                   std::int8_t* out) {
+  std::int64_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    __m256i m = _mm256_set1_epi8(-128);
+    for (int r = 0; r < count; ++r)
+      m = _mm256_max_epi8(m, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(rows[r] + i)));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), m);
+  }
+  for (; i < n; ++i) {
+    std::int8_t m = -128;
+    for (int r = 0; r < count; ++r) m = std::max(m, rows[r][i]);
+    out[i] = m;
+  }
+}
+
+// y = float(q - zp) * scale: the exact product rounded once, as the portable
+// (double(q) - zp) * double(scale) rounded to float (|q - zp| < 2^9: exact in double).
+__attribute__((target("avx2"))) void dequantize_linear_avx2(const void* q, bool u8, std::int64_t n, float scale,
+                                                            std::int32_t zp, float* y) {
+  const auto* in = static_cast<const std::uint8_t*>(q);
+  const __m256 vs = _mm256_set1_ps(scale);
+  const __m256i vz = _mm256_set1_epi32(zp);
+  std::int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m128i b = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(in + i));
+    const __m256i v = u8 ? _mm256_cvtepu8_epi32(b) : _mm256_cvtepi8_epi32(b);
+    _mm256_storeu_ps(y + i, _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(v, vz)), vs));
+  }
+  for (; i < n; ++i) {
+    const std::int32_t v = u8 ? std::int32_t(in[i]) : std::int32_t(static_cast<std::int8_t>(in[i]));
+    y[i] = float(v - zp) * scale;
+  }
+}
+
 __attribute__((target("avx2"))) bool minmax_finite_avx2(const float* x, std::int64_t n, float& lo, float& hi) {
   // Non-finite: |v| == inf, or v != v; one flag vector for the whole run.
   const __m256 abs_mask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7FFFFFFF)), inf = _mm256_set1_ps(INFINITY);

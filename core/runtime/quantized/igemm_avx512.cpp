@@ -8,6 +8,7 @@
 // GCC 12's avx512fintrin.h initialises its "undefined" vectors from themselves, which
 // -Wmaybe-uninitialized reports wherever they are inlined (GCC bug 105593; fixed in 13).
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"  // the same bug, reported as certain in dw_store16
 #endif
 #include <immintrin.h>
 
@@ -16,6 +17,7 @@
 #include <cstring>
 
 #include "core/runtime/quantized/igemm.h"
+#include "core/runtime/quantized/fixed_point.h"
 #include "core/runtime/quantized/igemm_u8.h"
 
 namespace ec::runtime::quantized {
@@ -62,6 +64,16 @@ __attribute__((target("avx512f,avx512bw,avx512vnni"))) void igemm_micro_avx512vn
 
 namespace {
 
+// Stores the 16 int32 lanes of v (already within int8) as bytes, lanes under mask k: the
+// register form of vpmovdb, then a plain store for whole rows (a byte-masked one for tails)
+// rather than the masked memory form of vpmovdb on every row.
+__attribute__((target("avx512f,avx512bw,avx512vl"), always_inline)) inline void store16_i8(std::int8_t* out,
+                                                                                        __mmask16 k, __m512i v) {
+  const __m128i b = _mm512_cvtepi32_epi8(v);
+  if (k == __mmask16(0xFFFF)) _mm_storeu_si128(reinterpret_cast<__m128i*>(out), b);
+  else _mm_mask_storeu_epi8(out, k, b);
+}
+
 // SRDHM of the even 32-bit lanes of a (as 64-bit lanes) by m: the quotient in the low 32 bits
 // (fixed_point.h saturating_rounding_doubling_high_mul; m < 2^31, so no saturation case).
 __attribute__((target("avx512f"))) inline __m512i srdhm_even16(__m512i a, __m512i m64) {
@@ -95,6 +107,45 @@ __attribute__((target("avx512f"))) inline __m512i mbqm16(__m512i x, const Mbqm16
   return _mm512_mask_add_epi32(r, _mm512_cmpgt_epi32_mask(rem, thr), r, one);
 }
 
+// MBQM of the even 32-bit lanes of x in one 64-bit step (RequantChannel::single): the
+// product with the even lanes of m, the rounding constant, the correction when the
+// product is below -2^30, the arithmetic shift by 31 + right; the result in the low half.
+// thr is -2^30, or with the bias folded into round (RequantChannel::fold) -2^30 - bias * m.
+__attribute__((target("avx512f"))) inline __m512i mbqm_single_even(__m512i x, __m512i m, __m512i round,
+                                                                    __m512i correct, __m512i shift, __m512i thr) {
+  const __m512i p = _mm512_mul_epi32(x, m);
+  const __mmask8 neg = _mm512_cmplt_epi64_mask(p, thr);
+  __m512i t = _mm512_add_epi64(p, round);
+  t = _mm512_mask_sub_epi64(t, neg, t, correct);
+  return _mm512_srav_epi64(t, shift);
+}
+
+// 16 lanes: even lanes through mbqm_single_even, odd lanes moved down and back up.
+__attribute__((target("avx512f"))) inline __m512i mbqm_single16(__m512i x, __m512i m, const __m512i* round,
+                                                                 const __m512i* correct, const __m512i* shift,
+                                                                 const __m512i* thr) {
+  const __m512i even = mbqm_single_even(x, m, round[0], correct[0], shift[0], thr[0]);
+  const __m512i odd = mbqm_single_even(_mm512_srli_epi64(x, 32), _mm512_srli_epi64(m, 32), round[1], correct[1],
+                                       shift[1], thr[1]);
+  return _mm512_mask_blend_epi32(__mmask16(0xAAAA), even, _mm512_slli_epi64(odd, 32));
+}
+
+// One channel's single-step constants in vectors.
+// (folded: round and thr with the bias inside, RequantChannel::fold; the caller then
+// neither adds the bias nor shifts left.)
+struct Single16 {
+  __m512i m, rd[2], co[2], sh[2], thr[2];
+};
+__attribute__((target("avx512f"))) inline Single16 single16(const RequantChannel& c, bool folded = false) {
+  Single16 r;
+  r.m = _mm512_set1_epi32(c.multiplier);
+  r.rd[0] = r.rd[1] = _mm512_set1_epi64(folded ? c.round_b : c.round);
+  r.co[0] = r.co[1] = _mm512_set1_epi64(c.correct);
+  r.sh[0] = r.sh[1] = _mm512_set1_epi64(c.shift64);
+  r.thr[0] = r.thr[1] = _mm512_set1_epi64(folded ? c.thr_b : -(std::int64_t(1) << 30));
+  return r;
+}
+
 }  // namespace
 
 // TFLite's int8 Add, 16 lanes per step (masked tails).
@@ -105,6 +156,22 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) void add_row_avx512(const s
                mo = mbqm16_params(p.mo, p.shift_o);
   const __m512i o1 = _mm512_set1_epi32(p.off1), o2 = _mm512_set1_epi32(p.off2), zo = _mm512_set1_epi32(p.out_zp);
   const __m512i lo = _mm512_set1_epi32(p.lo), hi = _mm512_set1_epi32(p.hi);
+  const RequantChannel r1 = requant_channel(0, p.m1, p.shift1), r2 = requant_channel(0, p.m2, p.shift2),
+                       ro = requant_channel(0, p.mo, p.shift_o);
+  if (r1.single && r2.single && ro.single) {  // each MBQM in one 64-bit step (RequantChannel)
+    const Single16 s1 = single16(r1), s2 = single16(r2), so = single16(ro);
+    for (std::int64_t i = 0; i < n; i += 16) {
+      const __mmask16 k = n - i >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (n - i)) - 1);
+      __m512i x1 = _mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(k, a + i));
+      __m512i x2 = _mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(k, b + i));
+      x1 = mbqm_single16(_mm512_slli_epi32(_mm512_add_epi32(x1, o1), 20), s1.m, s1.rd, s1.co, s1.sh, s1.thr);
+      x2 = mbqm_single16(_mm512_slli_epi32(_mm512_add_epi32(x2, o2), 20), s2.m, s2.rd, s2.co, s2.sh, s2.thr);
+      __m512i r = mbqm_single16(p.sub ? _mm512_sub_epi32(x1, x2) : _mm512_add_epi32(x1, x2), so.m, so.rd, so.co, so.sh, so.thr);
+      r = _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(r, zo), lo), hi);
+      store16_i8(out + i, k, r);
+    }
+    return;
+  }
   for (std::int64_t i = 0; i < n; i += 16) {
     const __mmask16 k = n - i >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (n - i)) - 1);
     __m512i x1 = _mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(k, a + i));
@@ -113,7 +180,7 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) void add_row_avx512(const s
     x2 = mbqm16(_mm512_slli_epi32(_mm512_add_epi32(x2, o2), 20), m2);
     __m512i r = mbqm16(p.sub ? _mm512_sub_epi32(x1, x2) : _mm512_add_epi32(x1, x2), mo);
     r = _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(r, zo), lo), hi);
-    _mm512_mask_cvtepi32_storeu_epi8(out + i, k, r);
+    store16_i8(out + i, k, r);
   }
 }
 
@@ -129,6 +196,20 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) void mul_row_avx512(
   const __m128i lc = _mm_cvtsi32_si128(left), rc = _mm_cvtsi32_si128(right);
   const __m512i zero = _mm512_setzero_si512();
   const __m512i bs = _mm512_set1_epi32(std::int32_t(b_ptr[0]) + off_b);
+  const RequantChannel c = requant_channel(0, multiplier, shift);
+  if (c.single) {  // MBQM in one 64-bit step (RequantChannel)
+    const Single16 s = single16(c);
+    for (std::int64_t i = 0; i < n; i += 16) {
+      const __mmask16 k = n - i >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (n - i)) - 1);
+      const __m512i x1 = _mm512_add_epi32(_mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(k, a + i)), oa);
+      const __m512i x2 =
+          b_scalar ? bs : _mm512_add_epi32(_mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(k, b_ptr + i)), ob);
+      const __m512i x = _mm512_sll_epi32(_mm512_mullo_epi32(x1, x2), lc);
+      const __m512i r = mbqm_single16(x, s.m, s.rd, s.co, s.sh, s.thr);
+      store16_i8(out + i, k, _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(r, vz), vlo), vhi));
+    }
+    return;
+  }
   for (std::int64_t i = 0; i < n; i += 16) {
     const __mmask16 k = n - i >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (n - i)) - 1);
     const __m512i x1 = _mm512_add_epi32(_mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(k, a + i)), oa);
@@ -142,13 +223,13 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) void mul_row_avx512(
     __m512i r = _mm512_sra_epi32(h, rc);
     r = _mm512_mask_add_epi32(r, _mm512_cmpgt_epi32_mask(rem, thr), r, one);
     r = _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(r, vz), vlo), vhi);
-    _mm512_mask_cvtepi32_storeu_epi8(out + i, k, r);
+    store16_i8(out + i, k, r);
   }
 }
 
 // The 16-lane form of requant_row_avx2 (same arithmetic, bit for bit); partial
 // blocks use masked loads and stores instead of a bounce buffer.
-__attribute__((target("avx512f"))) void requant_row_avx512(const std::int32_t* acc, std::int64_t n,
+__attribute__((target("avx512f,avx512bw,avx512vl"))) void requant_row_avx512(const std::int32_t* acc, std::int64_t n,
                                                             std::int32_t bias, std::int32_t multiplier, int shift,
                                                             std::int32_t zp, std::int32_t lo, std::int32_t hi,
                                                             std::int8_t* out) {
@@ -159,6 +240,17 @@ __attribute__((target("avx512f"))) void requant_row_avx512(const std::int32_t* a
   const __m512i rmask = _mm512_set1_epi32(mask), rhalf = _mm512_set1_epi32(mask >> 1);
   const __m128i lc = _mm_cvtsi32_si128(left), rc = _mm_cvtsi32_si128(right);
   const __m512i zero = _mm512_setzero_si512();
+  const RequantChannel c = requant_channel(bias, multiplier, shift);
+  if (c.single) {  // one 64-bit rounding step (RequantChannel)
+    const Single16 k = single16(c);
+    for (std::int64_t j = 0; j < n; j += 16) {
+      const __mmask16 m = n - j >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (n - j)) - 1);
+      const __m512i x = _mm512_sll_epi32(_mm512_add_epi32(_mm512_maskz_loadu_epi32(m, acc + j), vb), lc);
+      const __m512i r = mbqm_single16(x, k.m, k.rd, k.co, k.sh, k.thr);
+      store16_i8(out + j, m, _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(r, vz), vlo), vhi));
+    }
+    return;
+  }
   for (std::int64_t j = 0; j < n; j += 16) {
     const __mmask16 m = n - j >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (n - j)) - 1);
     __m512i x = _mm512_add_epi32(_mm512_maskz_loadu_epi32(m, acc + j), vb);
@@ -171,48 +263,98 @@ __attribute__((target("avx512f"))) void requant_row_avx512(const std::int32_t* a
     __m512i r = _mm512_sra_epi32(h, rc);
     r = _mm512_mask_add_epi32(r, _mm512_cmpgt_epi32_mask(rem, thr), r, one);
     r = _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(r, vz), vlo), vhi);
-    _mm512_mask_cvtepi32_storeu_epi8(out + j, m, r);  // in [lo, hi] within int8: exact
+    store16_i8(out + j, m, r);  // in [lo, hi] within int8: exact
   }
 }
 
-// The VNNI u8 x s8 micro-kernel (igemm_u8.h): an 8 x 16 tile in 8 zmm accumulators;
-// per K quad one load of B (16 columns x 4 uint8) and per row one broadcast of
-// four weights and one vpdpbusd (four u8*s8 products added to each int32 lane,
-// no saturation: |sum| <= 4 * 255 * 128 per step, far inside int32).
+// The VNNI micro-kernels (igemm_u8.h): 8 rows x 16 columns per panel, one or two panels
+// (8 or 16 zmm accumulators); per K quad one load per panel and per row one broadcast of
+// four bytes, then one vpdpbusd per panel (four u8*s8 products added to each int32 lane,
+// no saturation: |sum| <= 4 * 255 * 128 per step). Conv (igemm4): the broadcast side is the
+// s8 weights, the panels the u8 activations; Linear (igemm_rows4, Swapped): the broadcast
+// side is the u8 activation rows, the panels the s8 weights. Two panels feed each
+// broadcast twice: 1.35x the products per second of one panel on Zen 4, hot in cache.
+// Rows < kMR4 computes (and stores) only the first Rows rows of each tile: a batch-1
+// FullyConnected's single activation row.
+template <bool Swapped, int Panels, typename TA, typename TB, int Rows = kMR4>
+__attribute__((target("avx512f,avx512bw,avx512vnni"), always_inline)) inline void vnni_micro(
+    std::int64_t kq, const TA* a, const TB* const* b, std::int32_t* c) {
+  static_assert(kMR4 == 8 && kNR == 16, "the VNNI micro-kernels are written for 8 x 16 tiles");
+  __m512i acc[Panels][Rows];
+#pragma GCC unroll 16
+  for (int p = 0; p < Panels; ++p)
+#pragma GCC unroll 8
+    for (int r = 0; r < Rows; ++r) acc[p][r] = _mm512_setzero_si512();
+  for (std::int64_t q = 0; q < kq; ++q) {
+    __m512i bv[Panels];
+#pragma GCC unroll 2
+    for (int p = 0; p < Panels; ++p) bv[p] = _mm512_loadu_si512(b[p] + q * kNR * 4);
+    std::int32_t pr[Rows];
+    std::memcpy(pr, a + q * kMR4 * 4, sizeof pr);  // four bytes of each row
+#pragma GCC unroll 8
+    for (int r = 0; r < Rows; ++r) {
+      const __m512i w = _mm512_set1_epi32(pr[r]);
+#pragma GCC unroll 2
+      for (int p = 0; p < Panels; ++p)
+        acc[p][r] = Swapped ? _mm512_dpbusd_epi32(acc[p][r], w, bv[p]) : _mm512_dpbusd_epi32(acc[p][r], bv[p], w);
+    }
+  }
+#pragma GCC unroll 2
+  for (int p = 0; p < Panels; ++p)
+#pragma GCC unroll 8
+    for (int r = 0; r < Rows; ++r) _mm512_storeu_si512(c + (p * kMR4 + r) * kNR, acc[p][r]);
+}
+
 __attribute__((target("avx512f,avx512bw,avx512vnni"))) void igemm4_micro_avx512vnni(std::int64_t kq,
                                                                                      const std::int8_t* a,
                                                                                      const std::uint8_t* b,
                                                                                      std::int32_t* c) {
-  static_assert(kMR4 == 8 && kNR == 16, "the VNNI u8 micro-kernel is written for 8 x 16 tiles");
-  __m512i c0 = _mm512_setzero_si512(), c1 = _mm512_setzero_si512(), c2 = _mm512_setzero_si512(),
-          c3 = _mm512_setzero_si512(), c4 = _mm512_setzero_si512(), c5 = _mm512_setzero_si512(),
-          c6 = _mm512_setzero_si512(), c7 = _mm512_setzero_si512();
-  for (std::int64_t q = 0; q < kq; ++q, a += kMR4 * 4, b += kNR * 4) {
-    const __m512i bv = _mm512_loadu_si512(b);
-    std::int32_t pr[8];
-    std::memcpy(pr, a, sizeof pr);  // four weights of each of the 8 rows
-    c0 = _mm512_dpbusd_epi32(c0, bv, _mm512_set1_epi32(pr[0]));
-    c1 = _mm512_dpbusd_epi32(c1, bv, _mm512_set1_epi32(pr[1]));
-    c2 = _mm512_dpbusd_epi32(c2, bv, _mm512_set1_epi32(pr[2]));
-    c3 = _mm512_dpbusd_epi32(c3, bv, _mm512_set1_epi32(pr[3]));
-    c4 = _mm512_dpbusd_epi32(c4, bv, _mm512_set1_epi32(pr[4]));
-    c5 = _mm512_dpbusd_epi32(c5, bv, _mm512_set1_epi32(pr[5]));
-    c6 = _mm512_dpbusd_epi32(c6, bv, _mm512_set1_epi32(pr[6]));
-    c7 = _mm512_dpbusd_epi32(c7, bv, _mm512_set1_epi32(pr[7]));
-  }
-  _mm512_storeu_si512(c + 0 * kNR, c0);
-  _mm512_storeu_si512(c + 1 * kNR, c1);
-  _mm512_storeu_si512(c + 2 * kNR, c2);
-  _mm512_storeu_si512(c + 3 * kNR, c3);
-  _mm512_storeu_si512(c + 4 * kNR, c4);
-  _mm512_storeu_si512(c + 5 * kNR, c5);
-  _mm512_storeu_si512(c + 6 * kNR, c6);
-  _mm512_storeu_si512(c + 7 * kNR, c7);
+  const std::uint8_t* bs[1] = {b};
+  vnni_micro<false, 1>(kq, a, bs, c);
 }
+__attribute__((target("avx512f,avx512bw,avx512vnni"))) void igemm4_micro2_avx512vnni(std::int64_t kq,
+                                                                                      const std::int8_t* a,
+                                                                                      const std::uint8_t* b0,
+                                                                                      const std::uint8_t* b1,
+                                                                                      std::int32_t* c) {
+  const std::uint8_t* bs[2] = {b0, b1};
+  vnni_micro<false, 2>(kq, a, bs, c);
+}
+__attribute__((target("avx512f,avx512bw,avx512vnni"))) void igemm_rows4_micro_avx512vnni(std::int64_t kq,
+                                                                                         const std::uint8_t* a,
+                                                                                         const std::int8_t* b,
+                                                                                         std::int32_t* c) {
+  const std::int8_t* bs[1] = {b};
+  vnni_micro<true, 1>(kq, a, bs, c);
+}
+__attribute__((target("avx512f,avx512bw,avx512vnni"))) void igemm_rows4_micro2_avx512vnni(std::int64_t kq,
+                                                                                          const std::uint8_t* a,
+                                                                                          const std::int8_t* b0,
+                                                                                          const std::int8_t* b1,
+                                                                                          std::int32_t* c) {
+  const std::int8_t* bs[2] = {b0, b1};
+  vnni_micro<true, 2>(kq, a, bs, c);
+}
+__attribute__((target("avx512f,avx512bw,avx512vnni"))) void igemm_row1_micro_avx512vnni(std::int64_t kq,
+                                                                                        const std::uint8_t* a,
+                                                                                        const std::int8_t* b,
+                                                                                        std::int32_t* c) {
+  const std::int8_t* bs[1] = {b};
+  vnni_micro<true, 1, std::uint8_t, std::int8_t, 1>(kq, a, bs, c);
+}
+__attribute__((target("avx512f,avx512bw,avx512vnni"))) void igemm_row1_micro2_avx512vnni(std::int64_t kq,
+                                                                                         const std::uint8_t* a,
+                                                                                         const std::int8_t* b0,
+                                                                                         const std::int8_t* b1,
+                                                                                         std::int32_t* c) {
+  const std::int8_t* bs[2] = {b0, b1};
+  vnni_micro<true, 2, std::uint8_t, std::int8_t, 1>(kq, a, bs, c);
+}
+
 
 // Per row: the channel's constants broadcast from memory, then requant_row_avx512's
 // arithmetic on the row's 16 lanes (masked when nr < 16).
-__attribute__((target("avx512f,avx512bw"))) void requant_tile_avx512(const std::int32_t* tile, int mr, int nr,
+__attribute__((target("avx512f,avx512bw,avx512vl"))) void requant_tile_avx512(const std::int32_t* tile, int mr, int nr,
                                                                      const RequantChannel* ch, std::int32_t zp,
                                                                      std::int32_t lo, std::int32_t hi,
                                                                      std::int8_t* out, std::int64_t out_stride) {
@@ -221,8 +363,22 @@ __attribute__((target("avx512f,avx512bw"))) void requant_tile_avx512(const std::
   const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi32(1);
   for (int r = 0; r < mr; ++r, tile += kNR, out += out_stride) {
     const RequantChannel& c = ch[r];
+    if (c.fold) {  // the bias inside the rounding constant, no left shift: two ops fewer
+      const Single16 k = single16(c, true);
+      __m512i q = mbqm_single16(_mm512_loadu_si512(tile), k.m, k.rd, k.co, k.sh, k.thr);
+      q = _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(q, vz), vlo), vhi);
+      store16_i8(out, m, q);
+      continue;
+    }
     __m512i x = _mm512_add_epi32(_mm512_loadu_si512(tile), _mm512_set1_epi32(c.bias));
     x = _mm512_sllv_epi32(x, _mm512_set1_epi32(c.left));  // wraps like the scalar form
+    if (c.single) {
+      const Single16 k = single16(c);
+      __m512i q = mbqm_single16(x, k.m, k.rd, k.co, k.sh, k.thr);
+      q = _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(q, vz), vlo), vhi);
+      store16_i8(out, m, q);
+      continue;
+    }
     const __m512i m64 = _mm512_set1_epi64(c.multiplier);
     const __m512i even = srdhm_even16(x, m64), odd = srdhm_even16(_mm512_srli_epi64(x, 32), m64);
     const __m512i h = _mm512_mask_blend_epi32(__mmask16(0xAAAA), even, _mm512_slli_epi64(odd, 32));
@@ -232,7 +388,148 @@ __attribute__((target("avx512f,avx512bw"))) void requant_tile_avx512(const std::
     __m512i q = _mm512_srav_epi32(h, _mm512_set1_epi32(c.right));
     q = _mm512_mask_add_epi32(q, _mm512_cmpgt_epi32_mask(rem, thr), q, one);
     q = _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(q, vz), vlo), vhi);
-    _mm512_mask_cvtepi32_storeu_epi8(out, m, q);
+    store16_i8(out, m, q);
+  }
+}
+
+
+// Per row of the tile (an activation row): the panel's per-lane constants, one step.
+__attribute__((target("avx512f,avx512bw,avx512vl"))) void requant_cols_avx512(const std::int32_t* tile, int mr, int nr,
+                                                                     const RequantPanel& p, std::int32_t zp,
+                                                                     std::int32_t lo, std::int32_t hi,
+                                                                     std::int8_t* out, std::int64_t out_stride) {
+  const __mmask16 m = nr >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << nr) - 1);
+  const __m512i vz = _mm512_set1_epi32(zp), vlo = _mm512_set1_epi32(lo), vhi = _mm512_set1_epi32(hi);
+  const __m512i bias = _mm512_load_si512(p.bias), mult = _mm512_load_si512(p.multiplier),
+                left = _mm512_load_si512(p.left);
+  const __m512i rd[2] = {_mm512_load_si512(p.round[0]), _mm512_load_si512(p.round[1])};
+  const __m512i co[2] = {_mm512_load_si512(p.correct[0]), _mm512_load_si512(p.correct[1])};
+  const __m512i sh[2] = {_mm512_load_si512(p.shift64[0]), _mm512_load_si512(p.shift64[1])};
+  for (int r = 0; r < mr; ++r, tile += kNR, out += out_stride) {
+    __m512i x = _mm512_sllv_epi32(_mm512_add_epi32(_mm512_loadu_si512(tile), bias), left);
+    const __m512i th[2] = {_mm512_set1_epi64(-(std::int64_t(1) << 30)), _mm512_set1_epi64(-(std::int64_t(1) << 30))};
+    __m512i q = mbqm_single16(x, mult, rd, co, sh, th);
+    q = _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(q, vz), vlo), vhi);
+    store16_i8(out, m, q);
+  }
+}
+
+// One channel of an int8 depthwise convolution (igemm_u8.h dw_channel_vnni): per kernel
+// row, tap pairs (w[2p], w[2p+1]) (the last one (w, 0) when KW is odd) meet int16 pairs of
+// the plane read at an offset, so one vpdpwssd adds two taps to 16 outputs:
+//   stride 2: lane i at int16 offset 2 (j0 + i) + 2p holds (x[2j + 2p], x[2j + 2p + 1]) for
+//             output j = j0 + i: outputs in order;
+//   stride 1: lanes at offset j0 + 2p hold the pairs of the even outputs j0 + 2i, at
+//             offset j0 + 1 + 2p those of the odd ones; two permutes put 32 in order.
+// The sums are requantised in registers (RequantChannel, single step or the two roundings
+// through the scalar form) and stored as int8.
+namespace {
+__attribute__((target("avx512f,avx512bw,avx512vl"), always_inline)) inline void dw_store16(__m512i acc, const RequantChannel& c,
+                                                                    std::int32_t zp, std::int32_t lo, std::int32_t hi,
+                                                                    std::int8_t* out, int n) {
+  const __mmask16 m = n >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << n) - 1);
+  __m512i q;
+  if (c.fold) {
+    const Single16 k = single16(c, true);
+    q = _mm512_add_epi32(mbqm_single16(acc, k.m, k.rd, k.co, k.sh, k.thr), _mm512_set1_epi32(zp));
+  } else if (c.single) {
+    const __m512i x = _mm512_sllv_epi32(_mm512_add_epi32(acc, _mm512_set1_epi32(c.bias)), _mm512_set1_epi32(c.left));
+    const Single16 k = single16(c);
+    q = _mm512_add_epi32(mbqm_single16(x, k.m, k.rd, k.co, k.sh, k.thr), _mm512_set1_epi32(zp));
+  } else {
+    alignas(64) std::int32_t v[16];
+    _mm512_store_si512(v, acc);
+    for (int i = 0; i < 16; ++i) {
+      const auto x = static_cast<std::int32_t>(static_cast<std::uint32_t>(v[i]) + static_cast<std::uint32_t>(c.bias));
+      v[i] = multiply_by_quantized_multiplier(x, c.multiplier, c.left - c.right) + zp;
+    }
+    q = _mm512_load_si512(v);
+  }
+  q = _mm512_min_epi32(_mm512_max_epi32(q, _mm512_set1_epi32(lo)), _mm512_set1_epi32(hi));
+  store16_i8(out, m, q);
+}
+// 32 sums at plane offsets base + i (stride 1): the pairs at even and at odd offsets, then
+// permuted into order (outputs base + 0..15 in first, + 16..31 in second).
+__attribute__((target("avx512f,avx512bw,avx512vnni"), always_inline)) inline void dw_sums32(
+    const DwChannel& d, const __m512i* wp, std::int64_t pairs, const std::int16_t* base, __m512i lo_idx,
+    __m512i hi_idx, __m512i& first, __m512i& second) {
+  __m512i even = _mm512_setzero_si512(), odd = _mm512_setzero_si512();
+  for (std::int64_t kh = 0; kh < d.KH; ++kh) {
+    const std::int16_t* r = base + kh * d.dh * d.RS;
+    for (std::int64_t p = 0; p < pairs; ++p) {
+      const __m512i wv = wp[kh * pairs + p];
+      even = _mm512_dpwssd_epi32(even, _mm512_loadu_si512(r + 2 * p), wv);
+      odd = _mm512_dpwssd_epi32(odd, _mm512_loadu_si512(r + 2 * p + 1), wv);
+    }
+  }
+  first = _mm512_permutex2var_epi32(even, lo_idx, odd);
+  second = _mm512_permutex2var_epi32(even, hi_idx, odd);
+}
+}  // namespace
+
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"))) void dw_channel_vnni(const DwChannel& d,
+                                                                             const std::int16_t* plane,
+                                                                             const std::int8_t* w,
+                                                                             const RequantChannel& c, std::int8_t* out) {
+  const std::int64_t pairs = (d.KW + 1) / 2;
+  __m512i wp[64];
+  for (std::int64_t kh = 0; kh < d.KH; ++kh)
+    for (std::int64_t p = 0; p < pairs; ++p) {
+      const std::int64_t k0 = kh * d.KW + 2 * p;
+      const auto a = static_cast<std::uint16_t>(std::int16_t(w[k0]));
+      const auto b = static_cast<std::uint16_t>(2 * p + 1 < d.KW ? std::int16_t(w[k0 + 1]) : std::int16_t(0));
+      wp[kh * pairs + p] = _mm512_set1_epi32(static_cast<std::int32_t>(a | (std::uint32_t(b) << 16)));
+    }
+  const __m512i lo_idx = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+  const __m512i hi_idx = _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+  if (d.sw == 1 && d.sh == 1 && d.RS <= 16) {
+    // Small planes: the rows are contiguous in the plane (row stride RS), so 32 sums at
+    // plane offset oh0 * RS cover the outputs of 32 / RS rows at once (lanes past OW in a
+    // row are computed and dropped).
+    const std::int64_t T = 32 / d.RS;
+    alignas(64) std::int8_t buf[32];
+    for (std::int64_t oh0 = 0; oh0 < d.OH; oh0 += T) {
+      __m512i a, b;
+      dw_sums32(d, wp, pairs, plane + oh0 * d.RS, lo_idx, hi_idx, a, b);
+      dw_store16(a, c, d.zp, d.lo, d.hi, buf, 16);
+      dw_store16(b, c, d.zp, d.lo, d.hi, buf + 16, 16);
+      for (std::int64_t t = 0; t < T && oh0 + t < d.OH; ++t) std::memcpy(out + (oh0 + t) * d.OW, buf + t * d.RS, d.OW);
+    }
+    return;
+  }
+  for (std::int64_t oh = 0; oh < d.OH; ++oh) {
+    const std::int16_t* r0 = plane + oh * d.sh * d.RS;
+    std::int8_t* o = out + oh * d.OW;
+    if (d.sw == 2) {
+      for (std::int64_t j0 = 0; j0 < d.OW; j0 += 16) {
+        __m512i acc = _mm512_setzero_si512();
+        for (std::int64_t kh = 0; kh < d.KH; ++kh) {
+          const std::int16_t* r = r0 + kh * d.dh * d.RS + 2 * j0;
+          for (std::int64_t p = 0; p < pairs; ++p)
+            acc = _mm512_dpwssd_epi32(acc, _mm512_loadu_si512(r + 2 * p), wp[kh * pairs + p]);
+        }
+        dw_store16(acc, c, d.zp, d.lo, d.hi, o + j0, static_cast<int>(std::min<std::int64_t>(16, d.OW - j0)));
+      }
+      continue;
+    }
+    for (std::int64_t j0 = 0; j0 < d.OW; j0 += 32) {
+      __m512i a, b;
+      dw_sums32(d, wp, pairs, r0 + j0, lo_idx, hi_idx, a, b);
+      const std::int64_t left = d.OW - j0;
+      dw_store16(a, c, d.zp, d.lo, d.hi, o + j0, static_cast<int>(std::min<std::int64_t>(16, left)));
+      if (left > 16) dw_store16(b, c, d.zp, d.lo, d.hi, o + j0 + 16, static_cast<int>(std::min<std::int64_t>(16, left - 16)));
+    }
+  }
+}
+
+// A depthwise plane row: dst[i] = src[i] - z, i < n (int8 -> int16, 32 per step).
+__attribute__((target("avx512f,avx512bw,avx512vl"))) void widen_sub_avx512(const std::int8_t* src, std::int64_t n,
+                                                                   std::int32_t z, std::int16_t* dst) {
+  const __m512i vz = _mm512_set1_epi16(static_cast<short>(z));
+  for (std::int64_t i = 0; i < n; i += 32) {
+    const __mmask32 m = n - i >= 32 ? __mmask32(0xFFFFFFFFu) : __mmask32((1u << (n - i)) - 1);
+    const __m512i v = _mm512_cvtepi8_epi16(_mm256_maskz_loadu_epi8(m, src + i));
+    _mm512_mask_storeu_epi16(dst + i, m, _mm512_sub_epi16(v, vz));
   }
 }
 
@@ -245,11 +542,38 @@ __attribute__((target("avx512f,avx512bw"))) void pack_b4_rows_avx512(const std::
                                                                      std::uint8_t* out) {
   const __m128i flip = _mm_set1_epi8(static_cast<char>(0x80));
   const std::int64_t panels = (nc + kNR - 1) / kNR;
+  // Four whole panels (64 columns) per step: the same byte and word unpacks on zmm give
+  // one panel's quads per 128-bit lane, a 4 x 4 transpose of lanes puts each panel's 64
+  // bytes together.
+  const std::int64_t grouped = nc / (4 * kNR) * 4, kfull = K / 4;
+  const __m512i flip512 = _mm512_set1_epi8(static_cast<char>(0x80));
+  for (std::int64_t pn = 0; pn < grouped; pn += 4) {
+    const std::int8_t* col0 = base + j0 + pn * kNR;
+    for (std::int64_t q = 0; q < kfull; ++q) {
+      const std::int8_t* r = col0 + 4 * q * rs;
+      const __m512i r0 = _mm512_xor_si512(_mm512_loadu_si512(r), flip512);
+      const __m512i r1 = _mm512_xor_si512(_mm512_loadu_si512(r + rs), flip512);
+      const __m512i r2 = _mm512_xor_si512(_mm512_loadu_si512(r + 2 * rs), flip512);
+      const __m512i r3 = _mm512_xor_si512(_mm512_loadu_si512(r + 3 * rs), flip512);
+      const __m512i t01l = _mm512_unpacklo_epi8(r0, r1), t01h = _mm512_unpackhi_epi8(r0, r1);
+      const __m512i t23l = _mm512_unpacklo_epi8(r2, r3), t23h = _mm512_unpackhi_epi8(r2, r3);
+      const __m512i q0 = _mm512_unpacklo_epi16(t01l, t23l), q1 = _mm512_unpackhi_epi16(t01l, t23l);
+      const __m512i q2 = _mm512_unpacklo_epi16(t01h, t23h), q3 = _mm512_unpackhi_epi16(t01h, t23h);
+      const __m512i u0 = _mm512_shuffle_i64x2(q0, q1, 0x44), u1 = _mm512_shuffle_i64x2(q0, q1, 0xEE);
+      const __m512i u2 = _mm512_shuffle_i64x2(q2, q3, 0x44), u3 = _mm512_shuffle_i64x2(q2, q3, 0xEE);
+      std::uint8_t* o = out + pn * kq * kNR * 4 + q * kNR * 4;
+      _mm512_storeu_si512(o, _mm512_shuffle_i64x2(u0, u2, 0x88));                       // panel pn
+      _mm512_storeu_si512(o + kq * kNR * 4, _mm512_shuffle_i64x2(u0, u2, 0xDD));        // pn + 1
+      _mm512_storeu_si512(o + 2 * kq * kNR * 4, _mm512_shuffle_i64x2(u1, u3, 0x88));    // pn + 2
+      _mm512_storeu_si512(o + 3 * kq * kNR * 4, _mm512_shuffle_i64x2(u1, u3, 0xDD));    // pn + 3
+    }
+  }
   for (std::int64_t pn = 0; pn < panels; ++pn) {
     const int w = static_cast<int>(std::min<std::int64_t>(kNR, nc - pn * kNR));
     std::uint8_t* o = out + pn * kq * kNR * 4;
     const std::int8_t* col0 = base + j0 + pn * kNR;
     for (std::int64_t q = 0; q < kq; ++q, o += kNR * 4) {
+      if (pn < grouped && q < kfull) continue;  // done above
       if (w == kNR && 4 * q + 3 < K) {
         const std::int8_t* r = col0 + 4 * q * rs;
         const __m128i r0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r));

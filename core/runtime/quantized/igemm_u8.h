@@ -20,6 +20,7 @@
 #include <functional>
 #include <vector>
 
+#include "core/runtime/quantized/fixed_point.h"
 #include "core/runtime/quantized/igemm.h"
 
 namespace ec::runtime::quantized {
@@ -55,17 +56,84 @@ void igemm4(const PackedA4& a, std::int64_t N, const PackB4& pack, const TileFn&
 /// Micro-kernels: c[kMR4][kNR] = sum over kq quads of a[q][r][0..3] . b[q][j][0..3].
 void igemm4_micro_generic(std::int64_t kq, const std::int8_t* a, const std::uint8_t* b, std::int32_t* c);
 void igemm4_micro_avx512vnni(std::int64_t kq, const std::int8_t* a, const std::uint8_t* b, std::int32_t* c);
+/// Two adjacent panels b0, b1 at once (16 accumulators, each broadcast used twice): the
+/// tiles of b0 then b1 in c (2 x kMR4 x kNR).
+void igemm4_micro2_avx512vnni(std::int64_t kq, const std::int8_t* a, const std::uint8_t* b0, const std::uint8_t* b1,
+                              std::int32_t* c);
 /// The AVX-512 form of pack_b4_strided for contiguous rows (cs == 1); same bytes.
 void pack_b4_rows_avx512(const std::int8_t* base, std::int64_t K, std::int64_t kq, std::int64_t rs, std::int64_t j0,
                          std::int64_t nc, std::uint8_t* out);
 
 /// Requantisation constants of one output channel (see requant_tile_avx512).
+/// MultiplyByQuantizedMultiplier rounds twice (SaturatingRoundingDoublingHighMul, then
+/// RoundingDivideByPOT by `right`); for right <= 30 both roundings are one 64-bit step,
+/// exactly (`single`): with p = (x << left) * multiplier,
+///   result = (p + round - (p < -2^30 ? correct : 0)) >> (31 + right),
+///   round = 2^30 + (right ? 2^(30 + right) : 0), correct = right ? 2^31 : 0
+/// (floor((p + 2^30) / 2^31) is the high mul for every sign; nested floors of integer
+/// divisions fold into one; the second rounding's "-1 when negative" is the correction).
 struct RequantChannel {
   std::int32_t bias, multiplier, left, right, rmask, rhalf;
+  std::int64_t round = 0, correct = 0, shift64 = 0;
+  bool single = false;
+  // fold (fold_bias): no left shift and x + bias never wraps for the caller's sums, so
+  // p = (x + bias) m = x m + bias m: round_b = round + bias m, and the correction applies
+  // when x m < thr_b = -2^30 - bias m; x itself then needs neither the add nor the shift.
+  bool fold = false;
+  std::int64_t round_b = 0, thr_b = 0;
 };
+/// Sets c.fold (and its constants) when c is single, has no left shift and every sum the
+/// caller passes satisfies |x| <= max_abs_sum with |x| + |bias| < 2^31 (no int32 wrap in
+/// the scalar form's x + bias): the same results, two vector ops fewer per 16 outputs.
+void fold_bias(RequantChannel& c, std::int64_t max_abs_sum);
 /// RequantChannel of (bias, multiplier, shift): left = max(shift, 0), right = max(-shift, 0),
-/// rmask = 2^right - 1, rhalf = rmask >> 1.
+/// rmask = 2^right - 1, rhalf = rmask >> 1, and the single-step constants.
 RequantChannel requant_channel(std::int32_t bias, std::int32_t multiplier, int shift);
+
+// ---- The GEMM with the roles swapped, for FullyConnected / Gemm / MatMul with a constant
+// weight (int8_linear.cpp): rows of activations x [R, K] are the broadcast side (uint8,
+// x + 128), the weights the vector side (16 output channels per panel), so a tile is
+// kMR4 activation rows x kNR output channels and its rows are contiguous in y [R, N].
+
+/// Weights W(n, k) packed once in panels of kNR output channels: [ceil(N / kNR)][kq][kNR][4].
+struct PackedW4 {
+  std::int64_t n = 0, k = 0, kq = 0;
+  std::vector<std::int8_t> data;
+};
+/// Packs W(n, k) = base[n * rs + k * cs], n < N, k < K (padding 0).
+PackedW4 pack_w4(const std::int8_t* base, std::int64_t N, std::int64_t K, std::int64_t rs, std::int64_t cs);
+/// Packs rows [0, R) of x (x(r, k) = x[r * ld + k]) as uint8 x + 128 in blocks of kMR4 rows:
+/// [ceil(R / kMR4)][kq][kMR4][4] (padding rows and K values are 128, i.e. int8 0).
+void pack_rows4(const std::int8_t* x, std::int64_t R, std::int64_t K, std::int64_t kq, std::int64_t ld,
+                std::uint8_t* out);
+/// C = (X + 128) * W^T over `packed` rows (pack_rows4), tile by tile (kMR4 x kNR) to `epilogue`
+/// (m0 = first activation row, j0 = first output channel); the VNNI micro-kernel when
+/// use_vnni(), else portable loops.
+void igemm_rows4(const PackedW4& w, const std::uint8_t* packed, std::int64_t R, const TileFn& epilogue);
+void igemm_rows4_micro_avx512vnni(std::int64_t kq, const std::uint8_t* a, const std::int8_t* b, std::int32_t* c);
+void igemm_rows4_micro2_avx512vnni(std::int64_t kq, const std::uint8_t* a, const std::int8_t* b0, const std::int8_t* b1,
+                                   std::int32_t* c);
+void igemm_rows4_micro_generic(std::int64_t kq, const std::uint8_t* a, const std::int8_t* b, std::int32_t* c);
+/// The same for a single activation row (R = 1): only row 0 of each tile is computed.
+void igemm_row1_micro_avx512vnni(std::int64_t kq, const std::uint8_t* a, const std::int8_t* b, std::int32_t* c);
+void igemm_row1_micro2_avx512vnni(std::int64_t kq, const std::uint8_t* a, const std::int8_t* b0, const std::int8_t* b1,
+                                  std::int32_t* c);
+
+/// Requantisation constants of kNR output channels held in the lanes of a tile (a panel of
+/// PackedW4): per lane bias, multiplier and left shift, and the single-step constants
+/// (RequantChannel) split into even and odd lanes.
+struct RequantPanel {
+  alignas(64) std::int32_t bias[16], multiplier[16], left[16];
+  alignas(64) std::int64_t round[2][8], correct[2][8], shift64[2][8];
+};
+/// Panels for channels [0, N) (bias[n], m[n]); false when some channel's right shift is
+/// beyond the single step (> 30): the caller then requantises element by element.
+bool requant_panels(const std::int32_t* bias, const QuantizedMultiplier* m, std::int64_t N,
+                    std::vector<RequantPanel>& out);
+/// out[r * out_stride + j] = clamp(MBQM(tile[r * kNR + j] + bias_j) + zp, lo, hi) for r < mr,
+/// j < nr, with lane j's constants from `p` (AVX-512), bit for bit requant_row_generic's.
+void requant_cols_avx512(const std::int32_t* tile, int mr, int nr, const RequantPanel& p, std::int32_t zp,
+                         std::int32_t lo, std::int32_t hi, std::int8_t* out, std::int64_t out_stride);
 
 /// A whole GEMM tile requantised at once (AVX-512): for r < mr, j < nr,
 /// out[r * out_stride + j] = clamp(MBQM(tile[r * kNR + j] + ch[r].bias, ch[r]) + zp, lo, hi),
@@ -80,6 +148,41 @@ using RequantTileFn = void (*)(const std::int32_t*, int, int, const RequantChann
                                std::int32_t, std::int8_t*, std::int64_t);
 /// The widest requant_tile the active ISA allows, or null (requant_row_generic per row).
 RequantTileFn requant_tile_kernel();
+
+/// An int8 x int8 product with a constant weight W [N, K] through igemm_rows4, requantised
+/// per output channel (TFLite FullyConnectedPerChannel): y[r, n] = clamp(MBQM(sum_k
+/// (x[r, k] + 128) w[n, k] + bias4[n], m[n]) + zp, lo, hi), bias4 holding every other term.
+/// Used by FullyConnected/Gemm/MatMul and by 1x1 Conv on 1x1 planes (squeeze-excite).
+struct RowsGemm {
+  PackedW4 w;
+  std::vector<std::int32_t> bias4;
+  std::vector<QuantizedMultiplier> mult;
+  std::vector<RequantPanel> panels;
+  bool panels_ok = false;
+  /// Packs W(n, k) = base[n * rs + k * cs] and the constants.
+  RowsGemm(const std::int8_t* base, std::int64_t N, std::int64_t K, std::int64_t rs, std::int64_t cs,
+           std::vector<std::int32_t> bias4, std::vector<QuantizedMultiplier> mult);
+  RowsGemm() = default;
+  /// Rows [0, R) of x (row stride ld) into y [R, N].
+  void run(const std::int8_t* x, std::int64_t R, std::int64_t ld, std::int32_t zp, std::int32_t lo, std::int32_t hi,
+           std::int8_t* y) const;
+};
+
+/// One channel of an int8 depthwise convolution, stride 1 or 2 along W, no dilation along W
+/// (int8_conv.cpp): `plane` is the channel's x - zx as int16, padded (row stride RS >= the
+/// padded width, the first output's window at its origin; lanes past a row's outputs read
+/// on into the next rows, the last row up to 64 + 2 KW values past the plane: readable,
+/// their sums are dropped),
+/// `w` its KH x KW taps (KW <= 16, KH * ceil(KW / 2) <= 64); out[oh * OW + ow] =
+/// clamp(MBQM(sum + bias) + zp, lo, hi) with `c` (AVX-512 VNNI vpdpwssd, two taps per step).
+struct DwChannel {
+  std::int64_t OH, OW, KH, KW, sh, sw, dh, RS;
+  std::int32_t zp, lo, hi;
+};
+void dw_channel_vnni(const DwChannel& d, const std::int16_t* plane, const std::int8_t* w, const RequantChannel& c,
+                     std::int8_t* out);
+/// dst[i] = src[i] - z as int16, i < n (AVX-512 BW, VL).
+void widen_sub_avx512(const std::int8_t* src, std::int64_t n, std::int32_t z, std::int16_t* dst);
 
 /// Whether the VNNI path is taken: the active ISA is AVX-512 (gemm::active_isa(),
 /// EC_GEMM_ISA) and the CPU has AVX-512 VNNI.

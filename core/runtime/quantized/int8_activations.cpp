@@ -2,7 +2,7 @@
 //   Relu, Clip: mirror TFLite's QuantizedReluX: y = clamp(zy + MBQM(x - zx, sx / sy),
 //     act_min, act_max) with the bounds quantised on the output (0 for Relu; Clip's
 //     constant min/max).
-//   Sigmoid, Tanh, HardSwish, HardSigmoid: a 256-entry table built at load by dequantising
+//   Sigmoid, Tanh, HardSwish, HardSigmoid, Gelu, Erf: a 256-entry table built at load by dequantising
 //     every input value, applying the function in float and quantising to the
 //     output (TFLite's int8 LOGISTIC/TANH Prepare: PopulateLookupTable). HardSwish
 //     uses the same table scheme (TFLite's own int8 hard_swish is a fixed-point
@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "core/runtime/quantized/igemm.h"
 #include "core/runtime/quantized/int8_common.h"
 #include "core/runtime/thread_pool.h"
 
@@ -61,7 +62,11 @@ class LutOp final : public PreparedOp {
     Tensor Y = Tensor::uninitialized(ir::DType::Int8, in[0].shape());
     const std::int8_t* x = in[0].data<std::int8_t>();
     std::int8_t* y = Y.mutable_data<std::int8_t>();
-    for (std::int64_t i = 0; i < Y.numel(); ++i) y[i] = lut_[static_cast<std::size_t>(x[i] + 128)];
+    constexpr std::int64_t kChunk = 16384;
+    parallel_for((Y.numel() + kChunk - 1) / kChunk, [&](std::int64_t b) {
+      const std::int64_t i = b * kChunk;
+      lut_apply(lut_.data(), x + i, std::min(kChunk, Y.numel() - i), y + i);
+    });
     return {Y};
   }
 
@@ -87,8 +92,7 @@ class ChannelLutOp final : public PreparedOp {
     const std::int8_t* x = X.data<std::int8_t>();
     std::int8_t* y = Y.mutable_data<std::int8_t>();
     parallel_for(X.dim(0) * C, [&](std::int64_t nc) {
-      const Lut& t = luts_[static_cast<std::size_t>(nc % C)];
-      for (std::int64_t i = nc * inner; i < (nc + 1) * inner; ++i) y[i] = t[static_cast<std::size_t>(x[i] + 128)];
+      lut_apply(luts_[static_cast<std::size_t>(nc % C)].data(), x + nc * inner, inner, y + nc * inner);
     });
     return {Y};
   }
@@ -226,6 +230,29 @@ std::unique_ptr<PreparedOp> prepare_BatchNormalization(const ir::Operation& op, 
     luts.push_back(make_lut(io.x, io.y, [=](float x) { return x * a + b; }));
   }
   return std::make_unique<ChannelLutOp>(op, std::move(luts));
+}
+
+// GELU, exact (erf) or the tanh approximation, as a table: TFLite's int8 GELU is the same
+// PopulateLookupTable scheme (kernels/gelu.cc), the function evaluated in double here.
+std::unique_ptr<PreparedOp> prepare_Gelu(const ir::Operation& op, const ir::Graph& graph) {
+  const IO io = io_params(op, graph);
+  const std::string approx = op.attr_string("approximate", "none");
+  if (approx != "none" && approx != "tanh")
+    throw UnsupportedOpError("Gelu with approximate '" + approx + "'", "the CPU runtime's int8 kernels",
+                             "use 'none' or 'tanh'");
+  if (approx == "tanh")
+    return std::make_unique<LutOp>(op, make_lut(io.x, io.y, [](float v) {
+                                     const double d = v;
+                                     return float(0.5 * d * (1 + std::tanh(std::sqrt(2 / M_PI) * (d + 0.044715 * d * d * d))));
+                                   }));
+  return std::make_unique<LutOp>(
+      op, make_lut(io.x, io.y, [](float v) { return float(0.5 * double(v) * (1 + std::erf(double(v) / std::sqrt(2.0)))); }));
+}
+
+// Erf (an unfused GELU's middle op) as a table.
+std::unique_ptr<PreparedOp> prepare_Erf(const ir::Operation& op, const ir::Graph& graph) {
+  const IO io = io_params(op, graph);
+  return std::make_unique<LutOp>(op, make_lut(io.x, io.y, [](float v) { return float(std::erf(double(v))); }));
 }
 
 std::unique_ptr<PreparedOp> prepare_LeakyRelu(const ir::Operation& op, const ir::Graph& graph) {

@@ -133,10 +133,12 @@ EC_INT8(LeakyRelu)
 // int8_pooling.cpp
 EC_INT8(MaxPool) EC_INT8(AveragePool) EC_INT8(GlobalAveragePool) EC_INT8(GlobalMaxPool)
 // int8_data_movement.cpp
-EC_INT8(Concat) EC_INT8(PassThrough)
+EC_INT8(Concat) EC_INT8(PassThrough) EC_INT8(Pad)
 // int8_activations.cpp
 EC_INT8(Relu) EC_INT8(Clip) EC_INT8(Sigmoid) EC_INT8(Tanh) EC_INT8(HardSwish) EC_INT8(HardSigmoid) EC_INT8(Softmax)
-EC_INT8(BatchNormalization)
+EC_INT8(BatchNormalization) EC_INT8(Gelu) EC_INT8(Erf)
+// int8_normalization.cpp
+EC_INT8(LayerNormalization)
 #undef EC_INT8
 
 /// TFLite's reference integer kernels for NHWC ops and u8 activations

@@ -60,42 +60,54 @@ Geo2 geo2(const kernels::ConvGeometry& g) {
 
 // Rows [0, K) x pixel columns [j0, j0 + nc) of one group's im2col matrix, row-major
 // (row stride nc); taps outside the input read `pad`.
-void im2col_slab(const Geo2& g, const std::int8_t* x /* group's first channel */, std::int64_t cg, std::int64_t j0,
-                 std::int64_t nc, std::int8_t pad, std::int8_t* out) {
-  const std::int64_t ksp = g.KH * g.KW;
-  for (std::int64_t k = 0; k < cg * ksp; ++k) {
-    const std::int64_t c = k / ksp, kh = (k % ksp) / g.KW, kw = k % g.KW;
-    const std::int8_t* xc = x + c * g.H * g.W;
-    std::int8_t* o = out + k * nc;
-    std::int64_t oh = j0 / g.OW, ow = j0 % g.OW;
-    for (std::int64_t j = 0; j < nc;) {
-      const std::int64_t ih = oh * g.sh - g.ph + kh * g.dh;
-      const std::int64_t run = std::min(nc - j, g.OW - ow);  // rest of this output row
-      if (ih < 0 || ih >= g.H) {
-        std::fill(o + j, o + j + run, pad);
-      } else {
-        const std::int8_t* row = xc + ih * g.W;
-        const std::int64_t base = -g.pw + kw * g.dw;
-        // Outputs ow + t read iw = (ow + t) * sw + base: padding before t_lo and from
-        // t_hi on, the input in between (copied, or gathered with the stride).
-        const std::int64_t first_in = base >= 0 ? 0 : (-base + g.sw - 1) / g.sw;  // first ow with iw >= 0
-        const std::int64_t end_in = g.W - base > 0 ? (g.W - base + g.sw - 1) / g.sw : 0;  // first ow with iw >= W
-        const std::int64_t t_lo = std::clamp<std::int64_t>(first_in - ow, 0, run);
-        const std::int64_t t_hi = std::clamp<std::int64_t>(end_in - ow, t_lo, run);
-        std::fill(o + j, o + j + t_lo, pad);
-        if (g.sw == 1) {
-          std::copy(row + base + ow + t_lo, row + base + ow + t_hi, o + j + t_lo);
-        } else {
-          const std::int8_t* src = row + (ow + t_lo) * g.sw + base;
-          for (std::int64_t t = t_lo; t < t_hi; ++t, src += g.sw) o[j + t] = *src;
-        }
-        std::fill(o + j + t_hi, o + j + run, pad);
-      }
-      j += run;
-      ow = 0;
-      ++oh;
-    }
+void im2col_slab(const Geo2& geo, const std::int8_t* x /* group's first channel */, std::int64_t cg,
+                 std::int64_t j0, std::int64_t nc, std::int8_t pad, std::int8_t* out) {
+  const Geo2 g = geo;  // a local copy: the loops below store through int8 pointers
+  const std::int64_t sw = g.sw;
+  const bool avx2 = use_avx2();
+  // Per kernel column kw, outputs ow read iw = ow * sw + base: padding before first_in and
+  // from end_in on (computed once per call: no divisions in the loops).
+  std::vector<std::int64_t> first_in(static_cast<std::size_t>(g.KW)), end_in(first_in.size());
+  for (std::int64_t kw = 0; kw < g.KW; ++kw) {
+    const std::int64_t base = -g.pw + kw * g.dw;
+    first_in[static_cast<std::size_t>(kw)] = base >= 0 ? 0 : (-base + sw - 1) / sw;
+    end_in[static_cast<std::size_t>(kw)] = g.W - base > 0 ? (g.W - base + sw - 1) / sw : 0;
   }
+  const std::int64_t oh0 = j0 / g.OW, ow0 = j0 % g.OW;
+  std::int64_t k = 0;
+  for (std::int64_t c = 0; c < cg; ++c)
+    for (std::int64_t kh = 0; kh < g.KH; ++kh)
+      for (std::int64_t kw = 0; kw < g.KW; ++kw, ++k) {
+        const std::int8_t* xc = x + c * g.H * g.W;
+        std::int8_t* o = out + k * nc;
+        const std::int64_t base = -g.pw + kw * g.dw;
+        const std::int64_t fi = first_in[static_cast<std::size_t>(kw)], ei = end_in[static_cast<std::size_t>(kw)];
+        std::int64_t oh = oh0, ow = ow0;
+        for (std::int64_t j = 0; j < nc;) {
+          const std::int64_t ih = oh * g.sh - g.ph + kh * g.dh;
+          const std::int64_t run = std::min(nc - j, g.OW - ow);  // rest of this output row
+          if (ih < 0 || ih >= g.H) {
+            std::fill(o + j, o + j + run, pad);
+          } else {
+            const std::int8_t* row = xc + ih * g.W;
+            const std::int64_t t_lo = std::clamp<std::int64_t>(fi - ow, 0, run);
+            const std::int64_t t_hi = std::clamp<std::int64_t>(ei - ow, t_lo, run);
+            std::fill(o + j, o + j + t_lo, pad);
+            const std::int8_t* src = row + (ow + t_lo) * sw + base;
+            if (sw == 1) {
+              std::copy(src, src + (t_hi - t_lo), o + j + t_lo);
+            } else if (sw == 2 && avx2) {
+              gather_stride2_avx2(src, t_hi - t_lo, o + j + t_lo);
+            } else {
+              for (std::int64_t t = t_lo; t < t_hi; ++t, src += sw) o[j + t] = *src;
+            }
+            std::fill(o + j + t_hi, o + j + run, pad);
+          }
+          j += run;
+          ow = 0;
+          ++oh;
+        }
+      }
 }
 
 struct ConvWeights {
@@ -298,8 +310,13 @@ class ConvInt8 final : public PreparedOp {
       bias_adj_.push_back(static_cast<std::int32_t>(b - static_cast<std::uint32_t>(zx_) * wsum));
       bias_adj4_.push_back(static_cast<std::int32_t>(b - static_cast<std::uint32_t>(zx_ + 128) * wsum));
       rq4_.push_back(requant_channel(bias_adj4_.back(), mult_.back().multiplier, mult_.back().shift));
+      fold_bias(rq4_.back(), cw_.k * 255 * 128);  // |sum (x + 128) w| <= K * 255 * 128
       rq_.push_back(requant_channel(bias_adj_.back(), mult_.back().multiplier, mult_.back().shift));
+      rq_dw_.push_back(requant_channel(bias_[static_cast<std::size_t>(c)], mult_.back().multiplier, mult_.back().shift));
+      fold_bias(rq_dw_.back(), cw_.k * 255 * 128);  // |sum (x - zx) w| <= taps * 255 * 128
     }
+    if (use_vnni() && group_ == 1 && W_.numel() == M * W_.dim(1))  // 1x1: the GEMV form for 1x1 planes
+      rows_ = RowsGemm(W_.data<std::int8_t>(), M, W_.dim(1), W_.dim(1), 1, bias_adj4_, mult_);
   }
 
   std::vector<Tensor> run(std::span<const Tensor> in) const override {
@@ -315,6 +332,12 @@ class ConvInt8 final : public PreparedOp {
     const std::int64_t P = g.OH * g.OW;
     if (is_depthwise(g, X.rank())) {
       depthwise(g, x, y);
+      return {Y};
+    }
+    if (P == 1 && g.H * g.W == 1 && !rows_.w.data.empty() && use_vnni()) {
+      // A 1x1 Conv on 1x1 planes (squeeze-excite) is a FullyConnected over the images:
+      // x [N, C] -> y [N, M], one activation row per image (igemm_rows4's batch-1 form).
+      rows_.run(x, g.n, g.c, zy_, act_min_, act_max_, y);
       return {Y};
     }
     const RequantRowFn requant_row = requant_row_kernel();
@@ -346,6 +369,10 @@ class ConvInt8 final : public PreparedOp {
  private:
   // y[c, oh, ow] = requant(bias[c] + sum_{kh,kw} w[c, kh, kw] * (x - zx)[oh*sh - ph + kh*dh, ow*sw - pw + kw*dw])
   void depthwise(const Geo2& g, const std::int8_t* x, std::int8_t* y) const {
+    if (use_vnni() && (g.sw == 1 || g.sw == 2) && g.dw == 1 && g.KW <= 16 && g.KH * ((g.KW + 1) / 2) <= 64) {
+      depthwise_vnni(g, x, y);
+      return;
+    }
     const RequantRowFn requant_row = requant_row_kernel();
     const std::vector<std::int32_t> zp(static_cast<std::size_t>(g.n), zx_);
     depthwise_channels(g, x, zp.data(), cw_.dw.data(), [&](std::int64_t n, std::int64_t c, const std::int32_t* a) {
@@ -355,9 +382,39 @@ class ConvInt8 final : public PreparedOp {
     });
   }
 
+  // Per channel: x - zx into a zero-padded int16 plane (only the borders cleared), then
+  // dw_channel_vnni (igemm_u8.h): taps in pairs by vpdpwssd, requantised in registers.
+  void depthwise_vnni(const Geo2& g, const std::int8_t* x, std::int8_t* y) const {
+    const std::int64_t Hp = (g.OH - 1) * g.sh + (g.KH - 1) * g.dh + 1, Wp = (g.OW - 1) * g.sw + g.KW;
+    const DwChannel d{g.OH, g.OW, g.KH, g.KW, g.sh, g.sw, g.dh, Wp, zy_, act_min_, act_max_};
+    const std::int64_t T = g.KH * g.KW, w_in = std::max<std::int64_t>(0, std::min(g.W, Wp - g.pw));
+    const std::int8_t* w = W_.data<std::int8_t>();
+    parallel_for(g.n * g.c, [&](std::int64_t nc) {
+      const std::int64_t c = nc % g.c;
+      const std::int8_t* xc = x + nc * g.H * g.W;
+      thread_local std::vector<std::int16_t> plane;
+      plane.resize(static_cast<std::size_t>(Hp * d.RS + 64 + 2 * g.KW));  // + the reads past the last row
+      std::int16_t* pl = plane.data();
+      for (std::int64_t i = 0; i < Hp; ++i) {
+        std::int16_t* row = pl + i * d.RS;
+        const std::int64_t ih = i - g.ph;
+        if (ih < 0 || ih >= g.H) {
+          std::fill(row, row + d.RS, std::int16_t(0));
+          continue;
+        }
+        std::fill(row, row + g.pw, std::int16_t(0));
+        widen_sub_avx512(xc + ih * g.W, w_in, zx_, row + g.pw);
+        std::fill(row + g.pw + w_in, row + d.RS, std::int16_t(0));
+      }
+      dw_channel_vnni(d, pl, w + c * T, rq_dw_[static_cast<std::size_t>(c)], y + nc * g.OH * g.OW);
+    });
+  }
+
   ir::Operation op_;
   Tensor W_;
   ConvWeights cw_;
+  std::vector<RequantChannel> rq_dw_;  // depthwise_vnni: the bias alone (the plane holds x - zx)
+  RowsGemm rows_;                      // 1x1 weights for 1x1 planes (VNNI machines)
   std::int64_t group_ = 1;
   std::int32_t zx_ = 0, zy_ = 0, act_min_ = -128, act_max_ = 127;
   std::vector<std::int32_t> bias_, bias_adj_, bias_adj4_;  // bias_adj4_: the VNNI GEMM's (x + 128)

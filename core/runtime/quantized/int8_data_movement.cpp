@@ -3,13 +3,19 @@
 //     kernels move the bytes (they work on any 1-byte dtype); an output whose
 //     params differ from the input's is requantised (TFLite QUANTIZE int8->int8:
 //     zy + MBQM(x - zx, sx / sy)).
-//   Concat: inputs whose params differ from the output's are requantised first,
-//     mirroring TFLite's reference_ops::ConcatenationWithScaling:
+//   Concat: inputs whose params differ from the output's are requantised (a table per
+//     input, prepared at load) while written in place, mirroring TFLite's
+//     reference_ops::ConcatenationWithScaling:
 //       y = zy + round(x * (sx / sy) - zx * (sx / sy))   (float, half away from zero)
+//   Pad: see PadInt8 (every mode; the f32 constant value quantised to the output).
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "core/runtime/kernel_registry.h"
+#include "core/runtime/quantized/igemm.h"
 #include "core/runtime/quantized/int8_common.h"
+#include "core/runtime/thread_pool.h"
 
 namespace ec::runtime::quantized {
 namespace {
@@ -57,26 +63,52 @@ class ConcatInt8 final : public PreparedOp {
       s.bias = -float(qx.zero_point()) * s.scale;
       s.zy = qy.zero_point();
       scaling_.push_back(s);
+      Lut t{};
+      for (int q = -128; q < 128; ++q)
+        t[static_cast<std::size_t>(q + 128)] = static_cast<std::int8_t>(
+            std::clamp(static_cast<std::int32_t>(std::round(float(q) * s.scale + s.bias)) + s.zy, -128, 127));
+      tables_.push_back(t);
     }
   }
 
+  // Each input's block of every outer index goes straight to its place in y: copied, or
+  // looked up in its prepared table (lut_apply) when its params differ from the output's.
   std::vector<Tensor> run(std::span<const Tensor> in) const override {
-    std::vector<Tensor> args(in.begin(), in.end());
-    for (std::size_t i = 0; i < args.size(); ++i) {
-      if (args[i].dtype() != ir::DType::Int8) fail("int8 Concat input " + std::to_string(i) + " is " + args[i].type_string());
-      const Scaling& s = scaling_[i];
-      if (s.identity) continue;
-      Tensor r = Tensor::uninitialized(ir::DType::Int8, args[i].shape());
-      std::int8_t t[256];
-      for (int q = -128; q < 128; ++q)
-        t[q + 128] = static_cast<std::int8_t>(
-            std::clamp(static_cast<std::int32_t>(std::round(float(q) * s.scale + s.bias)) + s.zy, -128, 127));
-      const std::int8_t* x = args[i].data<std::int8_t>();
-      std::int8_t* y = r.mutable_data<std::int8_t>();
-      for (std::int64_t j = 0; j < r.numel(); ++j) y[j] = t[x[j] + 128];
-      args[i] = std::move(r);
+    if (in.empty()) fail("int8 Concat has no inputs");
+    const Tensor& first = in[0];
+    const auto rank = static_cast<std::int64_t>(first.rank());
+    std::int64_t axis = op_.attr_int("axis", 0);
+    if (axis < 0) axis += rank;
+    if (axis < 0 || axis >= rank) fail("int8 Concat axis out of range for " + first.type_string());
+    std::vector<std::int64_t> out = first.shape();
+    out[static_cast<std::size_t>(axis)] = 0;
+    for (std::size_t i = 0; i < in.size(); ++i) {
+      const Tensor& t = in[i];
+      if (t.dtype() != ir::DType::Int8) fail("int8 Concat input " + std::to_string(i) + " is " + t.type_string());
+      if (static_cast<std::int64_t>(t.rank()) != rank) fail("int8 Concat inputs differ in rank: " + t.type_string());
+      for (std::int64_t d = 0; d < rank; ++d)
+        if (d != axis && t.dim(static_cast<std::size_t>(d)) != first.dim(static_cast<std::size_t>(d)))
+          fail("int8 Concat inputs differ off the axis: " + first.type_string() + " and " + t.type_string());
+      out[static_cast<std::size_t>(axis)] += t.dim(static_cast<std::size_t>(axis));
     }
-    return run_kernel(op_, args);
+    Tensor Y = Tensor::uninitialized(ir::DType::Int8, out);
+    std::int64_t outer = 1, inner = 1;
+    for (std::int64_t d = 0; d < axis; ++d) outer *= first.dim(static_cast<std::size_t>(d));
+    for (std::int64_t d = axis + 1; d < rank; ++d) inner *= first.dim(static_cast<std::size_t>(d));
+    const std::int64_t row = out[static_cast<std::size_t>(axis)] * inner;
+    std::int8_t* y = Y.mutable_data<std::int8_t>();
+    std::vector<std::int64_t> offset(in.size(), 0);
+    for (std::size_t i = 1; i < in.size(); ++i) offset[i] = offset[i - 1] + in[i - 1].dim(static_cast<std::size_t>(axis)) * inner;
+    parallel_for(outer * static_cast<std::int64_t>(in.size()), [&](std::int64_t t) {
+      const auto i = static_cast<std::size_t>(t % static_cast<std::int64_t>(in.size()));
+      const std::int64_t o = t / static_cast<std::int64_t>(in.size());
+      const std::int64_t block = in[i].dim(static_cast<std::size_t>(axis)) * inner;
+      const std::int8_t* x = in[i].data<std::int8_t>() + o * block;
+      std::int8_t* dst = y + o * row + offset[i];
+      if (scaling_[i].identity) std::copy(x, x + block, dst);
+      else lut_apply(tables_[i].data(), x, block, dst);
+    });
+    return {Y};
   }
 
  private:
@@ -87,9 +119,90 @@ class ConcatInt8 final : public PreparedOp {
   };
   ir::Operation op_;
   std::vector<Scaling> scaling_;
+  std::vector<Lut> tables_;  // per input: its requantisation (ConcatenationWithScaling)
+};
+
+// Pad: the stored integers are moved, never changed (every mode: constant, reflect, edge,
+// wrap); the constant value is quantised to the output's params like QuantizeLinear
+// (0 becomes the zero point exactly). Constant mode with non-negative pads fills the output
+// with that value and copies the input's innermost rows into place; the other cases run
+// the float kernel's loop on the int8 values.
+class PadInt8 final : public PreparedOp {
+ public:
+  PadInt8(const ir::Operation& op, const ir::Graph& graph) : op_(op) {
+    const ir::Tensor& x = ir_tensor(graph, op.inputs[0]);
+    const ir::Tensor& y = ir_tensor(graph, op.outputs[0]);
+    const QParams qx = quant_of(x), qy = quant_of(y);
+    for (const auto* t : {&x, &y})
+      if (quant_of(*t).per_channel()) throw QuantizationError(t->name, "activations must be quantised per tensor");
+    requant_ = Requantizer(qx, qy);
+    float v = 0.f;
+    if (op.inputs.size() > 2 && !op.inputs[2].empty()) {
+      const ir::Tensor& c = ir_tensor(graph, op.inputs[2]);
+      if (!c.is_constant() || c.dtype != ir::DType::Float32 || c.data->size() != sizeof(float))
+        throw UnsupportedOpError("Pad with a non-constant or non-f32 constant_value", "the CPU runtime's int8 kernels",
+                                 "keep it in float: --keep-float " + (op.name.empty() ? op.op_type : op.name));
+      std::memcpy(&v, c.data->data(), sizeof v);
+    }
+    const float r = std::nearbyint(v / qy.scale()) + float(qy.zero_point());
+    qv_ = static_cast<std::int8_t>(std::clamp(r, -128.f, 127.f));
+    constant_ = op.attr_string("mode", "constant") == "constant";
+  }
+
+  std::vector<Tensor> run(std::span<const Tensor> in) const override {
+    const Tensor& X = in[0];
+    if (X.dtype() != ir::DType::Int8) fail("int8 Pad input is " + X.type_string());
+    const auto pads = in[1].to_int64_vector();
+    const auto rank = X.rank();
+    const bool axes = in.size() > 3 && in[3].defined();
+    bool simple = constant_ && !axes && pads.size() == 2 * rank && rank > 0;
+    for (auto p : pads) simple = simple && p >= 0;
+    Tensor Y;
+    if (simple) {
+      std::vector<std::int64_t> out(rank);
+      for (std::size_t d = 0; d < rank; ++d) out[d] = X.dim(d) + pads[d] + pads[d + rank];
+      Y = Tensor::uninitialized(ir::DType::Int8, out);
+      std::int8_t* y = Y.mutable_data<std::int8_t>();
+      std::fill(y, y + Y.numel(), qv_);
+      const std::int64_t W = X.dim(rank - 1), rows = W ? X.numel() / W : 0;
+      std::vector<std::int64_t> idx(rank, 0), ost(rank, 1);
+      for (std::size_t d = rank - 1; d > 0; --d) ost[d - 1] = ost[d] * out[d];
+      const std::int8_t* x = X.data<std::int8_t>();
+      for (std::int64_t r = 0; r < rows; ++r) {  // idx: the row's index over dims [0, rank - 1)
+        std::int64_t off = pads[rank - 1];
+        for (std::size_t d = 0; d + 1 < rank; ++d) off += (idx[d] + pads[d]) * ost[d];
+        std::copy(x + r * W, x + (r + 1) * W, y + off);
+        for (std::size_t d = rank - 1; d-- > 0;) {
+          if (++idx[d] < X.dim(d)) break;
+          idx[d] = 0;
+        }
+      }
+    } else {
+      std::vector<Tensor> args(in.begin(), in.end());
+      args.resize(std::max<std::size_t>(args.size(), 3));
+      args[2] = Tensor::scalar<std::int8_t>(ir::DType::Int8, qv_);
+      Y = run_kernel(op_, args)[0];
+    }
+    if (!requant_.identity) {
+      Tensor r = Tensor::uninitialized(ir::DType::Int8, Y.shape());
+      requant_.apply(Y.data<std::int8_t>(), r.mutable_data<std::int8_t>(), r.numel());
+      Y = std::move(r);
+    }
+    return {Y};
+  }
+
+ private:
+  ir::Operation op_;
+  Requantizer requant_;
+  std::int8_t qv_ = 0;
+  bool constant_ = true;
 };
 
 }  // namespace
+
+std::unique_ptr<PreparedOp> prepare_Pad(const ir::Operation& op, const ir::Graph& graph) {
+  return std::make_unique<PadInt8>(op, graph);
+}
 
 std::unique_ptr<PreparedOp> prepare_PassThrough(const ir::Operation& op, const ir::Graph& graph) {
   return std::make_unique<PassThrough>(op, graph);

@@ -22,6 +22,7 @@
 #include <limits>
 
 #include "core/runtime/quantized/igemm.h"
+#include "core/runtime/quantized/igemm_u8.h"
 #include "core/runtime/quantized/int8_common.h"
 #include "core/runtime/thread_pool.h"
 
@@ -141,6 +142,12 @@ class LinearInt8 final : public PreparedOp {
       const auto b = alpha == 1.0 ? bias[i] : static_cast<std::int32_t>(std::round(double(bias[i]) / alpha));
       bias_adj_.push_back(static_cast<std::int32_t>(static_cast<std::uint32_t>(b) -
                                                     static_cast<std::uint32_t>(zx_) * static_cast<std::uint32_t>(w_.wsum[i])));
+      bias_adj4_.push_back(static_cast<std::int32_t>(static_cast<std::uint32_t>(bias_adj_.back()) -
+                                                     128u * static_cast<std::uint32_t>(w_.wsum[i])));
+    }
+    if (use_vnni()) {  // the swapped VNNI GEMM: activation rows broadcast, weight panels as vectors
+      const Tensor W = constant_of(graph, op, op.inputs[1], ir::DType::Int8, "weight");
+      rows_ = RowsGemm(W.data<std::int8_t>(), v.N, v.K, v.rs, v.cs, bias_adj4_, mult_);
     }
   }
 
@@ -152,6 +159,10 @@ class LinearInt8 final : public PreparedOp {
     const std::int8_t* x = X.data<std::int8_t>();
     std::int8_t* y = Y.mutable_data<std::int8_t>();
     const std::int64_t N = w_.N;
+    if (!rows_.w.data.empty() && use_vnni() && r.cs == 1) {
+      rows_.run(x, r.R, r.rs, zy_, act_min_, act_max_, y);
+      return {Y};
+    }
     igemm(
         w_.a, r.R,
         [&](std::int64_t j0, std::int64_t nc, std::int16_t* out) { pack_b_strided(x, w_.K, w_.a.kp, r.cs, r.rs, j0, nc, out); },
@@ -173,8 +184,9 @@ class LinearInt8 final : public PreparedOp {
   ir::Operation op_;
   LinearWeights w_;
   std::int32_t zx_ = 0, zy_ = 0, act_min_ = -128, act_max_ = 127;
-  std::vector<std::int32_t> bias_adj_;
+  std::vector<std::int32_t> bias_adj_, bias_adj4_;  // bias_adj4_: the VNNI GEMM's (x + 128)
   std::vector<QuantizedMultiplier> mult_;
+  RowsGemm rows_;  // the swapped VNNI GEMM (prepared on VNNI machines)
 };
 
 // MatMul of two int8 activations: [..., M, K] x [..., K, N] (equal batch dims, or a 2-D B).

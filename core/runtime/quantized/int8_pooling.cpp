@@ -6,10 +6,14 @@
 //     y = acc > 0 ? (acc + n/2) / n : (acc - n/2) / n (half away from zero), clamped.
 //     count_include_pad counts padding positions as zero_point values. When the
 //     output's params differ, y = zy + round((acc - n*zx) * sx / (n * sy)).
+//   Fast forms, the same values: MaxPool without dilation as separable row and tap
+//   maxima; GlobalAveragePool as one vector sum per channel; AveragePool with every
+//   window inside the input as column sums and a table of every average.
 #include <algorithm>
 #include <cmath>
 
 #include "core/runtime/kernels/common.h"
+#include "core/runtime/quantized/igemm.h"
 #include "core/runtime/quantized/int8_common.h"
 #include "core/runtime/thread_pool.h"
 
@@ -114,6 +118,63 @@ class PoolInt8 final : public PreparedOp {
     const std::int8_t* x = X.data<std::int8_t>();
     std::int8_t* y = Y.mutable_data<std::int8_t>();
     const std::int32_t zx = qx_.zero_point(), zy = qy_.zero_point();
+    if (kind_ == Kind::Max && g.dh == 1 && g.dw == 1 && g.KH * g.KW > 1 && g.KW <= 64 && g.KH <= 64) {
+      max_pool_separable(g, x, y);
+      return {Y};
+    }
+    auto average = [&](std::int32_t acc, std::int32_t count, std::int32_t padded) {
+      if (include_pad_) {
+        acc += padded * zx;
+        count += padded;
+      }
+      if (count == 0) count = 1;
+      const std::int32_t out = same_ ? (acc > 0 ? (acc + count / 2) / count : (acc - count / 2) / count)
+                                     : zy + round_away(double(acc - count * zx) * ratio_ / double(count));
+      return static_cast<std::int8_t>(std::clamp(out, lo_, hi_));
+    };
+    if (global_ && kind_ == Kind::Average && use_avx2() && g.H * g.W < (std::int64_t(1) << 23)) {
+      // One sum per channel (exact: |sum| < 2^31 for fewer than 2^23 values).
+      parallel_for(g.n * g.c, [&](std::int64_t nc) {
+        const auto acc = static_cast<std::int32_t>(sum_i8_avx2(x + nc * g.H * g.W, g.H * g.W));
+        y[nc] = average(acc, static_cast<std::int32_t>(g.H * g.W), 0);
+      });
+      return {Y};
+    }
+    if (kind_ == Kind::Average && !global_ && g.dh == 1 && g.dw == 1 && (g.OH - 1) * g.sh + g.KH <= g.H &&
+        (g.OW - 1) * g.sw + g.KW <= g.W && g.ph == 0 && g.pw == 0) {
+      // Every window inside the input: column sums of the window's rows over the whole
+      // width, then the taps along them; the same sums, so the same averages.
+      const auto count = static_cast<std::int32_t>(g.KH * g.KW);
+      // Every average once per call: a table over the possible sums [-128 n, 127 n].
+      std::vector<std::int8_t> table;
+      if (count <= 256) {
+        table.resize(static_cast<std::size_t>(255 * count + 1));
+        for (std::int32_t a = -128 * count; a <= 127 * count; ++a)
+          table[static_cast<std::size_t>(a + 128 * count)] = average(a, count, 0);
+      }
+      parallel_for(g.n * g.c, [&](std::int64_t nc) {
+        const std::int8_t* xc = x + nc * g.H * g.W;
+        std::int8_t* yc = y + nc * g.OH * g.OW;
+        thread_local std::vector<std::int32_t> col;
+        col.resize(static_cast<std::size_t>(g.W));
+        std::int32_t* cs = col.data();
+        for (std::int64_t oh = 0; oh < g.OH; ++oh) {
+          const std::int8_t* r0 = xc + oh * g.sh * g.W;
+          for (std::int64_t iw = 0; iw < g.W; ++iw) cs[iw] = r0[iw];
+          for (std::int64_t kh = 1; kh < g.KH; ++kh) {
+            const std::int8_t* r = r0 + kh * g.W;
+            for (std::int64_t iw = 0; iw < g.W; ++iw) cs[iw] += r[iw];
+          }
+          for (std::int64_t ow = 0; ow < g.OW; ++ow) {
+            std::int32_t acc = 0;
+            for (std::int64_t kw = 0; kw < g.KW; ++kw) acc += cs[ow * g.sw + kw];
+            yc[oh * g.OW + ow] =
+                table.empty() ? average(acc, count, 0) : table[static_cast<std::size_t>(acc + 128 * count)];
+          }
+        }
+      });
+      return {Y};
+    }
     parallel_for(g.n * g.c, [&](std::int64_t nc) {
       const std::int8_t* xc = x + nc * g.H * g.W;
       std::int8_t* yc = y + nc * g.OH * g.OW;
@@ -142,17 +203,7 @@ class PoolInt8 final : public PreparedOp {
             out = requant_(static_cast<std::int8_t>(acc));
             out = std::clamp(out, lo_, hi_);
           } else {
-            if (include_pad_) {
-              acc += padded * zx;
-              count += padded;
-            }
-            if (count == 0) count = 1;
-            if (same_) {
-              out = acc > 0 ? (acc + count / 2) / count : (acc - count / 2) / count;
-            } else {
-              out = zy + round_away(double(acc - count * zx) * ratio_ / double(count));
-            }
-            out = std::clamp(out, lo_, hi_);
+            out = average(acc, count, padded);
           }
           yc[oh * g.OW + ow] = static_cast<std::int8_t>(out);
         }
@@ -162,6 +213,65 @@ class PoolInt8 final : public PreparedOp {
   }
 
  private:
+  // Max pooling without dilation, per output row: the max of the window's input rows
+  // (vertical pass, over the whole width), into a row padded with -128 on both sides,
+  // then the max of the KW taps along it (horizontal pass; stride > 1 reads column
+  // phases, so every tap is a contiguous run). -128 is the identity of max, as the
+  // loop above starts from it: windows and padding give the same values.
+  void max_pool_separable(const Pool2& g, const std::int8_t* x, std::int8_t* y) const {
+    const std::int64_t Wp = std::max(g.W + g.pw, (g.OW - 1) * g.sw + g.KW), sw = g.sw;
+    const std::int64_t Wq = (Wp + sw - 1) / sw;  // slots per phase
+    const bool avx2 = use_avx2();
+    auto max_rows = [&](const std::int8_t* const* rows, int count, std::int64_t n, std::int8_t* out) {
+      if (avx2) {
+        max_rows_avx2(rows, count, n, out);
+        return;
+      }
+      for (std::int64_t i = 0; i < n; ++i) {
+        std::int8_t m = -128;
+        for (int r = 0; r < count; ++r) m = std::max(m, rows[r][i]);
+        out[i] = m;
+      }
+    };
+    const bool requant = !same_ || lo_ > -128 || hi_ < 127;
+    parallel_for(g.n * g.c, [&](std::int64_t nc) {
+      const std::int8_t* xc = x + nc * g.H * g.W;
+      std::int8_t* yc = y + nc * g.OH * g.OW;
+      thread_local std::vector<std::int8_t> row, phases;
+      row.assign(static_cast<std::size_t>(Wp), -128);
+      phases.resize(static_cast<std::size_t>(sw * Wq));
+      const std::int8_t* rows[64];
+      for (std::int64_t oh = 0; oh < g.OH; ++oh) {
+        const std::int64_t h0 = oh * g.sh - g.ph;
+        int count = 0;
+        for (std::int64_t ih = std::max<std::int64_t>(h0, 0); ih < std::min(g.H, h0 + g.KH); ++ih)
+          rows[count++] = xc + ih * g.W;
+        std::int8_t* yr = yc + oh * g.OW;
+        const std::int64_t w_in = std::min(g.W, Wp - g.pw);
+        if (count == 0) {
+          std::fill(row.begin(), row.end(), std::int8_t(-128));
+        } else {
+          max_rows(rows, count, w_in, row.data() + g.pw);
+        }
+        const std::int8_t* src = row.data();
+        if (sw > 1) {  // column q to phase q % sw, slot q / sw
+          std::int8_t* ph = phases.data();
+          const std::int8_t* r = row.data();
+          std::fill(ph, ph + sw * Wq, std::int8_t(-128));
+          for (std::int64_t p = 0; p < sw; ++p) {  // stepped: no division per column
+            std::int8_t* d = ph + p * Wq;
+            for (std::int64_t q = p, slot = 0; q < Wp; q += sw, ++slot) d[slot] = r[q];
+          }
+          src = ph;
+        }
+        for (std::int64_t kw = 0; kw < g.KW; ++kw) rows[kw] = src + (kw % sw) * Wq + kw / sw;
+        max_rows(rows, static_cast<int>(g.KW), g.OW, yr);
+        if (requant)
+          for (std::int64_t ow = 0; ow < g.OW; ++ow) yr[ow] = static_cast<std::int8_t>(std::clamp<std::int32_t>(requant_(yr[ow]), lo_, hi_));
+      }
+    });
+  }
+
   ir::Operation op_;
   Kind kind_;
   bool global_, same_ = true, include_pad_ = false;

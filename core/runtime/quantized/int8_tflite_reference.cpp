@@ -521,8 +521,11 @@ std::unique_ptr<PreparedOp> prepare_tflite_reference(const ir::Operation& op, co
       return std::make_unique<ViaFloat>(op, graph);
     case K::ArgMax: case K::ArgMin:
       return std::make_unique<Arg8>(op, graph);
-    case K::Pad:
-      return std::make_unique<Pad8>(op, graph);
+    case K::Pad: {  // PADV2's integer constant and u8 here; i8 with a float or no value: the table's Pad
+      const ir::Tensor* v = op.inputs.size() > 2 && !op.inputs[2].empty() ? graph.find_tensor(op.inputs[2]) : nullptr;
+      const bool int_value = v && (v->dtype == ir::DType::Int8 || v->dtype == ir::DType::UInt8);
+      return u8 || int_value ? std::make_unique<Pad8>(op, graph) : nullptr;
+    }
     case K::Reshape: case K::Flatten: case K::Squeeze: case K::Unsqueeze: case K::Transpose: case K::Identity:
       return u8 ? std::make_unique<Move8>(op, graph) : nullptr;
     case K::Gather: case K::Slice: case K::Split: case K::DepthToSpace: case K::SpaceToDepth:
