@@ -211,11 +211,8 @@ void dequantize_linear_avx2(const void* q, bool u8, std::int64_t n, float scale,
 void minmax_avx2(const float* x, std::int64_t n, float& lo, float& hi);
 void asymmetric_quantize_avx2(const float* x, std::int64_t n, float scale, std::int32_t zero_point, std::int8_t* q);
 /// Calibration observers (core/quantize/observer.cpp), AVX2, the same results as their loops:
-/// min and max of x (n >= 1) and whether every value is finite;
+/// min and max of x (n >= 1) and whether every value is finite.
 bool minmax_finite_avx2(const float* x, std::int64_t n, float& lo, float& hi);
-/// the histogram bin of every value, b = (int)((x + R) * inv) clamped to [0, bins - 1],
-/// added to counts[b] (the float arithmetic of the scalar loop: same bins).
-void histogram_avx2(const float* x, std::int64_t n, float R, float inv, int bins, std::int64_t* counts);
 /// The quantisation report's error sums (core/quantize/quant_math.cpp), AVX2: over
 /// e = x - approx with approx = q ? (q - zp) * scale : a, adds sum x^2 and sum e^2 (in
 /// float over blocks of 1024 values, in double across blocks) and folds max |e|.

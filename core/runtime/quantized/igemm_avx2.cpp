@@ -418,25 +418,6 @@ __attribute__((target("avx2"))) bool minmax_finite_avx2(const float* x, std::int
   return finite;
 }
 
-__attribute__((target("avx2"))) void histogram_avx2(const float* x, std::int64_t n, float R, float inv, int bins,
-                                                    std::int64_t* counts) {
-  const __m256 vr = _mm256_set1_ps(R), vi = _mm256_set1_ps(inv);
-  const __m256i top = _mm256_set1_epi32(bins - 1), zero = _mm256_setzero_si256();
-  alignas(32) std::int32_t idx[64];
-  std::int64_t i = 0;
-  for (; i + 64 <= n; i += 64) {
-    for (int k = 0; k < 64; k += 8) {
-      const __m256i b = _mm256_cvttps_epi32(_mm256_mul_ps(_mm256_add_ps(_mm256_loadu_ps(x + i + k), vr), vi));
-      _mm256_store_si256(reinterpret_cast<__m256i*>(idx + k), _mm256_min_epi32(_mm256_max_epi32(b, zero), top));
-    }
-    for (int k = 0; k < 64; ++k) ++counts[idx[k]];
-  }
-  for (; i < n; ++i) {
-    const int b = static_cast<int>((x[i] + R) * inv);
-    ++counts[b < 0 ? 0 : b > bins - 1 ? bins - 1 : b];
-  }
-}
-
 __attribute__((target("avx2,fma"))) void sqnr_sums_avx2(const float* x, const float* a, const std::int8_t* q,
                                                         std::int64_t n, float scale, std::int32_t zp, double& signal,
                                                         double& noise, float& max_abs_error) {
