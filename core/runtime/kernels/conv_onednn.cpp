@@ -269,7 +269,7 @@ bool conv_onednn(const ConvGeometry& g, const float* x, const float* w, const fl
     one_omp_thread();
     const Piece& piece = p->pieces[static_cast<std::size_t>(i)];
     auto& engine = cpu_engine();
-    dnnl::stream stream(engine);
+    thread_local dnnl::stream stream(engine);  // one per thread: made once, not per call
     memory src(piece.src, engine, const_cast<float*>(x + piece.n0 * in_image + piece.in_row0 * in_row));
     memory dst(piece.dst, engine, y + piece.n0 * out_image + piece.row0 * out_row);
     std::unordered_map<int, memory> args{{DNNL_ARG_SRC, src},
