@@ -29,9 +29,7 @@ struct IO {
 IO io_params(const ir::Operation& op, const ir::Graph& graph) {
   const ir::Tensor& x = ir_tensor(graph, op.inputs[0]);
   const ir::Tensor& y = ir_tensor(graph, op.outputs[0]);
-  IO io{quant_of(x), quant_of(y)};
-  if (io.x.per_channel()) throw QuantizationError(x.name, "activations must be quantised per tensor");
-  if (io.y.per_channel()) throw QuantizationError(y.name, "activations must be quantised per tensor");
+  IO io{activation_quant_of(x), activation_quant_of(y)};
   return io;
 }
 

@@ -45,6 +45,9 @@ QParams quant_of(const ir::Tensor& t, std::initializer_list<ir::DType> allowed =
 /// Same, by name in `graph`.
 QParams quant_of(const ir::Graph& graph, const std::string& name,
                  std::initializer_list<ir::DType> allowed = {ir::DType::Int8});
+/// quant_of(t) for an activation: int8 and per tensor (throws QuantizationError naming
+/// `t` when it is per channel).
+QParams activation_quant_of(const ir::Tensor& t);
 
 /// Checks that a per-channel `q` has `channels` values along `axis` of `t`
 /// (per-tensor params always fit); throws QuantizationError otherwise.

@@ -277,10 +277,8 @@ class ConvInt8 final : public PreparedOp {
     const ir::Tensor& x = ir_tensor(graph, op.inputs[0]);
     const ir::Tensor& w = ir_tensor(graph, op.inputs[1]);
     const ir::Tensor& y = ir_tensor(graph, op.outputs[0]);
-    const QParams qx = quant_of(x), qy = quant_of(y);
+    const QParams qx = activation_quant_of(x), qy = activation_quant_of(y);
     const QParams qw = quant_of(w, {ir::DType::Int8});
-    if (qx.per_channel()) throw QuantizationError(x.name, "activations must be quantised per tensor");
-    if (qy.per_channel()) throw QuantizationError(y.name, "activations must be quantised per tensor");
     W_ = constant_of(graph, op, op.inputs[1], ir::DType::Int8, "weight");
     if (W_.rank() < 3 || W_.rank() > 4)
       throw UnsupportedOpError(op.op_type + " with " + std::to_string(W_.rank() - 2) + " spatial dims",

@@ -25,9 +25,7 @@ class PassThrough final : public PreparedOp {
   PassThrough(const ir::Operation& op, const ir::Graph& graph) : op_(op) {
     const ir::Tensor& x = ir_tensor(graph, op.inputs[0]);
     const ir::Tensor& y = ir_tensor(graph, op.outputs[0]);
-    const QParams qx = quant_of(x), qy = quant_of(y);
-    for (const auto* t : {&x, &y})
-      if (quant_of(*t).per_channel()) throw QuantizationError(t->name, "activations must be quantised per tensor");
+    const QParams qx = activation_quant_of(x), qy = activation_quant_of(y);
     requant_ = Requantizer(qx, qy);
   }
 
@@ -51,12 +49,10 @@ class ConcatInt8 final : public PreparedOp {
  public:
   ConcatInt8(const ir::Operation& op, const ir::Graph& graph) : op_(op) {
     const ir::Tensor& y = ir_tensor(graph, op.outputs[0]);
-    const QParams qy = quant_of(y);
-    if (qy.per_channel()) throw QuantizationError(y.name, "activations must be quantised per tensor");
+    const QParams qy = activation_quant_of(y);
     for (const auto& name : op.inputs) {
       const ir::Tensor& x = ir_tensor(graph, name);
-      const QParams qx = quant_of(x);
-      if (qx.per_channel()) throw QuantizationError(name, "activations must be quantised per tensor");
+      const QParams qx = activation_quant_of(x);
       Scaling s;
       s.identity = qx.scale() == qy.scale() && qx.zero_point() == qy.zero_point();
       s.scale = qx.scale() * (1.f / qy.scale());
@@ -132,9 +128,7 @@ class PadInt8 final : public PreparedOp {
   PadInt8(const ir::Operation& op, const ir::Graph& graph) : op_(op) {
     const ir::Tensor& x = ir_tensor(graph, op.inputs[0]);
     const ir::Tensor& y = ir_tensor(graph, op.outputs[0]);
-    const QParams qx = quant_of(x), qy = quant_of(y);
-    for (const auto* t : {&x, &y})
-      if (quant_of(*t).per_channel()) throw QuantizationError(t->name, "activations must be quantised per tensor");
+    const QParams qx = activation_quant_of(x), qy = activation_quant_of(y);
     requant_ = Requantizer(qx, qy);
     float v = 0.f;
     if (op.inputs.size() > 2 && !op.inputs[2].empty()) {

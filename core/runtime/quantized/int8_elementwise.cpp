@@ -26,9 +26,7 @@ class BinaryInt8 final : public PreparedOp {
     const ir::Tensor& a = ir_tensor(graph, op.inputs[0]);
     const ir::Tensor& b = ir_tensor(graph, op.inputs[1]);
     const ir::Tensor& y = ir_tensor(graph, op.outputs[0]);
-    const QParams qa = quant_of(a), qb = quant_of(b), qy = quant_of(y);
-    for (const auto* t : {&a, &b, &y})
-      if (quant_of(*t).per_channel()) throw QuantizationError(t->name, "activations must be quantised per tensor");
+    const QParams qa = activation_quant_of(a), qb = activation_quant_of(b), qy = activation_quant_of(y);
     std::int32_t lo = -128, hi = 127;
     output_activation_range(op, qy, lo, hi);
     if (kind == Binary::Max || kind == Binary::Min) {

@@ -189,6 +189,12 @@ std::int32_t qmax_of(ir::DType t) {
   }
 }
 
+QParams activation_quant_of(const ir::Tensor& t) {
+  QParams q = quant_of(t);
+  if (q.per_channel()) throw QuantizationError(t.name, "activations must be quantised per tensor");
+  return q;
+}
+
 QParams quant_of(const ir::Tensor& t, std::initializer_list<ir::DType> allowed) {
   auto bad = [&](const std::string& why) -> QuantizationError { return QuantizationError(t.name, why); };
   if (!t.quant) throw bad("no quantisation params (" + std::string(ir::dtype_name(t.dtype)) + " tensor read by an int8 kernel)");

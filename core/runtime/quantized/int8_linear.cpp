@@ -109,9 +109,7 @@ class LinearInt8 final : public PreparedOp {
   LinearInt8(const ir::Operation& op, const ir::Graph& graph) : op_(op) {
     const ir::Tensor& x = ir_tensor(graph, op.inputs[0]);
     const ir::Tensor& y = ir_tensor(graph, op.outputs[0]);
-    const QParams qx = quant_of(x), qy = quant_of(y);
-    if (qx.per_channel()) throw QuantizationError(x.name, "activations must be quantised per tensor");
-    if (qy.per_channel()) throw QuantizationError(y.name, "activations must be quantised per tensor");
+    const QParams qx = activation_quant_of(x), qy = activation_quant_of(y);
     const WeightView v = weight_view(op, graph);
     w_ = prepare_linear_weights(graph, op, op.inputs[1], v.N, v.K, v.rs, v.cs, v.axis);
     zx_ = qx.zero_point();
@@ -196,9 +194,7 @@ class MatMulActivations final : public PreparedOp {
     const ir::Tensor& a = ir_tensor(graph, op.inputs[0]);
     const ir::Tensor& b = ir_tensor(graph, op.inputs[1]);
     const ir::Tensor& y = ir_tensor(graph, op.outputs[0]);
-    const QParams qa = quant_of(a), qb = quant_of(b), qy = quant_of(y);
-    for (const auto* t : {&a, &b, &y})
-      if (quant_of(*t).per_channel()) throw QuantizationError(t->name, "activations must be quantised per tensor");
+    const QParams qa = activation_quant_of(a), qb = activation_quant_of(b), qy = activation_quant_of(y);
     za_ = qa.zero_point();
     zb_ = qb.zero_point();
     zy_ = qy.zero_point();

@@ -108,9 +108,7 @@ class LayerNormInt8 final : public PreparedOp {
   LayerNormInt8(const ir::Operation& op, const ir::Graph& graph) : op_(op) {
     const ir::Tensor& x = ir_tensor(graph, op.inputs[0]);
     const ir::Tensor& y = ir_tensor(graph, op.outputs[0]);
-    const QParams qx = quant_of(x), qy = quant_of(y);
-    for (const auto* t : {&x, &y})
-      if (quant_of(*t).per_channel()) throw QuantizationError(t->name, "activations must be quantised per tensor");
+    const QParams qx = activation_quant_of(x), qy = activation_quant_of(y);
     if (op.outputs.size() > 1)
       for (std::size_t i = 1; i < op.outputs.size(); ++i)
         if (!op.outputs[i].empty())

@@ -99,10 +99,8 @@ class PoolInt8 final : public PreparedOp {
       throw UnsupportedOpError(op.op_type + " with indices", "the CPU runtime's int8 kernels", "");
     const ir::Tensor& x = ir_tensor(graph, op.inputs[0]);
     const ir::Tensor& y = ir_tensor(graph, op.outputs[0]);
-    qx_ = quant_of(x);
-    qy_ = quant_of(y);
-    for (const auto* t : {&x, &y})
-      if (quant_of(*t).per_channel()) throw QuantizationError(t->name, "activations must be quantised per tensor");
+    qx_ = activation_quant_of(x);
+    qy_ = activation_quant_of(y);
     same_ = qx_.scale() == qy_.scale() && qx_.zero_point() == qy_.zero_point();
     requant_ = Requantizer(qx_, qy_);
     include_pad_ = op.attr_int("count_include_pad", 0) != 0;
