@@ -23,6 +23,17 @@
 namespace ec::runtime::quantized {
 namespace {
 
+// Scalar QuantizeLinear/DequantizeLinear params: scale s, zero point -7 (int8) or 131 (uint8).
+std::pair<Tensor, Tensor> scale_and_zero_point(ir::DType dt, float s) {
+  Tensor S(ir::DType::Float32, {}), Z(dt, {});
+  S.mutable_data<float>()[0] = s;
+  if (dt == ir::DType::Int8)
+    Z.mutable_data<std::int8_t>()[0] = -7;
+  else
+    Z.mutable_data<std::uint8_t>()[0] = 131;
+  return {S, Z};
+}
+
 using Shape = std::vector<std::int64_t>;
 
 ir::QuantParams per_tensor(float s, std::int64_t z) { return {ir::DType::Int8, {s}, {z}, -1}; }
@@ -264,12 +275,7 @@ TEST(Int8Oracle, QuantizeLinearEqualsPortableOnEveryIsa) {
                                    : i % 3 == 1 ? float(k) * 0.01f
                                                 : float(k) * 1e3f;
     }
-    Tensor S(ir::DType::Float32, {}), Z(dt, {});
-    S.mutable_data<float>()[0] = s;
-    if (dt == ir::DType::Int8)
-      Z.mutable_data<std::int8_t>()[0] = -7;
-    else
-      Z.mutable_data<std::uint8_t>()[0] = 131;
+    const auto [S, Z] = scale_and_zero_point(dt, s);
     const ir::Operation op = test::make_op("QuantizeLinear", {"x", "s", "z"}, {"y"}, {});
     std::vector<std::vector<std::uint8_t>> outs;
     for (auto isa : gemm::supported_isas()) {
@@ -833,12 +839,7 @@ TEST(Int8Oracle, DequantizeLinearEqualsPortableOnEveryIsa) {
     for (const float s : {0.037f, 1.7e-3f, 3.1e-39f /* subnormal products */}) {
       Tensor X(dt, {1, n});
       for (std::int64_t i = 0; i < n; ++i) reinterpret_cast<std::uint8_t*>(X.mutable_raw())[i] = static_cast<std::uint8_t>(i * 37);
-      Tensor S(ir::DType::Float32, {}), Z(dt, {});
-      S.mutable_data<float>()[0] = s;
-      if (dt == ir::DType::Int8)
-        Z.mutable_data<std::int8_t>()[0] = -7;
-      else
-        Z.mutable_data<std::uint8_t>()[0] = 131;
+      const auto [S, Z] = scale_and_zero_point(dt, s);
       const ir::Operation op = test::make_op("DequantizeLinear", {"x", "s", "z"}, {"y"}, {});
       std::vector<float> want(static_cast<std::size_t>(n));
       for (std::int64_t i = 0; i < n; ++i)
