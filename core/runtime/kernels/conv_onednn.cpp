@@ -253,7 +253,12 @@ bool conv_onednn(const ConvGeometry& g, const float* x, const float* w, const fl
   auto p = std::static_pointer_cast<const Prepared>(cache->find_prepared(key));
   if (!p) {
     one_omp_thread();
-    std::shared_ptr<Prepared> made = prepare(g, w, b, act, parts);
+    std::shared_ptr<Prepared> made;
+    try {
+      made = prepare(g, w, b, act, parts);
+    } catch (const dnnl::error&) {
+      return false;  // a convolution oneDNN has no implementation for: ours runs it
+    }
     if (!made) return false;
     const std::size_t bytes = made->bytes;
     p = std::static_pointer_cast<const Prepared>(cache->put_prepared(key, std::move(made), bytes));
