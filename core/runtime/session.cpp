@@ -75,11 +75,12 @@ std::vector<InferenceSession::Fusion> InferenceSession::find_fusable_activations
   };
   for (std::size_t i = 0; i < ops.size(); ++i) {
     const ir::Operation& act = ops[i];
+    // Activation op -> the fused_activation it becomes (Clip(0, 6) and SiLU below).
+    static const std::map<std::string, std::string, std::less<>> kFused = {
+        {"Relu", "RELU"}, {"Sigmoid", "SIGMOID"}, {"Tanh", "TANH"}, {"HardSwish", "HARD_SWISH"}};
     std::string name;
-    if (act.op_type == "Relu") {
-      name = "RELU";
-    } else if (act.op_type == "Sigmoid" || act.op_type == "Tanh" || act.op_type == "HardSwish") {
-      name = act.op_type == "Sigmoid" ? "SIGMOID" : act.op_type == "Tanh" ? "TANH" : "HARD_SWISH";
+    if (const auto f = kFused.find(act.op_type); f != kFused.end()) {
+      name = f->second;
     } else if (act.op_type == "Clip") {
       bool ok = true;
       const double lo = clip_bound(act, 1, "min", -1e300, ok), hi = clip_bound(act, 2, "max", 1e300, ok);

@@ -23,6 +23,22 @@
 namespace ec::runtime::quantized {
 namespace {
 
+// Calls check(op, isa, threads) with the graph's first op prepared under every ISA the
+// machine has, at 1 and 2 threads; the widest ISA is forced again afterwards.
+template <typename Check>
+void on_every_isa_and_thread_count(const ir::Graph& g, Check&& check) {
+  for (auto isa : gemm::supported_isas()) {
+    gemm::force_isa(isa);
+    const auto op = prepare_quantized(g.ops[0], g);  // packed for this ISA
+    for (int threads : {1, 2}) {
+      ThreadPool pool(threads);
+      PoolScope scope(&pool);
+      check(*op, isa, threads);
+    }
+  }
+  gemm::force_isa(gemm::supported_isas().back());
+}
+
 // Scalar QuantizeLinear/DequantizeLinear params: scale s, zero point -7 (int8) or 131 (uint8).
 std::pair<Tensor, Tensor> scale_and_zero_point(ir::DType dt, float s) {
   Tensor S(ir::DType::Float32, {}), Z(dt, {});
@@ -118,26 +134,20 @@ void expect_conv_bit_exact(const Geometry& c, unsigned seed) {
   const Tensor want_nhwc =
       ref->run(std::vector<Tensor>{to_channels_last<std::int8_t>(X), Tensor(), Tensor()})[0];
   std::set<int> distinct;
-  for (auto isa : gemm::supported_isas()) {
-    gemm::force_isa(isa);
-    const auto fast = prepare_quantized(fast_g.ops[0], fast_g);  // packed for this ISA
-    for (int threads : {1, 2}) {
-      ThreadPool pool(threads);
-      PoolScope scope(&pool);
-      const Tensor got = fast->run(std::vector<Tensor>{X, Tensor(), Tensor()})[0];
-      const Tensor got_nhwc = to_channels_last<std::int8_t>(got);
-      ASSERT_EQ(got_nhwc.shape(), want_nhwc.shape());
-      std::int64_t diff = 0;
-      for (std::int64_t i = 0; i < got_nhwc.numel(); ++i) {
-        diff += got_nhwc.data<std::int8_t>()[i] != want_nhwc.data<std::int8_t>()[i];
-        distinct.insert(got_nhwc.data<std::int8_t>()[i]);
-      }
-      EXPECT_EQ(diff, 0) << "x " << shape_string(c.x) << " m " << c.m << " group " << c.group
-                         << " k " << c.kh << "x" << c.kw << " stride " << c.stride << " ISA "
-                         << gemm::isa_name(isa) << " threads " << threads;
+  on_every_isa_and_thread_count(fast_g, [&](const PreparedOp& fast, [[maybe_unused]] gemm::Isa isa,
+                                            [[maybe_unused]] int threads) {
+    const Tensor got = fast.run(std::vector<Tensor>{X, Tensor(), Tensor()})[0];
+    const Tensor got_nhwc = to_channels_last<std::int8_t>(got);
+    ASSERT_EQ(got_nhwc.shape(), want_nhwc.shape());
+    std::int64_t diff = 0;
+    for (std::int64_t i = 0; i < got_nhwc.numel(); ++i) {
+      diff += got_nhwc.data<std::int8_t>()[i] != want_nhwc.data<std::int8_t>()[i];
+      distinct.insert(got_nhwc.data<std::int8_t>()[i]);
     }
-  }
-  gemm::force_isa(gemm::supported_isas().back());
+    EXPECT_EQ(diff, 0) << "x " << shape_string(c.x) << " m " << c.m << " group " << c.group << " k "
+                       << c.kh << "x" << c.kw << " stride " << c.stride << " ISA "
+                       << gemm::isa_name(isa) << " threads " << threads;
+  });
   if (want_nhwc.numel() >= 64) {
     EXPECT_GT(distinct.size(), 8u) << "a degenerate case checks nothing";
   }
@@ -199,25 +209,19 @@ TEST(Int8Oracle, AddSubEqualTfliteReferenceOnEveryIsa) {
           make_add_params(sa, std::int32_t(qa.zero_points[0]), sb, std::int32_t(qb.zero_points[0]),
                           sy, std::int32_t(qy.zero_points[0]));
       activation_range(act, sy, std::int32_t(qy.zero_points[0]), -128, 127, p.act_min, p.act_max);
-      for (auto isa : gemm::supported_isas()) {
-        gemm::force_isa(isa);
-        const auto op = prepare_quantized(g.ops[0], g);
-        for (int threads : {1, 2}) {
-          ThreadPool pool(threads);
-          PoolScope scope(&pool);
-          const Tensor y = op->run(std::vector<Tensor>{A, B})[0];
-          std::int64_t diff = 0;
-          for (std::int64_t i = 0; i < n; ++i)
-            diff +=
-                y.data<std::int8_t>()[i] !=
-                add_quantized(p, A.data<std::int8_t>()[i], B.data<std::int8_t>()[i], type == "Sub");
-          EXPECT_EQ(diff, 0) << type << " n " << n << " ISA " << gemm::isa_name(isa) << " threads "
-                             << threads;
-          ++cases;
-        }
-      }
+      on_every_isa_and_thread_count(g, [&](const PreparedOp& op, [[maybe_unused]] gemm::Isa isa,
+                                           [[maybe_unused]] int threads) {
+        const Tensor y = op.run(std::vector<Tensor>{A, B})[0];
+        std::int64_t diff = 0;
+        for (std::int64_t i = 0; i < n; ++i)
+          diff +=
+              y.data<std::int8_t>()[i] !=
+              add_quantized(p, A.data<std::int8_t>()[i], B.data<std::int8_t>()[i], type == "Sub");
+        EXPECT_EQ(diff, 0) << type << " n " << n << " ISA " << gemm::isa_name(isa) << " threads "
+                           << threads;
+        ++cases;
+      });
     }
-  gemm::force_isa(gemm::supported_isas().back());
   EXPECT_GT(cases, 0);
 }
 
@@ -379,21 +383,16 @@ TEST(Int8Oracle, LinearEqualsTfliteReferenceOnEveryIsa) {
     if (want.size() >= 64) {
       EXPECT_GT(distinct.size(), 8u) << c.type << " " << c.R << "x" << c.K << "x" << c.N;
     }
-    for (auto isa : gemm::supported_isas()) {
-      gemm::force_isa(isa);
-      const auto fast = prepare_quantized(g.ops[0], g);
-      for (int threads : {1, 2}) {
-        ThreadPool pool(threads);
-        PoolScope scope(&pool);
-        const Tensor got = fast->run(std::vector<Tensor>{X, Tensor(), Tensor()})[0];
-        ASSERT_EQ(got.numel(), c.R * c.N);
-        std::int64_t diff = 0;
-        for (std::int64_t i = 0; i < got.numel(); ++i) diff += got.data<std::int8_t>()[i] != want[static_cast<std::size_t>(i)];
-        EXPECT_EQ(diff, 0) << c.type << " " << c.R << "x" << c.K << "x" << c.N << " ISA " << gemm::isa_name(isa)
-                           << " threads " << threads;
-      }
-    }
-    gemm::force_isa(gemm::supported_isas().back());
+    on_every_isa_and_thread_count(g, [&](const PreparedOp& fast, [[maybe_unused]] gemm::Isa isa,
+                                         [[maybe_unused]] int threads) {
+      const Tensor got = fast.run(std::vector<Tensor>{X, Tensor(), Tensor()})[0];
+      ASSERT_EQ(got.numel(), c.R * c.N);
+      std::int64_t diff = 0;
+      for (std::int64_t i = 0; i < got.numel(); ++i)
+        diff += got.data<std::int8_t>()[i] != want[static_cast<std::size_t>(i)];
+      EXPECT_EQ(diff, 0) << c.type << " " << c.R << "x" << c.K << "x" << c.N << " ISA "
+                         << gemm::isa_name(isa) << " threads " << threads;
+    });
   }
 }
 
@@ -500,21 +499,17 @@ TEST(Int8Oracle, MaxPoolEqualsTfliteReferenceOnEveryIsa) {
     };
     const ir::Graph fast_g = build(false), ref_g = build(true);
     const Tensor want = prepare_quantized(ref_g.ops[0], ref_g)->run(std::vector<Tensor>{to_channels_last<std::int8_t>(X)})[0];
-    for (auto isa : gemm::supported_isas()) {
-      gemm::force_isa(isa);
-      const auto fast = prepare_quantized(fast_g.ops[0], fast_g);
-      for (int threads : {1, 2}) {
-        ThreadPool pool(threads);
-        PoolScope scope(&pool);
-        const Tensor got = to_channels_last<std::int8_t>(fast->run(std::vector<Tensor>{X})[0]);
-        ASSERT_EQ(got.shape(), want.shape());
-        std::int64_t diff = 0;
-        for (std::int64_t i = 0; i < got.numel(); ++i) diff += got.data<std::int8_t>()[i] != want.data<std::int8_t>()[i];
-        EXPECT_EQ(diff, 0) << "x " << shape_string(c.x) << " k " << c.k << " s " << c.s << " ISA "
-                           << gemm::isa_name(isa) << " threads " << threads;
-      }
-    }
-    gemm::force_isa(gemm::supported_isas().back());
+    on_every_isa_and_thread_count(
+        fast_g,
+        [&](const PreparedOp& fast, [[maybe_unused]] gemm::Isa isa, [[maybe_unused]] int threads) {
+          const Tensor got = to_channels_last<std::int8_t>(fast.run(std::vector<Tensor>{X})[0]);
+          ASSERT_EQ(got.shape(), want.shape());
+          std::int64_t diff = 0;
+          for (std::int64_t i = 0; i < got.numel(); ++i)
+            diff += got.data<std::int8_t>()[i] != want.data<std::int8_t>()[i];
+          EXPECT_EQ(diff, 0) << "x " << shape_string(c.x) << " k " << c.k << " s " << c.s << " ISA "
+                             << gemm::isa_name(isa) << " threads " << threads;
+        });
   }
 }
 
@@ -546,20 +541,17 @@ TEST(Int8Oracle, GlobalAveragePoolEqualsTfliteReferenceOnEveryIsa) {
       const Tensor want =
           requant ? prepare_quantized(fast_g.ops[0], fast_g)->run(std::vector<Tensor>{X})[0]
                   : prepare_quantized(ref_g.ops[0], ref_g)->run(std::vector<Tensor>{to_channels_last<std::int8_t>(X)})[0];
-      for (auto isa : gemm::supported_isas()) {
-        gemm::force_isa(isa);
-        const auto fast = prepare_quantized(fast_g.ops[0], fast_g);
-        for (int threads : {1, 2}) {
-          ThreadPool pool(threads);
-          PoolScope scope(&pool);
-          const Tensor got = fast->run(std::vector<Tensor>{X})[0];
-          ASSERT_EQ(got.numel(), want.numel());
-          std::int64_t diff = 0;  // [N, C, 1, 1] and [N, 1, 1, C]: the same order
-          for (std::int64_t i = 0; i < got.numel(); ++i) diff += got.data<std::int8_t>()[i] != want.data<std::int8_t>()[i];
-          EXPECT_EQ(diff, 0) << shape_string(xs) << " requant " << requant << " ISA " << gemm::isa_name(isa);
-        }
-      }
-      gemm::force_isa(gemm::supported_isas().back());
+      on_every_isa_and_thread_count(
+          fast_g, [&](const PreparedOp& fast, [[maybe_unused]] gemm::Isa isa,
+                      [[maybe_unused]] int threads) {
+            const Tensor got = fast.run(std::vector<Tensor>{X})[0];
+            ASSERT_EQ(got.numel(), want.numel());
+            std::int64_t diff = 0;  // [N, C, 1, 1] and [N, 1, 1, C]: the same order
+            for (std::int64_t i = 0; i < got.numel(); ++i)
+              diff += got.data<std::int8_t>()[i] != want.data<std::int8_t>()[i];
+            EXPECT_EQ(diff, 0) << shape_string(xs) << " requant " << requant << " ISA "
+                               << gemm::isa_name(isa);
+          });
     }
 }
 
@@ -589,19 +581,13 @@ TEST(Int8Oracle, TableOpsEqualPortableOnEveryIsa) {
     }
     g.ops.push_back(test::make_op(type, inputs, {"y"}, {}));
     std::vector<std::vector<std::int8_t>> outs;
-    for (auto isa : gemm::supported_isas()) {
-      gemm::force_isa(isa);
-      const auto op = prepare_quantized(g.ops[0], g);
-      for (int threads : {1, 2}) {
-        ThreadPool pool(threads);
-        PoolScope scope(&pool);
-        std::vector<Tensor> in{X};
-        in.resize(inputs.size());
-        const Tensor y = op->run(in)[0];
-        outs.emplace_back(y.data<std::int8_t>(), y.data<std::int8_t>() + y.numel());
-      }
-    }
-    gemm::force_isa(gemm::supported_isas().back());
+    on_every_isa_and_thread_count(
+        g, [&](const PreparedOp& op, [[maybe_unused]] gemm::Isa isa, [[maybe_unused]] int threads) {
+          std::vector<Tensor> in{X};
+          in.resize(inputs.size());
+          const Tensor y = op.run(in)[0];
+          outs.emplace_back(y.data<std::int8_t>(), y.data<std::int8_t>() + y.numel());
+        });
     for (std::size_t k = 1; k < outs.size(); ++k) EXPECT_EQ(outs[k], outs[0]) << type << " run " << k;
     EXPECT_GT(std::set<int>(outs[0].begin(), outs[0].end()).size(), 20u) << type;
   }
@@ -648,19 +634,14 @@ TEST(Int8Oracle, ConcatEqualsTfliteReferenceOnEveryIsa) {
                                       -128, 127)));
         }
       }
-    for (auto isa : gemm::supported_isas()) {
-      gemm::force_isa(isa);
-      const auto op = prepare_quantized(g.ops[0], g);
-      for (int threads : {1, 2}) {
-        ThreadPool pool(threads);
-        PoolScope scope(&pool);
-        const Tensor y = op->run(xs)[0];
-        ASSERT_EQ(y.numel(), static_cast<std::int64_t>(want.size()));
-        EXPECT_EQ(std::vector<std::int8_t>(y.data<std::int8_t>(), y.data<std::int8_t>() + y.numel()), want)
-            << "axis " << axis << " ISA " << gemm::isa_name(isa) << " threads " << threads;
-      }
-    }
-    gemm::force_isa(gemm::supported_isas().back());
+    on_every_isa_and_thread_count(g, [&](const PreparedOp& op, [[maybe_unused]] gemm::Isa isa,
+                                         [[maybe_unused]] int threads) {
+      const Tensor y = op.run(xs)[0];
+      ASSERT_EQ(y.numel(), static_cast<std::int64_t>(want.size()));
+      EXPECT_EQ(std::vector<std::int8_t>(y.data<std::int8_t>(), y.data<std::int8_t>() + y.numel()),
+                want)
+          << "axis " << axis << " ISA " << gemm::isa_name(isa) << " threads " << threads;
+    });
   }
 }
 
@@ -815,18 +796,13 @@ TEST(Int8Oracle, LayerNormEqualsDefinitionOnEveryIsa) {
         want[static_cast<std::size_t>(r * C + c)] = static_cast<std::int8_t>(std::clamp(std::nearbyint(float(t)), -128.f, 127.f));
       }
     }
-    for (auto isa : gemm::supported_isas()) {
-      gemm::force_isa(isa);
-      const auto op = prepare_quantized(gr.ops[0], gr);
-      for (int threads : {1, 2}) {
-        ThreadPool pool(threads);
-        PoolScope scope(&pool);
-        const Tensor y = op->run(std::vector<Tensor>{X, G, B})[0];
-        EXPECT_EQ(std::vector<std::int8_t>(y.data<std::int8_t>(), y.data<std::int8_t>() + y.numel()), want)
-            << "C " << C << " ISA " << gemm::isa_name(isa) << " threads " << threads;
-      }
-    }
-    gemm::force_isa(gemm::supported_isas().back());
+    on_every_isa_and_thread_count(gr, [&](const PreparedOp& op, [[maybe_unused]] gemm::Isa isa,
+                                          [[maybe_unused]] int threads) {
+      const Tensor y = op.run(std::vector<Tensor>{X, G, B})[0];
+      EXPECT_EQ(std::vector<std::int8_t>(y.data<std::int8_t>(), y.data<std::int8_t>() + y.numel()),
+                want)
+          << "C " << C << " ISA " << gemm::isa_name(isa) << " threads " << threads;
+    });
     EXPECT_GT(std::set<int>(want.begin(), want.end()).size(), C > 20 ? 20u : 2u);
   }
 }
