@@ -443,8 +443,12 @@ class WidgetTests : public QObject {
     QVERIFY2(ticks > 0, "the event loop did not run during the layout");
     QCOMPARE(changed.count(), 1);
     QVERIFY(view.blockCount() > 0 && view.blockCount() <= 45);
+    // The update layoutChanged schedules may already have painted the graph while
+    // waitForLayout turned the event loop (load-dependent): at most that one frame.
+    const int before = int(painted.count());
+    QVERIFY(before <= 1);
     view.viewport()->repaint();
-    QCOMPARE(painted.count(), 1);
+    QCOMPARE(int(painted.count()), before + 1);
 
     // Stale results are dropped: only the last graph and the last expansion are shown.
     changed.clear();
