@@ -77,6 +77,7 @@ bool is_rank4(const ir::Graph& g, const std::string& t) {
 
 class LayoutTransform final : public Pass {
  public:
+  explicit LayoutTransform(LayoutFilter convertible = {}) : convertible_(std::move(convertible)) {}
   std::string_view name() const override { return "LayoutTransform"; }
   std::string_view summary() const override { return find_pass(name())->summary; }
   std::string_view description() const override {
@@ -150,7 +151,8 @@ class LayoutTransform final : public Pass {
         if (a != alias.end()) in = a->second;
       }
       const bool plain = !op.quant && op.attr_string("layout", "NCHW") == "NCHW" && !op.inputs.empty() &&
-                         !op.inputs[0].empty() && op.outputs.size() >= 1 && !op.outputs[0].empty();
+                         !op.inputs[0].empty() && op.outputs.size() >= 1 && !op.outputs[0].empty() &&
+                         (!convertible_ || convertible_(op, g));
       bool extra_outputs = false;
       for (std::size_t k = 1; k < op.outputs.size(); ++k) extra_outputs |= !op.outputs[k].empty();
       bool convert = false;
@@ -269,6 +271,8 @@ class LayoutTransform final : public Pass {
   }
 
  private:
+  LayoutFilter convertible_;
+
   // A constant an element-wise op can read in NHWC: rank 1-4 (it broadcasts against
   // rank-4 data), static, not per-channel quantised.
   static bool nhwc_constant_ok(const ir::Graph& g, const std::string& name) {
@@ -321,5 +325,8 @@ class LayoutTransform final : public Pass {
 }  // namespace
 
 std::unique_ptr<Pass> make_layout_transform_pass() { return std::make_unique<LayoutTransform>(); }
+std::unique_ptr<Pass> make_layout_transform_pass(LayoutFilter convertible) {
+  return std::make_unique<LayoutTransform>(std::move(convertible));
+}
 
 }  // namespace ec::passes

@@ -2,6 +2,7 @@
 // default pipeline. No static self-registration: it vanishes from static libraries.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -42,6 +43,11 @@ std::unique_ptr<Pass> make_fuse_activation_pass();
 std::unique_ptr<Pass> make_cse_pass();
 std::unique_ptr<Pass> make_dce_pass();
 std::unique_ptr<Pass> make_layout_transform_pass();
+/// LayoutTransform converting only the ops `convertible` accepts (a runtime whose
+/// kernels take some ops channels-last only for some types); the rest stay NCHW,
+/// Transposes around them.
+using LayoutFilter = std::function<bool(const ir::Operation&, const ir::Graph&)>;
+std::unique_ptr<Pass> make_layout_transform_pass(LayoutFilter convertible);
 std::unique_ptr<Pass> make_fuse_layer_norm_pass();
 std::unique_ptr<Pass> make_fuse_gelu_pass();
 

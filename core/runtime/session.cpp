@@ -20,17 +20,49 @@
 namespace ec::runtime {
 namespace {
 
-// A float graph with a rank-4 NCHW Conv on constant weights, and nothing quantised:
-// worth converting to channels-last for oneDNN (SessionOptions::channels_last).
-bool wants_channels_last(const ir::Graph& g) {
-  for (const auto& [name, t] : g.tensors)
-    if (t.quant) return false;
+bool is_int8_activation(const ir::Tensor* t) { return t && t->quant && t->dtype == ir::DType::Int8; }
+
+// Symmetric int8 weights: what the channels-last int8 Conv (oneDNN VNNI) takes.
+bool symmetric_int8(const ir::Tensor* w) {
+  return w && w->is_constant() && w->dtype == ir::DType::Int8 && w->quant &&
+         std::all_of(w->quant->zero_points.begin(), w->quant->zero_points.end(), [](auto z) { return z == 0; });
+}
+
+// Ops the CPU kernels run channels-last: every float op LayoutTransform converts; of
+// the quantised ones, Conv with int8 activations and symmetric int8 weights (no hybrid
+// or u8 Conv) and not the int8 pools (their NCHW kernels follow ONNX's pads, ceil_mode
+// and count_include_pad; they stay NCHW between Transposes).
+bool cpu_runs_channels_last(const ir::Operation& op, const ir::Graph& g) {
+  const ir::Tensor* x = g.find_tensor(op.inputs[0]);
+  const bool quantized = x && x->quant;
+  switch (op.kind) {
+    case ir::OpKind::Conv: {
+      const ir::Tensor* w = op.inputs.size() > 1 ? g.find_tensor(op.inputs[1]) : nullptr;
+      if (!quantized) return x && x->dtype == ir::DType::Float32 && w && w->dtype == ir::DType::Float32;
+      return is_int8_activation(x) && symmetric_int8(w);
+    }
+    case ir::OpKind::MaxPool: case ir::OpKind::AveragePool:
+    case ir::OpKind::GlobalAveragePool: case ir::OpKind::GlobalMaxPool:
+      return !quantized;
+    default:
+      return !quantized || x->dtype == ir::DType::Int8;
+  }
+}
+
+// A graph with a rank-4 NCHW Conv on constant weights the CPU runs channels-last on
+// oneDNN: f32 (nothing quantised), or with `int8` int8 on a machine where oneDNN's int8
+// convolutions are exact (VNNI): worth converting to channels-last
+// (SessionOptions::channels_last, int8_channels_last).
+bool wants_channels_last(const ir::Graph& g, bool int8) {
+  bool quantized = false;
+  for (const auto& [name, t] : g.tensors) quantized |= t.quant.has_value();
+  if (quantized && (!int8 || !kernels::onednn_int8_conv_available())) return false;
   return std::any_of(g.ops.begin(), g.ops.end(), [&](const ir::Operation& op) {
     if (op.kind != ir::OpKind::Conv || op.inputs.size() < 2 || op.attr_string("layout", "NCHW") != "NCHW") return false;
     const ir::Tensor* x = g.find_tensor(op.inputs[0]);
     const ir::Tensor* w = g.find_tensor(op.inputs[1]);
-    return x && w && w->is_constant() && x->dtype == ir::DType::Float32 && x->shape.rank_known &&
-           x->shape.dims.size() == 4;
+    if (!x || !w || !w->is_constant() || !x->shape.rank_known || x->shape.dims.size() != 4) return false;
+    return quantized ? is_int8_activation(x) && symmetric_int8(w) : x->dtype == ir::DType::Float32;
   });
 }
 
@@ -174,9 +206,9 @@ void InferenceSession::load(ir::FrozenGraph graph) {
     }
   }
   channels_last_ops_ = 0;
-  if (options_.channels_last && kernels::onednn_conv_enabled() && wants_channels_last(*graph)) {
+  if (options_.channels_last && kernels::onednn_conv_enabled() && wants_channels_last(*graph, options_.int8_channels_last)) {
     ir::Graph g = *graph;
-    const passes::PassResult r = passes::make_layout_transform_pass()->run(g);
+    const passes::PassResult r = passes::make_layout_transform_pass(cpu_runs_channels_last)->run(g);
     const auto it = r.statistics.find("ops_converted");
     if (it != r.statistics.end() && it->second > 0) {
       channels_last_ops_ = static_cast<int>(it->second);
@@ -212,7 +244,8 @@ void InferenceSession::load(ir::FrozenGraph graph) {
       if (ir::dtype_size(t.dtype) == 0) continue;  // strings: only an op needing it would fail
       constants_[static_cast<std::size_t>(s)] = Tensor::from_constant(t.dtype, t.shape.sizes(), *t.data);
       const Tensor& c = constants_[static_cast<std::size_t>(s)];
-      if (c.dtype() == ir::DType::Float32) pack_cache_->add_constant_range(c.raw(), c.nbytes());
+      if (c.dtype() == ir::DType::Float32 || c.dtype() == ir::DType::Int8)  // weights cached per session
+        pack_cache_->add_constant_range(c.raw(), c.nbytes());
     }
   for (const auto& name : graph_->inputs) input_slots_.emplace_back(name, slot_of(name));
   // Fold Relu/Clip(0,6) into the Conv/Gemm before it (the kernels clamp in

@@ -38,8 +38,15 @@ struct SessionOptions {
   /// LayoutTransform pass: NHWC Conv/pools/BatchNormalization and the element-wise ops
   /// between them, Transposes only at the edges), as ONNX Runtime's NCHWc transformer
   /// does, so the convolutions run on oneDNN's channels-last kernels without a reorder
-  /// per op. Off when oneDNN convolutions are (EC_CONV=own) and for quantised graphs.
+  /// per op. Off when oneDNN convolutions are (EC_CONV=own) and for quantised graphs
+  /// unless int8_channels_last.
   bool channels_last = true;
+  /// Also convert int8 graphs (from `quantize`): their Convs then run on oneDNN's VNNI
+  /// int8 convolutions with our TFLite-exact requantisation, the int8 pools stay NCHW.
+  /// Off by default: measured no faster than the NCHW int8 kernels on the CNNs of
+  /// docs/PERFORMANCE.md (the int32 sums of oneDNN cost a requantisation pass of their
+  /// own). Graphs read from .tflite are NHWC already and always take that kernel.
+  bool int8_channels_last = false;
 };
 
 /// Time spent in each op of one run (in graph order), filled by run() on request.

@@ -22,6 +22,8 @@ random weights, seed 0) and for the LSTM text model (int64 token ids):
   4. --strategy dynamic with no data: the text says "not measured (no data", prints
      no SQNR, no "200.00 dB", no "0.0%"; --json has sqnr_db null and a
      not_measured reason; the .eir runs. With data, its figures match `run`'s.
+  5. the image models' int8 graphs give the same outputs bit for bit with
+     `run --int8-channels-last` (channels-last int8 Convs on oneDNN, issue 18).
 Prints one line per check and a closing "N passed, N failed".
 """
 import json
@@ -69,9 +71,9 @@ def cli(exe, *args, timeout=900):
     return subprocess.run([exe, *args], capture_output=True, text=True, timeout=timeout)
 
 
-def run_model(exe, model, x_path, out_dir):
+def run_model(exe, model, x_path, out_dir, extra=()):
     os.makedirs(out_dir, exist_ok=True)
-    p = cli(exe, "run", model, "--input", f"input={x_path}", "--output-dir", out_dir)
+    p = cli(exe, "run", model, "--input", f"input={x_path}", "--output-dir", out_dir, *extra)
     if p.returncode != 0:
         return None, p.stderr.strip()
     return np.load(os.path.join(out_dir, "output.npy")), ""
@@ -107,6 +109,14 @@ def main():
                 return
             floats.append(f)
             quants.append(q)
+        if name != "lstm_text":
+            # The int8 graph channels-last (oneDNN's VNNI convolutions where exact, else the
+            # NCHW kernels between Transposes): the same integers, so the same outputs.
+            c, err = run_model(exe, eir, singles[0], os.path.join(work, f"out_{name}_{label}_cl"),
+                               ("--int8-channels-last",))
+            check(c is not None and np.array_equal(c, quants[0]),
+                  f"{name} {label}: run --int8-channels-last gives the int8 graph's outputs bit for bit "
+                  f"({err[:200] if c is None else f'max diff {float(np.max(np.abs(c - quants[0]))):.3g}'})")
         measured = sqnr_db(np.stack(floats), np.stack(quants))
         o = report["outputs"][0]
         printed = o["sqnr_db"]

@@ -13,9 +13,11 @@
 #include <set>
 
 #include "core/runtime/gemm/gemm.h"
+#include "core/runtime/kernels/conv_onednn.h"
 #include "core/runtime/kernel_registry.h"
 #include "core/runtime/quantized/fixed_point.h"
 #include "core/runtime/quantized/igemm_u8.h"
+#include "core/runtime/quantized/int8_common.h"
 #include "core/runtime/quantized/int8_kernels.h"
 #include "core/runtime/thread_pool.h"
 #include "test_util.h"
@@ -85,8 +87,11 @@ struct Geometry {
   std::string act = "NONE";
 };
 
-// Runs the NCHW fast kernel and the NHWC TFLite reference on the same integers.
-void expect_conv_bit_exact(const Geometry& c, unsigned seed) {
+// Runs the NCHW fast kernel, the NHWC fast kernel (oneDNN's VNNI convolution where it
+// is exact, else the NCHW kernel between Transposes) and the NHWC TFLite reference on
+// the same integers. `wmax`: the weights' magnitude (127: some channels' sums may pass
+// 2^24 on large kernels, which oneDNN cannot store exactly).
+void expect_conv_bit_exact(const Geometry& c, unsigned seed, int wmax = 127) {
   std::mt19937 rng(seed);
   auto uni = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
   const std::int64_t cg = c.x[1] / c.group;
@@ -95,7 +100,7 @@ void expect_conv_bit_exact(const Geometry& c, unsigned seed) {
   for (std::int64_t i = 0; i < X.numel(); ++i)
     X.mutable_data<std::int8_t>()[i] = static_cast<std::int8_t>(uni(-128, 127));
   for (std::int64_t i = 0; i < W.numel(); ++i)
-    W.mutable_data<std::int8_t>()[i] = static_cast<std::int8_t>(uni(-127, 127));
+    W.mutable_data<std::int8_t>()[i] = static_cast<std::int8_t>(uni(-wmax, wmax));
   for (std::int64_t i = 0; i < c.m; ++i) B.mutable_data<std::int32_t>()[i] = uni(-30000, 30000);
   const ir::QuantParams qx = per_tensor(0.02f + 0.001f * float(uni(0, 20)), uni(-30, 30));
   ir::QuantParams qw{ir::DType::Int8, {}, {}, 0}, qb{ir::DType::Int32, {}, {}, 0};
@@ -130,7 +135,8 @@ void expect_conv_bit_exact(const Geometry& c, unsigned seed) {
     return g;
   };
   const ir::Graph fast_g = build(false), ref_g = build(true);
-  const auto ref = prepare_quantized(ref_g.ops[0], ref_g);
+  const auto ref = prepare_tflite_reference(ref_g.ops[0], ref_g);
+  ASSERT_TRUE(ref);
   const Tensor want_nhwc =
       ref->run(std::vector<Tensor>{to_channels_last<std::int8_t>(X), Tensor(), Tensor()})[0];
   std::set<int> distinct;
@@ -150,6 +156,35 @@ void expect_conv_bit_exact(const Geometry& c, unsigned seed) {
   });
   if (want_nhwc.numel() >= 64) {
     EXPECT_GT(distinct.size(), 8u) << "a degenerate case checks nothing";
+  }
+  // The channels-last kernel, with the weights a session constant as in a session (the
+  // oneDNN path caches its reordered weights there).
+  const auto nhwc = prepare_quantized(ref_g.ops[0], ref_g);
+  const ir::Tensor& w = *ref_g.find_tensor("w");
+  std::int64_t worst = 0;  // the largest bound of a channel's |sum|, as the kernel computes it
+  const std::int64_t range = std::max<std::int64_t>(127 - qx.zero_points[0], qx.zero_points[0] + 128);
+  for (std::int64_t o = 0; o < c.m; ++o) {
+    std::int64_t sum = 0;
+    for (std::int64_t k = 0; k < cg * c.kh * c.kw; ++k)
+      sum += std::abs(int(reinterpret_cast<const std::int8_t*>(w.data->data())[o * cg * c.kh * c.kw + k]));
+    worst = std::max(worst, sum * range);
+  }
+  const bool onednn = kernels::onednn_int8_conv_available() && worst <= kernels::kOneDnnExactInt8Sum;
+  for (int threads : {1, 2}) {
+    gemm::PackCache cache;
+    cache.add_constant_range(w.data->data(), w.data->size());
+    gemm::PackCacheScope cache_scope(&cache);
+    ThreadPool pool(threads);
+    PoolScope scope(&pool);
+    const std::int64_t before = kernels::onednn_int8_convs_run();
+    const Tensor got = nhwc->run(std::vector<Tensor>{to_channels_last<std::int8_t>(X), Tensor(), Tensor()})[0];
+    EXPECT_EQ(kernels::onednn_int8_convs_run() - before, onednn ? 1 : 0) << "the path expected was not taken";
+    ASSERT_EQ(got.shape(), want_nhwc.shape());
+    std::int64_t diff = 0;
+    for (std::int64_t i = 0; i < got.numel(); ++i) diff += got.data<std::int8_t>()[i] != want_nhwc.data<std::int8_t>()[i];
+    EXPECT_EQ(diff, 0) << "NHWC x " << shape_string(c.x) << " m " << c.m << " group " << c.group << " k " << c.kh
+                       << "x" << c.kw << " stride " << c.stride << (onednn ? " (oneDNN)" : " (NCHW kernel)")
+                       << " threads " << threads;
   }
 }
 
@@ -179,6 +214,11 @@ TEST(Int8Oracle, ConvEqualsTfliteReferenceOnEveryIsa) {
   };
   unsigned seed = 7;
   for (const auto& c : cases) expect_conv_bit_exact(c, seed++);
+  // Sums that may pass 2^24 (3x3 over 256 channels, full-range weights): the NHWC kernel
+  // must leave oneDNN for the NCHW kernel; with small weights the same shape stays on it.
+  expect_conv_bit_exact({{1, 256, 6, 6}, 16, 1, 3, 3, 1, 1, 1}, seed++);
+  expect_conv_bit_exact({{1, 256, 6, 6}, 16, 1, 3, 3, 1, 1, 1, "RELU"}, seed++, 20);
+  expect_conv_bit_exact({{2, 64, 9, 9}, 48, 1, 3, 3, 2, 1, 1}, seed++, 40);  // two images, stride 2
 }
 
 // int8 Add/Sub (the vector rows) against fixed_point.h add_quantized, the scalar

@@ -21,6 +21,7 @@ struct RunOptions {
   std::vector<std::string> inputs;  // NAME=FILE.npy
   std::string output_dir = ".";
   int threads = 0;
+  bool int8_channels_last = false;
 };
 
 // Output names may hold '/' or ':' (e.g. "/head/Gemm_output_0"): keep file names flat.
@@ -32,7 +33,10 @@ std::string file_name_for(const std::string& tensor) {
 }
 
 int run_model(const RunOptions& o) {
-  runtime::InferenceSession session({o.threads});
+  runtime::SessionOptions options;
+  options.threads = o.threads;
+  options.int8_channels_last = o.int8_channels_last;
+  runtime::InferenceSession session(options);
   session.load(o.model);
   std::map<std::string, runtime::Tensor> feeds = read_npy_inputs(o.inputs);
   if (o.inputs.empty()) {
@@ -67,6 +71,9 @@ Command add_run_command(CLI::App& app) {
                   "NAME=FILE.npy, once per model input (without any: deterministic random data)");
   cmd->add_option("--output-dir", o->output_dir, "Directory for the NAME.npy outputs (default: .)");
   add_threads_option(cmd, o->threads);
+  cmd->add_flag("--int8-channels-last", o->int8_channels_last,
+                "Run an int8 graph channels-last: its Convs on oneDNN's VNNI int8 convolutions, the same integers "
+                "(experimental; docs/PERFORMANCE.md)");
   return {cmd, [o] { return run_model(*o); }};
 }
 

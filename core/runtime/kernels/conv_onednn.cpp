@@ -64,21 +64,21 @@ Dims dense_strides(const Dims& dims, const std::vector<std::size_t>& order) {
 
 // Our tensors' storage orders (dims in oneDNN's order): activations [N, C, S...]
 // stored N S... C; weights [(G,) O, I, K...] stored (G) O K... I (OHWI).
-memory::desc activation_md(const Dims& dims) {
+memory::desc activation_md(const Dims& dims, memory::data_type t = memory::data_type::f32) {
   std::vector<std::size_t> order{0};
   for (std::size_t d = 2; d < dims.size(); ++d) order.push_back(d);
   order.push_back(1);
-  return memory::desc(dims, memory::data_type::f32, dense_strides(dims, order));
+  return memory::desc(dims, t, dense_strides(dims, order));
 }
 
-memory::desc weights_md(const Dims& dims, bool grouped) {
+memory::desc weights_md(const Dims& dims, bool grouped, memory::data_type t) {
   const std::size_t o = grouped ? 1 : 0, i = o + 1;
   std::vector<std::size_t> order;
   if (grouped) order.push_back(0);
   order.push_back(o);
   for (std::size_t d = i + 1; d < dims.size(); ++d) order.push_back(d);
   order.push_back(i);
-  return memory::desc(dims, memory::data_type::f32, dense_strides(dims, order));
+  return memory::desc(dims, t, dense_strides(dims, order));
 }
 
 // One piece of the convolution: output rows [row0, row0 + rows) of images [n0, n0 + n).
@@ -86,9 +86,11 @@ struct Piece {
   dnnl::convolution_forward conv;
   memory::desc src, dst, scratch;  // scratch: the piece's scratchpad, ours (see run)
   std::int64_t n0 = 0, row0 = 0, in_row0 = 0;  // first image, output row, input row
-  int weights = -1;                           // index into Prepared::weights
+  std::int64_t pixels = 0;                     // output pixels of the piece
+  int weights = -1;                            // index into Prepared::weights
 };
 
+// pieces empty: oneDNN cannot run this convolution here (remembered, not retried per call).
 struct Prepared {
   std::vector<Piece> pieces;
   std::vector<memory> weights;  // reordered once per distinct layout the pieces want
@@ -96,7 +98,15 @@ struct Prepared {
   std::size_t bytes = 0;
 };
 
-std::string key_of(const ConvGeometry& g, const float* w, const float* b, std::string_view act, int parts) {
+// The element types of a convolution: f32 throughout, or s8 x s8 -> exact s32 sums.
+struct Types {
+  memory::data_type src, weights, dst;
+  bool int8() const { return src == memory::data_type::s8; }
+};
+constexpr Types kF32{memory::data_type::f32, memory::data_type::f32, memory::data_type::f32};
+constexpr Types kS8{memory::data_type::s8, memory::data_type::s8, memory::data_type::s32};
+
+std::string key_of(const ConvGeometry& g, const void* w, const float* b, std::string_view act, int parts) {
   std::string k = "onednn.conv|" + std::to_string(reinterpret_cast<std::uintptr_t>(w)) + "|" +
                   std::to_string(reinterpret_cast<std::uintptr_t>(b)) + "|" + std::to_string(g.n) + "," +
                   std::to_string(g.c) + "," + std::to_string(g.m) + "," + std::to_string(g.group) + "|" +
@@ -135,14 +145,18 @@ bool activation_post_op(std::string_view act, dnnl::primitive_attr& attr) {
   return false;
 }
 
-// Cuts the output into `parts` pieces: whole images when there are enough of them,
-// else bands of output rows (the first spatial dim) of each image.
-std::shared_ptr<Prepared> prepare(const ConvGeometry& g, const float* w, const float* b, std::string_view act,
-                                  int parts) {
-  dnnl::primitive_attr attr;
-  if (!activation_post_op(act, attr)) return nullptr;
-  // The scratchpad is ours, one per thread: pieces of one convolution run at once.
-  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+// Whether an int8 implementation gives exact int32 sums: one with VNNI or AMX products.
+// Without VNNI, oneDNN multiplies with vpmaddubsw, whose int16 pair sums saturate.
+bool exact_int8_impl(const char* impl) {
+  const std::string_view s(impl ? impl : "");
+  return s.find("vnni") != std::string_view::npos || s.find("amx") != std::string_view::npos;
+}
+
+// Cuts the output into at least `parts` pieces: whole images when there are enough of
+// them, else bands of output rows (the first spatial dim) of each image. An empty
+// Prepared when oneDNN has no exact implementation (int8 without VNNI).
+std::shared_ptr<Prepared> prepare(const ConvGeometry& g, const void* w, const float* b, const dnnl::primitive_attr& attr,
+                                  Types types, int parts) {
   const std::size_t k = g.in.size();
   Dims wts = g.group > 1 ? Dims{g.group, g.m / g.group, g.c / g.group} : Dims{g.m, g.c};
   Dims strides, dil;
@@ -151,8 +165,8 @@ std::shared_ptr<Prepared> prepare(const ConvGeometry& g, const float* w, const f
     strides.push_back(g.strides[d]);
     dil.push_back(g.dilations[d] - 1);
   }
-  const memory::desc user_w = weights_md(wts, g.group > 1);
-  const memory::desc any_w(wts, memory::data_type::f32, memory::format_tag::any);
+  const memory::desc user_w = weights_md(wts, g.group > 1, types.weights);
+  const memory::desc any_w(wts, types.weights, memory::format_tag::any);
   const memory::desc bias_md({g.m}, memory::data_type::f32, memory::format_tag::a);
   auto& engine = cpu_engine();
   dnnl::stream stream(engine);
@@ -162,7 +176,7 @@ std::shared_ptr<Prepared> prepare(const ConvGeometry& g, const float* w, const f
     std::memcpy(p->bias.get_data_handle(), b, static_cast<std::size_t>(g.m) * sizeof(float));
     p->bytes += bias_md.get_size();
   }
-  memory user_weights(user_w, engine, const_cast<float*>(w));
+  memory user_weights(user_w, engine, const_cast<void*>(w));
 
   struct Span {
     std::int64_t n0, n, row0, rows;
@@ -173,13 +187,15 @@ std::shared_ptr<Prepared> prepare(const ConvGeometry& g, const float* w, const f
     const std::int64_t per = (g.n + parts - 1) / parts;
     for (std::int64_t n0 = 0; n0 < g.n; n0 += per) spans.push_back({n0, std::min(per, g.n - n0), 0, oh});
   } else {
-    const std::int64_t bands = std::min<std::int64_t>(parts, oh);
+    const std::int64_t bands = std::min<std::int64_t>((parts + g.n - 1) / g.n, oh);
     for (std::int64_t n0 = 0; n0 < g.n; ++n0)
       for (std::int64_t i = 0; i < bands; ++i) {
         const std::int64_t r0 = oh * i / bands, r1 = oh * (i + 1) / bands;
         spans.push_back({n0, 1, r0, r1 - r0});
       }
   }
+  std::int64_t row_pixels = 1;
+  for (std::size_t d = 1; d < k; ++d) row_pixels *= g.out[d];
   for (const Span& sp : spans) {
     // The input rows this band reads, and the padding left above and below them.
     const std::int64_t reach = (g.kernel[0] - 1) * g.dilations[0] + 1;
@@ -194,8 +210,8 @@ std::shared_ptr<Prepared> prepare(const ConvGeometry& g, const float* w, const f
       pr.push_back(g.pad_end[d]);
     }
     Piece piece;
-    piece.src = activation_md(src);
-    piece.dst = activation_md(dst);
+    piece.src = activation_md(src, types.src);
+    piece.dst = activation_md(dst, types.dst);
     const auto kind = dnnl::prop_kind::forward_inference;
     const auto algo = dnnl::algorithm::convolution_direct;
     const auto desc = b ? dnnl::convolution_forward::desc(kind, algo, piece.src, any_w, bias_md, piece.dst, strides,
@@ -203,11 +219,13 @@ std::shared_ptr<Prepared> prepare(const ConvGeometry& g, const float* w, const f
                         : dnnl::convolution_forward::desc(kind, algo, piece.src, any_w, piece.dst, strides, dil, pl,
                                                           pr);
     const dnnl::convolution_forward::primitive_desc pd(desc, attr, engine);
+    if (types.int8() && !exact_int8_impl(pd.impl_info_str())) return std::make_shared<Prepared>();
     piece.conv = dnnl::convolution_forward(pd);
     piece.scratch = pd.scratchpad_desc();
     piece.n0 = sp.n0;
     piece.row0 = sp.row0;
     piece.in_row0 = in0;
+    piece.pixels = sp.n * sp.rows * row_pixels;
     for (std::size_t i = 0; i < p->weights.size(); ++i)
       if (p->weights[i].get_desc() == pd.weights_desc()) piece.weights = static_cast<int>(i);
     if (piece.weights < 0) {
@@ -221,6 +239,73 @@ std::shared_ptr<Prepared> prepare(const ConvGeometry& g, const float* w, const f
   }
   stream.wait();
   return p;
+}
+
+// The prepared convolution of (g, w, b, act) from the session's cache, made on first use;
+// null when oneDNN cannot run it here (outside a session run, weights not a session
+// constant, no implementation): the caller's own kernel runs it.
+template <typename MakeAttr>
+std::shared_ptr<const Prepared> prepared_for(const ConvGeometry& g, const void* w, std::size_t w_elem, const float* b,
+                                             std::string_view act, Types types, std::int64_t min_parts,
+                                             MakeAttr&& make_attr) {
+  if (!onednn_conv_enabled() || g.in.empty() || g.in.size() > 3) return nullptr;
+  gemm::PackCache* cache = gemm::current_pack_cache();
+  if (!cache) return nullptr;
+  std::int64_t w_count = g.m * (g.c / g.group);
+  for (auto kd : g.kernel) w_count *= kd;
+  if (!cache->is_constant(w, static_cast<std::size_t>(w_count) * w_elem) ||
+      (b && !cache->is_constant(b, static_cast<std::size_t>(g.m) * sizeof(float))))
+    return nullptr;
+  ThreadPool* pool = current_pool();
+  const int parts = static_cast<int>(std::max<std::int64_t>(pool ? pool->size() : 1, min_parts));
+  const std::string key = key_of(g, w, b, act, parts) + (types.int8() ? "|s8" : "");
+  auto p = std::static_pointer_cast<const Prepared>(cache->find_prepared(key));
+  if (!p) {
+    one_omp_thread();
+    std::shared_ptr<Prepared> made;
+    try {
+      dnnl::primitive_attr attr;
+      // The scratchpad is ours, one per thread: pieces of one convolution run at once.
+      attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+      made = make_attr(attr) ? prepare(g, w, b, attr, types, parts) : std::make_shared<Prepared>();
+    } catch (const dnnl::error&) {
+      made = std::make_shared<Prepared>();  // a convolution oneDNN has no implementation for
+    }
+    const std::size_t bytes = made->bytes;
+    p = std::static_pointer_cast<const Prepared>(cache->put_prepared(key, std::move(made), bytes));
+  }
+  return p->pieces.empty() ? nullptr : p;
+}
+
+// Runs every piece on the pool: bind(piece, args, x offset, first output pixel, engine)
+// adds the source and destination, done(piece, first output pixel) follows the piece.
+template <typename Bind, typename Done>
+void run_pieces(const ConvGeometry& g, const Prepared& p, Bind&& bind, Done&& done) {
+  // Elements of a row (first spatial dim) of x, of an image of x, pixels of an image of y.
+  std::int64_t in_row = g.c, out_row = 1;
+  for (std::size_t d = 1; d < g.in.size(); ++d) {
+    in_row *= g.in[d];
+    out_row *= g.out[d];
+  }
+  const std::int64_t in_image = in_row * g.in[0], out_image = out_row * g.out[0];
+  parallel_for(static_cast<std::int64_t>(p.pieces.size()), [&](std::int64_t i) {
+    one_omp_thread();
+    const Piece& piece = p.pieces[static_cast<std::size_t>(i)];
+    auto& engine = cpu_engine();
+    thread_local dnnl::stream stream(engine);  // one per thread: made once, not per call
+    std::unordered_map<int, memory> args{{DNNL_ARG_WEIGHTS, p.weights[static_cast<std::size_t>(piece.weights)]}};
+    if (p.bias) args.emplace(DNNL_ARG_BIAS, p.bias);
+    thread_local std::vector<std::byte> scratch;
+    if (const std::size_t bytes = piece.scratch.get_size()) {
+      if (scratch.size() < bytes) scratch.resize(bytes);
+      args.emplace(DNNL_ARG_SCRATCHPAD, memory(piece.scratch, engine, scratch.data()));
+    }
+    const std::int64_t y_pixel = piece.n0 * out_image + piece.row0 * out_row;
+    bind(piece, args, piece.n0 * in_image + piece.in_row0 * in_row, y_pixel, engine);
+    piece.conv.execute(stream, args);
+    stream.wait();
+    done(piece, y_pixel);
+  });
 }
 
 }  // namespace
@@ -237,58 +322,67 @@ bool onednn_conv_enabled() {
 
 void force_own_conv(bool own) { own_override().store(own ? 1 : 0, std::memory_order_relaxed); }
 
+bool onednn_int8_conv_available() {
+  if (!onednn_conv_enabled()) return false;
+  static const bool available = [] {
+    try {
+      // A small 3x3 convolution: the implementation oneDNN picks on this machine.
+      const memory::desc src({1, 64, 8, 8}, memory::data_type::s8, memory::format_tag::nhwc);
+      const memory::desc dst({1, 64, 8, 8}, memory::data_type::s32, memory::format_tag::nhwc);
+      const memory::desc w({64, 64, 3, 3}, memory::data_type::s8, memory::format_tag::any);
+      dnnl::primitive_attr attr;
+      attr.set_zero_points(DNNL_ARG_SRC, 0, {DNNL_RUNTIME_S32_VAL});
+      const dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_inference,
+                                              dnnl::algorithm::convolution_direct, src, w, dst, {1, 1}, {1, 1},
+                                              {1, 1});
+      return exact_int8_impl(dnnl::convolution_forward::primitive_desc(d, attr, cpu_engine()).impl_info_str());
+    } catch (const dnnl::error&) {
+      return false;
+    }
+  }();
+  return available;
+}
+
 bool conv_onednn(const ConvGeometry& g, const float* x, const float* w, const float* b, float* y,
                  std::string_view act) {
-  if (!onednn_conv_enabled() || g.in.empty() || g.in.size() > 3) return false;
-  gemm::PackCache* cache = gemm::current_pack_cache();
-  if (!cache) return false;
-  std::int64_t w_count = g.m * (g.c / g.group);
-  for (auto kd : g.kernel) w_count *= kd;
-  if (!cache->is_constant(w, static_cast<std::size_t>(w_count) * sizeof(float)) ||
-      (b && !cache->is_constant(b, static_cast<std::size_t>(g.m) * sizeof(float))))
-    return false;
-  ThreadPool* pool = current_pool();
-  const int parts = pool ? pool->size() : 1;
-  const std::string key = key_of(g, w, b, act, parts);
-  auto p = std::static_pointer_cast<const Prepared>(cache->find_prepared(key));
-  if (!p) {
-    one_omp_thread();
-    std::shared_ptr<Prepared> made;
-    try {
-      made = prepare(g, w, b, act, parts);
-    } catch (const dnnl::error&) {
-      return false;  // a convolution oneDNN has no implementation for: ours runs it
-    }
-    if (!made) return false;
-    const std::size_t bytes = made->bytes;
-    p = std::static_pointer_cast<const Prepared>(cache->put_prepared(key, std::move(made), bytes));
-  }
-  // Strides of an image and of a row (first spatial dim) in x and y (NHWC).
-  std::int64_t in_row = g.c, out_row = g.m;
-  for (std::size_t d = 1; d < g.in.size(); ++d) {
-    in_row *= g.in[d];
-    out_row *= g.out[d];
-  }
-  const std::int64_t in_image = in_row * g.in[0], out_image = out_row * g.out[0];
-  parallel_for(static_cast<std::int64_t>(p->pieces.size()), [&](std::int64_t i) {
-    one_omp_thread();
-    const Piece& piece = p->pieces[static_cast<std::size_t>(i)];
-    auto& engine = cpu_engine();
-    thread_local dnnl::stream stream(engine);  // one per thread: made once, not per call
-    memory src(piece.src, engine, const_cast<float*>(x + piece.n0 * in_image + piece.in_row0 * in_row));
-    memory dst(piece.dst, engine, y + piece.n0 * out_image + piece.row0 * out_row);
-    std::unordered_map<int, memory> args{{DNNL_ARG_SRC, src},
-                                         {DNNL_ARG_WEIGHTS, p->weights[static_cast<std::size_t>(piece.weights)]},
-                                         {DNNL_ARG_DST, dst}};
-    if (b) args.emplace(DNNL_ARG_BIAS, p->bias);
-    thread_local std::vector<std::byte> scratch;
-    if (const std::size_t bytes = piece.scratch.get_size()) {
-      if (scratch.size() < bytes) scratch.resize(bytes);
-      args.emplace(DNNL_ARG_SCRATCHPAD, memory(piece.scratch, engine, scratch.data()));
-    }
-    piece.conv.execute(stream, args);
-    stream.wait();
-  });
+  const auto p = prepared_for(g, w, sizeof(float), b, act, kF32, 1,
+                              [&](dnnl::primitive_attr& attr) { return activation_post_op(act, attr); });
+  if (!p) return false;
+  run_pieces(g, *p, [&](const Piece& piece, auto& args, std::int64_t x_at, std::int64_t y_pixel, auto& engine) {
+    args.emplace(DNNL_ARG_SRC, memory(piece.src, engine, const_cast<float*>(x + x_at)));
+    args.emplace(DNNL_ARG_DST, memory(piece.dst, engine, y + y_pixel * g.m));
+  }, [](const Piece&, std::int64_t) {});
+  return true;
+}
+
+namespace {
+std::atomic<std::int64_t> int8_runs{0};
+}  // namespace
+
+std::int64_t onednn_int8_convs_run() { return int8_runs.load(std::memory_order_relaxed); }
+
+bool conv_onednn_s8(const ConvGeometry& g, const std::int8_t* x, std::int32_t zx, const std::int8_t* w,
+                    const Int8Epilogue& epilogue) {
+  // Pieces small enough that their int32 sums stay in the core's cache until requantised.
+  std::int64_t out_bytes = g.n * g.m * static_cast<std::int64_t>(sizeof(std::int32_t));
+  for (auto o : g.out) out_bytes *= o;
+  constexpr std::int64_t kPieceBytes = 256 * 1024;  // measured: 64 KiB pieces cost more, 1 MiB the same
+  const auto p = prepared_for(g, w, 1, nullptr, "NONE", kS8, (out_bytes + kPieceBytes - 1) / kPieceBytes,
+                              [](dnnl::primitive_attr& attr) {
+                                attr.set_zero_points(DNNL_ARG_SRC, 0, {DNNL_RUNTIME_S32_VAL});
+                                return true;
+                              });
+  if (!p) return false;
+  std::int32_t zero_point = zx;
+  const memory::desc zp_md({1}, memory::data_type::s32, memory::format_tag::x);
+  thread_local std::vector<std::int32_t> acc;
+  run_pieces(g, *p, [&](const Piece& piece, auto& args, std::int64_t x_at, std::int64_t, auto& engine) {
+    acc.resize(static_cast<std::size_t>(piece.pixels * g.m));
+    args.emplace(DNNL_ARG_SRC, memory(piece.src, engine, const_cast<std::int8_t*>(x + x_at)));
+    args.emplace(DNNL_ARG_DST, memory(piece.dst, engine, acc.data()));
+    args.emplace(DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC, memory(zp_md, engine, &zero_point));
+  }, [&](const Piece& piece, std::int64_t y_pixel) { epilogue(acc.data(), y_pixel, piece.pixels); });
+  int8_runs.fetch_add(1, std::memory_order_relaxed);
   return true;
 }
 

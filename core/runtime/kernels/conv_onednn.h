@@ -3,6 +3,8 @@
 // once per session, the fused clamp as a post-op, split over our thread pool.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <string_view>
 
 #include "core/runtime/kernels/conv_reference.h"
@@ -26,5 +28,26 @@ void force_own_conv(bool own);
 /// session converts float graphs to NHWC at load (SessionOptions::channels_last).
 bool conv_onednn(const ConvGeometry& g, const float* x, const float* w, const float* b, float* y,
                  std::string_view act);
+
+/// Receives the exact int32 sums acc[p * M + m] of output pixels [first, first + count)
+/// (NHWC order: pixel p of the piece, output channel m) of conv_onednn_s8.
+using Int8Epilogue = std::function<void(const std::int32_t* acc, std::int64_t first, std::int64_t count)>;
+
+/// int8 channels-last convolution on oneDNN's VNNI kernels: acc = sum_k (x - zx) * w over
+/// the taps inside the input (padding contributes nothing, as TFLite's zero-point padding),
+/// no bias, handed piece by piece (bands of rows, small enough to stay in cache) to
+/// `epilogue`, which requantises them. x [N, S..., C] int8, w [M, K..., C/group] (OHWI)
+/// int8. oneDNN converts its sums to f32 before storing them: exact only while every
+/// |acc| <= 2^24, which the caller must guarantee (sum |w| * max |x - zx| per channel).
+/// Returns false, nothing called, when oneDNN cannot take it here: not a session
+/// constant weight, no VNNI (without it oneDNN's int8 products saturate), oneDNN off.
+bool conv_onednn_s8(const ConvGeometry& g, const std::int8_t* x, std::int32_t zx, const std::int8_t* w,
+                    const Int8Epilogue& epilogue);
+/// How many conv_onednn_s8 calls oneDNN ran since the process started (for tests).
+std::int64_t onednn_int8_convs_run();
+/// Whether conv_onednn_s8 can run on this machine (oneDNN on, an int8 VNNI/AMX ISA).
+bool onednn_int8_conv_available();
+/// The largest |acc| conv_onednn_s8 returns exactly (2^24, f32's exact integers).
+constexpr std::int64_t kOneDnnExactInt8Sum = std::int64_t(1) << 24;
 
 }  // namespace ec::runtime::kernels

@@ -414,6 +414,34 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) void requant_cols_avx512(co
   }
 }
 
+// Channels-last sums: the panels' constants along each pixel's channels.
+__attribute__((target("avx512f,avx512bw,avx512vl"))) void requant_nhwc_avx512(const std::int32_t* acc,
+                                                                     std::int64_t pixels, std::int64_t channels,
+                                                                     const RequantPanel* panels, std::int32_t zp,
+                                                                     std::int32_t lo, std::int32_t hi,
+                                                                     std::int8_t* out) {
+  const __m512i vz = _mm512_set1_epi32(zp), vlo = _mm512_set1_epi32(lo), vhi = _mm512_set1_epi32(hi);
+  const __m512i th[2] = {_mm512_set1_epi64(-(std::int64_t(1) << 30)), _mm512_set1_epi64(-(std::int64_t(1) << 30))};
+  for (std::int64_t c0 = 0; c0 < channels; c0 += kNR) {
+    const RequantPanel& p = panels[c0 / kNR];
+    const std::int64_t nr = std::min<std::int64_t>(kNR, channels - c0);
+    const __mmask16 m = nr >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << nr) - 1);
+    const __m512i bias = _mm512_load_si512(p.bias), mult = _mm512_load_si512(p.multiplier),
+                  left = _mm512_load_si512(p.left);
+    const __m512i rd[2] = {_mm512_load_si512(p.round[0]), _mm512_load_si512(p.round[1])};
+    const __m512i co[2] = {_mm512_load_si512(p.correct[0]), _mm512_load_si512(p.correct[1])};
+    const __m512i sh[2] = {_mm512_load_si512(p.shift64[0]), _mm512_load_si512(p.shift64[1])};
+    const std::int32_t* a = acc + c0;
+    std::int8_t* o = out + c0;
+    for (std::int64_t r = 0; r < pixels; ++r, a += channels, o += channels) {
+      const __m512i x = _mm512_sllv_epi32(_mm512_add_epi32(_mm512_maskz_loadu_epi32(m, a), bias), left);
+      __m512i q = mbqm_single16(x, mult, rd, co, sh, th);
+      q = _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(q, vz), vlo), vhi);
+      store16_i8(o, m, q);
+    }
+  }
+}
+
 // One channel of an int8 depthwise convolution (igemm_u8.h dw_channel_vnni): per kernel
 // row, tap pairs (w[2p], w[2p+1]) (the last one (w, 0) when KW is odd) meet int16 pairs of
 // the plane read at an offset, so one vpdpwssd adds two taps to 16 outputs:

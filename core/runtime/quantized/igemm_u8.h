@@ -135,6 +135,14 @@ bool requant_panels(const std::int32_t* bias, const QuantizedMultiplier* m, std:
 void requant_cols_avx512(const std::int32_t* tile, int mr, int nr, const RequantPanel& p, std::int32_t zp,
                          std::int32_t lo, std::int32_t hi, std::int8_t* out, std::int64_t out_stride);
 
+/// Channels-last int32 sums acc [pixels, channels] requantised (AVX-512):
+/// out[p * channels + c] = clamp(MBQM(acc[p * channels + c] + bias_c) + zp, lo, hi), channel
+/// c's constants in lane c % kNR of panels[c / kNR] (requant_panels), bit for bit
+/// requant_row_generic's.
+void requant_nhwc_avx512(const std::int32_t* acc, std::int64_t pixels, std::int64_t channels,
+                         const RequantPanel* panels, std::int32_t zp, std::int32_t lo, std::int32_t hi,
+                         std::int8_t* out);
+
 /// A whole GEMM tile requantised at once (AVX-512): for r < mr, j < nr,
 /// out[r * out_stride + j] = clamp(MBQM(tile[r * kNR + j] + ch[r].bias, ch[r]) + zp, lo, hi),
 /// bit for bit requant_row_generic's result, with every row's constants loaded from `ch`.

@@ -76,19 +76,30 @@ class LutOp final : public PreparedOp {
 // Inference BatchNormalization (NCHW, channel axis 1) left standalone (DenseNet's BN
 // after a Concat): y = x * a[c] + b[c], a = gamma / sqrt(var + eps), b = beta - mean * a,
 // as one 256-entry table per channel (float transform, like HardSwish).
+// A table per channel: the channel axis 1 (NCHW) or last (NHWC, `channels_last`).
 class ChannelLutOp final : public PreparedOp {
  public:
-  ChannelLutOp(const ir::Operation& op, std::vector<Lut> luts) : op_(op), luts_(std::move(luts)) {}
+  ChannelLutOp(const ir::Operation& op, std::vector<Lut> luts, bool channels_last)
+      : op_(op), luts_(std::move(luts)), last_(channels_last) {}
   std::vector<Tensor> run(std::span<const Tensor> in) const override {
     check_int8(op_, in[0]);
     const Tensor& X = in[0];
     const auto C = static_cast<std::int64_t>(luts_.size());
-    if (X.rank() < 2 || X.dim(1) != C)
+    if (X.rank() < 2 || X.dim(last_ ? X.rank() - 1 : 1) != C)
       fail("int8 " + op_.op_type + " input " + X.type_string() + " does not have " + std::to_string(C) + " channels");
     Tensor Y = Tensor::uninitialized(ir::DType::Int8, X.shape());
-    const std::int64_t inner = X.numel() / (X.dim(0) * C);
     const std::int8_t* x = X.data<std::int8_t>();
     std::int8_t* y = Y.mutable_data<std::int8_t>();
+    if (last_) {
+      const std::int64_t pixels = X.numel() / C, per = std::max<std::int64_t>(1, 16384 / C);
+      parallel_for((pixels + per - 1) / per, [&](std::int64_t b) {
+        for (std::int64_t p = b * per; p < std::min(pixels, (b + 1) * per); ++p)
+          for (std::int64_t c = 0; c < C; ++c)
+            y[p * C + c] = luts_[static_cast<std::size_t>(c)][static_cast<std::size_t>(x[p * C + c] + 128)];
+      });
+      return {Y};
+    }
+    const std::int64_t inner = X.numel() / (X.dim(0) * C);
     parallel_for(X.dim(0) * C, [&](std::int64_t nc) {
       lut_apply(luts_[static_cast<std::size_t>(nc % C)].data(), x + nc * inner, inner, y + nc * inner);
     });
@@ -98,6 +109,7 @@ class ChannelLutOp final : public PreparedOp {
  private:
   ir::Operation op_;
   std::vector<Lut> luts_;
+  bool last_;
 };
 
 // A Clip bound: a constant scalar input, else the attribute, else none.
@@ -210,7 +222,8 @@ std::unique_ptr<PreparedOp> prepare_HardSigmoid(const ir::Operation& op, const i
 }
 
 std::unique_ptr<PreparedOp> prepare_BatchNormalization(const ir::Operation& op, const ir::Graph& graph) {
-  require_nchw(op);
+  const std::string layout = op.attr_string("layout", "NCHW");
+  if (layout != "NHWC") require_nchw(op);
   if (op.attr_int("training_mode", 0) != 0 || op.outputs.size() > 1)
     throw UnsupportedOpError("BatchNormalization in training mode", "the CPU runtime's int8 kernels", "export for inference");
   const IO io = io_params(op, graph);
@@ -227,7 +240,7 @@ std::unique_ptr<PreparedOp> prepare_BatchNormalization(const ir::Operation& op, 
     const float b = p[1][c] - p[2][c] * a;
     luts.push_back(make_lut(io.x, io.y, [=](float x) { return x * a + b; }));
   }
-  return std::make_unique<ChannelLutOp>(op, std::move(luts));
+  return std::make_unique<ChannelLutOp>(op, std::move(luts), layout == "NHWC");
 }
 
 // GELU, exact (erf) or the tanh approximation, as a table: TFLite's int8 GELU is the same

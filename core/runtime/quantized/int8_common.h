@@ -144,6 +144,15 @@ EC_INT8(BatchNormalization) EC_INT8(Gelu) EC_INT8(Erf)
 EC_INT8(LayerNormalization)
 #undef EC_INT8
 
+/// EC_INT8_REQUANT=fp32: XNNPACK's float requantisation instead of TFLite's reference
+/// fixed-point one (int8_tflite_reference.cpp).
+bool fp32_requantization();
+
+/// The fast channels-last int8 kernels (int8_conv.cpp: Conv with symmetric int8
+/// weights on oneDNN's VNNI convolutions, our requantisation); null when the op is not
+/// one of them (the TFLite reference kernels or the int8 table's take it).
+std::unique_ptr<PreparedOp> prepare_fast_nhwc(const ir::Operation& op, const ir::Graph& graph);
+
 /// TFLite's reference integer kernels for NHWC ops and u8 activations
 /// (int8_tflite_reference.cpp); null when the op is neither (the int8 table's
 /// kernels take it).

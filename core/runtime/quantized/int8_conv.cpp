@@ -16,10 +16,13 @@
 // own min/max (s_n, z_n), the same int8 product runs, and
 //   y = (acc - z_n * sum_k w[c, k]) * s_n * sw[c] + bias_f32[c], then the fused clamp.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
+#include "core/runtime/kernels/conv_onednn.h"
 #include "core/runtime/kernels/conv_reference.h"
+#include "core/runtime/kernels/nhwc.h"
 #include "core/runtime/quantized/igemm.h"
 #include "core/runtime/quantized/igemm_u8.h"
 #include "core/runtime/quantized/int8_common.h"
@@ -272,14 +275,15 @@ void depthwise_channels(const Geo2& g, const std::int8_t* x, const std::int32_t*
 
 class ConvInt8 final : public PreparedOp {
  public:
-  ConvInt8(const ir::Operation& op, const ir::Graph& graph) : op_(op) {
+  /// `weights`: the OIHW int8 weights when not the op's constant (an NHWC op's, reordered).
+  ConvInt8(const ir::Operation& op, const ir::Graph& graph, const Tensor* weights = nullptr) : op_(op) {
     require_nchw(op);
     const ir::Tensor& x = ir_tensor(graph, op.inputs[0]);
     const ir::Tensor& w = ir_tensor(graph, op.inputs[1]);
     const ir::Tensor& y = ir_tensor(graph, op.outputs[0]);
     const QParams qx = activation_quant_of(x), qy = activation_quant_of(y);
     const QParams qw = quant_of(w, {ir::DType::Int8});
-    W_ = constant_of(graph, op, op.inputs[1], ir::DType::Int8, "weight");
+    W_ = weights ? *weights : constant_of(graph, op, op.inputs[1], ir::DType::Int8, "weight");
     if (W_.rank() < 3 || W_.rank() > 4)
       throw UnsupportedOpError(op.op_type + " with " + std::to_string(W_.rank() - 2) + " spatial dims",
                                "the CPU runtime's int8 kernels", "1-D and 2-D convolutions only");
@@ -529,7 +533,125 @@ class ConvHybrid final : public PreparedOp {
   float lo_ = -std::numeric_limits<float>::infinity(), hi_ = std::numeric_limits<float>::infinity();
 };
 
+// int8 Conv, channels-last (x [N, H, W, C], w [M, kH, kW, C/group] OHWI), the same
+// integers as TFLite's ConvPerChannel: oneDNN's VNNI convolution gives the exact sums
+// sum (x - zx) w (kernels::conv_onednn_s8) band by band, and while each band is in
+// cache our requantisation (requant_nhwc_avx512) adds the bias and writes int8.
+// oneDNN stores its sums through f32, exact up to 2^24: a channel whose sum could
+// be larger (sum |w| * max |x - zx| > 2^24, deep layers with large kernels), a machine
+// without VNNI, or a Conv oneDNN cannot take runs on the NCHW kernel between two
+// Transposes instead (ConvInt8, the same integers).
+class ConvInt8Nhwc final : public PreparedOp {
+ public:
+  ConvInt8Nhwc(const ir::Operation& op, const ir::Graph& graph) : op_(op) {
+    const QParams qx = activation_quant_of(ir_tensor(graph, op.inputs[0]));
+    const QParams qy = activation_quant_of(ir_tensor(graph, op.outputs[0]));
+    const QParams qw = quant_of(ir_tensor(graph, op.inputs[1]), {ir::DType::Int8});
+    W_ = constant_of(graph, op, op.inputs[1], ir::DType::Int8, "weight");
+    const std::int64_t M = W_.dim(0), KH = W_.dim(1), KW = W_.dim(2), CG = W_.dim(3);
+    zx_ = qx.zero_point();
+    zy_ = qy.zero_point();
+    output_activation_range(op, qy, lo_, hi_);
+    std::vector<std::int32_t> bias(static_cast<std::size_t>(M), 0);
+    if (op.inputs.size() > 2 && !op.inputs[2].empty()) {
+      const Tensor B = constant_of(graph, op, op.inputs[2], ir::DType::Int32, "bias");
+      if (B.numel() != M)
+        throw QuantizationError(op.inputs[2], "bias has " + std::to_string(B.numel()) + " values for " +
+                                                  std::to_string(M) + " output channels");
+      std::copy(B.data<std::int32_t>(), B.data<std::int32_t>() + M, bias.begin());
+    }
+    // Exact through oneDNN's f32 store when every channel's |sum| stays within 2^24.
+    const std::int64_t range = std::max(127 - zx_, zx_ + 128);  // max |x - zx|
+    const std::int8_t* w = W_.data<std::int8_t>();
+    exact_ = true;
+    for (std::int64_t m = 0; m < M; ++m) {
+      std::int64_t sum = 0;
+      for (std::int64_t k = 0; k < KH * KW * CG; ++k) sum += std::abs(std::int32_t(w[m * KH * KW * CG + k]));
+      exact_ &= sum * range <= kernels::kOneDnnExactInt8Sum;
+      mult_.push_back(quantize_multiplier(double(qx.scale()) * double(qw.scale(m)) / double(qy.scale())));
+    }
+    panels_ok_ = requant_panels(bias.data(), mult_.data(), M, panels_);
+    bias_ = std::move(bias);
+    // The fallback: the NCHW kernel on OIHW weights.
+    Tensor oihw = Tensor::uninitialized(ir::DType::Int8, {M, CG, KH, KW});
+    std::int8_t* o = oihw.mutable_data<std::int8_t>();
+    for (std::int64_t m = 0; m < M; ++m)
+      for (std::int64_t c = 0; c < CG; ++c)
+        for (std::int64_t k = 0; k < KH * KW; ++k) o[(m * CG + c) * KH * KW + k] = w[(m * KH * KW + k) * CG + c];
+    ir::Operation nchw = op;
+    nchw.attributes.erase("layout");
+    nchw_ = std::make_unique<ConvInt8>(nchw, graph, &oihw);
+  }
+
+  std::vector<Tensor> run(std::span<const Tensor> in) const override {
+    const Tensor& X = in[0];
+    if (X.dtype() != ir::DType::Int8) fail("int8 Conv input is " + X.type_string());
+    const kernels::ConvGeometry g = kernels::conv_geometry_nhwc(op_, X.shape(), W_.shape());
+    Tensor Y = Tensor::uninitialized(ir::DType::Int8, {g.n, g.out[0], g.out[1], g.m});
+    std::int8_t* y = Y.mutable_data<std::int8_t>();
+    const bool vector = panels_ok_ && requant_tile_kernel() == requant_tile_avx512;
+    if (Y.numel() > 0 && exact_ &&
+        kernels::conv_onednn_s8(g, X.data<std::int8_t>(), zx_, W_.data<std::int8_t>(),
+                                [&](const std::int32_t* acc, std::int64_t first, std::int64_t count) {
+                                  std::int8_t* out = y + first * g.m;
+                                  if (vector) {
+                                    requant_nhwc_avx512(acc, count, g.m, panels_.data(), zy_, lo_, hi_, out);
+                                    return;
+                                  }
+                                  for (std::int64_t i = 0; i < count * g.m; ++i) {
+                                    const auto c = static_cast<std::size_t>(i % g.m);
+                                    const std::int32_t q =
+                                        multiply_by_quantized_multiplier(acc[i] + bias_[c], mult_[c]) + zy_;
+                                    out[i] = static_cast<std::int8_t>(std::clamp(q, lo_, hi_));
+                                  }
+                                }))
+      return {Y};
+    // NHWC -> NCHW, the NCHW kernel, back.
+    const std::int64_t N = g.n, H = g.in[0], W = g.in[1], C = g.c, OH = g.out[0], OW = g.out[1], M = g.m;
+    Tensor Xt = Tensor::uninitialized(ir::DType::Int8, {N, C, H, W});
+    transpose_planes(X.data<std::int8_t>(), N, H * W, C, Xt.mutable_data<std::int8_t>());
+    const Tensor Yt = nchw_->run(std::array<Tensor, 1>{Xt})[0];
+    transpose_planes(Yt.data<std::int8_t>(), N, M, OH * OW, y);
+    return {Y};
+  }
+
+ private:
+  // x [N, R, S] -> y [N, S, R] (int8), split over images and rows.
+  static void transpose_planes(const std::int8_t* x, std::int64_t N, std::int64_t R, std::int64_t S, std::int8_t* y) {
+    parallel_for(N * S, [&](std::int64_t ns) {
+      const std::int64_t n = ns / S, s = ns % S;
+      const std::int8_t* src = x + n * R * S + s;
+      std::int8_t* dst = y + ns * R;
+      for (std::int64_t r = 0; r < R; ++r) dst[r] = src[r * S];
+    });
+  }
+
+  ir::Operation op_;
+  Tensor W_;
+  std::unique_ptr<ConvInt8> nchw_;
+  std::vector<std::int32_t> bias_;
+  std::vector<QuantizedMultiplier> mult_;
+  std::vector<RequantPanel> panels_;
+  bool exact_ = false, panels_ok_ = false;
+  std::int32_t zx_ = 0, zy_ = 0, lo_ = -128, hi_ = 127;
+};
+
 }  // namespace
+
+std::unique_ptr<PreparedOp> prepare_fast_nhwc(const ir::Operation& op, const ir::Graph& graph) {
+  if (op.kind != ir::OpKind::Conv || op.attr_string("layout", "NCHW") != "NHWC" || fp32_requantization() ||
+      op.inputs.size() < 2)
+    return nullptr;
+  const ir::Tensor* x = graph.find_tensor(op.inputs[0]);
+  const ir::Tensor* w = graph.find_tensor(op.inputs[1]);
+  const ir::Tensor* b = op.inputs.size() > 2 && !op.inputs[2].empty() ? graph.find_tensor(op.inputs[2]) : nullptr;
+  if (!x || !w || x->dtype != ir::DType::Int8 || w->dtype != ir::DType::Int8 || !w->is_constant() || !w->quant ||
+      !w->shape.is_static() || w->shape.dims.size() != 4 || (b && (b->dtype != ir::DType::Int32 || !b->is_constant())))
+    return nullptr;
+  for (auto z : w->quant->zero_points)
+    if (z != 0) return nullptr;  // asymmetric weights: the reference kernel
+  return std::make_unique<ConvInt8Nhwc>(op, graph);
+}
 
 std::unique_ptr<PreparedOp> prepare_Conv(const ir::Operation& op, const ir::Graph& graph) {
   return std::make_unique<ConvInt8>(op, graph);

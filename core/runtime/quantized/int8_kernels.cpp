@@ -144,6 +144,7 @@ std::unique_ptr<PreparedOp> prepare_quantized(const ir::Operation& op, const ir:
   const std::string name = op.name.empty() ? op.op_type : op.name;
   const std::string keep = "keep it in float: --keep-float " + name;
   if (is_int8_op(op, graph)) {
+    if (auto p = prepare_fast_nhwc(op, graph)) return p;
     if (auto p = prepare_tflite_reference(op, graph)) return p;
     const auto* e = find_entry(op.kind);
     if (!e || !e->prepare)

@@ -41,6 +41,8 @@ std::vector<std::int32_t> widen(const Tensor& t, std::int32_t offset) {
   return v;
 }
 
+}  // namespace
+
 // EC_INT8_REQUANT=fp32 selects the requantisation of XNNPACK (which the TFLite
 // interpreter applies by default on CPU): y = zp + round-half-even((float) acc *
 // (float) s_x s_w / s_y). Default: TFLite's reference fixed-point MBQM.
@@ -51,6 +53,8 @@ bool fp32_requantization() {
   }();
   return fp32;
 }
+
+namespace {
 
 const std::initializer_list<ir::DType> kQ8 = {ir::DType::Int8, ir::DType::UInt8};
 
