@@ -20,33 +20,17 @@
 namespace ec::runtime {
 namespace {
 
-bool is_int8_activation(const ir::Tensor* t) { return t && t->quant && t->dtype == ir::DType::Int8; }
-
-// Symmetric int8 weights: what the channels-last int8 Conv (oneDNN VNNI) takes.
-bool symmetric_int8(const ir::Tensor* w) {
-  return w && w->is_constant() && w->dtype == ir::DType::Int8 && w->quant &&
-         std::all_of(w->quant->zero_points.begin(), w->quant->zero_points.end(), [](auto z) { return z == 0; });
-}
-
-// Ops the CPU kernels run channels-last: every float op LayoutTransform converts; of
-// the quantised ones, Conv with int8 activations and symmetric int8 weights (no hybrid
-// or u8 Conv) and not the int8 pools (their NCHW kernels follow ONNX's pads, ceil_mode
-// and count_include_pad; they stay NCHW between Transposes).
+// Ops the CPU kernels run channels-last: every float op LayoutTransform converts; the
+// quantised ones the int8 kernels take channels-last (int8_runs_channels_last: no hybrid
+// or u8 Conv, no pool that requantises); the rest stay NCHW between Transposes.
 bool cpu_runs_channels_last(const ir::Operation& op, const ir::Graph& g) {
   const ir::Tensor* x = g.find_tensor(op.inputs[0]);
-  const bool quantized = x && x->quant;
-  switch (op.kind) {
-    case ir::OpKind::Conv: {
-      const ir::Tensor* w = op.inputs.size() > 1 ? g.find_tensor(op.inputs[1]) : nullptr;
-      if (!quantized) return x && x->dtype == ir::DType::Float32 && w && w->dtype == ir::DType::Float32;
-      return is_int8_activation(x) && symmetric_int8(w);
-    }
-    case ir::OpKind::MaxPool: case ir::OpKind::AveragePool:
-    case ir::OpKind::GlobalAveragePool: case ir::OpKind::GlobalMaxPool:
-      return !quantized;
-    default:
-      return !quantized || x->dtype == ir::DType::Int8;
+  if (!x || !x->quant) {
+    if (op.kind != ir::OpKind::Conv) return true;
+    const ir::Tensor* w = op.inputs.size() > 1 ? g.find_tensor(op.inputs[1]) : nullptr;
+    return x && x->dtype == ir::DType::Float32 && w && w->dtype == ir::DType::Float32;
   }
+  return quantized::int8_runs_channels_last(op, g);
 }
 
 // A graph with a rank-4 NCHW Conv on constant weights the CPU runs channels-last on
@@ -62,7 +46,7 @@ bool wants_channels_last(const ir::Graph& g, bool int8) {
     const ir::Tensor* x = g.find_tensor(op.inputs[0]);
     const ir::Tensor* w = g.find_tensor(op.inputs[1]);
     if (!x || !w || !w->is_constant() || !x->shape.rank_known || x->shape.dims.size() != 4) return false;
-    return quantized ? is_int8_activation(x) && symmetric_int8(w) : x->dtype == ir::DType::Float32;
+    return quantized ? quantized::int8_runs_channels_last(op, g) : x->dtype == ir::DType::Float32;
   });
 }
 

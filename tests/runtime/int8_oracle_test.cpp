@@ -169,7 +169,10 @@ void expect_conv_bit_exact(const Geometry& c, unsigned seed, int wmax = 127) {
       sum += std::abs(int(reinterpret_cast<const std::int8_t*>(w.data->data())[o * cg * c.kh * c.kw + k]));
     worst = std::max(worst, sum * range);
   }
-  const bool onednn = kernels::onednn_int8_conv_available() && worst <= kernels::kOneDnnExactInt8Sum;
+  // oneDNN runs it in one piece when every sum fits 2^24, else in parts of the input
+  // channels (group 1; grouped: the NCHW kernel); without VNNI never.
+  const bool available = kernels::onednn_int8_conv_available(), whole = worst <= kernels::kOneDnnExactInt8Sum;
+  const bool onednn = available && (whole || c.group == 1);
   for (int threads : {1, 2}) {
     gemm::PackCache cache;
     cache.add_constant_range(w.data->data(), w.data->size());
@@ -178,12 +181,16 @@ void expect_conv_bit_exact(const Geometry& c, unsigned seed, int wmax = 127) {
     PoolScope scope(&pool);
     const std::int64_t before = kernels::onednn_int8_convs_run();
     const Tensor got = nhwc->run(std::vector<Tensor>{to_channels_last<std::int8_t>(X), Tensor(), Tensor()})[0];
-    EXPECT_EQ(kernels::onednn_int8_convs_run() - before, onednn ? 1 : 0) << "the path expected was not taken";
+    const std::int64_t runs = kernels::onednn_int8_convs_run() - before;
+    if (!available || (!whole && c.group > 1)) EXPECT_EQ(runs, 0);
+    else if (whole) EXPECT_EQ(runs, 1) << "one oneDNN convolution";
+    else EXPECT_GE(runs, 2) << "oneDNN convolutions over parts of the channels";
     ASSERT_EQ(got.shape(), want_nhwc.shape());
     std::int64_t diff = 0;
     for (std::int64_t i = 0; i < got.numel(); ++i) diff += got.data<std::int8_t>()[i] != want_nhwc.data<std::int8_t>()[i];
     EXPECT_EQ(diff, 0) << "NHWC x " << shape_string(c.x) << " m " << c.m << " group " << c.group << " k " << c.kh
-                       << "x" << c.kw << " stride " << c.stride << (onednn ? " (oneDNN)" : " (NCHW kernel)")
+                       << "x" << c.kw << " stride " << c.stride
+                       << (onednn ? (whole ? " (oneDNN)" : " (oneDNN, channel parts)") : " (NCHW kernel)")
                        << " threads " << threads;
   }
 }
@@ -214,9 +221,12 @@ TEST(Int8Oracle, ConvEqualsTfliteReferenceOnEveryIsa) {
   };
   unsigned seed = 7;
   for (const auto& c : cases) expect_conv_bit_exact(c, seed++);
-  // Sums that may pass 2^24 (3x3 over 256 channels, full-range weights): the NHWC kernel
-  // must leave oneDNN for the NCHW kernel; with small weights the same shape stays on it.
+  // Sums that may pass 2^24 (3x3 over 256 and 520 channels, full-range weights): the NHWC
+  // kernel cuts the channels into parts (grouped: the NCHW kernel); with small weights the
+  // same shape runs whole.
   expect_conv_bit_exact({{1, 256, 6, 6}, 16, 1, 3, 3, 1, 1, 1}, seed++);
+  expect_conv_bit_exact({{1, 520, 5, 7}, 24, 1, 3, 3, 1, 1, 1, "RELU"}, seed++);
+  expect_conv_bit_exact({{1, 512, 6, 6}, 32, 2, 3, 3, 1, 1, 1}, seed++);  // grouped, large: NCHW kernel
   expect_conv_bit_exact({{1, 256, 6, 6}, 16, 1, 3, 3, 1, 1, 1, "RELU"}, seed++, 20);
   expect_conv_bit_exact({{2, 64, 9, 9}, 48, 1, 3, 3, 2, 1, 1}, seed++, 40);  // two images, stride 2
 }

@@ -71,9 +71,7 @@ Command add_run_command(CLI::App& app) {
                   "NAME=FILE.npy, once per model input (without any: deterministic random data)");
   cmd->add_option("--output-dir", o->output_dir, "Directory for the NAME.npy outputs (default: .)");
   add_threads_option(cmd, o->threads);
-  cmd->add_flag("--int8-channels-last", o->int8_channels_last,
-                "Run an int8 graph channels-last: its Convs on oneDNN's VNNI int8 convolutions, the same integers "
-                "(experimental; docs/PERFORMANCE.md)");
+  add_int8_channels_last_flag(cmd, o->int8_channels_last);
   return {cmd, [o] { return run_model(*o); }};
 }
 

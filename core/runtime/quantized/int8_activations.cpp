@@ -12,6 +12,9 @@
 //     y = clamp(round(e[d] / (sum * sy)) + zy). TFLite's fixed-point reference
 //     (gemmlowp exp) may differ from it by 1 LSB. Output params are the graph's
 //     (docs/QUANTISATION.md: scale 1/256, zero point -128).
+#include <immintrin.h>
+
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -76,11 +79,50 @@ class LutOp final : public PreparedOp {
 // Inference BatchNormalization (NCHW, channel axis 1) left standalone (DenseNet's BN
 // after a Concat): y = x * a[c] + b[c], a = gamma / sqrt(var + eps), b = beta - mean * a,
 // as one 256-entry table per channel (float transform, like HardSwish).
+// Channels-last rows y[p, c] = clamp((x[p, c] * A[c] + B[c]) >> 16) (AVX2, 8 channels a
+// step): the per-channel tables of an affine op in arithmetic (ChannelLutOp::affine_).
+__attribute__((target("avx2"))) void affine_rows_avx2(const std::int8_t* x, std::int64_t pixels, std::int64_t C,
+                                                      const std::int32_t* A, const std::int32_t* B, std::int8_t* y) {
+  const std::int64_t C8 = C / 8 * 8;
+  const __m256i lo = _mm256_set1_epi32(-128), hi = _mm256_set1_epi32(127);
+  for (std::int64_t p = 0; p < pixels; ++p, x += C, y += C) {
+    std::int64_t c = 0;
+    for (; c < C8; c += 8) {
+      const __m256i v = _mm256_cvtepi8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(x + c)));
+      __m256i r = _mm256_add_epi32(_mm256_mullo_epi32(v, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(A + c))),
+                                   _mm256_loadu_si256(reinterpret_cast<const __m256i*>(B + c)));
+      r = _mm256_min_epi32(_mm256_max_epi32(_mm256_srai_epi32(r, 16), lo), hi);
+      const __m128i w = _mm_packs_epi32(_mm256_castsi256_si128(r), _mm256_extracti128_si256(r, 1));
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(y + c), _mm_packs_epi16(w, w));
+    }
+    for (; c < C; ++c) y[c] = static_cast<std::int8_t>(std::clamp((std::int32_t(x[c]) * A[c] + B[c]) >> 16, -128, 127));
+  }
+}
+
 // A table per channel: the channel axis 1 (NCHW) or last (NHWC, `channels_last`).
+// Channels-last, per-element table reads do not vectorise; when the tables are those of
+// an affine map y = round(alpha_c x + beta_c) (BatchNormalization), each channel's table
+// is matched by 16-bit fixed point, checked on all 256 inputs at load: the channels that
+// match run as vector arithmetic, the others (rounding near a tie) read their table.
 class ChannelLutOp final : public PreparedOp {
  public:
-  ChannelLutOp(const ir::Operation& op, std::vector<Lut> luts, bool channels_last)
-      : op_(op), luts_(std::move(luts)), last_(channels_last) {}
+  /// `affine`: alpha_c, beta_c of each table, when the tables are those of an affine map.
+  ChannelLutOp(const ir::Operation& op, std::vector<Lut> luts, bool channels_last,
+               const std::vector<std::pair<double, double>>& affine = {})
+      : op_(op), luts_(std::move(luts)), last_(channels_last) {
+    if (!last_ || affine.size() != luts_.size()) return;
+    for (std::size_t c = 0; c < luts_.size(); ++c) {
+      const double a = affine[c].first * 65536.0, b = affine[c].second * 65536.0 + 32768.0;
+      bool ok = std::abs(a) * 128 + std::abs(b) < 2147483647.0 / 2;  // no int32 overflow
+      const auto A = ok ? static_cast<std::int32_t>(std::llround(a)) : 0, B = ok ? static_cast<std::int32_t>(std::llround(b)) : 0;
+      for (int v = -128; ok && v < 128; ++v)
+        ok = std::clamp((v * A + B) >> 16, -128, 127) == luts_[c][static_cast<std::size_t>(v + 128)];
+      A_.push_back(ok ? A : 0);
+      B_.push_back(ok ? B : 0);
+      if (!ok) patched_.push_back(static_cast<std::int64_t>(c));
+    }
+  }
+
   std::vector<Tensor> run(std::span<const Tensor> in) const override {
     check_int8(op_, in[0]);
     const Tensor& X = in[0];
@@ -92,8 +134,17 @@ class ChannelLutOp final : public PreparedOp {
     std::int8_t* y = Y.mutable_data<std::int8_t>();
     if (last_) {
       const std::int64_t pixels = X.numel() / C, per = std::max<std::int64_t>(1, 16384 / C);
+      const bool affine = !A_.empty() && use_avx2();
       parallel_for((pixels + per - 1) / per, [&](std::int64_t b) {
-        for (std::int64_t p = b * per; p < std::min(pixels, (b + 1) * per); ++p)
+        const std::int64_t p0 = b * per, p1 = std::min(pixels, p0 + per);
+        if (affine) {
+          affine_rows_avx2(x + p0 * C, p1 - p0, C, A_.data(), B_.data(), y + p0 * C);
+          for (std::int64_t c : patched_)
+            for (std::int64_t p = p0; p < p1; ++p)
+              y[p * C + c] = luts_[static_cast<std::size_t>(c)][static_cast<std::size_t>(x[p * C + c] + 128)];
+          return;
+        }
+        for (std::int64_t p = p0; p < p1; ++p)
           for (std::int64_t c = 0; c < C; ++c)
             y[p * C + c] = luts_[static_cast<std::size_t>(c)][static_cast<std::size_t>(x[p * C + c] + 128)];
       });
@@ -110,6 +161,8 @@ class ChannelLutOp final : public PreparedOp {
   ir::Operation op_;
   std::vector<Lut> luts_;
   bool last_;
+  std::vector<std::int32_t> A_, B_;   // channels-last fixed point (0, 0 for patched channels)
+  std::vector<std::int64_t> patched_;  // channels whose table the fixed point does not match
 };
 
 // A Clip bound: a constant scalar input, else the attribute, else none.
@@ -235,12 +288,16 @@ std::unique_ptr<PreparedOp> prepare_BatchNormalization(const ir::Operation& op, 
   }
   const double eps = op.attr("epsilon") ? std::get<double>(*op.attr("epsilon")) : 1e-5;
   std::vector<Lut> luts;
+  std::vector<std::pair<double, double>> affine;  // y = alpha q + beta before rounding
   for (std::size_t c = 0; c < p[0].size(); ++c) {
     const float a = static_cast<float>(double(p[0][c]) / std::sqrt(double(p[3][c]) + eps));
     const float b = p[1][c] - p[2][c] * a;
     luts.push_back(make_lut(io.x, io.y, [=](float x) { return x * a + b; }));
+    const double alpha = double(io.x.scale()) * a / double(io.y.scale());
+    affine.emplace_back(alpha, (double(b) - double(a) * io.x.scale() * io.x.zero_point()) / io.y.scale() +
+                                   io.y.zero_point());
   }
-  return std::make_unique<ChannelLutOp>(op, std::move(luts), layout == "NHWC");
+  return std::make_unique<ChannelLutOp>(op, std::move(luts), layout == "NHWC", affine);
 }
 
 // GELU, exact (erf) or the tanh approximation, as a table: TFLite's int8 GELU is the same

@@ -18,8 +18,10 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
+#include "core/runtime/gemm/gemm.h"
 #include "core/runtime/kernels/conv_onednn.h"
 #include "core/runtime/kernels/conv_reference.h"
 #include "core/runtime/kernels/nhwc.h"
@@ -537,10 +539,12 @@ class ConvHybrid final : public PreparedOp {
 // integers as TFLite's ConvPerChannel: oneDNN's VNNI convolution gives the exact sums
 // sum (x - zx) w (kernels::conv_onednn_s8) band by band, and while each band is in
 // cache our requantisation (requant_nhwc_avx512) adds the bias and writes int8.
-// oneDNN stores its sums through f32, exact up to 2^24: a channel whose sum could
-// be larger (sum |w| * max |x - zx| > 2^24, deep layers with large kernels), a machine
-// without VNNI, or a Conv oneDNN cannot take runs on the NCHW kernel between two
-// Transposes instead (ConvInt8, the same integers).
+// oneDNN stores its sums through f32, exact up to 2^24 (kOneDnnExactInt8Sum): when a
+// channel's sum could be larger (sum |w| * max |x - zx|: deep layers, large kernels),
+// the input channels are cut into parts whose sums cannot be, each part a convolution
+// of its own on a copy of its channels, the parts' int32 sums added by us. A grouped
+// Conv that needs parts, a machine without VNNI, or a Conv oneDNN cannot take runs on
+// the NCHW kernel between two Transposes instead (ConvInt8, the same integers).
 class ConvInt8Nhwc final : public PreparedOp {
  public:
   ConvInt8Nhwc(const ir::Operation& op, const ir::Graph& graph) : op_(op) {
@@ -552,27 +556,20 @@ class ConvInt8Nhwc final : public PreparedOp {
     zx_ = qx.zero_point();
     zy_ = qy.zero_point();
     output_activation_range(op, qy, lo_, hi_);
-    std::vector<std::int32_t> bias(static_cast<std::size_t>(M), 0);
+    bias_.assign(static_cast<std::size_t>(M), 0);
     if (op.inputs.size() > 2 && !op.inputs[2].empty()) {
       const Tensor B = constant_of(graph, op, op.inputs[2], ir::DType::Int32, "bias");
       if (B.numel() != M)
         throw QuantizationError(op.inputs[2], "bias has " + std::to_string(B.numel()) + " values for " +
                                                   std::to_string(M) + " output channels");
-      std::copy(B.data<std::int32_t>(), B.data<std::int32_t>() + M, bias.begin());
+      std::copy(B.data<std::int32_t>(), B.data<std::int32_t>() + M, bias_.begin());
     }
-    // Exact through oneDNN's f32 store when every channel's |sum| stays within 2^24.
-    const std::int64_t range = std::max(127 - zx_, zx_ + 128);  // max |x - zx|
-    const std::int8_t* w = W_.data<std::int8_t>();
-    exact_ = true;
-    for (std::int64_t m = 0; m < M; ++m) {
-      std::int64_t sum = 0;
-      for (std::int64_t k = 0; k < KH * KW * CG; ++k) sum += std::abs(std::int32_t(w[m * KH * KW * CG + k]));
-      exact_ &= sum * range <= kernels::kOneDnnExactInt8Sum;
+    for (std::int64_t m = 0; m < M; ++m)
       mult_.push_back(quantize_multiplier(double(qx.scale()) * double(qw.scale(m)) / double(qy.scale())));
-    }
-    panels_ok_ = requant_panels(bias.data(), mult_.data(), M, panels_);
-    bias_ = std::move(bias);
+    panels_ok_ = requant_panels(bias_.data(), mult_.data(), M, panels_);
+    split_channels(op.attr_int("group", 1), std::max(127 - zx_, zx_ + 128));
     // The fallback: the NCHW kernel on OIHW weights.
+    const std::int8_t* w = W_.data<std::int8_t>();
     Tensor oihw = Tensor::uninitialized(ir::DType::Int8, {M, CG, KH, KW});
     std::int8_t* o = oihw.mutable_data<std::int8_t>();
     for (std::int64_t m = 0; m < M; ++m)
@@ -589,23 +586,14 @@ class ConvInt8Nhwc final : public PreparedOp {
     const kernels::ConvGeometry g = kernels::conv_geometry_nhwc(op_, X.shape(), W_.shape());
     Tensor Y = Tensor::uninitialized(ir::DType::Int8, {g.n, g.out[0], g.out[1], g.m});
     std::int8_t* y = Y.mutable_data<std::int8_t>();
-    const bool vector = panels_ok_ && requant_tile_kernel() == requant_tile_avx512;
-    if (Y.numel() > 0 && exact_ &&
+    if (Y.numel() == 0) return {Y};
+    if (parts_.empty() && exact_ &&
         kernels::conv_onednn_s8(g, X.data<std::int8_t>(), zx_, W_.data<std::int8_t>(),
                                 [&](const std::int32_t* acc, std::int64_t first, std::int64_t count) {
-                                  std::int8_t* out = y + first * g.m;
-                                  if (vector) {
-                                    requant_nhwc_avx512(acc, count, g.m, panels_.data(), zy_, lo_, hi_, out);
-                                    return;
-                                  }
-                                  for (std::int64_t i = 0; i < count * g.m; ++i) {
-                                    const auto c = static_cast<std::size_t>(i % g.m);
-                                    const std::int32_t q =
-                                        multiply_by_quantized_multiplier(acc[i] + bias_[c], mult_[c]) + zy_;
-                                    out[i] = static_cast<std::int8_t>(std::clamp(q, lo_, hi_));
-                                  }
+                                  requantise(acc, count, g.m, y + first * g.m);
                                 }))
       return {Y};
+    if (!parts_.empty() && run_parts(g, X, y)) return {Y};
     // NHWC -> NCHW, the NCHW kernel, back.
     const std::int64_t N = g.n, H = g.in[0], W = g.in[1], C = g.c, OH = g.out[0], OW = g.out[1], M = g.m;
     Tensor Xt = Tensor::uninitialized(ir::DType::Int8, {N, C, H, W});
@@ -616,6 +604,109 @@ class ConvInt8Nhwc final : public PreparedOp {
   }
 
  private:
+  // Input channels [c0, c0 + c) and their weights [M, kH, kW, c], dense.
+  struct Part {
+    std::int64_t c0 = 0, c = 0;
+    Tensor w;
+  };
+
+  // exact_ when every channel's |sum| <= 2^24; otherwise (group 1) parts_: consecutive
+  // input channels, as many as keep every output channel's bound within 2^24.
+  void split_channels(std::int64_t group, std::int64_t range) {
+    const std::int64_t M = W_.dim(0), T = W_.dim(1) * W_.dim(2), CG = W_.dim(3);
+    const std::int8_t* w = W_.data<std::int8_t>();
+    // bound[m * CG + c]: sum over the taps of |w[m, tap, c]| * range.
+    std::vector<std::int64_t> bound(static_cast<std::size_t>(M * CG), 0);
+    for (std::int64_t m = 0; m < M; ++m)
+      for (std::int64_t t = 0; t < T; ++t)
+        for (std::int64_t c = 0; c < CG; ++c)
+          bound[static_cast<std::size_t>(m * CG + c)] += std::abs(std::int32_t(w[(m * T + t) * CG + c])) * range;
+    std::vector<std::int64_t> total(static_cast<std::size_t>(M), 0);
+    exact_ = true;
+    for (std::int64_t m = 0; m < M; ++m) {
+      for (std::int64_t c = 0; c < CG; ++c) total[static_cast<std::size_t>(m)] += bound[static_cast<std::size_t>(m * CG + c)];
+      exact_ &= total[static_cast<std::size_t>(m)] <= kernels::kOneDnnExactInt8Sum;
+    }
+    if (exact_ || group != 1) return;
+    std::vector<std::int64_t> run(static_cast<std::size_t>(M));
+    for (std::int64_t c0 = 0; c0 < CG;) {
+      std::fill(run.begin(), run.end(), 0);
+      std::int64_t c = c0;
+      for (bool fits = true; c < CG; ++c) {
+        for (std::int64_t m = 0; fits && m < M; ++m)
+          fits = run[static_cast<std::size_t>(m)] + bound[static_cast<std::size_t>(m * CG + c)] <=
+                 kernels::kOneDnnExactInt8Sum;
+        if (!fits) break;
+        for (std::int64_t m = 0; m < M; ++m) run[static_cast<std::size_t>(m)] += bound[static_cast<std::size_t>(m * CG + c)];
+      }
+      if (c == c0) {  // one channel alone may pass 2^24: no parts, the NCHW kernel
+        parts_.clear();
+        return;
+      }
+      Part p{c0, c - c0, Tensor::uninitialized(ir::DType::Int8, {M, W_.dim(1), W_.dim(2), c - c0})};
+      std::int8_t* pw = p.w.mutable_data<std::int8_t>();
+      for (std::int64_t mt = 0; mt < M * T; ++mt) std::copy(w + mt * CG + c0, w + mt * CG + c, pw + mt * (c - c0));
+      parts_.push_back(std::move(p));
+      c0 = c;
+    }
+  }
+
+  // The parts one after another, their sums added into one int32 buffer, requantised
+  // at the end; false (nothing written) when oneDNN cannot take them.
+  bool run_parts(const kernels::ConvGeometry& g, const Tensor& X, std::int8_t* y) const {
+    std::int64_t pixels = g.n;
+    for (auto o : g.out) pixels *= o;
+    const std::int64_t in_pixels = g.n * g.in[0] * g.in[1];
+    std::vector<std::int32_t> acc(static_cast<std::size_t>(pixels * g.m));
+    std::vector<std::int8_t> xp;
+    for (std::size_t i = 0; i < parts_.size(); ++i) {
+      const Part& p = parts_[i];
+      // The part's weights belong to this op, constant for the session: oneDNN may
+      // keep them reordered in the session's cache like the model's own weights.
+      if (gemm::PackCache* cache = gemm::current_pack_cache()) cache->add_constant_range(p.w.raw(), p.w.nbytes());
+      xp.resize(static_cast<std::size_t>(in_pixels * p.c));
+      const std::int8_t* x = X.data<std::int8_t>();
+      parallel_for((in_pixels + 1023) / 1024, [&](std::int64_t b) {
+        for (std::int64_t q = b * 1024; q < std::min(in_pixels, (b + 1) * 1024); ++q)
+          std::memcpy(xp.data() + q * p.c, x + q * g.c + p.c0, static_cast<std::size_t>(p.c));
+      });
+      kernels::ConvGeometry gp = g;
+      gp.c = p.c;
+      const bool first = i == 0;
+      if (!kernels::conv_onednn_s8(gp, xp.data(), zx_, p.w.data<std::int8_t>(),
+                                   [&](const std::int32_t* a, std::int64_t at, std::int64_t count) {
+                                     std::int32_t* dst = acc.data() + at * g.m;
+                                     if (first) {
+                                       std::copy(a, a + count * g.m, dst);
+                                       return;
+                                     }
+                                     // Wrapping (uint32) adds: int32 sums in any order, as TFLite's.
+                                     for (std::int64_t k = 0; k < count * g.m; ++k)
+                                       dst[k] = static_cast<std::int32_t>(static_cast<std::uint32_t>(dst[k]) +
+                                                                          static_cast<std::uint32_t>(a[k]));
+                                   }))
+        return false;
+    }
+    parallel_for((pixels + 255) / 256, [&](std::int64_t b) {
+      const std::int64_t p0 = b * 256, count = std::min<std::int64_t>(256, pixels - p0);
+      requantise(acc.data() + p0 * g.m, count, g.m, y + p0 * g.m);
+    });
+    return true;
+  }
+
+  // y = clamp(MBQM(acc + bias) + zy) for `count` pixels of M channels.
+  void requantise(const std::int32_t* acc, std::int64_t count, std::int64_t M, std::int8_t* out) const {
+    if (panels_ok_ && requant_tile_kernel() == requant_tile_avx512) {
+      requant_nhwc_avx512(acc, count, M, panels_.data(), zy_, lo_, hi_, out);
+      return;
+    }
+    for (std::int64_t i = 0; i < count * M; ++i) {
+      const auto c = static_cast<std::size_t>(i % M);
+      const std::int32_t q = multiply_by_quantized_multiplier(acc[i] + bias_[c], mult_[c]) + zy_;
+      out[i] = static_cast<std::int8_t>(std::clamp(q, lo_, hi_));
+    }
+  }
+
   // x [N, R, S] -> y [N, S, R] (int8), split over images and rows.
   static void transpose_planes(const std::int8_t* x, std::int64_t N, std::int64_t R, std::int64_t S, std::int8_t* y) {
     parallel_for(N * S, [&](std::int64_t ns) {
@@ -628,6 +719,7 @@ class ConvInt8Nhwc final : public PreparedOp {
 
   ir::Operation op_;
   Tensor W_;
+  std::vector<Part> parts_;
   std::unique_ptr<ConvInt8> nchw_;
   std::vector<std::int32_t> bias_;
   std::vector<QuantizedMultiplier> mult_;
@@ -638,19 +730,35 @@ class ConvInt8Nhwc final : public PreparedOp {
 
 }  // namespace
 
-std::unique_ptr<PreparedOp> prepare_fast_nhwc(const ir::Operation& op, const ir::Graph& graph) {
-  if (op.kind != ir::OpKind::Conv || op.attr_string("layout", "NCHW") != "NHWC" || fp32_requantization() ||
-      op.inputs.size() < 2)
-    return nullptr;
+bool int8_runs_channels_last(const ir::Operation& op, const ir::Graph& graph) {
+  if (op.inputs.empty()) return false;
   const ir::Tensor* x = graph.find_tensor(op.inputs[0]);
-  const ir::Tensor* w = graph.find_tensor(op.inputs[1]);
-  const ir::Tensor* b = op.inputs.size() > 2 && !op.inputs[2].empty() ? graph.find_tensor(op.inputs[2]) : nullptr;
-  if (!x || !w || x->dtype != ir::DType::Int8 || w->dtype != ir::DType::Int8 || !w->is_constant() || !w->quant ||
-      !w->shape.is_static() || w->shape.dims.size() != 4 || (b && (b->dtype != ir::DType::Int32 || !b->is_constant())))
+  if (!x || x->dtype != ir::DType::Int8 || !x->quant) return false;
+  switch (op.kind) {
+    case ir::OpKind::Conv: {
+      const ir::Tensor* w = op.inputs.size() > 1 ? graph.find_tensor(op.inputs[1]) : nullptr;
+      const ir::Tensor* b = op.inputs.size() > 2 && !op.inputs[2].empty() ? graph.find_tensor(op.inputs[2]) : nullptr;
+      if (!w || w->dtype != ir::DType::Int8 || !w->is_constant() || !w->quant || !w->shape.is_static() ||
+          w->shape.dims.size() != 4 || (b && (b->dtype != ir::DType::Int32 || !b->is_constant())))
+        return false;
+      return std::all_of(w->quant->zero_points.begin(), w->quant->zero_points.end(), [](auto z) { return z == 0; });
+    }
+    default:
+      return true;
+  }
+}
+
+std::unique_ptr<PreparedOp> prepare_fast_nhwc(const ir::Operation& op, const ir::Graph& graph) {
+  if (op.attr_string("layout", "NCHW") != "NHWC" || fp32_requantization() || !int8_runs_channels_last(op, graph))
     return nullptr;
-  for (auto z : w->quant->zero_points)
-    if (z != 0) return nullptr;  // asymmetric weights: the reference kernel
-  return std::make_unique<ConvInt8Nhwc>(op, graph);
+  switch (op.kind) {
+    case ir::OpKind::Conv: return std::make_unique<ConvInt8Nhwc>(op, graph);
+    case ir::OpKind::MaxPool: return prepare_MaxPool(op, graph);
+    case ir::OpKind::AveragePool: return prepare_AveragePool(op, graph);
+    case ir::OpKind::GlobalAveragePool: return prepare_GlobalAveragePool(op, graph);
+    case ir::OpKind::GlobalMaxPool: return prepare_GlobalMaxPool(op, graph);
+    default: return nullptr;
+  }
 }
 
 std::unique_ptr<PreparedOp> prepare_Conv(const ir::Operation& op, const ir::Graph& graph) {

@@ -107,7 +107,8 @@ class BinaryInt8 final : public PreparedOp {
 
  private:
   // Mul of same shapes, or with one side broadcast over the trailing dims (a
-  // squeeze-excite gate [N, C, 1, 1] on [N, C, H, W]): vector rows. False: not such a case.
+  // squeeze-excite gate [N, C, 1, 1] on [N, C, H, W]) or the middle ones ([N, 1, 1, C] on
+  // [N, H, W, C]): vector rows. False: not such a case.
   bool mul_rows(const Tensor& A, const Tensor& B, const std::vector<std::int64_t>& out, std::int8_t* y) const {
     const std::int64_t n = shape_numel(out);
     if (A.shape() == out && B.shape() == out) {
@@ -122,12 +123,25 @@ class BinaryInt8 final : public PreparedOp {
     if (F.shape() != out || S.rank() > out.size()) return false;
     std::vector<std::int64_t> s(out.size() - S.rank(), 1);
     s.insert(s.end(), S.shape().begin(), S.shape().end());
-    std::size_t k = 0;  // s == out on [0, k), 1 on [k, rank)
+    // s == out on [0, k), 1 on [k, t), == out on [t, rank): a gate broadcast over the
+    // trailing dims ([N, C, 1, 1] on NCHW, t == rank) or over the middle ones ([N, 1, 1, C]
+    // on NHWC: rows of C products, the gate's row for every pixel).
+    std::size_t k = 0, t = out.size();
     while (k < out.size() && s[k] == out[k]) ++k;
-    for (std::size_t d = k; d < out.size(); ++d)
+    while (t > k && s[t - 1] == out[t - 1] && out[t - 1] != 1) --t;
+    for (std::size_t d = k; d < t; ++d)
       if (s[d] != 1) return false;
-    const std::int64_t outer = S.numel(), inner = outer ? n / outer : 0;
     const std::int32_t off_f = a_full ? off_a_ : off_b_, off_s = a_full ? off_b_ : off_a_;
+    std::int64_t lead = 1, mid = 1, tail = 1;
+    for (std::size_t d = 0; d < out.size(); ++d) (d < k ? lead : d < t ? mid : tail) *= out[d];
+    if (tail > 1) {
+      parallel_for(lead * mid, [&](std::int64_t r) {
+        mul_row_avx512(F.data<std::int8_t>() + r * tail, S.data<std::int8_t>() + (r / mid) * tail, false, tail, off_f,
+                       off_s, mul_.multiplier, mul_.shift, zy_, lo_, hi_, y + r * tail);
+      });
+      return true;
+    }
+    const std::int64_t outer = S.numel(), inner = outer ? n / outer : 0;
     parallel_for(outer, [&](std::int64_t o) {
       mul_row_avx512(F.data<std::int8_t>() + o * inner, S.data<std::int8_t>() + o, true, inner, off_f, off_s,
                      mul_.multiplier, mul_.shift, zy_, lo_, hi_, y + o * inner);

@@ -73,6 +73,15 @@ bool has_int8_kernel(ir::OpKind kind);
 /// Whether ops of `kind` have a hybrid (f32 in/out, i8 weights) kernel.
 bool has_hybrid_kernel(ir::OpKind kind);
 
+/// Whether the int8 kernels take `op` (an NCHW op of an int8 graph) channels-last, with
+/// the same results: Conv with i8 activations and symmetric int8 weights (oneDNN's VNNI
+/// convolutions), the pools (ONNX's rules, as the NCHW kernels; a .tflite model's pools
+/// have equal input and output params, where TFLite's rules give the same integers) and
+/// the layout-free ops (element-wise, Concat, Pad, BatchNormalization's per-channel
+/// tables). The CPU session's
+/// LayoutTransform converts only these (SessionOptions::int8_channels_last).
+bool int8_runs_channels_last(const ir::Operation& op, const ir::Graph& graph);
+
 /// True when `op` runs in int8: its first input is an i8 or u8 tensor with `quant` set.
 bool is_int8_op(const ir::Operation& op, const ir::Graph& graph);
 /// True when `op` is a hybrid op: Conv/FullyConnected/Gemm/MatMul with an f32 first

@@ -11,6 +11,7 @@
 //   window inside the input as column sums and a table of every average.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "core/runtime/kernels/common.h"
 #include "core/runtime/quantized/igemm.h"
@@ -94,7 +95,8 @@ class PoolInt8 final : public PreparedOp {
  public:
   PoolInt8(const ir::Operation& op, const ir::Graph& graph, Kind kind, bool global)
       : op_(op), kind_(kind), global_(global) {
-    require_nchw(op);
+    nhwc_ = op.attr_string("layout", "NCHW") == "NHWC";
+    if (!nhwc_) require_nchw(op);
     if (op.outputs.size() > 1 && !op.outputs[1].empty())
       throw UnsupportedOpError(op.op_type + " with indices", "the CPU runtime's int8 kernels", "");
     const ir::Tensor& x = ir_tensor(graph, op.inputs[0]);
@@ -111,24 +113,17 @@ class PoolInt8 final : public PreparedOp {
   std::vector<Tensor> run(std::span<const Tensor> in) const override {
     const Tensor& X = in[0];
     if (X.dtype() != ir::DType::Int8) fail("int8 " + op_.op_type + " input is " + X.type_string());
+    if (nhwc_) return {run_nhwc(X)};
     const Pool2 g = pool_geometry(op_, X.shape(), global_);
     Tensor Y = Tensor::uninitialized(ir::DType::Int8, out_shape(X.shape(), g));
     const std::int8_t* x = X.data<std::int8_t>();
     std::int8_t* y = Y.mutable_data<std::int8_t>();
-    const std::int32_t zx = qx_.zero_point(), zy = qy_.zero_point();
     if (kind_ == Kind::Max && g.dh == 1 && g.dw == 1 && g.KH * g.KW > 1 && g.KW <= 64 && g.KH <= 64) {
       max_pool_separable(g, x, y);
       return {Y};
     }
     auto average = [&](std::int32_t acc, std::int32_t count, std::int32_t padded) {
-      if (include_pad_) {
-        acc += padded * zx;
-        count += padded;
-      }
-      if (count == 0) count = 1;
-      const std::int32_t out = same_ ? (acc > 0 ? (acc + count / 2) / count : (acc - count / 2) / count)
-                                     : zy + round_away(double(acc - count * zx) * ratio_ / double(count));
-      return static_cast<std::int8_t>(std::clamp(out, lo_, hi_));
+      return this->average(acc, count, padded);
     };
     if (global_ && kind_ == Kind::Average && use_avx2() && g.H * g.W < (std::int64_t(1) << 23)) {
       // One sum per channel (exact: |sum| < 2^31 for fewer than 2^23 values).
@@ -211,6 +206,93 @@ class PoolInt8 final : public PreparedOp {
   }
 
  private:
+  // The window's average (ONNX AveragePool; TFLite's rounding when the params are equal).
+  std::int8_t average(std::int32_t acc, std::int32_t count, std::int32_t padded) const {
+    const std::int32_t zx = qx_.zero_point(), zy = qy_.zero_point();
+    if (include_pad_) {
+      acc += padded * zx;
+      count += padded;
+    }
+    if (count == 0) count = 1;
+    const std::int32_t out = same_ ? (acc > 0 ? (acc + count / 2) / count : (acc - count / 2) / count)
+                                   : zy + round_away(double(acc - count * zx) * ratio_ / double(count));
+    return static_cast<std::int8_t>(std::clamp(out, lo_, hi_));
+  }
+
+  // Channels-last (x [N, H, W, C]): per output pixel every channel's window at once, the
+  // same sums and maxima as the NCHW loops, so the same values.
+  Tensor run_nhwc(const Tensor& X) const {
+    if (X.rank() != 4) fail("int8 " + op_.op_type + " with layout NHWC needs a 4-D input, got " + X.type_string());
+    const Shape& s = X.shape();
+    const Pool2 g = pool_geometry(op_, {s[0], s[3], s[1], s[2]}, global_);
+    Tensor Y = Tensor::uninitialized(ir::DType::Int8, {g.n, g.OH, g.OW, g.c});
+    const std::int8_t* x = X.data<std::int8_t>();
+    std::int8_t* y = Y.mutable_data<std::int8_t>();
+    const std::int64_t C = g.c, C16 = C / 16 * 16;
+    const bool max = kind_ == Kind::Max, requant = !same_ || lo_ > -128 || hi_ < 127;
+    // 16 channels per vector step (GCC vector extensions: SSE2 or wider), the rest alone.
+    typedef std::int8_t I8x16 __attribute__((vector_size(16)));
+    typedef std::int32_t I32x16 __attribute__((vector_size(64)));
+    parallel_for(g.n * g.OH, [&](std::int64_t r) {
+      const std::int64_t n = r / g.OH, oh = r % g.OH, h0 = oh * g.sh - g.ph;
+      thread_local std::vector<std::int32_t> sums;
+      thread_local std::vector<std::int8_t> maxima;
+      sums.resize(static_cast<std::size_t>(C));
+      maxima.resize(static_cast<std::size_t>(C));
+      std::int32_t* a = sums.data();
+      std::int8_t* m = maxima.data();
+      for (std::int64_t ow = 0; ow < g.OW; ++ow) {
+        const std::int64_t w0 = ow * g.sw - g.pw;
+        if (max) std::fill(m, m + C, std::int8_t(-128));
+        else std::fill(a, a + C, 0);
+        std::int32_t count = 0, padded = 0;
+        for (std::int64_t kh = 0; kh < g.KH; ++kh) {
+          const std::int64_t ih = h0 + kh * g.dh;
+          const bool row_in_pads = ih >= -g.ph && ih < g.H + g.peh;
+          for (std::int64_t kw = 0; kw < g.KW; ++kw) {
+            const std::int64_t iw = w0 + kw * g.dw;
+            if (ih < 0 || ih >= g.H || iw < 0 || iw >= g.W) {
+              if (row_in_pads && iw >= -g.pw && iw < g.W + g.pew) ++padded;
+              continue;
+            }
+            const std::int8_t* px = x + ((n * g.H + ih) * g.W + iw) * C;
+            ++count;
+            std::int64_t c = 0;
+            if (max) {
+              for (; c < C16; c += 16) {
+                I8x16 v, acc;
+                std::memcpy(&v, px + c, 16);
+                std::memcpy(&acc, m + c, 16);
+                acc = acc > v ? acc : v;
+                std::memcpy(m + c, &acc, 16);
+              }
+              for (; c < C; ++c) m[c] = std::max(m[c], px[c]);
+            } else {
+              for (; c < C16; c += 16) {
+                I8x16 v;
+                I32x16 acc;
+                std::memcpy(&v, px + c, 16);
+                std::memcpy(&acc, a + c, 64);
+                acc += __builtin_convertvector(v, I32x16);
+                std::memcpy(a + c, &acc, 64);
+              }
+              for (; c < C; ++c) a[c] += px[c];
+            }
+          }
+        }
+        std::int8_t* out = y + ((n * g.OH + oh) * g.OW + ow) * C;
+        if (!max)
+          for (std::int64_t c = 0; c < C; ++c) out[c] = average(a[c], count, padded);
+        else if (!requant)
+          std::memcpy(out, m, static_cast<std::size_t>(C));
+        else
+          for (std::int64_t c = 0; c < C; ++c)
+            out[c] = static_cast<std::int8_t>(std::clamp<std::int32_t>(requant_(m[c]), lo_, hi_));
+      }
+    });
+    return Y;
+  }
+
   // Max pooling without dilation, per output row: the max of the window's input rows
   // (vertical pass, over the whole width), into a row padded with -128 on both sides,
   // then the max of the KW taps along it (horizontal pass; stride > 1 reads column
@@ -272,7 +354,7 @@ class PoolInt8 final : public PreparedOp {
 
   ir::Operation op_;
   Kind kind_;
-  bool global_, same_ = true, include_pad_ = false;
+  bool global_, same_ = true, include_pad_ = false, nhwc_ = false;
   QParams qx_, qy_;
   Requantizer requant_;
   double ratio_ = 1.0;
