@@ -37,9 +37,12 @@ bool cpu_runs_channels_last(const ir::Operation& op, const ir::Graph& g) {
 // oneDNN: f32 (nothing quantised), or with `int8` int8 on a machine where oneDNN's int8
 // convolutions are exact (VNNI): worth converting to channels-last
 // (SessionOptions::channels_last, int8_channels_last).
+bool quantized_graph(const ir::Graph& g) {
+  return std::any_of(g.tensors.begin(), g.tensors.end(), [](const auto& t) { return t.second.quant.has_value(); });
+}
+
 bool wants_channels_last(const ir::Graph& g, bool int8) {
-  bool quantized = false;
-  for (const auto& [name, t] : g.tensors) quantized |= t.quant.has_value();
+  const bool quantized = quantized_graph(g);
   if (quantized && (!int8 || !kernels::onednn_int8_conv_available())) return false;
   return std::any_of(g.ops.begin(), g.ops.end(), [&](const ir::Operation& op) {
     if (op.kind != ir::OpKind::Conv || op.inputs.size() < 2 || op.attr_string("layout", "NCHW") != "NCHW") return false;
@@ -190,7 +193,9 @@ void InferenceSession::load(ir::FrozenGraph graph) {
     }
   }
   channels_last_ops_ = 0;
+  ir::FrozenGraph nchw;  // the graph before LayoutTransform, when it converted int8 ops
   if (options_.channels_last && kernels::onednn_conv_enabled() && wants_channels_last(*graph, options_.int8_channels_last)) {
+    nchw = graph;
     ir::Graph g = *graph;
     const passes::PassResult r = passes::make_layout_transform_pass(cpu_runs_channels_last)->run(g);
     const auto it = r.statistics.find("ops_converted");
@@ -261,9 +266,22 @@ void InferenceSession::load(ir::FrozenGraph graph) {
       graph_.reset();
       steps_.clear();
       fused_ops_.clear();
-      throw;
+      if (!nchw || !quantized_graph(*nchw)) throw;
+      // The channels-last copy of an int8 graph refused: load the model's own graph, whose
+      // error names the model's tensors (not their NHWC twins), or which runs NCHW.
+      const SessionOptions keep = options_;
+      options_.int8_channels_last = false;
+      try {
+        load(nchw);
+      } catch (...) {
+        options_ = keep;
+        throw;
+      }
+      options_ = keep;
+      return;
     }
-    if (st.int8) ++quantized_count_;
+    // The model's ops that run in int8 (not the Transposes LayoutTransform put between them).
+    if (st.int8 && opr.name.rfind("LayoutTransform/", 0) != 0) ++quantized_count_;
     for (const auto& n : opr.inputs) st.inputs.push_back(n.empty() ? -1 : slot_of(n));
     for (const auto& n : opr.outputs) st.outputs.push_back(n.empty() ? -1 : slot_of(n));
     steps_.push_back(std::move(st));

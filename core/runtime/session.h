@@ -38,15 +38,14 @@ struct SessionOptions {
   /// LayoutTransform pass: NHWC Conv/pools/BatchNormalization and the element-wise ops
   /// between them, Transposes only at the edges), as ONNX Runtime's NCHWc transformer
   /// does, so the convolutions run on oneDNN's channels-last kernels without a reorder
-  /// per op. Off when oneDNN convolutions are (EC_CONV=own) and for quantised graphs
-  /// unless int8_channels_last.
+  /// per op. Off when oneDNN convolutions are (EC_CONV=own).
   bool channels_last = true;
-  /// Also convert int8 graphs (from `quantize`): their Convs then run on oneDNN's VNNI
-  /// int8 convolutions with our TFLite-exact requantisation, the int8 pools stay NCHW.
-  /// Off by default: measured no faster than the NCHW int8 kernels on the CNNs of
-  /// docs/PERFORMANCE.md (the int32 sums of oneDNN cost a requantisation pass of their
-  /// own). Graphs read from .tflite are NHWC already and always take that kernel.
-  bool int8_channels_last = false;
+  /// With channels_last, int8 graphs (from `quantize`) too, on machines with VNNI: their
+  /// Convs run on oneDNN's VNNI int8 convolutions with our TFLite-exact requantisation,
+  /// the other int8 ops on their channels-last kernels (quantized::int8_runs_channels_last);
+  /// the same integers as the NCHW int8 kernels, 1.0-1.5x faster (docs/PERFORMANCE.md).
+  /// Graphs read from .tflite are NHWC already and take those kernels whatever this says.
+  bool int8_channels_last = true;
 };
 
 /// Time spent in each op of one run (in graph order), filled by run() on request.
@@ -95,8 +94,8 @@ class InferenceSession {
   int fused_pattern_ops() const { return fused_pattern_ops_; }
   /// Ops converted to channels-last at load (SessionOptions::channels_last; 0 = none).
   int channels_last_ops() const { return channels_last_ops_; }
-  /// Ops prepared at load for integer execution (int8 and hybrid ops; see
-  /// core/runtime/quantized/int8_kernels.h).
+  /// The model's ops prepared at load for integer execution (int8 and hybrid ops; see
+  /// core/runtime/quantized/int8_kernels.h); the Transposes LayoutTransform inserts are not counted.
   int quantized_ops() const { return quantized_count_; }
   /// Size of the activation arena: bytes of all buffers this session's runs have
   /// allocated for computed tensors (shared by tensors whose lifetimes do not overlap).

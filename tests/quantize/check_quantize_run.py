@@ -23,7 +23,8 @@ random weights, seed 0) and for the LSTM text model (int64 token ids):
      no SQNR, no "200.00 dB", no "0.0%"; --json has sqnr_db null and a
      not_measured reason; the .eir runs. With data, its figures match `run`'s.
   5. the image models' int8 graphs give the same outputs bit for bit with
-     `run --int8-channels-last` (channels-last int8 Convs on oneDNN, issue 18).
+     `run --int8-nchw` (our NCHW int8 kernels) as by default (channels-last, the int8
+     Convs on oneDNN's VNNI convolutions; issue 18).
 Prints one line per check and a closing "N passed, N failed".
 """
 import json
@@ -110,12 +111,12 @@ def main():
             floats.append(f)
             quants.append(q)
         if name != "lstm_text":
-            # The int8 graph channels-last (oneDNN's VNNI convolutions where exact, else the
-            # NCHW kernels between Transposes): the same integers, so the same outputs.
-            c, err = run_model(exe, eir, singles[0], os.path.join(work, f"out_{name}_{label}_cl"),
-                               ("--int8-channels-last",))
+            # The int8 graph in NCHW on our own int8 kernels (the default runs it channels-last,
+            # its Convs on oneDNN's VNNI convolutions): the same integers, so the same outputs.
+            c, err = run_model(exe, eir, singles[0], os.path.join(work, f"out_{name}_{label}_nchw"),
+                               ("--int8-nchw",))
             check(c is not None and np.array_equal(c, quants[0]),
-                  f"{name} {label}: run --int8-channels-last gives the int8 graph's outputs bit for bit "
+                  f"{name} {label}: run --int8-nchw gives the channels-last outputs bit for bit "
                   f"({err[:200] if c is None else f'max diff {float(np.max(np.abs(c - quants[0]))):.3g}'})")
         measured = sqnr_db(np.stack(floats), np.stack(quants))
         o = report["outputs"][0]

@@ -548,7 +548,16 @@ TEST(Int8Oracle, MaxPoolEqualsTfliteReferenceOnEveryIsa) {
       return g;
     };
     const ir::Graph fast_g = build(false), ref_g = build(true);
-    const Tensor want = prepare_quantized(ref_g.ops[0], ref_g)->run(std::vector<Tensor>{to_channels_last<std::int8_t>(X)})[0];
+    const Tensor want = prepare_tflite_reference(ref_g.ops[0], ref_g)->run(std::vector<Tensor>{to_channels_last<std::int8_t>(X)})[0];
+    // The channels-last kernel (the same op in NHWC) too.
+    on_every_isa_and_thread_count(ref_g, [&](const PreparedOp& nhwc, gemm::Isa isa, int threads) {
+      const Tensor got = nhwc.run(std::vector<Tensor>{to_channels_last<std::int8_t>(X)})[0];
+      ASSERT_EQ(got.shape(), want.shape());
+      std::int64_t diff = 0;
+      for (std::int64_t i = 0; i < got.numel(); ++i) diff += got.data<std::int8_t>()[i] != want.data<std::int8_t>()[i];
+      EXPECT_EQ(diff, 0) << "NHWC x " << shape_string(c.x) << " k " << c.k << " ISA " << gemm::isa_name(isa)
+                         << " threads " << threads;
+    });
     on_every_isa_and_thread_count(
         fast_g,
         [&](const PreparedOp& fast, [[maybe_unused]] gemm::Isa isa, [[maybe_unused]] int threads) {
@@ -590,7 +599,16 @@ TEST(Int8Oracle, GlobalAveragePoolEqualsTfliteReferenceOnEveryIsa) {
       gemm::force_isa(gemm::Isa::Generic);
       const Tensor want =
           requant ? prepare_quantized(fast_g.ops[0], fast_g)->run(std::vector<Tensor>{X})[0]
-                  : prepare_quantized(ref_g.ops[0], ref_g)->run(std::vector<Tensor>{to_channels_last<std::int8_t>(X)})[0];
+                  : prepare_tflite_reference(ref_g.ops[0], ref_g)->run(std::vector<Tensor>{to_channels_last<std::int8_t>(X)})[0];
+      // The channels-last kernel: the same values ([N, 1, 1, C] is [N, C, 1, 1]'s order).
+      on_every_isa_and_thread_count(ref_g, [&](const PreparedOp& nhwc, gemm::Isa isa, int threads) {
+        const Tensor got = nhwc.run(std::vector<Tensor>{to_channels_last<std::int8_t>(X)})[0];
+        ASSERT_EQ(got.numel(), want.numel());
+        std::int64_t diff = 0;
+        for (std::int64_t i = 0; i < got.numel(); ++i) diff += got.data<std::int8_t>()[i] != want.data<std::int8_t>()[i];
+        EXPECT_EQ(diff, 0) << "NHWC " << shape_string(xs) << " requant " << requant << " ISA " << gemm::isa_name(isa)
+                           << " threads " << threads;
+      });
       on_every_isa_and_thread_count(
           fast_g, [&](const PreparedOp& fast, [[maybe_unused]] gemm::Isa isa,
                       [[maybe_unused]] int threads) {
@@ -774,9 +792,15 @@ TEST(Int8Oracle, AveragePoolEqualsTfliteReference) {
       };
       const ir::Graph fast_g = build(false), ref_g = build(true);
       const Tensor got = to_channels_last<std::int8_t>(prepare_quantized(fast_g.ops[0], fast_g)->run(std::vector<Tensor>{X})[0]);
+      // The channels-last kernel gives the NCHW kernel's values, requantised or not.
+      const Tensor got_nhwc =
+          prepare_quantized(ref_g.ops[0], ref_g)->run(std::vector<Tensor>{to_channels_last<std::int8_t>(X)})[0];
+      EXPECT_EQ(std::vector<std::int8_t>(got_nhwc.data<std::int8_t>(), got_nhwc.data<std::int8_t>() + got_nhwc.numel()),
+                std::vector<std::int8_t>(got.data<std::int8_t>(), got.data<std::int8_t>() + got.numel()))
+          << "NHWC " << shape_string(c.x) << " requant " << requant;
       if (!requant) {
         const Tensor want =
-            prepare_quantized(ref_g.ops[0], ref_g)->run(std::vector<Tensor>{to_channels_last<std::int8_t>(X)})[0];
+            prepare_tflite_reference(ref_g.ops[0], ref_g)->run(std::vector<Tensor>{to_channels_last<std::int8_t>(X)})[0];
         ASSERT_EQ(got.shape(), want.shape());
         EXPECT_EQ(std::vector<std::int8_t>(got.data<std::int8_t>(), got.data<std::int8_t>() + got.numel()),
                   std::vector<std::int8_t>(want.data<std::int8_t>(), want.data<std::int8_t>() + want.numel()))
@@ -802,6 +826,57 @@ TEST(Int8Oracle, AveragePoolEqualsTfliteReference) {
             }
       EXPECT_EQ(diff, 0) << shape_string(c.x) << " requantised";
     }
+}
+
+// BatchNormalization channels-last: per-channel tables matched by fixed point (vector
+// arithmetic) where the fixed point reproduces the table on all 256 inputs, the table
+// itself elsewhere (channels with a huge gain); the NCHW kernel's values (its tables),
+// bit for bit, on every ISA at 1 and 2 threads, every int8 input in every channel and
+// channel counts off the 8-lane step.
+TEST(Int8Oracle, ChannelsLastBatchNormEqualsTables) {
+  std::mt19937 rng(53);
+  for (const std::int64_t C : {3, 8, 37, 130}) {
+    const Shape xs{2, C, 16, 17};  // 544 values per channel: every int8 input at least twice
+    Tensor X(ir::DType::Int8, xs);
+    for (std::int64_t i = 0; i < X.numel(); ++i) X.mutable_data<std::int8_t>()[i] = static_cast<std::int8_t>(i * 37 + i / 256);
+    std::vector<float> sc(static_cast<std::size_t>(C)), bi(sc.size()), me(sc.size()), va(sc.size());
+    for (std::size_t c = 0; c < sc.size(); ++c) {
+      sc[c] = std::uniform_real_distribution<float>(-3.f, 3.f)(rng);
+      bi[c] = std::uniform_real_distribution<float>(-1.f, 1.f)(rng);
+      me[c] = std::uniform_real_distribution<float>(-0.5f, 0.5f)(rng);
+      va[c] = std::uniform_real_distribution<float>(0.1f, 2.f)(rng);
+    }
+    sc[0] = 3e5f;  // a gain no 8-bit fixed point holds: the channel reads its table
+    const Tensor S = Tensor::from_values<float>(ir::DType::Float32, {C}, sc), B = Tensor::from_values<float>(ir::DType::Float32, {C}, bi),
+                 M = Tensor::from_values<float>(ir::DType::Float32, {C}, me), V = Tensor::from_values<float>(ir::DType::Float32, {C}, va);
+    auto build = [&](bool nhwc) {
+      ir::Graph g;
+      g.add_tensor(ir_tensor_of("x", ir::DType::Int8, nhwc ? Shape{xs[0], xs[2], xs[3], xs[1]} : xs, per_tensor(0.031f, 5)));
+      g.add_tensor(ir_tensor_of("y", ir::DType::Int8, {}, per_tensor(0.05f, -3)));
+      const char* names[] = {"s", "b", "m", "v"};
+      const Tensor* ts[] = {&S, &B, &M, &V};
+      std::vector<std::string> inputs{"x"};
+      for (int k = 0; k < 4; ++k) {
+        g.add_tensor(ir_tensor_of(names[k], ir::DType::Float32, {C}, std::nullopt, ts[k]));
+        inputs.emplace_back(names[k]);
+      }
+      std::map<std::string, ir::Attribute> a;
+      if (nhwc) a["layout"] = std::string("NHWC");
+      g.ops.push_back(test::make_op("BatchNormalization", inputs, {"y"}, a));
+      return g;
+    };
+    const ir::Graph nchw_g = build(false), nhwc_g = build(true);
+    const Tensor want = to_channels_last<std::int8_t>(
+        prepare_quantized(nchw_g.ops[0], nchw_g)->run(std::vector<Tensor>{X, Tensor(), Tensor(), Tensor(), Tensor()})[0]);
+    on_every_isa_and_thread_count(nhwc_g, [&](const PreparedOp& op, gemm::Isa isa, int threads) {
+      const Tensor got = op.run(std::vector<Tensor>{to_channels_last<std::int8_t>(X), Tensor(), Tensor(), Tensor(), Tensor()})[0];
+      ASSERT_EQ(got.shape(), want.shape());
+      std::int64_t diff = 0;
+      for (std::int64_t i = 0; i < got.numel(); ++i) diff += got.data<std::int8_t>()[i] != want.data<std::int8_t>()[i];
+      EXPECT_EQ(diff, 0) << "C " << C << " ISA " << gemm::isa_name(isa) << " threads " << threads;
+    });
+    EXPECT_GT(std::set<int>(want.data<std::int8_t>(), want.data<std::int8_t>() + want.numel()).size(), 50u);
+  }
 }
 
 // int8 LayerNormalization: the AVX2 rows against the portable rows (the kernel's defined
@@ -884,15 +959,19 @@ TEST(Int8Oracle, DequantizeLinearEqualsPortableOnEveryIsa) {
   }
 }
 
-// int8 Mul (same shapes, and a side broadcast over trailing dims: the squeeze-excite
-// gate) against fixed_point.h mul_quantized (reference_integer_ops::MulElementwise).
+// int8 Mul (same shapes, and a side broadcast over trailing dims, the squeeze-excite gate,
+// or over the middle ones, the gate channels-last) against fixed_point.h mul_quantized
+// (reference_integer_ops::MulElementwise).
 TEST(Int8Oracle, MulEqualsTfliteReferenceOnEveryIsa) {
   std::mt19937 rng(17);
   auto uni = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
   const std::vector<std::pair<Shape, Shape>> shapes = {{{2, 5, 3, 7}, {2, 5, 3, 7}},
                                                        {{2, 5, 3, 7}, {2, 5, 1, 1}},
                                                        {{2, 5, 1, 1}, {2, 5, 3, 7}},
-                                                       {{1, 6, 4, 9}, {6, 1, 1}}};
+                                                       {{1, 6, 4, 9}, {6, 1, 1}},
+                                                       // channels-last gates [N, 1, 1, C] (rows of C products)
+                                                       {{2, 3, 7, 40}, {2, 1, 1, 40}},
+                                                       {{1, 1, 1, 24}, {1, 5, 6, 24}}};
   for (const auto& [sa_shape, sb_shape] : shapes) {
     const float sa = 0.01f * float(uni(1, 20)), sb = 0.004f * float(uni(1, 20)),
                 sy = 0.002f * float(uni(1, 50));

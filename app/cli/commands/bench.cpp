@@ -33,7 +33,7 @@ struct BenchOptions {
   int iterations = 50;
   int warmup = 5;
   int threads = 0;
-  bool int8_channels_last = false;
+  bool int8_nchw = false;
   int top = 10;
   bool json = false;
   bool profile = false;
@@ -135,7 +135,7 @@ int bench_model(const BenchOptions& o) {
   check_writable(o.csv, "--csv");
   runtime::SessionOptions options;
   options.threads = o.threads;
-  options.int8_channels_last = o.int8_channels_last;
+  options.int8_channels_last = !o.int8_nchw;
   runtime::InferenceSession session(options);
   runtime::BenchmarkOptions bo;
   bo.iterations = o.iterations;
@@ -165,7 +165,7 @@ int bench_model(const BenchOptions& o) {
   rec.target = "cpu";
   rec.device = o.device.empty() ? "host-cpu" : o.device;
   rec.options_json = nlohmann::json{{"iterations", o.iterations}, {"warmup", o.warmup}, {"threads", s.threads},
-                                    {"inputs", o.inputs}, {"int8_channels_last", o.int8_channels_last}}.dump();
+                                    {"inputs", o.inputs}, {"int8_nchw", o.int8_nchw}}.dump();
   rec.report_json = j.dump();
   rec.stats = s;
   const auto id = record_run(o.record, std::move(rec));
@@ -194,7 +194,7 @@ Command add_bench_command(CLI::App& app) {
   cmd->add_option("--warmup", o->warmup, "Warm-up runs after the first, reported apart (default 5)")
       ->check(whole_number_at_least(0));
   add_threads_option(cmd, o->threads);
-  add_int8_channels_last_flag(cmd, o->int8_channels_last);
+  add_int8_nchw_flag(cmd, o->int8_nchw);
   cmd->add_flag("--json", o->json, "Print the statistics as JSON (docs/bench-json.md)");
   cmd->add_option("--csv", o->csv, "Write one row per timed run (iteration, latency_ms) to this file");
   cmd->add_option("--top", o->top, "Slowest ops to list (default 10; 0 = all)")->check(whole_number_at_least(0));

@@ -53,11 +53,11 @@ inline void add_threads_option(CLI::App* cmd, int& threads, const std::string& w
   cmd->add_option("--threads", threads, what + " (0 = every core)")->check(whole_number_at_least(0));
 }
 
-/// --int8-channels-last (run, bench): SessionOptions::int8_channels_last.
-inline void add_int8_channels_last_flag(CLI::App* cmd, bool& on) {
-  cmd->add_flag("--int8-channels-last", on,
-                "Run an int8 graph channels-last: its Convs on oneDNN's VNNI int8 convolutions, the same integers "
-                "(experimental; docs/PERFORMANCE.md)");
+/// --int8-nchw (run, bench): SessionOptions::int8_channels_last off.
+inline void add_int8_nchw_flag(CLI::App* cmd, bool& nchw) {
+  cmd->add_flag("--int8-nchw", nchw,
+                "Run an int8 graph in its NCHW layout on our own int8 kernels (by default it runs channels-last, "
+                "its Convs on oneDNN's VNNI int8 convolutions; the same integers)");
 }
 
 /// Refuses an output path that cannot be written before any work is done (kind Io: exit 1).

@@ -21,7 +21,7 @@ struct RunOptions {
   std::vector<std::string> inputs;  // NAME=FILE.npy
   std::string output_dir = ".";
   int threads = 0;
-  bool int8_channels_last = false;
+  bool int8_nchw = false;
 };
 
 // Output names may hold '/' or ':' (e.g. "/head/Gemm_output_0"): keep file names flat.
@@ -35,7 +35,7 @@ std::string file_name_for(const std::string& tensor) {
 int run_model(const RunOptions& o) {
   runtime::SessionOptions options;
   options.threads = o.threads;
-  options.int8_channels_last = o.int8_channels_last;
+  options.int8_channels_last = !o.int8_nchw;
   runtime::InferenceSession session(options);
   session.load(o.model);
   std::map<std::string, runtime::Tensor> feeds = read_npy_inputs(o.inputs);
@@ -71,7 +71,7 @@ Command add_run_command(CLI::App& app) {
                   "NAME=FILE.npy, once per model input (without any: deterministic random data)");
   cmd->add_option("--output-dir", o->output_dir, "Directory for the NAME.npy outputs (default: .)");
   add_threads_option(cmd, o->threads);
-  add_int8_channels_last_flag(cmd, o->int8_channels_last);
+  add_int8_nchw_flag(cmd, o->int8_nchw);
   return {cmd, [o] { return run_model(*o); }};
 }
 

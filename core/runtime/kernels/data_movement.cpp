@@ -19,11 +19,36 @@ ir::DType dtype_attr(const ir::Operation& op, const std::string& key, ir::DType 
 
 namespace {
 
+// y[j, i] = x[i, j] for j in [j0, j1) with R (few) rows fixed at compile time: interleaving
+// the planes of an image (RGB -> HWC) without a loop per element over the rows.
+template <int R, typename T>
+void interleave_rows(const T* x, T* y, std::int64_t C, std::int64_t j0, std::int64_t j1) {
+  for (std::int64_t j = j0; j < j1; ++j)
+    for (int i = 0; i < R; ++i) y[j * R + i] = x[i * C + j];
+}
+
 // Batched 2-D transpose y[b, j, i] = x[b, i, j] (x [B, R, C]) in 32 x 32 tiles (both
-// sides touch whole cache lines), tiles split over the pool. A copy: any thread count
-// gives the same result.
+// sides touch whole cache lines), tiles split over the pool; 1-4 rows (an image's
+// channel planes) as interleaved runs of columns. A copy: any thread count gives the
+// same result.
 template <typename T>
 void transpose_batched(const T* x, T* y, std::int64_t B, std::int64_t R, std::int64_t C) {
+  if (R <= 4) {
+    constexpr std::int64_t kRun = 4096;
+    const std::int64_t runs = (C + kRun - 1) / kRun;
+    parallel_for(B * runs, [&](std::int64_t task) {
+      const std::int64_t b = task / runs, j0 = task % runs * kRun, j1 = std::min(C, j0 + kRun);
+      const T* xb = x + b * R * C;
+      T* yb = y + b * R * C;
+      switch (R) {
+        case 1: interleave_rows<1>(xb, yb, C, j0, j1); break;
+        case 2: interleave_rows<2>(xb, yb, C, j0, j1); break;
+        case 3: interleave_rows<3>(xb, yb, C, j0, j1); break;
+        default: interleave_rows<4>(xb, yb, C, j0, j1); break;
+      }
+    });
+    return;
+  }
   constexpr std::int64_t kT = 32;
   const std::int64_t rt = (R + kT - 1) / kT, ct = (C + kT - 1) / kT;
   parallel_for(B * rt, [&](std::int64_t task) {

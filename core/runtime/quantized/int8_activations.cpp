@@ -79,10 +79,11 @@ class LutOp final : public PreparedOp {
 // Inference BatchNormalization (NCHW, channel axis 1) left standalone (DenseNet's BN
 // after a Concat): y = x * a[c] + b[c], a = gamma / sqrt(var + eps), b = beta - mean * a,
 // as one 256-entry table per channel (float transform, like HardSwish).
-// Channels-last rows y[p, c] = clamp((x[p, c] * A[c] + B[c]) >> 16) (AVX2, 8 channels a
-// step): the per-channel tables of an affine op in arithmetic (ChannelLutOp::affine_).
+// Channels-last rows y[p, c] = clamp((x[p, c] * A[c] + B[c]) >> S[c]) (AVX2, 8 channels a
+// step): the per-channel tables of an affine op in arithmetic (ChannelLutOp).
 __attribute__((target("avx2"))) void affine_rows_avx2(const std::int8_t* x, std::int64_t pixels, std::int64_t C,
-                                                      const std::int32_t* A, const std::int32_t* B, std::int8_t* y) {
+                                                      const std::int32_t* A, const std::int32_t* B,
+                                                      const std::int32_t* S, std::int8_t* y) {
   const std::int64_t C8 = C / 8 * 8;
   const __m256i lo = _mm256_set1_epi32(-128), hi = _mm256_set1_epi32(127);
   for (std::int64_t p = 0; p < pixels; ++p, x += C, y += C) {
@@ -91,18 +92,19 @@ __attribute__((target("avx2"))) void affine_rows_avx2(const std::int8_t* x, std:
       const __m256i v = _mm256_cvtepi8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(x + c)));
       __m256i r = _mm256_add_epi32(_mm256_mullo_epi32(v, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(A + c))),
                                    _mm256_loadu_si256(reinterpret_cast<const __m256i*>(B + c)));
-      r = _mm256_min_epi32(_mm256_max_epi32(_mm256_srai_epi32(r, 16), lo), hi);
+      r = _mm256_srav_epi32(r, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(S + c)));
+      r = _mm256_min_epi32(_mm256_max_epi32(r, lo), hi);
       const __m128i w = _mm_packs_epi32(_mm256_castsi256_si128(r), _mm256_extracti128_si256(r, 1));
       _mm_storel_epi64(reinterpret_cast<__m128i*>(y + c), _mm_packs_epi16(w, w));
     }
-    for (; c < C; ++c) y[c] = static_cast<std::int8_t>(std::clamp((std::int32_t(x[c]) * A[c] + B[c]) >> 16, -128, 127));
+    for (; c < C; ++c) y[c] = static_cast<std::int8_t>(std::clamp((std::int32_t(x[c]) * A[c] + B[c]) >> S[c], -128, 127));
   }
 }
 
 // A table per channel: the channel axis 1 (NCHW) or last (NHWC, `channels_last`).
 // Channels-last, per-element table reads do not vectorise; when the tables are those of
 // an affine map y = round(alpha_c x + beta_c) (BatchNormalization), each channel's table
-// is matched by 16-bit fixed point, checked on all 256 inputs at load: the channels that
+// is matched by fixed point (up to 24 fraction bits), checked on all 256 inputs at load: the channels that
 // match run as vector arithmetic, the others (rounding near a tie) read their table.
 class ChannelLutOp final : public PreparedOp {
  public:
@@ -112,13 +114,19 @@ class ChannelLutOp final : public PreparedOp {
       : op_(op), luts_(std::move(luts)), last_(channels_last) {
     if (!last_ || affine.size() != luts_.size()) return;
     for (std::size_t c = 0; c < luts_.size(); ++c) {
-      const double a = affine[c].first * 65536.0, b = affine[c].second * 65536.0 + 32768.0;
-      bool ok = std::abs(a) * 128 + std::abs(b) < 2147483647.0 / 2;  // no int32 overflow
-      const auto A = ok ? static_cast<std::int32_t>(std::llround(a)) : 0, B = ok ? static_cast<std::int32_t>(std::llround(b)) : 0;
+      // As many fraction bits as keep |v A| + |B| < 2^30 for every input v (at most 24).
+      const double alpha = affine[c].first, beta = affine[c].second;
+      const double reach = std::abs(alpha) * 128 + std::abs(beta) + 1;
+      int shift = 0;
+      while (shift < 24 && reach * std::ldexp(1.0, shift + 1) < std::ldexp(1.0, 30)) ++shift;
+      bool ok = shift >= 8 && std::isfinite(reach);
+      const auto A = ok ? static_cast<std::int32_t>(std::llround(std::ldexp(alpha, shift))) : 0;
+      const auto B = ok ? static_cast<std::int32_t>(std::llround(std::ldexp(beta + 0.5, shift))) : 0;
       for (int v = -128; ok && v < 128; ++v)
-        ok = std::clamp((v * A + B) >> 16, -128, 127) == luts_[c][static_cast<std::size_t>(v + 128)];
+        ok = std::clamp((v * A + B) >> shift, -128, 127) == luts_[c][static_cast<std::size_t>(v + 128)];
       A_.push_back(ok ? A : 0);
       B_.push_back(ok ? B : 0);
+      S_.push_back(ok ? shift : 0);
       if (!ok) patched_.push_back(static_cast<std::int64_t>(c));
     }
   }
@@ -138,7 +146,7 @@ class ChannelLutOp final : public PreparedOp {
       parallel_for((pixels + per - 1) / per, [&](std::int64_t b) {
         const std::int64_t p0 = b * per, p1 = std::min(pixels, p0 + per);
         if (affine) {
-          affine_rows_avx2(x + p0 * C, p1 - p0, C, A_.data(), B_.data(), y + p0 * C);
+          affine_rows_avx2(x + p0 * C, p1 - p0, C, A_.data(), B_.data(), S_.data(), y + p0 * C);
           for (std::int64_t c : patched_)
             for (std::int64_t p = p0; p < p1; ++p)
               y[p * C + c] = luts_[static_cast<std::size_t>(c)][static_cast<std::size_t>(x[p * C + c] + 128)];
@@ -161,7 +169,7 @@ class ChannelLutOp final : public PreparedOp {
   ir::Operation op_;
   std::vector<Lut> luts_;
   bool last_;
-  std::vector<std::int32_t> A_, B_;   // channels-last fixed point (0, 0 for patched channels)
+  std::vector<std::int32_t> A_, B_, S_;  // channels-last fixed point (0, 0, 0 for patched channels)
   std::vector<std::int64_t> patched_;  // channels whose table the fixed point does not match
 };
 

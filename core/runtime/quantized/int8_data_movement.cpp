@@ -95,14 +95,20 @@ class ConcatInt8 final : public PreparedOp {
     std::int8_t* y = Y.mutable_data<std::int8_t>();
     std::vector<std::int64_t> offset(in.size(), 0);
     for (std::size_t i = 1; i < in.size(); ++i) offset[i] = offset[i - 1] + in[i - 1].dim(static_cast<std::size_t>(axis)) * inner;
-    parallel_for(outer * static_cast<std::int64_t>(in.size()), [&](std::int64_t t) {
-      const auto i = static_cast<std::size_t>(t % static_cast<std::int64_t>(in.size()));
-      const std::int64_t o = t / static_cast<std::int64_t>(in.size());
-      const std::int64_t block = in[i].dim(static_cast<std::size_t>(axis)) * inner;
-      const std::int8_t* x = in[i].data<std::int8_t>() + o * block;
-      std::int8_t* dst = y + o * row + offset[i];
-      if (scaling_[i].identity) std::copy(x, x + block, dst);
-      else lut_apply(tables_[i].data(), x, block, dst);
+    // Chunks of outer indices (about 16 KiB of y each: a channels-last Concat has one
+    // short row per input and pixel), each input's rows in turn.
+    const std::int64_t per = std::max<std::int64_t>(1, (16 * 1024) / std::max<std::int64_t>(row, 1));
+    parallel_for((outer + per - 1) / per, [&](std::int64_t b) {
+      const std::int64_t o0 = b * per, o1 = std::min(outer, o0 + per);
+      for (std::size_t i = 0; i < in.size(); ++i) {
+        const std::int64_t block = in[i].dim(static_cast<std::size_t>(axis)) * inner;
+        const std::int8_t* x = in[i].data<std::int8_t>();
+        for (std::int64_t o = o0; o < o1; ++o) {
+          std::int8_t* dst = y + o * row + offset[i];
+          if (scaling_[i].identity) std::memcpy(dst, x + o * block, static_cast<std::size_t>(block));
+          else lut_apply(tables_[i].data(), x + o * block, block, dst);
+        }
+      }
     });
     return {Y};
   }

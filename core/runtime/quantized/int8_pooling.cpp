@@ -9,6 +9,8 @@
 //   Fast forms, the same values: MaxPool without dilation as separable row and tap
 //   maxima; GlobalAveragePool as one vector sum per channel; AveragePool with every
 //   window inside the input as column sums and a table of every average.
+#include <immintrin.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -90,6 +92,32 @@ Shape out_shape(const Shape& x, const Pool2& g) {
 }
 
 enum class Kind { Max, Average };
+
+// Channels-last pooling rows: a[c] += x[c] and m[c] = max(m[c], x[c]) for c < n.
+void add_row_generic(std::int32_t* a, const std::int8_t* x, std::int64_t n) {
+  for (std::int64_t c = 0; c < n; ++c) a[c] += x[c];
+}
+void max_row_generic(std::int8_t* m, const std::int8_t* x, std::int64_t n) {
+  for (std::int64_t c = 0; c < n; ++c) m[c] = std::max(m[c], x[c]);
+}
+__attribute__((target("avx2"))) void add_row_avx2(std::int32_t* a, const std::int8_t* x, std::int64_t n) {
+  std::int64_t c = 0;
+  for (; c + 8 <= n; c += 8) {
+    const __m256i v = _mm256_cvtepi8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(x + c)));
+    auto* p = reinterpret_cast<__m256i*>(a + c);
+    _mm256_storeu_si256(p, _mm256_add_epi32(_mm256_loadu_si256(p), v));
+  }
+  add_row_generic(a + c, x + c, n - c);
+}
+__attribute__((target("avx2"))) void max_row_avx2(std::int8_t* m, const std::int8_t* x, std::int64_t n) {
+  std::int64_t c = 0;
+  for (; c + 32 <= n; c += 32) {
+    auto* p = reinterpret_cast<__m256i*>(m + c);
+    _mm256_storeu_si256(p, _mm256_max_epi8(_mm256_loadu_si256(p),
+                                           _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + c))));
+  }
+  max_row_generic(m + c, x + c, n - c);
+}
 
 class PoolInt8 final : public PreparedOp {
  public:
@@ -228,11 +256,11 @@ class PoolInt8 final : public PreparedOp {
     Tensor Y = Tensor::uninitialized(ir::DType::Int8, {g.n, g.OH, g.OW, g.c});
     const std::int8_t* x = X.data<std::int8_t>();
     std::int8_t* y = Y.mutable_data<std::int8_t>();
-    const std::int64_t C = g.c, C16 = C / 16 * 16;
+    const std::int64_t C = g.c;
     const bool max = kind_ == Kind::Max, requant = !same_ || lo_ > -128 || hi_ < 127;
-    // 16 channels per vector step (GCC vector extensions: SSE2 or wider), the rest alone.
-    typedef std::int8_t I8x16 __attribute__((vector_size(16)));
-    typedef std::int32_t I32x16 __attribute__((vector_size(64)));
+    const bool avx2 = use_avx2();
+    const auto add_row = avx2 ? add_row_avx2 : add_row_generic;
+    const auto max_row = avx2 ? max_row_avx2 : max_row_generic;
     parallel_for(g.n * g.OH, [&](std::int64_t r) {
       const std::int64_t n = r / g.OH, oh = r % g.OH, h0 = oh * g.sh - g.ph;
       thread_local std::vector<std::int32_t> sums;
@@ -257,27 +285,8 @@ class PoolInt8 final : public PreparedOp {
             }
             const std::int8_t* px = x + ((n * g.H + ih) * g.W + iw) * C;
             ++count;
-            std::int64_t c = 0;
-            if (max) {
-              for (; c < C16; c += 16) {
-                I8x16 v, acc;
-                std::memcpy(&v, px + c, 16);
-                std::memcpy(&acc, m + c, 16);
-                acc = acc > v ? acc : v;
-                std::memcpy(m + c, &acc, 16);
-              }
-              for (; c < C; ++c) m[c] = std::max(m[c], px[c]);
-            } else {
-              for (; c < C16; c += 16) {
-                I8x16 v;
-                I32x16 acc;
-                std::memcpy(&v, px + c, 16);
-                std::memcpy(&acc, a + c, 64);
-                acc += __builtin_convertvector(v, I32x16);
-                std::memcpy(a + c, &acc, 64);
-              }
-              for (; c < C; ++c) a[c] += px[c];
-            }
+            if (max) max_row(m, px, C);
+            else add_row(a, px, C);
           }
         }
         std::int8_t* out = y + ((n * g.OH + oh) * g.OW + ow) * C;
