@@ -513,6 +513,53 @@ TEST(Int8Oracle, SingleStepRequantEqualsScalar) {
   EXPECT_GT(folded_checked, 5000);
 }
 
+// The channels-last requantisation (requant_nhwc_avx512; the oneDNN Conv's) against the
+// scalar MultiplyByQuantizedMultiplier, bit for bit: every right shift from 0 to 24, sums
+// placed on and beside the ties of both roundings, far beyond saturation and anywhere in
+// int32, channel counts off the 16-lane step, output zero points and clamps of every kind.
+TEST(Int8Oracle, ChannelsLastRequantEqualsScalar) {
+  if (!__builtin_cpu_supports("avx512bw")) GTEST_SKIP() << "no AVX-512 BW on this CPU";
+  std::mt19937 rng(61);
+  auto uni = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
+  std::int64_t checked = 0;
+  for (int shift = -24; shift <= 0; ++shift)
+    for (const std::int64_t C : {5, 16, 40}) {
+      const std::int64_t P = 97;
+      std::vector<std::int32_t> bias(static_cast<std::size_t>(C));
+      std::vector<QuantizedMultiplier> qm(static_cast<std::size_t>(C));
+      for (std::size_t c = 0; c < bias.size(); ++c) {
+        bias[c] = static_cast<std::int32_t>(uni(-100000, 100000));
+        qm[c] = {static_cast<std::int32_t>(uni(1LL << 30, (1LL << 31) - 1)), shift};
+      }
+      std::vector<RequantPanel> panels;
+      ASSERT_TRUE(requant_panels(bias.data(), qm.data(), C, panels));
+      std::vector<std::int32_t> acc(static_cast<std::size_t>(P * C));
+      for (std::int64_t p = 0; p < P; ++p)
+        for (std::int64_t c = 0; c < C; ++c) {
+          const auto& m = qm[static_cast<std::size_t>(c)];
+          const int kind = static_cast<int>(p % 4);
+          // x * M / 2^(31 - shift) on a tie (+- a few), far outside int8, or anything.
+          const double target = kind == 2 ? double(uni(-5000, 5000)) : double(uni(-300, 300)) + (kind == 0 ? 0.5 : 0.0);
+          const double x = target * std::ldexp(1.0, 31 - shift) / double(m.multiplier);
+          std::int64_t xi = kind == 3 ? uni(-(1LL << 31) + 200000, (1LL << 31) - 200000) : std::llround(x) + uni(-3, 3);
+          xi = std::clamp<std::int64_t>(xi, -(1LL << 31) + 200000, (1LL << 31) - 200000);
+          acc[static_cast<std::size_t>(p * C + c)] = static_cast<std::int32_t>(xi - bias[static_cast<std::size_t>(c)]);
+        }
+      const std::int32_t zp = static_cast<std::int32_t>(uni(-128, 127));
+      const std::int32_t lo = uni(0, 1) ? -128 : static_cast<std::int32_t>(uni(-128, 0)), hi = uni(0, 1) ? 127 : static_cast<std::int32_t>(uni(1, 127));
+      std::vector<std::int8_t> got(acc.size());
+      requant_nhwc_avx512(acc.data(), P, C, panels.data(), zp, lo, hi, got.data());
+      for (std::size_t i = 0; i < acc.size(); ++i) {
+        const auto c = i % static_cast<std::size_t>(C);
+        const std::int32_t want =
+            std::clamp(multiply_by_quantized_multiplier(acc[i] + bias[c], qm[c]) + zp, lo, hi);
+        ASSERT_EQ(got[i], want) << "shift " << shift << " sum " << acc[i] << " bias " << bias[c] << " C " << C;
+        ++checked;
+      }
+    }
+  EXPECT_GT(checked, 100000);
+}
+
 // int8 MaxPool (NCHW: the separable vertical/horizontal passes, AVX2 or portable) against
 // TFLite's reference MaxPool (the same op in NHWC, int8_tflite_reference.cpp), bit for
 // bit, on every ISA and at 1 and 2 threads: ResNet's 3x3 stride 2 pad 1, 2x2 stride 2,
