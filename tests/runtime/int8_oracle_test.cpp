@@ -560,6 +560,52 @@ TEST(Int8Oracle, ChannelsLastRequantEqualsScalar) {
   EXPECT_GT(checked, 100000);
 }
 
+// TFLite's PADV2 with an integer pad value (int8 and u8): the fill and the input's rows
+// moved into place, against the definition element by element; a negative pad (a crop)
+// takes the general loop and must agree too.
+TEST(Int8Oracle, IntegerValuePadEqualsDefinition) {
+  std::mt19937 rng(67);
+  for (const ir::DType dt : {ir::DType::Int8, ir::DType::UInt8})
+    for (const std::vector<std::int64_t>& pads : {std::vector<std::int64_t>{0, 1, 1, 0, 0, 1, 1, 0},
+                                                  std::vector<std::int64_t>{0, 0, 2, 3, 0, 3, 0, 5},
+                                                  std::vector<std::int64_t>{0, -1, 1, 0, 0, 1, 0, 0}}) {
+      const Shape xs{2, 5, 6, 7};
+      Tensor X(dt, xs);
+      for (std::int64_t i = 0; i < X.numel(); ++i)
+        reinterpret_cast<std::uint8_t*>(X.mutable_raw())[i] = static_cast<std::uint8_t>(rng());
+      const Tensor P = Tensor::from_values<std::int64_t>(ir::DType::Int64, {8}, pads);
+      Tensor V(dt, {});
+      reinterpret_cast<std::uint8_t*>(V.mutable_raw())[0] = 0x85;  // -123 or 133
+      const ir::QuantParams q{dt, {0.1f}, {dt == ir::DType::UInt8 ? 128 : -3}, -1};
+      ir::Graph g;
+      g.add_tensor(ir_tensor_of("x", dt, xs, q));
+      g.add_tensor(ir_tensor_of("p", ir::DType::Int64, {8}, std::nullopt, &P));
+      g.add_tensor(ir_tensor_of("v", dt, {}, q, &V));
+      g.add_tensor(ir_tensor_of("y", dt, {}, q));
+      g.ops.push_back(test::make_op("Pad", {"x", "p", "v"}, {"y"}, {}));
+      const Tensor Y = prepare_quantized(g.ops[0], g)->run(std::vector<Tensor>{X, P, V})[0];
+      Shape ys(4);
+      for (std::size_t d = 0; d < 4; ++d) ys[d] = xs[d] + pads[d] + pads[d + 4];
+      ASSERT_EQ(Y.shape(), ys);
+      const auto* x = reinterpret_cast<const std::uint8_t*>(X.raw());
+      const auto* y = reinterpret_cast<const std::uint8_t*>(Y.raw());
+      std::int64_t diff = 0;
+      for (std::int64_t i = 0; i < Y.numel(); ++i) {
+        std::int64_t rem = i, xi = 0, stride = 1;
+        bool inside = true;
+        for (std::size_t d = 4; d-- > 0;) {
+          const std::int64_t c = rem % ys[d] - pads[d];
+          rem /= ys[d];
+          inside &= c >= 0 && c < xs[d];
+          xi += c * stride;
+          stride *= xs[d];
+        }
+        diff += y[i] != (inside ? x[xi] : 0x85);
+      }
+      EXPECT_EQ(diff, 0) << ir::dtype_name(dt) << " pads " << pads[1] << "," << pads[2] << "," << pads[3];
+    }
+}
+
 // int8 MaxPool (NCHW: the separable vertical/horizontal passes, AVX2 or portable) against
 // TFLite's reference MaxPool (the same op in NHWC, int8_tflite_reference.cpp), bit for
 // bit, on every ISA and at 1 and 2 threads: ResNet's 3x3 stride 2 pad 1, 2x2 stride 2,

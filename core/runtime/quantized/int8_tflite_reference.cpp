@@ -15,6 +15,7 @@
 //            by up to 1 LSB as well)
 //   ArgMax:  first index of the largest stored value
 //   Reshape-like ops: bytes pass through; requantised when the output's params differ.
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -472,14 +473,42 @@ class Pad8 final : public PreparedOp {
     const std::size_t r = X.rank();
     if (pads.size() != 2 * r) fail("Pad '" + op_.name + "': pads do not match the rank");
     std::vector<std::int64_t> shape(r);
-    for (std::size_t d = 0; d < r; ++d) shape[d] = X.dim(d) + pads[d] + pads[r + d];
+    for (std::size_t d = 0; d < r; ++d) {
+      shape[d] = X.dim(d) + pads[d] + pads[r + d];
+      if (shape[d] < 0) fail("Pad '" + op_.name + "': pads crop dim " + std::to_string(d) + " below zero");
+    }
     Tensor Y = Tensor::uninitialized(X.dtype(), shape);
+    // One byte per value (i8 or u8): the fill, then the input's innermost rows copied into
+    // place, when no pad crops (a pad before MAX_POOL: 112x112x64 took 3.8 ms per value).
+    if (r > 0 && X.numel() > 0 && std::all_of(pads.begin(), pads.end(), [](std::int64_t p) { return p >= 0; })) {
+      std::memset(Y.mutable_raw(), static_cast<int>(static_cast<std::uint8_t>(fill_)), static_cast<std::size_t>(Y.numel()));
+      const std::int64_t inner = X.dim(r - 1), rows = X.numel() / inner;
+      const auto* src = reinterpret_cast<const std::uint8_t*>(X.raw());
+      auto* dst = reinterpret_cast<std::uint8_t*>(Y.mutable_raw());
+      std::vector<std::int64_t> idx(r, 0);  // the row's index over dims [0, r - 1)
+      for (std::int64_t row = 0; row < rows; ++row) {
+        std::int64_t o = 0;
+        for (std::size_t d = 0; d + 1 < r; ++d) o = o * shape[d] + idx[d] + pads[d];
+        o = o * shape[r - 1] + pads[r - 1];
+        std::memcpy(dst + o, src + row * inner, static_cast<std::size_t>(inner));
+        for (std::size_t d = r - 1; d-- > 0;) {
+          if (++idx[d] < X.dim(d)) break;
+          idx[d] = 0;
+        }
+      }
+      return {Y};
+    }
     for (std::int64_t i = 0; i < Y.numel(); ++i) store(Y, i, fill_);
     std::vector<std::int64_t> idx(r, 0);
     for (std::int64_t i = 0; i < X.numel(); ++i) {
       std::int64_t o = 0;
-      for (std::size_t d = 0; d < r; ++d) o = o * shape[d] + idx[d] + pads[d];
-      store(Y, o, load(X, i));
+      bool inside = true;  // a negative pad crops: that input value has no place in y
+      for (std::size_t d = 0; d < r; ++d) {
+        const std::int64_t c = idx[d] + pads[d];
+        inside &= c >= 0 && c < shape[d];
+        o = o * shape[d] + c;
+      }
+      if (inside) store(Y, o, load(X, i));
       for (std::size_t d = r; d-- > 0;) {
         if (++idx[d] < X.dim(d)) break;
         idx[d] = 0;
