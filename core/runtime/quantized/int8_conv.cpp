@@ -20,6 +20,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <mutex>
 
 #include "core/runtime/gemm/gemm.h"
 #include "core/runtime/kernels/conv_onednn.h"
@@ -552,7 +553,8 @@ class ConvInt8Nhwc final : public PreparedOp {
     const QParams qy = activation_quant_of(ir_tensor(graph, op.outputs[0]));
     const QParams qw = quant_of(ir_tensor(graph, op.inputs[1]), {ir::DType::Int8});
     W_ = constant_of(graph, op, op.inputs[1], ir::DType::Int8, "weight");
-    const std::int64_t M = W_.dim(0), KH = W_.dim(1), KW = W_.dim(2), CG = W_.dim(3);
+    const std::int64_t M = W_.dim(0);
+    check_channels(ir_tensor(graph, op.inputs[1]), qw, 0, M);
     zx_ = qx.zero_point();
     zy_ = qy.zero_point();
     output_activation_range(op, qy, lo_, hi_);
@@ -568,16 +570,13 @@ class ConvInt8Nhwc final : public PreparedOp {
       mult_.push_back(quantize_multiplier(double(qx.scale()) * double(qw.scale(m)) / double(qy.scale())));
     panels_ok_ = requant_panels(bias_.data(), mult_.data(), M, panels_);
     split_channels(op.attr_int("group", 1), std::max(127 - zx_, zx_ + 128));
-    // The fallback: the NCHW kernel on OIHW weights.
-    const std::int8_t* w = W_.data<std::int8_t>();
-    Tensor oihw = Tensor::uninitialized(ir::DType::Int8, {M, CG, KH, KW});
-    std::int8_t* o = oihw.mutable_data<std::int8_t>();
-    for (std::int64_t m = 0; m < M; ++m)
-      for (std::int64_t c = 0; c < CG; ++c)
-        for (std::int64_t k = 0; k < KH * KW; ++k) o[(m * CG + c) * KH * KW + k] = w[(m * KH * KW + k) * CG + c];
-    ir::Operation nchw = op;
-    nchw.attributes.erase("layout");
-    nchw_ = std::make_unique<ConvInt8>(nchw, graph, &oihw);
+    // The fallback's inputs: the op's tensors (constants shared, not copied). It packs the
+    // weights again, so it is made at load only when it will run (no exact oneDNN form
+    // here), else on first use.
+    for (const auto* names : {&op.inputs, &op.outputs})
+      for (const auto& n : *names)
+        if (!n.empty()) fallback_graph_.add_tensor(ir_tensor(graph, n));
+    if (!kernels::onednn_int8_conv_available() || (!exact_ && parts_.empty())) nchw();
   }
 
   std::vector<Tensor> run(std::span<const Tensor> in) const override {
@@ -598,12 +597,29 @@ class ConvInt8Nhwc final : public PreparedOp {
     const std::int64_t N = g.n, H = g.in[0], W = g.in[1], C = g.c, OH = g.out[0], OW = g.out[1], M = g.m;
     Tensor Xt = Tensor::uninitialized(ir::DType::Int8, {N, C, H, W});
     transpose_planes(X.data<std::int8_t>(), N, H * W, C, Xt.mutable_data<std::int8_t>());
-    const Tensor Yt = nchw_->run(std::array<Tensor, 1>{Xt})[0];
+    const Tensor Yt = nchw().run(std::array<Tensor, 1>{Xt})[0];
     transpose_planes(Yt.data<std::int8_t>(), N, M, OH * OW, y);
     return {Y};
   }
 
  private:
+  // The NCHW kernel on OIHW weights, made once.
+  const ConvInt8& nchw() const {
+    std::call_once(nchw_once_, [&] {
+      const std::int64_t M = W_.dim(0), KH = W_.dim(1), KW = W_.dim(2), CG = W_.dim(3);
+      const std::int8_t* w = W_.data<std::int8_t>();
+      Tensor oihw = Tensor::uninitialized(ir::DType::Int8, {M, CG, KH, KW});
+      std::int8_t* o = oihw.mutable_data<std::int8_t>();
+      for (std::int64_t m = 0; m < M; ++m)
+        for (std::int64_t c = 0; c < CG; ++c)
+          for (std::int64_t k = 0; k < KH * KW; ++k) o[(m * CG + c) * KH * KW + k] = w[(m * KH * KW + k) * CG + c];
+      ir::Operation op = op_;
+      op.attributes.erase("layout");
+      nchw_ = std::make_unique<ConvInt8>(op, fallback_graph_, &oihw);
+    });
+    return *nchw_;
+  }
+
   // Input channels [c0, c0 + c) and their weights [M, kH, kW, c], dense.
   struct Part {
     std::int64_t c0 = 0, c = 0;
@@ -720,7 +736,9 @@ class ConvInt8Nhwc final : public PreparedOp {
   ir::Operation op_;
   Tensor W_;
   std::vector<Part> parts_;
-  std::unique_ptr<ConvInt8> nchw_;
+  ir::Graph fallback_graph_;
+  mutable std::once_flag nchw_once_;
+  mutable std::unique_ptr<ConvInt8> nchw_;
   std::vector<std::int32_t> bias_;
   std::vector<QuantizedMultiplier> mult_;
   std::vector<RequantPanel> panels_;
