@@ -33,14 +33,14 @@ bool cpu_runs_channels_last(const ir::Operation& op, const ir::Graph& g) {
   return quantized::int8_runs_channels_last(op, g);
 }
 
-// A graph with a rank-4 NCHW Conv on constant weights the CPU runs channels-last on
-// oneDNN: f32 (nothing quantised), or with `int8` int8 on a machine where oneDNN's int8
-// convolutions are exact (VNNI): worth converting to channels-last
-// (SessionOptions::channels_last, int8_channels_last).
 bool quantized_graph(const ir::Graph& g) {
   return std::any_of(g.tensors.begin(), g.tensors.end(), [](const auto& t) { return t.second.quant.has_value(); });
 }
 
+// A graph with a rank-4 NCHW Conv on constant weights the CPU runs channels-last on
+// oneDNN: f32 (nothing quantised), or with `int8` int8 on a machine where oneDNN's int8
+// convolutions are exact (VNNI): worth converting to channels-last
+// (SessionOptions::channels_last, int8_channels_last).
 bool wants_channels_last(const ir::Graph& g, bool int8) {
   const bool quantized = quantized_graph(g);
   if (quantized && (!int8 || !kernels::onednn_int8_conv_available())) return false;
@@ -193,14 +193,14 @@ void InferenceSession::load(ir::FrozenGraph graph) {
     }
   }
   channels_last_ops_ = 0;
-  ir::FrozenGraph nchw;  // the graph before LayoutTransform, when it converted int8 ops
+  ir::FrozenGraph nchw;  // the graph before LayoutTransform, when it converted something
   if (options_.channels_last && kernels::onednn_conv_enabled() && wants_channels_last(*graph, options_.int8_channels_last)) {
-    nchw = graph;
     ir::Graph g = *graph;
     const passes::PassResult r = passes::make_layout_transform_pass(cpu_runs_channels_last)->run(g);
     const auto it = r.statistics.find("ops_converted");
     if (it != r.statistics.end() && it->second > 0) {
       channels_last_ops_ = static_cast<int>(it->second);
+      nchw = graph;
       graph = ir::freeze(std::move(g));
     }
   }

@@ -2,6 +2,8 @@
 // Average (count_include_pad), Lp, and their global forms.
 //   out = floor_or_ceil((in + pb + pe - ((K - 1) * d + 1)) / s) + 1
 // With ceil_mode a last window that would start inside the end padding is dropped.
+#include <immintrin.h>
+
 #include <limits>
 
 #include "core/runtime/kernels/common.h"
@@ -335,6 +337,17 @@ Outputs pool_nhwc(const ir::Operation& op, Inputs x, bool max) {
 
 namespace {
 
+// acc[c] += x[c] for c < n, in double (the NCHW kernel's accumulation), 8 lanes a step.
+void add_to_double_generic(double* acc, const float* x, std::int64_t n) {
+  for (std::int64_t c = 0; c < n; ++c) acc[c] += x[c];
+}
+__attribute__((target("avx2"))) void add_to_double_avx2(double* acc, const float* x, std::int64_t n) {
+  std::int64_t c = 0;
+  for (; c + 4 <= n; c += 4)
+    _mm256_storeu_pd(acc + c, _mm256_add_pd(_mm256_loadu_pd(acc + c), _mm256_cvtps_pd(_mm_loadu_ps(x + c))));
+  add_to_double_generic(acc + c, x + c, n - c);
+}
+
 }  // namespace
 
 static bool is_nhwc(const ir::Operation& op) { return attr_str(op, "layout", "NCHW") == "NHWC"; }
@@ -358,6 +371,8 @@ Outputs global_pool_nhwc(const ir::Operation& op, Inputs x, bool max) {
   // so the result does not depend on the thread count.
   constexpr std::int64_t kBlock = 64;
   const std::int64_t blocks = (C + kBlock - 1) / kBlock;
+  static const bool avx2 = __builtin_cpu_supports("avx2");
+  const auto add = avx2 ? add_to_double_avx2 : add_to_double_generic;
   parallel_for(N * blocks, [&](std::int64_t t) {
     const std::int64_t n = t / blocks, c0 = t % blocks * kBlock, cn = std::min(kBlock, C - c0);
     const float* xn = X.data<float>() + n * S * C + c0;
@@ -370,7 +385,7 @@ Outputs global_pool_nhwc(const ir::Operation& op, Inputs x, bool max) {
       if (max)
         for (std::int64_t c = 0; c < cn; ++c) acc[c] = acc[c] < xs[c] ? xs[c] : acc[c];
       else
-        for (std::int64_t c = 0; c < cn; ++c) acc[c] += xs[c];
+        add(acc, xs, cn);  // the same double sums in the same order, vectorised
     }
     for (std::int64_t c = 0; c < cn; ++c) yn[c] = static_cast<float>(max ? acc[c] : acc[c] / double(S));
   });
