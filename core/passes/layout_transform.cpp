@@ -6,9 +6,10 @@
 // A layout-sensitive op (Conv, pools, BatchNormalization) of rank 4 reads the
 // twin of its input — a Transpose [0,2,3,1] is inserted only when there is
 // none (an edge) — and writes a twin. Element-wise ops whose data inputs all
-// have twins (or are scalar constants, or constants they broadcast, which get an
-// NHWC copy) run on the twins too, and so do a Concat of twins (its axis moved)
-// and a Pad of a twin with constant pads (moved to NHWC order).
+// have twins (or are scalar constants, constants they broadcast, which get an NHWC
+// copy, or NCHW tensors no larger than a twin operand, transposed in) run on the twins
+// too, and so do per-tensor Quantize/DequantizeLinear of a twin, a Concat of twins (its
+// axis moved) and a Pad of a twin with constant pads (moved to NHWC order).
 // The model's own Transposes between the layouts become twins, not ops. A Transpose
 // [0,3,1,2] back to NCHW is inserted only where something still needs the
 // NCHW tensor (another op, or a graph output). So Transposes appear only at
@@ -68,6 +69,22 @@ ir::Shape permuted(const ir::Shape& s, const std::vector<std::int64_t>& perm) {
   ir::Shape out;
   for (auto p : perm) out.dims.push_back(s.dims[static_cast<std::size_t>(p)]);
   return out;
+}
+
+// Whether rank-4 tensor a is no larger than b in every dim: static and not above b's, 1, or
+// the same named dynamic dim (a squeeze-excite gate [batch,C,1,1] against [batch,C,H,W]).
+bool no_larger(const ir::Graph& g, const std::string& a, const std::string& b) {
+  const ir::Tensor* x = g.find_tensor(a);
+  const ir::Tensor* y = g.find_tensor(b);
+  if (!x || !y || !x->shape.rank_known || !y->shape.rank_known || x->shape.rank() != 4 || y->shape.rank() != 4)
+    return false;
+  for (std::size_t d = 0; d < 4; ++d) {
+    const ir::Dim &p = x->shape.dims[d], &q = y->shape.dims[d];
+    const bool ok = (p.is_static() && (p.value == 1 || (q.is_static() && p.value <= q.value))) ||
+                    (!p.is_static() && !p.symbol.empty() && p == q);
+    if (!ok) return false;
+  }
+  return true;
 }
 
 bool is_rank4(const ir::Graph& g, const std::string& t) {
@@ -169,19 +186,34 @@ class LayoutTransform final : public Pass {
           op.inputs[1] = to_nhwc_constant(g, op.inputs[1], ohwi, old_weights, ".ohwi");
         op.attributes["layout"] = std::string("NHWC");
       } else if (plain && !extra_outputs && is_elementwise(op.kind)) {
-        // Other operands: scalars, or constants broadcast against the data (a per-channel
-        // [C,1,1] scale, say), which get an NHWC copy.
-        bool any_twin = false, all_ok = true;
+        // Other operands: scalars, constants broadcast against the data (a per-channel
+        // [C,1,1] scale, say), which get an NHWC copy, or rank-4 tensors held NCHW no larger
+        // than the largest NHWC one (a squeeze-excite gate [N,C,1,1]), transposed in: one
+        // small Transpose instead of the big operand's two.
+        bool all_ok = false;
+        for (const auto& in : op.inputs) all_ok |= twin.count(in) > 0;
         for (const auto& in : op.inputs) {
-          if (twin.count(in)) any_twin = true;
-          else if (!is_scalar_constant(in) && !nhwc_constant_ok(g, in)) all_ok = false;
+          if (twin.count(in) || is_scalar_constant(in) || nhwc_constant_ok(g, in)) continue;
+          bool small = !find_constant(g, in) && is_rank4(g, in);
+          for (const auto& t : op.inputs)
+            if (small && twin.count(t)) small = no_larger(g, in, t);
+          all_ok &= small;
         }
-        convert = any_twin && all_ok;
+        convert = all_ok;
         if (convert)
           for (auto& in : op.inputs) {
             if (twin.count(in)) in = twin.at(in);
-            else if (!is_scalar_constant(in)) in = to_nhwc_constant(g, in, ohwi, old_weights);
+            else if (is_scalar_constant(in)) continue;
+            else if (find_constant(g, in)) in = to_nhwc_constant(g, in, ohwi, old_weights);
+            else in = nhwc_input(in);
           }
+      } else if (plain && !extra_outputs &&
+                 (op.kind == ir::OpKind::QuantizeLinear || op.kind == ir::OpKind::DequantizeLinear) &&
+                 twin.count(op.inputs[0]) &&
+                 std::all_of(op.inputs.begin() + 1, op.inputs.end(), is_scalar_constant)) {
+        // Per-tensor (de)quantisation: element-wise, the layout does not matter.
+        convert = true;
+        op.inputs[0] = twin.at(op.inputs[0]);
       } else if (plain && !extra_outputs && op.kind == ir::OpKind::Concat && is_rank4(g, op.outputs[0]) &&
                  std::all_of(op.inputs.begin(), op.inputs.end(), [&](const std::string& in) { return twin.count(in); })) {
         // Concat of NHWC twins: the same Concat along the axis's NHWC position.
