@@ -8,8 +8,10 @@
 // none (an edge) — and writes a twin. Element-wise ops whose data inputs all
 // have twins (or are scalar constants, constants they broadcast, which get an NHWC
 // copy, or NCHW tensors no larger than a twin operand, transposed in) run on the twins
-// too, and so do per-tensor Quantize/DequantizeLinear of a twin, a Concat of twins (its
-// axis moved) and a Pad of a twin with constant pads (moved to NHWC order).
+// too, and so do a Concat of twins (its axis moved), a Pad of a twin with constant
+// pads (moved to NHWC order) and, for the CPU runtime, per-tensor Quantize/
+// DequantizeLinear of a twin (not for the Edge TPU, whose graph keeps them at its edges
+// with the Transposes on 8-bit tensors inside).
 // The model's own Transposes between the layouts become twins, not ops. A Transpose
 // [0,3,1,2] back to NCHW is inserted only where something still needs the
 // NCHW tensor (another op, or a graph output). So Transposes appear only at
@@ -94,7 +96,8 @@ bool is_rank4(const ir::Graph& g, const std::string& t) {
 
 class LayoutTransform final : public Pass {
  public:
-  explicit LayoutTransform(LayoutFilter convertible = {}) : convertible_(std::move(convertible)) {}
+  explicit LayoutTransform(LayoutFilter convertible = {}, bool carry_qdq = false)
+      : convertible_(std::move(convertible)), carry_qdq_(carry_qdq) {}
   std::string_view name() const override { return "LayoutTransform"; }
   std::string_view summary() const override { return find_pass(name())->summary; }
   std::string_view description() const override {
@@ -207,11 +210,11 @@ class LayoutTransform final : public Pass {
             else if (find_constant(g, in)) in = to_nhwc_constant(g, in, ohwi, old_weights);
             else in = nhwc_input(in);
           }
-      } else if (plain && !extra_outputs &&
+      } else if (plain && !extra_outputs && carry_qdq_ &&
                  (op.kind == ir::OpKind::QuantizeLinear || op.kind == ir::OpKind::DequantizeLinear) &&
                  twin.count(op.inputs[0]) &&
                  std::all_of(op.inputs.begin() + 1, op.inputs.end(), is_scalar_constant)) {
-        // Per-tensor (de)quantisation: element-wise, the layout does not matter.
+        // Per-tensor (de)quantisation, element-wise: the layout does not matter to it.
         convert = true;
         op.inputs[0] = twin.at(op.inputs[0]);
       } else if (plain && !extra_outputs && op.kind == ir::OpKind::Concat && is_rank4(g, op.outputs[0]) &&
@@ -304,6 +307,7 @@ class LayoutTransform final : public Pass {
 
  private:
   LayoutFilter convertible_;
+  bool carry_qdq_;
 
   // A constant an element-wise op can read in NHWC: rank 1-4 (it broadcasts against
   // rank-4 data), static, not per-channel quantised.
@@ -357,8 +361,8 @@ class LayoutTransform final : public Pass {
 }  // namespace
 
 std::unique_ptr<Pass> make_layout_transform_pass() { return std::make_unique<LayoutTransform>(); }
-std::unique_ptr<Pass> make_layout_transform_pass(LayoutFilter convertible) {
-  return std::make_unique<LayoutTransform>(std::move(convertible));
+std::unique_ptr<Pass> make_layout_transform_pass(LayoutFilter convertible, bool carry_qdq) {
+  return std::make_unique<LayoutTransform>(std::move(convertible), carry_qdq);
 }
 
 }  // namespace ec::passes

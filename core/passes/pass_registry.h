@@ -45,9 +45,10 @@ std::unique_ptr<Pass> make_dce_pass();
 std::unique_ptr<Pass> make_layout_transform_pass();
 /// LayoutTransform converting only the ops `convertible` accepts (a runtime whose
 /// kernels take some ops channels-last only for some types); the rest stay NCHW,
-/// Transposes around them.
+/// Transposes around them. `carry_qdq`: per-tensor Quantize/DequantizeLinear join the
+/// NHWC regions too (the CPU runtime; a TFLite graph keeps them at its edges).
 using LayoutFilter = std::function<bool(const ir::Operation&, const ir::Graph&)>;
-std::unique_ptr<Pass> make_layout_transform_pass(LayoutFilter convertible);
+std::unique_ptr<Pass> make_layout_transform_pass(LayoutFilter convertible, bool carry_qdq);
 std::unique_ptr<Pass> make_fuse_layer_norm_pass();
 std::unique_ptr<Pass> make_fuse_gelu_pass();
 

@@ -196,7 +196,7 @@ void InferenceSession::load(ir::FrozenGraph graph) {
   ir::FrozenGraph nchw;  // the graph before LayoutTransform, when it converted something
   if (options_.channels_last && kernels::onednn_conv_enabled() && wants_channels_last(*graph, options_.int8_channels_last)) {
     ir::Graph g = *graph;
-    const passes::PassResult r = passes::make_layout_transform_pass(cpu_runs_channels_last)->run(g);
+    const passes::PassResult r = passes::make_layout_transform_pass(cpu_runs_channels_last, true)->run(g);
     const auto stat = [&](const char* key) {
       const auto it = r.statistics.find(key);
       return it == r.statistics.end() ? std::int64_t(0) : static_cast<std::int64_t>(it->second);
