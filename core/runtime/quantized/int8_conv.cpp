@@ -276,6 +276,19 @@ void depthwise_channels(const Geo2& g, const std::int8_t* x, const std::int32_t*
   });
 }
 
+// The i32 bias of an int8 Conv with M output channels (zeros without one).
+std::vector<std::int32_t> conv_bias(const ir::Operation& op, const ir::Graph& graph, std::int64_t M) {
+  std::vector<std::int32_t> bias(static_cast<std::size_t>(M), 0);
+  if (op.inputs.size() > 2 && !op.inputs[2].empty()) {
+    const Tensor B = constant_of(graph, op, op.inputs[2], ir::DType::Int32, "bias");
+    if (B.numel() != M)
+      throw QuantizationError(op.inputs[2], "bias has " + std::to_string(B.numel()) + " values for " +
+                                                std::to_string(M) + " output channels");
+    std::copy(B.data<std::int32_t>(), B.data<std::int32_t>() + M, bias.begin());
+  }
+  return bias;
+}
+
 class ConvInt8 final : public PreparedOp {
  public:
   /// `weights`: the OIHW int8 weights when not the op's constant (an NHWC op's, reordered).
@@ -299,14 +312,7 @@ class ConvInt8 final : public PreparedOp {
     output_activation_range(op, qy, act_min_, act_max_);
     group_ = op.attr_int("group", 1);
     cw_ = prepare_weights(W_, group_);
-    bias_.assign(static_cast<std::size_t>(M), 0);
-    if (op.inputs.size() > 2 && !op.inputs[2].empty()) {
-      const Tensor B = constant_of(graph, op, op.inputs[2], ir::DType::Int32, "bias");
-      if (B.numel() != M)
-        throw QuantizationError(op.inputs[2], "bias has " + std::to_string(B.numel()) + " values for " +
-                                                  std::to_string(M) + " output channels");
-      std::copy(B.data<std::int32_t>(), B.data<std::int32_t>() + M, bias_.begin());
-    }
+    bias_ = conv_bias(op, graph, M);
     for (std::int64_t c = 0; c < M; ++c) {
       mult_.push_back(quantize_multiplier(double(qx.scale()) * double(qw.scale(c)) / double(qy.scale())));
       // Wrapping (uint32) sums: the int32 total is exact whatever order the terms come in.
@@ -558,14 +564,7 @@ class ConvInt8Nhwc final : public PreparedOp {
     zx_ = qx.zero_point();
     zy_ = qy.zero_point();
     output_activation_range(op, qy, lo_, hi_);
-    bias_.assign(static_cast<std::size_t>(M), 0);
-    if (op.inputs.size() > 2 && !op.inputs[2].empty()) {
-      const Tensor B = constant_of(graph, op, op.inputs[2], ir::DType::Int32, "bias");
-      if (B.numel() != M)
-        throw QuantizationError(op.inputs[2], "bias has " + std::to_string(B.numel()) + " values for " +
-                                                  std::to_string(M) + " output channels");
-      std::copy(B.data<std::int32_t>(), B.data<std::int32_t>() + M, bias_.begin());
-    }
+    bias_ = conv_bias(op, graph, M);
     for (std::int64_t m = 0; m < M; ++m)
       mult_.push_back(quantize_multiplier(double(qx.scale()) * double(qw.scale(m)) / double(qy.scale())));
     panels_ok_ = requant_panels(bias_.data(), mult_.data(), M, panels_);

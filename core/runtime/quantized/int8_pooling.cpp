@@ -93,6 +93,26 @@ Shape out_shape(const Shape& x, const Pool2& g) {
 
 enum class Kind { Max, Average };
 
+// tap(ih, iw) for every tap of the window at (h0, w0) inside the input; returns how many
+// taps fall in the padding (ONNX's count_include_pad counts those, not those beyond it).
+template <typename Tap>
+std::int32_t for_each_tap(const Pool2& g, std::int64_t h0, std::int64_t w0, Tap&& tap) {
+  std::int32_t padded = 0;
+  for (std::int64_t kh = 0; kh < g.KH; ++kh) {
+    const std::int64_t ih = h0 + kh * g.dh;
+    const bool row_in_pads = ih >= -g.ph && ih < g.H + g.peh;
+    for (std::int64_t kw = 0; kw < g.KW; ++kw) {
+      const std::int64_t iw = w0 + kw * g.dw;
+      if (ih < 0 || ih >= g.H || iw < 0 || iw >= g.W) {
+        if (row_in_pads && iw >= -g.pw && iw < g.W + g.pew) ++padded;
+        continue;
+      }
+      tap(ih, iw);
+    }
+  }
+  return padded;
+}
+
 // Channels-last pooling rows: a[c] += x[c] and m[c] = max(m[c], x[c]) for c < n.
 void add_row_generic(std::int32_t* a, const std::int8_t* x, std::int64_t n) {
   for (std::int64_t c = 0; c < n; ++c) a[c] += x[c];
@@ -203,22 +223,13 @@ class PoolInt8 final : public PreparedOp {
         const std::int64_t h0 = oh * g.sh - g.ph;
         for (std::int64_t ow = 0; ow < g.OW; ++ow) {
           const std::int64_t w0 = ow * g.sw - g.pw;
-          std::int32_t acc = kind_ == Kind::Max ? -128 : 0, count = 0, padded = 0;
-          for (std::int64_t kh = 0; kh < g.KH; ++kh) {
-            const std::int64_t ih = h0 + kh * g.dh;
-            const bool row_in_pads = ih >= -g.ph && ih < g.H + g.peh;
-            for (std::int64_t kw = 0; kw < g.KW; ++kw) {
-              const std::int64_t iw = w0 + kw * g.dw;
-              if (ih < 0 || ih >= g.H || iw < 0 || iw >= g.W) {
-                if (row_in_pads && iw >= -g.pw && iw < g.W + g.pew) ++padded;
-                continue;
-              }
-              const std::int32_t v = xc[ih * g.W + iw];
-              if (kind_ == Kind::Max) acc = std::max(acc, v);
-              else acc += v;
-              ++count;
-            }
-          }
+          std::int32_t acc = kind_ == Kind::Max ? -128 : 0, count = 0;
+          const std::int32_t padded = for_each_tap(g, h0, w0, [&](std::int64_t ih, std::int64_t iw) {
+            const std::int32_t v = xc[ih * g.W + iw];
+            if (kind_ == Kind::Max) acc = std::max(acc, v);
+            else acc += v;
+            ++count;
+          });
           std::int32_t out;
           if (kind_ == Kind::Max) {
             out = requant_(static_cast<std::int8_t>(acc));
@@ -273,22 +284,13 @@ class PoolInt8 final : public PreparedOp {
         const std::int64_t w0 = ow * g.sw - g.pw;
         if (max) std::fill(m, m + C, std::int8_t(-128));
         else std::fill(a, a + C, 0);
-        std::int32_t count = 0, padded = 0;
-        for (std::int64_t kh = 0; kh < g.KH; ++kh) {
-          const std::int64_t ih = h0 + kh * g.dh;
-          const bool row_in_pads = ih >= -g.ph && ih < g.H + g.peh;
-          for (std::int64_t kw = 0; kw < g.KW; ++kw) {
-            const std::int64_t iw = w0 + kw * g.dw;
-            if (ih < 0 || ih >= g.H || iw < 0 || iw >= g.W) {
-              if (row_in_pads && iw >= -g.pw && iw < g.W + g.pew) ++padded;
-              continue;
-            }
-            const std::int8_t* px = x + ((n * g.H + ih) * g.W + iw) * C;
-            ++count;
-            if (max) max_row(m, px, C);
-            else add_row(a, px, C);
-          }
-        }
+        std::int32_t count = 0;
+        const std::int32_t padded = for_each_tap(g, h0, w0, [&](std::int64_t ih, std::int64_t iw) {
+          const std::int8_t* px = x + ((n * g.H + ih) * g.W + iw) * C;
+          ++count;
+          if (max) max_row(m, px, C);
+          else add_row(a, px, C);
+        });
         std::int8_t* out = y + ((n * g.OH + oh) * g.OW + ow) * C;
         if (!max)
           for (std::int64_t c = 0; c < C; ++c) out[c] = average(a[c], count, padded);
