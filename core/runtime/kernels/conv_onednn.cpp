@@ -1,4 +1,5 @@
-// f32 channels-last convolution on oneDNN. Per op and shape, prepared once per session
+// Channels-last convolution on oneDNN (f32, and int8 with int32 sums: conv_onednn_s8).
+// Per op and shape, prepared once per session
 // (kept in the session's PackCache beside the GEMM's packed weights): the output is cut
 // into pieces (whole images, or bands of output rows), one per thread of our pool; each
 // piece is a oneDNN convolution of its own (its input rows, its padding), the layouts of

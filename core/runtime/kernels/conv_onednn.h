@@ -1,6 +1,7 @@
-// f32 channels-last convolution through oneDNN (Debian's libdnnl 2.6): its JIT
-// convolutions for the machine's ISA (AVX2, AVX-512, AMX...), the weights reordered
-// once per session, the fused clamp as a post-op, split over our thread pool.
+// Channels-last convolution through oneDNN (Debian's libdnnl 2.6): its JIT convolutions
+// for the machine's ISA (AVX2, AVX-512, AMX...), the weights reordered once per session,
+// split over our thread pool. f32 with the fused activation as a post-op; int8 as exact
+// int32 sums handed piece by piece to the caller's requantisation.
 #pragma once
 
 #include <cstdint>
