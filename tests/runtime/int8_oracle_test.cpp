@@ -172,17 +172,21 @@ void expect_conv_bit_exact(const Geometry& c, unsigned seed, int wmax = 127) {
   // oneDNN runs it in one piece when every sum fits 2^24, else in parts of the input
   // channels (group 1; grouped: the NCHW kernel); without VNNI never.
   const bool available = kernels::onednn_int8_conv_available(), whole = worst <= kernels::kOneDnnExactInt8Sum;
-  const bool onednn = available && (whole || c.group == 1);
+  // A depthwise Conv (dilation 1) runs on our VNNI kernel instead (dw_nhwc_vnni).
+  const bool depthwise = c.group == c.x[1] && c.m == c.group && c.dilation == 1 && use_vnni() &&
+                         dw_nhwc_fits(c.kh, c.kw);
+  const bool onednn = !depthwise && available && (whole || c.group == 1);
   for (int threads : {1, 2}) {
     gemm::PackCache cache;
     cache.add_constant_range(w.data->data(), w.data->size());
     gemm::PackCacheScope cache_scope(&cache);
     ThreadPool pool(threads);
     PoolScope scope(&pool);
-    const std::int64_t before = kernels::onednn_int8_convs_run();
+    const std::int64_t before = kernels::onednn_int8_convs_run(), dw_before = dw_nhwc_vnni_runs();
     const Tensor got = nhwc->run(std::vector<Tensor>{to_channels_last<std::int8_t>(X), Tensor(), Tensor()})[0];
     const std::int64_t runs = kernels::onednn_int8_convs_run() - before;
-    if (!available || (!whole && c.group > 1)) EXPECT_EQ(runs, 0);
+    EXPECT_EQ(dw_nhwc_vnni_runs() - dw_before, depthwise ? 1 : 0) << "our depthwise kernel";
+    if (!available || depthwise || (!whole && c.group > 1)) EXPECT_EQ(runs, 0);
     else if (whole) EXPECT_EQ(runs, 1) << "one oneDNN convolution";
     else EXPECT_GE(runs, 2) << "oneDNN convolutions over parts of the channels";
     ASSERT_EQ(got.shape(), want_nhwc.shape());
@@ -190,7 +194,9 @@ void expect_conv_bit_exact(const Geometry& c, unsigned seed, int wmax = 127) {
     for (std::int64_t i = 0; i < got.numel(); ++i) diff += got.data<std::int8_t>()[i] != want_nhwc.data<std::int8_t>()[i];
     EXPECT_EQ(diff, 0) << "NHWC x " << shape_string(c.x) << " m " << c.m << " group " << c.group << " k " << c.kh
                        << "x" << c.kw << " stride " << c.stride
-                       << (onednn ? (whole ? " (oneDNN)" : " (oneDNN, channel parts)") : " (NCHW kernel)")
+                       << (depthwise ? " (dw_nhwc_vnni)"
+                           : onednn  ? (whole ? " (oneDNN)" : " (oneDNN, channel parts)")
+                                     : " (NCHW kernel)")
                        << " threads " << threads;
   }
 }
@@ -218,6 +224,12 @@ TEST(Int8Oracle, ConvEqualsTfliteReferenceOnEveryIsa) {
       {{1, 4, 3, 5}, 4, 4, 3, 3, 1, 1, 0},                // one output row, unpadded
       {{2, 40, 1, 1}, 24, 1, 1, 1, 1, 1, 0, "RELU"},      // squeeze-excite: 1x1 on 1x1 planes (GEMV form)
       {{1, 96, 1, 1}, 120, 1, 1, 1, 1, 1, 0},             // the same, 120 channels (panels off 32)
+      {{2, 40, 9, 10}, 40, 40, 3, 3, 1, 1, 1, "RELU6"},   // depthwise, 40 channels: a 16-lane tail
+      {{1, 20, 11, 13}, 20, 20, 3, 3, 3, 1, 1},           // depthwise stride 3
+      {{1, 48, 12, 12}, 48, 48, 7, 7, 1, 1, 3},           // depthwise 7x7 (ConvNeXt)
+      {{1, 17, 9, 8}, 17, 17, 2, 4, 2, 1, 0},             // depthwise, even kernel widths, no pad
+      {{1, 16, 12, 12}, 16, 16, 3, 3, 1, 2, 2},           // depthwise dilated: oneDNN
+      {{1, 16, 3, 3}, 16, 16, 5, 5, 1, 1, 2},             // depthwise, a kernel larger than the plane
   };
   unsigned seed = 7;
   for (const auto& c : cases) expect_conv_bit_exact(c, seed++);

@@ -13,14 +13,22 @@
 #include <immintrin.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 #include "core/runtime/quantized/igemm.h"
 #include "core/runtime/quantized/fixed_point.h"
 #include "core/runtime/quantized/igemm_u8.h"
+#include "core/runtime/thread_pool.h"
 
 namespace ec::runtime::quantized {
+
+namespace {
+std::atomic<std::int64_t> dw_nhwc_runs{0};
+}
+std::int64_t dw_nhwc_vnni_runs() { return dw_nhwc_runs.load(); }
 
 #if defined(__x86_64__)
 __attribute__((target("avx512f,avx512bw,avx512vnni"))) void igemm_micro_avx512vnni(std::int64_t kp,
@@ -415,30 +423,48 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) void requant_cols_avx512(co
 }
 
 // Channels-last sums: the panels' constants along each pixel's channels.
+namespace {
+// One panel's requantisation constants (requant_panels) in vectors: lane j is channel
+// 16 * panel + j.
+struct PanelVec {
+  __m512i bias, mult, left, rd[2], co[2], sh[2], th[2];
+};
+__attribute__((target("avx512f"), always_inline)) inline PanelVec panel_vec(const RequantPanel& p) {
+  PanelVec v;
+  v.bias = _mm512_load_si512(p.bias);
+  v.mult = _mm512_load_si512(p.multiplier);
+  v.left = _mm512_load_si512(p.left);
+  for (int h = 0; h < 2; ++h) {
+    v.rd[h] = _mm512_load_si512(p.round[h]);
+    v.co[h] = _mm512_load_si512(p.correct[h]);
+    v.sh[h] = _mm512_load_si512(p.shift64[h]);
+    v.th[h] = _mm512_set1_epi64(-(std::int64_t(1) << 30));
+  }
+  return v;
+}
+// clamp(MBQM(acc + bias) + zp, lo, hi) of 16 channels' sums.
+__attribute__((target("avx512f"), always_inline)) inline __m512i requant_panel16(__m512i acc, const PanelVec& v,
+                                                                                 __m512i zp, __m512i lo, __m512i hi) {
+  const __m512i x = _mm512_sllv_epi32(_mm512_add_epi32(acc, v.bias), v.left);
+  const __m512i q = _mm512_add_epi32(mbqm_single16(x, v.mult, v.rd, v.co, v.sh, v.th), zp);
+  return _mm512_min_epi32(_mm512_max_epi32(q, lo), hi);
+}
+}  // namespace
+
 __attribute__((target("avx512f,avx512bw,avx512vl"))) void requant_nhwc_avx512(const std::int32_t* acc,
                                                                      std::int64_t pixels, std::int64_t channels,
                                                                      const RequantPanel* panels, std::int32_t zp,
                                                                      std::int32_t lo, std::int32_t hi,
                                                                      std::int8_t* out) {
   const __m512i vz = _mm512_set1_epi32(zp), vlo = _mm512_set1_epi32(lo), vhi = _mm512_set1_epi32(hi);
-  const __m512i th[2] = {_mm512_set1_epi64(-(std::int64_t(1) << 30)), _mm512_set1_epi64(-(std::int64_t(1) << 30))};
   for (std::int64_t c0 = 0; c0 < channels; c0 += kNR) {
-    const RequantPanel& p = panels[c0 / kNR];
+    const PanelVec v = panel_vec(panels[c0 / kNR]);
     const std::int64_t nr = std::min<std::int64_t>(kNR, channels - c0);
     const __mmask16 m = nr >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << nr) - 1);
-    const __m512i bias = _mm512_load_si512(p.bias), mult = _mm512_load_si512(p.multiplier),
-                  left = _mm512_load_si512(p.left);
-    const __m512i rd[2] = {_mm512_load_si512(p.round[0]), _mm512_load_si512(p.round[1])};
-    const __m512i co[2] = {_mm512_load_si512(p.correct[0]), _mm512_load_si512(p.correct[1])};
-    const __m512i sh[2] = {_mm512_load_si512(p.shift64[0]), _mm512_load_si512(p.shift64[1])};
     const std::int32_t* a = acc + c0;
     std::int8_t* o = out + c0;
-    for (std::int64_t r = 0; r < pixels; ++r, a += channels, o += channels) {
-      const __m512i x = _mm512_sllv_epi32(_mm512_add_epi32(_mm512_maskz_loadu_epi32(m, a), bias), left);
-      __m512i q = mbqm_single16(x, mult, rd, co, sh, th);
-      q = _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(q, vz), vlo), vhi);
-      store16_i8(o, m, q);
-    }
+    for (std::int64_t r = 0; r < pixels; ++r, a += channels, o += channels)
+      store16_i8(o, m, requant_panel16(_mm512_maskz_loadu_epi32(m, a), v, vz, vlo, vhi));
   }
 }
 
@@ -625,6 +651,131 @@ __attribute__((target("avx512f,avx512bw"))) void pack_b4_rows_avx512(const std::
         }
     }
   }
+}
+
+// ---- Channels-last depthwise convolution (igemm_u8.h dw_nhwc_vnni).
+// A pair row of input row `row` (null: a row outside the input) holds at position q, for
+// every channel c, the int32 (t(q - pl) | t(q - pl + 1) << 16) with t(i) = x[i, c] - zx
+// as int16 (0 outside the row): the two taps (2p, 2p + 1) of output ow meet the pair at
+// q = ow sw + 2p. Positions are [0, QW) (only even ones when the stride is even: no
+// output reads an odd one); Cp = channels rounded up to 16.
+namespace {
+// t(i) of 16 channels from c0 (lanes past C: 0).
+__attribute__((target("avx512f,avx512bw,avx512vl"), always_inline)) inline __m512i dw_tap16(
+    const DwNhwc& d, const std::int8_t* row, std::int64_t i, std::int64_t c0, __mmask16 m, __m512i vz) {
+  if (i < 0 || i >= d.W) return _mm512_setzero_si512();
+  return _mm512_maskz_sub_epi32(m, _mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(m, row + i * d.C + c0)), vz);
+}
+// a & 0xFFFF | b << 16
+__attribute__((target("avx512f"), always_inline)) inline __m512i dw_pair16(__m512i a, __m512i b) {
+  return _mm512_ternarylogic_epi32(_mm512_set1_epi32(0xFFFF), a, _mm512_slli_epi32(b, 16), 0xEA);
+}
+__attribute__((target("avx512f,avx512bw,avx512vl"))) void dw_pair_row(const DwNhwc& d, const std::int8_t* row,
+                                                              std::int64_t QW, std::int64_t Cp, std::int32_t* Q) {
+  const __m512i vz = _mm512_set1_epi32(d.zx);
+  for (std::int64_t c0 = 0; c0 < d.C; c0 += 16) {
+    const __mmask16 m = d.C - c0 >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (d.C - c0)) - 1);
+    std::int32_t* o = Q + c0;
+    if (d.sw % 2 != 0) {
+      __m512i a = dw_tap16(d, row, -d.pl, c0, m, vz);
+      for (std::int64_t q = 0; q < QW; ++q) {
+        const __m512i b = dw_tap16(d, row, q - d.pl + 1, c0, m, vz);
+        _mm512_storeu_si512(o + q * Cp, dw_pair16(a, b));
+        a = b;
+      }
+    } else {  // even stride: even positions only
+      for (std::int64_t q = 0; q < QW; q += 2)
+        _mm512_storeu_si512(o + q * Cp,
+                            dw_pair16(dw_tap16(d, row, q - d.pl, c0, m, vz), dw_tap16(d, row, q - d.pl + 1, c0, m, vz)));
+    }
+  }
+}
+
+// Output rows [r0, r1) of the N * OH, KH x KW known at compile time (or 0: d's). The
+// pair rows live in a ring of KH slots (input row ih of image n in slot (n H + ih) % KH:
+// the KH rows an output row reads are in different slots), built on first use.
+template <int KHc, int KWc>
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"))) void dw_nhwc_rows(
+    const DwNhwc& d, const std::int8_t* x, const std::int32_t* wpk, const RequantPanel* panels, std::int8_t* y,
+    std::int64_t r0, std::int64_t r1) {
+  const std::int64_t KH = KHc ? KHc : d.KH, KW = KWc ? KWc : d.KW, P = (KW + 1) / 2, T = KH * P;
+  const std::int64_t Cp = (d.C + 15) / 16 * 16, QW = (d.OW - 1) * d.sw + 2 * P - 1, len = QW * Cp;
+  thread_local std::vector<std::int32_t> ring;
+  ring.resize(static_cast<std::size_t>((KH + 1) * len));
+  std::int32_t* zero = ring.data() + KH * len;
+  std::fill(zero, zero + len, 0);
+  std::int64_t tag[64];
+  std::fill(tag, tag + KH, -1);
+  const __m512i vz = _mm512_set1_epi32(d.zp), vlo = _mm512_set1_epi32(d.lo), vhi = _mm512_set1_epi32(d.hi);
+  const std::int64_t step = d.sw * Cp;
+  for (std::int64_t r = r0; r < r1; ++r) {
+    const std::int64_t n = r / d.OH, oh = r % d.OH;
+    const std::int32_t* rows[64];
+    for (std::int64_t kh = 0; kh < KH; ++kh) {
+      const std::int64_t ih = oh * d.sh - d.pt + kh;
+      if (ih < 0 || ih >= d.H) {
+        rows[kh] = zero;
+        continue;
+      }
+      const std::int64_t key = n * d.H + ih, slot = key % KH;
+      std::int32_t* q = ring.data() + slot * len;
+      if (tag[slot] != key) {
+        dw_pair_row(d, x + key * d.W * d.C, QW, Cp, q);
+        tag[slot] = key;
+      }
+      rows[kh] = q;
+    }
+    std::int8_t* yr = y + r * d.OW * d.C;
+    for (std::int64_t c0 = 0; c0 < d.C; c0 += 16) {
+      const __mmask16 m = d.C - c0 >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (d.C - c0)) - 1);
+      __m512i wv[KHc && KWc ? KHc * ((KWc + 1) / 2) : 64];
+      for (std::int64_t k = 0; k < T; ++k) wv[k] = _mm512_loadu_si512(wpk + ((c0 / 16) * T + k) * 16);
+      const PanelVec pv = panel_vec(panels[c0 / 16]);
+      std::int64_t ow = 0;
+      for (; ow + 4 <= d.OW; ow += 4) {
+        __m512i a0 = _mm512_setzero_si512(), a1 = a0, a2 = a0, a3 = a0;
+        for (std::int64_t kh = 0; kh < KH; ++kh) {
+          const std::int32_t* b = rows[kh] + ow * step + c0;
+          for (std::int64_t p = 0; p < P; ++p, b += 2 * Cp) {
+            const __m512i w = wv[kh * P + p];
+            a0 = _mm512_dpwssd_epi32(a0, _mm512_loadu_si512(b), w);
+            a1 = _mm512_dpwssd_epi32(a1, _mm512_loadu_si512(b + step), w);
+            a2 = _mm512_dpwssd_epi32(a2, _mm512_loadu_si512(b + 2 * step), w);
+            a3 = _mm512_dpwssd_epi32(a3, _mm512_loadu_si512(b + 3 * step), w);
+          }
+        }
+        std::int8_t* o = yr + ow * d.C + c0;
+        store16_i8(o, m, requant_panel16(a0, pv, vz, vlo, vhi));
+        store16_i8(o + d.C, m, requant_panel16(a1, pv, vz, vlo, vhi));
+        store16_i8(o + 2 * d.C, m, requant_panel16(a2, pv, vz, vlo, vhi));
+        store16_i8(o + 3 * d.C, m, requant_panel16(a3, pv, vz, vlo, vhi));
+      }
+      for (; ow < d.OW; ++ow) {
+        __m512i a0 = _mm512_setzero_si512();
+        for (std::int64_t kh = 0; kh < KH; ++kh) {
+          const std::int32_t* b = rows[kh] + ow * step + c0;
+          for (std::int64_t p = 0; p < P; ++p, b += 2 * Cp) a0 = _mm512_dpwssd_epi32(a0, _mm512_loadu_si512(b), wv[kh * P + p]);
+        }
+        store16_i8(yr + ow * d.C + c0, m, requant_panel16(a0, pv, vz, vlo, vhi));
+      }
+    }
+  }
+}
+}  // namespace
+
+void dw_nhwc_vnni(const DwNhwc& d, const std::int8_t* x, const std::int32_t* w_packed, const RequantPanel* panels,
+                  std::int8_t* y) {
+  const std::int64_t rows = d.N * d.OH;
+  if (rows == 0 || d.OW == 0 || d.C == 0) return;
+  dw_nhwc_runs.fetch_add(1, std::memory_order_relaxed);
+  // A few chunks per thread: each builds its first KH pair rows again, the rest once.
+  const std::int64_t threads = current_threads(), chunks = threads <= 1 ? 1 : std::min(rows, threads * 4);
+  auto rows_of = d.KH == 3 && d.KW == 3   ? dw_nhwc_rows<3, 3>
+                 : d.KH == 5 && d.KW == 5 ? dw_nhwc_rows<5, 5>
+                                          : dw_nhwc_rows<0, 0>;
+  parallel_for(chunks, [&](std::int64_t i) {
+    rows_of(d, x, w_packed, panels, y, rows * i / chunks, rows * (i + 1) / chunks);
+  });
 }
 #endif
 

@@ -86,6 +86,21 @@ void fold_bias(RequantChannel& c, std::int64_t max_abs_sum) {
   c.thr_b = -(std::int64_t(1) << 30) - b * c.multiplier;
 }
 
+std::vector<std::int32_t> pack_dw_nhwc(const std::int8_t* w, std::int64_t C, std::int64_t KH, std::int64_t KW) {
+  const std::int64_t P = (KW + 1) / 2, blocks = (C + kNR - 1) / kNR;
+  std::vector<std::int32_t> out(static_cast<std::size_t>(blocks * KH * P * kNR), 0);
+  for (std::int64_t c = 0; c < C; ++c)
+    for (std::int64_t kh = 0; kh < KH; ++kh)
+      for (std::int64_t p = 0; p < P; ++p) {
+        const std::int8_t* t = w + (c * KH + kh) * KW + 2 * p;
+        const auto a = static_cast<std::uint16_t>(std::int16_t(t[0]));
+        const auto b = static_cast<std::uint16_t>(2 * p + 1 < KW ? std::int16_t(t[1]) : std::int16_t(0));
+        out[static_cast<std::size_t>((((c / kNR) * KH + kh) * P + p) * kNR + c % kNR)] =
+            static_cast<std::int32_t>(a | (std::uint32_t(b) << 16));
+      }
+  return out;
+}
+
 PackedW4 pack_w4(const std::int8_t* base, std::int64_t N, std::int64_t K, std::int64_t rs, std::int64_t cs) {
   PackedW4 p;
   p.n = N;

@@ -189,6 +189,28 @@ struct DwChannel {
 };
 void dw_channel_vnni(const DwChannel& d, const std::int16_t* plane, const std::int8_t* w, const RequantChannel& c,
                      std::int8_t* out);
+/// A channels-last int8 depthwise convolution (one output channel per input channel,
+/// dilation 1, batch N): y[n, oh, ow, c] = clamp(MBQM(sum over kh, kw of
+/// (x[n, oh sh - pt + kh, ow sw - pl + kw, c] - zx) w[c, kh, kw] + bias_c) + zp, lo, hi),
+/// taps outside the input adding 0: TFLite's per-channel DepthwiseConv.
+struct DwNhwc {
+  std::int64_t N, H, W, C, OH, OW, KH, KW, sh, sw, pt, pl;
+  std::int32_t zx, zp, lo, hi;
+};
+/// Whether dw_nhwc_vnni takes a KH x KW kernel (its tap pairs fit its registers' array).
+inline bool dw_nhwc_fits(std::int64_t KH, std::int64_t KW) { return KH >= 1 && KW >= 1 && KH * ((KW + 1) / 2) <= 64; }
+/// w[c * KH * KW + kh * KW + kw] as int16 pairs (w[c, kh, 2p], w[c, kh, 2p + 1] or 0), one
+/// int32 per channel: [ceil(C / 16)][KH][ceil(KW / 2)][16].
+std::vector<std::int32_t> pack_dw_nhwc(const std::int8_t* w, std::int64_t C, std::int64_t KH, std::int64_t KW);
+/// The convolution on AVX-512 VNNI (use_vnni()), bit for bit the reference's: each input
+/// row becomes once a row of int16 pairs (x[iw] - zx, x[iw + 1] - zx) per channel, so one
+/// vpdpwssd adds two taps for 16 channels; the sums are requantised in registers with
+/// channel c's constants in lane c % 16 of panels[c / 16] (requant_panels). Output rows
+/// are split over the thread pool.
+void dw_nhwc_vnni(const DwNhwc& d, const std::int8_t* x, const std::int32_t* w_packed, const RequantPanel* panels,
+                  std::int8_t* y);
+/// How many convolutions dw_nhwc_vnni has run in this process (for tests: which path ran).
+std::int64_t dw_nhwc_vnni_runs();
 /// dst[i] = src[i] - z as int16, i < n (AVX-512 BW, VL).
 void widen_sub_avx512(const std::int8_t* src, std::int64_t n, std::int32_t z, std::int16_t* dst);
 

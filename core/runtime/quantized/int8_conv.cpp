@@ -569,6 +569,13 @@ class ConvInt8Nhwc final : public PreparedOp {
       mult_.push_back(quantize_multiplier(double(qx.scale()) * double(qw.scale(m)) / double(qy.scale())));
     panels_ok_ = requant_panels(bias_.data(), mult_.data(), M, panels_);
     split_channels(op.attr_int("group", 1), std::max(127 - zx_, zx_ + 128));
+#if defined(__x86_64__)
+    // Depthwise (one input channel per output channel): our VNNI kernel, its sums exact.
+    if (op.attr_int("group", 1) == M && W_.dim(3) == 1 && W_.rank() == 4 && panels_ok_ && use_vnni() &&
+        dw_nhwc_fits(W_.dim(1), W_.dim(2))) {
+      dw_w_ = pack_dw_nhwc(W_.data<std::int8_t>(), M, W_.dim(1), W_.dim(2));
+    }
+#endif
     // The fallback's inputs: the op's tensors (constants shared, not copied). It packs the
     // weights again, so it is made at load only when it will run (no exact oneDNN form
     // here), else on first use.
@@ -585,6 +592,14 @@ class ConvInt8Nhwc final : public PreparedOp {
     Tensor Y = Tensor::uninitialized(ir::DType::Int8, {g.n, g.out[0], g.out[1], g.m});
     std::int8_t* y = Y.mutable_data<std::int8_t>();
     if (Y.numel() == 0) return {Y};
+#if defined(__x86_64__)
+    if (!dw_w_.empty() && g.in.size() == 2 && g.dilations[0] == 1 && g.dilations[1] == 1) {
+      const DwNhwc d{g.n,         g.in[0],      g.in[1],      g.c,  g.out[0], g.out[1], g.kernel[0], g.kernel[1],
+                     g.strides[0], g.strides[1], g.pad_begin[0], g.pad_begin[1], zx_, zy_, lo_, hi_};
+      dw_nhwc_vnni(d, X.data<std::int8_t>(), dw_w_.data(), panels_.data(), y);
+      return {Y};
+    }
+#endif
     if (parts_.empty() && exact_ &&
         kernels::conv_onednn_s8(g, X.data<std::int8_t>(), zx_, W_.data<std::int8_t>(),
                                 [&](const std::int32_t* acc, std::int64_t first, std::int64_t count) {
@@ -741,6 +756,7 @@ class ConvInt8Nhwc final : public PreparedOp {
   std::vector<std::int32_t> bias_;
   std::vector<QuantizedMultiplier> mult_;
   std::vector<RequantPanel> panels_;
+  std::vector<std::int32_t> dw_w_;  // depthwise weights for dw_nhwc_vnni (pack_dw_nhwc), else empty
   bool exact_ = false, panels_ok_ = false;
   std::int32_t zx_ = 0, zy_ = 0, lo_ = -128, hi_ = 127;
 };
