@@ -534,41 +534,52 @@ TEST(Int8Oracle, ChannelsLastRequantEqualsScalar) {
   std::mt19937 rng(61);
   auto uni = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
   std::int64_t checked = 0;
-  for (int shift = -24; shift <= 0; ++shift)
-    for (const std::int64_t C : {5, 16, 40}) {
-      const std::int64_t P = 97;
-      std::vector<std::int32_t> bias(static_cast<std::size_t>(C));
-      std::vector<QuantizedMultiplier> qm(static_cast<std::size_t>(C));
-      for (std::size_t c = 0; c < bias.size(); ++c) {
-        bias[c] = static_cast<std::int32_t>(uni(-100000, 100000));
-        qm[c] = {static_cast<std::int32_t>(uni(1LL << 30, (1LL << 31) - 1)), shift};
-      }
-      std::vector<RequantPanel> panels;
-      ASSERT_TRUE(requant_panels(bias.data(), qm.data(), C, panels));
-      std::vector<std::int32_t> acc(static_cast<std::size_t>(P * C));
-      for (std::int64_t p = 0; p < P; ++p)
-        for (std::int64_t c = 0; c < C; ++c) {
-          const auto& m = qm[static_cast<std::size_t>(c)];
-          const int kind = static_cast<int>(p % 4);
-          // x * M / 2^(31 - shift) on a tie (+- a few), far outside int8, or anything.
-          const double target = kind == 2 ? double(uni(-5000, 5000)) : double(uni(-300, 300)) + (kind == 0 ? 0.5 : 0.0);
-          const double x = target * std::ldexp(1.0, 31 - shift) / double(m.multiplier);
-          std::int64_t xi = kind == 3 ? uni(-(1LL << 31) + 200000, (1LL << 31) - 200000) : std::llround(x) + uni(-3, 3);
-          xi = std::clamp<std::int64_t>(xi, -(1LL << 31) + 200000, (1LL << 31) - 200000);
-          acc[static_cast<std::size_t>(p * C + c)] = static_cast<std::int32_t>(xi - bias[static_cast<std::size_t>(c)]);
+  // folded: the panels are told the sums' bound, so they fold the biases into the rounding
+  for (const bool folded : {false, true})
+    for (int shift = -24; shift <= 0; ++shift)
+      for (const std::int64_t C : {5, 16, 40}) {
+        const std::int64_t P = 97;
+        std::vector<std::int32_t> bias(static_cast<std::size_t>(C));
+        std::vector<QuantizedMultiplier> qm(static_cast<std::size_t>(C));
+        for (std::size_t c = 0; c < bias.size(); ++c) {
+          bias[c] = static_cast<std::int32_t>(uni(-100000, 100000));
+          qm[c] = {static_cast<std::int32_t>(uni(1LL << 30, (1LL << 31) - 1)), shift};
         }
-      const std::int32_t zp = static_cast<std::int32_t>(uni(-128, 127));
-      const std::int32_t lo = uni(0, 1) ? -128 : static_cast<std::int32_t>(uni(-128, 0)), hi = uni(0, 1) ? 127 : static_cast<std::int32_t>(uni(1, 127));
-      std::vector<std::int8_t> got(acc.size());
-      requant_nhwc_avx512(acc.data(), P, C, panels.data(), zp, lo, hi, got.data());
-      for (std::size_t i = 0; i < acc.size(); ++i) {
-        const auto c = i % static_cast<std::size_t>(C);
-        const std::int32_t want =
-            std::clamp(multiply_by_quantized_multiplier(acc[i] + bias[c], qm[c]) + zp, lo, hi);
-        ASSERT_EQ(got[i], want) << "shift " << shift << " sum " << acc[i] << " bias " << bias[c] << " C " << C;
-        ++checked;
+        std::vector<std::int32_t> acc(static_cast<std::size_t>(P * C));
+        for (std::int64_t p = 0; p < P; ++p)
+          for (std::int64_t c = 0; c < C; ++c) {
+            const auto& m = qm[static_cast<std::size_t>(c)];
+            const int kind = static_cast<int>(p % 4);
+            // x * M / 2^(31 - shift) on a tie (+- a few), far outside int8, or anything.
+            const double target = kind == 2 ? double(uni(-5000, 5000))
+                                            : double(uni(-300, 300)) + (kind == 0 ? 0.5 : 0.0);
+            const double x = target * std::ldexp(1.0, 31 - shift) / double(m.multiplier);
+            const std::int64_t span = folded ? 1LL << 30 : (1LL << 31) - 200000;
+            std::int64_t xi = kind == 3 ? uni(-span, span) : std::llround(x) + uni(-3, 3);
+            xi = std::clamp<std::int64_t>(xi, -span, span);
+            acc[static_cast<std::size_t>(p * C + c)] =
+                static_cast<std::int32_t>(xi - bias[static_cast<std::size_t>(c)]);
+          }
+        std::int64_t max_abs = 0;
+        for (const std::int32_t a : acc)
+          max_abs = std::max<std::int64_t>(max_abs, std::abs(std::int64_t(a)));
+        std::vector<RequantPanel> panels;
+        ASSERT_TRUE(requant_panels(bias.data(), qm.data(), C, panels, folded ? max_abs : -1));
+        for (const auto& panel : panels) ASSERT_EQ(panel.fold, folded);
+        const std::int32_t zp = static_cast<std::int32_t>(uni(-128, 127));
+        const std::int32_t lo = uni(0, 1) ? -128 : static_cast<std::int32_t>(uni(-128, 0)),
+                           hi = uni(0, 1) ? 127 : static_cast<std::int32_t>(uni(1, 127));
+        std::vector<std::int8_t> got(acc.size());
+        requant_nhwc_avx512(acc.data(), P, C, panels.data(), zp, lo, hi, got.data());
+        for (std::size_t i = 0; i < acc.size(); ++i) {
+          const auto c = i % static_cast<std::size_t>(C);
+          const std::int32_t want =
+              std::clamp(multiply_by_quantized_multiplier(acc[i] + bias[c], qm[c]) + zp, lo, hi);
+          ASSERT_EQ(got[i], want) << "shift " << shift << " sum " << acc[i] << " bias " << bias[c]
+                                  << " C " << C << (folded ? " (biases folded)" : "");
+          ++checked;
+        }
       }
-    }
   EXPECT_GT(checked, 100000);
 }
 

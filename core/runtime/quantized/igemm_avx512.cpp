@@ -426,26 +426,29 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) void requant_cols_avx512(co
 namespace {
 // One panel's requantisation constants (requant_panels) in vectors: lane j is channel
 // 16 * panel + j.
+// (fold: the biases inside rd and th; acc then needs neither the add nor the shift.)
 struct PanelVec {
   __m512i bias, mult, left, rd[2], co[2], sh[2], th[2];
+  bool fold;
 };
 __attribute__((target("avx512f"), always_inline)) inline PanelVec panel_vec(const RequantPanel& p) {
   PanelVec v;
+  v.fold = p.fold;
   v.bias = _mm512_load_si512(p.bias);
   v.mult = _mm512_load_si512(p.multiplier);
   v.left = _mm512_load_si512(p.left);
   for (int h = 0; h < 2; ++h) {
-    v.rd[h] = _mm512_load_si512(p.round[h]);
+    v.rd[h] = _mm512_load_si512(p.fold ? p.round_b[h] : p.round[h]);
     v.co[h] = _mm512_load_si512(p.correct[h]);
     v.sh[h] = _mm512_load_si512(p.shift64[h]);
-    v.th[h] = _mm512_set1_epi64(-(std::int64_t(1) << 30));
+    v.th[h] = p.fold ? _mm512_load_si512(p.thr_b[h]) : _mm512_set1_epi64(-(std::int64_t(1) << 30));
   }
   return v;
 }
 // clamp(MBQM(acc + bias) + zp, lo, hi) of 16 channels' sums.
 __attribute__((target("avx512f"), always_inline)) inline __m512i requant_panel16(__m512i acc, const PanelVec& v,
                                                                                  __m512i zp, __m512i lo, __m512i hi) {
-  const __m512i x = _mm512_sllv_epi32(_mm512_add_epi32(acc, v.bias), v.left);
+  const __m512i x = v.fold ? acc : _mm512_sllv_epi32(_mm512_add_epi32(acc, v.bias), v.left);
   const __m512i q = _mm512_add_epi32(mbqm_single16(x, v.mult, v.rd, v.co, v.sh, v.th), zp);
   return _mm512_min_epi32(_mm512_max_epi32(q, lo), hi);
 }
@@ -670,23 +673,32 @@ __attribute__((target("avx512f,avx512bw,avx512vl"), always_inline)) inline __m51
 __attribute__((target("avx512f"), always_inline)) inline __m512i dw_pair16(__m512i a, __m512i b) {
   return _mm512_ternarylogic_epi32(_mm512_set1_epi32(0xFFFF), a, _mm512_slli_epi32(b, 16), 0xEA);
 }
+// The pair of inputs i, i + 1 (both inside the row) for 16 whole channels from p: the
+// bytes interleaved (a0 b0 a1 b1 ...), widened to int16 and zx taken off.
+__attribute__((target("avx512f,avx512bw,avx512vl"), always_inline)) inline __m512i dw_pair_inner(
+    const std::int8_t* p, std::int64_t C, __m512i vz16) {
+  const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + C));
+  const __m256i ab = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_unpacklo_epi8(a, b)),
+                                             _mm_unpackhi_epi8(a, b), 1);
+  return _mm512_sub_epi16(_mm512_cvtepi8_epi16(ab), vz16);
+}
 __attribute__((target("avx512f,avx512bw,avx512vl"))) void dw_pair_row(const DwNhwc& d, const std::int8_t* row,
                                                               std::int64_t QW, std::int64_t Cp, std::int32_t* Q) {
-  const __m512i vz = _mm512_set1_epi32(d.zx);
-  for (std::int64_t c0 = 0; c0 < d.C; c0 += 16) {
-    const __mmask16 m = d.C - c0 >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (d.C - c0)) - 1);
-    std::int32_t* o = Q + c0;
-    if (d.sw % 2 != 0) {
-      __m512i a = dw_tap16(d, row, -d.pl, c0, m, vz);
-      for (std::int64_t q = 0; q < QW; ++q) {
-        const __m512i b = dw_tap16(d, row, q - d.pl + 1, c0, m, vz);
-        _mm512_storeu_si512(o + q * Cp, dw_pair16(a, b));
-        a = b;
-      }
-    } else {  // even stride: even positions only
-      for (std::int64_t q = 0; q < QW; q += 2)
-        _mm512_storeu_si512(o + q * Cp,
-                            dw_pair16(dw_tap16(d, row, q - d.pl, c0, m, vz), dw_tap16(d, row, q - d.pl + 1, c0, m, vz)));
+  const __m512i vz = _mm512_set1_epi32(d.zx), vz16 = _mm512_set1_epi16(static_cast<short>(d.zx));
+  const std::int64_t dq = d.sw % 2 == 0 ? 2 : 1;  // even stride: even positions only
+  // Positions whose pair lies inside the row: q - pl >= 0 and q - pl + 1 < W. The row is
+  // read in order (position by position, its channels together), as it lies in memory.
+  const std::int64_t qa = d.pl, qb = std::min(QW, d.W - 1 + d.pl);
+  for (std::int64_t q = 0; q < QW; q += dq) {
+    const bool inner = q >= qa && q < qb;
+    std::int32_t* o = Q + q * Cp;
+    for (std::int64_t c0 = 0; c0 < d.C; c0 += 16) {
+      const __mmask16 m = d.C - c0 >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (d.C - c0)) - 1);
+      _mm512_storeu_si512(o + c0, inner && m == __mmask16(0xFFFF)
+                                      ? dw_pair_inner(row + (q - d.pl) * d.C + c0, d.C, vz16)
+                                      : dw_pair16(dw_tap16(d, row, q - d.pl, c0, m, vz),
+                                                  dw_tap16(d, row, q - d.pl + 1, c0, m, vz)));
     }
   }
 }

@@ -193,11 +193,13 @@ void RowsGemm::run(const std::int8_t* x, std::int64_t R, std::int64_t ld, std::i
 }
 
 bool requant_panels(const std::int32_t* bias, const QuantizedMultiplier* m, std::int64_t N,
-                    std::vector<RequantPanel>& out) {
+                    std::vector<RequantPanel>& out, std::int64_t max_abs_sum) {
   out.assign(static_cast<std::size_t>((N + kNR - 1) / kNR), RequantPanel{});
+  for (auto& p : out) p.fold = max_abs_sum >= 0;
   for (std::int64_t n = 0; n < N; ++n) {
-    const RequantChannel c = requant_channel(bias[n], m[n].multiplier, m[n].shift);
+    RequantChannel c = requant_channel(bias[n], m[n].multiplier, m[n].shift);
     if (!c.single) return false;
+    fold_bias(c, max_abs_sum);
     RequantPanel& p = out[static_cast<std::size_t>(n / kNR)];
     const auto j = static_cast<std::size_t>(n % kNR);
     p.bias[j] = c.bias;
@@ -206,6 +208,9 @@ bool requant_panels(const std::int32_t* bias, const QuantizedMultiplier* m, std:
     p.round[j & 1][j / 2] = c.round;
     p.correct[j & 1][j / 2] = c.correct;
     p.shift64[j & 1][j / 2] = c.shift64;
+    p.round_b[j & 1][j / 2] = c.round_b;
+    p.thr_b[j & 1][j / 2] = c.thr_b;
+    p.fold = p.fold && c.fold;
   }
   return true;
 }

@@ -125,11 +125,16 @@ void igemm_row1_micro2_avx512vnni(std::int64_t kq, const std::uint8_t* a, const 
 struct RequantPanel {
   alignas(64) std::int32_t bias[16], multiplier[16], left[16];
   alignas(64) std::int64_t round[2][8], correct[2][8], shift64[2][8];
+  // fold: every channel's bias folded into its rounding (RequantChannel::fold)
+  alignas(64) std::int64_t round_b[2][8], thr_b[2][8];
+  bool fold = false;
 };
 /// Panels for channels [0, N) (bias[n], m[n]); false when some channel's right shift is
 /// beyond the single step (> 30): the caller then requantises element by element.
+/// max_abs_sum >= 0: no sum the caller passes exceeds it in magnitude, so a panel whose
+/// channels all allow it folds its biases (fold_bias: two vector ops fewer per 16).
 bool requant_panels(const std::int32_t* bias, const QuantizedMultiplier* m, std::int64_t N,
-                    std::vector<RequantPanel>& out);
+                    std::vector<RequantPanel>& out, std::int64_t max_abs_sum = -1);
 /// out[r * out_stride + j] = clamp(MBQM(tile[r * kNR + j] + bias_j) + zp, lo, hi) for r < mr,
 /// j < nr, with lane j's constants from `p` (AVX-512), bit for bit requant_row_generic's.
 void requant_cols_avx512(const std::int32_t* tile, int mr, int nr, const RequantPanel& p, std::int32_t zp,

@@ -566,9 +566,10 @@ class ConvInt8Nhwc final : public PreparedOp {
     output_activation_range(op, qy, lo_, hi_);
     bias_ = conv_bias(op, graph, M);
     for (std::int64_t m = 0; m < M; ++m)
-      mult_.push_back(quantize_multiplier(double(qx.scale()) * double(qw.scale(m)) / double(qy.scale())));
-    panels_ok_ = requant_panels(bias_.data(), mult_.data(), M, panels_);
+      mult_.push_back(
+          quantize_multiplier(double(qx.scale()) * double(qw.scale(m)) / double(qy.scale())));
     split_channels(op.attr_int("group", 1), std::max(127 - zx_, zx_ + 128));
+    panels_ok_ = requant_panels(bias_.data(), mult_.data(), M, panels_, max_sum_);
 #if defined(__x86_64__)
     // Depthwise (one input channel per output channel): our VNNI kernel, its sums exact.
     if (op.attr_int("group", 1) == M && W_.dim(3) == 1 && W_.rank() == 4 && panels_ok_ && use_vnni() &&
@@ -656,6 +657,7 @@ class ConvInt8Nhwc final : public PreparedOp {
     for (std::int64_t m = 0; m < M; ++m) {
       for (std::int64_t c = 0; c < CG; ++c) total[static_cast<std::size_t>(m)] += bound[static_cast<std::size_t>(m * CG + c)];
       exact_ &= total[static_cast<std::size_t>(m)] <= kernels::kOneDnnExactInt8Sum;
+      max_sum_ = std::max(max_sum_, total[static_cast<std::size_t>(m)]);
     }
     if (exact_ || group != 1) return;
     std::vector<std::int64_t> run(static_cast<std::size_t>(M));
@@ -757,6 +759,7 @@ class ConvInt8Nhwc final : public PreparedOp {
   std::vector<QuantizedMultiplier> mult_;
   std::vector<RequantPanel> panels_;
   std::vector<std::int32_t> dw_w_;  // depthwise weights for dw_nhwc_vnni (pack_dw_nhwc), else empty
+  std::int64_t max_sum_ = 0;        // the largest bound of a channel's |sum| (split_channels)
   bool exact_ = false, panels_ok_ = false;
   std::int32_t zx_ = 0, zy_ = 0, lo_ = -128, hi_ = 127;
 };
