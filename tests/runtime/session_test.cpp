@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/errors.h"
+#include "core/runtime/kernels/conv_onednn.h"
 #include "core/runtime/session.h"
 #include "tests/runtime/test_util.h"
 
@@ -156,18 +157,32 @@ ir::FrozenGraph conv_case_graph(const ConvCase& cc) {
 TEST(Session, ChannelsLastOnOneDnnMatchesOwnKernels) {
   const std::vector<ConvCase> cases = {
       {1, 3, 17, 15, 8, 3, 2, 1, 1, {1, 1, 1, 1}, true, "Relu"},      // stem: few input channels
-      {1, 16, 12, 12, 24, 1, 1, 1, 1, {0, 0, 0, 0}, true, "Clip6"},  // pointwise
-      {2, 16, 12, 12, 24, 1, 1, 1, 1, {0, 0, 0, 0}, false, ""},      // batch 2: whole images
+      {1, 16, 12, 12, 24, 1, 1, 1, 1, {0, 0, 0, 0}, true, "Clip6"},   // pointwise
+      {2, 16, 12, 12, 24, 1, 1, 1, 1, {0, 0, 0, 0}, false, ""},       // batch 2: whole images
       {1, 32, 14, 14, 32, 3, 1, 1, 32, {1, 1, 1, 1}, true, "Clip6"},  // depthwise
-      {1, 32, 15, 15, 32, 3, 2, 1, 32, {0, 0, 1, 1}, true, ""},      // depthwise, stride 2, TF-style pads
-      {1, 8, 11, 9, 16, 7, 1, 1, 8, {3, 3, 3, 3}, true, ""},         // 7x7 depthwise-like, groups of 1
-      {1, 12, 10, 10, 12, 3, 1, 2, 3, {2, 2, 2, 2}, true, "Sigmoid"}, // grouped, dilated
-      {1, 6, 3, 13, 10, 3, 1, 1, 1, {0, 1, 2, 1}, true, "Relu"},      // fewer rows than a band each
-      {3, 5, 9, 9, 7, 5, 3, 1, 1, {2, 1, 0, 2}, false, "Relu"},      // batch 3, asymmetric pads
-      {1, 16, 10, 10, 16, 3, 1, 1, 16, {1, 1, 1, 1}, true, "HardSwish"}, // mobilenet_v3's depthwise
+      {1, 32, 15, 15, 32, 3, 2, 1, 32, {0, 0, 1, 1}, true, ""},  // depthwise, stride 2, TF-style
+                                                                 // pads
+      {1, 8, 11, 9, 16, 7, 1, 1, 8, {3, 3, 3, 3}, true, ""},     // 7x7 depthwise-like, groups of 1
+      {1, 12, 10, 10, 12, 3, 1, 2, 3, {2, 2, 2, 2}, true, "Sigmoid"},  // grouped, dilated
+      {1, 6, 3, 13, 10, 3, 1, 1, 1, {0, 1, 2, 1}, true, "Relu"},  // fewer rows than a band each
+      {3, 5, 9, 9, 7, 5, 3, 1, 1, {2, 1, 0, 2}, false, "Relu"},   // batch 3, asymmetric pads
+      {1, 16, 10, 10, 16, 3, 1, 1, 16, {1, 1, 1, 1}, true, "HardSwish"},  // mobilenet_v3's
+                                                                          // depthwise
       {1, 8, 7, 7, 12, 1, 1, 1, 1, {0, 0, 0, 0}, true, "Tanh"},
-      {1, 24, 9, 9, 24, 5, 2, 1, 24, {2, 2, 2, 2}, true, "SiLU"},    // efficientnet's depthwise + SiLU
+      {1, 24, 9, 9, 24, 5, 2, 1, 24, {2, 2, 2, 2}, true, "SiLU"},  // efficientnet's depthwise +
+                                                                   // SiLU
+      // 3x3 stride 1 with 32+ channels: oneDNN's Winograd kernels (with AVX-512)
+      {1, 32, 14, 14, 48, 3, 1, 1, 1, {1, 1, 1, 1}, true, "Relu"},
+      {2, 64, 9, 11, 32, 3, 1, 1, 1, {1, 1, 1, 1}, false, ""},     // batch 2, odd sizes
+      {1, 40, 13, 8, 40, 3, 1, 1, 1, {0, 1, 1, 0}, true, "SiLU"},  // asymmetric pads, 40 channels
+      {1, 48, 6, 6, 64, 3, 1, 1, 1, {1, 1, 1, 1}, true, "HardSwish"},
+      {1, 32, 30, 5, 33, 3, 1, 1, 1, {1, 1, 1, 1}, true, "Clip6"},  // tall: bands at 2-3 threads
+      {1, 256, 7, 7, 128, 3, 1, 1, 1, {1, 1, 1, 1}, true, "Relu"},  // deep, small plane
   };
+  // Winograd runs where oneDNN has it (AVX-512: its F(2x2,3x3) and F(4x4,3x3) kernels).
+  const bool wino = kernels::onednn_conv_enabled() && kernels::winograd_enabled() &&
+                    __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                    __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
   for (const auto& cc : cases) {
     const ir::FrozenGraph g = conv_case_graph(cc);
     std::vector<float> xv(static_cast<std::size_t>(cc.n * cc.c * cc.h * cc.w));
@@ -181,24 +196,40 @@ TEST(Session, ChannelsLastOnOneDnnMatchesOwnKernels) {
     EXPECT_EQ(ref.channels_last_ops(), 0);
     const auto want = ref.run({{"x", x}}).at("y").to_float_vector();
     std::vector<std::vector<float>> got;
+    const std::int64_t wino_before = kernels::onednn_winograd_pieces_run();
     for (int t : {1, 2, 3}) {
       InferenceSession s({t});
       s.load(g);
       EXPECT_GE(s.channels_last_ops(), 1) << "conv of case m=" << cc.m << " k=" << cc.k;
       got.push_back(s.run({{"x", x}}).at("y").to_float_vector());
     }
+    const bool wino_case = cc.k == 3 && cc.stride == 1 && cc.dilation == 1 && cc.group == 1 &&
+                           cc.c >= 32 && cc.m >= 32;
+    // oneDNN's Winograd kernels take channels in blocks of 16 and no activation but RELU
+    // (the others keep the direct kernel); what it takes must run there.
+    if (wino && wino_case && cc.c % 16 == 0 && cc.m % 16 == 0 &&
+        (cc.act.empty() || cc.act == "Relu")) {
+      EXPECT_GE(kernels::onednn_winograd_pieces_run() - wino_before, 3)
+          << "Winograd, case m=" << cc.m;
+    } else if (!wino_case) {
+      EXPECT_EQ(kernels::onednn_winograd_pieces_run(), wino_before)
+          << "no Winograd for case m=" << cc.m;
+    }
     ASSERT_EQ(got[0].size(), want.size());
     float scale = 0;
     for (float v : want) scale = std::max(scale, std::abs(v));
+    // Winograd's transforms round differently: within 5e-5 of the outputs' range (F(4x4, 3x3)
+    // over 256 channels: 1.1e-5 seen), the direct kernels within 1e-5.
+    const float tol = (wino_case ? 5e-5f : 1e-5f) * std::max(1.f, scale);
     for (std::size_t i = 0; i < want.size(); ++i)
-      ASSERT_NEAR(got[0][i], want[i], 1e-5f * std::max(1.f, scale)) << "element " << i << " of case m=" << cc.m
-                                                                      << " k=" << cc.k << " group=" << cc.group;
+      ASSERT_NEAR(got[0][i], want[i], tol)
+          << "element " << i << " of case m=" << cc.m << " k=" << cc.k << " group=" << cc.group;
     // Each thread count cuts the output into other pieces, and oneDNN may block a piece
     // differently (its AVX2 kernels do): equal to rounding across thread counts, and
     // bitwise from run to run at one count.
     for (std::size_t t = 1; t < got.size(); ++t)
       for (std::size_t i = 0; i < want.size(); ++i)
-        ASSERT_NEAR(got[t][i], got[0][i], 1e-5f * std::max(1.f, scale)) << t + 1 << " threads, element " << i;
+        ASSERT_NEAR(got[t][i], got[0][i], tol) << t + 1 << " threads, element " << i;
     InferenceSession again({2});
     again.load(g);
     EXPECT_EQ(again.run({{"x", x}}).at("y").to_float_vector(), got[1]) << "two runs at 2 threads, m=" << cc.m;

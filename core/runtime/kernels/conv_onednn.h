@@ -17,6 +17,13 @@ namespace ec::runtime::kernels {
 bool onednn_conv_enabled();
 /// For tests: route every convolution through our own kernels (true) or oneDNN.
 void force_own_conv(bool own);
+/// Whether f32 3x3 stride-1 Convs with 32+ input and output channels take oneDNN's
+/// Winograd kernels (x and y reordered to its blocked layouts around them): on unless
+/// EC_WINOGRAD=0 or force_winograd(false). Read when a convolution is prepared.
+bool winograd_enabled();
+void force_winograd(bool on);
+/// How many convolution pieces ran on a Winograd kernel since the process started (tests).
+std::int64_t onednn_winograd_pieces_run();
 
 /// y = act(conv(x, w) + b) on oneDNN, x [N, S..., C], w [M, K..., C/group] (OHWI),
 /// y [N, S'..., M] (the NHWC Conv of the LayoutTransform pass); `act` is the op's
