@@ -180,9 +180,7 @@ TEST(Session, ChannelsLastOnOneDnnMatchesOwnKernels) {
       {1, 256, 7, 7, 128, 3, 1, 1, 1, {1, 1, 1, 1}, true, "Relu"},  // deep, small plane
   };
   // Winograd runs where oneDNN has it (AVX-512: its F(2x2,3x3) and F(4x4,3x3) kernels).
-  const bool wino = kernels::onednn_conv_enabled() && kernels::winograd_enabled() &&
-                    __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-                    __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
+  const bool wino = kernels::onednn_winograd_available();
   for (const auto& cc : cases) {
     const ir::FrozenGraph g = conv_case_graph(cc);
     std::vector<float> xv(static_cast<std::size_t>(cc.n * cc.c * cc.h * cc.w));

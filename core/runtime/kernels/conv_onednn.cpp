@@ -411,6 +411,23 @@ void force_winograd(bool on) { winograd_override().store(on ? 1 : 0, std::memory
 
 std::int64_t onednn_winograd_pieces_run() { return winograd_runs.load(std::memory_order_relaxed); }
 
+bool onednn_winograd_available() {
+  if (!onednn_conv_enabled() || !winograd_enabled()) return false;
+  static const bool available = [] {
+    try {  // a small 3x3 convolution: whether this machine's oneDNN has a Winograd kernel
+      const memory::desc x({1, 64, 8, 8}, memory::data_type::f32, memory::format_tag::any);
+      const memory::desc w({64, 64, 3, 3}, memory::data_type::f32, memory::format_tag::any);
+      const dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_inference,
+                                              dnnl::algorithm::convolution_winograd, x, w, x,
+                                              {1, 1}, {1, 1}, {1, 1});
+      return dnnl::convolution_forward::primitive_desc(d, cpu_engine()).impl_info_str() != nullptr;
+    } catch (const dnnl::error&) {
+      return false;
+    }
+  }();
+  return available;
+}
+
 bool onednn_int8_conv_available() {
   if (!onednn_conv_enabled()) return false;
   static const bool available = [] {

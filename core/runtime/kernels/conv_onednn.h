@@ -24,6 +24,9 @@ bool winograd_enabled();
 void force_winograd(bool on);
 /// How many convolution pieces ran on a Winograd kernel since the process started (tests).
 std::int64_t onednn_winograd_pieces_run();
+/// Whether oneDNN has a Winograd kernel on this machine (AVX-512; ONEDNN_MAX_CPU_ISA) and
+/// it is enabled.
+bool onednn_winograd_available();
 
 /// y = act(conv(x, w) + b) on oneDNN, x [N, S..., C], w [M, K..., C/group] (OHWI),
 /// y [N, S'..., M] (the NHWC Conv of the LayoutTransform pass); `act` is the op's
