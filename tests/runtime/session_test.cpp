@@ -207,7 +207,8 @@ TEST(Session, ChannelsLastOnOneDnnMatchesOwnKernels) {
     // (the others keep the direct kernel); what it takes must run there.
     if (wino && wino_case && cc.c % 16 == 0 && cc.m % 16 == 0 &&
         (cc.act.empty() || cc.act == "Relu")) {
-      EXPECT_GE(kernels::onednn_winograd_pieces_run() - wino_before, 3)
+      // (at least the 1-thread run: bands of fewer than 48 output pixels keep the direct kernel)
+      EXPECT_GE(kernels::onednn_winograd_pieces_run() - wino_before, 1)
           << "Winograd, case m=" << cc.m;
     } else if (!wino_case) {
       EXPECT_EQ(kernels::onednn_winograd_pieces_run(), wino_before)
