@@ -100,6 +100,8 @@ std::vector<InferenceSession::Fusion> InferenceSession::find_fusable_activations
     std::string name;
     if (const auto f = kFused.find(act.op_type); f != kFused.end()) {
       name = f->second;
+    } else if (act.op_type == "Gelu") {
+      name = act.attr_string("approximate", "none") == "tanh" ? "GELU_TANH" : "GELU";
     } else if (act.op_type == "Clip") {
       bool ok = true;
       const double lo = clip_bound(act, 1, "min", -1e300, ok), hi = clip_bound(act, 2, "max", 1e300, ok);
@@ -125,6 +127,18 @@ std::vector<InferenceSession::Fusion> InferenceSession::find_fusable_activations
     if (name.empty() || x.empty() || act.outputs.size() != 1) continue;
     auto p = producer.find(x);
     if (p == producer.end() || readers[x] != (also >= 0 ? 2 : 1)) continue;
+    // Through a Reshape (the FullyConnected OpFusion makes of a MatMul on [N, S, C] is
+    // followed by one): an element-wise activation commutes with it.
+    int via = -1;
+    if (const ir::Operation& r = ops[static_cast<std::size_t>(p->second)];
+        r.op_type == "Reshape" && !r.inputs.empty() && r.outputs.size() == 1 &&
+        readers[r.inputs[0]] == 1) {
+      if (auto rp = producer.find(r.inputs[0]); rp != producer.end()) {
+        via = p->second;
+        x = r.inputs[0];
+        p = rp;
+      }
+    }
     const ir::Operation& prod = ops[static_cast<std::size_t>(p->second)];
     const ir::Tensor* t = graph_->find_tensor(x);
     if (!t || t->dtype != ir::DType::Float32 || prod.outputs.size() != 1) continue;
@@ -132,7 +146,7 @@ std::vector<InferenceSession::Fusion> InferenceSession::find_fusable_activations
         prod.op_type != "FullyConnected" && prod.op_type != "BatchNormalization")
       continue;
     if (prod.attr_string("fused_activation", "NONE") != "NONE") continue;
-    fuse[static_cast<std::size_t>(p->second)] = {static_cast<int>(i), also, name};
+    fuse[static_cast<std::size_t>(p->second)] = {static_cast<int>(i), also, via, name};
   }
   return fuse;
 }
@@ -250,6 +264,8 @@ void InferenceSession::load(ir::FrozenGraph graph) {
   // their GEMM epilogue): the producer's copy writes the activation's output.
   const auto fuse = find_fusable_activations();
   std::vector<bool> skip(graph_->ops.size(), false);
+  std::map<int, std::vector<std::string>>
+      via_outputs;  // a Reshape between: it writes the activation's output
   for (std::size_t i = 0; i < graph_->ops.size(); ++i) {
     const ir::Operation* op = &graph_->ops[i];
     if (skip[i]) continue;
@@ -257,12 +273,20 @@ void InferenceSession::load(ir::FrozenGraph graph) {
       const ir::Operation& act = graph_->ops[static_cast<std::size_t>(fuse[i].act)];
       ir::Operation copy = *op;
       copy.attributes["fused_activation"] = fuse[i].name;
-      copy.outputs = act.outputs;
+      if (fuse[i].via >= 0)
+        via_outputs[fuse[i].via] = act.outputs;
+      else
+        copy.outputs = act.outputs;
       fused_ops_.push_back(std::move(copy));
       op = &fused_ops_.back();
       skip[static_cast<std::size_t>(fuse[i].act)] = true;
       if (fuse[i].also >= 0) skip[static_cast<std::size_t>(fuse[i].also)] = true;
       ++fused_count_;
+    } else if (const auto v = via_outputs.find(static_cast<int>(i)); v != via_outputs.end()) {
+      ir::Operation copy = *op;
+      copy.outputs = v->second;
+      fused_ops_.push_back(std::move(copy));
+      op = &fused_ops_.back();
     }
     const ir::Operation& opr = *op;
     Step st{&opr, {}, {}, {}, {}};

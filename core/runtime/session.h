@@ -135,7 +135,7 @@ class InferenceSession {
   /// An activation folded into the op before it: the op whose output the producer
   /// then writes (act), another op it replaces (also: SiLU's Sigmoid), the name.
   struct Fusion {
-    int act = -1, also = -1;
+    int act = -1, also = -1, via = -1;  // via: a Reshape between the op and the activation
     std::string name;  // the producer's fused_activation
   };
   /// Per op index: the activation to fold into it (act -1 = none).

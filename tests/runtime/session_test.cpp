@@ -83,6 +83,61 @@ TEST(Session, FoldsClipIntoConvAndMatchesUnfusedOps) {
   EXPECT_GT(*std::max_element(a.begin(), a.end()), 5.99f);  // the clamp is exercised
 }
 
+// x [2, 5, 24] -> FullyConnected(w [40, 24], b) -> Reshape [2, 5, 40] -> Gelu (what OpFusion
+// makes of a transformer's MLP): the Gelu folds through the Reshape into the GEMM's
+// epilogue (applied per strip while in cache), the same values as the ops one by one.
+ir::FrozenGraph fc_reshape_gelu_graph(bool reshape_output_read_too,
+                                      const std::string& approximate) {
+  ir::Graph g;
+  g.add_tensor({"x", ir::DType::Float32, ir::Shape::of({10, 24}), std::nullopt, std::nullopt});
+  std::vector<float> w(40 * 24), b(40);
+  for (std::size_t i = 0; i < w.size(); ++i)
+    w[i] = static_cast<float>(static_cast<int>(i * 37 % 29) - 14) * 0.05f;
+  for (std::size_t i = 0; i < b.size(); ++i) b[i] = static_cast<float>(i % 7) * 0.3f - 1.f;
+  const std::int64_t shape[3] = {2, 5, 40};
+  g.add_tensor({"w", ir::DType::Float32, ir::Shape::of({40, 24}),
+                ir::ConstantData::copy_of(w.data(), w.size() * 4), std::nullopt});
+  g.add_tensor({"b", ir::DType::Float32, ir::Shape::of({40}),
+                ir::ConstantData::copy_of(b.data(), b.size() * 4), std::nullopt});
+  g.add_tensor({"shape", ir::DType::Int64, ir::Shape::of({3}),
+                ir::ConstantData::copy_of(shape, sizeof shape), std::nullopt});
+  g.add_tensor({"h", ir::DType::Float32, ir::Shape::of({10, 40}), std::nullopt, std::nullopt});
+  g.add_tensor({"r", ir::DType::Float32, ir::Shape::of({2, 5, 40}), std::nullopt, std::nullopt});
+  g.add_tensor({"y", ir::DType::Float32, ir::Shape::of({2, 5, 40}), std::nullopt, std::nullopt});
+  g.inputs = {"x"};
+  g.outputs = {"y"};
+  if (reshape_output_read_too) g.outputs.push_back("r");
+  g.ops.push_back(make_op("FullyConnected", {"x", "w", "b"}, {"h"}));
+  g.ops.push_back(make_op("Reshape", {"h", "shape"}, {"r"}));
+  g.ops.push_back(make_op("Gelu", {"r"}, {"y"}, {{"approximate", approximate}}));
+  return ir::freeze(std::move(g));
+}
+
+TEST(Session, FoldsGeluThroughReshapeIntoFullyConnected) {
+  std::vector<float> xv(10 * 24);
+  for (std::size_t i = 0; i < xv.size(); ++i)
+    xv[i] = static_cast<float>(static_cast<int>(i * 13 % 17) - 8) * 0.25f;
+  const Tensor x = f32({10, 24}, xv);
+  for (const std::string approximate : {"none", "tanh"}) {
+    InferenceSession fused, unfused;
+    fused.load(fc_reshape_gelu_graph(false, approximate));
+    unfused.load(fc_reshape_gelu_graph(true, approximate));
+    EXPECT_EQ(fused.fused_activations(), 1) << approximate;
+    EXPECT_EQ(unfused.fused_activations(), 0) << approximate;
+    const Tensor ya = fused.run({{"x", x}}).at("y");
+    EXPECT_EQ(ya.shape(), (std::vector<std::int64_t>{2, 5, 40}));
+    const auto a = ya.to_float_vector();
+    const auto b = unfused.run({{"x", x}}).at("y").to_float_vector();
+    ASSERT_EQ(a.size(), b.size());
+    int negative = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      EXPECT_FLOAT_EQ(a[i], b[i]) << approximate << " element " << i;
+      negative += a[i] < -1e-3f;
+    }
+    EXPECT_GT(negative, 10) << "GELU's negative side is exercised";
+  }
+}
+
 TEST(Session, ThreadCountDoesNotChangeResults) {
   std::vector<float> xv(4 * 9 * 9);
   for (std::size_t i = 0; i < xv.size(); ++i) xv[i] = static_cast<float>((i * 7 % 23)) * 0.1f - 1.f;

@@ -245,6 +245,8 @@ void sgemm_block(const MicroKernel& kern, const PackedA& pa, std::int64_t i0, st
             if (last) apply_epilogue(ep, c, ldc, ir, jc + jr, rows, cols);
           }
         }
+        if (last && ep.strip_fn)  // the panel's rows over this column block, still in cache
+          for (std::int64_t i = 0; i < rows; ++i) ep.strip_fn(C + (ir + i) * ldc + jc, nc);
       }
     }
   }
@@ -283,6 +285,7 @@ void gemv_rows(const MicroKernel& kern, int threads, std::int64_t M, std::int64_
         C[i * ldc + j] = accumulate ? C[i * ldc + j] + acc : acc;
       }
       apply_epilogue(ep, C + i * ldc + j0, ldc, i, j0, 1, j1 - j0);
+      if (ep.strip_fn) ep.strip_fn(C + i * ldc + j0, j1 - j0);
     }
   };
   if (M * N * K < 256 * 1024 || threads <= 1) {
@@ -468,6 +471,7 @@ void sgemm_impl(Isa isa, int threads, std::int64_t M, std::int64_t N, std::int64
       float* c = C + i * ldc;
       if (!accumulate) std::fill(c, c + N, 0.f);
       apply_epilogue(epilogue, c, ldc, i, 0, 1, N);
+      if (epilogue.strip_fn) epilogue.strip_fn(c, N);
     }
     return;
   }

@@ -52,6 +52,10 @@ struct Epilogue {
   // Clamp: RELU is [0, inf), RELU6 [0, 6]; the default is no clamp.
   float lo = -std::numeric_limits<float>::infinity();
   float hi = std::numeric_limits<float>::infinity();
+  // Then, when set, an element-wise function on each finished strip of C (a micro-panel's
+  // rows over one column block) while it is still in cache: a fused activation with no
+  // clamp form (GELU, SiLU...), f(p, n) in place on p[0, n).
+  void (*strip_fn)(float* p, std::int64_t n) = nullptr;
 };
 
 /// C = act(alpha * op(A) * op(B) (+ C) + bias), see the file comment.

@@ -1,6 +1,7 @@
 // Activations, Clip and the Softmax family.
 #include <cmath>
 #include <limits>
+#include <string_view>
 
 #include "core/runtime/kernels/common.h"
 #include "core/runtime/thread_pool.h"
@@ -171,6 +172,38 @@ bool fused_clamp(const ir::Operation& op, float& lo, float& hi) {
   return false;
 }
 
+namespace {
+// The fused activations with no clamp form: vmath's function, and the same as a GEMM strip
+// function (gemm::Epilogue::strip_fn).
+template <vmath::Fn F>
+void strip(float* p, std::int64_t n) {
+  vmath::apply(F, p, p, n);
+}
+struct FusedFn {
+  std::string_view name;
+  vmath::Fn fn;
+  StripFn strip;
+};
+constexpr FusedFn kFusedFns[] = {
+    {"SIGMOID", vmath::Fn::Sigmoid, strip<vmath::Fn::Sigmoid>},
+    {"TANH", vmath::Fn::Tanh, strip<vmath::Fn::Tanh>},
+    {"HARD_SWISH", vmath::Fn::HardSwish, strip<vmath::Fn::HardSwish>},
+    {"SILU", vmath::Fn::Silu, strip<vmath::Fn::Silu>},
+    {"GELU", vmath::Fn::Gelu, strip<vmath::Fn::Gelu>},               // x/2 (1 + erf(x / sqrt 2))
+    {"GELU_TANH", vmath::Fn::GeluTanh, strip<vmath::Fn::GeluTanh>},  // Gelu approximate="tanh"
+};
+const FusedFn* fused_fn(std::string_view act) {
+  for (const FusedFn& f : kFusedFns)
+    if (f.name == act) return &f;
+  return nullptr;
+}
+}  // namespace
+
+StripFn fused_strip_fn(const ir::Operation& op) {
+  const FusedFn* f = fused_fn(attr_str(op, "fused_activation", "NONE"));
+  return f ? f->strip : nullptr;
+}
+
 void apply_fused_activation(const ir::Operation& op, Tensor& y) {
   const std::string act = attr_str(op, "fused_activation", "NONE");
   if (act == "NONE") return;
@@ -180,10 +213,8 @@ void apply_fused_activation(const ir::Operation& op, Tensor& y) {
   if (act == "RELU") for (std::int64_t i = 0; i < n; ++i) p[i] = std::max(p[i], 0.f);
   else if (act == "RELU6") for (std::int64_t i = 0; i < n; ++i) p[i] = std::min(std::max(p[i], 0.f), 6.f);
   else if (act == "RELU_N1_TO_1") for (std::int64_t i = 0; i < n; ++i) p[i] = std::min(std::max(p[i], -1.f), 1.f);
-  else if (act == "SIGMOID") vmath::apply_parallel(vmath::Fn::Sigmoid, p, p, n);
-  else if (act == "TANH") vmath::apply_parallel(vmath::Fn::Tanh, p, p, n);
-  else if (act == "HARD_SWISH") vmath::apply_parallel(vmath::Fn::HardSwish, p, p, n);
-  else if (act == "SILU") vmath::apply_parallel(vmath::Fn::Silu, p, p, n);
+  else if (const FusedFn* f = fused_fn(act))
+    vmath::apply_parallel(f->fn, p, p, n);
   else throw UnsupportedOpError(op.op_type + " with fused_activation " + act, "the CPU runtime", "");
 }
 

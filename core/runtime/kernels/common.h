@@ -126,13 +126,19 @@ inline bool next_index(std::vector<std::int64_t>& idx, const Shape& shape) {
 ir::DType dtype_attr(const ir::Operation& op, const std::string& key, ir::DType fallback);
 
 /// Applies an op's `fused_activation` attribute (set by the FuseActivation pass) in place:
-/// NONE, RELU, RELU6 = min(max(x, 0), 6), RELU_N1_TO_1 = min(max(x, -1), 1), SIGMOID, TANH.
+/// NONE, RELU, RELU6 = min(max(x, 0), 6), RELU_N1_TO_1 = min(max(x, -1), 1), SIGMOID, TANH,
+/// HARD_SWISH, SILU, GELU, GELU_TANH.
 void apply_fused_activation(const ir::Operation& op, Tensor& y);
 
 /// When the op's `fused_activation` is a clamp (NONE, RELU, RELU6, RELU_N1_TO_1), sets
 /// [lo, hi] (infinite bounds for none) and returns true, so a kernel can fuse it into
 /// its epilogue; false for the others (SIGMOID, TANH), which apply_fused_activation does.
 bool fused_clamp(const ir::Operation& op, float& lo, float& hi);
+/// The op's fused_activation without a clamp form (SIGMOID, TANH, HARD_SWISH, SILU, GELU,
+/// GELU_TANH) as a gemm::Epilogue::strip_fn, applied while the GEMM's output is in cache;
+/// null for NONE and the clamps.
+using StripFn = void (*)(float* p, std::int64_t n);
+StripFn fused_strip_fn(const ir::Operation& op);
 
 /// y = f(x) for an f32 tensor through vmath (vectorised, split over the current
 /// thread pool); an undefined tensor for other dtypes (the caller's reference then runs).

@@ -141,6 +141,8 @@ bool activation_post_op(std::string_view act, dnnl::primitive_attr& attr) {
       {"TANH", dnnl::algorithm::eltwise_tanh, 0.f, 0.f},
       {"HARD_SWISH", dnnl::algorithm::eltwise_hardswish, 0.f, 0.f},  // x * relu6(x + 3) / 6
       {"SILU", dnnl::algorithm::eltwise_swish, 1.f, 0.f},            // x * sigmoid(alpha x)
+      {"GELU", dnnl::algorithm::eltwise_gelu_erf, 0.f, 0.f},
+      {"GELU_TANH", dnnl::algorithm::eltwise_gelu_tanh, 0.f, 0.f},
   };
   if (act == "NONE") return true;
   for (const Row& r : kRows)

@@ -61,6 +61,7 @@ Outputs kernel_Gemm(const ir::Operation& op, Inputs x) {
       gemm::Epilogue ep;
       ep.lo = lo;
       ep.hi = hi;
+      if (!clamp) ep.strip_fn = fused_strip_fn(op);
       bool accumulate = false;
       if (C.defined()) {
         if (beta == 1.0 && C.numel() == N && (C.rank() == 1 || (C.rank() == 2 && C.dim(0) == 1))) {
@@ -94,7 +95,8 @@ Outputs kernel_Gemm(const ir::Operation& op, Inputs x) {
     }
     return Y;
   })};
-  if (!clamp) apply_fused_activation(op, result[0]);
+  if (!clamp && !(A.dtype() == DType::Float32 && fused_strip_fn(op)))
+    apply_fused_activation(op, result[0]);
   return result;
 }
 
@@ -160,8 +162,9 @@ Outputs kernel_FullyConnected(const ir::Operation& op, Inputs x) {
     ep.bias_kind = gemm::Epilogue::Bias::PerColumn;
     ep.bias = B.data<float>();
   }
+  if (!clamp) ep.strip_fn = fused_strip_fn(op);
   gemm::sgemm(M, N, K, 1.f, X.data<float>(), K, false, W.data<float>(), K, true, false, Y.mutable_data<float>(), N, ep);
-  if (!clamp) apply_fused_activation(op, Y);
+  if (!clamp && !ep.strip_fn) apply_fused_activation(op, Y);
   return {Y};
 }
 
