@@ -73,6 +73,18 @@ memory::desc activation_md(const Dims& dims, memory::data_type t = memory::data_
   order.push_back(1);
   return memory::desc(dims, t, dense_strides(dims, order));
 }
+// The same for channels [m0, m0 + dims[1]) of a tensor of `channels` channels (the
+// caller offsets the pointer by m0).
+memory::desc activation_md(Dims dims, std::int64_t channels, memory::data_type t) {
+  std::vector<std::size_t> order{0};
+  for (std::size_t d = 2; d < dims.size(); ++d) order.push_back(d);
+  order.push_back(1);
+  const memory::dim c = dims[1];
+  dims[1] = channels;
+  const Dims st = dense_strides(dims, order);
+  dims[1] = c;
+  return memory::desc(dims, t, st);
+}
 
 memory::desc weights_md(const Dims& dims, bool grouped, memory::data_type t) {
   const std::size_t o = grouped ? 1 : 0, i = o + 1;
@@ -91,6 +103,8 @@ struct Piece {
   std::int64_t n0 = 0, row0 = 0, in_row0 = 0;  // first image, output row, input row
   std::int64_t pixels = 0;                     // output pixels of the piece
   int weights = -1;                            // index into Prepared::weights
+  std::int64_t m0 = 0;                         // first output channel (pieces by channels)
+  memory bias;                                 // its biases when it has a channel range
   // Winograd: the convolution runs on oneDNN's blocked layouts (src_int, dst_int); x is
   // reordered into it and y out of it around each call.
   bool wino = false;
@@ -189,21 +203,10 @@ std::shared_ptr<Prepared> prepare(const ConvGeometry& g, const void* w, const fl
   memory user_weights(user_w, engine, const_cast<void*>(w));
 
   struct Span {
-    std::int64_t n0, n, row0, rows;
+    std::int64_t n0, n, row0, rows, m0 = 0, m = 0;  // m = 0: every output channel
   };
   std::vector<Span> spans;
   const std::int64_t oh = g.out[0];
-  if (g.n >= parts || oh < 2) {
-    const std::int64_t per = (g.n + parts - 1) / parts;
-    for (std::int64_t n0 = 0; n0 < g.n; n0 += per) spans.push_back({n0, std::min(per, g.n - n0), 0, oh});
-  } else {
-    const std::int64_t bands = std::min<std::int64_t>((parts + g.n - 1) / g.n, oh);
-    for (std::int64_t n0 = 0; n0 < g.n; ++n0)
-      for (std::int64_t i = 0; i < bands; ++i) {
-        const std::int64_t r0 = oh * i / bands, r1 = oh * (i + 1) / bands;
-        spans.push_back({n0, 1, r0, r1 - r0});
-      }
-  }
   std::int64_t row_pixels = 1;
   for (std::size_t d = 1; d < k; ++d) row_pixels *= g.out[d];
   // Winograd (f32, 2-D 3x3, stride 1, no dilation, group 1, enough channels): oneDNN's
@@ -215,6 +218,31 @@ std::shared_ptr<Prepared> prepare(const ConvGeometry& g, const void* w, const fl
                     g.kernel[0] == 3 && g.kernel[1] == 3 && g.strides[0] == 1 &&
                     g.strides[1] == 1 && g.dilations[0] == 1 && g.dilations[1] == 1 && g.c >= 32 &&
                     g.m >= 32;
+  // Each Winograd piece reads all of its transformed weights (16 or 36 C x M matrices):
+  // bands of a small plane would each read all of them for few outputs (ResNet's 14x14
+  // and 7x7 layers at 2 threads: no faster than direct, or 2.3x slower). Such a plane is
+  // cut by output channels instead (blocks of 16), each piece reading its share.
+  constexpr std::int64_t kWinogradBandPixels = 512;
+  const std::int64_t band_pixels = oh * row_pixels * g.n / parts;
+  if (wino && g.n < parts && band_pixels < kWinogradBandPixels && g.m >= 16 * parts) {
+    const std::int64_t blocks = g.m / 16;
+    for (std::int64_t n0 = 0; n0 < g.n; ++n0)
+      for (int i = 0; i < parts; ++i) {
+        const std::int64_t m0 = 16 * (blocks * i / parts);
+        const std::int64_t m1 = i + 1 == parts ? g.m : 16 * (blocks * (i + 1) / parts);
+        spans.push_back({n0, 1, 0, oh, m0, m1 - m0});
+      }
+  } else if (g.n >= parts || oh < 2) {
+    const std::int64_t per = (g.n + parts - 1) / parts;
+    for (std::int64_t n0 = 0; n0 < g.n; n0 += per) spans.push_back({n0, std::min(per, g.n - n0), 0, oh});
+  } else {
+    const std::int64_t bands = std::min<std::int64_t>((parts + g.n - 1) / g.n, oh);
+    for (std::int64_t n0 = 0; n0 < g.n; ++n0)
+      for (std::int64_t i = 0; i < bands; ++i) {
+        const std::int64_t r0 = oh * i / bands, r1 = oh * (i + 1) / bands;
+        spans.push_back({n0, 1, r0, r1 - r0});
+      }
+  }
   constexpr std::int64_t kWinogradMinPixels = 48;
   memory plain_weights;  // OHWI -> OIHW first: oneDNN reorders Winograd weights from plain ones
   for (const Span& sp : spans) {
@@ -223,7 +251,8 @@ std::shared_ptr<Prepared> prepare(const ConvGeometry& g, const void* w, const fl
     const std::int64_t first = sp.row0 * g.strides[0] - g.pad_begin[0];
     const std::int64_t last = (sp.row0 + sp.rows - 1) * g.strides[0] - g.pad_begin[0] + reach;  // exclusive
     const std::int64_t in0 = std::max<std::int64_t>(0, first), in1 = std::min(g.in[0], last);
-    Dims src{sp.n, g.c, in1 - in0}, dst{sp.n, g.m, sp.rows}, pl{in0 - first}, pr{last - in1};
+    const std::int64_t mc = sp.m ? sp.m : g.m;  // the piece's output channels [sp.m0, sp.m0 + mc)
+    Dims src{sp.n, g.c, in1 - in0}, dst{sp.n, mc, sp.rows}, pl{in0 - first}, pr{last - in1};
     for (std::size_t d = 1; d < k; ++d) {
       src.push_back(g.in[d]);
       dst.push_back(g.out[d]);
@@ -232,13 +261,20 @@ std::shared_ptr<Prepared> prepare(const ConvGeometry& g, const void* w, const fl
     }
     Piece piece;
     piece.src = activation_md(src, types.src);
-    piece.dst = activation_md(dst, types.dst);
+    piece.dst = sp.m ? activation_md(dst, g.m, types.dst) : activation_md(dst, types.dst);
+    // A channel range (group 1): its rows of the OHWI weights and its biases.
+    Dims pwts = wts;
+    if (sp.m) pwts[0] = mc;
+    const memory::desc any_pw =
+        sp.m ? memory::desc(pwts, types.weights, memory::format_tag::any) : any_w;
+    const memory::desc pbias_md =
+        sp.m ? memory::desc({mc}, memory::data_type::f32, memory::format_tag::a) : bias_md;
     const auto kind = dnnl::prop_kind::forward_inference;
     const auto algo = dnnl::algorithm::convolution_direct;
-    const auto desc = b ? dnnl::convolution_forward::desc(kind, algo, piece.src, any_w, bias_md, piece.dst, strides,
-                                                          dil, pl, pr)
-                        : dnnl::convolution_forward::desc(kind, algo, piece.src, any_w, piece.dst, strides, dil, pl,
-                                                          pr);
+    const auto desc = b ? dnnl::convolution_forward::desc(kind, algo, piece.src, any_pw, pbias_md,
+                                                          piece.dst, strides, dil, pl, pr)
+                        : dnnl::convolution_forward::desc(kind, algo, piece.src, any_pw, piece.dst,
+                                                          strides, dil, pl, pr);
     dnnl::convolution_forward::primitive_desc pd(desc, attr, engine);
     if (types.int8() && !exact_int8_impl(pd.impl_info_str())) return std::make_shared<Prepared>();
     // Each piece reads all of the transformed weights (16 or 36 C x M matrices): on a
@@ -250,10 +286,11 @@ std::shared_ptr<Prepared> prepare(const ConvGeometry& g, const void* w, const fl
         const memory::desc src_any(src, memory::data_type::f32, memory::format_tag::any),
             dst_any(dst, memory::data_type::f32, memory::format_tag::any);
         const auto walgo = dnnl::algorithm::convolution_winograd;
-        const auto wdesc = b ? dnnl::convolution_forward::desc(kind, walgo, src_any, any_w, bias_md,
-                                                               dst_any, strides, dil, pl, pr)
-                             : dnnl::convolution_forward::desc(kind, walgo, src_any, any_w, dst_any,
-                                                               strides, dil, pl, pr);
+        const auto wdesc =
+            b ? dnnl::convolution_forward::desc(kind, walgo, src_any, any_pw, pbias_md, dst_any,
+                                                strides, dil, pl, pr)
+              : dnnl::convolution_forward::desc(kind, walgo, src_any, any_pw, dst_any, strides, dil,
+                                                pl, pr);
         const dnnl::convolution_forward::primitive_desc wpd(wdesc, attr, engine);
         dnnl::primitive_attr rattr;
         rattr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
@@ -277,19 +314,35 @@ std::shared_ptr<Prepared> prepare(const ConvGeometry& g, const void* w, const fl
     piece.row0 = sp.row0;
     piece.in_row0 = in0;
     piece.pixels = sp.n * sp.rows * row_pixels;
-    for (std::size_t i = 0; i < p->weights.size(); ++i)
+    piece.m0 = sp.m0;
+    if (sp.m && b) {
+      piece.bias = memory(pbias_md, engine);
+      std::memcpy(piece.bias.get_data_handle(), b + sp.m0,
+                  static_cast<std::size_t>(mc) * sizeof(float));
+      p->bytes += pbias_md.get_size();
+    }
+    for (std::size_t i = 0; i < p->weights.size() && !sp.m; ++i)
       if (p->weights[i].get_desc() == pd.weights_desc()) piece.weights = static_cast<int>(i);
     if (piece.weights < 0) {
       memory reordered(pd.weights_desc(), engine);
+      memory piece_weights = user_weights;
+      if (sp.m) {  // its rows of the OHWI weights (f32: channel pieces are Winograd's)
+        std::int64_t per_channel = g.c;
+        for (auto kd : g.kernel) per_channel *= kd;
+        piece_weights =
+            memory(weights_md(pwts, false, types.weights), engine,
+                   const_cast<float*>(static_cast<const float*>(w)) + sp.m0 * per_channel);
+      }
       if (piece.wino) {
-        if (!plain_weights) {
-          plain_weights =
-              memory(memory::desc(wts, types.weights, memory::format_tag::oihw), engine);
-          dnnl::reorder(user_weights, plain_weights).execute(stream, user_weights, plain_weights);
+        memory plain = sp.m ? memory() : plain_weights;
+        if (!plain) {
+          plain = memory(memory::desc(pwts, types.weights, memory::format_tag::oihw), engine);
+          dnnl::reorder(piece_weights, plain).execute(stream, piece_weights, plain);
+          if (!sp.m) plain_weights = plain;
         }
-        dnnl::reorder(plain_weights, reordered).execute(stream, plain_weights, reordered);
+        dnnl::reorder(plain, reordered).execute(stream, plain, reordered);
       } else {
-        dnnl::reorder(user_weights, reordered).execute(stream, user_weights, reordered);
+        dnnl::reorder(piece_weights, reordered).execute(stream, piece_weights, reordered);
       }
       p->bytes += pd.weights_desc().get_size();
       piece.weights = static_cast<int>(p->weights.size());
@@ -354,7 +407,10 @@ void run_pieces(const ConvGeometry& g, const Prepared& p, Bind&& bind, Done&& do
     auto& engine = cpu_engine();
     thread_local dnnl::stream stream(engine);  // one per thread: made once, not per call
     std::unordered_map<int, memory> args{{DNNL_ARG_WEIGHTS, p.weights[static_cast<std::size_t>(piece.weights)]}};
-    if (p.bias) args.emplace(DNNL_ARG_BIAS, p.bias);
+    if (piece.bias)
+      args.emplace(DNNL_ARG_BIAS, piece.bias);
+    else if (p.bias)
+      args.emplace(DNNL_ARG_BIAS, p.bias);
     thread_local std::vector<std::byte> scratch;
     if (const std::size_t bytes = piece.scratch.get_size()) {
       if (scratch.size() < bytes) scratch.resize(bytes);
@@ -463,7 +519,7 @@ bool conv_onednn(const ConvGeometry& g, const float* x, const float* w, const fl
   if (!p) return false;
   run_pieces(g, *p, [&](const Piece& piece, auto& args, std::int64_t x_at, std::int64_t y_pixel, auto& engine) {
     args.emplace(DNNL_ARG_SRC, memory(piece.src, engine, const_cast<float*>(x + x_at)));
-    args.emplace(DNNL_ARG_DST, memory(piece.dst, engine, y + y_pixel * g.m));
+    args.emplace(DNNL_ARG_DST, memory(piece.dst, engine, y + y_pixel * g.m + piece.m0));
   }, [](const Piece&, std::int64_t) {});
   return true;
 }
