@@ -226,6 +226,10 @@ TEST(Session, ChannelsLastOnOneDnnMatchesOwnKernels) {
       {1, 8, 7, 7, 12, 1, 1, 1, 1, {0, 0, 0, 0}, true, "Tanh"},
       {1, 24, 9, 9, 24, 5, 2, 1, 24, {2, 2, 2, 2}, true, "SiLU"},  // efficientnet's depthwise +
                                                                    // SiLU
+      // 1x1 on one or two pixels (squeeze-excite): our GEMV instead of oneDNN
+      {1, 96, 1, 1, 24, 1, 1, 1, 1, {0, 0, 0, 0}, true, "Relu"},
+      {2, 40, 1, 1, 120, 1, 1, 1, 1, {0, 0, 0, 0}, false, "HardSwish"},
+      {3, 16, 1, 1, 8, 1, 1, 1, 1, {0, 0, 0, 0}, true, "Sigmoid"},  // three pixels: oneDNN
       // 3x3 stride 1 with 32+ channels: oneDNN's Winograd kernels (with AVX-512)
       {1, 32, 14, 14, 48, 3, 1, 1, 1, {1, 1, 1, 1}, true, "Relu"},
       {2, 64, 9, 11, 32, 3, 1, 1, 1, {1, 1, 1, 1}, false, ""},     // batch 2, odd sizes
