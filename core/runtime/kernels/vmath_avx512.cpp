@@ -30,6 +30,7 @@ struct V {
   static R sub(R a, R b) { return _mm512_sub_ps(a, b); }
   static R mul(R a, R b) { return _mm512_mul_ps(a, b); }
   static R div(R a, R b) { return _mm512_div_ps(a, b); }
+  static R rcp(R a) { return _mm512_rcp14_ps(a); }  // 1/a to 2^-14 (AVX-512) or 2^-12 (AVX2)
   static R min(R a, R b) { return _mm512_min_ps(a, b); }
   static R max(R a, R b) { return _mm512_max_ps(a, b); }
   static R fmadd(R a, R b, R c) { return _mm512_fmadd_ps(a, b, c); }

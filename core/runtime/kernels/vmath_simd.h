@@ -84,13 +84,54 @@ struct VMath {
     return erf_q(x, &q);
   }
 
+  // e^a for a <= 0 (GELU's tail): exp() without its overflow, NaN and subnormal handling,
+  // which these arguments never need (below -87.3: 0).
+  static R exp_neg(R a) {
+    const R ac = V::max(a, V::set1(-87.3f));
+    const R n = V::round(V::mul(ac, V::set1(1.44269504088896341f)));
+    R r = V::fnmadd(n, V::set1(0.693359375f), ac);
+    r = V::fnmadd(n, V::set1(-2.12194440e-4f), r);
+    R p = V::set1(1.9875691500e-4f);
+    p = V::fmadd(p, r, V::set1(1.3981999507e-3f));
+    p = V::fmadd(p, r, V::set1(8.3334519073e-3f));
+    p = V::fmadd(p, r, V::set1(4.1665795894e-2f));
+    p = V::fmadd(p, r, V::set1(1.6666665459e-1f));
+    p = V::fmadd(p, r, V::set1(5.0000001201e-1f));
+    p = V::fmadd(p, V::mul(r, r), V::add(r, V::set1(1.f)));
+    return V::blend(V::mul(p, V::pow2n(n)), V::set1(0.f),
+                    V::lt(a, V::set1(-87.3f)));  // n >= -126: normal
+  }
+
+  // GELU with erf_q's two forms, cheaper where it can be: 1 / (1 + p|z|) by a reciprocal
+  // estimate and one Newton step (no division) and e^(-z^2) by exp_neg.
   static R gelu(R x) {
     const R z = V::mul(x, V::set1(0.70710678118654752f));
-    R q;
-    const R e = erf_q(z, &q);
-    // 1 + erf(z): q itself in the negative tail (no cancellation).
-    const R one_plus = V::blend(V::add(V::set1(1.f), e), q, V::lt(z, V::set1(-1.f)));
-    return V::mul(V::mul(V::set1(0.5f), x), one_plus);
+    const R az = V::abs(z);
+    // |z| < 1: erf(z) = z P(z^2)
+    const R z2 = V::mul(z, z);
+    R p = V::set1(7.853861353153693e-5f);
+    p = V::fmadd(p, z2, V::set1(-8.010193625184903e-4f));
+    p = V::fmadd(p, z2, V::set1(5.188327685732524e-3f));
+    p = V::fmadd(p, z2, V::set1(-2.685381193529856e-2f));
+    p = V::fmadd(p, z2, V::set1(1.128358514861418e-1f));
+    p = V::fmadd(p, z2, V::set1(-3.761262582423300e-1f));
+    p = V::fmadd(p, z2, V::set1(1.128379165726710f));
+    const R small = V::fmadd(p, z, V::set1(1.f));  // 1 + erf(z)
+    // |z| >= 1: q = erfc(|z|) = t Q(t) e^(-z^2), t = 1 / (1 + 0.3275911 |z|)
+    const R azc = V::min(az, V::set1(10.f));
+    const R d = V::fmadd(V::set1(0.3275911f), azc, V::set1(1.f));
+    R t = V::rcp(d);
+    t = V::fmadd(t, V::fnmadd(d, t, V::set1(1.f)), t);  // t (2 - d t)
+    R q = V::set1(1.061405429f);
+    q = V::fmadd(q, t, V::set1(-1.453152027f));
+    q = V::fmadd(q, t, V::set1(1.421413741f));
+    q = V::fmadd(q, t, V::set1(-0.284496736f));
+    q = V::fmadd(q, t, V::set1(0.254829592f));
+    q = V::mul(V::mul(q, t), exp_neg(V::neg(V::mul(azc, azc))));
+    // 1 + erf(z): 2 - q above, q itself below (no cancellation in the negative tail).
+    const R large = V::blend(V::sub(V::set1(2.f), q), q, V::lt(z, V::set1(0.f)));
+    const R one_plus = V::blend(large, small, V::lt(az, V::set1(1.f)));
+    return V::blend(V::mul(V::mul(V::set1(0.5f), x), one_plus), x, V::isnan(x));
   }
 
   static R gelu_tanh(R x) {
