@@ -58,15 +58,16 @@ void apply_parallel(Fn f, const float* x, float* y, std::int64_t n, float alpha,
 
 void softmax_row_with(gemm::Isa isa, const float* x, float* y, std::int64_t n, bool log) {
   if (n <= 0) return;
-  float mx = -std::numeric_limits<float>::infinity();
-  for (std::int64_t j = 0; j < n; ++j) mx = std::max(mx, x[j]);
   // mx = -inf (all -inf) or +inf gives NaN rows, as the plain formula does.
-  float sum = 0.f;
+  float mx = -std::numeric_limits<float>::infinity(), sum = 0.f;
   if (isa == gemm::Isa::Avx512) {
+    mx = row_max_avx512(x, n);
     sum = exp_sum_avx512(x, y, n, mx);
   } else if (isa == gemm::Isa::Avx2) {
+    mx = row_max_avx2(x, n);
     sum = exp_sum_avx2(x, y, n, mx);
   } else {
+    for (std::int64_t j = 0; j < n; ++j) mx = std::max(mx, x[j]);
     for (std::int64_t j = 0; j < n; ++j) sum += (y[j] = std::exp(x[j] - mx));
   }
   if (log) {
@@ -75,7 +76,12 @@ void softmax_row_with(gemm::Isa isa, const float* x, float* y, std::int64_t n, b
     for (std::int64_t j = 0; j < n; ++j) y[j] = x[j] - mx - ls;
   } else {
     const float inv = 1.f / sum;
-    for (std::int64_t j = 0; j < n; ++j) y[j] *= inv;
+    if (isa == gemm::Isa::Avx512)
+      scale_avx512(y, n, inv);
+    else if (isa == gemm::Isa::Avx2)
+      scale_avx2(y, n, inv);
+    else
+      for (std::int64_t j = 0; j < n; ++j) y[j] *= inv;
   }
 }
 

@@ -60,5 +60,9 @@ void apply_avx512(Fn f, const float* x, float* y, std::int64_t n, float alpha, f
 /// Returns sum of e^(x - mx) over the row and writes the exponentials to y.
 float exp_sum_avx2(const float* x, float* y, std::int64_t n, float mx);
 float exp_sum_avx512(const float* x, float* y, std::int64_t n, float mx);
+float row_max_avx2(const float* x, std::int64_t n);
+float row_max_avx512(const float* x, std::int64_t n);
+void scale_avx2(float* y, std::int64_t n, float s);
+void scale_avx512(float* y, std::int64_t n, float s);
 
 }  // namespace ec::runtime::vmath

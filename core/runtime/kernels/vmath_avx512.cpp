@@ -65,6 +65,8 @@ void apply_avx512(Fn f, const float* x, float* y, std::int64_t n, float alpha, f
   VMath<V>::apply(f, x, y, n, alpha, beta);
 }
 float exp_sum_avx512(const float* x, float* y, std::int64_t n, float mx) { return VMath<V>::exp_sum(x, y, n, mx); }
+float row_max_avx512(const float* x, std::int64_t n) { return VMath<V>::row_max(x, n); }
+void scale_avx512(float* y, std::int64_t n, float s) { VMath<V>::scale(y, n, s); }
 void binary_avx512(BinOp op, const float* a, std::int64_t sa, const float* b, std::int64_t sb, float* y, std::int64_t n) {
   VMath<V>::binary(op, a, sa, b, sb, y, n);
 }
@@ -77,6 +79,8 @@ void binary_avx512(BinOp op, const float* a, std::int64_t sa, const float* b, st
 namespace ec::runtime::vmath {
 void apply_avx512(Fn, const float*, float*, std::int64_t, float, float) {}
 float exp_sum_avx512(const float*, float*, std::int64_t, float) { return 0.f; }
+float row_max_avx512(const float*, std::int64_t) { return 0.f; }
+void scale_avx512(float*, std::int64_t, float) {}
 void binary_avx512(BinOp, const float*, std::int64_t, const float*, std::int64_t, float*, std::int64_t) {}
 }  // namespace ec::runtime::vmath
 #endif

@@ -202,6 +202,27 @@ struct VMath {
     }
   }
 
+  // max over x[0, n) (a NaN is passed over, as std::max(mx, x) does), n >= 1.
+  static float row_max(const float* x, std::int64_t n) {
+    R acc = V::set1(-__builtin_inff());
+    std::int64_t i = 0;
+    for (; i + V::W <= n; i += V::W) acc = V::max(V::load(x + i), acc);  // NaN x: acc kept
+    alignas(64) float lanes[V::W];
+    V::store(lanes, acc);
+    float mx = -__builtin_inff();
+    for (int k = 0; k < V::W; ++k) mx = std::max(mx, lanes[k]);
+    for (; i < n; ++i) mx = std::max(mx, x[i]);
+    return mx;
+  }
+
+  // y[0, n) *= s
+  static void scale(float* y, std::int64_t n, float s) {
+    const R v = V::set1(s);
+    std::int64_t i = 0;
+    for (; i + V::W <= n; i += V::W) V::store(y + i, V::mul(V::load(y + i), v));
+    for (; i < n; ++i) y[i] *= s;
+  }
+
   // y = e^(x - mx); returns the sum (lane sums added in a fixed order).
   static float exp_sum(const float* x, float* y, std::int64_t n, float mx) {
     const R m = V::set1(mx);
