@@ -35,11 +35,6 @@ using Dims = memory::dims;
 
 std::atomic<std::int64_t> winograd_runs{0};
 
-std::atomic<int>& own_override() {
-  static std::atomic<int> v{-1};  // -1: read EC_CONV
-  return v;
-}
-
 dnnl::engine& cpu_engine() {
   static dnnl::engine engine(dnnl::engine::kind::cpu, 0);
   return engine;
@@ -441,36 +436,41 @@ void run_pieces(const ConvGeometry& g, const Prepared& p, Bind&& bind, Done&& do
 
 }  // namespace
 
-bool onednn_conv_enabled() {
-  int v = own_override().load(std::memory_order_relaxed);
-  if (v < 0) {
-    const char* env = std::getenv("EC_CONV");
-    v = env && std::string(env) == "own" ? 1 : 0;
-    own_override().store(v, std::memory_order_relaxed);
-  }
-  return v == 0;
-}
-
-void force_own_conv(bool own) { own_override().store(own ? 1 : 0, std::memory_order_relaxed); }
-
 namespace {
-std::atomic<int>& winograd_override() {
-  static std::atomic<int> v{-1};  // -1: read EC_WINOGRAD
-  return v;
+// A switch: set by a test (1 on, 0 off), else read once from the environment: on unless
+// `var` equals `off_value`.
+struct EnvSwitch {
+  const char* var;
+  const char* off_value;
+  std::atomic<int> v{-1};
+  bool on() {
+    int x = v.load(std::memory_order_relaxed);
+    if (x < 0) {
+      const char* env = std::getenv(var);
+      x = env && std::string(env) == off_value ? 0 : 1;
+      v.store(x, std::memory_order_relaxed);
+    }
+    return x == 1;
+  }
+  void set(bool on) { v.store(on ? 1 : 0, std::memory_order_relaxed); }
+};
+EnvSwitch& onednn_switch() {
+  static EnvSwitch s{"EC_CONV", "own"};
+  return s;
+}
+EnvSwitch& winograd_switch() {
+  static EnvSwitch s{"EC_WINOGRAD", "0"};
+  return s;
 }
 }  // namespace
 
-bool winograd_enabled() {
-  int v = winograd_override().load(std::memory_order_relaxed);
-  if (v < 0) {
-    const char* env = std::getenv("EC_WINOGRAD");
-    v = env && std::string(env) == "0" ? 0 : 1;
-    winograd_override().store(v, std::memory_order_relaxed);
-  }
-  return v == 1;
-}
+bool onednn_conv_enabled() { return onednn_switch().on(); }
 
-void force_winograd(bool on) { winograd_override().store(on ? 1 : 0, std::memory_order_relaxed); }
+void force_own_conv(bool own) { onednn_switch().set(!own); }
+
+bool winograd_enabled() { return winograd_switch().on(); }
+
+void force_winograd(bool on) { winograd_switch().set(on); }
 
 std::int64_t onednn_winograd_pieces_run() { return winograd_runs.load(std::memory_order_relaxed); }
 

@@ -15,9 +15,8 @@ template <class V>
 struct VMath {
   using R = typename V::R;
 
-  static R exp(R x) {
-    const R big = V::gt(x, V::set1(88.72283935546875f));
-    const R xc = V::max(V::min(x, V::set1(88.72283935546875f)), V::set1(-103.972077f));
+  // e^xc = p 2^n: n = round(xc log2 e), p = e^r by the degree-6 polynomial.
+  static R exp_reduced(R xc, R* n_out) {
     const R n = V::round(V::mul(xc, V::set1(1.44269504088896341f)));
     R r = V::fnmadd(n, V::set1(0.693359375f), xc);
     r = V::fnmadd(n, V::set1(-2.12194440e-4f), r);
@@ -27,7 +26,15 @@ struct VMath {
     p = V::fmadd(p, r, V::set1(4.1665795894e-2f));
     p = V::fmadd(p, r, V::set1(1.6666665459e-1f));
     p = V::fmadd(p, r, V::set1(5.0000001201e-1f));
-    p = V::fmadd(p, V::mul(r, r), V::add(r, V::set1(1.f)));
+    *n_out = n;
+    return V::fmadd(p, V::mul(r, r), V::add(r, V::set1(1.f)));
+  }
+
+  static R exp(R x) {
+    const R big = V::gt(x, V::set1(88.72283935546875f));
+    const R xc = V::max(V::min(x, V::set1(88.72283935546875f)), V::set1(-103.972077f));
+    R n;
+    const R p = exp_reduced(xc, &n);
     // 2^n as 2^n1 2^n2 (n in [-150, 128]), so the top and the subnormal range stay exact.
     const R n1 = V::floor(V::mul(n, V::set1(0.5f)));
     R y = V::mul(V::mul(p, V::pow2n(n1)), V::pow2n(V::sub(n, n1)));
@@ -54,26 +61,33 @@ struct VMath {
     return V::blend(large, small, V::lt(ax, V::set1(0.625f)));
   }
 
-  // erf(x), and in *tail_q the value q = erfc(|x|) for |x| >= 1 (undefined below).
-  static R erf_q(R x, R* tail_q) {
-    const R ax = V::abs(x);
-    const R z = V::mul(x, x);
+  // erf(x) = x P(x^2) for |x| < 1: P of z = x^2.
+  static R erf_small_p(R z) {
     R p = V::set1(7.853861353153693e-5f);
     p = V::fmadd(p, z, V::set1(-8.010193625184903e-4f));
     p = V::fmadd(p, z, V::set1(5.188327685732524e-3f));
     p = V::fmadd(p, z, V::set1(-2.685381193529856e-2f));
     p = V::fmadd(p, z, V::set1(1.128358514861418e-1f));
     p = V::fmadd(p, z, V::set1(-3.761262582423300e-1f));
-    p = V::fmadd(p, z, V::set1(1.128379165726710f));
-    const R small = V::mul(p, x);
-    const R axc = V::min(ax, V::set1(10.f));
-    const R t = V::div(V::set1(1.f), V::fmadd(V::set1(0.3275911f), axc, V::set1(1.f)));
+    return V::fmadd(p, z, V::set1(1.128379165726710f));
+  }
+  // erfc(a) = t Q(t) e^(-a^2) for a >= 1, t = 1 / (1 + p a): t Q(t).
+  static R erfc_tq(R t) {
     R q = V::set1(1.061405429f);
     q = V::fmadd(q, t, V::set1(-1.453152027f));
     q = V::fmadd(q, t, V::set1(1.421413741f));
     q = V::fmadd(q, t, V::set1(-0.284496736f));
     q = V::fmadd(q, t, V::set1(0.254829592f));
-    q = V::mul(V::mul(q, t), exp(V::neg(V::mul(axc, axc))));
+    return V::mul(q, t);
+  }
+
+  // erf(x), and in *tail_q the value q = erfc(|x|) for |x| >= 1 (undefined below).
+  static R erf_q(R x, R* tail_q) {
+    const R ax = V::abs(x);
+    const R small = V::mul(erf_small_p(V::mul(x, x)), x);
+    const R axc = V::min(ax, V::set1(10.f));
+    const R t = V::div(V::set1(1.f), V::fmadd(V::set1(0.3275911f), axc, V::set1(1.f)));
+    const R q = V::mul(erfc_tq(t), exp(V::neg(V::mul(axc, axc))));
     *tail_q = q;
     const R large = V::copysign(V::sub(V::set1(1.f), q), x);
     return V::blend(V::blend(large, small, V::lt(ax, V::set1(1.f))), x, V::isnan(x));
@@ -87,17 +101,8 @@ struct VMath {
   // e^a for a <= 0 (GELU's tail): exp() without its overflow, NaN and subnormal handling,
   // which these arguments never need (below -87.3: 0).
   static R exp_neg(R a) {
-    const R ac = V::max(a, V::set1(-87.3f));
-    const R n = V::round(V::mul(ac, V::set1(1.44269504088896341f)));
-    R r = V::fnmadd(n, V::set1(0.693359375f), ac);
-    r = V::fnmadd(n, V::set1(-2.12194440e-4f), r);
-    R p = V::set1(1.9875691500e-4f);
-    p = V::fmadd(p, r, V::set1(1.3981999507e-3f));
-    p = V::fmadd(p, r, V::set1(8.3334519073e-3f));
-    p = V::fmadd(p, r, V::set1(4.1665795894e-2f));
-    p = V::fmadd(p, r, V::set1(1.6666665459e-1f));
-    p = V::fmadd(p, r, V::set1(5.0000001201e-1f));
-    p = V::fmadd(p, V::mul(r, r), V::add(r, V::set1(1.f)));
+    R n;
+    const R p = exp_reduced(V::max(a, V::set1(-87.3f)), &n);
     return V::blend(V::mul(p, V::pow2n(n)), V::set1(0.f),
                     V::lt(a, V::set1(-87.3f)));  // n >= -126: normal
   }
@@ -107,27 +112,13 @@ struct VMath {
   static R gelu(R x) {
     const R z = V::mul(x, V::set1(0.70710678118654752f));
     const R az = V::abs(z);
-    // |z| < 1: erf(z) = z P(z^2)
-    const R z2 = V::mul(z, z);
-    R p = V::set1(7.853861353153693e-5f);
-    p = V::fmadd(p, z2, V::set1(-8.010193625184903e-4f));
-    p = V::fmadd(p, z2, V::set1(5.188327685732524e-3f));
-    p = V::fmadd(p, z2, V::set1(-2.685381193529856e-2f));
-    p = V::fmadd(p, z2, V::set1(1.128358514861418e-1f));
-    p = V::fmadd(p, z2, V::set1(-3.761262582423300e-1f));
-    p = V::fmadd(p, z2, V::set1(1.128379165726710f));
-    const R small = V::fmadd(p, z, V::set1(1.f));  // 1 + erf(z)
+    const R small = V::fmadd(erf_small_p(V::mul(z, z)), z, V::set1(1.f));  // |z| < 1: 1 + erf(z)
     // |z| >= 1: q = erfc(|z|) = t Q(t) e^(-z^2), t = 1 / (1 + 0.3275911 |z|)
     const R azc = V::min(az, V::set1(10.f));
     const R d = V::fmadd(V::set1(0.3275911f), azc, V::set1(1.f));
     R t = V::rcp(d);
     t = V::fmadd(t, V::fnmadd(d, t, V::set1(1.f)), t);  // t (2 - d t)
-    R q = V::set1(1.061405429f);
-    q = V::fmadd(q, t, V::set1(-1.453152027f));
-    q = V::fmadd(q, t, V::set1(1.421413741f));
-    q = V::fmadd(q, t, V::set1(-0.284496736f));
-    q = V::fmadd(q, t, V::set1(0.254829592f));
-    q = V::mul(V::mul(q, t), exp_neg(V::neg(V::mul(azc, azc))));
+    const R q = V::mul(erfc_tq(t), exp_neg(V::neg(V::mul(azc, azc))));
     // 1 + erf(z): 2 - q above, q itself below (no cancellation in the negative tail).
     const R large = V::blend(V::sub(V::set1(2.f), q), q, V::lt(z, V::set1(0.f)));
     const R one_plus = V::blend(large, small, V::lt(az, V::set1(1.f)));
