@@ -6,7 +6,9 @@
 //
 // exp:  n = round(x log2 e), r = x - n ln 2 (two-part ln 2), e^r by the Cephes
 //       degree-6 polynomial, times 2^n built in the exponent bits.
-// tanh: |x| < 0.625: x + x^3 P(x^2) (Cephes tanhf); else 1 - 2 / (e^(2|x|) + 1).
+// sigmoid, tanh: 1 / (1 + e^-x); |x| < 0.625: x + x^3 P(x^2) (Cephes tanhf), else
+//       1 - 2 / (e^(2|x|) + 1); e^a by one 2^n on a clamped a, 1 / d by the reciprocal
+//       estimate and one Newton step (no division).
 // erf:  |x| < 1: x P(x^2) (Cephes erff); else 1 - t Q(t) e^(-x^2), t = 1/(1 + p|x|)
 //       (Abramowitz-Stegun 7.1.26, |error| <= 1.5e-7); GELU uses t Q(t) e^(-x^2)
 //       directly for 1 + erf(z), z <= -1, so its negative tail has no cancellation.
@@ -43,8 +45,27 @@ struct VMath {
     return V::blend(y, x, V::isnan(x));
   }
 
+  // 1 / d for d >= 1: the reciprocal estimate and one Newton step, t (2 - d t) (no division).
+  static R recip(R d) {
+    const R t = V::rcp(d);
+    return V::fmadd(t, V::fnmadd(d, t, V::set1(1.f)), t);
+  }
+
+  // e^a for |a| <= 88: one 2^n (n in [-127, 127]; 2^-127 builds as 0, e^-88 is below the
+  // normal floats anyway), no overflow, NaN or subnormal handling.
+  static R exp_mid(R a) {
+    R n;
+    const R p = exp_reduced(a, &n);
+    return V::mul(p, V::pow2n(n));
+  }
+
+  // 1 / (1 + e^-x) by exp_mid and recip on x in [-88, 88]; beyond, 0 or 1 (exactly, for
+  // the infinities); NaN passed through.
   static R sigmoid(R x) {
-    return V::div(V::set1(1.f), V::add(V::set1(1.f), exp(V::neg(x))));
+    const R xc = V::max(V::min(x, V::set1(88.f)), V::set1(-88.f));
+    const R r = recip(V::add(exp_mid(V::neg(xc)), V::set1(1.f)));
+    const R step = V::min(V::max(x, V::set1(0.f)), V::set1(1.f));
+    return V::blend(V::blend(r, step, V::gt(V::abs(x), V::set1(88.f))), x, V::isnan(x));
   }
 
   static R tanh(R x) {
@@ -56,9 +77,11 @@ struct VMath {
     p = V::fmadd(p, z, V::set1(1.33314422036e-1f));
     p = V::fmadd(p, z, V::set1(-3.33332819422e-1f));
     const R small = V::fmadd(V::mul(p, z), x, x);
-    const R e = exp(V::add(ax, ax));
-    const R large = V::copysign(V::sub(V::set1(1.f), V::div(V::set1(2.f), V::add(e, V::set1(1.f)))), x);
-    return V::blend(large, small, V::lt(ax, V::set1(0.625f)));
+    // 1 - 2 / (e^2|x| + 1), 2|x| clamped to 88 (tanh is 1 in float from |x| = 9 on).
+    const R e = exp_mid(V::min(V::add(ax, ax), V::set1(88.f)));
+    const R large =
+        V::copysign(V::fnmadd(V::set1(2.f), recip(V::add(e, V::set1(1.f))), V::set1(1.f)), x);
+    return V::blend(V::blend(large, small, V::lt(ax, V::set1(0.625f))), x, V::isnan(x));
   }
 
   // erf(x) = x P(x^2) for |x| < 1: P of z = x^2.
@@ -116,8 +139,7 @@ struct VMath {
     // |z| >= 1: q = erfc(|z|) = t Q(t) e^(-z^2), t = 1 / (1 + 0.3275911 |z|)
     const R azc = V::min(az, V::set1(10.f));
     const R d = V::fmadd(V::set1(0.3275911f), azc, V::set1(1.f));
-    R t = V::rcp(d);
-    t = V::fmadd(t, V::fnmadd(d, t, V::set1(1.f)), t);  // t (2 - d t)
+    const R t = recip(d);
     const R q = V::mul(erfc_tq(t), exp_neg(V::neg(V::mul(azc, azc))));
     // 1 + erf(z): 2 - q above, q itself below (no cancellation in the negative tail).
     const R large = V::blend(V::sub(V::set1(2.f), q), q, V::lt(z, V::set1(0.f)));
