@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "core/errors.h"
+#include "core/runtime/thread_pool.h"
 #include "tests/runtime/test_util.h"
 
 namespace ec::runtime::test {
@@ -130,6 +131,77 @@ TEST(Reduction, ReduceSumKeepdimsAndArgMax) {
   auto a = run1(make_op("ArgMax", {"x"}, {"y"}, {{"axis", std::int64_t{1}}}), {f32({2, 3}, {1, 9, 3, 7, 5, 6})});
   EXPECT_EQ(a[0].shape(), (V{2, 1}));
   EXPECT_EQ(a[0].to_int64_vector(), (V{1, 0}));
+}
+
+// The f32 reductions over a run of consecutive axes (rows of r when nothing follows them,
+// else columns), a run through a size-1 axis, and axes that are no run (the odometer),
+// against a double reference, equal at 1 and 3 threads.
+TEST(Reduction, FloatRunsMatchDoubleReferenceAtAnyThreadCount) {
+  const V shape{3, 37, 5, 7};
+  std::vector<float> xs(3 * 37 * 5 * 7);
+  for (std::size_t i = 0; i < xs.size(); ++i)
+    xs[i] = static_cast<float>((i * 7919) % 1000) / 250.f - 2.f;
+  struct Case {
+    const char* op;
+    V axes;
+  };
+  const Case cases[] = {
+      {"ReduceMean", {2, 3}}, {"ReduceMax", {1}}, {"ReduceSumSquare", {1, 2, 3}}, {"ReduceL1", {0}},
+      {"ReduceMin", {0, 2}},  {"ReduceL2", {3}},  {"ReduceSum", {-1, -2}}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.op);
+    const std::string op_type = c.op;
+    // Reference: every element into its output cell (the reduced coordinates zeroed).
+    std::vector<bool> red(4, false);
+    for (auto a : c.axes) red[static_cast<std::size_t>(a < 0 ? a + 4 : a)] = true;
+    V out_shape;
+    for (std::size_t d = 0; d < 4; ++d) out_shape.push_back(red[d] ? 1 : shape[d]);
+    const bool extreme = op_type == "ReduceMax" || op_type == "ReduceMin";
+    std::vector<double> ref(
+        static_cast<std::size_t>(out_shape[0] * out_shape[1] * out_shape[2] * out_shape[3]),
+        op_type == "ReduceMax"   ? -1e30
+        : op_type == "ReduceMin" ? 1e30
+                                 : 0.0);
+    std::int64_t count = 1;
+    for (std::size_t d = 0; d < 4; ++d) count *= red[d] ? shape[d] : 1;
+    for (std::int64_t i = 0; i < static_cast<std::int64_t>(xs.size()); ++i) {
+      std::int64_t rem = i, o = 0, stride = 1;
+      std::int64_t coord[4];
+      for (int d = 3; d >= 0; --d) {
+        coord[d] = rem % shape[static_cast<std::size_t>(d)];
+        rem /= shape[static_cast<std::size_t>(d)];
+      }
+      for (int d = 3; d >= 0; --d) {
+        o += (red[static_cast<std::size_t>(d)] ? 0 : coord[d]) * stride;
+        stride *= out_shape[static_cast<std::size_t>(d)];
+      }
+      const double v = xs[static_cast<std::size_t>(i)];
+      double& r = ref[static_cast<std::size_t>(o)];
+      if (op_type == "ReduceMax")
+        r = std::max(r, v);
+      else if (op_type == "ReduceMin")
+        r = std::min(r, v);
+      else if (op_type == "ReduceL1")
+        r += std::fabs(v);
+      else if (op_type == "ReduceSumSquare" || op_type == "ReduceL2")
+        r += v * v;
+      else
+        r += v;
+    }
+    std::vector<float> want;
+    for (double r : ref)
+      want.push_back(static_cast<float>(op_type == "ReduceMean" ? r / double(count)
+                                        : op_type == "ReduceL2" ? std::sqrt(r)
+                                                                : r));
+    std::vector<Tensor> got;
+    for (int threads : {1, 3}) {
+      ThreadPool pool(threads);
+      PoolScope scope(&pool);
+      got.push_back(run1(make_op(op_type, {"x"}, {"y"}, {{"axes", c.axes}}), {f32(shape, xs)})[0]);
+      expect_near(got.back(), out_shape, want, extreme ? 0.f : 2e-5f);
+    }
+    EXPECT_EQ(got[0].to_float_vector(), got[1].to_float_vector());
+  }
 }
 
 TEST(DataMovement, ReshapeInfersAndSharesStorage) {

@@ -4,6 +4,7 @@
 #include <type_traits>
 
 #include "core/runtime/kernels/common.h"
+#include "core/runtime/thread_pool.h"
 
 namespace ec::runtime::kernels {
 namespace {
@@ -15,6 +16,81 @@ Shape reduced_shape(const Shape& s, const std::vector<bool>& reduced) {
   Shape r = s;
   for (std::size_t d = 0; d < s.size(); ++d) if (reduced[d]) r[d] = 1;
   return r;
+}
+
+// An f32 reduction over one run of consecutive axes: x as [outer, r, inner] -> acc
+// [outer, inner] in double as the odometer below, without its per-element index arithmetic
+// and switch: rows of r in 8 lanes when inner == 1 (max/min exact; sums in another order,
+// equal to float precision), else r rows of inner combined in order (the same results);
+// split over the pool by outputs. False: not such a case (the odometer runs).
+template <Red K>
+void reduce_run_f32(const float* x, std::int64_t outer, std::int64_t r, std::int64_t inner,
+                    double* acc) {
+  constexpr double init = K == Red::Max   ? -std::numeric_limits<double>::infinity()
+                          : K == Red::Min ? std::numeric_limits<double>::infinity()
+                                          : 0.0;
+  const auto value = [](float v) -> double {
+    if constexpr (K == Red::L2 || K == Red::SumSquare) return double(v) * double(v);
+    if constexpr (K == Red::L1) return v < 0 ? -double(v) : double(v);
+    return v;
+  };
+  const auto combine = [](double a, double v) {
+    if constexpr (K == Red::Max) return std::max(a, v);
+    if constexpr (K == Red::Min) return std::min(a, v);
+    return a + v;
+  };
+  if (inner == 1) {
+    constexpr std::int64_t kLanes = 8;
+    parallel_for((outer + 15) / 16, [&](std::int64_t b) {
+      for (std::int64_t o = b * 16; o < std::min(outer, (b + 1) * 16); ++o) {
+        const float* row = x + o * r;
+        double lane[kLanes];
+        std::fill(lane, lane + kLanes, init);
+        std::int64_t i = 0;
+        for (; i + kLanes <= r; i += kLanes)
+          for (std::int64_t k = 0; k < kLanes; ++k) lane[k] = combine(lane[k], value(row[i + k]));
+        double a = init;
+        for (std::int64_t k = 0; k < kLanes; ++k) a = combine(a, lane[k]);
+        for (; i < r; ++i) a = combine(a, value(row[i]));
+        acc[o] = a;
+      }
+    });
+    return;
+  }
+  parallel_for(outer, [&](std::int64_t o) {
+    double* a = acc + o * inner;
+    std::fill(a, a + inner, init);
+    for (std::int64_t j = 0; j < r; ++j) {
+      const float* row = x + (o * r + j) * inner;
+      for (std::int64_t i = 0; i < inner; ++i) a[i] = combine(a[i], value(row[i]));
+    }
+  });
+}
+
+bool reduce_run_f32(const float* x, std::int64_t outer, std::int64_t r, std::int64_t inner,
+                    Red kind, double* acc) {
+  switch (kind) {
+    case Red::Sum:
+    case Red::Mean:
+    case Red::LogSum:
+      reduce_run_f32<Red::Sum>(x, outer, r, inner, acc);
+      return true;
+    case Red::Max:
+      reduce_run_f32<Red::Max>(x, outer, r, inner, acc);
+      return true;
+    case Red::Min:
+      reduce_run_f32<Red::Min>(x, outer, r, inner, acc);
+      return true;
+    case Red::L1:
+      reduce_run_f32<Red::L1>(x, outer, r, inner, acc);
+      return true;
+    case Red::L2:
+    case Red::SumSquare:
+      reduce_run_f32<Red::SumSquare>(x, outer, r, inner, acc);
+      return true;
+    default:
+      return false;
+  }
 }
 
 Outputs reduce(const ir::Operation& op, Inputs x, Red kind) {
@@ -54,19 +130,61 @@ Outputs reduce(const ir::Operation& op, Inputs x, Red kind) {
       });
     }
     const T* p = X.data<T>();
-    for_each_broadcast2(X.shape(), X.shape(), stat, [&](std::int64_t i, std::int64_t, std::int64_t o) {
-      const Acc v = static_cast<Acc>(p[i]);
-      Acc& a = acc[static_cast<std::size_t>(o)];
-      switch (kind) {
-        case Red::Sum: case Red::Mean: case Red::LogSum: a += v; break;
-        case Red::Max: a = std::max(a, v); break;
-        case Red::Min: a = std::min(a, v); break;
-        case Red::Prod: a *= v; break;
-        case Red::L1: a += v < 0 ? -v : v; break;
-        case Red::L2: case Red::SumSquare: a += v * v; break;
-        case Red::LogSumExp: a += static_cast<Acc>(std::exp(double(v) - mx[static_cast<std::size_t>(o)])); break;
+    // One run of consecutive reduced axes: [outer, r, inner].
+    std::int64_t first = -1, last = -1;
+    for (std::int64_t d = 0; d < rank; ++d)
+      if (reduced[static_cast<std::size_t>(d)] && X.dim(static_cast<std::size_t>(d)) != 1) {
+        if (first < 0) first = d;
+        last = d;
       }
-    });
+    bool run = first >= 0;
+    std::int64_t outer = 1, r = 1, inner = 1;
+    for (std::int64_t d = 0; d < rank && run; ++d) {
+      const std::int64_t e = X.dim(static_cast<std::size_t>(d));
+      if (d < first)
+        outer *= e;
+      else if (d > last)
+        inner *= e;
+      else if (reduced[static_cast<std::size_t>(d)] || e == 1)
+        r *= e;
+      else
+        run = false;  // a kept axis between reduced ones
+    }
+    bool done = false;
+    if constexpr (std::is_same_v<T, float>)
+      done = run && reduce_run_f32(p, outer, r, inner, kind, acc.data());
+    if (!done)
+      for_each_broadcast2(
+          X.shape(), X.shape(), stat, [&](std::int64_t i, std::int64_t, std::int64_t o) {
+            const Acc v = static_cast<Acc>(p[i]);
+            Acc& a = acc[static_cast<std::size_t>(o)];
+            switch (kind) {
+              case Red::Sum:
+              case Red::Mean:
+              case Red::LogSum:
+                a += v;
+                break;
+              case Red::Max:
+                a = std::max(a, v);
+                break;
+              case Red::Min:
+                a = std::min(a, v);
+                break;
+              case Red::Prod:
+                a *= v;
+                break;
+              case Red::L1:
+                a += v < 0 ? -v : v;
+                break;
+              case Red::L2:
+              case Red::SumSquare:
+                a += v * v;
+                break;
+              case Red::LogSumExp:
+                a += static_cast<Acc>(std::exp(double(v) - mx[static_cast<std::size_t>(o)]));
+                break;
+            }
+          });
     Tensor Y(X.dtype(), out);
     T* y = Y.mutable_data<T>();
     for (std::size_t i = 0; i < n; ++i) {
