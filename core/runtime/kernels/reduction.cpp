@@ -22,7 +22,7 @@ Shape reduced_shape(const Shape& s, const std::vector<bool>& reduced) {
 // [outer, inner] in double as the odometer below, without its per-element index arithmetic
 // and switch: rows of r in 8 lanes when inner == 1 (max/min exact; sums in another order,
 // equal to float precision), else r rows of inner combined in order (the same results);
-// split over the pool by outputs. False: not such a case (the odometer runs).
+// split over the pool by outputs.
 template <Red K>
 void reduce_run_f32(const float* x, std::int64_t outer, std::int64_t r, std::int64_t inner,
                     double* acc) {
@@ -67,6 +67,7 @@ void reduce_run_f32(const float* x, std::int64_t outer, std::int64_t r, std::int
   });
 }
 
+// reduce_run_f32<kind>; false for the kinds it does not take (the odometer runs).
 bool reduce_run_f32(const float* x, std::int64_t outer, std::int64_t r, std::int64_t inner,
                     Red kind, double* acc) {
   switch (kind) {
