@@ -176,7 +176,12 @@ void expect_conv_bit_exact(const Geometry& c, unsigned seed, int wmax = 127) {
   const bool depthwise = c.group == c.x[1] && c.m == c.group && c.dilation == 1 && use_vnni() &&
                          dw_nhwc_fits(c.kh, c.kw);
   const bool onednn = !depthwise && available && (whole || c.group == 1);
-  for (int threads : {1, 2}) {
+  // The depthwise kernel also with its quad rows built without VBMI2 (machines with VNNI
+  // but not VBMI2 take that form).
+  for (int pass = 0; pass < (depthwise ? 4 : 2); ++pass) {
+    const int threads = 1 + pass % 2;
+    const bool plain = pass >= 2;
+    force_dw_plain_quads(plain);
     gemm::PackCache cache;
     cache.add_constant_range(w.data->data(), w.data->size());
     gemm::PackCacheScope cache_scope(&cache);
@@ -184,6 +189,7 @@ void expect_conv_bit_exact(const Geometry& c, unsigned seed, int wmax = 127) {
     PoolScope scope(&pool);
     const std::int64_t before = kernels::onednn_int8_convs_run(), dw_before = dw_nhwc_vnni_runs();
     const Tensor got = nhwc->run(std::vector<Tensor>{to_channels_last<std::int8_t>(X), Tensor(), Tensor()})[0];
+    force_dw_plain_quads(false);
     const std::int64_t runs = kernels::onednn_int8_convs_run() - before;
     EXPECT_EQ(dw_nhwc_vnni_runs() - dw_before, depthwise ? 1 : 0) << "our depthwise kernel";
     if (!available || depthwise || (!whole && c.group > 1)) EXPECT_EQ(runs, 0);
@@ -192,9 +198,10 @@ void expect_conv_bit_exact(const Geometry& c, unsigned seed, int wmax = 127) {
     ASSERT_EQ(got.shape(), want_nhwc.shape());
     std::int64_t diff = 0;
     for (std::int64_t i = 0; i < got.numel(); ++i) diff += got.data<std::int8_t>()[i] != want_nhwc.data<std::int8_t>()[i];
-    EXPECT_EQ(diff, 0) << "NHWC x " << shape_string(c.x) << " m " << c.m << " group " << c.group << " k " << c.kh
-                       << "x" << c.kw << " stride " << c.stride
-                       << (depthwise ? " (dw_nhwc_vnni)"
+    EXPECT_EQ(diff, 0) << "NHWC x " << shape_string(c.x) << " m " << c.m << " group " << c.group
+                       << " k " << c.kh << "x" << c.kw << " stride " << c.stride
+                       << (depthwise ? (plain ? " (dw_nhwc_vnni, quads without VBMI2)"
+                                              : " (dw_nhwc_vnni)")
                            : onednn  ? (whole ? " (oneDNN)" : " (oneDNN, channel parts)")
                                      : " (NCHW kernel)")
                        << " threads " << threads;

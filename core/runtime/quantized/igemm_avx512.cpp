@@ -27,8 +27,10 @@ namespace ec::runtime::quantized {
 
 namespace {
 std::atomic<std::int64_t> dw_nhwc_runs{0};
-}
+std::atomic<bool> dw_plain_quads{false};
+}  // namespace
 std::int64_t dw_nhwc_vnni_runs() { return dw_nhwc_runs.load(); }
+void force_dw_plain_quads(bool on) { dw_plain_quads.store(on); }
 
 #if defined(__x86_64__)
 __attribute__((target("avx512f,avx512bw,avx512vnni"))) void igemm_micro_avx512vnni(std::int64_t kp,
@@ -72,12 +74,13 @@ __attribute__((target("avx512f,avx512bw,avx512vnni"))) void igemm_micro_avx512vn
 
 namespace {
 
-// Stores the 16 int32 lanes of v (already within int8) as bytes, lanes under mask k: the
-// register form of vpmovdb, then a plain store for whole rows (a byte-masked one for tails)
-// rather than the masked memory form of vpmovdb on every row.
+// Stores the 16 int32 lanes of v as bytes saturated to int8, lanes under mask k: the
+// register form of vpmovsdb (so a clamp to [-128, 127] is never needed before it), then a
+// plain store for whole rows (a byte-masked one for tails) rather than the masked memory
+// form on every row.
 __attribute__((target("avx512f,avx512bw,avx512vl"), always_inline)) inline void store16_i8(std::int8_t* out,
                                                                                         __mmask16 k, __m512i v) {
-  const __m128i b = _mm512_cvtepi32_epi8(v);
+  const __m128i b = _mm512_cvtsepi32_epi8(v);
   if (k == __mmask16(0xFFFF)) _mm_storeu_si128(reinterpret_cast<__m128i*>(out), b);
   else _mm_mask_storeu_epi8(out, k, b);
 }
@@ -115,43 +118,137 @@ __attribute__((target("avx512f"))) inline __m512i mbqm16(__m512i x, const Mbqm16
   return _mm512_mask_add_epi32(r, _mm512_cmpgt_epi32_mask(rem, thr), r, one);
 }
 
-// MBQM of the even 32-bit lanes of x in one 64-bit step (RequantChannel::single): the
-// product with the even lanes of m, the rounding constant, the correction when the
-// product is below -2^30, the arithmetic shift by 31 + right; the result in the low half.
-// thr is -2^30, or with the bias folded into round (RequantChannel::fold) -2^30 - bias * m.
-__attribute__((target("avx512f"))) inline __m512i mbqm_single_even(__m512i x, __m512i m, __m512i round,
-                                                                    __m512i correct, __m512i shift, __m512i thr) {
-  const __m512i p = _mm512_mul_epi32(x, m);
-  const __mmask8 neg = _mm512_cmplt_epi64_mask(p, thr);
-  __m512i t = _mm512_add_epi64(p, round);
-  t = _mm512_mask_sub_epi64(t, neg, t, correct);
-  return _mm512_srav_epi64(t, shift);
-}
-
-// 16 lanes: even lanes through mbqm_single_even, odd lanes moved down and back up.
-__attribute__((target("avx512f"))) inline __m512i mbqm_single16(__m512i x, __m512i m, const __m512i* round,
-                                                                 const __m512i* correct, const __m512i* shift,
-                                                                 const __m512i* thr) {
-  const __m512i even = mbqm_single_even(x, m, round[0], correct[0], shift[0], thr[0]);
-  const __m512i odd = mbqm_single_even(_mm512_srli_epi64(x, 32), _mm512_srli_epi64(m, 32), round[1], correct[1],
-                                       shift[1], thr[1]);
-  return _mm512_mask_blend_epi32(__mmask16(0xAAAA), even, _mm512_slli_epi64(odd, 32));
-}
-
-// One channel's single-step constants in vectors.
-// (folded: round and thr with the bias inside, RequantChannel::fold; the caller then
-// neither adds the bias nor shifts left.)
-struct Single16 {
-  __m512i m, rd[2], co[2], sh[2], thr[2];
+// MBQM in one 64-bit step (RequantChannel::single) on 16 lanes, the per-call constants in
+// vectors: the even lanes' 64-bit constants in [0], the odd lanes' in [1]. Per half: the
+// product with the multiplier, the rounding constant, the correction when the product is
+// below thr (-2^30, or -2^30 - bias * m with the bias folded into the rounding,
+// RequantChannel::fold), the arithmetic shift by s = 31 + right.
+// A zero point z added to every result rides in the rounding constant, and the odd lanes
+// shift by s - 32, which leaves their results in the high halves where the blend takes
+// them (`fast`): floor((t + z 2^s) / 2^s) = floor(t / 2^s) + z, and the high half of
+// t >> (s - 32) is t >> s. That needs s >= 32 in the odd lanes (right >= 1) and s <= 54
+// (|t| < 2^62 + 2^s, so t + z 2^s stays within int64); otherwise z is added after and
+// the odd results are shifted down and moved up. Bit for bit the scalar form either way.
+struct Step16 {
+  __m512i m, m_odd, rd[2], co[2], sh[2], th[2], z;
+  bool fast;
 };
-__attribute__((target("avx512f"))) inline Single16 single16(const RequantChannel& c, bool folded = false) {
-  Single16 r;
-  r.m = _mm512_set1_epi32(c.multiplier);
-  r.rd[0] = r.rd[1] = _mm512_set1_epi64(folded ? c.round_b : c.round);
-  r.co[0] = r.co[1] = _mm512_set1_epi64(c.correct);
-  r.sh[0] = r.sh[1] = _mm512_set1_epi64(c.shift64);
-  r.thr[0] = r.thr[1] = _mm512_set1_epi64(folded ? c.thr_b : -(std::int64_t(1) << 30));
-  return r;
+__attribute__((target("avx512f"))) inline Step16 step16(__m512i m, const __m512i* round,
+                                                        const __m512i* correct,
+                                                        const __m512i* shift, const __m512i* thr,
+                                                        std::int32_t z, bool allow_fast = true) {
+  Step16 s;
+  s.m = m;
+  s.m_odd = _mm512_srli_epi64(m, 32);
+  s.z = _mm512_set1_epi32(z);
+  const __m512i s32 = _mm512_set1_epi64(32), s54 = _mm512_set1_epi64(54);
+  s.fast = allow_fast && _mm512_cmplt_epi64_mask(shift[1], s32) == 0 &&
+           _mm512_cmpgt_epi64_mask(shift[0], s54) == 0 &&
+           _mm512_cmpgt_epi64_mask(shift[1], s54) == 0;
+  const __m512i z64 = _mm512_set1_epi64(z);
+  for (int h = 0; h < 2; ++h) {
+    s.rd[h] = s.fast ? _mm512_add_epi64(round[h], _mm512_sllv_epi64(z64, shift[h])) : round[h];
+    s.co[h] = correct[h];
+    s.th[h] = thr[h];
+  }
+  s.sh[0] = shift[0];
+  s.sh[1] = s.fast ? _mm512_sub_epi64(shift[1], s32) : shift[1];
+  return s;
+}
+// One channel's constants in every lane (folded: the bias inside round and thr; the caller
+// then neither adds the bias nor shifts left).
+__attribute__((target("avx512f"))) inline Step16 step16(const RequantChannel& c, std::int32_t z,
+                                                        bool folded = false,
+                                                        bool allow_fast = true) {
+  const __m512i rd[2] = {_mm512_set1_epi64(folded ? c.round_b : c.round),
+                         _mm512_set1_epi64(folded ? c.round_b : c.round)};
+  const __m512i co[2] = {_mm512_set1_epi64(c.correct), _mm512_set1_epi64(c.correct)};
+  const __m512i sh[2] = {_mm512_set1_epi64(c.shift64), _mm512_set1_epi64(c.shift64)};
+  const __m512i th[2] = {_mm512_set1_epi64(folded ? c.thr_b : -(std::int64_t(1) << 30)),
+                         _mm512_set1_epi64(folded ? c.thr_b : -(std::int64_t(1) << 30))};
+  return step16(_mm512_set1_epi32(c.multiplier), rd, co, sh, th, z, allow_fast);
+}
+// MBQM(x) + z of 16 lanes; Fast must equal s.fast.
+template <bool Fast>
+__attribute__((target("avx512f"), always_inline)) inline __m512i run_step16(__m512i x,
+                                                                            const Step16& s) {
+  const __m512i pe = _mm512_mul_epi32(x, s.m),
+                po = _mm512_mul_epi32(_mm512_srli_epi64(x, 32), s.m_odd);
+  __m512i te = _mm512_add_epi64(pe, s.rd[0]), to = _mm512_add_epi64(po, s.rd[1]);
+  te = _mm512_mask_sub_epi64(te, _mm512_cmplt_epi64_mask(pe, s.th[0]), te, s.co[0]);
+  to = _mm512_mask_sub_epi64(to, _mm512_cmplt_epi64_mask(po, s.th[1]), to, s.co[1]);
+  const __m512i e = _mm512_srav_epi64(te, s.sh[0]), o = _mm512_srav_epi64(to, s.sh[1]);
+  if constexpr (Fast) return _mm512_mask_blend_epi32(__mmask16(0xAAAA), e, o);
+  return _mm512_add_epi32(_mm512_mask_blend_epi32(__mmask16(0xAAAA), e, _mm512_slli_epi64(o, 32)),
+                          s.z);
+}
+__attribute__((target("avx512f"), always_inline)) inline __m512i run_step16(__m512i x,
+                                                                            const Step16& s) {
+  return s.fast ? run_step16<true>(x, s) : run_step16<false>(x, s);
+}
+// clamp(q, lo, hi) where the clamp is narrower than int8; store16_i8 saturates to int8.
+template <bool Clamp>
+__attribute__((target("avx512f"), always_inline)) inline __m512i clamp16(__m512i q, __m512i lo,
+                                                                         __m512i hi) {
+  if constexpr (Clamp) return _mm512_min_epi32(_mm512_max_epi32(q, lo), hi);
+  return q;
+}
+// with_flags(f, a, b, ...) calls f.template operator()<a, b, ...>() with the flags as
+// constants: one loop body, compiled once per combination.
+template <bool... Done, typename F>
+inline void with_flags(F&& f) {
+  f.template operator()<Done...>();
+}
+template <bool... Done, typename F, typename... Rest>
+inline void with_flags(F&& f, bool b, Rest... rest) {
+  if (b)
+    with_flags<Done..., true>(f, rest...);
+  else
+    with_flags<Done..., false>(f, rest...);
+}
+
+// add_row_avx512's loop (constants by value: stores through int8_t* could alias anything
+// reached by reference, which would reload every constant per step).
+// Lin1/Lin2: that input's multiplier is exactly 1/2 (2^30, shift 0; always the input of the
+// larger scale): then MBQM((a + off) 2^20) = (a + off) 2^19 exactly (the product is
+// (a + off) 2^50, whose rounding constant and nudge stay below the quotient's unit).
+template <bool Fold, bool Fast, bool Clamp, bool Lin1, bool Lin2>
+__attribute__((target("avx512f,avx512bw,avx512vl"))) void add_loop(
+    const std::int8_t* a, const std::int8_t* b, std::int64_t n, const Step16 s1, const Step16 s2,
+    const Step16 so, const __m512i o1, const __m512i o2, const __m512i lo, const __m512i hi,
+    bool sub, std::int8_t* out) {
+  for (std::int64_t i = 0; i < n; i += 16) {
+    const __mmask16 k = n - i >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (n - i)) - 1);
+    __m512i x1 = _mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(k, a + i));
+    __m512i x2 = _mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(k, b + i));
+    if constexpr (Lin1)
+      x1 = _mm512_slli_epi32(_mm512_add_epi32(x1, o1), 19);
+    else
+      x1 = run_step16<Fast>(_mm512_slli_epi32(Fold ? x1 : _mm512_add_epi32(x1, o1), 20), s1);
+    if constexpr (Lin2)
+      x2 = _mm512_slli_epi32(_mm512_add_epi32(x2, o2), 19);
+    else
+      x2 = run_step16<Fast>(_mm512_slli_epi32(Fold ? x2 : _mm512_add_epi32(x2, o2), 20), s2);
+    const __m512i r =
+        run_step16<Fast>(sub ? _mm512_sub_epi32(x1, x2) : _mm512_add_epi32(x1, x2), so);
+    store16_i8(out + i, k, clamp16<Clamp>(r, lo, hi));
+  }
+}
+// mul_row_avx512's single-step loop (constants by value, as add_loop).
+template <bool Fast, bool Clamp>
+__attribute__((target("avx512f,avx512bw,avx512vl"))) void mul_loop(
+    const std::int8_t* a, const std::int8_t* b_ptr, bool b_scalar, std::int64_t n, const Step16 s,
+    const __m512i oa, const __m512i ob, const __m512i bs, const __m128i lc, const __m512i lo,
+    const __m512i hi, std::int8_t* out) {
+  for (std::int64_t i = 0; i < n; i += 16) {
+    const __mmask16 k = n - i >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (n - i)) - 1);
+    const __m512i x1 = _mm512_add_epi32(_mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(k, a + i)), oa);
+    const __m512i x2 =
+        b_scalar ? bs
+                 : _mm512_add_epi32(_mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(k, b_ptr + i)), ob);
+    const __m512i x = _mm512_sll_epi32(_mm512_mullo_epi32(x1, x2), lc);
+    store16_i8(out + i, k, clamp16<Clamp>(run_step16<Fast>(x, s), lo, hi));
+  }
 }
 
 }  // namespace
@@ -164,20 +261,27 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) void add_row_avx512(const s
                mo = mbqm16_params(p.mo, p.shift_o);
   const __m512i o1 = _mm512_set1_epi32(p.off1), o2 = _mm512_set1_epi32(p.off2), zo = _mm512_set1_epi32(p.out_zp);
   const __m512i lo = _mm512_set1_epi32(p.lo), hi = _mm512_set1_epi32(p.hi);
-  const RequantChannel r1 = requant_channel(0, p.m1, p.shift1), r2 = requant_channel(0, p.m2, p.shift2),
-                       ro = requant_channel(0, p.mo, p.shift_o);
+  // The inputs' offsets ride in their steps' rounding as a folded bias:
+  // ((a + off) << 20) m = (a << 20) m + (off << 20) m, |a << 20| <= 2^27 (RequantChannel::fold).
+  RequantChannel r1 = requant_channel(p.off1 * (1 << 20), p.m1, p.shift1),
+                 r2 = requant_channel(p.off2 * (1 << 20), p.m2, p.shift2),
+                 ro = requant_channel(0, p.mo, p.shift_o);
   if (r1.single && r2.single && ro.single) {  // each MBQM in one 64-bit step (RequantChannel)
-    const Single16 s1 = single16(r1), s2 = single16(r2), so = single16(ro);
-    for (std::int64_t i = 0; i < n; i += 16) {
-      const __mmask16 k = n - i >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (n - i)) - 1);
-      __m512i x1 = _mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(k, a + i));
-      __m512i x2 = _mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(k, b + i));
-      x1 = mbqm_single16(_mm512_slli_epi32(_mm512_add_epi32(x1, o1), 20), s1.m, s1.rd, s1.co, s1.sh, s1.thr);
-      x2 = mbqm_single16(_mm512_slli_epi32(_mm512_add_epi32(x2, o2), 20), s2.m, s2.rd, s2.co, s2.sh, s2.thr);
-      __m512i r = mbqm_single16(p.sub ? _mm512_sub_epi32(x1, x2) : _mm512_add_epi32(x1, x2), so.m, so.rd, so.co, so.sh, so.thr);
-      r = _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(r, zo), lo), hi);
-      store16_i8(out + i, k, r);
+    fold_bias(r1, std::int64_t(128) << 20);
+    fold_bias(r2, std::int64_t(128) << 20);
+    const bool fold = r1.fold && r2.fold;
+    const bool lin1 = p.m1 == (1 << 30) && p.shift1 == 0, lin2 = p.m2 == (1 << 30) && p.shift2 == 0;
+    Step16 s1 = step16(r1, 0, fold), s2 = step16(r2, 0, fold), so = step16(ro, p.out_zp);
+    if (!((lin1 || s1.fast) && (lin2 || s2.fast) && so.fast)) {  // one form for the steps that run
+      s1 = step16(r1, 0, fold, false);
+      s2 = step16(r2, 0, fold, false);
+      so = step16(ro, p.out_zp, false, false);
     }
+    with_flags(
+        [&]<bool Fold, bool Fast, bool Clamp, bool Lin1, bool Lin2>() {
+          add_loop<Fold, Fast, Clamp, Lin1, Lin2>(a, b, n, s1, s2, so, o1, o2, lo, hi, p.sub, out);
+        },
+        fold, so.fast, p.lo != -128 || p.hi != 127, lin1, lin2);
     return;
   }
   for (std::int64_t i = 0; i < n; i += 16) {
@@ -206,16 +310,12 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) void mul_row_avx512(
   const __m512i bs = _mm512_set1_epi32(std::int32_t(b_ptr[0]) + off_b);
   const RequantChannel c = requant_channel(0, multiplier, shift);
   if (c.single) {  // MBQM in one 64-bit step (RequantChannel)
-    const Single16 s = single16(c);
-    for (std::int64_t i = 0; i < n; i += 16) {
-      const __mmask16 k = n - i >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (n - i)) - 1);
-      const __m512i x1 = _mm512_add_epi32(_mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(k, a + i)), oa);
-      const __m512i x2 =
-          b_scalar ? bs : _mm512_add_epi32(_mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(k, b_ptr + i)), ob);
-      const __m512i x = _mm512_sll_epi32(_mm512_mullo_epi32(x1, x2), lc);
-      const __m512i r = mbqm_single16(x, s.m, s.rd, s.co, s.sh, s.thr);
-      store16_i8(out + i, k, _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(r, vz), vlo), vhi));
-    }
+    const Step16 s = step16(c, zp);
+    with_flags(
+        [&]<bool Fast, bool Clamp>() {
+          mul_loop<Fast, Clamp>(a, b_ptr, b_scalar, n, s, oa, ob, bs, lc, vlo, vhi, out);
+        },
+        s.fast, lo != -128 || hi != 127);
     return;
   }
   for (std::int64_t i = 0; i < n; i += 16) {
@@ -250,12 +350,11 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) void requant_row_avx512(con
   const __m512i zero = _mm512_setzero_si512();
   const RequantChannel c = requant_channel(bias, multiplier, shift);
   if (c.single) {  // one 64-bit rounding step (RequantChannel)
-    const Single16 k = single16(c);
+    const Step16 k = step16(c, zp);
     for (std::int64_t j = 0; j < n; j += 16) {
       const __mmask16 m = n - j >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (n - j)) - 1);
       const __m512i x = _mm512_sll_epi32(_mm512_add_epi32(_mm512_maskz_loadu_epi32(m, acc + j), vb), lc);
-      const __m512i r = mbqm_single16(x, k.m, k.rd, k.co, k.sh, k.thr);
-      store16_i8(out + j, m, _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(r, vz), vlo), vhi));
+      store16_i8(out + j, m, clamp16<true>(run_step16(x, k), vlo, vhi));
     }
     return;
   }
@@ -372,19 +471,15 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) void requant_tile_avx512(co
   for (int r = 0; r < mr; ++r, tile += kNR, out += out_stride) {
     const RequantChannel& c = ch[r];
     if (c.fold) {  // the bias inside the rounding constant, no left shift: two ops fewer
-      const Single16 k = single16(c, true);
-      __m512i q = mbqm_single16(_mm512_loadu_si512(tile), k.m, k.rd, k.co, k.sh, k.thr);
-      q = _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(q, vz), vlo), vhi);
-      store16_i8(out, m, q);
+      store16_i8(
+          out, m,
+          clamp16<true>(run_step16(_mm512_loadu_si512(tile), step16(c, zp, true)), vlo, vhi));
       continue;
     }
     __m512i x = _mm512_add_epi32(_mm512_loadu_si512(tile), _mm512_set1_epi32(c.bias));
     x = _mm512_sllv_epi32(x, _mm512_set1_epi32(c.left));  // wraps like the scalar form
     if (c.single) {
-      const Single16 k = single16(c);
-      __m512i q = mbqm_single16(x, k.m, k.rd, k.co, k.sh, k.thr);
-      q = _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(q, vz), vlo), vhi);
-      store16_i8(out, m, q);
+      store16_i8(out, m, clamp16<true>(run_step16(x, step16(c, zp)), vlo, vhi));
       continue;
     }
     const __m512i m64 = _mm512_set1_epi64(c.multiplier);
@@ -407,50 +502,63 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) void requant_cols_avx512(co
                                                                      std::int32_t lo, std::int32_t hi,
                                                                      std::int8_t* out, std::int64_t out_stride) {
   const __mmask16 m = nr >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << nr) - 1);
-  const __m512i vz = _mm512_set1_epi32(zp), vlo = _mm512_set1_epi32(lo), vhi = _mm512_set1_epi32(hi);
-  const __m512i bias = _mm512_load_si512(p.bias), mult = _mm512_load_si512(p.multiplier),
-                left = _mm512_load_si512(p.left);
+  const __m512i vlo = _mm512_set1_epi32(lo), vhi = _mm512_set1_epi32(hi);
+  const __m512i bias = _mm512_load_si512(p.bias), left = _mm512_load_si512(p.left);
   const __m512i rd[2] = {_mm512_load_si512(p.round[0]), _mm512_load_si512(p.round[1])};
   const __m512i co[2] = {_mm512_load_si512(p.correct[0]), _mm512_load_si512(p.correct[1])};
   const __m512i sh[2] = {_mm512_load_si512(p.shift64[0]), _mm512_load_si512(p.shift64[1])};
+  const __m512i th[2] = {_mm512_set1_epi64(-(std::int64_t(1) << 30)),
+                         _mm512_set1_epi64(-(std::int64_t(1) << 30))};
+  const Step16 s = step16(_mm512_load_si512(p.multiplier), rd, co, sh, th, zp);
   for (int r = 0; r < mr; ++r, tile += kNR, out += out_stride) {
-    __m512i x = _mm512_sllv_epi32(_mm512_add_epi32(_mm512_loadu_si512(tile), bias), left);
-    const __m512i th[2] = {_mm512_set1_epi64(-(std::int64_t(1) << 30)), _mm512_set1_epi64(-(std::int64_t(1) << 30))};
-    __m512i q = mbqm_single16(x, mult, rd, co, sh, th);
-    q = _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(q, vz), vlo), vhi);
-    store16_i8(out, m, q);
+    const __m512i x = _mm512_sllv_epi32(_mm512_add_epi32(_mm512_loadu_si512(tile), bias), left);
+    store16_i8(out, m, clamp16<true>(run_step16(x, s), vlo, vhi));
   }
 }
 
 // Channels-last sums: the panels' constants along each pixel's channels.
 namespace {
-// One panel's requantisation constants (requant_panels) in vectors: lane j is channel
-// 16 * panel + j.
-// (fold: the biases inside rd and th; acc then needs neither the add nor the shift.)
+// One panel's requantisation constants (requant_panels) in vectors, lane j channel
+// 16 * panel + j, the output zero point z inside (Step16).
+// (fold: the biases inside the rounding; acc then needs neither the add nor the shift.)
 struct PanelVec {
-  __m512i bias, mult, left, rd[2], co[2], sh[2], th[2];
+  __m512i bias, left;
+  Step16 s;
   bool fold;
 };
-__attribute__((target("avx512f"), always_inline)) inline PanelVec panel_vec(const RequantPanel& p) {
+__attribute__((target("avx512f"), always_inline)) inline PanelVec panel_vec(
+    const RequantPanel& p, std::int32_t z, bool allow_fast = true) {
   PanelVec v;
   v.fold = p.fold;
   v.bias = _mm512_load_si512(p.bias);
-  v.mult = _mm512_load_si512(p.multiplier);
   v.left = _mm512_load_si512(p.left);
+  __m512i rd[2], co[2], sh[2], th[2];
   for (int h = 0; h < 2; ++h) {
-    v.rd[h] = _mm512_load_si512(p.fold ? p.round_b[h] : p.round[h]);
-    v.co[h] = _mm512_load_si512(p.correct[h]);
-    v.sh[h] = _mm512_load_si512(p.shift64[h]);
-    v.th[h] = p.fold ? _mm512_load_si512(p.thr_b[h]) : _mm512_set1_epi64(-(std::int64_t(1) << 30));
+    rd[h] = _mm512_load_si512(p.fold ? p.round_b[h] : p.round[h]);
+    co[h] = _mm512_load_si512(p.correct[h]);
+    sh[h] = _mm512_load_si512(p.shift64[h]);
+    th[h] = p.fold ? _mm512_load_si512(p.thr_b[h]) : _mm512_set1_epi64(-(std::int64_t(1) << 30));
   }
+  v.s = step16(_mm512_load_si512(p.multiplier), rd, co, sh, th, z, allow_fast);
   return v;
 }
-// clamp(MBQM(acc + bias) + zp, lo, hi) of 16 channels' sums.
-__attribute__((target("avx512f"), always_inline)) inline __m512i requant_panel16(__m512i acc, const PanelVec& v,
-                                                                                 __m512i zp, __m512i lo, __m512i hi) {
-  const __m512i x = v.fold ? acc : _mm512_sllv_epi32(_mm512_add_epi32(acc, v.bias), v.left);
-  const __m512i q = _mm512_add_epi32(mbqm_single16(x, v.mult, v.rd, v.co, v.sh, v.th), zp);
-  return _mm512_min_epi32(_mm512_max_epi32(q, lo), hi);
+// clamp(MBQM(acc + bias) + z, lo, hi) of 16 channels' sums; the flags equal v.fold, v.s.fast
+// and whether [lo, hi] is narrower than int8.
+template <bool Fold, bool Fast, bool Clamp>
+__attribute__((target("avx512f"), always_inline)) inline __m512i requant_panel16(__m512i acc,
+                                                                                 const PanelVec& v,
+                                                                                 __m512i lo,
+                                                                                 __m512i hi) {
+  const __m512i x = Fold ? acc : _mm512_sllv_epi32(_mm512_add_epi32(acc, v.bias), v.left);
+  return clamp16<Clamp>(run_step16<Fast>(x, v.s), lo, hi);
+}
+// requant_nhwc_avx512's loop over the pixels for one panel (constants by value, as add_loop).
+template <bool Fold, bool Fast, bool Clamp>
+__attribute__((target("avx512f,avx512bw,avx512vl"))) void requant_pixels(
+    const std::int32_t* a, std::int64_t pixels, std::int64_t stride, __mmask16 m, const PanelVec v,
+    const __m512i lo, const __m512i hi, std::int8_t* o) {
+  for (std::int64_t r = 0; r < pixels; ++r, a += stride, o += stride)
+    store16_i8(o, m, requant_panel16<Fold, Fast, Clamp>(_mm512_maskz_loadu_epi32(m, a), v, lo, hi));
 }
 }  // namespace
 
@@ -459,15 +567,16 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) void requant_nhwc_avx512(co
                                                                      const RequantPanel* panels, std::int32_t zp,
                                                                      std::int32_t lo, std::int32_t hi,
                                                                      std::int8_t* out) {
-  const __m512i vz = _mm512_set1_epi32(zp), vlo = _mm512_set1_epi32(lo), vhi = _mm512_set1_epi32(hi);
+  const __m512i vlo = _mm512_set1_epi32(lo), vhi = _mm512_set1_epi32(hi);
   for (std::int64_t c0 = 0; c0 < channels; c0 += kNR) {
-    const PanelVec v = panel_vec(panels[c0 / kNR]);
+    const PanelVec v = panel_vec(panels[c0 / kNR], zp);
     const std::int64_t nr = std::min<std::int64_t>(kNR, channels - c0);
     const __mmask16 m = nr >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << nr) - 1);
-    const std::int32_t* a = acc + c0;
-    std::int8_t* o = out + c0;
-    for (std::int64_t r = 0; r < pixels; ++r, a += channels, o += channels)
-      store16_i8(o, m, requant_panel16(_mm512_maskz_loadu_epi32(m, a), v, vz, vlo, vhi));
+    with_flags(
+        [&]<bool Fold, bool Fast, bool Clamp>() {
+          requant_pixels<Fold, Fast, Clamp>(acc + c0, pixels, channels, m, v, vlo, vhi, out + c0);
+        },
+        v.fold, v.s.fast, lo != -128 || hi != 127);
   }
 }
 
@@ -481,18 +590,18 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) void requant_nhwc_avx512(co
 // The sums are requantised in registers (RequantChannel, single step or the two roundings
 // through the scalar form) and stored as int8.
 namespace {
-__attribute__((target("avx512f,avx512bw,avx512vl"), always_inline)) inline void dw_store16(__m512i acc, const RequantChannel& c,
-                                                                    std::int32_t zp, std::int32_t lo, std::int32_t hi,
-                                                                    std::int8_t* out, int n) {
+// (k: step16(c, zp, c.fold) when c.single)
+__attribute__((target("avx512f,avx512bw,avx512vl"), always_inline)) inline void dw_store16(
+    __m512i acc, const RequantChannel& c, const Step16& k, std::int32_t zp, std::int32_t lo,
+    std::int32_t hi, std::int8_t* out, int n) {
   const __mmask16 m = n >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << n) - 1);
   __m512i q;
   if (c.fold) {
-    const Single16 k = single16(c, true);
-    q = _mm512_add_epi32(mbqm_single16(acc, k.m, k.rd, k.co, k.sh, k.thr), _mm512_set1_epi32(zp));
+    q = run_step16(acc, k);
   } else if (c.single) {
-    const __m512i x = _mm512_sllv_epi32(_mm512_add_epi32(acc, _mm512_set1_epi32(c.bias)), _mm512_set1_epi32(c.left));
-    const Single16 k = single16(c);
-    q = _mm512_add_epi32(mbqm_single16(x, k.m, k.rd, k.co, k.sh, k.thr), _mm512_set1_epi32(zp));
+    q = run_step16(_mm512_sllv_epi32(_mm512_add_epi32(acc, _mm512_set1_epi32(c.bias)),
+                                     _mm512_set1_epi32(c.left)),
+                   k);
   } else {
     alignas(64) std::int32_t v[16];
     _mm512_store_si512(v, acc);
@@ -537,6 +646,7 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"))) void dw_channel_
       const auto b = static_cast<std::uint16_t>(2 * p + 1 < d.KW ? std::int16_t(w[k0 + 1]) : std::int16_t(0));
       wp[kh * pairs + p] = _mm512_set1_epi32(static_cast<std::int32_t>(a | (std::uint32_t(b) << 16)));
     }
+  const Step16 k = c.single ? step16(c, d.zp, c.fold) : Step16{};
   const __m512i lo_idx = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
   const __m512i hi_idx = _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
   if (d.sw == 1 && d.sh == 1 && d.RS <= 16) {
@@ -548,8 +658,8 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"))) void dw_channel_
     for (std::int64_t oh0 = 0; oh0 < d.OH; oh0 += T) {
       __m512i a, b;
       dw_sums32(d, wp, pairs, plane + oh0 * d.RS, lo_idx, hi_idx, a, b);
-      dw_store16(a, c, d.zp, d.lo, d.hi, buf, 16);
-      dw_store16(b, c, d.zp, d.lo, d.hi, buf + 16, 16);
+      dw_store16(a, c, k, d.zp, d.lo, d.hi, buf, 16);
+      dw_store16(b, c, k, d.zp, d.lo, d.hi, buf + 16, 16);
       for (std::int64_t t = 0; t < T && oh0 + t < d.OH; ++t) std::memcpy(out + (oh0 + t) * d.OW, buf + t * d.RS, d.OW);
     }
     return;
@@ -565,7 +675,8 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"))) void dw_channel_
           for (std::int64_t p = 0; p < pairs; ++p)
             acc = _mm512_dpwssd_epi32(acc, _mm512_loadu_si512(r + 2 * p), wp[kh * pairs + p]);
         }
-        dw_store16(acc, c, d.zp, d.lo, d.hi, o + j0, static_cast<int>(std::min<std::int64_t>(16, d.OW - j0)));
+        dw_store16(acc, c, k, d.zp, d.lo, d.hi, o + j0,
+                   static_cast<int>(std::min<std::int64_t>(16, d.OW - j0)));
       }
       continue;
     }
@@ -573,8 +684,11 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"))) void dw_channel_
       __m512i a, b;
       dw_sums32(d, wp, pairs, r0 + j0, lo_idx, hi_idx, a, b);
       const std::int64_t left = d.OW - j0;
-      dw_store16(a, c, d.zp, d.lo, d.hi, o + j0, static_cast<int>(std::min<std::int64_t>(16, left)));
-      if (left > 16) dw_store16(b, c, d.zp, d.lo, d.hi, o + j0 + 16, static_cast<int>(std::min<std::int64_t>(16, left - 16)));
+      dw_store16(a, c, k, d.zp, d.lo, d.hi, o + j0,
+                 static_cast<int>(std::min<std::int64_t>(16, left)));
+      if (left > 16)
+        dw_store16(b, c, k, d.zp, d.lo, d.hi, o + j0 + 16,
+                   static_cast<int>(std::min<std::int64_t>(16, left - 16)));
     }
   }
 }
@@ -657,68 +771,104 @@ __attribute__((target("avx512f,avx512bw"))) void pack_b4_rows_avx512(const std::
 }
 
 // ---- Channels-last depthwise convolution (igemm_u8.h dw_nhwc_vnni).
-// A pair row of input row `row` (null: a row outside the input) holds at position q, for
-// every channel c, the int32 (t(q - pl) | t(q - pl + 1) << 16) with t(i) = x[i, c] - zx
-// as int16 (0 outside the row): the two taps (2p, 2p + 1) of output ow meet the pair at
-// q = ow sw + 2p. Positions are [0, QW) (only even ones when the stride is even: no
-// output reads an odd one); Cp = channels rounded up to 16.
+// The input as u(i) = x[i, c] + 128 (uint8; zx + 128 outside the image, so that the
+// padding adds (zx + 128) w like every other tap: the bias takes (zx + 128) sum(w) off).
+// A quad row of input row ih holds at position q, for every channel c, the int32 whose
+// bytes are u(q - pl), u(q - pl + 1), u(q - pl + 2), u(q - pl + 3): the taps 4j .. 4j + 3
+// of output ow meet the quad at q = ow sw + 4j, so one vpdpbusd adds four taps of 16
+// channels. Positions are [0, QW); Cp = channels rounded up to 16.
 namespace {
-// t(i) of 16 channels from c0 (lanes past C: 0).
-__attribute__((target("avx512f,avx512bw,avx512vl"), always_inline)) inline __m512i dw_tap16(
-    const DwNhwc& d, const std::int8_t* row, std::int64_t i, std::int64_t c0, __mmask16 m, __m512i vz) {
-  if (i < 0 || i >= d.W) return _mm512_setzero_si512();
-  return _mm512_maskz_sub_epi32(m, _mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(m, row + i * d.C + c0)), vz);
+// The row of input `row` as u, padded: QW + 4 positions of Cp bytes (lanes past C: the pad).
+__attribute__((target("avx512f,avx512bw,avx512vl"), always_inline)) inline void dw_flip_row(
+    const DwNhwc& d, const std::int8_t* row, std::int64_t QW, std::int64_t Cp, std::uint8_t* flip) {
+  const auto pad = static_cast<std::uint8_t>(d.zx + 128);
+  const __m512i f = _mm512_set1_epi8(static_cast<char>(0x80)),
+                pad_x = _mm512_set1_epi8(static_cast<char>(pad ^ 0x80));
+  for (std::int64_t i = 0; i < QW + 4; ++i) {
+    std::uint8_t* o = flip + i * Cp;
+    const std::int64_t ix = i - d.pl;
+    if (ix < 0 || ix >= d.W) {
+      std::memset(o, pad, static_cast<std::size_t>(Cp));
+      continue;
+    }
+    for (std::int64_t c0 = 0; c0 < Cp; c0 += 64) {
+      const std::int64_t n = std::clamp<std::int64_t>(d.C - c0, 0, 64),
+                         np = std::min<std::int64_t>(Cp - c0, 64);
+      const __mmask64 m = n >= 64 ? ~__mmask64(0) : (__mmask64(1) << n) - 1;
+      const __mmask64 mp = np >= 64 ? ~__mmask64(0) : (__mmask64(1) << np) - 1;
+      const __m512i v = _mm512_mask_loadu_epi8(pad_x, m, row + ix * d.C + c0);
+      _mm512_mask_storeu_epi8(o + c0, mp, _mm512_xor_si512(v, f));
+    }
+  }
 }
-// a & 0xFFFF | b << 16
-__attribute__((target("avx512f"), always_inline)) inline __m512i dw_pair16(__m512i a, __m512i b) {
-  return _mm512_ternarylogic_epi32(_mm512_set1_epi32(0xFFFF), a, _mm512_slli_epi32(b, 16), 0xEA);
+__attribute__((target("avx512f"), always_inline)) inline __m512i dw_u32(const std::uint8_t* u) {
+  return _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(u)));
 }
-// The pair of inputs i, i + 1 (both inside the row) for 16 whole channels from p: the
-// bytes interleaved (a0 b0 a1 b1 ...), widened to int16 and zx taken off.
-__attribute__((target("avx512f,avx512bw,avx512vl"), always_inline)) inline __m512i dw_pair_inner(
-    const std::int8_t* p, std::int64_t C, __m512i vz16) {
-  const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-  const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + C));
-  const __m256i ab = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_unpacklo_epi8(a, b)),
-                                             _mm_unpackhi_epi8(a, b), 1);
-  return _mm512_sub_epi16(_mm512_cvtepi8_epi16(ab), vz16);
+// The quad row of `row` into Q (flip: scratch for dw_flip_row), position by position per 16
+// channels: the next position's byte enters each lane at the top, q >> 8 | u << 24 (with
+// VBMI2 one funnel shift; the plain form for VNNI machines without it).
+using QuadRowFn = void (*)(const DwNhwc&, const std::int8_t*, std::int64_t, std::int64_t,
+                           std::uint8_t*, std::int32_t*);
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi2"))) void dw_quad_row_vbmi2(
+    const DwNhwc& d, const std::int8_t* row, std::int64_t QW, std::int64_t Cp, std::uint8_t* flip,
+    std::int32_t* Q) {
+  dw_flip_row(d, row, QW, Cp, flip);
+  for (std::int64_t c0 = 0; c0 < Cp; c0 += 16) {
+    const std::uint8_t* u = flip + c0;
+    __m512i q = _mm512_setzero_si512();  // after three pushes: u(0) << 8 | u(1) << 16 | u(2) << 24
+    for (int t = 0; t < 3; ++t) q = _mm512_shrdi_epi32(q, dw_u32(u + t * Cp), 8);
+    if (d.sw % 2 == 0) {  // only even positions are read: store those
+      for (std::int64_t i = 0; i < QW; i += 2) {
+        q = _mm512_shrdi_epi32(q, dw_u32(u + (i + 3) * Cp), 8);
+        _mm512_storeu_si512(Q + i * Cp + c0, q);
+        q = _mm512_shrdi_epi32(q, dw_u32(u + (i + 4) * Cp), 8);
+      }
+      continue;
+    }
+    for (std::int64_t i = 0; i < QW; ++i) {
+      q = _mm512_shrdi_epi32(q, dw_u32(u + (i + 3) * Cp), 8);
+      _mm512_storeu_si512(Q + i * Cp + c0, q);
+    }
+  }
 }
-__attribute__((target("avx512f,avx512bw,avx512vl"))) void dw_pair_row(const DwNhwc& d, const std::int8_t* row,
-                                                              std::int64_t QW, std::int64_t Cp, std::int32_t* Q) {
-  const __m512i vz = _mm512_set1_epi32(d.zx), vz16 = _mm512_set1_epi16(static_cast<short>(d.zx));
-  const std::int64_t dq = d.sw % 2 == 0 ? 2 : 1;  // even stride: even positions only
-  // Positions whose pair lies inside the row: q - pl >= 0 and q - pl + 1 < W. The row is
-  // read in order (position by position, its channels together), as it lies in memory.
-  const std::int64_t qa = d.pl, qb = std::min(QW, d.W - 1 + d.pl);
-  for (std::int64_t q = 0; q < QW; q += dq) {
-    const bool inner = q >= qa && q < qb;
-    std::int32_t* o = Q + q * Cp;
-    for (std::int64_t c0 = 0; c0 < d.C; c0 += 16) {
-      const __mmask16 m = d.C - c0 >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (d.C - c0)) - 1);
-      _mm512_storeu_si512(o + c0, inner && m == __mmask16(0xFFFF)
-                                      ? dw_pair_inner(row + (q - d.pl) * d.C + c0, d.C, vz16)
-                                      : dw_pair16(dw_tap16(d, row, q - d.pl, c0, m, vz),
-                                                  dw_tap16(d, row, q - d.pl + 1, c0, m, vz)));
+__attribute__((target("avx512f,avx512bw,avx512vl"))) void dw_quad_row_plain(
+    const DwNhwc& d, const std::int8_t* row, std::int64_t QW, std::int64_t Cp, std::uint8_t* flip,
+    std::int32_t* Q) {
+  dw_flip_row(d, row, QW, Cp, flip);
+  for (std::int64_t c0 = 0; c0 < Cp; c0 += 16) {
+    const std::uint8_t* u = flip + c0;
+    __m512i q = _mm512_setzero_si512();
+    for (int t = 0; t < 3; ++t)
+      q = _mm512_or_si512(_mm512_srli_epi32(q, 8), _mm512_slli_epi32(dw_u32(u + t * Cp), 24));
+    for (std::int64_t i = 0; i < QW; ++i) {
+      q = _mm512_or_si512(_mm512_srli_epi32(q, 8), _mm512_slli_epi32(dw_u32(u + (i + 3) * Cp), 24));
+      if (d.sw % 2 != 0 || i % 2 == 0)
+        _mm512_storeu_si512(Q + i * Cp + c0, q);  // even strides read even ones
     }
   }
 }
 
-// Output rows [r0, r1) of the N * OH, KH x KW known at compile time (or 0: d's). The
-// pair rows live in a ring of KH slots (input row ih of image n in slot (n H + ih) % KH:
-// the KH rows an output row reads are in different slots), built on first use.
-template <int KHc, int KWc>
+// Output rows [r0, r1) of the N * OH, KH x KW known at compile time (or 0: d's). The quad
+// rows live in a ring of KH slots (input row ih of image n in slot (n H + ih) % KH: the KH
+// rows an output row reads are in different slots), built on first use. Every panel has
+// its bias folded (dw_nhwc_vnni's contract); Fast and Clamp as in requant_panel16.
+template <int KHc, int KWc, bool Fast, bool Clamp>
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"))) void dw_nhwc_rows(
-    const DwNhwc& d, const std::int8_t* x, const std::int32_t* wpk, const RequantPanel* panels, std::int8_t* y,
-    std::int64_t r0, std::int64_t r1) {
-  const std::int64_t KH = KHc ? KHc : d.KH, KW = KWc ? KWc : d.KW, P = (KW + 1) / 2, T = KH * P;
-  const std::int64_t Cp = (d.C + 15) / 16 * 16, QW = (d.OW - 1) * d.sw + 2 * P - 1, len = QW * Cp;
+    const DwNhwc& d, const std::int8_t* x, const std::int32_t* wpk, const RequantPanel* panels,
+    QuadRowFn quad_row, std::int8_t* y, std::int64_t r0, std::int64_t r1) {
+  const std::int64_t KH = KHc ? KHc : d.KH, KW = KWc ? KWc : d.KW, Qk = (KW + 3) / 4, T = KH * Qk;
+  const std::int64_t Cp = (d.C + 15) / 16 * 16, QW = (d.OW - 1) * d.sw + 4 * (Qk - 1) + 1,
+                     len = QW * Cp;
   thread_local std::vector<std::int32_t> ring;
+  thread_local std::vector<std::uint8_t> flip;
   ring.resize(static_cast<std::size_t>((KH + 1) * len));
-  std::int32_t* zero = ring.data() + KH * len;
-  std::fill(zero, zero + len, 0);
+  flip.resize(static_cast<std::size_t>((QW + 4) * Cp));
+  std::int32_t* outside = ring.data() + KH * len;  // a row above or below the input
+  std::fill(outside, outside + len,
+            static_cast<std::int32_t>(std::uint32_t(std::uint8_t(d.zx + 128)) * 0x01010101u));
   std::int64_t tag[64];
   std::fill(tag, tag + KH, -1);
-  const __m512i vz = _mm512_set1_epi32(d.zp), vlo = _mm512_set1_epi32(d.lo), vhi = _mm512_set1_epi32(d.hi);
+  const __m512i vlo = _mm512_set1_epi32(d.lo), vhi = _mm512_set1_epi32(d.hi);
   const std::int64_t step = d.sw * Cp;
   for (std::int64_t r = r0; r < r1; ++r) {
     const std::int64_t n = r / d.OH, oh = r % d.OH;
@@ -726,13 +876,13 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"))) void dw_nhwc_row
     for (std::int64_t kh = 0; kh < KH; ++kh) {
       const std::int64_t ih = oh * d.sh - d.pt + kh;
       if (ih < 0 || ih >= d.H) {
-        rows[kh] = zero;
+        rows[kh] = outside;
         continue;
       }
       const std::int64_t key = n * d.H + ih, slot = key % KH;
       std::int32_t* q = ring.data() + slot * len;
       if (tag[slot] != key) {
-        dw_pair_row(d, x + key * d.W * d.C, QW, Cp, q);
+        quad_row(d, x + key * d.W * d.C, QW, Cp, flip.data(), q);
         tag[slot] = key;
       }
       rows[kh] = q;
@@ -740,35 +890,36 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"))) void dw_nhwc_row
     std::int8_t* yr = y + r * d.OW * d.C;
     for (std::int64_t c0 = 0; c0 < d.C; c0 += 16) {
       const __mmask16 m = d.C - c0 >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (d.C - c0)) - 1);
-      __m512i wv[KHc && KWc ? KHc * ((KWc + 1) / 2) : 64];
+      __m512i wv[KHc && KWc ? KHc * ((KWc + 3) / 4) : 64];
       for (std::int64_t k = 0; k < T; ++k) wv[k] = _mm512_loadu_si512(wpk + ((c0 / 16) * T + k) * 16);
-      const PanelVec pv = panel_vec(panels[c0 / 16]);
+      const PanelVec pv = panel_vec(panels[c0 / 16], d.zp, Fast);
       std::int64_t ow = 0;
       for (; ow + 4 <= d.OW; ow += 4) {
         __m512i a0 = _mm512_setzero_si512(), a1 = a0, a2 = a0, a3 = a0;
         for (std::int64_t kh = 0; kh < KH; ++kh) {
           const std::int32_t* b = rows[kh] + ow * step + c0;
-          for (std::int64_t p = 0; p < P; ++p, b += 2 * Cp) {
-            const __m512i w = wv[kh * P + p];
-            a0 = _mm512_dpwssd_epi32(a0, _mm512_loadu_si512(b), w);
-            a1 = _mm512_dpwssd_epi32(a1, _mm512_loadu_si512(b + step), w);
-            a2 = _mm512_dpwssd_epi32(a2, _mm512_loadu_si512(b + 2 * step), w);
-            a3 = _mm512_dpwssd_epi32(a3, _mm512_loadu_si512(b + 3 * step), w);
+          for (std::int64_t j = 0; j < Qk; ++j, b += 4 * Cp) {
+            const __m512i w = wv[kh * Qk + j];
+            a0 = _mm512_dpbusd_epi32(a0, _mm512_loadu_si512(b), w);
+            a1 = _mm512_dpbusd_epi32(a1, _mm512_loadu_si512(b + step), w);
+            a2 = _mm512_dpbusd_epi32(a2, _mm512_loadu_si512(b + 2 * step), w);
+            a3 = _mm512_dpbusd_epi32(a3, _mm512_loadu_si512(b + 3 * step), w);
           }
         }
         std::int8_t* o = yr + ow * d.C + c0;
-        store16_i8(o, m, requant_panel16(a0, pv, vz, vlo, vhi));
-        store16_i8(o + d.C, m, requant_panel16(a1, pv, vz, vlo, vhi));
-        store16_i8(o + 2 * d.C, m, requant_panel16(a2, pv, vz, vlo, vhi));
-        store16_i8(o + 3 * d.C, m, requant_panel16(a3, pv, vz, vlo, vhi));
+        store16_i8(o, m, requant_panel16<true, Fast, Clamp>(a0, pv, vlo, vhi));
+        store16_i8(o + d.C, m, requant_panel16<true, Fast, Clamp>(a1, pv, vlo, vhi));
+        store16_i8(o + 2 * d.C, m, requant_panel16<true, Fast, Clamp>(a2, pv, vlo, vhi));
+        store16_i8(o + 3 * d.C, m, requant_panel16<true, Fast, Clamp>(a3, pv, vlo, vhi));
       }
       for (; ow < d.OW; ++ow) {
         __m512i a0 = _mm512_setzero_si512();
         for (std::int64_t kh = 0; kh < KH; ++kh) {
           const std::int32_t* b = rows[kh] + ow * step + c0;
-          for (std::int64_t p = 0; p < P; ++p, b += 2 * Cp) a0 = _mm512_dpwssd_epi32(a0, _mm512_loadu_si512(b), wv[kh * P + p]);
+          for (std::int64_t j = 0; j < Qk; ++j, b += 4 * Cp)
+            a0 = _mm512_dpbusd_epi32(a0, _mm512_loadu_si512(b), wv[kh * Qk + j]);
         }
-        store16_i8(yr + ow * d.C + c0, m, requant_panel16(a0, pv, vz, vlo, vhi));
+        store16_i8(yr + ow * d.C + c0, m, requant_panel16<true, Fast, Clamp>(a0, pv, vlo, vhi));
       }
     }
   }
@@ -780,13 +931,29 @@ void dw_nhwc_vnni(const DwNhwc& d, const std::int8_t* x, const std::int32_t* w_p
   const std::int64_t rows = d.N * d.OH;
   if (rows == 0 || d.OW == 0 || d.C == 0) return;
   dw_nhwc_runs.fetch_add(1, std::memory_order_relaxed);
-  // A few chunks per thread: each builds its first KH pair rows again, the rest once.
-  const std::int64_t threads = current_threads(), chunks = threads <= 1 ? 1 : std::min(rows, threads * 4);
-  auto rows_of = d.KH == 3 && d.KW == 3   ? dw_nhwc_rows<3, 3>
-                 : d.KH == 5 && d.KW == 5 ? dw_nhwc_rows<5, 5>
-                                          : dw_nhwc_rows<0, 0>;
+  static const bool vbmi2 = __builtin_cpu_supports("avx512vbmi2");
+  const QuadRowFn quad_row =
+      vbmi2 && !dw_plain_quads.load() ? dw_quad_row_vbmi2 : dw_quad_row_plain;
+  bool fast = true;  // every panel's Step16 in its fast form (the conditions step16 tests)
+  for (std::int64_t p = 0; p < (d.C + 15) / 16; ++p)
+    for (int j = 0; j < 8; ++j)
+      fast = fast && panels[p].shift64[1][j] >= 32 && panels[p].shift64[0][j] <= 54 &&
+             panels[p].shift64[1][j] <= 54;
+  using RowsFn = void (*)(const DwNhwc&, const std::int8_t*, const std::int32_t*,
+                          const RequantPanel*, QuadRowFn, std::int8_t*, std::int64_t, std::int64_t);
+  RowsFn rows_of = nullptr;
+  with_flags(
+      [&]<bool Fast, bool Clamp>() {
+        rows_of = d.KH == 3 && d.KW == 3   ? dw_nhwc_rows<3, 3, Fast, Clamp>
+                  : d.KH == 5 && d.KW == 5 ? dw_nhwc_rows<5, 5, Fast, Clamp>
+                                           : dw_nhwc_rows<0, 0, Fast, Clamp>;
+      },
+      fast, d.lo != -128 || d.hi != 127);
+  // A few chunks per thread: each builds its first KH quad rows again, the rest once.
+  const std::int64_t threads = current_threads(),
+                     chunks = threads <= 1 ? 1 : std::min(rows, threads * 4);
   parallel_for(chunks, [&](std::int64_t i) {
-    rows_of(d, x, w_packed, panels, y, rows * i / chunks, rows * (i + 1) / chunks);
+    rows_of(d, x, w_packed, panels, quad_row, y, rows * i / chunks, rows * (i + 1) / chunks);
   });
 }
 #endif

@@ -2,6 +2,7 @@
 #include "core/runtime/quantized/igemm_u8.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 #include "core/runtime/gemm/gemm.h"
@@ -87,18 +88,31 @@ void fold_bias(RequantChannel& c, std::int64_t max_abs_sum) {
 }
 
 std::vector<std::int32_t> pack_dw_nhwc(const std::int8_t* w, std::int64_t C, std::int64_t KH, std::int64_t KW) {
-  const std::int64_t P = (KW + 1) / 2, blocks = (C + kNR - 1) / kNR;
-  std::vector<std::int32_t> out(static_cast<std::size_t>(blocks * KH * P * kNR), 0);
+  const std::int64_t Q = (KW + 3) / 4, blocks = (C + kNR - 1) / kNR;
+  std::vector<std::int32_t> out(static_cast<std::size_t>(blocks * KH * Q * kNR), 0);
   for (std::int64_t c = 0; c < C; ++c)
     for (std::int64_t kh = 0; kh < KH; ++kh)
-      for (std::int64_t p = 0; p < P; ++p) {
-        const std::int8_t* t = w + (c * KH + kh) * KW + 2 * p;
-        const auto a = static_cast<std::uint16_t>(std::int16_t(t[0]));
-        const auto b = static_cast<std::uint16_t>(2 * p + 1 < KW ? std::int16_t(t[1]) : std::int16_t(0));
-        out[static_cast<std::size_t>((((c / kNR) * KH + kh) * P + p) * kNR + c % kNR)] =
-            static_cast<std::int32_t>(a | (std::uint32_t(b) << 16));
+      for (std::int64_t j = 0; j < Q; ++j) {
+        std::uint32_t quad = 0;
+        for (std::int64_t t = 0; t < 4 && 4 * j + t < KW; ++t)
+          quad |= std::uint32_t(std::uint8_t(w[(c * KH + kh) * KW + 4 * j + t])) << (8 * t);
+        out[static_cast<std::size_t>((((c / kNR) * KH + kh) * Q + j) * kNR + c % kNR)] =
+            static_cast<std::int32_t>(quad);
       }
   return out;
+}
+
+bool dw_nhwc_biases(const std::int8_t* w, const std::int32_t* bias, std::int64_t C,
+                    std::int64_t taps, std::int32_t zx, std::vector<std::int32_t>& out) {
+  out.resize(static_cast<std::size_t>(C));
+  for (std::int64_t c = 0; c < C; ++c) {
+    std::int64_t sum = 0;
+    for (std::int64_t t = 0; t < taps; ++t) sum += w[c * taps + t];
+    const std::int64_t b = std::int64_t(bias[c]) - std::int64_t(zx + 128) * sum;
+    if (b < INT32_MIN || b > INT32_MAX) return false;
+    out[static_cast<std::size_t>(c)] = static_cast<std::int32_t>(b);
+  }
+  return true;
 }
 
 PackedW4 pack_w4(const std::int8_t* base, std::int64_t N, std::int64_t K, std::int64_t rs, std::int64_t cs) {
@@ -211,6 +225,23 @@ bool requant_panels(const std::int32_t* bias, const QuantizedMultiplier* m, std:
     p.round_b[j & 1][j / 2] = c.round_b;
     p.thr_b[j & 1][j / 2] = c.thr_b;
     p.fold = p.fold && c.fold;
+  }
+  // Lanes past N (computed, never stored) repeat channel N - 1, so that a panel's vector
+  // properties (Step16's fast form) are those of its real channels.
+  if (N % kNR != 0) {
+    RequantPanel& p = out.back();
+    for (std::int64_t j = N % kNR; j < kNR; ++j) {
+      const std::size_t l = static_cast<std::size_t>((N - 1) % kNR),
+                        k = static_cast<std::size_t>(j);
+      p.bias[k] = p.bias[l];
+      p.multiplier[k] = p.multiplier[l];
+      p.left[k] = p.left[l];
+      p.round[k & 1][k / 2] = p.round[l & 1][l / 2];
+      p.correct[k & 1][k / 2] = p.correct[l & 1][l / 2];
+      p.shift64[k & 1][k / 2] = p.shift64[l & 1][l / 2];
+      p.round_b[k & 1][k / 2] = p.round_b[l & 1][l / 2];
+      p.thr_b[k & 1][k / 2] = p.thr_b[l & 1][l / 2];
+    }
   }
   return true;
 }

@@ -202,18 +202,28 @@ struct DwNhwc {
   std::int64_t N, H, W, C, OH, OW, KH, KW, sh, sw, pt, pl;
   std::int32_t zx, zp, lo, hi;
 };
-/// Whether dw_nhwc_vnni takes a KH x KW kernel (its tap pairs fit its registers' array).
-inline bool dw_nhwc_fits(std::int64_t KH, std::int64_t KW) { return KH >= 1 && KW >= 1 && KH * ((KW + 1) / 2) <= 64; }
-/// w[c * KH * KW + kh * KW + kw] as int16 pairs (w[c, kh, 2p], w[c, kh, 2p + 1] or 0), one
-/// int32 per channel: [ceil(C / 16)][KH][ceil(KW / 2)][16].
+/// Whether dw_nhwc_vnni takes a KH x KW kernel (its tap quads fit its registers' array).
+inline bool dw_nhwc_fits(std::int64_t KH, std::int64_t KW) {
+  return KH >= 1 && KW >= 1 && KH * ((KW + 3) / 4) <= 64;
+}
+/// w[c * KH * KW + kh * KW + kw] as quads of int8 taps (w[c, kh, 4j .. 4j + 3], 0 past KW),
+/// one int32 per channel: [ceil(C / 16)][KH][ceil(KW / 4)][16].
 std::vector<std::int32_t> pack_dw_nhwc(const std::int8_t* w, std::int64_t C, std::int64_t KH, std::int64_t KW);
+/// dw_nhwc_vnni's biases: bias[c] - (zx + 128) * sum of channel c's taps (its sums are of
+/// x + 128, padding included as zx + 128); false when one leaves int32.
+bool dw_nhwc_biases(const std::int8_t* w, const std::int32_t* bias, std::int64_t C,
+                    std::int64_t taps, std::int32_t zx, std::vector<std::int32_t>& out);
 /// The convolution on AVX-512 VNNI (use_vnni()), bit for bit the reference's: each input
-/// row becomes once a row of int16 pairs (x[iw] - zx, x[iw + 1] - zx) per channel, so one
-/// vpdpwssd adds two taps for 16 channels; the sums are requantised in registers with
-/// channel c's constants in lane c % 16 of panels[c / 16] (requant_panels). Output rows
-/// are split over the thread pool.
+/// row becomes once a row of quads (x[iw .. iw + 3] + 128 as uint8) per channel, so one
+/// vpdpbusd adds four taps for 16 channels; the sums are requantised in registers with
+/// channel c's constants in lane c % 16 of panels[c / 16] (requant_panels over
+/// dw_nhwc_biases, every panel folded: |sum| <= KH KW 255 128). Output rows are split over
+/// the thread pool.
 void dw_nhwc_vnni(const DwNhwc& d, const std::int8_t* x, const std::int32_t* w_packed, const RequantPanel* panels,
                   std::int8_t* y);
+/// Tests: dw_nhwc_vnni builds its quad rows without VBMI2 (the form for VNNI machines that
+/// lack it) while `on`.
+void force_dw_plain_quads(bool on);
 /// How many convolutions dw_nhwc_vnni has run in this process (for tests: which path ran).
 std::int64_t dw_nhwc_vnni_runs();
 /// dst[i] = src[i] - z as int16, i < n (AVX-512 BW, VL).

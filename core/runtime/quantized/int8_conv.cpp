@@ -571,10 +571,17 @@ class ConvInt8Nhwc final : public PreparedOp {
     split_channels(op.attr_int("group", 1), std::max(127 - zx_, zx_ + 128));
     panels_ok_ = requant_panels(bias_.data(), mult_.data(), M, panels_, max_sum_);
 #if defined(__x86_64__)
-    // Depthwise (one input channel per output channel): our VNNI kernel, its sums exact.
-    if (op.attr_int("group", 1) == M && W_.dim(3) == 1 && W_.rank() == 4 && panels_ok_ && use_vnni() &&
+    // Depthwise (one input channel per output channel): our VNNI kernel, its sums exact,
+    // its biases taking off what x + 128 adds.
+    if (op.attr_int("group", 1) == M && W_.dim(3) == 1 && W_.rank() == 4 && use_vnni() &&
         dw_nhwc_fits(W_.dim(1), W_.dim(2))) {
-      dw_w_ = pack_dw_nhwc(W_.data<std::int8_t>(), M, W_.dim(1), W_.dim(2));
+      const std::int64_t taps = W_.dim(1) * W_.dim(2);
+      std::vector<std::int32_t> b;
+      if (dw_nhwc_biases(W_.data<std::int8_t>(), bias_.data(), M, taps, zx_, b) &&
+          requant_panels(b.data(), mult_.data(), M, dw_panels_, taps * 255 * 128) &&
+          std::all_of(dw_panels_.begin(), dw_panels_.end(),
+                      [](const RequantPanel& p) { return p.fold; }))
+        dw_w_ = pack_dw_nhwc(W_.data<std::int8_t>(), M, W_.dim(1), W_.dim(2));
     }
 #endif
     // The fallback's inputs: the op's tensors (constants shared, not copied). It packs the
@@ -597,7 +604,7 @@ class ConvInt8Nhwc final : public PreparedOp {
     if (!dw_w_.empty() && g.in.size() == 2 && g.dilations[0] == 1 && g.dilations[1] == 1) {
       const DwNhwc d{g.n,         g.in[0],      g.in[1],      g.c,  g.out[0], g.out[1], g.kernel[0], g.kernel[1],
                      g.strides[0], g.strides[1], g.pad_begin[0], g.pad_begin[1], zx_, zy_, lo_, hi_};
-      dw_nhwc_vnni(d, X.data<std::int8_t>(), dw_w_.data(), panels_.data(), y);
+      dw_nhwc_vnni(d, X.data<std::int8_t>(), dw_w_.data(), dw_panels_.data(), y);
       return {Y};
     }
 #endif
@@ -759,6 +766,7 @@ class ConvInt8Nhwc final : public PreparedOp {
   std::vector<QuantizedMultiplier> mult_;
   std::vector<RequantPanel> panels_;
   std::vector<std::int32_t> dw_w_;  // depthwise weights for dw_nhwc_vnni (pack_dw_nhwc), else empty
+  std::vector<RequantPanel> dw_panels_;  // its requantisation (dw_nhwc_biases)
   std::int64_t max_sum_ = 0;        // the largest bound of a channel's |sum| (split_channels)
   bool exact_ = false, panels_ok_ = false;
   std::int32_t zx_ = 0, zy_ = 0, lo_ = -128, hi_ = 127;
