@@ -175,7 +175,10 @@ void expect_conv_bit_exact(const Geometry& c, unsigned seed, int wmax = 127) {
   // A depthwise Conv (dilation 1) runs on our VNNI kernel instead (dw_nhwc_vnni).
   const bool depthwise = c.group == c.x[1] && c.m == c.group && c.dilation == 1 && use_vnni() &&
                          dw_nhwc_fits(c.kh, c.kw);
-  const bool onednn = !depthwise && available && (whole || c.group == 1);
+  // A pointwise Conv with few input channels runs on our VNNI kernel (pw_nhwc_vnni).
+  const bool pointwise = c.kh == 1 && c.kw == 1 && c.stride == 1 && c.pad == 0 && c.group == 1 &&
+                         use_vnni() && c.x[1] <= kPwMaxInputChannels;
+  const bool onednn = !depthwise && !pointwise && available && (whole || c.group == 1);
   // The depthwise kernel also with its quad rows built without VBMI2 (machines with VNNI
   // but not VBMI2 take that form).
   for (int pass = 0; pass < (depthwise ? 4 : 2); ++pass) {
@@ -187,12 +190,15 @@ void expect_conv_bit_exact(const Geometry& c, unsigned seed, int wmax = 127) {
     gemm::PackCacheScope cache_scope(&cache);
     ThreadPool pool(threads);
     PoolScope scope(&pool);
-    const std::int64_t before = kernels::onednn_int8_convs_run(), dw_before = dw_nhwc_vnni_runs();
+    const std::int64_t before = kernels::onednn_int8_convs_run(), dw_before = dw_nhwc_vnni_runs(),
+                       pw_before = pw_nhwc_vnni_runs();
     const Tensor got = nhwc->run(std::vector<Tensor>{to_channels_last<std::int8_t>(X), Tensor(), Tensor()})[0];
     force_dw_plain_quads(false);
     const std::int64_t runs = kernels::onednn_int8_convs_run() - before;
     EXPECT_EQ(dw_nhwc_vnni_runs() - dw_before, depthwise ? 1 : 0) << "our depthwise kernel";
-    if (!available || depthwise || (!whole && c.group > 1)) EXPECT_EQ(runs, 0);
+    EXPECT_EQ(pw_nhwc_vnni_runs() - pw_before, pointwise ? 1 : 0) << "our pointwise kernel";
+    if (!available || depthwise || pointwise || (!whole && c.group > 1))
+      EXPECT_EQ(runs, 0);
     else if (whole) EXPECT_EQ(runs, 1) << "one oneDNN convolution";
     else EXPECT_GE(runs, 2) << "oneDNN convolutions over parts of the channels";
     ASSERT_EQ(got.shape(), want_nhwc.shape());
@@ -200,43 +206,48 @@ void expect_conv_bit_exact(const Geometry& c, unsigned seed, int wmax = 127) {
     for (std::int64_t i = 0; i < got.numel(); ++i) diff += got.data<std::int8_t>()[i] != want_nhwc.data<std::int8_t>()[i];
     EXPECT_EQ(diff, 0) << "NHWC x " << shape_string(c.x) << " m " << c.m << " group " << c.group
                        << " k " << c.kh << "x" << c.kw << " stride " << c.stride
-                       << (depthwise ? (plain ? " (dw_nhwc_vnni, quads without VBMI2)"
-                                              : " (dw_nhwc_vnni)")
-                           : onednn  ? (whole ? " (oneDNN)" : " (oneDNN, channel parts)")
-                                     : " (NCHW kernel)")
+                       << (depthwise   ? (plain ? " (dw_nhwc_vnni, quads without VBMI2)"
+                                                : " (dw_nhwc_vnni)")
+                           : pointwise ? " (pw_nhwc_vnni)"
+                           : onednn    ? (whole ? " (oneDNN)" : " (oneDNN, channel parts)")
+                                       : " (NCHW kernel)")
                        << " threads " << threads;
   }
 }
 
 TEST(Int8Oracle, ConvEqualsTfliteReferenceOnEveryIsa) {
   const std::vector<Geometry> cases = {
-      {{1, 16, 14, 14}, 24, 1, 1, 1, 1, 1, 0},            // pointwise: x read directly, 196 columns
-      {{1, 32, 8, 8}, 40, 1, 1, 1, 1, 1, 0, "RELU6"},     // pointwise, 64 columns (whole panels)
-      {{2, 13, 7, 9}, 19, 1, 1, 1, 1, 1, 0},              // K and M off the tile sizes
-      {{1, 3, 17, 15}, 16, 1, 3, 3, 2, 1, 1, "RELU"},     // the stem: K = 27
-      {{1, 3, 9, 70}, 8, 1, 3, 3, 2, 1, 1},               // stride 2, rows of 35 outputs (vector gather)
-      {{1, 3, 20, 64}, 16, 1, 7, 7, 2, 1, 3},             // ResNet's 7x7 stride 2 stem, pad 3
-      {{1, 24, 12, 12}, 32, 1, 3, 3, 1, 1, 1},            // 3x3 (im2col)
-      {{1, 12, 11, 10}, 12, 3, 3, 3, 1, 2, 2},            // grouped, dilated
+      {{1, 16, 14, 14}, 24, 1, 1, 1, 1, 1, 0},         // pointwise: x read directly, 196 columns
+      {{1, 32, 8, 8}, 40, 1, 1, 1, 1, 1, 0, "RELU6"},  // pointwise, 64 columns (whole panels)
+      {{2, 13, 7, 9}, 19, 1, 1, 1, 1, 1, 0},           // K and M off the tile sizes
+      {{1, 3, 17, 15}, 16, 1, 3, 3, 2, 1, 1, "RELU"},  // the stem: K = 27
+      {{1, 3, 9, 70}, 8, 1, 3, 3, 2, 1, 1},     // stride 2, rows of 35 outputs (vector gather)
+      {{1, 3, 20, 64}, 16, 1, 7, 7, 2, 1, 3},   // ResNet's 7x7 stride 2 stem, pad 3
+      {{1, 24, 12, 12}, 32, 1, 3, 3, 1, 1, 1},  // 3x3 (im2col)
+      {{1, 12, 11, 10}, 12, 3, 3, 3, 1, 2, 2},  // grouped, dilated
       {{1, 16, 15, 15}, 16, 16, 3, 3, 1, 1, 1, "RELU6"},  // depthwise
       {{1, 24, 16, 16}, 24, 24, 3, 3, 2, 1, 1},           // depthwise stride 2
       {{2, 8, 13, 11}, 8, 8, 5, 5, 2, 1, 2},              // depthwise 5x5 stride 2
       {{1, 72, 28, 28}, 20, 1, 1, 1, 1, 1, 0},            // 784 columns: several slabs per thread
-      {{1, 8, 6, 77}, 8, 8, 3, 3, 2, 1, 1},               // depthwise stride 2, wide rows, odd pad
-      {{1, 8, 5, 70}, 8, 8, 3, 3, 2, 1, 2},               // depthwise stride 2, wide rows, even pad
-      {{1, 8, 5, 70}, 8, 8, 3, 3, 1, 1, 1, "RELU"},       // depthwise stride 1, wide rows
-      {{1, 16, 7, 7}, 16, 16, 3, 3, 1, 1, 1},             // small planes: several rows per vector
-      {{2, 8, 14, 14}, 8, 8, 3, 3, 1, 1, 1, "RELU6"},     // row stride 16: two rows per vector
-      {{1, 8, 7, 7}, 8, 8, 5, 5, 1, 1, 2},                // 5x5 on a 7x7 plane
-      {{1, 4, 3, 5}, 4, 4, 3, 3, 1, 1, 0},                // one output row, unpadded
-      {{2, 40, 1, 1}, 24, 1, 1, 1, 1, 1, 0, "RELU"},      // squeeze-excite: 1x1 on 1x1 planes (GEMV form)
-      {{1, 96, 1, 1}, 120, 1, 1, 1, 1, 1, 0},             // the same, 120 channels (panels off 32)
-      {{2, 40, 9, 10}, 40, 40, 3, 3, 1, 1, 1, "RELU6"},   // depthwise, 40 channels: a 16-lane tail
-      {{1, 20, 11, 13}, 20, 20, 3, 3, 3, 1, 1},           // depthwise stride 3
-      {{1, 48, 12, 12}, 48, 48, 7, 7, 1, 1, 3},           // depthwise 7x7 (ConvNeXt)
-      {{1, 17, 9, 8}, 17, 17, 2, 4, 2, 1, 0},             // depthwise, even kernel widths, no pad
-      {{1, 16, 12, 12}, 16, 16, 3, 3, 1, 2, 2},           // depthwise dilated: oneDNN
-      {{1, 16, 3, 3}, 16, 16, 5, 5, 1, 1, 2},             // depthwise, a kernel larger than the plane
+      {{1, 300, 5, 5}, 24, 1, 1, 1, 1, 1, 0},  // pointwise beyond kPwMaxInputChannels: oneDNN
+      {{1, 24, 9, 9}, 150, 1, 1, 1, 1, 1, 0, "RELU6"},  // pointwise, 150 outputs: nine panels and a
+                                                        // tail
+      {{1, 8, 6, 77}, 8, 8, 3, 3, 2, 1, 1},             // depthwise stride 2, wide rows, odd pad
+      {{1, 8, 5, 70}, 8, 8, 3, 3, 2, 1, 2},             // depthwise stride 2, wide rows, even pad
+      {{1, 8, 5, 70}, 8, 8, 3, 3, 1, 1, 1, "RELU"},     // depthwise stride 1, wide rows
+      {{1, 16, 7, 7}, 16, 16, 3, 3, 1, 1, 1},           // small planes: several rows per vector
+      {{2, 8, 14, 14}, 8, 8, 3, 3, 1, 1, 1, "RELU6"},   // row stride 16: two rows per vector
+      {{1, 8, 7, 7}, 8, 8, 5, 5, 1, 1, 2},              // 5x5 on a 7x7 plane
+      {{1, 4, 3, 5}, 4, 4, 3, 3, 1, 1, 0},              // one output row, unpadded
+      {{2, 40, 1, 1}, 24, 1, 1, 1, 1, 1, 0, "RELU"},    // squeeze-excite: 1x1 on 1x1 planes (GEMV
+                                                        // form)
+      {{1, 96, 1, 1}, 120, 1, 1, 1, 1, 1, 0},           // the same, 120 channels (panels off 32)
+      {{2, 40, 9, 10}, 40, 40, 3, 3, 1, 1, 1, "RELU6"},  // depthwise, 40 channels: a 16-lane tail
+      {{1, 20, 11, 13}, 20, 20, 3, 3, 3, 1, 1},          // depthwise stride 3
+      {{1, 48, 12, 12}, 48, 48, 7, 7, 1, 1, 3},          // depthwise 7x7 (ConvNeXt)
+      {{1, 17, 9, 8}, 17, 17, 2, 4, 2, 1, 0},            // depthwise, even kernel widths, no pad
+      {{1, 16, 12, 12}, 16, 16, 3, 3, 1, 2, 2},          // depthwise dilated: oneDNN
+      {{1, 16, 3, 3}, 16, 16, 5, 5, 1, 1, 2},  // depthwise, a kernel larger than the plane
   };
   unsigned seed = 7;
   for (const auto& c : cases) expect_conv_bit_exact(c, seed++);

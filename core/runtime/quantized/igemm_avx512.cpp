@@ -28,8 +28,10 @@ namespace ec::runtime::quantized {
 namespace {
 std::atomic<std::int64_t> dw_nhwc_runs{0};
 std::atomic<bool> dw_plain_quads{false};
+std::atomic<std::int64_t> pw_nhwc_runs{0};
 }  // namespace
 std::int64_t dw_nhwc_vnni_runs() { return dw_nhwc_runs.load(); }
+std::int64_t pw_nhwc_vnni_runs() { return pw_nhwc_runs.load(); }
 void force_dw_plain_quads(bool on) { dw_plain_quads.store(on); }
 
 #if defined(__x86_64__)
@@ -954,6 +956,94 @@ void dw_nhwc_vnni(const DwNhwc& d, const std::int8_t* x, const std::int32_t* w_p
                      chunks = threads <= 1 ? 1 : std::min(rows, threads * 4);
   parallel_for(chunks, [&](std::int64_t i) {
     rows_of(d, x, w_packed, panels, quad_row, y, rows * i / chunks, rows * (i + 1) / chunks);
+  });
+}
+
+// ---- Pointwise channels-last convolution (igemm_u8.h pw_nhwc_vnni).
+namespace {
+constexpr std::int64_t kPwChunk = 64;  // pixels per task step: their x + 128 stays in L1
+// Pixels [0, rows) of one chunk: xu holds them as x + 128, Kp = 4 kq bytes per pixel (rows
+// rounded up to 8, the extra ones anything); every panel's sums of 8 pixels in 8 registers.
+template <bool Fold, bool Fast, bool Clamp>
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"))) void pw_chunk(
+    const PackedW4& w, const RequantPanel* panels, const std::uint8_t* xu, std::int64_t rows,
+    std::int32_t zp, std::int32_t lo32, std::int32_t hi32, std::int8_t* y) {
+  const std::int64_t N = w.n, kq = w.kq, Kp = 4 * kq;
+  const __m512i lo = _mm512_set1_epi32(lo32), hi = _mm512_set1_epi32(hi32);
+  for (std::int64_t pn = 0; pn * kNR < N; ++pn) {
+    const PanelVec v = panel_vec(panels[pn], zp, Fast);
+    const std::int8_t* wp = w.data.data() + pn * kq * kNR * 4;
+    const std::int64_t nr = std::min<std::int64_t>(kNR, N - pn * kNR);
+    const __mmask16 m = nr >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << nr) - 1);
+    for (std::int64_t r0 = 0; r0 < rows; r0 += 8) {
+      __m512i acc[8];
+#pragma GCC unroll 8
+      for (int r = 0; r < 8; ++r) acc[r] = _mm512_setzero_si512();
+      const std::uint8_t* xr = xu + r0 * Kp;
+      for (std::int64_t q = 0; q < kq; ++q) {
+        const __m512i wv = _mm512_loadu_si512(wp + q * kNR * 4);
+#pragma GCC unroll 8
+        for (int r = 0; r < 8; ++r) {
+          std::int32_t quad;
+          std::memcpy(&quad, xr + r * Kp + 4 * q, 4);
+          acc[r] = _mm512_dpbusd_epi32(acc[r], _mm512_set1_epi32(quad), wv);
+        }
+      }
+      const int mr = static_cast<int>(std::min<std::int64_t>(8, rows - r0));
+      std::int8_t* o = y + r0 * N + pn * kNR;
+      for (int r = 0; r < mr; ++r)
+        store16_i8(o + r * N, m, requant_panel16<Fold, Fast, Clamp>(acc[r], v, lo, hi));
+    }
+  }
+}
+// x + 128 of rows [0, rows) of x [., K] into xu [rows rounded up to 8][Kp].
+__attribute__((target("avx512f,avx512bw,avx512vl"))) void pw_flip(const std::int8_t* x,
+                                                                  std::int64_t rows, std::int64_t K,
+                                                                  std::int64_t Kp,
+                                                                  std::uint8_t* xu) {
+  const __m512i f = _mm512_set1_epi8(static_cast<char>(0x80));
+  for (std::int64_t r = 0; r < rows; ++r)
+    for (std::int64_t k0 = 0; k0 < Kp; k0 += 64) {
+      const std::int64_t n = std::clamp<std::int64_t>(K - k0, 0, 64),
+                         np = std::min<std::int64_t>(Kp - k0, 64);
+      const __mmask64 mk = n >= 64 ? ~__mmask64(0) : (__mmask64(1) << n) - 1;
+      const __mmask64 mp = np >= 64 ? ~__mmask64(0) : (__mmask64(1) << np) - 1;
+      _mm512_mask_storeu_epi8(xu + r * Kp + k0, mp,
+                              _mm512_xor_si512(_mm512_maskz_loadu_epi8(mk, x + r * K + k0), f));
+    }
+  std::memset(xu + rows * Kp, 0x80, static_cast<std::size_t>(((rows + 7) / 8 * 8 - rows) * Kp));
+}
+}  // namespace
+
+void pw_nhwc_vnni(const PackedW4& w, const RequantPanel* panels, const std::int8_t* x,
+                  std::int64_t pixels, std::int32_t zp, std::int32_t lo, std::int32_t hi,
+                  std::int8_t* y) {
+  if (pixels == 0 || w.n == 0) return;
+  pw_nhwc_runs.fetch_add(1, std::memory_order_relaxed);
+  const std::int64_t P = (w.n + kNR - 1) / kNR;
+  bool fold = true,
+       fast = true;  // every panel folded, every Step16 in its fast form (step16's conditions)
+  for (std::int64_t p = 0; p < P; ++p) {
+    fold = fold && panels[p].fold;
+    for (int j = 0; j < 8; ++j)
+      fast = fast && panels[p].shift64[1][j] >= 32 && panels[p].shift64[0][j] <= 54 &&
+             panels[p].shift64[1][j] <= 54;
+  }
+  using ChunkFn = void (*)(const PackedW4&, const RequantPanel*, const std::uint8_t*, std::int64_t,
+                           std::int32_t, std::int32_t, std::int32_t, std::int8_t*);
+  ChunkFn chunk = nullptr;
+  with_flags([&]<bool Fold, bool Fast, bool Clamp>() { chunk = pw_chunk<Fold, Fast, Clamp>; }, fold,
+             fast, lo != -128 || hi != 127);
+  const std::int64_t chunks = (pixels + kPwChunk - 1) / kPwChunk;
+  const std::int64_t tasks = std::min<std::int64_t>(chunks, current_threads() * 8), Kp = 4 * w.kq;
+  parallel_for(tasks, [&](std::int64_t t) {
+    thread_local std::vector<std::uint8_t> xu;
+    xu.resize(static_cast<std::size_t>(kPwChunk * Kp));
+    for (std::int64_t c = chunks * t / tasks; c < chunks * (t + 1) / tasks; ++c) {
+      const std::int64_t p0 = c * kPwChunk, rows = std::min(kPwChunk, pixels - p0);
+      pw_flip(x + p0 * w.k, rows, w.k, Kp, xu.data());
+      chunk(w, panels, xu.data(), rows, zp, lo, hi, y + p0 * w.n);
+    }
   });
 }
 #endif

@@ -221,6 +221,21 @@ bool dw_nhwc_biases(const std::int8_t* w, const std::int32_t* bias, std::int64_t
 /// the thread pool.
 void dw_nhwc_vnni(const DwNhwc& d, const std::int8_t* x, const std::int32_t* w_packed, const RequantPanel* panels,
                   std::int8_t* y);
+/// A pointwise channels-last int8 convolution (1x1, stride 1, unpadded, one group) over
+/// `pixels` rows of x [pixels, K]: y[p, n] = clamp(MBQM(sum_k (x[p, k] + 128) W(n, k) +
+/// bias_n) + zp, lo, hi), W packed by pack_w4, channel n's constants (bias included) in
+/// lane n % 16 of panels[n / 16] (requant_panels). For few input channels, where a GEMM's
+/// int32 output costs more than its products: per 8 pixels and 16 channels the sums stay
+/// in registers (vpdpbusd, AVX-512 VNNI: use_vnni()) and are requantised there; pixels
+/// are split over the thread pool.
+void pw_nhwc_vnni(const PackedW4& w, const RequantPanel* panels, const std::int8_t* x,
+                  std::int64_t pixels, std::int32_t zp, std::int32_t lo, std::int32_t hi,
+                  std::int8_t* y);
+/// The int8 Conv takes pw_nhwc_vnni up to this many input channels (beyond, oneDNN's
+/// register blocking wins: mobilenet_v2's 384 -> 96 ran 1.2x slower on it).
+constexpr std::int64_t kPwMaxInputChannels = 256;
+/// How many convolutions pw_nhwc_vnni has run in this process (for tests: which path ran).
+std::int64_t pw_nhwc_vnni_runs();
 /// Tests: dw_nhwc_vnni builds its quad rows without VBMI2 (the form for VNNI machines that
 /// lack it) while `on`.
 void force_dw_plain_quads(bool on);

@@ -584,6 +584,25 @@ class ConvInt8Nhwc final : public PreparedOp {
         dw_w_ = pack_dw_nhwc(W_.data<std::int8_t>(), M, W_.dim(1), W_.dim(2));
     }
 #endif
+    // Pointwise (1x1, stride 1, unpadded, one group) with few input channels: our VNNI
+    // kernel, its sums requantised in registers (oneDNN's int32 output and our pass over it
+    // cost more there than the products).
+    if (W_.rank() == 4 && W_.dim(1) == 1 && W_.dim(2) == 1 && op.attr_int("group", 1) == 1 &&
+        use_vnni() && W_.dim(3) <= kPwMaxInputChannels) {
+      const std::int64_t K = W_.dim(3);
+      std::vector<std::int32_t> b4(static_cast<std::size_t>(M));
+      const std::int8_t* w = W_.data<std::int8_t>();
+      for (std::int64_t m = 0; m < M; ++m) {
+        std::int64_t sum = 0;
+        for (std::int64_t k = 0; k < K; ++k) sum += w[m * K + k];
+        b4[static_cast<std::size_t>(m)] = static_cast<std::int32_t>(
+            static_cast<std::uint32_t>(bias_[static_cast<std::size_t>(m)]) -
+            static_cast<std::uint32_t>(zx_ + 128) * static_cast<std::uint32_t>(sum));
+      }
+      pw_w_ = pack_w4(w, M, K, K, 1);
+      if (!requant_panels(b4.data(), mult_.data(), M, pw_panels_, K * 255 * 128))
+        pw_w_ = PackedW4{};
+    }
     // The fallback's inputs: the op's tensors (constants shared, not copied). It packs the
     // weights again, so it is made at load only when it will run (no exact oneDNN form
     // here), else on first use.
@@ -605,6 +624,12 @@ class ConvInt8Nhwc final : public PreparedOp {
       const DwNhwc d{g.n,         g.in[0],      g.in[1],      g.c,  g.out[0], g.out[1], g.kernel[0], g.kernel[1],
                      g.strides[0], g.strides[1], g.pad_begin[0], g.pad_begin[1], zx_, zy_, lo_, hi_};
       dw_nhwc_vnni(d, X.data<std::int8_t>(), dw_w_.data(), dw_panels_.data(), y);
+      return {Y};
+    }
+    if (!pw_w_.data.empty() && g.strides[0] == 1 && g.strides[1] == 1 && g.pad_begin[0] == 0 &&
+        g.pad_begin[1] == 0 && g.out[0] == g.in[0] && g.out[1] == g.in[1]) {
+      pw_nhwc_vnni(pw_w_, pw_panels_.data(), X.data<std::int8_t>(), g.n * g.in[0] * g.in[1], zy_,
+                   lo_, hi_, y);
       return {Y};
     }
 #endif
@@ -767,6 +792,8 @@ class ConvInt8Nhwc final : public PreparedOp {
   std::vector<RequantPanel> panels_;
   std::vector<std::int32_t> dw_w_;  // depthwise weights for dw_nhwc_vnni (pack_dw_nhwc), else empty
   std::vector<RequantPanel> dw_panels_;  // its requantisation (dw_nhwc_biases)
+  PackedW4 pw_w_;  // pointwise with few input channels: pw_nhwc_vnni's weights, else empty
+  std::vector<RequantPanel> pw_panels_;
   std::int64_t max_sum_ = 0;        // the largest bound of a channel's |sum| (split_channels)
   bool exact_ = false, panels_ok_ = false;
   std::int32_t zx_ = 0, zy_ = 0, lo_ = -128, hi_ = 127;
