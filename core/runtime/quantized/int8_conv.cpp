@@ -17,6 +17,7 @@
 //   y = (acc - z_n * sum_k w[c, k]) * s_n * sw[c] + bias_f32[c], then the fused clamp.
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -542,6 +543,14 @@ class ConvHybrid final : public PreparedOp {
   float lo_ = -std::numeric_limits<float>::infinity(), hi_ = std::numeric_limits<float>::infinity();
 };
 
+// Whether some |v[i]| >= limit, i < n (no early exit: the loop vectorises).
+bool any_magnitude_from(const std::int32_t* v, std::int64_t n, std::int64_t limit) {
+  const auto lim = static_cast<std::int32_t>(limit);
+  bool any = false;
+  for (std::int64_t i = 0; i < n; ++i) any |= (v[i] >= lim) | (v[i] <= -lim);
+  return any;
+}
+
 // int8 Conv, channels-last (x [N, H, W, C], w [M, kH, kW, C/group] OHWI), the same
 // integers as TFLite's ConvPerChannel: oneDNN's VNNI convolution gives the exact sums
 // sum (x - zx) w (kernels::conv_onednn_s8) band by band, and while each band is in
@@ -549,7 +558,11 @@ class ConvHybrid final : public PreparedOp {
 // oneDNN stores its sums through f32, exact up to 2^24 (kOneDnnExactInt8Sum): when a
 // channel's sum could be larger (sum |w| * max |x - zx|: deep layers, large kernels),
 // the input channels are cut into parts whose sums cannot be, each part a convolution
-// of its own on a copy of its channels, the parts' int32 sums added by us. A grouped
+// of its own on a copy of its channels, the parts' int32 sums added by us; such a Conv
+// first runs whole with its sums checked, and only when one reaches 2^24 (its output
+// then far beyond int8) do the parts redo it (rounding to f32 is monotone: a stored
+// |sum| below 2^24 is exact). Depthwise Convs and pointwise ones with few input
+// channels run on our own VNNI kernels instead (dw_nhwc_vnni, pw_nhwc_vnni). A grouped
 // Conv that needs parts, a machine without VNNI, or a Conv oneDNN cannot take runs on
 // the NCHW kernel between two Transposes instead (ConvInt8, the same integers).
 class ConvInt8Nhwc final : public PreparedOp {
@@ -639,7 +652,25 @@ class ConvInt8Nhwc final : public PreparedOp {
                                   requantise(acc, count, g.m, y + first * g.m);
                                 }))
       return {Y};
-    if (!parts_.empty() && run_parts(g, X, y)) return {Y};
+    if (!parts_.empty()) {
+      // Sums that may pass 2^24 rarely do (the output then saturates far beyond int8):
+      // one convolution, its sums checked. Rounding to f32 is monotone, so a stored
+      // |sum| < 2^24 is exact; any larger one and the parts redo it all exactly.
+      std::atomic<bool> beyond{false};
+      if (kernels::conv_onednn_s8(
+              g, X.data<std::int8_t>(), zx_, W_.data<std::int8_t>(),
+              [&](const std::int32_t* acc, std::int64_t first, std::int64_t count) {
+                if (beyond.load(std::memory_order_relaxed)) return;
+                if (any_magnitude_from(acc, count * g.m, kernels::kOneDnnExactInt8Sum)) {
+                  beyond.store(true, std::memory_order_relaxed);
+                  return;
+                }
+                requantise(acc, count, g.m, y + first * g.m);
+              }) &&
+          !beyond.load())
+        return {Y};
+      if (run_parts(g, X, y)) return {Y};
+    }
     // NHWC -> NCHW, the NCHW kernel, back.
     const std::int64_t N = g.n, H = g.in[0], W = g.in[1], C = g.c, OH = g.out[0], OW = g.out[1], M = g.m;
     Tensor Xt = Tensor::uninitialized(ir::DType::Int8, {N, C, H, W});
