@@ -1112,13 +1112,16 @@ TEST(Int8Oracle, DequantizeLinearEqualsPortableOnEveryIsa) {
 TEST(Int8Oracle, MulEqualsTfliteReferenceOnEveryIsa) {
   std::mt19937 rng(17);
   auto uni = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
-  const std::vector<std::pair<Shape, Shape>> shapes = {{{2, 5, 3, 7}, {2, 5, 3, 7}},
-                                                       {{2, 5, 3, 7}, {2, 5, 1, 1}},
-                                                       {{2, 5, 1, 1}, {2, 5, 3, 7}},
-                                                       {{1, 6, 4, 9}, {6, 1, 1}},
-                                                       // channels-last gates [N, 1, 1, C] (rows of C products)
-                                                       {{2, 3, 7, 40}, {2, 1, 1, 40}},
-                                                       {{1, 1, 1, 24}, {1, 5, 6, 24}}};
+  const std::vector<std::pair<Shape, Shape>> shapes = {
+      {{2, 5, 3, 7}, {2, 5, 3, 7}},
+      {{2, 5, 3, 7}, {2, 5, 1, 1}},
+      {{2, 5, 1, 1}, {2, 5, 3, 7}},
+      {{1, 6, 4, 9}, {6, 1, 1}},
+      // channels-last gates [N, 1, 1, C] (rows of C products)
+      {{2, 3, 7, 40}, {2, 1, 1, 40}},
+      {{1, 1, 1, 24}, {1, 5, 6, 24}},
+      // a gate over 1200 pixels: several blocks of rows
+      {{2, 40, 30, 24}, {2, 1, 1, 24}}};
   for (const auto& [sa_shape, sb_shape] : shapes) {
     const float sa = 0.01f * float(uni(1, 20)), sb = 0.004f * float(uni(1, 20)),
                 sy = 0.002f * float(uni(1, 50));

@@ -171,10 +171,13 @@ AddRowFn add_row_kernel();
 
 /// TFLite's int8 Mul over a row (AVX-512), bit for bit fixed_point.h mul_quantized:
 /// out[i] = clamp(zp + MBQM((a[i] + off_a) * (b + off_b), multiplier, shift), lo, hi) with
-/// b = b_ptr[i], or b_ptr[0] for every i when `b_scalar` (a channel's gate).
+/// b = b_ptr[i], or b_ptr[0] for every i when `b_scalar` (a channel's gate); `rows` > 1:
+/// as many consecutive rows of n in a and out, each with the same b (a channels-last gate
+/// over pixels).
 void mul_row_avx512(const std::int8_t* a, const std::int8_t* b_ptr, bool b_scalar, std::int64_t n,
-                    std::int32_t off_a, std::int32_t off_b, std::int32_t multiplier, int shift, std::int32_t zp,
-                    std::int32_t lo, std::int32_t hi, std::int8_t* out);
+                    std::int32_t off_a, std::int32_t off_b, std::int32_t multiplier, int shift,
+                    std::int32_t zp, std::int32_t lo, std::int32_t hi, std::int8_t* out,
+                    std::int64_t rows = 1);
 /// Whether mul_row_avx512 may be used (active ISA AVX-512, CPU with BW and VL).
 bool use_mul_row_avx512();
 

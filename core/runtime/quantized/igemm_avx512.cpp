@@ -299,9 +299,9 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) void add_row_avx512(const s
 }
 
 __attribute__((target("avx512f,avx512bw,avx512vl"))) void mul_row_avx512(
-    const std::int8_t* a, const std::int8_t* b_ptr, bool b_scalar, std::int64_t n, std::int32_t off_a,
-    std::int32_t off_b, std::int32_t multiplier, int shift, std::int32_t zp, std::int32_t lo, std::int32_t hi,
-    std::int8_t* out) {
+    const std::int8_t* a, const std::int8_t* b_ptr, bool b_scalar, std::int64_t n,
+    std::int32_t off_a, std::int32_t off_b, std::int32_t multiplier, int shift, std::int32_t zp,
+    std::int32_t lo, std::int32_t hi, std::int8_t* out, std::int64_t rows) {
   const int left = shift > 0 ? shift : 0, right = shift > 0 ? 0 : -shift;
   const __m512i m64 = _mm512_set1_epi64(multiplier), oa = _mm512_set1_epi32(off_a), ob = _mm512_set1_epi32(off_b);
   const __m512i vz = _mm512_set1_epi32(zp), vlo = _mm512_set1_epi32(lo), vhi = _mm512_set1_epi32(hi);
@@ -315,26 +315,33 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) void mul_row_avx512(
     const Step16 s = step16(c, zp);
     with_flags(
         [&]<bool Fast, bool Clamp>() {
-          mul_loop<Fast, Clamp>(a, b_ptr, b_scalar, n, s, oa, ob, bs, lc, vlo, vhi, out);
+          for (std::int64_t r = 0; r < rows; ++r)
+            mul_loop<Fast, Clamp>(a + r * n, b_ptr, b_scalar, n, s, oa, ob, bs, lc, vlo, vhi,
+                                  out + r * n);
         },
         s.fast, lo != -128 || hi != 127);
     return;
   }
-  for (std::int64_t i = 0; i < n; i += 16) {
-    const __mmask16 k = n - i >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (n - i)) - 1);
-    const __m512i x1 = _mm512_add_epi32(_mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(k, a + i)), oa);
-    const __m512i x2 =
-        b_scalar ? bs : _mm512_add_epi32(_mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(k, b_ptr + i)), ob);
-    const __m512i x = _mm512_sll_epi32(_mm512_mullo_epi32(x1, x2), lc);  // |product| <= 2^16: exact
-    const __m512i even = srdhm_even16(x, m64), odd = srdhm_even16(_mm512_srli_epi64(x, 32), m64);
-    const __m512i h = _mm512_mask_blend_epi32(__mmask16(0xAAAA), even, _mm512_slli_epi64(odd, 32));
-    const __m512i rem = _mm512_and_si512(h, rmask);
-    const __m512i thr = _mm512_mask_add_epi32(rhalf, _mm512_cmplt_epi32_mask(h, zero), rhalf, one);
-    __m512i r = _mm512_sra_epi32(h, rc);
-    r = _mm512_mask_add_epi32(r, _mm512_cmpgt_epi32_mask(rem, thr), r, one);
-    r = _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(r, vz), vlo), vhi);
-    store16_i8(out + i, k, r);
-  }
+  for (std::int64_t row = 0; row < rows; ++row, a += n, out += n)
+    for (std::int64_t i = 0; i < n; i += 16) {
+      const __mmask16 k = n - i >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (n - i)) - 1);
+      const __m512i x1 = _mm512_add_epi32(_mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(k, a + i)), oa);
+      const __m512i x2 =
+          b_scalar ? bs
+                   : _mm512_add_epi32(_mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(k, b_ptr + i)), ob);
+      const __m512i x =
+          _mm512_sll_epi32(_mm512_mullo_epi32(x1, x2), lc);  // |product| <= 2^16: exact
+      const __m512i even = srdhm_even16(x, m64), odd = srdhm_even16(_mm512_srli_epi64(x, 32), m64);
+      const __m512i h =
+          _mm512_mask_blend_epi32(__mmask16(0xAAAA), even, _mm512_slli_epi64(odd, 32));
+      const __m512i rem = _mm512_and_si512(h, rmask);
+      const __m512i thr =
+          _mm512_mask_add_epi32(rhalf, _mm512_cmplt_epi32_mask(h, zero), rhalf, one);
+      __m512i r = _mm512_sra_epi32(h, rc);
+      r = _mm512_mask_add_epi32(r, _mm512_cmpgt_epi32_mask(rem, thr), r, one);
+      r = _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(r, vz), vlo), vhi);
+      store16_i8(out + i, k, r);
+    }
 }
 
 // The 16-lane form of requant_row_avx2 (same arithmetic, bit for bit); partial

@@ -135,9 +135,14 @@ class BinaryInt8 final : public PreparedOp {
     std::int64_t lead = 1, mid = 1, tail = 1;
     for (std::size_t d = 0; d < out.size(); ++d) (d < k ? lead : d < t ? mid : tail) *= out[d];
     if (tail > 1) {
-      parallel_for(lead * mid, [&](std::int64_t r) {
-        mul_row_avx512(F.data<std::int8_t>() + r * tail, S.data<std::int8_t>() + (r / mid) * tail, false, tail, off_f,
-                       off_s, mul_.multiplier, mul_.shift, zy_, lo_, hi_, y + r * tail);
+      // Rows in blocks of about 16K values (one call each: its setup once per block).
+      const std::int64_t per = std::max<std::int64_t>(1, 16384 / tail),
+                         blocks_per = (mid + per - 1) / per;
+      parallel_for(lead * blocks_per, [&](std::int64_t t) {
+        const std::int64_t l = t / blocks_per, m0 = (t % blocks_per) * per, r = l * mid + m0;
+        mul_row_avx512(F.data<std::int8_t>() + r * tail, S.data<std::int8_t>() + l * tail, false,
+                       tail, off_f, off_s, mul_.multiplier, mul_.shift, zy_, lo_, hi_, y + r * tail,
+                       std::min(per, mid - m0));
       });
       return true;
     }
