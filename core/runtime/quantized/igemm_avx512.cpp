@@ -467,9 +467,10 @@ __attribute__((target("avx512f,avx512bw,avx512vnni"))) void igemm_row1_micro2_av
   vnni_micro<true, 2, std::uint8_t, std::int8_t, 1>(kq, a, bs, c);
 }
 
-
 // Per row: the channel's constants broadcast from memory, then requant_row_avx512's
-// arithmetic on the row's 16 lanes (masked when nr < 16).
+// arithmetic on the row's 16 lanes (masked when nr < 16). Every row has its own channel, so
+// its step is built in the general form (Step16's fast form costs more to set up than it
+// saves on one row).
 __attribute__((target("avx512f,avx512bw,avx512vl"))) void requant_tile_avx512(const std::int32_t* tile, int mr, int nr,
                                                                      const RequantChannel* ch, std::int32_t zp,
                                                                      std::int32_t lo, std::int32_t hi,
@@ -480,15 +481,15 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) void requant_tile_avx512(co
   for (int r = 0; r < mr; ++r, tile += kNR, out += out_stride) {
     const RequantChannel& c = ch[r];
     if (c.fold) {  // the bias inside the rounding constant, no left shift: two ops fewer
-      store16_i8(
-          out, m,
-          clamp16<true>(run_step16(_mm512_loadu_si512(tile), step16(c, zp, true)), vlo, vhi));
+      store16_i8(out, m,
+                 clamp16<true>(run_step16(_mm512_loadu_si512(tile), step16(c, zp, true, false)),
+                               vlo, vhi));
       continue;
     }
     __m512i x = _mm512_add_epi32(_mm512_loadu_si512(tile), _mm512_set1_epi32(c.bias));
     x = _mm512_sllv_epi32(x, _mm512_set1_epi32(c.left));  // wraps like the scalar form
     if (c.single) {
-      store16_i8(out, m, clamp16<true>(run_step16(x, step16(c, zp)), vlo, vhi));
+      store16_i8(out, m, clamp16<true>(run_step16(x, step16(c, zp, false, false)), vlo, vhi));
       continue;
     }
     const __m512i m64 = _mm512_set1_epi64(c.multiplier);
