@@ -236,6 +236,17 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) void add_loop(
     store16_i8(out + i, k, clamp16<Clamp>(r, lo, hi));
   }
 }
+// ((a[i] + off_a) * (b + off_b)) << left of 16 lanes under k (|product| <= 2^16: exact), b
+// the broadcast bs or b_ptr[i]: what TFLite's Mul requantises.
+__attribute__((target("avx512f,avx512bw,avx512vl"), always_inline)) inline __m512i mul_product16(
+    const std::int8_t* a, const std::int8_t* b_ptr, bool b_scalar, std::int64_t i, __mmask16 k,
+    __m512i oa, __m512i ob, __m512i bs, __m128i lc) {
+  const __m512i x1 = _mm512_add_epi32(_mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(k, a + i)), oa);
+  const __m512i x2 =
+      b_scalar ? bs
+               : _mm512_add_epi32(_mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(k, b_ptr + i)), ob);
+  return _mm512_sll_epi32(_mm512_mullo_epi32(x1, x2), lc);
+}
 // mul_row_avx512's single-step loop (constants by value, as add_loop).
 template <bool Fast, bool Clamp>
 __attribute__((target("avx512f,avx512bw,avx512vl"))) void mul_loop(
@@ -244,11 +255,7 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) void mul_loop(
     const __m512i hi, std::int8_t* out) {
   for (std::int64_t i = 0; i < n; i += 16) {
     const __mmask16 k = n - i >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (n - i)) - 1);
-    const __m512i x1 = _mm512_add_epi32(_mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(k, a + i)), oa);
-    const __m512i x2 =
-        b_scalar ? bs
-                 : _mm512_add_epi32(_mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(k, b_ptr + i)), ob);
-    const __m512i x = _mm512_sll_epi32(_mm512_mullo_epi32(x1, x2), lc);
+    const __m512i x = mul_product16(a, b_ptr, b_scalar, i, k, oa, ob, bs, lc);
     store16_i8(out + i, k, clamp16<Clamp>(run_step16<Fast>(x, s), lo, hi));
   }
 }
@@ -325,12 +332,7 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) void mul_row_avx512(
   for (std::int64_t row = 0; row < rows; ++row, a += n, out += n)
     for (std::int64_t i = 0; i < n; i += 16) {
       const __mmask16 k = n - i >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (n - i)) - 1);
-      const __m512i x1 = _mm512_add_epi32(_mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(k, a + i)), oa);
-      const __m512i x2 =
-          b_scalar ? bs
-                   : _mm512_add_epi32(_mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(k, b_ptr + i)), ob);
-      const __m512i x =
-          _mm512_sll_epi32(_mm512_mullo_epi32(x1, x2), lc);  // |product| <= 2^16: exact
+      const __m512i x = mul_product16(a, b_ptr, b_scalar, i, k, oa, ob, bs, lc);
       const __m512i even = srdhm_even16(x, m64), odd = srdhm_even16(_mm512_srli_epi64(x, 32), m64);
       const __m512i h =
           _mm512_mask_blend_epi32(__mmask16(0xAAAA), even, _mm512_slli_epi64(odd, 32));
