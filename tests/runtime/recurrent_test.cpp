@@ -8,6 +8,7 @@
 
 #include "core/runtime/gemm/gemm.h"
 #include "core/runtime/kernels/recurrent.h"
+#include "core/runtime/thread_pool.h"
 #include "tests/runtime/test_util.h"
 
 namespace ec::runtime::test {
@@ -82,6 +83,63 @@ TEST(FastRecurrent, MatchesReferenceOnRandomConfigurations) {
   }
   gemm::force_isa(saved);
   EXPECT_GE(compared, 240);
+}
+
+// Wide cells (several chunks of units per step) on a pool of three threads, which share
+// each step's chunks: every cell, both GRU forms, peepholes, clip, every ISA; the same
+// results as on one thread, bit for bit, and the reference's within tolerance.
+TEST(FastRecurrent, ThreadsShareTheStepsOfWideCells) {
+  std::mt19937 rng(5);
+  ThreadPool pool(3);
+  const gemm::Isa saved = gemm::active_isa();
+  int compared = 0;
+  const std::int64_t hidden[] = {65, 130, 200, 64, 17};
+  for (int trial = 0; trial < 15; ++trial) {
+    const auto cell = static_cast<RecurrentCell>(trial % 3);
+    const char* type = cell == RecurrentCell::Lstm  ? "LSTM"
+                       : cell == RecurrentCell::Gru ? "GRU"
+                                                    : "RNN";
+    const int G = cell == RecurrentCell::Lstm ? 4 : cell == RecurrentCell::Gru ? 3 : 1;
+    const std::int64_t H = hidden[trial / 3], S = 12, I = 24, dirs = trial % 2 ? 2 : 1;
+    std::map<std::string, ir::Attribute> attrs{
+        {"hidden_size", H}, {"direction", std::string(dirs == 2 ? "bidirectional" : "forward")}};
+    if (trial % 4 == 1) attrs["clip"] = 1.5;
+    if (cell == RecurrentCell::Gru && trial % 2 == 0)
+      attrs["linear_before_reset"] = std::int64_t(1);
+    std::vector<Tensor> in{
+        random_tensor(rng, {S, 2, I}, 2.f), random_tensor(rng, {dirs, G * H, I}, 0.3f),
+        random_tensor(rng, {dirs, G * H, H}, 0.3f), random_tensor(rng, {dirs, 2 * G * H})};
+    std::vector<std::string> names{"X", "W", "R", "B"};
+    if (cell == RecurrentCell::Lstm) {
+      in.push_back(Tensor::from_values(ir::DType::Int32, {2}, std::vector<std::int32_t>{12, 7}));
+      in.push_back(random_tensor(rng, {dirs, 2, H}));
+      in.push_back(random_tensor(rng, {dirs, 2, H}));
+      in.push_back(random_tensor(rng, {dirs, 3 * H}));
+      names.insert(names.end(), {"L", "H0", "C0", "P"});
+    }
+    auto op = make_op(type, names, {"Y", "YH", "YC"}, attrs);
+    const auto ref = kernels::recurrent_reference(op, in, cell);
+    for (gemm::Isa isa : gemm::supported_isas()) {
+      ASSERT_TRUE(gemm::force_isa(isa));
+      const auto one = kernels::recurrent(op, in, cell);
+      std::vector<Tensor> three;
+      {
+        PoolScope scope(&pool);
+        three = kernels::recurrent(op, in, cell);
+      }
+      ASSERT_EQ(three.size(), ref.size());
+      for (std::size_t o = 0; o < ref.size(); ++o) {
+        const auto a = three[o].to_float_vector(), b = ref[o].to_float_vector();
+        EXPECT_EQ(a, one[o].to_float_vector()) << type << " H " << H << " output " << o;
+        for (std::size_t i = 0; i < a.size(); ++i)
+          ASSERT_NEAR(a[i], b[i], 2e-5f) << type << " H " << H << " output " << o << " element "
+                                         << i << " isa " << gemm::isa_name(isa);
+      }
+      ++compared;
+    }
+  }
+  gemm::force_isa(saved);
+  EXPECT_GE(compared, 15);
 }
 
 // Non-default activations keep the reference loops: the kernel must still give them.

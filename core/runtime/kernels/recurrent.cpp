@@ -8,12 +8,19 @@
 // vectorised H R^T (gemm's dot-product path) and vectorised gate maths (vmath).
 #include "core/runtime/kernels/recurrent.h"
 
+#include <atomic>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <functional>
+#include <memory>
+#include <string>
+#include <thread>
 
 #include "core/runtime/gemm/gemm.h"
 #include "core/runtime/kernels/common.h"
 #include "core/runtime/kernels/vmath.h"
+#include "core/runtime/thread_pool.h"
 
 namespace ec::runtime::kernels {
 namespace {
@@ -222,7 +229,9 @@ bool fast_applies(const Rec& rc) {
   return true;
 }
 
-Outputs fast(const Rec& rc) {
+// GRU without linear_before_reset: the h gate's recurrent product takes r * h, which needs
+// every unit's r first; per step three GEMVs (gemm's dot-product path) and vmath.
+Outputs fast_gru_reset_first(const Rec& rc) {
   const Cell cell = rc.cell;
   const int G = rc.G, dirs = rc.dirs;
   const std::int64_t S = rc.S, Bt = rc.Bt, I = rc.I, H = rc.H, GH = G * H;
@@ -330,13 +339,325 @@ Outputs fast(const Rec& rc) {
   return out;
 }
 
+// ---- the fast path: packed weights, steps cut into chunks of units ----------------
+//
+// Per direction, packed once (kept in the session's cache when W and R are session
+// constants): the units in chunks of U (a multiple of 16), and within a chunk the gates in
+// slots with the sigmoid gates first (LSTM i f o c, GRU z r h, RNN h), U columns each:
+// column (q G + s) U + u is unit q U + u of slot s's gate, zero past H. Wp [cols, I] (rows)
+// turns the whole sequence's input part into one GEMM (biases folded); Rt is R transposed,
+// chunk by chunk ([chunks][H][G U]), so one step's recurrent part for a chunk is G U / 16
+// vector accumulators, each k adding h[k] times G U contiguous floats: a chunk's weights
+// are one stream in address order (the step reads them all from L2; a GEMV's bound). A chunk's gate
+// maths runs on its contiguous slots. A step's chunks are independent (they read the previous h,
+// write their own units), so the threads of the pool share them: each takes the next (step, chunk)
+// ticket, waits until the step before is complete, and the thread finishing a step's last chunk
+// publishes it. A lone thread takes every ticket in order and never waits.
+
+// Slot s of a cell: which ONNX gate (LSTM W/R order i o f c, GRU z r h).
+constexpr int kLstmSlotGate[4] = {0, 2, 1, 3};  // slots i f o c
+int slot_gate(Cell cell, int s) { return cell == Cell::Lstm ? kLstmSlotGate[s] : s; }
+
+struct Packed {
+  std::int64_t U = 0, chunks = 0, cols = 0;
+  std::vector<float> wp, rt, bias, rbh, peep;  // per direction, one after the other
+};
+
+std::int64_t chunk_units(std::int64_t H) {
+  // 64 units x 4 gates = 16 accumulators of 16 lanes (AVX-512); 16 units (8 of 8 lanes) otherwise.
+  const std::int64_t u = gemm::active_isa() == gemm::Isa::Avx512 ? 64 : 16;
+  return std::min(u, (H + 15) / 16 * 16);
+}
+
+std::shared_ptr<const Packed> pack(const Rec& rc) {
+  const int G = rc.G;
+  const std::int64_t H = rc.H, I = rc.I, U = chunk_units(H);
+  auto make = [&] {
+    auto p = std::make_shared<Packed>();
+    p->U = U;
+    p->chunks = (H + U - 1) / U;
+    p->cols = p->chunks * G * U;
+    const auto cols = static_cast<std::size_t>(p->cols), dirs = static_cast<std::size_t>(rc.dirs);
+    p->wp.assign(dirs * cols * static_cast<std::size_t>(I), 0.f);
+    p->rt.assign(dirs * cols * static_cast<std::size_t>(H), 0.f);
+    p->bias.assign(dirs * cols, 0.f);
+    p->rbh.assign(dirs * static_cast<std::size_t>(p->chunks * U), 0.f);
+    p->peep.assign(dirs * 3 * static_cast<std::size_t>(p->chunks * U), 0.f);
+    const std::int64_t GH = G * H, hp = p->chunks * U;
+    // Recurrent biases that can be added before the step: all but GRU's h gate with
+    // linear_before_reset.
+    const int folded = rc.cell == Cell::Gru && rc.lbr ? 2 : G;
+    for (int d = 0; d < rc.dirs; ++d) {
+      const float* w = rc.W->data<float>() + d * GH * I;
+      const float* r = rc.R->data<float>() + d * GH * H;
+      const float* wb = rc.B->defined() ? rc.B->data<float>() + d * 2 * GH : nullptr;
+      float* wp = p->wp.data() + d * p->cols * I;
+      float* rt = p->rt.data() + d * p->cols * H;
+      float* bias = p->bias.data() + d * p->cols;
+      for (std::int64_t j = 0; j < H; ++j) {
+        const std::int64_t q = j / U, u = j % U;
+        for (int s = 0; s < G; ++s) {
+          const int gate = slot_gate(rc.cell, s);
+          const std::int64_t col = (q * G + s) * U + u, row = gate * H + j;
+          std::copy(w + row * I, w + row * I + I, wp + col * I);
+          for (std::int64_t k = 0; k < H; ++k) rt[(q * H + k) * G * U + s * U + u] = r[row * H + k];
+          if (wb) bias[col] = wb[row] + (gate < folded ? wb[GH + row] : 0.f);
+        }
+        if (wb && rc.cell == Cell::Gru && rc.lbr)
+          p->rbh[static_cast<std::size_t>(d * hp + j)] = wb[GH + 2 * H + j];
+        if (rc.P->defined())
+          for (int k = 0; k < 3; ++k)
+            p->peep[static_cast<std::size_t>((d * 3 + k) * hp + j)] =
+                rc.P->data<float>()[(d * 3 + k) * H + j];
+      }
+    }
+    return p;
+  };
+  gemm::PackCache* cache = gemm::current_pack_cache();
+  const auto wbytes = static_cast<std::size_t>(rc.W->numel()) * sizeof(float);
+  const auto rbytes = static_cast<std::size_t>(rc.R->numel()) * sizeof(float);
+  const bool constant =
+      cache && cache->is_constant(rc.W->data<float>(), wbytes) &&
+      cache->is_constant(rc.R->data<float>(), rbytes) &&
+      (!rc.B->defined() || cache->is_constant(rc.B->raw(), rc.B->numel() * sizeof(float))) &&
+      (!rc.P->defined() || cache->is_constant(rc.P->raw(), rc.P->numel() * sizeof(float)));
+  if (!constant) return make();
+  auto id = [](const Tensor* t) {
+    return std::to_string(t->defined() ? reinterpret_cast<std::uintptr_t>(t->raw()) : 0);
+  };
+  const std::string key = "recurrent|" + std::to_string(static_cast<int>(rc.cell)) + "|" +
+                          id(rc.W) + "|" + id(rc.R) + "|" + id(rc.B) + "|" + id(rc.P) + "|" +
+                          std::to_string(U) + "|" + std::to_string(rc.lbr);
+  if (auto found = cache->find_prepared(key)) return std::static_pointer_cast<const Packed>(found);
+  auto made = make();
+  const std::size_t bytes = (made->wp.size() + made->rt.size()) * sizeof(float);
+  auto stored = std::static_pointer_cast<const Packed>(cache->put_prepared(key, made, bytes));
+  // Wp lives as long as the cache: the GEMM may keep its packed copy too.
+  if (stored == made) cache->add_constant_range(made->wp.data(), made->wp.size() * sizeof(float));
+  return stored;
+}
+
+// out[s U + u] = sum_k h[k] rt[k ld + s U + u] for G slots of U units (U / 16 vectors each).
+typedef float V16 __attribute__((vector_size(64)));
+template <int G, int U>
+[[gnu::always_inline]] inline void chunk_product_body(const float* h, std::int64_t H,
+                                                      const float* rt, std::int64_t ld,
+                                                      float* out) {
+  constexpr int kV = U / 16;
+  V16 acc[G][kV];
+  for (int s = 0; s < G; ++s)
+    for (int v = 0; v < kV; ++v) acc[s][v] = V16{};
+  for (std::int64_t k = 0; k < H; ++k) {
+    const V16 hk = V16{} + h[k];
+    const float* r = rt + k * ld;
+    for (int s = 0; s < G; ++s)
+      for (int v = 0; v < kV; ++v) {
+        V16 x;
+        std::memcpy(&x, r + s * U + v * 16, sizeof x);
+        acc[s][v] += hk * x;
+      }
+  }
+  for (int s = 0; s < G; ++s)
+    for (int v = 0; v < kV; ++v) std::memcpy(out + s * U + v * 16, &acc[s][v], sizeof(V16));
+}
+
+using ProductFn = void (*)(const float*, std::int64_t, const float*, std::int64_t, float*);
+template <int G, int U>
+void product_generic(const float* h, std::int64_t H, const float* rt, std::int64_t ld, float* out) {
+  chunk_product_body<G, U>(h, H, rt, ld, out);
+}
+#if defined(__x86_64__)
+template <int G, int U>
+__attribute__((target("avx2,fma"))) void product_avx2(const float* h, std::int64_t H,
+                                                      const float* rt, std::int64_t ld,
+                                                      float* out) {
+  chunk_product_body<G, U>(h, H, rt, ld, out);
+}
+template <int G, int U>
+__attribute__((target("avx512f,avx512vl,fma,prefer-vector-width=512"))) void product_avx512(
+    const float* h, std::int64_t H, const float* rt, std::int64_t ld, float* out) {
+  chunk_product_body<G, U>(h, H, rt, ld, out);
+}
+#endif
+
+template <int G>
+ProductFn product_for(std::int64_t U) {
+  const gemm::Isa isa = gemm::active_isa();
+#if defined(__x86_64__)
+  if (isa == gemm::Isa::Avx512) {
+    if (U == 64) return &product_avx512<G, 64>;
+    if (U == 48) return &product_avx512<G, 48>;
+    if (U == 32) return &product_avx512<G, 32>;
+    return &product_avx512<G, 16>;
+  }
+  if (isa == gemm::Isa::Avx2) return &product_avx2<G, 16>;
+#endif
+  (void)U;
+  (void)isa;
+  return &product_generic<G, 16>;
+}
+ProductFn product_for(Cell cell, std::int64_t U) {
+  return cell == Cell::Lstm  ? product_for<4>(U)
+         : cell == Cell::Gru ? product_for<3>(U)
+                             : product_for<1>(U);
+}
+
+// Hands out (step, chunk) tickets to the threads sharing one sequence.
+struct Tickets {
+  std::atomic<std::int64_t> next{0}, finished{0}, steps_done{0};
+  // Blocks until every chunk of steps before `step` is finished.
+  void wait_for(std::int64_t step) const {
+    for (int spins = 0; steps_done.load(std::memory_order_acquire) < step; ++spins) {
+#if defined(__x86_64__)
+      __builtin_ia32_pause();
+#endif
+      if (spins > 4096) std::this_thread::yield();  // the thread we wait for may be descheduled
+    }
+  }
+  void finish(std::int64_t step, std::int64_t chunks) {
+    if (finished.fetch_add(1, std::memory_order_acq_rel) + 1 == (step + 1) * chunks)
+      steps_done.store(step + 1, std::memory_order_release);
+  }
+};
+
+Outputs fast(const Rec& rc) {
+  const Cell cell = rc.cell;
+  const int G = rc.G, dirs = rc.dirs;
+  const std::int64_t S = rc.S, Bt = rc.Bt, I = rc.I, H = rc.H;
+  const Tensor &X0 = *rc.X0, &L = *rc.L, &H0 = *rc.H0, &C0 = *rc.C0;
+  const bool layout1 = rc.layout1, peepholes = rc.P->defined();
+  const float clip = static_cast<float>(rc.clip);
+  Tensor Y(DType::Float32, layout1 ? Shape{Bt, S, dirs, H} : Shape{S, dirs, Bt, H});
+  Tensor YH(DType::Float32, layout1 ? Shape{Bt, dirs, H} : Shape{dirs, Bt, H});
+  Tensor YC(DType::Float32, YH.shape());
+  float *y = Y.mutable_data<float>(), *yh = YH.mutable_data<float>(),
+        *yc = YC.mutable_data<float>();
+  const auto packed = pack(rc);
+  const std::int64_t U = packed->U, chunks = packed->chunks, cols = packed->cols, hp = chunks * U;
+  const ProductFn product = product_for(cell, U);
+  std::vector<float> xw(static_cast<std::size_t>(S * Bt * cols));
+  // Two h buffers (the step's input and output) and c, padded to whole chunks.
+  std::vector<float> hbuf(static_cast<std::size_t>(2 * hp)), c(static_cast<std::size_t>(hp));
+  const ThreadPool* pool = current_pool();
+  const std::int64_t threads = std::min<std::int64_t>(pool ? pool->size() : 1, chunks);
+  auto clamp = [&](float* v, std::int64_t n) {
+    if (rc.has_clip)
+      for (std::int64_t j = 0; j < n; ++j) v[j] = std::min(std::max(v[j], -clip), clip);
+  };
+  for (int d = 0; d < dirs; ++d) {
+    const bool reverse = rc.direction == "reverse" || d == 1;
+    const float* rt = packed->rt.data() + d * cols * H;
+    const float* rbh = packed->rbh.data() + d * hp;
+    const float* peep = packed->peep.data() + d * 3 * hp;  // Pi, Po, Pf
+    // xw[row] = X[row] Wp^T + bias for every (t, b) at once; rows in X's own order.
+    gemm::Epilogue ep;
+    ep.bias_kind = gemm::Epilogue::Bias::PerColumn;
+    ep.bias = packed->bias.data() + d * cols;
+    gemm::sgemm(S * Bt, cols, I, 1.f, X0.data<float>(), I, false, packed->wp.data() + d * cols * I,
+                I, true, false, xw.data(), cols, ep);
+    for (std::int64_t b = 0; b < Bt; ++b) {
+      const std::int64_t len = L.defined() ? L.get_int(b) : S;
+      std::fill(hbuf.begin(), hbuf.end(), 0.f);
+      std::fill(c.begin(), c.end(), 0.f);
+      for (std::int64_t j = 0; j < H; ++j) {
+        if (H0.defined())
+          hbuf[static_cast<std::size_t>(j)] = H0.data<float>()[(d * Bt + b) * H + j];
+        if (C0.defined()) c[static_cast<std::size_t>(j)] = C0.data<float>()[(d * Bt + b) * H + j];
+      }
+      // One chunk q of step `step`: reads h (all units), writes its units of the next h and c.
+      auto chunk = [&](std::int64_t step, std::int64_t q) {
+        const std::int64_t t = reverse ? len - 1 - step : step;
+        const float* hv = hbuf.data() + (step % 2) * hp;
+        float* hn = hbuf.data() + ((step + 1) % 2) * hp + q * U;
+        float* cv = c.data() + q * U;
+        float* g = xw.data() + (layout1 ? b * S + t : t * Bt + b) * cols +
+                   q * G * U;  // this chunk's slots
+        alignas(64) float prod[4 * 64];
+        product(hv, H, rt + q * H * G * U, G * U, prod);
+        if (cell == Cell::Lstm) {  // slots i, f, o, c
+          float *gi = g, *gf = g + U, *go = g + 2 * U, *gc = g + 3 * U;
+          for (std::int64_t j = 0; j < 4 * U; ++j) g[j] += prod[j];
+          if (peepholes) {
+            const float *pi = peep + q * U, *pf = peep + 2 * hp + q * U;
+            for (std::int64_t j = 0; j < U; ++j) {
+              gi[j] += pi[j] * cv[j];
+              gf[j] += pf[j] * cv[j];
+            }
+          }
+          if (!peepholes && !rc.input_forget) {  // i, f, o in one call
+            clamp(g, 4 * U);
+            vmath::apply(vmath::Fn::Sigmoid, g, g, 3 * U);
+          } else {
+            clamp(g, 2 * U);
+            clamp(gc, U);
+            vmath::apply(vmath::Fn::Sigmoid, gi, gi, rc.input_forget ? U : 2 * U);
+            if (rc.input_forget)
+              for (std::int64_t j = 0; j < U; ++j) gf[j] = 1.f - gi[j];
+          }
+          vmath::apply(vmath::Fn::Tanh, gc, gc, U);
+          for (std::int64_t j = 0; j < U; ++j) cv[j] = gf[j] * cv[j] + gi[j] * gc[j];
+          if (peepholes || rc.input_forget) {  // o sees the new c
+            const float* po = peep + hp + q * U;
+            if (peepholes)
+              for (std::int64_t j = 0; j < U; ++j) go[j] += po[j] * cv[j];
+            clamp(go, U);
+            vmath::apply(vmath::Fn::Sigmoid, go, go, U);
+          }
+          vmath::apply(vmath::Fn::Tanh, cv, gc, U);
+          for (std::int64_t j = 0; j < U; ++j) hn[j] = go[j] * gc[j];
+        } else if (cell == Cell::Gru) {  // slots z, r, h (linear_before_reset)
+          float *gz = g, *gr = g + U, *gh = g + 2 * U;
+          for (std::int64_t j = 0; j < 2 * U; ++j) g[j] += prod[j];
+          clamp(g, 2 * U);
+          vmath::apply(vmath::Fn::Sigmoid, g, g, 2 * U);
+          for (std::int64_t j = 0; j < U; ++j) gh[j] += gr[j] * (prod[2 * U + j] + rbh[q * U + j]);
+          clamp(gh, U);
+          vmath::apply(vmath::Fn::Tanh, gh, gh, U);
+          const float* hq = hv + q * U;
+          for (std::int64_t j = 0; j < U; ++j) hn[j] = gh[j] + gz[j] * (hq[j] - gh[j]);
+        } else {
+          for (std::int64_t j = 0; j < U; ++j) g[j] += prod[j];
+          clamp(g, U);
+          vmath::apply(vmath::Fn::Tanh, g, hn, U);
+        }
+        float* yrow = y + (layout1 ? ((b * S + t) * dirs + d) * H : ((t * dirs + d) * Bt + b) * H);
+        const std::int64_t n = std::min(U, H - q * U);
+        std::copy(hn, hn + n, yrow + q * U);
+      };
+      Tickets tickets;
+      auto run = [&](std::int64_t) {
+        for (;;) {
+          const std::int64_t ticket = tickets.next.fetch_add(1, std::memory_order_relaxed);
+          const std::int64_t step = ticket / chunks;
+          if (step >= len) return;
+          tickets.wait_for(step);
+          chunk(step, ticket % chunks);
+          tickets.finish(step, chunks);
+        }
+      };
+      if (threads > 1 && len > 1)
+        parallel_for(threads, run);
+      else
+        run(0);
+      const float* hlast = hbuf.data() + (len % 2) * hp;
+      const std::int64_t hi = layout1 ? (b * dirs + d) * H : (d * Bt + b) * H;
+      std::copy(hlast, hlast + H, yh + hi);
+      std::copy(c.begin(), c.begin() + H, yc + hi);
+    }
+  }
+  Outputs out{Y, YH};
+  if (cell == Cell::Lstm) out.push_back(YC);
+  return out;
+}
+
 }  // namespace
 
 Outputs recurrent_reference(const ir::Operation& op, Inputs x, RecurrentCell cell) { return reference(parse(op, x, cell)); }
 
 Outputs recurrent(const ir::Operation& op, Inputs x, RecurrentCell cell) {
   const Rec rc = parse(op, x, cell);
-  return fast_applies(rc) ? fast(rc) : reference(rc);
+  if (!fast_applies(rc)) return reference(rc);
+  return rc.cell == Cell::Gru && !rc.lbr ? fast_gru_reset_first(rc) : fast(rc);
 }
 
 Outputs kernel_RNN(const ir::Operation& op, Inputs x) { return recurrent(op, x, Cell::Rnn); }
