@@ -8,8 +8,6 @@
 // never starts an OpenMP team, whose spinning threads would fight our pool for the cores.
 #include "core/runtime/kernels/conv_onednn.h"
 
-#include <omp.h>
-
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
@@ -25,29 +23,19 @@
 #include <oneapi/dnnl/dnnl.hpp>
 
 #include "core/runtime/gemm/gemm.h"
+#include "core/runtime/kernels/onednn_util.h"
 #include "core/runtime/thread_pool.h"
 
 namespace ec::runtime::kernels {
 namespace {
 
 using dnnl::memory;
+using onednn::activation_post_op;
+using onednn::cpu_engine;
+using onednn::one_omp_thread;
 using Dims = memory::dims;
 
 std::atomic<std::int64_t> winograd_runs{0};
-
-dnnl::engine& cpu_engine() {
-  static dnnl::engine engine(dnnl::engine::kind::cpu, 0);
-  return engine;
-}
-
-// oneDNN runs on this thread alone (an OpenMP ICV per thread; set once per thread).
-void one_omp_thread() {
-  thread_local bool set = false;
-  if (!set) {
-    omp_set_num_threads(1);
-    set = true;
-  }
-}
 
 // Strides of a dense tensor whose dims are stored in the order `order` (outermost first).
 Dims dense_strides(const Dims& dims, const std::vector<std::size_t>& order) {
@@ -133,35 +121,6 @@ std::string key_of(const ConvGeometry& g, const void* w, const float* b, std::st
     for (auto d : *v) k += std::to_string(d) + ",";
   }
   return k;
-}
-
-// The fused activation as a post-op; false for one oneDNN has no post-op for.
-bool activation_post_op(std::string_view act, dnnl::primitive_attr& attr) {
-  struct Row {
-    std::string_view name;
-    dnnl::algorithm algo;
-    float alpha, beta;
-  };
-  static const Row kRows[] = {
-      {"RELU", dnnl::algorithm::eltwise_relu, 0.f, 0.f},
-      {"RELU6", dnnl::algorithm::eltwise_clip, 0.f, 6.f},
-      {"RELU_N1_TO_1", dnnl::algorithm::eltwise_clip, -1.f, 1.f},
-      {"SIGMOID", dnnl::algorithm::eltwise_logistic, 0.f, 0.f},
-      {"TANH", dnnl::algorithm::eltwise_tanh, 0.f, 0.f},
-      {"HARD_SWISH", dnnl::algorithm::eltwise_hardswish, 0.f, 0.f},  // x * relu6(x + 3) / 6
-      {"SILU", dnnl::algorithm::eltwise_swish, 1.f, 0.f},            // x * sigmoid(alpha x)
-      {"GELU", dnnl::algorithm::eltwise_gelu_erf, 0.f, 0.f},
-      {"GELU_TANH", dnnl::algorithm::eltwise_gelu_tanh, 0.f, 0.f},
-  };
-  if (act == "NONE") return true;
-  for (const Row& r : kRows)
-    if (r.name == act) {
-      dnnl::post_ops po;
-      po.append_eltwise(1.f, r.algo, r.alpha, r.beta);
-      attr.set_post_ops(po);
-      return true;
-    }
-  return false;
 }
 
 // Whether an int8 implementation gives exact int32 sums: one with VNNI or AMX products.

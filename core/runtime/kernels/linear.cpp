@@ -7,6 +7,7 @@
 
 #include "core/runtime/gemm/gemm.h"
 #include "core/runtime/kernels/common.h"
+#include "core/runtime/kernels/matmul_onednn.h"
 #include "core/runtime/thread_pool.h"
 
 namespace ec::runtime::kernels {
@@ -49,6 +50,7 @@ Outputs kernel_Gemm(const ir::Operation& op, Inputs x) {
   if (K != KB) fail("inner dimensions differ: " + A.type_string() + " and " + B.type_string());
   float lo = 0, hi = 0;
   const bool clamp = A.dtype() == DType::Float32 && fused_clamp(op, lo, hi);
+  bool activated = false;  // the activation done by oneDNN's post-op
   Outputs result{dispatch_numeric(A.dtype(), [&]<typename T>() {
     Tensor Y = Tensor::uninitialized(A.dtype(), {M, N});  // every element is written below
     T* y = Y.mutable_data<T>();
@@ -75,6 +77,13 @@ Outputs kernel_Gemm(const ir::Operation& op, Inputs x) {
           accumulate = true;
         }
       }
+      // A constant B (weights) without alpha or a full C: oneDNN's matmul.
+      if (!ta && alpha == 1.0 && !accumulate &&
+          matmul_onednn(M, N, K, A.data<float>(), B.data<float>(), tb, ep.bias, y, N,
+                        attr_str(op, "fused_activation", "NONE"))) {
+        activated = true;
+        return Y;
+      }
       gemm::sgemm(M, N, K, static_cast<float>(alpha), A.data<float>(), A.dim(1), ta, B.data<float>(), B.dim(1), tb,
                   accumulate, y, N, ep);
     } else {
@@ -95,7 +104,7 @@ Outputs kernel_Gemm(const ir::Operation& op, Inputs x) {
     }
     return Y;
   })};
-  if (!clamp && !(A.dtype() == DType::Float32 && fused_strip_fn(op)))
+  if (!activated && !clamp && !(A.dtype() == DType::Float32 && fused_strip_fn(op)))
     apply_fused_activation(op, result[0]);
   return result;
 }
@@ -122,8 +131,12 @@ Outputs kernel_MatMul(const ir::Operation& op, Inputs x) {
     const T *a = A0.data<T>(), *b = B0.data<T>();
     T* y = Y.mutable_data<T>();
     if (bb.empty() && !batch.empty() && ba == batch) {
-      // [..., M, K] x [K, N]: one GEMM over all rows of the contiguous batch.
-      matmul_2d(a, b, y, shape_numel(batch) * M, K, N);
+      // [..., M, K] x [K, N]: one GEMM over all rows of the contiguous batch (oneDNN's
+      // matmul when B is a constant).
+      bool done = false;
+      if constexpr (std::is_same_v<T, float>)
+        done = matmul_onednn(shape_numel(batch) * M, N, K, a, b, false, nullptr, y, N, "NONE");
+      if (!done) matmul_2d(a, b, y, shape_numel(batch) * M, K, N);
     } else {
       // One product per batch entry (attention's heads): with at least as many as threads,
       // the products are what is split over the pool (each computed whole, so the result
@@ -156,6 +169,10 @@ Outputs kernel_FullyConnected(const ir::Operation& op, Inputs x) {
   if (X.dtype() != DType::Float32) throw UnsupportedOpError("FullyConnected on non-f32", "the CPU runtime", "");
   if (B.defined() && B.numel() != N) fail("bias has " + std::to_string(B.numel()) + " values, expected " + std::to_string(N));
   Tensor Y = Tensor::uninitialized(DType::Float32, {M, N});  // sgemm writes every element
+  if (matmul_onednn(M, N, K, X.data<float>(), W.data<float>(), true,
+                    B.defined() ? B.data<float>() : nullptr, Y.mutable_data<float>(), N,
+                    attr_str(op, "fused_activation", "NONE")))
+    return {Y};  // the activation was oneDNN's post-op
   gemm::Epilogue ep;
   const bool clamp = fused_clamp(op, ep.lo, ep.hi);
   if (B.defined()) {
