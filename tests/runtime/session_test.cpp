@@ -237,6 +237,11 @@ TEST(Session, ChannelsLastOnOneDnnMatchesOwnKernels) {
       {1, 48, 6, 6, 64, 3, 1, 1, 1, {1, 1, 1, 1}, true, "HardSwish"},
       {1, 32, 30, 5, 33, 3, 1, 1, 1, {1, 1, 1, 1}, true, "Clip6"},  // tall: bands at 2-3 threads
       {1, 256, 7, 7, 128, 3, 1, 1, 1, {1, 1, 1, 1}, true, "Relu"},  // deep, small plane
+      // exp-based activations run as vmath over pieces of about 256 KiB of output, right
+      // after each piece: several pieces at any thread count, and Winograd now takes them
+      {1, 16, 64, 64, 48, 1, 1, 1, 1, {0, 0, 0, 0}, true, "SiLU"},
+      {1, 48, 40, 40, 48, 3, 1, 1, 48, {1, 1, 1, 1}, true, "Sigmoid"},  // depthwise, 3 pieces
+      {1, 32, 12, 12, 32, 3, 1, 1, 1, {1, 1, 1, 1}, true, "SiLU"},      // Winograd, channel pieces
   };
   // Winograd runs where oneDNN has it (AVX-512: its F(2x2,3x3) and F(4x4,3x3) kernels).
   const bool wino = kernels::onednn_winograd_available();
@@ -262,10 +267,12 @@ TEST(Session, ChannelsLastOnOneDnnMatchesOwnKernels) {
     }
     const bool wino_case = cc.k == 3 && cc.stride == 1 && cc.dilation == 1 && cc.group == 1 &&
                            cc.c >= 32 && cc.m >= 32;
-    // oneDNN's Winograd kernels take channels in blocks of 16 and no activation but RELU
-    // (the others keep the direct kernel); what it takes must run there.
+    // oneDNN's Winograd kernels take channels in blocks of 16 and no post-op but RELU (the
+    // others keep the direct kernel; SiLU, Sigmoid and Tanh are ours, after the pieces):
+    // what it takes must run there.
     if (wino && wino_case && cc.c % 16 == 0 && cc.m % 16 == 0 &&
-        (cc.act.empty() || cc.act == "Relu")) {
+        (cc.act.empty() || cc.act == "Relu" || cc.act == "SiLU" || cc.act == "Sigmoid" ||
+         cc.act == "Tanh")) {
       // (at least the 1-thread run: bands of fewer than 48 output pixels keep the direct kernel)
       EXPECT_GE(kernels::onednn_winograd_pieces_run() - wino_before, 1)
           << "Winograd, case m=" << cc.m;

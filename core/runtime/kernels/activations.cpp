@@ -199,9 +199,13 @@ const FusedFn* fused_fn(std::string_view act) {
 }
 }  // namespace
 
-StripFn fused_strip_fn(const ir::Operation& op) {
-  const FusedFn* f = fused_fn(attr_str(op, "fused_activation", "NONE"));
+StripFn strip_fn_for(std::string_view act) {
+  const FusedFn* f = fused_fn(act);
   return f ? f->strip : nullptr;
+}
+
+StripFn fused_strip_fn(const ir::Operation& op) {
+  return strip_fn_for(attr_str(op, "fused_activation", "NONE"));
 }
 
 void apply_fused_activation(const ir::Operation& op, Tensor& y) {

@@ -139,6 +139,8 @@ bool fused_clamp(const ir::Operation& op, float& lo, float& hi);
 /// null for NONE and the clamps.
 using StripFn = void (*)(float* p, std::int64_t n);
 StripFn fused_strip_fn(const ir::Operation& op);
+/// The same by the fused_activation's name.
+StripFn strip_fn_for(std::string_view act);
 
 /// y = f(x) for an f32 tensor through vmath (vectorised, split over the current
 /// thread pool); an undefined tensor for other dtypes (the caller's reference then runs).
