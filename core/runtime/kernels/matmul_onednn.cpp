@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
-#include <cstdlib>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -20,7 +19,10 @@ using dnnl::memory;
 using Dims = memory::dims;
 
 std::atomic<std::int64_t> runs{0};
-std::atomic<int> enabled_state{-1};  // -1: read EC_MATMUL on first use
+onednn::EnvSwitch& matmul_switch() {
+  static onednn::EnvSwitch s{"EC_MATMUL", "own"};
+  return s;
+}
 
 // Output rows [m0, m0 + rows) x columns [n0, n0 + cols), one oneDNN matmul.
 struct Piece {
@@ -88,17 +90,9 @@ std::shared_ptr<Prepared> prepare(const Shape3& s, const float* w, const float* 
 
 }  // namespace
 
-bool onednn_matmul_enabled() {
-  int v = enabled_state.load(std::memory_order_relaxed);
-  if (v < 0) {
-    const char* env = std::getenv("EC_MATMUL");
-    v = env && std::string(env) == "own" ? 0 : 1;
-    enabled_state.store(v, std::memory_order_relaxed);
-  }
-  return v == 1;
-}
+bool onednn_matmul_enabled() { return matmul_switch().on(); }
 
-void force_own_matmul(bool own) { enabled_state.store(own ? 0 : 1, std::memory_order_relaxed); }
+void force_own_matmul(bool own) { matmul_switch().set(!own); }
 
 std::int64_t onednn_matmuls_run() { return runs.load(std::memory_order_relaxed); }
 
@@ -147,7 +141,11 @@ bool matmul_onednn(std::int64_t M, std::int64_t N, std::int64_t K, const float* 
         {DNNL_ARG_WEIGHTS, piece.weights},
         {DNNL_ARG_DST, memory(piece.dst, engine, y + piece.m0 * ldy + piece.n0)}};
     if (bias) args.emplace(DNNL_ARG_BIAS, piece.bias);
-    onednn::execute(piece.mm, args, piece.scratch);
+    onednn::one_omp_thread();
+    onednn::add_thread_scratchpad(args, piece.scratch);
+    dnnl::stream& stream = onednn::thread_stream();
+    piece.mm.execute(stream, args);
+    stream.wait();
   });
   runs.fetch_add(1, std::memory_order_relaxed);
   return true;

@@ -3,6 +3,8 @@
 #include <omp.h>
 
 #include <cstddef>
+#include <cstdlib>
+#include <string>
 #include <vector>
 
 namespace ec::runtime::kernels::onednn {
@@ -20,18 +22,28 @@ void one_omp_thread() {
   }
 }
 
-void execute(const dnnl::primitive& p, std::unordered_map<int, dnnl::memory>& args,
-             const dnnl::memory::desc& scratch) {
-  one_omp_thread();
-  auto& engine = cpu_engine();
-  thread_local dnnl::stream stream(engine);  // one per thread: made once, not per call
+dnnl::stream& thread_stream() {
+  thread_local dnnl::stream stream(cpu_engine());
+  return stream;
+}
+
+void add_thread_scratchpad(std::unordered_map<int, dnnl::memory>& args,
+                           const dnnl::memory::desc& scratch) {
   thread_local std::vector<std::byte> buffer;
   if (const std::size_t bytes = scratch.get_size()) {
     if (buffer.size() < bytes) buffer.resize(bytes);
-    args[DNNL_ARG_SCRATCHPAD] = dnnl::memory(scratch, engine, buffer.data());
+    args[DNNL_ARG_SCRATCHPAD] = dnnl::memory(scratch, cpu_engine(), buffer.data());
   }
-  p.execute(stream, args);
-  stream.wait();
+}
+
+bool EnvSwitch::on() {
+  int x = v.load(std::memory_order_relaxed);
+  if (x < 0) {
+    const char* env = std::getenv(var);
+    x = env && std::string(env) == off_value ? 0 : 1;
+    v.store(x, std::memory_order_relaxed);
+  }
+  return x == 1;
 }
 
 bool activation_post_op(std::string_view act, dnnl::primitive_attr& attr) {

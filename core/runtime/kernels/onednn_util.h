@@ -3,6 +3,7 @@
 // Internal to the runtime's kernels (includes oneDNN's header).
 #pragma once
 
+#include <atomic>
 #include <string_view>
 #include <unordered_map>
 
@@ -15,11 +16,23 @@ dnnl::engine& cpu_engine();
 /// oneDNN runs on the calling thread alone (an OpenMP ICV per thread; set once per thread):
 /// it never starts an OpenMP team, whose spinning threads would fight our pool for the cores.
 void one_omp_thread();
-/// Executes `p` with `args` on this thread's stream, a scratchpad of `scratch` bytes being
-/// this thread's own (primitives made with scratchpad_mode::user), and waits for it.
-void execute(const dnnl::primitive& p, std::unordered_map<int, dnnl::memory>& args,
-             const dnnl::memory::desc& scratch);
+/// This thread's stream (made once per thread, not per call).
+dnnl::stream& thread_stream();
+/// Adds this thread's own scratchpad of `scratch`'s size to `args` (primitives made with
+/// scratchpad_mode::user; pieces of one product run at once on the pool's threads).
+void add_thread_scratchpad(std::unordered_map<int, dnnl::memory>& args,
+                           const dnnl::memory::desc& scratch);
 /// The op's fused activation as a post-op (NONE: none); false for one oneDNN has no post-op for.
 bool activation_post_op(std::string_view act, dnnl::primitive_attr& attr);
+
+/// A switch: set by a test (1 on, 0 off), else read once from the environment: on unless
+/// `var` equals `off_value`.
+struct EnvSwitch {
+  const char* var;
+  const char* off_value;
+  std::atomic<int> v{-1};
+  bool on();
+  void set(bool on) { v.store(on ? 1 : 0, std::memory_order_relaxed); }
+};
 
 }  // namespace ec::runtime::kernels::onednn

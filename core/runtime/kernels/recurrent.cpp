@@ -218,6 +218,12 @@ Outputs reference(const Rec& rc) {
   return out;
 }
 
+// The attribute `clip` on pre-activations v[0, n), when the op has it.
+void clip_in_place(const Rec& rc, float* v, std::int64_t n) {
+  if (!rc.has_clip) return;
+  const auto c = static_cast<float>(rc.clip);
+  for (std::int64_t j = 0; j < n; ++j) v[j] = std::min(std::max(v[j], -c), c);
+}
 
 // The fast path covers f32 with each direction's default activations.
 bool fast_applies(const Rec& rc) {
@@ -237,7 +243,6 @@ Outputs fast_gru_reset_first(const Rec& rc) {
   const std::int64_t S = rc.S, Bt = rc.Bt, I = rc.I, H = rc.H, GH = G * H;
   const Tensor &X0 = *rc.X0, &W = *rc.W, &R = *rc.R, &B = *rc.B, &L = *rc.L, &H0 = *rc.H0, &C0 = *rc.C0, &P = *rc.P;
   const bool layout1 = rc.layout1;
-  const float clip = static_cast<float>(rc.clip);
   Tensor Y(DType::Float32, layout1 ? Shape{Bt, S, dirs, H} : Shape{S, dirs, Bt, H});
   Tensor YH(DType::Float32, layout1 ? Shape{Bt, dirs, H} : Shape{dirs, Bt, H});
   Tensor YC(DType::Float32, YH.shape());
@@ -245,10 +250,7 @@ Outputs fast_gru_reset_first(const Rec& rc) {
   const auto h_ = static_cast<std::size_t>(H);
   std::vector<float> xw(static_cast<std::size_t>(S * Bt * GH)), bias(static_cast<std::size_t>(GH)), rec(static_cast<std::size_t>(GH)),
       h(h_), c(h_), tmp(h_), tmp2(h_);
-  auto clamp = [&](float* v, std::int64_t n) {
-    if (rc.has_clip)
-      for (std::int64_t j = 0; j < n; ++j) v[j] = std::min(std::max(v[j], -clip), clip);
-  };
+  auto clamp = [&](float* v, std::int64_t n) { clip_in_place(rc, v, n); };
   for (int d = 0; d < dirs; ++d) {
     const bool reverse = rc.direction == "reverse" || d == 1;
     const float* w = W.data<float>() + d * GH * I;
@@ -526,7 +528,6 @@ Outputs fast(const Rec& rc) {
   const std::int64_t S = rc.S, Bt = rc.Bt, I = rc.I, H = rc.H;
   const Tensor &X0 = *rc.X0, &L = *rc.L, &H0 = *rc.H0, &C0 = *rc.C0;
   const bool layout1 = rc.layout1, peepholes = rc.P->defined();
-  const float clip = static_cast<float>(rc.clip);
   Tensor Y(DType::Float32, layout1 ? Shape{Bt, S, dirs, H} : Shape{S, dirs, Bt, H});
   Tensor YH(DType::Float32, layout1 ? Shape{Bt, dirs, H} : Shape{dirs, Bt, H});
   Tensor YC(DType::Float32, YH.shape());
@@ -540,10 +541,7 @@ Outputs fast(const Rec& rc) {
   std::vector<float> hbuf(static_cast<std::size_t>(2 * hp)), c(static_cast<std::size_t>(hp));
   const ThreadPool* pool = current_pool();
   const std::int64_t threads = std::min<std::int64_t>(pool ? pool->size() : 1, chunks);
-  auto clamp = [&](float* v, std::int64_t n) {
-    if (rc.has_clip)
-      for (std::int64_t j = 0; j < n; ++j) v[j] = std::min(std::max(v[j], -clip), clip);
-  };
+  auto clamp = [&](float* v, std::int64_t n) { clip_in_place(rc, v, n); };
   for (int d = 0; d < dirs; ++d) {
     const bool reverse = rc.direction == "reverse" || d == 1;
     const float* rt = packed->rt.data() + d * cols * H;
