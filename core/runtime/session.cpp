@@ -8,12 +8,13 @@
 #include <random>
 
 #include "core/errors.h"
-#include "core/runtime/benchmark.h"
 #include "core/frontends/frontend.h"
 #include "core/passes/pass_registry.h"
+#include "core/runtime/benchmark.h"
 #include "core/runtime/dispatch.h"
 #include "core/runtime/kernel_registry.h"
 #include "core/runtime/kernels/conv_onednn.h"
+#include "core/runtime/kernels/nhwc.h"
 #include "core/runtime/quantized/int8_kernels.h"
 #include "core/runtime/targets/target_session.h"
 
@@ -289,7 +290,7 @@ void InferenceSession::load(ir::FrozenGraph graph) {
       op = &fused_ops_.back();
     }
     const ir::Operation& opr = *op;
-    Step st{&opr, {}, {}, {}, {}};
+    Step st{&opr, {}, {}, {}, {}, nullptr, {}};
     // Integer execution: an op reading an i8 tensor with quant params (or a
     // hybrid op) gets its prepared int8 kernel; a bad param or an op without
     // one refuses the whole graph here (the session is left unloaded).
@@ -320,15 +321,58 @@ void InferenceSession::load(ir::FrozenGraph graph) {
     steps_.push_back(std::move(st));
   }
   for (const auto& name : graph_->outputs) output_slots_.emplace_back(name, slot_of(name));
+  chain_expand_depthwise();
   // Liveness: release a computed tensor after its last reader (never graph outputs or constants).
   std::vector<int> last_use(slots_.size(), -1);
   for (std::size_t i = 0; i < steps_.size(); ++i)
-    for (int s : steps_[i].inputs)
-      if (s >= 0) last_use[static_cast<std::size_t>(s)] = static_cast<int>(i);
+    for (const auto* v : {&steps_[i].pre_inputs, &steps_[i].inputs})
+      for (int s : *v)
+        if (s >= 0) last_use[static_cast<std::size_t>(s)] = static_cast<int>(i);
   for (const auto& [name, s] : output_slots_) last_use[static_cast<std::size_t>(s)] = -1;
   for (std::size_t s = 0; s < last_use.size(); ++s)
     if (last_use[s] >= 0 && !constants_[s].defined())
       steps_[static_cast<std::size_t>(last_use[s])].release.push_back(static_cast<int>(s));
+}
+
+void InferenceSession::chain_expand_depthwise() {
+  std::vector<int> readers(slots_.size(), 0);
+  for (const Step& st : steps_)
+    for (int s : st.inputs)
+      if (s >= 0) ++readers[static_cast<std::size_t>(s)];
+  for (const auto& [name, s] : output_slots_) ++readers[static_cast<std::size_t>(s)];
+  // An NHWC f32 Conv with a rank-4 weight whose dims `unit_dims` are 1 (the kernel takes
+  // the pair only when its weights are session constants, Identity copies included).
+  const auto conv_with = [&](const Step& st, std::initializer_list<int> unit_dims) {
+    const ir::Operation& op = *st.op;
+    if (op.kind != ir::OpKind::Conv || st.int8 || st.pre || op.inputs.size() < 2 ||
+        st.outputs.size() != 1 || op.attr_string("layout", "NCHW") != "NHWC")
+      return false;
+    const ir::Tensor* w = graph_->find_tensor(op.inputs[1]);
+    if (!w || w->dtype != ir::DType::Float32 || !w->shape.is_static() || w->shape.rank() != 4)
+      return false;
+    const auto dims = w->shape.sizes();
+    return std::all_of(unit_dims.begin(), unit_dims.end(),
+                       [&](int d) { return dims[static_cast<std::size_t>(d)] == 1; });
+  };
+  std::vector<Step> kept;
+  for (std::size_t i = 0; i < steps_.size(); ++i) {
+    Step& st = steps_[i];
+    if (i + 1 < steps_.size() && conv_with(st, {1, 2}) && st.outputs[0] >= 0 &&
+        readers[static_cast<std::size_t>(st.outputs[0])] == 1) {
+      Step& next = steps_[i + 1];
+      // Depthwise: OHWI [M, kH, kW, 1] with M groups (the exact geometry is checked per run).
+      if (conv_with(next, {3}) && next.inputs[0] == st.outputs[0] &&
+          next.op->attr_int("group", 1) ==
+              graph_->find_tensor(next.op->inputs[1])->shape.sizes()[0] &&
+          st.op->attr_int("group", 1) == 1) {
+        next.pre = st.op;
+        next.pre_inputs = st.inputs;
+        continue;
+      }
+    }
+    kept.push_back(std::move(st));
+  }
+  steps_ = std::move(kept);
 }
 
 std::vector<TensorInfo> InferenceSession::inputs() const {
@@ -384,25 +428,37 @@ std::map<std::string, Tensor> InferenceSession::run(const std::map<std::string, 
     check_input(infos[i], it->second);
     env[static_cast<std::size_t>(input_slots_[i].second)] = it->second;
   }
-  std::vector<Tensor> args;
-  for (const Step& st : steps_) {
-    const ir::Operation& op = *st.op;
-    args.clear();
-    for (int s : st.inputs) {
+  std::vector<Tensor> args, pre_args;
+  // The op's inputs from their slots; `skip_first`: its first is computed inside the step.
+  const auto gather = [&](const ir::Operation& op, const std::vector<int>& slots,
+                          std::vector<Tensor>& to, bool skip_first) {
+    to.clear();
+    for (int s : slots) {
+      if (skip_first && to.empty()) {
+        to.emplace_back();
+        continue;
+      }
       if (s >= 0 && !env[static_cast<std::size_t>(s)].defined() && !constants_[static_cast<std::size_t>(s)].defined()) {
-        const auto& name = op.inputs[args.size()];
+        const auto& name = op.inputs[to.size()];
         const ir::Tensor* t = graph_->find_tensor(name);
         if (t && t->is_constant())
           throw UnsupportedOpError(op.op_type + " on a " + std::string(ir::dtype_name(t->dtype)) + " constant",
                                    "the CPU runtime", "", op_label(op));
         throw EdgeCompilerError(ErrorKind::Graph, op_label(op) + ": input '" + name + "' is not computed before it");
       }
-      args.push_back(s >= 0 ? env[static_cast<std::size_t>(s)] : Tensor());
+      to.push_back(s >= 0 ? env[static_cast<std::size_t>(s)] : Tensor());
     }
+  };
+  for (const Step& st : steps_) {
+    const ir::Operation& op = *st.op;
+    if (st.pre) gather(*st.pre, st.pre_inputs, pre_args, false);
+    gather(op, st.inputs, args, st.pre != nullptr);
     std::vector<Tensor> results;
     const auto t0 = profile ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
     try {
-      results = st.int8 ? st.int8->run(args) : find_kernel(op.kind)->run(op, args);
+      results = st.pre    ? kernels::conv_pair_nhwc(*st.pre, pre_args, op, args)
+                : st.int8 ? st.int8->run(args)
+                          : find_kernel(op.kind)->run(op, args);
     } catch (const UnsupportedOpError& e) {
       if (e.op_type() == op.op_type) throw;
       // A kernel refusing some inputs ("kernel on f16 tensors"): name the op as the unsupported one.
@@ -416,8 +472,10 @@ std::map<std::string, Tensor> InferenceSession::run(const std::map<std::string, 
       throw EdgeCompilerError(ErrorKind::Graph, op_label(op) + ": " + e.what());
     }
     if (profile)
-      profile->ops.push_back({op.name, op.op_type,
-                              std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count()});
+      profile->ops.push_back(
+          {st.pre ? st.pre->name + " + " + op.name : op.name, op.op_type,
+           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+               .count()});
     for (std::size_t i = 0; i < st.outputs.size(); ++i) {
       if (st.outputs[i] < 0) continue;
       if (i >= results.size() || !results[i].defined())

@@ -130,7 +130,14 @@ class InferenceSession {
     std::vector<int> outputs;  // slot per op output; -1 = not produced
     std::vector<int> release;  // slots whose last use is this step
     std::shared_ptr<const quantized::PreparedOp> int8;  // int8/hybrid kernel, else the float one
+    // An expanding 1x1 Conv whose output only this depthwise Conv reads: both run
+    // together band by band (kernels::conv_pair_nhwc); op's first input is not computed.
+    const ir::Operation* pre = nullptr;
+    std::vector<int> pre_inputs;
   };
+  /// Joins each NHWC f32 1x1 Conv to the depthwise Conv right after it that alone reads
+  /// its output (Step::pre).
+  void chain_expand_depthwise();
   void check_input(const TensorInfo& info, const Tensor& t) const;
   /// An activation folded into the op before it: the op whose output the producer
   /// then writes (act), another op it replaces (also: SiLU's Sigmoid), the name.

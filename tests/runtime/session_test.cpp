@@ -304,6 +304,134 @@ TEST(Session, ChannelsLastOnOneDnnMatchesOwnKernels) {
   }
 }
 
+// An expanding 1x1 Conv -> activation -> depthwise Conv -> activation (the inverted
+// residual's first half).
+struct PairCase {
+  std::int64_t n, c, m, h, w, k, stride, dilation;
+  std::vector<std::int64_t> pads;  // the depthwise Conv's t, l, b, r
+  std::string act1, act2;          // "", "Clip6", "SiLU" or an activation op type
+  bool t_is_output;                // the 1x1 Conv's result is also a graph output
+};
+
+ir::FrozenGraph pair_graph(const PairCase& pc) {
+  ir::Graph g;
+  g.name = "pair";
+  const std::int64_t oh =
+      (pc.h + pc.pads[0] + pc.pads[2] - pc.dilation * (pc.k - 1) - 1) / pc.stride + 1;
+  const std::int64_t ow =
+      (pc.w + pc.pads[1] + pc.pads[3] - pc.dilation * (pc.k - 1) - 1) / pc.stride + 1;
+  g.add_tensor({"x", ir::DType::Float32, ir::Shape::of({pc.n, pc.c, pc.h, pc.w}), std::nullopt,
+                std::nullopt});
+  const auto constant = [&](const std::string& name, std::vector<std::int64_t> shape, int mul,
+                            int mod, float scale) {
+    std::int64_t count = 1;
+    for (auto d : shape) count *= d;
+    std::vector<float> v(static_cast<std::size_t>(count));
+    for (std::size_t i = 0; i < v.size(); ++i)
+      v[i] = static_cast<float>(static_cast<int>(i * mul % mod) - mod / 2) * scale;
+    g.add_tensor({name, ir::DType::Float32, ir::Shape::of(shape),
+                  ir::ConstantData::copy_of(v.data(), v.size() * 4), std::nullopt});
+  };
+  constant("w1", {pc.m, pc.c, 1, 1}, 37, 11, 0.1f);
+  constant("b1", {pc.m}, 3, 5, 0.2f);
+  constant("w2", {pc.m, 1, pc.k, pc.k}, 29, 13, 0.08f);
+  constant("b2", {pc.m}, 7, 9, 0.1f);
+  const float lo = 0.f, hi = 6.f;
+  g.add_tensor({"lo", ir::DType::Float32, ir::Shape::of({}), ir::ConstantData::copy_of(&lo, 4),
+                std::nullopt});
+  g.add_tensor({"hi", ir::DType::Float32, ir::Shape::of({}), ir::ConstantData::copy_of(&hi, 4),
+                std::nullopt});
+  // op(in) -> out, then its activation (if any) -> `named`.
+  const auto conv_act = [&](ir::Operation conv, const std::string& act, const std::string& named,
+                            const ir::Shape& shape) {
+    const std::string raw = act.empty() ? named : named + ".raw";
+    conv.outputs = {raw};
+    g.add_tensor({raw, ir::DType::Float32, shape, std::nullopt, std::nullopt});
+    g.ops.push_back(std::move(conv));
+    if (act.empty()) return;
+    g.add_tensor({named, ir::DType::Float32, shape, std::nullopt, std::nullopt});
+    if (act == "Clip6") {
+      g.ops.push_back(make_op("Clip", {raw, "lo", "hi"}, {named}));
+    } else if (act == "SiLU") {
+      g.add_tensor({named + ".s", ir::DType::Float32, shape, std::nullopt, std::nullopt});
+      g.ops.push_back(make_op("Sigmoid", {raw}, {named + ".s"}));
+      g.ops.push_back(make_op("Mul", {raw, named + ".s"}, {named}));
+    } else {
+      g.ops.push_back(make_op(act, {raw}, {named}));
+    }
+  };
+  conv_act(make_op("Conv", {"x", "w1", "b1"}, {}), pc.act1, "t",
+           ir::Shape::of({pc.n, pc.m, pc.h, pc.w}));
+  conv_act(make_op("Conv", {"t", "w2", "b2"}, {},
+                   {{"pads", pc.pads},
+                    {"strides", std::vector<std::int64_t>{pc.stride, pc.stride}},
+                    {"dilations", std::vector<std::int64_t>{pc.dilation, pc.dilation}},
+                    {"group", pc.m}}),
+           pc.act2, "y", ir::Shape::of({pc.n, pc.m, oh, ow}));
+  g.inputs = {"x"};
+  g.outputs = {"y"};
+  if (pc.t_is_output) g.outputs.push_back("t");
+  return ir::freeze(std::move(g));
+}
+
+// An expanding 1x1 Conv and the depthwise Conv that alone reads its output (over 2 MiB)
+// run together, band by band, each band's rows of the 1x1 Conv's output computed in a
+// buffer: equal to our own NCHW kernels to float rounding at 1-3 threads, and to the two
+// Convs run apart (EC_CONV_CHAIN=0) bitwise (the same oneDNN products on other row ranges).
+TEST(Session, ExpandDepthwisePairRunsInBandsAsApart) {
+  const std::vector<PairCase> cases = {
+      {1, 16, 96, 80, 80, 3, 2, 1, {1, 1, 1, 1}, "Clip6", "Clip6", false},     // mobilenet_v2's
+      {1, 8, 64, 97, 90, 3, 1, 1, {1, 1, 1, 1}, "Relu", "", false},            // stride 1, odd rows
+      {2, 8, 48, 80, 72, 5, 2, 1, {2, 2, 1, 2}, "SiLU", "SiLU", false},        // batch 2, 5x5, pads
+      {1, 12, 72, 90, 90, 3, 1, 2, {2, 2, 2, 2}, "HardSwish", "Relu", false},  // dilated
+      {1, 4, 200, 60, 50, 3, 2, 1, {0, 0, 1, 1}, "", "HardSwish", false},      // TF-style pads
+      {1, 16, 96, 80, 80, 3, 2, 1, {1, 1, 1, 1}, "Clip6", "Clip6", true},  // t read twice: apart
+  };
+  for (const auto& pc : cases) {
+    SCOPED_TRACE("case c=" + std::to_string(pc.c) + " m=" + std::to_string(pc.m) +
+                 " k=" + std::to_string(pc.k));
+    const ir::FrozenGraph g = pair_graph(pc);
+    std::vector<float> xv(static_cast<std::size_t>(pc.n * pc.c * pc.h * pc.w));
+    for (std::size_t i = 0; i < xv.size(); ++i)
+      xv[i] = static_cast<float>(static_cast<int>(i * 7 % 23)) * 0.1f - 1.1f;
+    const Tensor x = f32({pc.n, pc.c, pc.h, pc.w}, xv);
+    SessionOptions own;
+    own.channels_last = false;
+    own.threads = 1;
+    InferenceSession ref(own);
+    ref.load(g);
+    const auto want = ref.run({{"x", x}}).at("y").to_float_vector();
+    float scale = 1;
+    for (float v : want) scale = std::max(scale, std::abs(v));
+    for (int t : {1, 2, 3}) {
+      kernels::force_conv_chain(false);
+      InferenceSession apart({t});
+      apart.load(g);
+      const auto expect = apart.run({{"x", x}}).at("y").to_float_vector();
+      kernels::force_conv_chain(true);
+      InferenceSession s({t});
+      s.load(g);
+      const std::int64_t before = kernels::onednn_conv_chains_run();
+      const auto out = s.run({{"x", x}});
+      const auto got = out.at("y").to_float_vector();
+      EXPECT_EQ(kernels::onednn_conv_chains_run() - before,
+                pc.t_is_output || !kernels::onednn_conv_enabled() ? 0 : 1)
+          << t << " threads";
+      ASSERT_EQ(got.size(), want.size());
+      for (std::size_t i = 0; i < want.size(); ++i)
+        ASSERT_NEAR(got[i], want[i], 1e-5f * scale) << t << " threads, element " << i;
+      EXPECT_EQ(got, expect) << t << " threads: in bands and apart";
+      if (pc.t_is_output) {
+        const auto t_want = ref.run({{"x", x}}).at("t").to_float_vector(),
+                   t_got = out.at("t").to_float_vector();
+        ASSERT_EQ(t_got.size(), t_want.size());
+        for (std::size_t i = 0; i < t_want.size(); ++i)
+          ASSERT_NEAR(t_got[i], t_want[i], 1e-5f * scale);
+      }
+    }
+  }
+}
+
 TEST(Session, ArenaIsReusedAcrossRuns) {
   std::vector<float> xv(4 * 9 * 9, 0.25f);
   InferenceSession s;

@@ -40,6 +40,22 @@ bool onednn_winograd_available();
 bool conv_onednn(const ConvGeometry& g, const float* x, const float* w, const float* b, float* y,
                  std::string_view act);
 
+/// An expanding 1x1 Conv and the depthwise Conv that alone reads its output t, run
+/// together band by band (conv_chain_onednn.cpp): pw is 1x1, stride 1, unpadded, one group
+/// (x [N, H, W, C] -> t [N, H, W, M]); dw has one channel per group (t -> y [N, OH, OW, M]);
+/// act1/act2 their fused activations. Each thread computes the rows of t its band of y
+/// needs into a buffer that stays in its cache: t never goes out to memory. Returns false,
+/// nothing written, when that does not apply here (other shapes, t small enough to stay in
+/// the cache anyway, weights not session constants, oneDNN off, EC_CONV_CHAIN=0): the
+/// caller then runs the two Convs apart.
+bool conv_pw_dw_onednn(const ConvGeometry& pw, const float* x, const float* w1, const float* b1,
+                       std::string_view act1, const ConvGeometry& dw, const float* w2,
+                       const float* b2, std::string_view act2, float* y);
+/// For tests: run such pairs together (true) or apart (false) whatever EC_CONV_CHAIN says.
+void force_conv_chain(bool on);
+/// How many pairs conv_pw_dw_onednn ran since the process started (tests).
+std::int64_t onednn_conv_chains_run();
+
 /// Receives the exact int32 sums acc[p * M + m] of output pixels [first, first + count)
 /// (NHWC order: pixel p of the piece, output channel m) of conv_onednn_s8.
 using Int8Epilogue = std::function<void(const std::int32_t* acc, std::int64_t first, std::int64_t count)>;

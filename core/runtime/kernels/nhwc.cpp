@@ -288,4 +288,30 @@ Outputs conv_nhwc(const ir::Operation& op, Inputs x) {
   return {Y};
 }
 
+Outputs conv_pair_nhwc(const ir::Operation& pw, Inputs pw_in, const ir::Operation& dw,
+                       Inputs dw_in) {
+  const Tensor &X = pw_in[0], &W1 = pw_in[1], &B1 = in(pw_in, 2), &W2 = dw_in[1],
+               &B2 = in(dw_in, 2);
+  if (X.dtype() == DType::Float32 && W1.dtype() == DType::Float32 && W2.dtype() == DType::Float32 &&
+      X.rank() == 4 && W1.rank() == 4 && W2.rank() == 4) {
+    const ConvGeometry g1 = conv_geometry_nhwc(pw, X.shape(), W1.shape());
+    const Shape t{g1.n, g1.out[0], g1.out[1], g1.m};
+    const ConvGeometry g2 = conv_geometry_nhwc(dw, t, W2.shape());
+    if ((!B1.defined() || B1.numel() == g1.m) && (!B2.defined() || B2.numel() == g2.m)) {
+      Tensor Y = Tensor::uninitialized(DType::Float32, {g2.n, g2.out[0], g2.out[1], g2.m});
+      if (Y.numel() > 0 &&
+          conv_pw_dw_onednn(g1, X.data<float>(), W1.data<float>(),
+                            B1.defined() ? B1.data<float>() : nullptr,
+                            attr_str(pw, "fused_activation", "NONE"), g2, W2.data<float>(),
+                            B2.defined() ? B2.data<float>() : nullptr,
+                            attr_str(dw, "fused_activation", "NONE"), Y.mutable_data<float>()))
+        return {Y};
+    }
+  }
+  // Apart: t in full, then the depthwise Conv on it.
+  std::vector<Tensor> args(dw_in.begin(), dw_in.end());
+  args[0] = conv_nhwc(pw, pw_in)[0];
+  return conv_nhwc(dw, args);
+}
+
 }  // namespace ec::runtime::kernels

@@ -27,6 +27,11 @@ void conv_fast_nhwc(const ConvGeometry& g, const float* x, const float* w, const
 
 /// kernel_Conv for layout NHWC.
 Outputs conv_nhwc(const ir::Operation& op, Inputs x);
+/// An NHWC 1x1 Conv (pw, its inputs) and the depthwise NHWC Conv that alone reads its
+/// output (dw; dw_in[0], that output, is not given): run together band by band on oneDNN
+/// when conv_pw_dw_onednn takes them, else one after the other. Returns dw's output.
+Outputs conv_pair_nhwc(const ir::Operation& pw, Inputs pw_in, const ir::Operation& dw,
+                       Inputs dw_in);
 /// MaxPool / AveragePool for layout NHWC (2-D f32 without indices fast; the rest
 /// transposes through the NCHW kernel).
 Outputs pool_nhwc(const ir::Operation& op, Inputs x, bool max);
