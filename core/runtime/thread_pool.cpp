@@ -123,4 +123,12 @@ void parallel_for(std::int64_t n, const std::function<void(std::int64_t)>& task)
   for (std::int64_t i = 0; i < n; ++i) task(i);
 }
 
+void parallel_for_if(bool split, std::int64_t n, const std::function<void(std::int64_t)>& task) {
+  if (split) {
+    parallel_for(n, task);
+    return;
+  }
+  for (std::int64_t i = 0; i < n; ++i) task(i);
+}
+
 }  // namespace ec::runtime

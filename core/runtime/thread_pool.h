@@ -75,5 +75,8 @@ int current_threads();
 
 /// task(i) for i in [0, n) on the current pool (serially without one).
 void parallel_for(std::int64_t n, const std::function<void(std::int64_t)>& task);
+/// parallel_for when `split`, else the tasks in order on the calling thread (work too
+/// small to pay for waking the pool).
+void parallel_for_if(bool split, std::int64_t n, const std::function<void(std::int64_t)>& task);
 
 }  // namespace ec::runtime
