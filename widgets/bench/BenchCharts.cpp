@@ -213,8 +213,17 @@ void OpTimeChart::setStats(const StatsPtr& stats, int topN) {
 
 std::vector<double> opTimeValues(const ec::runtime::Stats& stats, const ec::ir::Graph& graph) {
   std::unordered_map<std::string, double> by_name;
-  for (const auto& op : stats.op_profile)
-    if (!op.name.empty()) by_name[op.name] += op.ms;
+  for (const auto& op : stats.op_profile) {
+    // Ops the runtime ran together ("a + b": an expanding 1x1 Conv and its depthwise
+    // Conv) share one time: each of them shows it.
+    std::size_t from = 0;
+    while (from < op.name.size()) {
+      const std::size_t at = op.name.find(" + ", from);
+      const std::string part = op.name.substr(from, at == std::string::npos ? std::string::npos : at - from);
+      if (!part.empty()) by_name[part] += op.ms;
+      from = at == std::string::npos ? op.name.size() : at + 3;
+    }
+  }
   std::vector<double> values(graph.ops.size(), std::numeric_limits<double>::quiet_NaN());
   for (std::size_t i = 0; i < graph.ops.size(); ++i)
     if (auto it = by_name.find(graph.ops[i].name); it != by_name.end()) values[i] = it->second;

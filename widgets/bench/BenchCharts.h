@@ -89,7 +89,8 @@ class OpTimeChart : public QChartView {
 };
 
 /// Per op of `graph` (by op name): its mean time from the profile, NaN where the
-/// profile has none (e.g. an activation fused into the op before it). For GraphView::setOpValues().
+/// profile has none (e.g. an activation fused into the op before it); ops run together
+/// (a profile entry "a + b") both show the pair's time. For GraphView::setOpValues().
 std::vector<double> opTimeValues(const ec::runtime::Stats& stats, const ec::ir::Graph& graph);
 
 }  // namespace ec::widgets
