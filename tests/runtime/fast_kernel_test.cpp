@@ -231,7 +231,7 @@ TEST(FastPoolNhwc, MatchesNchwKernels) {
   }
   EXPECT_GT(compared, 200);
   for (const std::string type : {"GlobalAveragePool", "GlobalMaxPool"})
-    for (V s : {V{1, 7, 5, 3}, V{2, 33, 7, 7}, V{1, 1, 1, 1}}) {
+    for (V s : {V{1, 7, 5, 3}, V{2, 33, 7, 7}, V{1, 1, 1, 1}, V{1, 100, 3, 5}, V{2, 77, 4, 4}}) {
       const auto xs = random_floats(rng, shape_numel(s));
       const auto ref = run1(make_op(type, {"x"}), {f32(s, xs)});
       const auto y = run1(make_op(type, {"x"}, {"y"}, {{"layout", std::string("NHWC")}}),

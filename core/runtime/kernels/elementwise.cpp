@@ -188,7 +188,11 @@ Tensor binary_f32(const Tensor& a, const Tensor& b, vmath::BinOp op) {
   const std::int64_t rows_per_task = std::max<std::int64_t>(1, kTask / inner);
   const std::int64_t tasks = pieces > 1 ? rows * pieces : (rows + rows_per_task - 1) / rows_per_task;
   const gemm::Isa isa = gemm::active_isa();
-  auto row = [&](std::int64_t i, std::int64_t j0, std::int64_t j1) {
+  // Rows [i, i + count) with the same index over the dims before p - 1 (consecutive rows
+  // step by one along dim p - 1), elements [j0, j1) of each: one vmath call.
+  const std::int64_t mid = p > 0 ? out[p - 1] : 1, ra = p > 0 ? sa[p - 1] : 0,
+                     rb = p > 0 ? sb[p - 1] : 0;
+  auto run = [&](std::int64_t i, std::int64_t count, std::int64_t j0, std::int64_t j1) {
     std::int64_t oa = 0, ob = 0, rem = i;
     for (std::size_t d = p; d-- > 0;) {
       const std::int64_t idx = rem % out[d];
@@ -196,14 +200,20 @@ Tensor binary_f32(const Tensor& a, const Tensor& b, vmath::BinOp op) {
       oa += idx * sa[d];
       ob += idx * sb[d];
     }
-    vmath::binary_with(isa, op, pa + oa + j0 * ka, ka, pb + ob + j0 * kb, kb, py + i * inner + j0, j1 - j0);
+    vmath::binary_with(isa, op, pa + oa + j0 * ka, ka, pb + ob + j0 * kb, kb, py + i * inner + j0,
+                       j1 - j0, count, ra, rb);
   };
   auto task = [&](std::int64_t t) {
     if (pieces > 1) {
       const std::int64_t i = t / pieces, j0 = t % pieces * piece;
-      row(i, j0, std::min(inner, j0 + piece));
+      run(i, 1, j0, std::min(inner, j0 + piece));
     } else {
-      for (std::int64_t i = t * rows_per_task; i < std::min(rows, (t + 1) * rows_per_task); ++i) row(i, 0, inner);
+      for (std::int64_t i = t * rows_per_task, end = std::min(rows, (t + 1) * rows_per_task);
+           i < end;) {
+        const std::int64_t count = std::min(end - i, mid - i % mid);
+        run(i, count, 0, inner);
+        i += count;
+      }
     }
   };
   if (tasks > 1 && n >= 2 * kTask) parallel_for(tasks, task);

@@ -6,6 +6,7 @@
 
 #include <limits>
 
+#include "core/runtime/gemm/gemm.h"
 #include "core/runtime/kernels/common.h"
 #include "core/runtime/kernels/nhwc.h"
 #include "core/runtime/thread_pool.h"
@@ -337,16 +338,59 @@ Outputs pool_nhwc(const ir::Operation& op, Inputs x, bool max) {
 
 namespace {
 
-// acc[c] += x[c] for c < n, in double (the NCHW kernel's accumulation), 8 lanes a step.
-void add_to_double_generic(double* acc, const float* x, std::int64_t n) {
-  for (std::int64_t c = 0; c < n; ++c) acc[c] += x[c];
+// acc[c] = sum over s < S of x[s * C + c] for c < cn, in double and in pixel order (the NCHW
+// kernel's accumulation, so both layouts give the same floats).
+void sum_pixels_generic(const float* x, std::int64_t S, std::int64_t C, std::int64_t cn,
+                        double* acc) {
+  std::fill(acc, acc + cn, 0.0);
+  for (std::int64_t s = 0; s < S; ++s)
+    for (std::int64_t c = 0; c < cn; ++c) acc[c] += x[s * C + c];
 }
-__attribute__((target("avx2"))) void add_to_double_avx2(double* acc, const float* x, std::int64_t n) {
+
+// K independent registers of 4 (AVX2) or 8 (AVX-512) double sums stay in registers over
+// all S pixels: each pixel costs K converts and K adds, with no store-to-load chain.
+template <int K>
+__attribute__((target("avx2,fma"))) void sum_pixels_avx2_k(const float* x, std::int64_t S,
+                                                           std::int64_t C, double* acc) {
+  __m256d a[K];
+  for (int k = 0; k < K; ++k) a[k] = _mm256_setzero_pd();
+  for (std::int64_t s = 0; s < S; ++s, x += C)
+    for (int k = 0; k < K; ++k)
+      a[k] = _mm256_add_pd(a[k], _mm256_cvtps_pd(_mm_loadu_ps(x + 4 * k)));
+  for (int k = 0; k < K; ++k) _mm256_storeu_pd(acc + 4 * k, a[k]);
+}
+__attribute__((target("avx2,fma"))) void sum_pixels_avx2(const float* x, std::int64_t S,
+                                                         std::int64_t C, std::int64_t cn,
+                                                         double* acc) {
   std::int64_t c = 0;
-  for (; c + 4 <= n; c += 4)
-    _mm256_storeu_pd(acc + c, _mm256_add_pd(_mm256_loadu_pd(acc + c), _mm256_cvtps_pd(_mm_loadu_ps(x + c))));
-  add_to_double_generic(acc + c, x + c, n - c);
+  for (; c + 32 <= cn; c += 32) sum_pixels_avx2_k<8>(x + c, S, C, acc + c);
+  for (; c + 4 <= cn; c += 4) sum_pixels_avx2_k<1>(x + c, S, C, acc + c);
+  if (c < cn) sum_pixels_generic(x + c, S, C, cn - c, acc + c);
 }
+
+#pragma GCC push_options
+#pragma GCC target("avx512f")
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"  // GCC 12's unmasked AVX-512 forms
+template <int K>
+void sum_pixels_avx512_k(const float* x, std::int64_t S, std::int64_t C, double* acc) {
+  __m512d a[K];
+  for (int k = 0; k < K; ++k) a[k] = _mm512_setzero_pd();
+  for (std::int64_t s = 0; s < S; ++s, x += C)
+    for (int k = 0; k < K; ++k)
+      a[k] = _mm512_add_pd(a[k], _mm512_cvtps_pd(_mm256_loadu_ps(x + 8 * k)));
+  for (int k = 0; k < K; ++k) _mm512_storeu_pd(acc + 8 * k, a[k]);
+}
+void sum_pixels_avx512(const float* x, std::int64_t S, std::int64_t C, std::int64_t cn,
+                       double* acc) {
+  std::int64_t c = 0;
+  for (; c + 64 <= cn; c += 64) sum_pixels_avx512_k<8>(x + c, S, C, acc + c);
+  for (; c + 32 <= cn; c += 32) sum_pixels_avx512_k<4>(x + c, S, C, acc + c);
+  for (; c + 8 <= cn; c += 8) sum_pixels_avx512_k<1>(x + c, S, C, acc + c);
+  if (c < cn) sum_pixels_avx2(x + c, S, C, cn - c, acc + c);
+}
+#pragma GCC diagnostic pop
+#pragma GCC pop_options
 
 }  // namespace
 
@@ -371,21 +415,23 @@ Outputs global_pool_nhwc(const ir::Operation& op, Inputs x, bool max) {
   // so the result does not depend on the thread count.
   constexpr std::int64_t kBlock = 64;
   const std::int64_t blocks = (C + kBlock - 1) / kBlock;
-  static const bool avx2 = __builtin_cpu_supports("avx2");
-  const auto add = avx2 ? add_to_double_avx2 : add_to_double_generic;
+  const gemm::Isa isa = gemm::active_isa();
+  const auto sum = isa == gemm::Isa::Avx512 ? sum_pixels_avx512
+                   : isa == gemm::Isa::Avx2 ? sum_pixels_avx2
+                                            : sum_pixels_generic;
   parallel_for(N * blocks, [&](std::int64_t t) {
     const std::int64_t n = t / blocks, c0 = t % blocks * kBlock, cn = std::min(kBlock, C - c0);
     const float* xn = X.data<float>() + n * S * C + c0;
     float* yn = Y.mutable_data<float>() + n * C + c0;
-    // Accumulated in double like the NCHW kernel (cheap next to the S*C reads).
     double acc[kBlock];
-    std::fill(acc, acc + cn, max ? -std::numeric_limits<double>::infinity() : 0.0);
-    for (std::int64_t s = 0; s < S; ++s) {
-      const float* xs = xn + s * C;
-      if (max)
+    if (max) {
+      std::fill(acc, acc + cn, -std::numeric_limits<double>::infinity());
+      for (std::int64_t s = 0; s < S; ++s) {
+        const float* xs = xn + s * C;
         for (std::int64_t c = 0; c < cn; ++c) acc[c] = acc[c] < xs[c] ? xs[c] : acc[c];
-      else
-        add(acc, xs, cn);  // the same double sums in the same order, vectorised
+      }
+    } else {
+      sum(xn, S, C, cn, acc);
     }
     for (std::int64_t c = 0; c < cn; ++c) yn[c] = static_cast<float>(max ? acc[c] : acc[c] / double(S));
   });

@@ -85,21 +85,26 @@ void softmax_row_with(gemm::Isa isa, const float* x, float* y, std::int64_t n, b
   }
 }
 
-void binary_with(gemm::Isa isa, BinOp op, const float* a, std::int64_t sa, const float* b, std::int64_t sb, float* y,
-                 std::int64_t n) {
+void binary_with(gemm::Isa isa, BinOp op, const float* a, std::int64_t sa, const float* b,
+                 std::int64_t sb, float* y, std::int64_t n, std::int64_t rows, std::int64_t ra,
+                 std::int64_t rb) {
   switch (isa) {
-    case gemm::Isa::Avx512: return binary_avx512(op, a, sa, b, sb, y, n);
-    case gemm::Isa::Avx2: return binary_avx2(op, a, sa, b, sb, y, n);
+    case gemm::Isa::Avx512:
+      return binary_avx512(op, a, sa, b, sb, y, n, rows, ra, rb);
+    case gemm::Isa::Avx2:
+      return binary_avx2(op, a, sa, b, sb, y, n, rows, ra, rb);
     case gemm::Isa::Generic: break;
   }
-  for (std::int64_t i = 0; i < n; ++i) {
-    const float u = a[i * sa], v = b[i * sb];
-    y[i] = op == BinOp::Add ? u + v : op == BinOp::Sub ? u - v : op == BinOp::Mul ? u * v : u / v;
-  }
+  for (std::int64_t r = 0; r < rows; ++r, a += ra, b += rb, y += n)
+    for (std::int64_t i = 0; i < n; ++i) {
+      const float u = a[i * sa], v = b[i * sb];
+      y[i] = op == BinOp::Add ? u + v : op == BinOp::Sub ? u - v : op == BinOp::Mul ? u * v : u / v;
+    }
 }
 
-void binary(BinOp op, const float* a, std::int64_t sa, const float* b, std::int64_t sb, float* y, std::int64_t n) {
-  binary_with(gemm::active_isa(), op, a, sa, b, sb, y, n);
+void binary(BinOp op, const float* a, std::int64_t sa, const float* b, std::int64_t sb, float* y,
+            std::int64_t n, std::int64_t rows, std::int64_t ra, std::int64_t rb) {
+  binary_with(gemm::active_isa(), op, a, sa, b, sb, y, n, rows, ra, rb);
 }
 
 void softmax_row(const float* x, float* y, std::int64_t n, bool log) {

@@ -46,15 +46,21 @@ void apply_parallel(Fn f, const float* x, float* y, std::int64_t n, float alpha 
 void softmax_row(const float* x, float* y, std::int64_t n, bool log);
 void softmax_row_with(gemm::Isa isa, const float* x, float* y, std::int64_t n, bool log);
 
-/// y[i] = a[i * sa] op b[i * sb] for i in [0, n); sa and sb are 1 (contiguous) or 0 (one value broadcast).
+/// y[r n + i] = a[r ra + i sa] op b[r rb + i sb] for i in [0, n), r in [0, rows); sa and sb are 1
+/// (contiguous) or 0 (one value broadcast); ra and rb any row strides (0: the same row each time,
+/// as a per-channel vector over the pixels of an NHWC tensor).
 enum class BinOp { Add, Sub, Mul, Div };
-void binary(BinOp op, const float* a, std::int64_t sa, const float* b, std::int64_t sb, float* y, std::int64_t n);
-void binary_with(gemm::Isa isa, BinOp op, const float* a, std::int64_t sa, const float* b, std::int64_t sb, float* y,
-                 std::int64_t n);
+void binary(BinOp op, const float* a, std::int64_t sa, const float* b, std::int64_t sb, float* y,
+            std::int64_t n, std::int64_t rows = 1, std::int64_t ra = 0, std::int64_t rb = 0);
+void binary_with(gemm::Isa isa, BinOp op, const float* a, std::int64_t sa, const float* b,
+                 std::int64_t sb, float* y, std::int64_t n, std::int64_t rows = 1,
+                 std::int64_t ra = 0, std::int64_t rb = 0);
 
 // ---- per-ISA entry points (internal) ----
-void binary_avx2(BinOp op, const float* a, std::int64_t sa, const float* b, std::int64_t sb, float* y, std::int64_t n);
-void binary_avx512(BinOp op, const float* a, std::int64_t sa, const float* b, std::int64_t sb, float* y, std::int64_t n);
+void binary_avx2(BinOp op, const float* a, std::int64_t sa, const float* b, std::int64_t sb,
+                 float* y, std::int64_t n, std::int64_t rows, std::int64_t ra, std::int64_t rb);
+void binary_avx512(BinOp op, const float* a, std::int64_t sa, const float* b, std::int64_t sb,
+                   float* y, std::int64_t n, std::int64_t rows, std::int64_t ra, std::int64_t rb);
 void apply_avx2(Fn f, const float* x, float* y, std::int64_t n, float alpha, float beta);
 void apply_avx512(Fn f, const float* x, float* y, std::int64_t n, float alpha, float beta);
 /// Returns sum of e^(x - mx) over the row and writes the exponentials to y.

@@ -48,6 +48,12 @@ struct V {
   static R pow2n(R n) {
     return ps(_mm512_slli_epi32(_mm512_add_epi32(_mm512_cvtps_epi32(n), _mm512_set1_epi32(127)), 23));
   }
+  // The float whose bits are v's shifted left by 23: 2^(k - 127) when v = 1.5 2^23 + k.
+  static R shl23(R v) { return ps(_mm512_slli_epi32(bits(v), 23)); }
+  // v where x >= lim or x is NaN, else 0 (one compare into a mask register, one masked move).
+  static R zero_below(R v, R x, R lim) {
+    return _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(x, lim, _CMP_NLT_UQ), v);
+  }
   static R mask_vec(__mmask16 m) { return ps(_mm512_maskz_set1_epi32(m, -1)); }
   static R lt(R a, R b) { return mask_vec(_mm512_cmp_ps_mask(a, b, _CMP_LT_OQ)); }
   static R gt(R a, R b) { return mask_vec(_mm512_cmp_ps_mask(a, b, _CMP_GT_OQ)); }
@@ -67,8 +73,9 @@ void apply_avx512(Fn f, const float* x, float* y, std::int64_t n, float alpha, f
 float exp_sum_avx512(const float* x, float* y, std::int64_t n, float mx) { return VMath<V>::exp_sum(x, y, n, mx); }
 float row_max_avx512(const float* x, std::int64_t n) { return VMath<V>::row_max(x, n); }
 void scale_avx512(float* y, std::int64_t n, float s) { VMath<V>::scale(y, n, s); }
-void binary_avx512(BinOp op, const float* a, std::int64_t sa, const float* b, std::int64_t sb, float* y, std::int64_t n) {
-  VMath<V>::binary(op, a, sa, b, sb, y, n);
+void binary_avx512(BinOp op, const float* a, std::int64_t sa, const float* b, std::int64_t sb,
+                   float* y, std::int64_t n, std::int64_t rows, std::int64_t ra, std::int64_t rb) {
+  VMath<V>::binary(op, a, sa, b, sb, y, n, rows, ra, rb);
 }
 
 }  // namespace ec::runtime::vmath
@@ -81,6 +88,7 @@ void apply_avx512(Fn, const float*, float*, std::int64_t, float, float) {}
 float exp_sum_avx512(const float*, float*, std::int64_t, float) { return 0.f; }
 float row_max_avx512(const float*, std::int64_t) { return 0.f; }
 void scale_avx512(float*, std::int64_t, float) {}
-void binary_avx512(BinOp, const float*, std::int64_t, const float*, std::int64_t, float*, std::int64_t) {}
+void binary_avx512(BinOp, const float*, std::int64_t, const float*, std::int64_t, float*,
+                   std::int64_t, std::int64_t, std::int64_t, std::int64_t) {}
 }  // namespace ec::runtime::vmath
 #endif

@@ -7,8 +7,9 @@
 // exp:  n = round(x log2 e), r = x - n ln 2 (two-part ln 2), e^r by the Cephes
 //       degree-6 polynomial, times 2^n built in the exponent bits.
 // sigmoid, tanh: 1 / (1 + e^-x); |x| < 0.625: x + x^3 P(x^2) (Cephes tanhf), else
-//       1 - 2 / (e^(2|x|) + 1); e^a by one 2^n on a clamped a, 1 / d by the reciprocal
-//       estimate and one Newton step (no division).
+//       1 - 2 / (e^(2|x|) + 1); e^a on a clamped a with n rounded by a magic-number add
+//       and 2^n shifted out of its bits, 1 / d by the reciprocal estimate and one Newton
+//       step (no division, no blends in sigmoid).
 // erf:  |x| < 1: x P(x^2) (Cephes erff); else 1 - t Q(t) e^(-x^2), t = 1/(1 + p|x|)
 //       (Abramowitz-Stegun 7.1.26, |error| <= 1.5e-7); GELU uses t Q(t) e^(-x^2)
 //       directly for 1 + erf(z), z <= -1, so its negative tail has no cancellation.
@@ -51,21 +52,31 @@ struct VMath {
     return V::fmadd(t, V::fnmadd(d, t, V::set1(1.f)), t);
   }
 
-  // e^a for |a| <= 88: one 2^n (n in [-127, 127]; 2^-127 builds as 0, e^-88 is below the
-  // normal floats anyway), no overflow, NaN or subnormal handling.
-  static R exp_mid(R a) {
-    R n;
-    const R p = exp_reduced(a, &n);
-    return V::mul(p, V::pow2n(n));
+  // e^a for |a| <= 87.33 (2^n stays normal): n rounded by adding 1.5 2^23 + 127, whose low
+  // bits then hold n + 127 and, shifted into the exponent field, make 2^n (no conversions).
+  static R exp_bounded(R a) {
+    const R magic = V::set1(12583039.f);  // 1.5 2^23 + 127
+    const R v = V::fmadd(a, V::set1(1.44269504088896341f), magic);
+    const R n = V::sub(v, magic);
+    R r = V::fnmadd(n, V::set1(0.693359375f), a);
+    r = V::fnmadd(n, V::set1(-2.12194440e-4f), r);
+    R p = V::set1(1.9875691500e-4f);
+    p = V::fmadd(p, r, V::set1(1.3981999507e-3f));
+    p = V::fmadd(p, r, V::set1(8.3334519073e-3f));
+    p = V::fmadd(p, r, V::set1(4.1665795894e-2f));
+    p = V::fmadd(p, r, V::set1(1.6666665459e-1f));
+    p = V::fmadd(p, r, V::set1(5.0000001201e-1f));
+    return V::mul(V::fmadd(p, V::mul(r, r), V::add(r, V::set1(1.f))), V::shl23(v));
   }
 
-  // 1 / (1 + e^-x) by exp_mid and recip on x in [-88, 88]; beyond, 0 or 1 (exactly, for
-  // the infinities); NaN passed through.
+  // 1 / (1 + e^-x): e^-x by exp_bounded on -x clamped to [-87.33, 87.33] (the constant is
+  // the first operand of min and max, so a NaN x stays NaN), 1 / d by recip; 0 below
+  // x = -87.33 (where the true value is under the smallest normal float). No blends:
+  // x sigmoid(x) costs 24 vector operations.
   static R sigmoid(R x) {
-    const R xc = V::max(V::min(x, V::set1(88.f)), V::set1(-88.f));
-    const R r = recip(V::add(exp_mid(V::neg(xc)), V::set1(1.f)));
-    const R step = V::min(V::max(x, V::set1(0.f)), V::set1(1.f));
-    return V::blend(V::blend(r, step, V::gt(V::abs(x), V::set1(88.f))), x, V::isnan(x));
+    const R a = V::min(V::set1(87.33f), V::max(V::set1(-87.33f), V::neg(x)));
+    const R r = recip(V::add(exp_bounded(a), V::set1(1.f)));
+    return V::zero_below(r, x, V::set1(-87.33f));
   }
 
   static R tanh(R x) {
@@ -77,8 +88,8 @@ struct VMath {
     p = V::fmadd(p, z, V::set1(1.33314422036e-1f));
     p = V::fmadd(p, z, V::set1(-3.33332819422e-1f));
     const R small = V::fmadd(V::mul(p, z), x, x);
-    // 1 - 2 / (e^2|x| + 1), 2|x| clamped to 88 (tanh is 1 in float from |x| = 9 on).
-    const R e = exp_mid(V::min(V::add(ax, ax), V::set1(88.f)));
+    // 1 - 2 / (e^2|x| + 1), 2|x| clamped to 87 (tanh is 1 in float from |x| = 9 on).
+    const R e = exp_bounded(V::min(V::add(ax, ax), V::set1(87.f)));
     const R large =
         V::copysign(V::fnmadd(V::set1(2.f), recip(V::add(e, V::set1(1.f))), V::set1(1.f)), x);
     return V::blend(V::blend(large, small, V::lt(ax, V::set1(0.625f))), x, V::isnan(x));
@@ -288,13 +299,26 @@ struct VMath {
     }
   }
 
-  static void binary(vmath::BinOp op, const float* a, std::int64_t sa, const float* b, std::int64_t sb, float* y,
-                     std::int64_t n) {
+  template <vmath::BinOp O>
+  static void binary_rows(const float* a, std::int64_t sa, const float* b, std::int64_t sb,
+                          float* y, std::int64_t n, std::int64_t rows, std::int64_t ra,
+                          std::int64_t rb) {
+    for (std::int64_t r = 0; r < rows; ++r, a += ra, b += rb, y += n)
+      binary_loop<O>(a, sa, b, sb, y, n);
+  }
+
+  static void binary(vmath::BinOp op, const float* a, std::int64_t sa, const float* b,
+                     std::int64_t sb, float* y, std::int64_t n, std::int64_t rows, std::int64_t ra,
+                     std::int64_t rb) {
     switch (op) {
-      case vmath::BinOp::Add: return binary_loop<vmath::BinOp::Add>(a, sa, b, sb, y, n);
-      case vmath::BinOp::Sub: return binary_loop<vmath::BinOp::Sub>(a, sa, b, sb, y, n);
-      case vmath::BinOp::Mul: return binary_loop<vmath::BinOp::Mul>(a, sa, b, sb, y, n);
-      case vmath::BinOp::Div: return binary_loop<vmath::BinOp::Div>(a, sa, b, sb, y, n);
+      case vmath::BinOp::Add:
+        return binary_rows<vmath::BinOp::Add>(a, sa, b, sb, y, n, rows, ra, rb);
+      case vmath::BinOp::Sub:
+        return binary_rows<vmath::BinOp::Sub>(a, sa, b, sb, y, n, rows, ra, rb);
+      case vmath::BinOp::Mul:
+        return binary_rows<vmath::BinOp::Mul>(a, sa, b, sb, y, n, rows, ra, rb);
+      case vmath::BinOp::Div:
+        return binary_rows<vmath::BinOp::Div>(a, sa, b, sb, y, n, rows, ra, rb);
     }
   }
 };
