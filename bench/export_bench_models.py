@@ -3,7 +3,7 @@
 random weights (weights=None), torch.manual_seed(0), nothing downloaded, and
 writes one input per model (.npy, numpy seed 0).
 
-usage: export_bench_models.py OUT_DIR [NAME ...]
+usage: export_bench_models.py OUT_DIR [NAME ...]   (NAME: the table's, or any torchvision classifier)
 
 Prints one line per model: NAME MODEL.onnx INPUT.npy. Models shared with the
 tests (mobilenet_v2, resnet18, resnet50, transformer, lstm_text) come from
@@ -60,10 +60,16 @@ def main():
     os.makedirs(out_dir, exist_ok=True)
     import torch
     table = builders()
+    import torchvision
+    classifiers = set(torchvision.models.list_models(module=torchvision.models))
     for name in names:
-        if name not in table:
-            sys.exit(f"export_bench_models.py: unknown model '{name}' (known: {', '.join(sorted(table))})")
-        make, example = table[name]
+        if name in table:
+            make, example = table[name]
+        elif name in classifiers:  # any other torchvision classifier, random weights, 224x224
+            make, example = (lambda n=name: torchvision.models.get_model(n, weights=None)), image
+        else:
+            sys.exit(f"export_bench_models.py: unknown model '{name}' (known: {', '.join(sorted(table))} "
+                     "and torchvision's classifiers)")
         torch.manual_seed(0)
         model = make()
         x = example()

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstring>
 #include <random>
+#include <set>
 
 #include "core/errors.h"
 #include "core/frontends/frontend.h"
@@ -143,9 +144,10 @@ std::vector<InferenceSession::Fusion> InferenceSession::find_fusable_activations
     const ir::Operation& prod = ops[static_cast<std::size_t>(p->second)];
     const ir::Tensor* t = graph_->find_tensor(x);
     if (!t || t->dtype != ir::DType::Float32 || prod.outputs.size() != 1) continue;
-    if (prod.op_type != "Conv" && prod.op_type != "Gemm" && prod.op_type != "MatMul" &&
-        prod.op_type != "FullyConnected" && prod.op_type != "BatchNormalization")
-      continue;
+    static const std::set<std::string, std::less<>> kProducers = {
+        "Conv", "Gemm", "MatMul", "FullyConnected", "BatchNormalization", "Add",
+        "Sub",  "Mul",  "Div"};
+    if (!kProducers.count(prod.op_type)) continue;
     if (prod.attr_string("fused_activation", "NONE") != "NONE") continue;
     fuse[static_cast<std::size_t>(p->second)] = {static_cast<int>(i), also, via, name};
   }

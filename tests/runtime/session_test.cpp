@@ -43,6 +43,44 @@ TEST(Session, RunsWithAnyBatch) {
   }
 }
 
+// Add + activation (a residual block's Relu, and the others): the session folds the
+// activation into the Add, which applies it piece by piece; results equal Add then the
+// activation, on small and large (split over the pool) tensors, at 1 and 2 threads.
+TEST(Session, FoldsActivationIntoAdd) {
+  const struct {
+    const char* op;
+    double (*f)(double);
+    double tol;
+  } cases[] = {{"Relu", [](double v) { return std::max(v, 0.0); }, 0.0},
+               {"Sigmoid", [](double v) { return 1 / (1 + std::exp(-v)); }, 1e-6},
+               {"Tanh", [](double v) { return std::tanh(v); }, 1e-6},
+               {"HardSwish", [](double v) { return v * std::clamp(v / 6 + 0.5, 0.0, 1.0); }, 1e-6}};
+  for (const auto& c : cases)
+    for (int threads : {1, 2})
+      for (std::int64_t batch : {1, 5, 100003}) {
+        SCOPED_TRACE(std::string(c.op) + " threads " + std::to_string(threads) + " batch " +
+                     std::to_string(batch));
+        SessionOptions o;
+        o.threads = threads;
+        InferenceSession s(o);
+        s.load(tiny_graph(c.op));
+        EXPECT_EQ(s.fused_activations(), 1);
+        std::vector<float> v(static_cast<std::size_t>(batch * 3));
+        for (std::size_t i = 0; i < v.size(); ++i)
+          v[i] = static_cast<float>(i * 7919 % 2001) * 0.005f - 5.f;
+        const auto y = s.run({{"x", f32({batch, 3}, v)}}).at("y").to_float_vector();
+        ASSERT_EQ(y.size(), v.size());
+        const float bias[3] = {1, -1, 0};
+        int bad = 0;
+        for (std::size_t i = 0; i < v.size(); ++i) {
+          const double want = c.f(static_cast<double>(v[i] + bias[i % 3]));
+          if (std::fabs(y[i] - want) > c.tol * std::fabs(want) + 1e-7 && ++bad < 4)
+            ADD_FAILURE() << "y[" << i << "] = " << y[i] << ", want " << want;
+        }
+        EXPECT_EQ(bad, 0);
+      }
+}
+
 // x -> Conv(w, b) -> Clip(0, 6) -> Relu... : the session folds Clip(0,6) into the
 // Conv (RELU6 in its epilogue) and the result equals the unfused reference ops.
 ir::FrozenGraph conv_clip_graph(bool clip_is_output_reader_too) {

@@ -204,6 +204,23 @@ StripFn strip_fn_for(std::string_view act) {
   return f ? f->strip : nullptr;
 }
 
+namespace {
+void relu_strip(float* p, std::int64_t n) { vmath::apply(vmath::Fn::Relu, p, p, n); }
+void relu6_strip(float* p, std::int64_t n) { vmath::apply(vmath::Fn::Clip, p, p, n, 0.f, 6.f); }
+void relu_n1_to_1_strip(float* p, std::int64_t n) {
+  vmath::apply(vmath::Fn::Clip, p, p, n, -1.f, 1.f);
+}
+}  // namespace
+
+StripFn activation_fn_for(std::string_view act) {
+  if (act == "RELU") return relu_strip;
+  if (act == "RELU6") return relu6_strip;
+  if (act == "RELU_N1_TO_1") return relu_n1_to_1_strip;
+  if (act == "NONE") return nullptr;
+  if (const StripFn f = strip_fn_for(act)) return f;
+  throw UnsupportedOpError("fused_activation " + std::string(act), "the CPU runtime", "");
+}
+
 StripFn fused_strip_fn(const ir::Operation& op) {
   return strip_fn_for(attr_str(op, "fused_activation", "NONE"));
 }

@@ -141,6 +141,10 @@ using StripFn = void (*)(float* p, std::int64_t n);
 StripFn fused_strip_fn(const ir::Operation& op);
 /// The same by the fused_activation's name.
 StripFn strip_fn_for(std::string_view act);
+/// Every fused_activation but NONE as a function applied in place over a piece of the
+/// output still in cache (the clamps too: element-wise kernels have no epilogue of their
+/// own); null for NONE.
+StripFn activation_fn_for(std::string_view act);
 
 /// y = f(x) for an f32 tensor through vmath (vectorised, split over the current
 /// thread pool); an undefined tensor for other dtypes (the caller's reference then runs).

@@ -152,8 +152,9 @@ namespace {
 // f32 a op b with broadcasting, vectorised and split over the thread pool. The
 // output is seen as rows x inner, where inner is the longest run of trailing
 // dims over which each operand is either contiguous or one broadcast value, so
-// every row is one vmath::binary call. Empty when the dtype is not f32.
-Tensor binary_f32(const Tensor& a, const Tensor& b, vmath::BinOp op) {
+// every row is one vmath::binary call; `post` (a fused activation, may be null) follows each
+// call over what it wrote, still in cache. Empty when the dtype is not f32.
+Tensor binary_f32(const Tensor& a, const Tensor& b, vmath::BinOp op, StripFn post) {
   if (a.dtype() != DType::Float32 || b.dtype() != DType::Float32) return Tensor();
   const Shape out = broadcast_shapes(a.shape(), b.shape());
   Tensor r = Tensor::uninitialized(DType::Float32, out);
@@ -200,8 +201,11 @@ Tensor binary_f32(const Tensor& a, const Tensor& b, vmath::BinOp op) {
       oa += idx * sa[d];
       ob += idx * sb[d];
     }
-    vmath::binary_with(isa, op, pa + oa + j0 * ka, ka, pb + ob + j0 * kb, kb, py + i * inner + j0,
-                       j1 - j0, count, ra, rb);
+    float* y = py + i * inner + j0;
+    vmath::binary_with(isa, op, pa + oa + j0 * ka, ka, pb + ob + j0 * kb, kb, y, j1 - j0, count, ra,
+                       rb);
+    if (post)
+      post(y, (count - 1) * inner + (j1 - j0));  // contiguous: whole rows, or one row's piece
   };
   auto task = [&](std::int64_t t) {
     if (pieces > 1) {
@@ -216,24 +220,37 @@ Tensor binary_f32(const Tensor& a, const Tensor& b, vmath::BinOp op) {
       }
     }
   };
-  if (tasks > 1 && n >= 2 * kTask) parallel_for(tasks, task);
+  // Split from 128K elements: below, waking the pool costs more than the work (vmath.cpp).
+  if (tasks > 1 && n >= 8 * kTask)
+    parallel_for(tasks, task);
   else for (std::int64_t t = 0; t < tasks; ++t) task(t);
   return r;
 }
 
+// An activation the session fused into the op (Add + Relu of a residual block) is applied
+// while each piece of the result is in cache.
 template <typename F>
-Outputs arith_f32(Inputs x, vmath::BinOp op, F f) {
-  if (Tensor y = binary_f32(x[0], x[1], op); y.defined()) return {y};
-  return arith(x, f);
+Outputs arith_f32(const ir::Operation& op, Inputs x, vmath::BinOp bop, F f) {
+  const StripFn post = activation_fn_for(attr_str(op, "fused_activation", "NONE"));
+  if (Tensor y = binary_f32(x[0], x[1], bop, post); y.defined()) return {y};
+  Outputs y = arith(x, f);
+  apply_fused_activation(op, y[0]);
+  return y;
 }
 
 }  // namespace
 
-Outputs kernel_Add(const ir::Operation&, Inputs x) { return arith_f32(x, vmath::BinOp::Add, kAdd); }
-Outputs kernel_Sub(const ir::Operation&, Inputs x) { return arith_f32(x, vmath::BinOp::Sub, kSub); }
-Outputs kernel_Mul(const ir::Operation&, Inputs x) { return arith_f32(x, vmath::BinOp::Mul, kMul); }
-Outputs kernel_Div(const ir::Operation&, Inputs x) {
-  return arith_f32(x, vmath::BinOp::Div, [](auto a, auto b) { return safe_div(a, b); });
+Outputs kernel_Add(const ir::Operation& op, Inputs x) {
+  return arith_f32(op, x, vmath::BinOp::Add, kAdd);
+}
+Outputs kernel_Sub(const ir::Operation& op, Inputs x) {
+  return arith_f32(op, x, vmath::BinOp::Sub, kSub);
+}
+Outputs kernel_Mul(const ir::Operation& op, Inputs x) {
+  return arith_f32(op, x, vmath::BinOp::Mul, kMul);
+}
+Outputs kernel_Div(const ir::Operation& op, Inputs x) {
+  return arith_f32(op, x, vmath::BinOp::Div, [](auto a, auto b) { return safe_div(a, b); });
 }
 
 // y = a ^ b; the exponent may have another numeric type than the base.
