@@ -132,5 +132,82 @@ TEST(FastElementwise, BatchNormalizationMatchesReference) {
   }
 }
 
+// Constant Pad (whole runs of the unpadded trailing dims) against indexing each output
+// element back into the input: random ranks, pads from -2 (crop) to 3 on either side, some
+// dims left alone, a given value or the default 0, int64 too, and a 2 MB tensor split over
+// the pool.
+TEST(FastElementwise, ConstantPadMatchesIndexing) {
+  std::mt19937 rng(11);
+  ThreadPool pool(3);
+  std::uniform_int_distribution<int> rank_d(1, 4), dim_d(1, 6), pad_d(-2, 3), coin(0, 2);
+  int trials = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    V shape(static_cast<std::size_t>(rank_d(rng)));
+    for (auto& d : shape) d = dim_d(rng);
+    if (trial == 0) shape = {1, 60, 60, 96};  // swin's pad of [N, H, W, C] on H and W: 1.4 MB
+    const std::size_t r = shape.size();
+    V pads(2 * r, 0), out = shape;
+    for (std::size_t d = 0; d < r; ++d) {
+      if (coin(rng) == 0 && trial != 0) continue;  // this dim unpadded
+      pads[d] = trial == 0 ? 0 : pad_d(rng);
+      pads[d + r] = trial == 0 ? (d == 1 || d == 2 ? 4 : 0) : pad_d(rng);
+      out[d] = shape[d] + pads[d] + pads[d + r];
+    }
+    if (std::any_of(out.begin(), out.end(), [](std::int64_t v) { return v < 0; })) continue;
+    const auto vx = random_values(rng, shape_numel(shape));
+    const bool with_value = coin(rng) != 0, as_int = trial % 5 == 4;
+    const double value = with_value ? 2.5 : 0.0;
+    // reference
+    std::vector<double> want(static_cast<std::size_t>(shape_numel(out)));
+    V idx(r, 0);
+    for (std::size_t i = 0; i < want.size(); ++i) {
+      std::int64_t off = 0;
+      bool inside = true;
+      for (std::size_t d = 0; d < r; ++d) {
+        const std::int64_t s = idx[d] - pads[d];
+        if (s < 0 || s >= shape[d]) inside = false;
+        off = off * shape[d] + s;
+      }
+      want[i] = inside ? (as_int ? std::trunc(vx[static_cast<std::size_t>(off)] * 100)
+                                 : vx[static_cast<std::size_t>(off)])
+                       : value;
+      for (std::size_t d = r; d-- > 0;)
+        if (++idx[d] < out[d])
+          break;
+        else
+          idx[d] = 0;
+    }
+    std::vector<Tensor> in;
+    if (as_int) {
+      std::vector<std::int64_t> xi(vx.size());
+      for (std::size_t i = 0; i < vx.size(); ++i)
+        xi[i] = static_cast<std::int64_t>(std::trunc(vx[i] * 100));
+      in = {i64(shape, xi), i64({static_cast<std::int64_t>(2 * r)}, pads)};
+      if (with_value) in.push_back(i64({}, {static_cast<std::int64_t>(value)}));
+    } else {
+      in = {as(ir::DType::Float32, shape, vx), i64({static_cast<std::int64_t>(2 * r)}, pads)};
+      if (with_value) in.push_back(f32({}, {static_cast<float>(value)}));
+    }
+    if (as_int && with_value)
+      for (auto& w : want)
+        if (w == 2.5) w = 2;  // the int64 value
+    for (bool threaded : {false, true}) {
+      PoolScope scope(threaded ? &pool : nullptr);
+      const auto y = run1(make_op("Pad", with_value ? std::vector<std::string>{"x", "p", "v"}
+                                                    : std::vector<std::string>{"x", "p"}),
+                          in)[0];
+      ASSERT_EQ(y.shape(), out) << "trial " << trial;
+      const auto got = as_int ? [&] { auto v = y.to_int64_vector(); return std::vector<double>(v.begin(), v.end()); }()
+                              : [&] { auto v = y.to_float_vector(); return std::vector<double>(v.begin(), v.end()); }();
+      for (std::size_t i = 0; i < want.size(); ++i)
+        ASSERT_NEAR(got[i], as_int ? want[i] : static_cast<float>(want[i]), 0.0)
+            << "trial " << trial << " " << shape_string(shape) << " pads " << shape_string(pads)
+            << " element " << i;
+    }
+    ++trials;
+  }
+  EXPECT_GT(trials, 150);
+}
+
 }  // namespace
 }  // namespace ec::runtime::test

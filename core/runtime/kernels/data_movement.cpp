@@ -615,6 +615,68 @@ Outputs kernel_ScatterND(const ir::Operation& op, Inputs x) {
 }
 
 // pads = [b_0 .. b_{r-1}, e_0 .. e_{r-1}] (negative crops); modes constant, reflect, edge, wrap.
+namespace {
+// Constant Pad as whole runs: the trailing dims that are not padded make one block, and each
+// output line along the innermost padded dim is value, the input line's blocks (a negative
+// pad crops them), value. Lines outside the input on an outer dim are all value.
+Tensor pad_constant(const Tensor& X, const Shape& pb, const Shape& out, const Tensor& V) {
+  return dispatch_all(X.dtype(), [&]<typename T>() {
+    const T cval = V.defined() && V.numel() ? V.data<T>()[0] : T(0);
+    Tensor Y = Tensor::uninitialized(X.dtype(), out);
+    const std::int64_t n_out = Y.numel();
+    if (n_out == 0) return Y;
+    T* y = Y.mutable_data<T>();
+    const T* xd = X.data<T>();
+    auto k = static_cast<std::int64_t>(out.size());  // dims [k, rank) are not padded
+    std::int64_t block = 1;
+    while (k > 0 && pb[static_cast<std::size_t>(k - 1)] == 0 &&
+           out[static_cast<std::size_t>(k - 1)] == X.dim(static_cast<std::size_t>(k - 1))) {
+      --k;
+      block *= out[static_cast<std::size_t>(k)];
+    }
+    if (k == 0) {  // nothing padded: a copy
+      std::copy(xd, xd + n_out, y);
+      return Y;
+    }
+    const auto line_dim = static_cast<std::size_t>(k - 1);
+    const std::int64_t out_len = out[line_dim], in_len = X.dim(line_dim), before = pb[line_dim];
+    const std::int64_t j0 = std::clamp<std::int64_t>(before, 0, out_len),
+                       j1 = std::clamp<std::int64_t>(before + in_len, j0, out_len);
+    const std::int64_t lines = n_out / (out_len * block);
+    const Shape st = strides_of(X.shape());
+    auto line = [&](std::int64_t i) {
+      T* yl = y + i * out_len * block;
+      std::int64_t off = 0, rem = i;
+      bool inside = true;
+      for (std::size_t d = line_dim; d-- > 0;) {
+        const std::int64_t s = rem % out[d] - pb[d];
+        rem /= out[d];
+        if (s < 0 || s >= X.dim(d)) inside = false;
+        off += s * st[d];
+      }
+      if (!inside) {
+        std::fill(yl, yl + out_len * block, cval);
+        return;
+      }
+      std::fill(yl, yl + j0 * block, cval);
+      if (j1 > j0) {
+        const T* xl = xd + off + (j0 - before) * block;
+        std::copy(xl, xl + (j1 - j0) * block, yl + j0 * block);
+      }
+      std::fill(yl + j1 * block, yl + out_len * block, cval);
+    };
+    const std::int64_t per =
+        std::max<std::int64_t>(1, 4096 / std::max<std::int64_t>(1, out_len * block));
+    parallel_for_if(n_out * std::int64_t(sizeof(T)) >= kMinSplitCopyBytes, (lines + per - 1) / per,
+                    [&](std::int64_t t) {
+                      for (std::int64_t i = t * per; i < std::min(lines, (t + 1) * per); ++i)
+                        line(i);
+                    });
+    return Y;
+  });
+}
+}  // namespace
+
 Outputs kernel_Pad(const ir::Operation& op, Inputs x) {
   const Tensor& X = x[0];
   const auto rank = static_cast<std::int64_t>(X.rank());
@@ -634,6 +696,7 @@ Outputs kernel_Pad(const ir::Operation& op, Inputs x) {
   if (mode != "constant" && mode != "reflect" && mode != "edge" && mode != "wrap") fail("unknown pad mode '" + mode + "'");
   const Shape st = strides_of(X.shape());
   const Tensor& V = in(x, 2);
+  if (mode == "constant") return {pad_constant(X, pb, out, V)};
   return {dispatch_all(X.dtype(), [&]<typename T>() {
     const T cval = V.defined() && V.numel() ? V.data<T>()[0] : T(0);
     Tensor Y(X.dtype(), out);
