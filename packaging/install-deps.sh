@@ -11,6 +11,7 @@ packages=(
   libonnx-dev libprotobuf-dev protobuf-compiler
   libflatbuffers-dev flatbuffers-compiler
   libeigen3-dev libdnnl-dev libusb-1.0-0-dev libspdlog-dev libfmt-dev
+  ocl-icd-opencl-dev  # only a Recommends of libdnnl-dev, but its CMake config requires OpenCL
   libcli11-dev nlohmann-json3-dev
   libsqlite3-dev nettle-dev  # run history (core/history): SQLite, SHA-256 of model files
   # GUI
