@@ -23,6 +23,52 @@ class GruText(export_models.LstmText):
     CELL = "GRU"
 
 
+class WideText:
+    """Embedding(5000, 128) -> 2-layer bidirectional CELL(128, 256) -> Linear(512, 10) on the last
+    step, over 64 int64 token ids: a recurrent model wider and deeper than the table's."""
+    CELL = "LSTM"
+
+    @classmethod
+    def make(cls):
+        import torch
+        cell = cls.CELL
+
+        class Net(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.embedding = torch.nn.Embedding(5000, 128)
+                self.rnn = getattr(torch.nn, cell)(128, 256, num_layers=2, bidirectional=True, batch_first=True)
+                self.fc = torch.nn.Linear(512, 10)
+
+            def forward(self, tokens):
+                y, _ = self.rnn(self.embedding(tokens))
+                return self.fc(y[:, -1, :])
+
+        return Net()
+
+    @staticmethod
+    def example():
+        import torch
+        return torch.randint(0, 5000, (1, 64), dtype=torch.int64)
+
+
+class WideGruText(WideText):
+    CELL = "GRU"
+
+
+def transformer_base():
+    """A BERT-small-like encoder: d_model 256, 8 heads, feed-forward 1024 with GELU, 4 layers."""
+    import torch
+    layer = torch.nn.TransformerEncoderLayer(d_model=256, nhead=8, dim_feedforward=1024, activation="gelu",
+                                             batch_first=True)
+    return torch.nn.TransformerEncoder(layer, num_layers=4, enable_nested_tensor=False)
+
+
+def sequence():
+    import torch
+    return torch.randn(1, 128, 256)
+
+
 def image():
     import torch
     return torch.randn(1, 3, 224, 224)
@@ -42,6 +88,9 @@ def builders():
         "googlenet": (lambda: torchvision.models.googlenet(weights=None, aux_logits=False, init_weights=True), image),
         "regnet_y_400mf": (lambda: torchvision.models.regnet_y_400mf(weights=None), image),
         "mnasnet1_0": (lambda: torchvision.models.mnasnet1_0(weights=None), image),
+        "lstm_wide": (WideText.make, WideText.example),
+        "gru_wide": (WideGruText.make, WideGruText.example),
+        "transformer_base": (transformer_base, sequence),
     }
     return {**export_models.model_builders(), **own}
 
@@ -49,7 +98,7 @@ def builders():
 # The table's rows, in order.
 BENCH_SET = ("mobilenet_v2", "mobilenet_v3_large", "resnet18", "resnet50", "densenet121", "convnext_tiny",
              "vit_b_16", "transformer", "gru_text", "lstm_text")
-STATIC = ("lstm_text", "gru_text")
+STATIC = ("lstm_text", "gru_text", "lstm_wide", "gru_wide")
 
 
 def main():
