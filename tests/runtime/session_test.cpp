@@ -280,6 +280,10 @@ TEST(Session, ChannelsLastOnOneDnnMatchesOwnKernels) {
       {1, 16, 64, 64, 48, 1, 1, 1, 1, {0, 0, 0, 0}, true, "SiLU"},
       {1, 48, 40, 40, 48, 3, 1, 1, 48, {1, 1, 1, 1}, true, "Sigmoid"},  // depthwise, 3 pieces
       {1, 32, 12, 12, 32, 3, 1, 1, 1, {1, 1, 1, 1}, true, "SiLU"},      // Winograd, channel pieces
+      // a 5x5 plane (inception_v3's last blocks at 224x224): too few pixels for Winograd,
+      // so no channel pieces (a direct piece writing every other run of channels would be
+      // oneDNN's reference kernel)
+      {1, 64, 5, 5, 64, 3, 1, 1, 1, {1, 1, 1, 1}, true, "Relu"},
   };
   // Winograd runs where oneDNN has it (AVX-512: its F(2x2,3x3) and F(4x4,3x3) kernels).
   const bool wino = kernels::onednn_winograd_available();
@@ -297,6 +301,7 @@ TEST(Session, ChannelsLastOnOneDnnMatchesOwnKernels) {
     const auto want = ref.run({{"x", x}}).at("y").to_float_vector();
     std::vector<std::vector<float>> got;
     const std::int64_t wino_before = kernels::onednn_winograd_pieces_run();
+    const std::int64_t declined_before = kernels::onednn_reference_convs_declined();
     for (int t : {1, 2, 3}) {
       InferenceSession s({t});
       s.load(g);
@@ -307,8 +312,9 @@ TEST(Session, ChannelsLastOnOneDnnMatchesOwnKernels) {
                            cc.c >= 32 && cc.m >= 32;
     // oneDNN's Winograd kernels take channels in blocks of 16 and no post-op but RELU (the
     // others keep the direct kernel; SiLU, Sigmoid and Tanh are ours, after the pieces):
-    // what it takes must run there.
-    if (wino && wino_case && cc.c % 16 == 0 && cc.m % 16 == 0 &&
+    // what it takes must run there, on planes of 48+ output pixels (fewer: direct).
+    const std::int64_t pixels = cc.n * (cc.h + cc.pads[0] + cc.pads[2] - 2) * (cc.w + cc.pads[1] + cc.pads[3] - 2);
+    if (wino && wino_case && pixels >= 48 && cc.c % 16 == 0 && cc.m % 16 == 0 &&
         (cc.act.empty() || cc.act == "Relu" || cc.act == "SiLU" || cc.act == "Sigmoid" ||
          cc.act == "Tanh")) {
       // (at least the 1-thread run: bands of fewer than 48 output pixels keep the direct kernel)
@@ -318,6 +324,8 @@ TEST(Session, ChannelsLastOnOneDnnMatchesOwnKernels) {
       EXPECT_EQ(kernels::onednn_winograd_pieces_run(), wino_before)
           << "no Winograd for case m=" << cc.m;
     }
+    EXPECT_EQ(kernels::onednn_reference_convs_declined(), declined_before)
+        << "a piece of case m=" << cc.m << " k=" << cc.k << " needed oneDNN's reference kernel";
     ASSERT_EQ(got[0].size(), want.size());
     float scale = 0;
     for (float v : want) scale = std::max(scale, std::abs(v));

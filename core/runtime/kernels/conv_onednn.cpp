@@ -38,6 +38,7 @@ using onednn::one_omp_thread;
 using Dims = memory::dims;
 
 std::atomic<std::int64_t> winograd_runs{0};
+std::atomic<std::int64_t> reference_declined{0};
 
 // Strides of a dense tensor whose dims are stored in the order `order` (outermost first).
 Dims dense_strides(const Dims& dims, const std::vector<std::size_t>& order) {
@@ -136,8 +137,10 @@ bool exact_int8_impl(const char* impl) {
 // Cuts the output into at least `parts` pieces: whole images when there are enough of
 // them, else bands of output rows (the first spatial dim) of each image. An empty
 // Prepared when oneDNN has no exact implementation (int8 without VNNI).
+// `channel_pieces`: a small plane may be cut by output channels for Winograd (below); a
+// plan where such a piece cannot take Winograd is made again without them.
 std::shared_ptr<Prepared> prepare(const ConvGeometry& g, const void* w, const float* b, const dnnl::primitive_attr& attr,
-                                  Types types, int parts) {
+                                  Types types, int parts, bool channel_pieces = true) {
   const std::size_t k = g.in.size();
   Dims wts = g.group > 1 ? Dims{g.group, g.m / g.group, g.c / g.group} : Dims{g.m, g.c};
   Dims strides, dil;
@@ -179,9 +182,13 @@ std::shared_ptr<Prepared> prepare(const ConvGeometry& g, const void* w, const fl
   // bands of a small plane would each read all of them for few outputs (ResNet's 14x14
   // and 7x7 layers at 2 threads: no faster than direct, or 2.3x slower). Such a plane is
   // cut by output channels instead (blocks of 16), each piece reading its share.
-  constexpr std::int64_t kWinogradBandPixels = 512;
+  // A piece of fewer output pixels than kWinogradMinPixels stays direct (below): there the
+  // channel cut would only leave direct convolutions writing every g.m-th run of channels,
+  // which oneDNN runs on its reference kernel (inception_v3's 5x5 planes: 100x slower).
+  constexpr std::int64_t kWinogradBandPixels = 512, kWinogradMinPixels = 48;
   const std::int64_t band_pixels = oh * row_pixels * g.n / parts;
-  if (wino && g.n < parts && band_pixels < kWinogradBandPixels && g.m >= 16 * parts) {
+  if (wino && channel_pieces && g.n < parts && band_pixels < kWinogradBandPixels &&
+      oh * row_pixels >= kWinogradMinPixels && g.m >= 16 * parts) {
     const std::int64_t blocks = g.m / 16;
     for (std::int64_t n0 = 0; n0 < g.n; ++n0)
       for (int i = 0; i < parts; ++i) {
@@ -200,7 +207,6 @@ std::shared_ptr<Prepared> prepare(const ConvGeometry& g, const void* w, const fl
         spans.push_back({n0, 1, r0, r1 - r0});
       }
   }
-  constexpr std::int64_t kWinogradMinPixels = 48;
   memory plain_weights;  // OHWI -> OIHW first: oneDNN reorders Winograd weights from plain ones
   for (const Span& sp : spans) {
     // The input rows this band reads, and the padding left above and below them.
@@ -264,6 +270,15 @@ std::shared_ptr<Prepared> prepare(const ConvGeometry& g, const void* w, const fl
       } catch (const dnnl::error&) {
         // no Winograd kernel for this piece here (ISA, post-op): the direct one
       }
+    }
+    // A channel piece is there for Winograd; without it (no kernel for this piece here) the
+    // whole convolution is cut again into images or bands.
+    if (sp.m && !piece.wino) return prepare(g, w, b, attr, types, parts, false);
+    // oneDNN's reference kernel ("ref:any") is slower than our own NHWC kernel by far: an
+    // empty plan hands the convolution to it.
+    if (std::string_view(pd.impl_info_str()).rfind("ref", 0) == 0) {
+      reference_declined.fetch_add(1, std::memory_order_relaxed);
+      return std::make_shared<Prepared>();
     }
     piece.conv = dnnl::convolution_forward(pd);
     piece.scratch = pd.scratchpad_desc();
@@ -419,6 +434,8 @@ bool winograd_enabled() { return winograd_switch().on(); }
 void force_winograd(bool on) { winograd_switch().set(on); }
 
 std::int64_t onednn_winograd_pieces_run() { return winograd_runs.load(std::memory_order_relaxed); }
+
+std::int64_t onednn_reference_convs_declined() { return reference_declined.load(std::memory_order_relaxed); }
 
 bool onednn_winograd_available() {
   if (!onednn_conv_enabled() || !winograd_enabled()) return false;

@@ -24,6 +24,10 @@ bool winograd_enabled();
 void force_winograd(bool on);
 /// How many convolution pieces ran on a Winograd kernel since the process started (tests).
 std::int64_t onednn_winograd_pieces_run();
+/// How many f32 convolutions were left to our own kernels since the process started
+/// because oneDNN offered only its reference kernel ("ref:any") for a piece (tests: a
+/// plan of pieces must never need it).
+std::int64_t onednn_reference_convs_declined();
 /// Whether oneDNN has a Winograd kernel on this machine (AVX-512; ONEDNN_MAX_CPU_ISA) and
 /// it is enabled.
 bool onednn_winograd_available();
