@@ -6,6 +6,7 @@
 #include <random>
 
 #include "core/runtime/kernels/conv_reference.h"
+#include "core/runtime/thread_pool.h"
 #include "core/runtime/kernels/layer_norm.h"
 #include "core/runtime/kernels/nhwc.h"
 #include "tests/runtime/test_util.h"
@@ -115,6 +116,51 @@ TEST(FastMatMul, MatchesLoopsOnOddSizes) {
   }
 }
 
+// Einsum: f32 operands of the GEMM form run as batched products (einsum_products), f64
+// ones always by the direct summation in double (the reference): the same values through
+// both, at 1 and 2 threads. The last equations are not of the GEMM form (a letter summed
+// over one operand alone, a diagonal, a broadcast letter): the direct summation both times.
+TEST(FastEinsum, ProductsMatchDirectSummation) {
+  struct Case {
+    std::string eq;
+    std::vector<V> shapes;
+  };
+  const std::vector<Case> cases = {
+      {"BGHID,BGHJD->BGHIJ", {{1, 3, 2, 7, 5}, {1, 3, 2, 7, 5}}},  // maxvit's attention scores
+      {"BGHIJ,BGHJD->BGHID", {{1, 3, 2, 7, 7}, {1, 3, 2, 7, 5}}},  // and its weighted sum
+      {"bhqd,bkhd->bhqk", {{2, 3, 4, 8}, {2, 5, 3, 8}}},           // B permuted first
+      {"ij,jk->ki", {{6, 9}, {9, 5}}},                             // the result permuted
+      {"ji,jk->ik", {{9, 6}, {9, 5}}},                             // A read transposed
+      {"ij,kj->ik", {{6, 9}, {5, 9}}},                             // B read transposed
+      {"bij,jk->bik", {{3, 4, 9}, {9, 5}}},                        // b an M letter
+      {"...ij,...jk->...ik", {{2, 3, 4, 6}, {2, 3, 6, 5}}},
+      {"kji,bkj->bi", {{4, 3, 6}, {2, 4, 3}}},                     // two K letters, orders differ
+      {"i,i->", {{17}, {17}}},                                     // a dot product
+      {"i,j->ij", {{4}, {7}}},                                     // an outer product
+      {"ij,jk->i", {{3, 4}, {4, 5}}},                              // k summed over B alone
+      {"ii,ij->ij", {{4, 4}, {4, 3}}},                             // a diagonal
+      {"bij,bjk->bik", {{1, 3, 4}, {2, 4, 5}}},                    // b broadcast
+  };
+  std::mt19937 rng(11);
+  ThreadPool pool(2);
+  for (const auto& c : cases) {
+    std::vector<Tensor> f, d;
+    for (const auto& shape : c.shapes) {
+      const auto v = random_floats(rng, shape_numel(shape));
+      f.push_back(f32(shape, v));
+      d.push_back(Tensor::from_values(DType::Float64, shape, std::vector<double>(v.begin(), v.end())));
+    }
+    const auto op = make_op("Einsum", {"a", "b"}, {"y"}, {{"equation", c.eq}});
+    const Tensor want = run1(op, d)[0];
+    for (bool threaded : {false, true}) {
+      PoolScope scope(threaded ? &pool : nullptr);
+      const Tensor got = run1(op, f)[0];
+      ASSERT_EQ(got.shape(), want.shape()) << c.eq;
+      const auto g = got.to_float_vector(), w = want.to_float_vector();
+      for (std::size_t i = 0; i < w.size(); ++i) ASSERT_NEAR(g[i], w[i], 1e-5) << c.eq << " element " << i;
+    }
+  }
+}
 
 // ---- NHWC kernels against the NCHW reference (inputs and outputs transposed) ----
 

@@ -155,6 +155,10 @@ inline Tensor vmath_unary(const Tensor& x, vmath::Fn f, float alpha = 0.f, float
   return y;
 }
 
+/// y = x permuted: y[i_perm[0], ..., i_perm[r-1]] = x[i_0, ..., i_{r-1}] (data_movement.cpp:
+/// dims coalesced, 2-D transposes in register blocks, split over the pool from 1 MiB).
+Tensor permute(const Tensor& x, const std::vector<std::int64_t>& perm);
+
 /// Copies element `n` values of arbitrary dtype (bytewise).
 inline void copy_bytes(void* dst, const void* src, std::size_t bytes) {
   if (bytes) std::memcpy(dst, src, bytes);

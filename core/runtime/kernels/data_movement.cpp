@@ -116,7 +116,8 @@ void coalesce(const Shape& dims, const std::vector<std::int64_t>& perm, Shape& c
   }
 }
 
-// y = x permuted: y[i_perm[0], ..., i_perm[r-1]] = x[i_0, ..., i_{r-1}]
+}  // namespace
+
 Tensor permute(const Tensor& x, const std::vector<std::int64_t>& perm) {
   Shape cdims;
   std::vector<std::int64_t> cperm;
@@ -185,6 +186,8 @@ Tensor permute(const Tensor& x, const std::vector<std::int64_t>& perm) {
     return y;
   });
 }
+
+namespace {
 
 std::vector<bool> axes_mask(const std::vector<std::int64_t>& axes, std::int64_t rank) {
   std::vector<bool> m(static_cast<std::size_t>(rank), false);

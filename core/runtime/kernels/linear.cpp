@@ -37,6 +37,15 @@ void matmul_2d(const T* a, const T* b, T* c, std::int64_t M, std::int64_t K, std
   }
 }
 
+// Runs n independent products: with at least as many as threads, the products are what is
+// split over the pool (each computed whole, so the result is the same on any thread
+// count); otherwise each product splits itself.
+template <typename F>
+void for_each_product(std::int64_t n, F&& one) {
+  if (n >= current_threads()) parallel_for(n, one);
+  else for (std::int64_t t = 0; t < n; ++t) one(t);
+}
+
 }  // namespace
 
 // Y = alpha * op(A) * op(B) + beta * C, op = optional transpose, C broadcast to [M, N]
@@ -138,9 +147,7 @@ Outputs kernel_MatMul(const ir::Operation& op, Inputs x) {
         done = matmul_onednn(shape_numel(batch) * M, N, K, a, b, false, nullptr, y, N, "NONE");
       if (!done) matmul_2d(a, b, y, shape_numel(batch) * M, K, N);
     } else {
-      // One product per batch entry (attention's heads): with at least as many as threads,
-      // the products are what is split over the pool (each computed whole, so the result
-      // is the same on any thread count); otherwise each product splits itself.
+      // One product per batch entry (attention's heads).
       std::vector<std::array<std::int64_t, 3>> items;
       for_each_broadcast2(batch, ba, bb, [&](std::int64_t i, std::int64_t ia, std::int64_t ib) {
         items.push_back({i, ia, ib});
@@ -149,9 +156,7 @@ Outputs kernel_MatMul(const ir::Operation& op, Inputs x) {
         const auto& [i, ia, ib] = items[static_cast<std::size_t>(t)];
         matmul_2d(a + ia * M * K, b + ib * K * N, y + i * M * N, M, K, N);
       };
-      const auto n = static_cast<std::int64_t>(items.size());
-      if (n >= current_threads()) parallel_for(n, one);
-      else for (std::int64_t t = 0; t < n; ++t) one(t);
+      for_each_product(static_cast<std::int64_t>(items.size()), one);
     }
     return Y;
   })};
@@ -205,9 +210,89 @@ Outputs kernel_Det(const ir::Operation&, Inputs x) {
 }  // namespace ec::runtime::kernels
 
 namespace ec::runtime::kernels {
+namespace {
 
-// Einsum by direct summation: every index letter gets a size; the output is the
-// sum over all contracted letters of the product of the operands.
+// Two f32 operands whose letters each appear once per term with one size everywhere
+// (no diagonal, no broadcast) and which sum out no letter of one operand alone, as
+// batched GEMMs: each letter is a batch letter (both operands and the output), an M letter
+// (A and the output), an N letter (B and the output) or a K letter (both, summed).
+//   y[b, m, n] = sum_k a[b, m, k] * b[b, k, n]
+// An operand not already [batch, M, K] / [batch, K, M] (A) or [batch, K, N] / [batch, N, K]
+// (B) is permuted into that order first, and the result into the output's. Returns an
+// undefined tensor when the equation is not of that form: the direct summation runs.
+Tensor einsum_products(const std::vector<std::string>& terms, const std::string& out,
+                       const std::map<char, std::int64_t>& size, Inputs x) {
+  if (terms.size() != 2 || x[0].dtype() != DType::Float32 || x[1].dtype() != DType::Float32) return Tensor();
+  const std::string &ta = terms[0], &tb = terms[1];
+  for (std::size_t t = 0; t < 2; ++t)
+    for (std::size_t d = 0; d < terms[t].size(); ++d) {
+      const char c = terms[t][d];
+      if (terms[t].find(c) != d || x[t].dim(d) != size.at(c) || size.at(c) == 0) return Tensor();
+    }
+  std::string batch, m, n, k;
+  for (char c : out) {
+    if (out.find(c) != out.rfind(c)) return Tensor();
+    const bool in_a = ta.find(c) != std::string::npos, in_b = tb.find(c) != std::string::npos;
+    if (!in_a && !in_b) return Tensor();
+    (in_a && in_b ? batch : in_a ? m : n) += c;
+  }
+  for (char c : ta)
+    if (out.find(c) == std::string::npos) {
+      if (tb.find(c) == std::string::npos) return Tensor();  // summed over A alone
+      k += c;
+    }
+  for (char c : tb)
+    if (out.find(c) == std::string::npos && ta.find(c) == std::string::npos) return Tensor();
+  // M and N letters in their operand's order, so a GEMM reads them in place where it can.
+  auto in_order = [](const std::string& letters, const std::string& term) {
+    std::string r;
+    for (char c : term) if (letters.find(c) != std::string::npos) r += c;
+    return r;
+  };
+  m = in_order(m, ta);
+  n = in_order(n, tb);
+  auto count = [&](const std::string& letters) {
+    std::int64_t v = 1;
+    for (char c : letters) v *= size.at(c);
+    return v;
+  };
+  const std::int64_t B = count(batch), M = count(m), N = count(n), K = count(k);
+  // Operand t as the letters `want`: itself when it is already, else a permuted copy.
+  auto as_order = [&](std::size_t t, const std::string& want) {
+    if (terms[t] == want) return x[t];
+    std::vector<std::int64_t> perm;
+    for (char c : want) perm.push_back(static_cast<std::int64_t>(terms[t].find(c)));
+    return permute(x[t], perm);
+  };
+  const bool a_trans = ta == batch + k + m;
+  const Tensor A = as_order(0, a_trans ? ta : batch + m + k);
+  // K in A's order (B is the one permuted when the orders differ).
+  const std::string bkn = batch + k + n, bnk = batch + n + k;
+  const bool b_trans = tb == bnk && tb != bkn;
+  const Tensor Bt = as_order(1, b_trans ? bnk : bkn);
+  const std::string prod = batch + m + n;
+  Tensor Y = Tensor::uninitialized(DType::Float32, [&] {
+    Shape s;
+    for (char c : prod) s.push_back(size.at(c));
+    return s;
+  }());
+  const float *a = A.data<float>(), *b = Bt.data<float>();
+  float* y = Y.mutable_data<float>();
+  for_each_product(B, [&](std::int64_t i) {
+    gemm::sgemm(M, N, K, 1.f, a + i * M * K, a_trans ? M : K, a_trans, b + i * K * N, b_trans ? K : N, b_trans,
+                false, y + i * M * N, N);
+  });
+  if (prod == out) return Y;
+  std::vector<std::int64_t> perm;
+  for (char c : out) perm.push_back(static_cast<std::int64_t>(prod.find(c)));
+  return permute(Y, perm);
+}
+
+}  // namespace
+
+// Einsum: two f32 operands of the GEMM form as batched products (einsum_products), any
+// other by direct summation: every index letter gets a size; the output is the sum over
+// all contracted letters of the product of the operands.
 //   "ij,jk->ik": y[i,k] = sum_j a[i,j] * b[j,k]
 // "..." stands for broadcast leading dims; without "->", the output is the
 // letters used once, in alphabetical order, after the "..." dims.
@@ -264,6 +349,7 @@ Outputs kernel_Einsum(const ir::Operation& op, Inputs x) {
   }
   std::string letters = out;
   for (const auto& [c, n] : size) if (out.find(c) == std::string::npos) letters += c;
+  if (Tensor y = einsum_products(terms, out, size, x); y.defined()) return {y};
   Shape out_shape, all_shape;
   for (char c : out) out_shape.push_back(size.at(c));
   for (char c : letters) all_shape.push_back(size.at(c));
