@@ -42,8 +42,12 @@ for name in names:
                       opset_version=13)
 PY
 
-p50() { "$exe" bench "$1" --input "input=$work/input.npy" --iterations "$2" --warmup 2 --threads 1 --json |
-        $py -c 'import json,sys; print(json.load(sys.stdin)["p50_ms"])'; }
+# Parsed after the run ends (see bench/runtime.sh: a reader in a pipe shares the cores).
+p50() {
+  local out
+  out=$("$exe" bench "$1" --input "input=$work/input.npy" --iterations "$2" --warmup 2 --threads 1 --json)
+  $py -c 'import json,sys; print(json.load(sys.stdin)["p50_ms"])' <<<"$out"
+}
 
 printf '%-20s %12s %12s %8s  %s\n' model fp32_p50_ms int8_p50_ms ratio "ops left in float"
 ratios=()

@@ -40,7 +40,15 @@ declare -A iters=([mobilenet_v2]=30 [mobilenet_v3_large]=40 [resnet18]=20 [resne
                   [convnext_tiny]=6 [vit_b_16]=4 [transformer]=300 [gru_text]=300 [lstm_text]=300)
 for m in "${names[@]}"; do [ -n "${iters[$m]:-}" ] || iters[$m]=10; done  # models beyond the table
 
-p50() { "$@" | $py -c 'import json,sys; print(json.load(sys.stdin)["p50_ms"])'; }
+# The command's output is read only after it exits: a reader started beside it (python's
+# start-up in a pipe) ran on the other core during its first 100-150 ms and slowed the
+# timed runs of small models by up to 40 %, ours (started in ~0.1 s) but not the peer's
+# (node's own start-up outlasts it).
+p50() {
+  local out
+  out=$("$@")
+  $py -c 'import json,sys; print(json.load(sys.stdin)["p50_ms"])' <<<"$out"
+}
 
 # row LABEL THREADS ITERS OURS_CMD... -- PEER_CMD...
 row() {
