@@ -13,6 +13,17 @@ thread_local bool t_in_region = false;  // inside a task: nested regions run ser
 // costs more than that.
 constexpr auto kSpin = std::chrono::microseconds(200);
 
+// One wait step of a spin: a few PAUSEs, not sched_yield. A yield is a system call per
+// step whose kernel work competed with the thread doing the region's serial part (on a
+// 2-vCPU VM, regnet_x_400mf at 2 threads 5.0 -> 4.5 ms, squeezenet1_1 3.7 -> 3.4).
+inline void relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  for (int i = 0; i < 16; ++i) __builtin_ia32_pause();
+#else
+  std::this_thread::yield();
+#endif
+}
+
 }  // namespace
 
 ThreadPool::ThreadPool(int threads) {
@@ -52,7 +63,7 @@ void ThreadPool::worker_loop() {
     // Wait for a new region: spin briefly, then sleep.
     const auto until = std::chrono::steady_clock::now() + kSpin;
     while (published_.load(std::memory_order_acquire) == seen && std::chrono::steady_clock::now() < until)
-      std::this_thread::yield();
+      relax();
     {
       std::unique_lock lock(m_);
       wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
@@ -99,7 +110,7 @@ void ThreadPool::run(std::int64_t n, const std::function<void(std::int64_t)>& ta
   }
   const auto until = std::chrono::steady_clock::now() + kSpin;
   while (busy_.load(std::memory_order_acquire) != 0 && std::chrono::steady_clock::now() < until)
-    std::this_thread::yield();
+    relax();
   {
     std::unique_lock lock(m_);
     done_.wait(lock, [&] { return busy_.load(std::memory_order_acquire) == 0; });
