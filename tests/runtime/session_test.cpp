@@ -284,6 +284,11 @@ TEST(Session, ChannelsLastOnOneDnnMatchesOwnKernels) {
       // so no channel pieces (a direct piece writing every other run of channels would be
       // oneDNN's reference kernel)
       {1, 64, 5, 5, 64, 3, 1, 1, 1, {1, 1, 1, 1}, true, "Relu"},
+      // under 4 output rows a band at 2-3 threads: pieces by output channels, each direct
+      // one computed into a buffer of its own and copied into y (activations applied there)
+      {1, 64, 3, 4, 48, 1, 1, 1, 1, {0, 0, 0, 0}, true, "SiLU"},
+      {1, 32, 9, 9, 64, 3, 2, 1, 1, {1, 1, 1, 1}, true, "Clip6"},  // stride 2, 5x5 out
+      {2, 32, 4, 4, 64, 1, 1, 1, 1, {0, 0, 0, 0}, false, "Relu"},  // 2 images, 3 threads
   };
   // Winograd runs where oneDNN has it (AVX-512: its F(2x2,3x3) and F(4x4,3x3) kernels).
   const bool wino = kernels::onednn_winograd_available();

@@ -91,6 +91,7 @@ struct Piece {
   int weights = -1;                            // index into Prepared::weights
   std::int64_t m0 = 0;                         // first output channel (pieces by channels)
   std::int64_t channels = 0;                   // its output channels
+  bool buffered = false;                       // y written through a buffer of the piece's own
   memory bias;                                 // its biases when it has a channel range
   // Winograd: the convolution runs on oneDNN's blocked layouts (src_int, dst_int); x is
   // reordered into it and y out of it around each call.
@@ -137,10 +138,8 @@ bool exact_int8_impl(const char* impl) {
 // Cuts the output into at least `parts` pieces: whole images when there are enough of
 // them, else bands of output rows (the first spatial dim) of each image. An empty
 // Prepared when oneDNN has no exact implementation (int8 without VNNI).
-// `channel_pieces`: a small plane may be cut by output channels for Winograd (below); a
-// plan where such a piece cannot take Winograd is made again without them.
 std::shared_ptr<Prepared> prepare(const ConvGeometry& g, const void* w, const float* b, const dnnl::primitive_attr& attr,
-                                  Types types, int parts, bool channel_pieces = true) {
+                                  Types types, int parts) {
   const std::size_t k = g.in.size();
   Dims wts = g.group > 1 ? Dims{g.group, g.m / g.group, g.c / g.group} : Dims{g.m, g.c};
   Dims strides, dil;
@@ -181,14 +180,17 @@ std::shared_ptr<Prepared> prepare(const ConvGeometry& g, const void* w, const fl
   // Each Winograd piece reads all of its transformed weights (16 or 36 C x M matrices):
   // bands of a small plane would each read all of them for few outputs (ResNet's 14x14
   // and 7x7 layers at 2 threads: no faster than direct, or 2.3x slower). Such a plane is
-  // cut by output channels instead (blocks of 16), each piece reading its share.
-  // A piece of fewer output pixels than kWinogradMinPixels stays direct (below): there the
-  // channel cut would only leave direct convolutions writing every g.m-th run of channels,
-  // which oneDNN runs on its reference kernel (inception_v3's 5x5 planes: 100x slower).
+  // cut by output channels instead (blocks of 16), each piece reading its share. So is
+  // any f32 plane with fewer than 4 output rows a band: bands of 3 and 4 rows are
+  // unequal, and each reads all the weights (ResNet-50's 7x7 layers at 2 threads: 1.3-1.45x
+  // the speed of 1). A direct piece of a channel range computes into a buffer of its own
+  // (`buffered`), copied into y after: oneDNN has only its reference kernel for a
+  // destination that skips channels.
   constexpr std::int64_t kWinogradBandPixels = 512, kWinogradMinPixels = 48;
   const std::int64_t band_pixels = oh * row_pixels * g.n / parts;
-  if (wino && channel_pieces && g.n < parts && band_pixels < kWinogradBandPixels &&
-      oh * row_pixels >= kWinogradMinPixels && g.m >= 16 * parts) {
+  const bool small_wino = wino && band_pixels < kWinogradBandPixels && oh * row_pixels >= kWinogradMinPixels;
+  const bool few_rows = !types.int8() && g.group == 1 && oh * g.n < 4 * parts;
+  if (g.n < parts && (small_wino || few_rows) && g.m >= 16 * parts) {
     const std::int64_t blocks = g.m / 16;
     for (std::int64_t n0 = 0; n0 < g.n; ++n0)
       for (int i = 0; i < parts; ++i) {
@@ -224,7 +226,8 @@ std::shared_ptr<Prepared> prepare(const ConvGeometry& g, const void* w, const fl
     }
     Piece piece;
     piece.src = activation_md(src, types.src);
-    piece.dst = sp.m ? activation_md(dst, g.m, types.dst) : activation_md(dst, types.dst);
+    piece.dst = activation_md(dst, types.dst);
+    piece.buffered = sp.m != 0;
     // A channel range (group 1): its rows of the OHWI weights and its biases.
     Dims pwts = wts;
     if (sp.m) pwts[0] = mc;
@@ -257,11 +260,15 @@ std::shared_ptr<Prepared> prepare(const ConvGeometry& g, const void* w, const fl
         const dnnl::convolution_forward::primitive_desc wpd(wdesc, attr, engine);
         dnnl::primitive_attr rattr;
         rattr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+        // A channel piece's reorder writes its channels of y in place.
+        const memory::desc y_md = sp.m ? activation_md(dst, g.m, types.dst) : piece.dst;
         const dnnl::reorder::primitive_desc to(engine, piece.src, engine, wpd.src_desc(), rattr),
-            from(engine, wpd.dst_desc(), engine, piece.dst, rattr);
+            from(engine, wpd.dst_desc(), engine, y_md, rattr);
         if (to.scratchpad_desc().get_size() == 0 && from.scratchpad_desc().get_size() == 0) {
           pd = wpd;
           piece.wino = true;
+          piece.buffered = false;
+          piece.dst = y_md;
           piece.src_int = wpd.src_desc();
           piece.dst_int = wpd.dst_desc();
           piece.to_int = dnnl::reorder(to);
@@ -271,9 +278,6 @@ std::shared_ptr<Prepared> prepare(const ConvGeometry& g, const void* w, const fl
         // no Winograd kernel for this piece here (ISA, post-op): the direct one
       }
     }
-    // A channel piece is there for Winograd; without it (no kernel for this piece here) the
-    // whole convolution is cut again into images or bands.
-    if (sp.m && !piece.wino) return prepare(g, w, b, attr, types, parts, false);
     // oneDNN's reference kernel ("ref:any") is slower than our own NHWC kernel by far: an
     // empty plan hands the convolution to it.
     if (std::string_view(pd.impl_info_str()).rfind("ref", 0) == 0) {
@@ -299,7 +303,7 @@ std::shared_ptr<Prepared> prepare(const ConvGeometry& g, const void* w, const fl
     if (piece.weights < 0) {
       memory reordered(pd.weights_desc(), engine);
       memory piece_weights = user_weights;
-      if (sp.m) {  // its rows of the OHWI weights (f32: channel pieces are Winograd's)
+      if (sp.m) {  // its rows of the OHWI weights (f32: channel pieces are group 1)
         std::int64_t per_channel = g.c;
         for (auto kd : g.kernel) per_channel *= kd;
         piece_weights =
@@ -494,19 +498,31 @@ bool conv_onednn(const ConvGeometry& g, const float* x, const float* w, const fl
       g, w, sizeof(float), b, post, kF32, parts,
       [&](dnnl::primitive_attr& attr) { return activation_post_op(strip ? "NONE" : act, attr); });
   if (!p) return false;
+  thread_local std::vector<float> buffer;  // a buffered piece's output, this thread's
   run_pieces(
       g, *p,
       [&](const Piece& piece, auto& args, std::int64_t x_at, std::int64_t y_pixel, auto& engine) {
         args.emplace(DNNL_ARG_SRC, memory(piece.src, engine, const_cast<float*>(x + x_at)));
-        args.emplace(DNNL_ARG_DST, memory(piece.dst, engine, y + y_pixel * g.m + piece.m0));
+        float* out = y + y_pixel * g.m + piece.m0;
+        if (piece.buffered) {
+          buffer.resize(static_cast<std::size_t>(piece.pixels * piece.channels));
+          out = buffer.data();
+        }
+        args.emplace(DNNL_ARG_DST, memory(piece.dst, engine, out));
       },
       [&](const Piece& piece, std::int64_t y_pixel) {
-        if (!strip) return;
         float* out = y + y_pixel * g.m + piece.m0;
-        if (piece.channels == g.m)
-          strip(out, piece.pixels * g.m);
-        else
-          for (std::int64_t px = 0; px < piece.pixels; ++px) strip(out + px * g.m, piece.channels);
+        if (piece.buffered) {
+          if (strip) strip(buffer.data(), piece.pixels * piece.channels);
+          const auto row = static_cast<std::size_t>(piece.channels) * sizeof(float);
+          for (std::int64_t px = 0; px < piece.pixels; ++px)
+            std::memcpy(out + px * g.m, buffer.data() + px * piece.channels, row);
+        } else if (strip) {
+          if (piece.channels == g.m)
+            strip(out, piece.pixels * g.m);
+          else
+            for (std::int64_t px = 0; px < piece.pixels; ++px) strip(out + px * g.m, piece.channels);
+        }
       });
   return true;
 }
