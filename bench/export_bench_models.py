@@ -23,33 +23,10 @@ class GruText(export_models.LstmText):
     CELL = "GRU"
 
 
-class WideText:
-    """Embedding(5000, 128) -> 2-layer bidirectional CELL(128, 256) -> Linear(512, 10) on the last
-    step, over 64 int64 token ids: a recurrent model wider and deeper than the table's."""
-    CELL = "LSTM"
-
-    @classmethod
-    def make(cls):
-        import torch
-        cell = cls.CELL
-
-        class Net(torch.nn.Module):
-            def __init__(self):
-                super().__init__()
-                self.embedding = torch.nn.Embedding(5000, 128)
-                self.rnn = getattr(torch.nn, cell)(128, 256, num_layers=2, bidirectional=True, batch_first=True)
-                self.fc = torch.nn.Linear(512, 10)
-
-            def forward(self, tokens):
-                y, _ = self.rnn(self.embedding(tokens))
-                return self.fc(y[:, -1, :])
-
-        return Net()
-
-    @staticmethod
-    def example():
-        import torch
-        return torch.randint(0, 5000, (1, 64), dtype=torch.int64)
+class WideText(export_models.LstmText):
+    """Embedding(5000, 128) -> 2-layer bidirectional LSTM(128, 256) -> Linear(512, 10) on the
+    last step, over 64 int64 token ids: a recurrent model wider and deeper than the table's."""
+    VOCAB, EMBED, HIDDEN, LAYERS, BIDIRECTIONAL, TOKENS = 5000, 128, 256, 2, True, 64
 
 
 class WideGruText(WideText):

@@ -30,32 +30,35 @@ CLASSIFIERS = ("mobilenet_v2", "resnet18", "efficientnet_b0", "shufflenet_v2_x1_
 class LstmText:
     """Embedding(1000, 64) -> LSTM(64, 128) -> Linear(128, 10) on the last step:
     a small text classifier whose input is 32 int64 token ids. A subclass with
-    CELL = "GRU" gives the GRU twin (bench/export_bench_models.py)."""
+    CELL = "GRU" gives the GRU twin, and other sizes wider models
+    (bench/export_bench_models.py)."""
 
     CELL = "LSTM"
+    VOCAB, EMBED, HIDDEN, LAYERS, BIDIRECTIONAL, TOKENS = 1000, 64, 128, 1, False, 32
 
     @classmethod
     def make(cls):
         import torch
-        cell = cls.CELL
+        c = cls
 
         class Net(torch.nn.Module):
             def __init__(self):
                 super().__init__()
-                self.embedding = torch.nn.Embedding(1000, 64)
-                setattr(self, cell.lower(), getattr(torch.nn, cell)(64, 128, batch_first=True))
-                self.fc = torch.nn.Linear(128, 10)
+                self.embedding = torch.nn.Embedding(c.VOCAB, c.EMBED)
+                setattr(self, c.CELL.lower(), getattr(torch.nn, c.CELL)(
+                    c.EMBED, c.HIDDEN, num_layers=c.LAYERS, bidirectional=c.BIDIRECTIONAL, batch_first=True))
+                self.fc = torch.nn.Linear(c.HIDDEN * (2 if c.BIDIRECTIONAL else 1), 10)
 
             def forward(self, tokens):
-                y, _ = getattr(self, cell.lower())(self.embedding(tokens))
+                y, _ = getattr(self, c.CELL.lower())(self.embedding(tokens))
                 return self.fc(y[:, -1, :])
 
         return Net()
 
-    @staticmethod
-    def example():
+    @classmethod
+    def example(cls):
         import torch
-        return torch.randint(0, 1000, (1, 32), dtype=torch.int64)
+        return torch.randint(0, cls.VOCAB, (1, cls.TOKENS), dtype=torch.int64)
 
 
 def model_builders():
