@@ -28,7 +28,8 @@ inline void relax() {
 
 ThreadPool::ThreadPool(int threads) {
   if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  for (int i = 1; i < threads; ++i) workers_.emplace_back([this] { worker_loop(); });
+  blocks_ = std::make_unique<Block[]>(static_cast<std::size_t>(threads));
+  for (int i = 1; i < threads; ++i) workers_.emplace_back([this, i] { worker_loop(i); });
 }
 
 ThreadPool::~ThreadPool() {
@@ -41,23 +42,29 @@ ThreadPool::~ThreadPool() {
   for (auto& w : workers_) w.join();
 }
 
-void ThreadPool::work() {
+void ThreadPool::work(int participant) {
   t_in_region = true;
-  for (;;) {
-    const std::int64_t i = next_.fetch_add(1, std::memory_order_relaxed);
-    if (i >= count_) break;
-    try {
-      (*task_)(i);
-    } catch (...) {
-      std::lock_guard lock(error_m_);
-      if (!error_) error_ = std::current_exception();
-      next_.store(count_, std::memory_order_relaxed);  // skip the rest
+  const int parts = size();
+  for (int k = 0; k < parts; ++k) {  // its own block, then the others' leftovers
+    Block& b = blocks_[static_cast<std::size_t>((participant + k) % parts)];
+    for (;;) {
+      const std::int64_t i = b.next.fetch_add(1, std::memory_order_relaxed);
+      if (i >= b.end) break;
+      try {
+        (*task_)(i);
+      } catch (...) {
+        std::lock_guard lock(error_m_);
+        if (!error_) error_ = std::current_exception();
+        for (int q = 0; q < parts; ++q)  // skip the rest
+          blocks_[static_cast<std::size_t>(q)].next.store(blocks_[static_cast<std::size_t>(q)].end,
+                                                          std::memory_order_relaxed);
+      }
     }
   }
   t_in_region = false;
 }
 
-void ThreadPool::worker_loop() {
+void ThreadPool::worker_loop(int participant) {
   std::uint64_t seen = 0;
   for (;;) {
     // Wait for a new region: spin briefly, then sleep.
@@ -74,7 +81,7 @@ void ThreadPool::worker_loop() {
       if (!open_) continue;
       busy_.fetch_add(1, std::memory_order_relaxed);
     }
-    work();
+    work(participant);
     if (busy_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
       std::lock_guard lock(m_);
       done_.notify_all();
@@ -92,8 +99,12 @@ void ThreadPool::run(std::int64_t n, const std::function<void(std::int64_t)>& ta
   {
     std::lock_guard lock(m_);
     task_ = &task;
-    count_ = n;
-    next_.store(0, std::memory_order_relaxed);
+    const int parts = size();
+    for (int p = 0; p < parts; ++p) {
+      Block& b = blocks_[static_cast<std::size_t>(p)];
+      b.next.store(n * p / parts, std::memory_order_relaxed);
+      b.end = n * (p + 1) / parts;
+    }
     busy_.store(0, std::memory_order_relaxed);
     error_ = nullptr;
     open_ = true;
@@ -101,7 +112,7 @@ void ThreadPool::run(std::int64_t n, const std::function<void(std::int64_t)>& ta
     published_.store(generation_, std::memory_order_release);
   }
   wake_.notify_all();
-  work();
+  work(0);
   // Every task is taken: close the region to late workers, then wait for the
   // ones that joined to leave it (they hold pointers into it).
   {

@@ -12,6 +12,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -29,15 +30,24 @@ class ThreadPool {
   /// Participants, the calling thread included.
   int size() const { return static_cast<int>(workers_.size()) + 1; }
 
-  /// Calls task(i) for every i in [0, n), spread over the participants
-  /// (dynamic scheduling), and returns when all are done. The first exception
+  /// Calls task(i) for every i in [0, n), spread over the participants, and
+  /// returns when all are done. Participant p (the caller is 0, worker j is
+  /// j + 1) takes the p-th contiguous block of [0, n) first, then what is left
+  /// of the others': the same thread tends to get the same part of a tensor
+  /// op after op, in its own core's cache, and a late worker is covered. The first exception
   /// a task throws is rethrown here. Serial when the pool is busy (another
   /// thread's region) or when called from inside a task.
   void run(std::int64_t n, const std::function<void(std::int64_t)>& task);
 
  private:
-  void worker_loop();
-  void work();  // takes tasks until none is left
+  void worker_loop(int participant);
+  void work(int participant);  // takes tasks until none is left
+
+  // Participant p's block of the current region: tasks [next, end) not yet taken.
+  struct alignas(64) Block {
+    std::atomic<std::int64_t> next{0};
+    std::int64_t end = 0;
+  };
 
   std::vector<std::thread> workers_;
   std::mutex region_;  // one parallel region at a time
@@ -47,8 +57,7 @@ class ThreadPool {
   std::atomic<std::uint64_t> published_{0};
   bool stop_ = false;
   const std::function<void(std::int64_t)>* task_ = nullptr;
-  std::int64_t count_ = 0;
-  std::atomic<std::int64_t> next_{0};
+  std::unique_ptr<Block[]> blocks_;  // one per participant
   std::atomic<int> busy_{0};  // workers that joined the current region and are still in it
   bool open_ = false;         // workers may still join the current region (under m_)
   std::exception_ptr error_;

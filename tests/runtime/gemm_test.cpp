@@ -225,6 +225,12 @@ TEST(ThreadPoolTest, RunsEveryTaskOnceAndRethrows) {
   std::vector<std::atomic<int>> hits(1000);
   pool.run(1000, [&](std::int64_t i) { hits[static_cast<std::size_t>(i)]++; });
   for (auto& h : hits) EXPECT_EQ(h.load(), 1);
+  // Fewer tasks than participants, and counts that do not divide into their blocks.
+  for (std::int64_t n : {2, 3, 7, 998}) {
+    std::vector<std::atomic<int>> once(static_cast<std::size_t>(n));
+    pool.run(n, [&](std::int64_t i) { once[static_cast<std::size_t>(i)]++; });
+    for (auto& h : once) EXPECT_EQ(h.load(), 1) << n << " tasks";
+  }
   EXPECT_THROW(pool.run(50, [](std::int64_t i) { if (i == 17) throw std::runtime_error("task 17"); }),
                std::runtime_error);
   // Still usable after an exception; nested regions run serially.
