@@ -347,9 +347,9 @@ Outputs kernel_Einsum(const ir::Operation& op, Inputs x) {
       }
     }
   }
+  if (Tensor y = einsum_products(terms, out, size, x); y.defined()) return {y};
   std::string letters = out;
   for (const auto& [c, n] : size) if (out.find(c) == std::string::npos) letters += c;
-  if (Tensor y = einsum_products(terms, out, size, x); y.defined()) return {y};
   Shape out_shape, all_shape;
   for (char c : out) out_shape.push_back(size.at(c));
   for (char c : letters) all_shape.push_back(size.at(c));
