@@ -972,6 +972,12 @@ void dw_nhwc_vnni(const DwNhwc& d, const std::int8_t* x, const std::int32_t* w_p
 // ---- Pointwise channels-last convolution (igemm_u8.h pw_nhwc_vnni).
 namespace {
 constexpr std::int64_t kPwChunk = 64;  // pixels per task step: their x + 128 stays in L1
+// The 4 bytes at p in every int32 lane.
+__attribute__((target("avx512f"), always_inline)) inline __m512i bcast4(const std::uint8_t* p) {
+  std::int32_t quad;
+  std::memcpy(&quad, p, 4);
+  return _mm512_set1_epi32(quad);
+}
 // Pixels [0, rows) of one chunk: xu holds them as x + 128, Kp = 4 kq bytes per pixel (rows
 // rounded up to 8, the extra ones anything); every panel's sums of 8 pixels in 8 registers.
 template <bool Fold, bool Fast, bool Clamp>
@@ -986,19 +992,24 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"))) void pw_chunk(
     const std::int64_t nr = std::min<std::int64_t>(kNR, N - pn * kNR);
     const __mmask16 m = nr >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << nr) - 1);
     for (std::int64_t r0 = 0; r0 < rows; r0 += 8) {
-      __m512i acc[8];
-#pragma GCC unroll 8
-      for (int r = 0; r < 8; ++r) acc[r] = _mm512_setzero_si512();
+      // Eight named accumulators (an array of them made GCC copy each around every
+      // vpdpbusd and spill the weights).
+      __m512i a0 = _mm512_setzero_si512(), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0,
+              a7 = a0;
       const std::uint8_t* xr = xu + r0 * Kp;
-      for (std::int64_t q = 0; q < kq; ++q) {
-        const __m512i wv = _mm512_loadu_si512(wp + q * kNR * 4);
-#pragma GCC unroll 8
-        for (int r = 0; r < 8; ++r) {
-          std::int32_t quad;
-          std::memcpy(&quad, xr + r * Kp + 4 * q, 4);
-          acc[r] = _mm512_dpbusd_epi32(acc[r], _mm512_set1_epi32(quad), wv);
-        }
+      const std::int8_t* wq = wp;
+      for (std::int64_t q = 0; q < kq; ++q, xr += 4, wq += kNR * 4) {
+        const __m512i wv = _mm512_loadu_si512(wq);
+        a0 = _mm512_dpbusd_epi32(a0, bcast4(xr), wv);
+        a1 = _mm512_dpbusd_epi32(a1, bcast4(xr + Kp), wv);
+        a2 = _mm512_dpbusd_epi32(a2, bcast4(xr + 2 * Kp), wv);
+        a3 = _mm512_dpbusd_epi32(a3, bcast4(xr + 3 * Kp), wv);
+        a4 = _mm512_dpbusd_epi32(a4, bcast4(xr + 4 * Kp), wv);
+        a5 = _mm512_dpbusd_epi32(a5, bcast4(xr + 5 * Kp), wv);
+        a6 = _mm512_dpbusd_epi32(a6, bcast4(xr + 6 * Kp), wv);
+        a7 = _mm512_dpbusd_epi32(a7, bcast4(xr + 7 * Kp), wv);
       }
+      const __m512i acc[8] = {a0, a1, a2, a3, a4, a5, a6, a7};
       const int mr = static_cast<int>(std::min<std::int64_t>(8, rows - r0));
       std::int8_t* o = y + r0 * N + pn * kNR;
       for (int r = 0; r < mr; ++r)
