@@ -292,7 +292,7 @@ void InferenceSession::load(ir::FrozenGraph graph) {
       op = &fused_ops_.back();
     }
     const ir::Operation& opr = *op;
-    Step st{&opr, {}, {}, {}, {}, nullptr, {}};
+    Step st{&opr, {}, {}, {}, {}, nullptr, {}, nullptr};
     // Integer execution: an op reading an i8 tensor with quant params (or a
     // hybrid op) gets its prepared int8 kernel; a bad param or an op without
     // one refuses the whole graph here (the session is left unloaded).
@@ -359,6 +359,18 @@ void InferenceSession::chain_expand_depthwise() {
   std::vector<Step> kept;
   for (std::size_t i = 0; i < steps_.size(); ++i) {
     Step& st = steps_[i];
+    // int8: the depthwise Conv's kernel says whether it takes the 1x1 Conv before it.
+    if (i + 1 < steps_.size() && st.int8 && !st.pre && st.outputs.size() == 1 && st.outputs[0] >= 0 &&
+        readers[static_cast<std::size_t>(st.outputs[0])] == 1) {
+      Step& next = steps_[i + 1];
+      if (next.int8 && !next.inputs.empty() && next.inputs[0] == st.outputs[0] &&
+          next.int8->runs_after(*st.int8)) {
+        next.pre = st.op;
+        next.pre_inputs = st.inputs;
+        next.pre_int8 = st.int8;
+        continue;
+      }
+    }
     if (i + 1 < steps_.size() && conv_with(st, {1, 2}) && st.outputs[0] >= 0 &&
         readers[static_cast<std::size_t>(st.outputs[0])] == 1) {
       Step& next = steps_[i + 1];
@@ -458,8 +470,9 @@ std::map<std::string, Tensor> InferenceSession::run(const std::map<std::string, 
     std::vector<Tensor> results;
     const auto t0 = profile ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
     try {
-      results = st.pre    ? kernels::conv_pair_nhwc(*st.pre, pre_args, op, args)
-                : st.int8 ? st.int8->run(args)
+      results = st.pre_int8 ? st.int8->run_after(*st.pre_int8, pre_args, args)
+                : st.pre    ? kernels::conv_pair_nhwc(*st.pre, pre_args, op, args)
+                : st.int8   ? st.int8->run(args)
                           : find_kernel(op.kind)->run(op, args);
     } catch (const UnsupportedOpError& e) {
       if (e.op_type() == op.op_type) throw;

@@ -132,11 +132,13 @@ class InferenceSession {
     std::shared_ptr<const quantized::PreparedOp> int8;  // int8/hybrid kernel, else the float one
     // An expanding 1x1 Conv whose output only this depthwise Conv reads: both run
     // together band by band (kernels::conv_pair_nhwc); op's first input is not computed.
+    // int8: the depthwise Conv's kernel runs both (quantized::PreparedOp::run_after).
     const ir::Operation* pre = nullptr;
     std::vector<int> pre_inputs;
+    std::shared_ptr<const quantized::PreparedOp> pre_int8;
   };
-  /// Joins each NHWC f32 1x1 Conv to the depthwise Conv right after it that alone reads
-  /// its output (Step::pre).
+  /// Joins each NHWC 1x1 Conv (f32, or int8 where the kernel takes the pair) to the
+  /// depthwise Conv right after it that alone reads its output (Step::pre).
   void chain_expand_depthwise();
   void check_input(const TensorInfo& info, const Tensor& t) const;
   /// An activation folded into the op before it: the op whose output the producer

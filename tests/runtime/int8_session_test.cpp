@@ -7,8 +7,10 @@
 
 #include <cmath>
 #include <random>
+#include <set>
 
 #include "core/errors.h"
+#include "core/runtime/quantized/igemm_u8.h"
 #include "core/runtime/session.h"
 #include "test_util.h"
 
@@ -230,6 +232,101 @@ TEST(Int8Session, BadParamsGiveQuantizationErrorAtLoad) {
     FAIL() << "loaded";
   } catch (const QuantizationError& e) {
     EXPECT_EQ(e.tensor(), "w1") << e.what();
+  }
+}
+
+// An int8 1x1 Conv and the depthwise Conv that alone reads its output: channels-last on
+// VNNI they run as one (quantized::dw_nhwc_vnni_after, the 1x1 Conv's rows computed as
+// the depthwise Conv reads them), bit for bit the NCHW int8 kernels' integers at 1-3
+// threads; with the 1x1 Conv's output also a graph output they run apart.
+struct Int8Pair {
+  std::int64_t n, c, m, h, w, k, stride, pad;
+  const char* act1;
+  bool t_is_output;
+};
+
+ir::Graph int8_pair_graph(const Int8Pair& p) {
+  std::mt19937 rng(static_cast<unsigned>(p.c * 131 + p.m * 7 + p.k));
+  std::uniform_int_distribution<int> wd(-127, 127), bd(-3000, 3000);
+  const std::int64_t oh = (p.h + 2 * p.pad - p.k) / p.stride + 1, ow = (p.w + 2 * p.pad - p.k) / p.stride + 1;
+  ir::Graph g;
+  add_value(g, "x", ir::DType::Float32, {p.n, p.c, p.h, p.w});
+  add_const(g, "x_scale", ir::DType::Float32, {}, std::vector<float>{0.02f});
+  add_const(g, "x_zp", ir::DType::Int8, {}, std::vector<std::int8_t>{-5});
+  add_const(g, "y_scale", ir::DType::Float32, {}, std::vector<float>{0.1f});
+  add_const(g, "y_zp", ir::DType::Int8, {}, std::vector<std::int8_t>{3});
+  // Per-channel weights and int32 biases of input scale sx.
+  const auto conv_weights = [&](const std::string& name, Shape shape, float sx) {
+    std::vector<std::int8_t> q(static_cast<std::size_t>(shape[0] * shape[1] * shape[2] * shape[3]));
+    for (auto& v : q) v = static_cast<std::int8_t>(wd(rng));
+    std::vector<float> ws;
+    std::vector<std::int64_t> zs;
+    std::vector<std::int32_t> bq;
+    std::vector<float> bs;
+    for (std::int64_t o = 0; o < shape[0]; ++o) {
+      ws.push_back(0.004f + 0.0001f * static_cast<float>(o % 7));
+      zs.push_back(0);
+      bq.push_back(bd(rng));
+      bs.push_back(sx * ws.back());
+    }
+    add_const(g, name, ir::DType::Int8, shape, q, ir::QuantParams{ir::DType::Int8, ws, zs, 0});
+    add_const(g, name + "_bias", ir::DType::Int32, {shape[0]}, bq, ir::QuantParams{ir::DType::Int32, bs, zs, 0});
+  };
+  conv_weights("w1", {p.m, p.c, 1, 1}, 0.02f);
+  conv_weights("w2", {p.m, 1, p.k, p.k}, 0.05f);
+  add_value(g, "xq", ir::DType::Int8, {p.n, p.c, p.h, p.w}, pt(0.02f, -5));
+  add_value(g, "t", ir::DType::Int8, {p.n, p.m, p.h, p.w}, pt(0.05f, -20));
+  add_value(g, "u", ir::DType::Int8, {p.n, p.m, oh, ow}, pt(0.1f, 3));
+  add_value(g, "y", ir::DType::Float32, {p.n, p.m, oh, ow});
+  g.ops.push_back(make_op("QuantizeLinear", {"x", "x_scale", "x_zp"}, {"xq"}));
+  g.ops.push_back(make_op("Conv", {"xq", "w1", "w1_bias"}, {"t"}, {{"fused_activation", std::string(p.act1)}}));
+  g.ops.push_back(make_op("Conv", {"t", "w2", "w2_bias"}, {"u"},
+                          {{"pads", std::vector<std::int64_t>{p.pad, p.pad, p.pad, p.pad}},
+                           {"strides", std::vector<std::int64_t>{p.stride, p.stride}},
+                           {"group", p.m}}));
+  g.ops.push_back(make_op("DequantizeLinear", {"u", "y_scale", "y_zp"}, {"y"}));
+  g.inputs = {"x"};
+  g.outputs = {"y"};
+  if (p.t_is_output) g.outputs.push_back("t");
+  return g;
+}
+
+TEST(Int8Session, ExpandDepthwisePairRunsAsOneAsApart) {
+  const std::vector<Int8Pair> cases = {
+      {1, 16, 96, 30, 28, 3, 2, 1, "RELU6", false},  // mobilenet_v2's second block, smaller
+      {1, 24, 40, 17, 19, 3, 1, 1, "RELU", false},   // stride 1, odd sizes, a 16-lane tail
+      {2, 8, 32, 12, 70, 5, 2, 2, "NONE", false},    // two images, 5x5, rows past 64 pixels
+      {1, 16, 96, 30, 28, 3, 2, 1, "RELU6", true},   // t read twice: apart
+  };
+  for (const auto& p : cases) {
+    SCOPED_TRACE("case c=" + std::to_string(p.c) + " m=" + std::to_string(p.m) + " k=" + std::to_string(p.k) +
+                 (p.t_is_output ? " (t an output)" : ""));
+    const ir::FrozenGraph g = ir::freeze(int8_pair_graph(p));
+    std::mt19937 rng(11);
+    std::normal_distribution<float> nd(0.f, 1.f);
+    std::vector<float> xv(static_cast<std::size_t>(p.n * p.c * p.h * p.w));
+    for (auto& v : xv) v = nd(rng);
+    const Tensor x = Tensor::from_values(ir::DType::Float32, {p.n, p.c, p.h, p.w}, xv);
+    SessionOptions nchw;
+    nchw.int8_channels_last = false;
+    nchw.threads = 1;
+    InferenceSession ref(nchw);
+    ref.load(g);
+    const auto want = ref.run({{"x", x}});
+    const auto want_y = want.at("y").to_float_vector();
+    EXPECT_GT(std::set<float>(want_y.begin(), want_y.end()).size(), 30u) << "a degenerate case checks nothing";
+    for (int threads : {1, 2, 3}) {
+      InferenceSession s(SessionOptions{threads});
+      s.load(g);
+      const std::int64_t before = quantized::dw_after_pw_runs();
+      const auto got = s.run({{"x", x}});
+      EXPECT_EQ(quantized::dw_after_pw_runs() - before, quantized::use_vnni() && !p.t_is_output ? 1 : 0)
+          << threads << " threads";
+      EXPECT_EQ(got.at("y").to_float_vector(), want_y) << threads << " threads";
+      if (p.t_is_output) {
+        EXPECT_EQ(got.at("t").to_float_vector(), want.at("t").to_float_vector()) << threads << " threads";
+      }
+    }
   }
 }
 

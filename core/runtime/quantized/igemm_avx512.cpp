@@ -29,9 +29,11 @@ namespace {
 std::atomic<std::int64_t> dw_nhwc_runs{0};
 std::atomic<bool> dw_plain_quads{false};
 std::atomic<std::int64_t> pw_nhwc_runs{0};
+std::atomic<std::int64_t> dw_after_runs{0};
 }  // namespace
 std::int64_t dw_nhwc_vnni_runs() { return dw_nhwc_runs.load(); }
 std::int64_t pw_nhwc_vnni_runs() { return pw_nhwc_runs.load(); }
+std::int64_t dw_after_pw_runs() { return dw_after_runs.load(); }
 void force_dw_plain_quads(bool on) { dw_plain_quads.store(on); }
 
 #if defined(__x86_64__)
@@ -782,6 +784,119 @@ __attribute__((target("avx512f,avx512bw"))) void pack_b4_rows_avx512(const std::
   }
 }
 
+// ---- Pointwise channels-last convolution (igemm_u8.h pw_nhwc_vnni).
+namespace {
+constexpr std::int64_t kPwChunk = 64;  // pixels per task step: their x + 128 stays in L1
+// The 4 bytes at p in every int32 lane.
+__attribute__((target("avx512f"), always_inline)) inline __m512i bcast4(const std::uint8_t* p) {
+  std::int32_t quad;
+  std::memcpy(&quad, p, 4);
+  return _mm512_set1_epi32(quad);
+}
+// Pixels [0, rows) of one chunk: xu holds them as x + 128, Kp = 4 kq bytes per pixel (rows
+// rounded up to 8, the extra ones anything); every panel's sums of 8 pixels in 8 registers.
+template <bool Fold, bool Fast, bool Clamp>
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"))) void pw_chunk(
+    const PackedW4& w, const RequantPanel* panels, const std::uint8_t* xu, std::int64_t rows,
+    std::int32_t zp, std::int32_t lo32, std::int32_t hi32, std::int8_t* y) {
+  const std::int64_t N = w.n, kq = w.kq, Kp = 4 * kq;
+  const __m512i lo = _mm512_set1_epi32(lo32), hi = _mm512_set1_epi32(hi32);
+  for (std::int64_t pn = 0; pn * kNR < N; ++pn) {
+    const PanelVec v = panel_vec(panels[pn], zp, Fast);
+    const std::int8_t* wp = w.data.data() + pn * kq * kNR * 4;
+    const std::int64_t nr = std::min<std::int64_t>(kNR, N - pn * kNR);
+    const __mmask16 m = nr >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << nr) - 1);
+    for (std::int64_t r0 = 0; r0 < rows; r0 += 8) {
+      // Eight named accumulators (an array of them made GCC copy each around every
+      // vpdpbusd and spill the weights).
+      __m512i a0 = _mm512_setzero_si512(), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0,
+              a7 = a0;
+      const std::uint8_t* xr = xu + r0 * Kp;
+      const std::int8_t* wq = wp;
+      for (std::int64_t q = 0; q < kq; ++q, xr += 4, wq += kNR * 4) {
+        const __m512i wv = _mm512_loadu_si512(wq);
+        a0 = _mm512_dpbusd_epi32(a0, bcast4(xr), wv);
+        a1 = _mm512_dpbusd_epi32(a1, bcast4(xr + Kp), wv);
+        a2 = _mm512_dpbusd_epi32(a2, bcast4(xr + 2 * Kp), wv);
+        a3 = _mm512_dpbusd_epi32(a3, bcast4(xr + 3 * Kp), wv);
+        a4 = _mm512_dpbusd_epi32(a4, bcast4(xr + 4 * Kp), wv);
+        a5 = _mm512_dpbusd_epi32(a5, bcast4(xr + 5 * Kp), wv);
+        a6 = _mm512_dpbusd_epi32(a6, bcast4(xr + 6 * Kp), wv);
+        a7 = _mm512_dpbusd_epi32(a7, bcast4(xr + 7 * Kp), wv);
+      }
+      const __m512i acc[8] = {a0, a1, a2, a3, a4, a5, a6, a7};
+      const int mr = static_cast<int>(std::min<std::int64_t>(8, rows - r0));
+      std::int8_t* o = y + r0 * N + pn * kNR;
+      for (int r = 0; r < mr; ++r)
+        store16_i8(o + r * N, m, requant_panel16<Fold, Fast, Clamp>(acc[r], v, lo, hi));
+    }
+  }
+}
+// x + 128 of rows [0, rows) of x [., K] into xu [rows rounded up to 8][Kp].
+__attribute__((target("avx512f,avx512bw,avx512vl"))) void pw_flip(const std::int8_t* x,
+                                                                  std::int64_t rows, std::int64_t K,
+                                                                  std::int64_t Kp,
+                                                                  std::uint8_t* xu) {
+  const __m512i f = _mm512_set1_epi8(static_cast<char>(0x80));
+  for (std::int64_t r = 0; r < rows; ++r)
+    for (std::int64_t k0 = 0; k0 < Kp; k0 += 64) {
+      const std::int64_t n = std::clamp<std::int64_t>(K - k0, 0, 64),
+                         np = std::min<std::int64_t>(Kp - k0, 64);
+      const __mmask64 mk = n >= 64 ? ~__mmask64(0) : (__mmask64(1) << n) - 1;
+      const __mmask64 mp = np >= 64 ? ~__mmask64(0) : (__mmask64(1) << np) - 1;
+      _mm512_mask_storeu_epi8(xu + r * Kp + k0, mp,
+                              _mm512_xor_si512(_mm512_maskz_loadu_epi8(mk, x + r * K + k0), f));
+    }
+  std::memset(xu + rows * Kp, 0x80, static_cast<std::size_t>(((rows + 7) / 8 * 8 - rows) * Kp));
+}
+
+// pw_chunk for these panels: folded and fast where every panel is (step16's conditions),
+// the clamp where [lo, hi] is narrower than int8.
+using PwChunkFn = void (*)(const PackedW4&, const RequantPanel*, const std::uint8_t*, std::int64_t,
+                           std::int32_t, std::int32_t, std::int32_t, std::int8_t*);
+PwChunkFn pw_chunk_for(const PackedW4& w, const RequantPanel* panels, std::int32_t lo, std::int32_t hi) {
+  const std::int64_t P = (w.n + kNR - 1) / kNR;
+  bool fold = true, fast = true;
+  for (std::int64_t p = 0; p < P; ++p) {
+    fold = fold && panels[p].fold;
+    for (int j = 0; j < 8; ++j)
+      fast = fast && panels[p].shift64[1][j] >= 32 && panels[p].shift64[0][j] <= 54 &&
+             panels[p].shift64[1][j] <= 54;
+  }
+  PwChunkFn chunk = nullptr;
+  with_flags([&]<bool Fold, bool Fast, bool Clamp>() { chunk = pw_chunk<Fold, Fast, Clamp>; }, fold,
+             fast, lo != -128 || hi != 127);
+  return chunk;
+}
+// Pixels [0, count) of x [., K] into y [., N], kPwChunk at a time through xu (kPwChunk Kp).
+void pw_pixels(PwChunkFn chunk, const PackedW4& w, const RequantPanel* panels, const std::int8_t* x,
+               std::int64_t count, std::int32_t zp, std::int32_t lo, std::int32_t hi, std::int8_t* y,
+               std::uint8_t* xu) {
+  for (std::int64_t p0 = 0; p0 < count; p0 += kPwChunk) {
+    const std::int64_t rows = std::min(kPwChunk, count - p0);
+    pw_flip(x + p0 * w.k, rows, w.k, 4 * w.kq, xu);
+    chunk(w, panels, xu, rows, zp, lo, hi, y + p0 * w.n);
+  }
+}
+}  // namespace
+
+void pw_nhwc_vnni(const PackedW4& w, const RequantPanel* panels, const std::int8_t* x,
+                  std::int64_t pixels, std::int32_t zp, std::int32_t lo, std::int32_t hi,
+                  std::int8_t* y) {
+  if (pixels == 0 || w.n == 0) return;
+  pw_nhwc_runs.fetch_add(1, std::memory_order_relaxed);
+  const PwChunkFn chunk = pw_chunk_for(w, panels, lo, hi);
+  const std::int64_t chunks = (pixels + kPwChunk - 1) / kPwChunk;
+  const std::int64_t tasks = std::min<std::int64_t>(chunks, current_threads() * 8);
+  parallel_for(tasks, [&](std::int64_t t) {
+    thread_local std::vector<std::uint8_t> xu;
+    xu.resize(static_cast<std::size_t>(kPwChunk * 4 * w.kq));
+    const std::int64_t c0 = chunks * t / tasks, c1 = chunks * (t + 1) / tasks;
+    pw_pixels(chunk, w, panels, x + c0 * kPwChunk * w.k, std::min(pixels, c1 * kPwChunk) - c0 * kPwChunk,
+              zp, lo, hi, y + c0 * kPwChunk * w.n, xu.data());
+  });
+}
+
 // ---- Channels-last depthwise convolution (igemm_u8.h dw_nhwc_vnni).
 // The input as u(i) = x[i, c] + 128 (uint8; zx + 128 outside the image, so that the
 // padding adds (zx + 128) w like every other tap: the bias takes (zx + 128) sum(w) off).
@@ -864,9 +979,16 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) void dw_quad_row_plain(
 // rows live in a ring of KH slots (input row ih of image n in slot (n H + ih) % KH: the KH
 // rows an output row reads are in different slots), built on first use. Every panel has
 // its bias folded (dw_nhwc_vnni's contract); Fast and Clamp as in requant_panel16.
+// The depthwise Conv's input rows: x's, or (x null) computed from pw.x by the 1x1 Conv pw
+// (dw_nhwc_vnni_after) into a row buffer as they are first needed.
+struct DwSource {
+  const std::int8_t* x = nullptr;
+  const PwStage* pw = nullptr;
+  PwChunkFn chunk = nullptr;
+};
 template <int KHc, int KWc, bool Fast, bool Clamp>
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"))) void dw_nhwc_rows(
-    const DwNhwc& d, const std::int8_t* x, const std::int32_t* wpk, const RequantPanel* panels,
+    const DwNhwc& d, const DwSource& src, const std::int32_t* wpk, const RequantPanel* panels,
     QuadRowFn quad_row, std::int8_t* y, std::int64_t r0, std::int64_t r1) {
   const std::int64_t KH = KHc ? KHc : d.KH, KW = KWc ? KWc : d.KW, Qk = (KW + 3) / 4, T = KH * Qk;
   const std::int64_t Cp = (d.C + 15) / 16 * 16, QW = (d.OW - 1) * d.sw + 4 * (Qk - 1) + 1,
@@ -875,6 +997,12 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"))) void dw_nhwc_row
   thread_local std::vector<std::uint8_t> flip;
   ring.resize(static_cast<std::size_t>((KH + 1) * len));
   flip.resize(static_cast<std::size_t>((QW + 4) * Cp));
+  thread_local std::vector<std::int8_t> pw_row;
+  thread_local std::vector<std::uint8_t> pw_xu;
+  if (!src.x) {
+    pw_row.resize(static_cast<std::size_t>(d.W * d.C));
+    pw_xu.resize(static_cast<std::size_t>(kPwChunk * 4 * src.pw->w->kq));
+  }
   std::int32_t* outside = ring.data() + KH * len;  // a row above or below the input
   std::fill(outside, outside + len,
             static_cast<std::int32_t>(std::uint32_t(std::uint8_t(d.zx + 128)) * 0x01010101u));
@@ -894,7 +1022,14 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"))) void dw_nhwc_row
       const std::int64_t key = n * d.H + ih, slot = key % KH;
       std::int32_t* q = ring.data() + slot * len;
       if (tag[slot] != key) {
-        quad_row(d, x + key * d.W * d.C, QW, Cp, flip.data(), q);
+        const std::int8_t* in = src.x ? src.x + key * d.W * d.C : nullptr;
+        if (!in) {  // the 1x1 Conv's output row `key`, computed now
+          const PwStage& pw = *src.pw;
+          pw_pixels(src.chunk, *pw.w, pw.panels, pw.x + key * d.W * pw.w->k, d.W, pw.zp, pw.lo, pw.hi,
+                    pw_row.data(), pw_xu.data());
+          in = pw_row.data();
+        }
+        quad_row(d, in, QW, Cp, flip.data(), q);
         tag[slot] = key;
       }
       rows[kh] = q;
@@ -938,11 +1073,11 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"))) void dw_nhwc_row
 }
 }  // namespace
 
-void dw_nhwc_vnni(const DwNhwc& d, const std::int8_t* x, const std::int32_t* w_packed, const RequantPanel* panels,
-                  std::int8_t* y) {
+namespace {
+// dw_nhwc_vnni on rows from src, in `per_thread` ranges of output rows per thread.
+void dw_nhwc_run(const DwNhwc& d, const DwSource& src, const std::int32_t* w_packed,
+                 const RequantPanel* panels, std::int8_t* y, std::int64_t per_thread) {
   const std::int64_t rows = d.N * d.OH;
-  if (rows == 0 || d.OW == 0 || d.C == 0) return;
-  dw_nhwc_runs.fetch_add(1, std::memory_order_relaxed);
   static const bool vbmi2 = __builtin_cpu_supports("avx512vbmi2");
   const QuadRowFn quad_row =
       vbmi2 && !dw_plain_quads.load() ? dw_quad_row_vbmi2 : dw_quad_row_plain;
@@ -951,7 +1086,7 @@ void dw_nhwc_vnni(const DwNhwc& d, const std::int8_t* x, const std::int32_t* w_p
     for (int j = 0; j < 8; ++j)
       fast = fast && panels[p].shift64[1][j] >= 32 && panels[p].shift64[0][j] <= 54 &&
              panels[p].shift64[1][j] <= 54;
-  using RowsFn = void (*)(const DwNhwc&, const std::int8_t*, const std::int32_t*,
+  using RowsFn = void (*)(const DwNhwc&, const DwSource&, const std::int32_t*,
                           const RequantPanel*, QuadRowFn, std::int8_t*, std::int64_t, std::int64_t);
   RowsFn rows_of = nullptr;
   with_flags(
@@ -961,111 +1096,30 @@ void dw_nhwc_vnni(const DwNhwc& d, const std::int8_t* x, const std::int32_t* w_p
                                            : dw_nhwc_rows<0, 0, Fast, Clamp>;
       },
       fast, d.lo != -128 || d.hi != 127);
-  // A few chunks per thread: each builds its first KH quad rows again, the rest once.
+  // Each range builds its first KH quad rows again (and computes their input rows again
+  // when they come from a 1x1 Conv), the rest once.
   const std::int64_t threads = current_threads(),
-                     chunks = threads <= 1 ? 1 : std::min(rows, threads * 4);
+                     chunks = threads <= 1 ? 1 : std::min(rows, threads * per_thread);
   parallel_for(chunks, [&](std::int64_t i) {
-    rows_of(d, x, w_packed, panels, quad_row, y, rows * i / chunks, rows * (i + 1) / chunks);
+    rows_of(d, src, w_packed, panels, quad_row, y, rows * i / chunks, rows * (i + 1) / chunks);
   });
-}
-
-// ---- Pointwise channels-last convolution (igemm_u8.h pw_nhwc_vnni).
-namespace {
-constexpr std::int64_t kPwChunk = 64;  // pixels per task step: their x + 128 stays in L1
-// The 4 bytes at p in every int32 lane.
-__attribute__((target("avx512f"), always_inline)) inline __m512i bcast4(const std::uint8_t* p) {
-  std::int32_t quad;
-  std::memcpy(&quad, p, 4);
-  return _mm512_set1_epi32(quad);
-}
-// Pixels [0, rows) of one chunk: xu holds them as x + 128, Kp = 4 kq bytes per pixel (rows
-// rounded up to 8, the extra ones anything); every panel's sums of 8 pixels in 8 registers.
-template <bool Fold, bool Fast, bool Clamp>
-__attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"))) void pw_chunk(
-    const PackedW4& w, const RequantPanel* panels, const std::uint8_t* xu, std::int64_t rows,
-    std::int32_t zp, std::int32_t lo32, std::int32_t hi32, std::int8_t* y) {
-  const std::int64_t N = w.n, kq = w.kq, Kp = 4 * kq;
-  const __m512i lo = _mm512_set1_epi32(lo32), hi = _mm512_set1_epi32(hi32);
-  for (std::int64_t pn = 0; pn * kNR < N; ++pn) {
-    const PanelVec v = panel_vec(panels[pn], zp, Fast);
-    const std::int8_t* wp = w.data.data() + pn * kq * kNR * 4;
-    const std::int64_t nr = std::min<std::int64_t>(kNR, N - pn * kNR);
-    const __mmask16 m = nr >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << nr) - 1);
-    for (std::int64_t r0 = 0; r0 < rows; r0 += 8) {
-      // Eight named accumulators (an array of them made GCC copy each around every
-      // vpdpbusd and spill the weights).
-      __m512i a0 = _mm512_setzero_si512(), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0,
-              a7 = a0;
-      const std::uint8_t* xr = xu + r0 * Kp;
-      const std::int8_t* wq = wp;
-      for (std::int64_t q = 0; q < kq; ++q, xr += 4, wq += kNR * 4) {
-        const __m512i wv = _mm512_loadu_si512(wq);
-        a0 = _mm512_dpbusd_epi32(a0, bcast4(xr), wv);
-        a1 = _mm512_dpbusd_epi32(a1, bcast4(xr + Kp), wv);
-        a2 = _mm512_dpbusd_epi32(a2, bcast4(xr + 2 * Kp), wv);
-        a3 = _mm512_dpbusd_epi32(a3, bcast4(xr + 3 * Kp), wv);
-        a4 = _mm512_dpbusd_epi32(a4, bcast4(xr + 4 * Kp), wv);
-        a5 = _mm512_dpbusd_epi32(a5, bcast4(xr + 5 * Kp), wv);
-        a6 = _mm512_dpbusd_epi32(a6, bcast4(xr + 6 * Kp), wv);
-        a7 = _mm512_dpbusd_epi32(a7, bcast4(xr + 7 * Kp), wv);
-      }
-      const __m512i acc[8] = {a0, a1, a2, a3, a4, a5, a6, a7};
-      const int mr = static_cast<int>(std::min<std::int64_t>(8, rows - r0));
-      std::int8_t* o = y + r0 * N + pn * kNR;
-      for (int r = 0; r < mr; ++r)
-        store16_i8(o + r * N, m, requant_panel16<Fold, Fast, Clamp>(acc[r], v, lo, hi));
-    }
-  }
-}
-// x + 128 of rows [0, rows) of x [., K] into xu [rows rounded up to 8][Kp].
-__attribute__((target("avx512f,avx512bw,avx512vl"))) void pw_flip(const std::int8_t* x,
-                                                                  std::int64_t rows, std::int64_t K,
-                                                                  std::int64_t Kp,
-                                                                  std::uint8_t* xu) {
-  const __m512i f = _mm512_set1_epi8(static_cast<char>(0x80));
-  for (std::int64_t r = 0; r < rows; ++r)
-    for (std::int64_t k0 = 0; k0 < Kp; k0 += 64) {
-      const std::int64_t n = std::clamp<std::int64_t>(K - k0, 0, 64),
-                         np = std::min<std::int64_t>(Kp - k0, 64);
-      const __mmask64 mk = n >= 64 ? ~__mmask64(0) : (__mmask64(1) << n) - 1;
-      const __mmask64 mp = np >= 64 ? ~__mmask64(0) : (__mmask64(1) << np) - 1;
-      _mm512_mask_storeu_epi8(xu + r * Kp + k0, mp,
-                              _mm512_xor_si512(_mm512_maskz_loadu_epi8(mk, x + r * K + k0), f));
-    }
-  std::memset(xu + rows * Kp, 0x80, static_cast<std::size_t>(((rows + 7) / 8 * 8 - rows) * Kp));
 }
 }  // namespace
 
-void pw_nhwc_vnni(const PackedW4& w, const RequantPanel* panels, const std::int8_t* x,
-                  std::int64_t pixels, std::int32_t zp, std::int32_t lo, std::int32_t hi,
+void dw_nhwc_vnni(const DwNhwc& d, const std::int8_t* x, const std::int32_t* w_packed, const RequantPanel* panels,
                   std::int8_t* y) {
-  if (pixels == 0 || w.n == 0) return;
-  pw_nhwc_runs.fetch_add(1, std::memory_order_relaxed);
-  const std::int64_t P = (w.n + kNR - 1) / kNR;
-  bool fold = true,
-       fast = true;  // every panel folded, every Step16 in its fast form (step16's conditions)
-  for (std::int64_t p = 0; p < P; ++p) {
-    fold = fold && panels[p].fold;
-    for (int j = 0; j < 8; ++j)
-      fast = fast && panels[p].shift64[1][j] >= 32 && panels[p].shift64[0][j] <= 54 &&
-             panels[p].shift64[1][j] <= 54;
-  }
-  using ChunkFn = void (*)(const PackedW4&, const RequantPanel*, const std::uint8_t*, std::int64_t,
-                           std::int32_t, std::int32_t, std::int32_t, std::int8_t*);
-  ChunkFn chunk = nullptr;
-  with_flags([&]<bool Fold, bool Fast, bool Clamp>() { chunk = pw_chunk<Fold, Fast, Clamp>; }, fold,
-             fast, lo != -128 || hi != 127);
-  const std::int64_t chunks = (pixels + kPwChunk - 1) / kPwChunk;
-  const std::int64_t tasks = std::min<std::int64_t>(chunks, current_threads() * 8), Kp = 4 * w.kq;
-  parallel_for(tasks, [&](std::int64_t t) {
-    thread_local std::vector<std::uint8_t> xu;
-    xu.resize(static_cast<std::size_t>(kPwChunk * Kp));
-    for (std::int64_t c = chunks * t / tasks; c < chunks * (t + 1) / tasks; ++c) {
-      const std::int64_t p0 = c * kPwChunk, rows = std::min(kPwChunk, pixels - p0);
-      pw_flip(x + p0 * w.k, rows, w.k, Kp, xu.data());
-      chunk(w, panels, xu.data(), rows, zp, lo, hi, y + p0 * w.n);
-    }
-  });
+  if (d.N * d.OH == 0 || d.OW == 0 || d.C == 0) return;
+  dw_nhwc_runs.fetch_add(1, std::memory_order_relaxed);
+  dw_nhwc_run(d, DwSource{x, nullptr, nullptr}, w_packed, panels, y, 4);
+}
+
+void dw_nhwc_vnni_after(const PwStage& pw, const DwNhwc& d, const std::int32_t* w_packed,
+                        const RequantPanel* panels, std::int8_t* y) {
+  if (d.N * d.OH == 0 || d.OW == 0 || d.C == 0) return;
+  dw_after_runs.fetch_add(1, std::memory_order_relaxed);
+  // One range per thread: a range's first rows are the 1x1 Conv's work done twice.
+  dw_nhwc_run(d, DwSource{nullptr, &pw, pw_chunk_for(*pw.w, pw.panels, pw.lo, pw.hi)}, w_packed,
+              panels, y, 1);
 }
 #endif
 

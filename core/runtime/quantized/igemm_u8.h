@@ -231,6 +231,24 @@ void dw_nhwc_vnni(const DwNhwc& d, const std::int8_t* x, const std::int32_t* w_p
 void pw_nhwc_vnni(const PackedW4& w, const RequantPanel* panels, const std::int8_t* x,
                   std::int64_t pixels, std::int32_t zp, std::int32_t lo, std::int32_t hi,
                   std::int8_t* y);
+/// A pointwise Conv as pw_nhwc_vnni takes it (w, panels, zp, lo, hi) on x [N, H, W, w->k],
+/// whose output a depthwise Conv alone reads (dw_nhwc_vnni_after).
+struct PwStage {
+  const PackedW4* w = nullptr;
+  const RequantPanel* panels = nullptr;
+  const std::int8_t* x = nullptr;
+  std::int32_t zp = 0, lo = -128, hi = 127;
+};
+/// dw_nhwc_vnni on the output of `pw` (d's input: [N, H, W, C = pw.w->n]), which is never
+/// in memory whole: each thread computes the rows of it that its output rows read, as
+/// they are first needed, into a row buffer in its cache (an expanded tensor of an
+/// inverted-residual block otherwise goes out to memory and back). Bit for bit the two
+/// convolutions apart; a range's first input rows are computed once more by the
+/// range before (one range per thread).
+void dw_nhwc_vnni_after(const PwStage& pw, const DwNhwc& d, const std::int32_t* w_packed,
+                        const RequantPanel* panels, std::int8_t* y);
+/// How many pairs dw_nhwc_vnni_after has run in this process (for tests: which path ran).
+std::int64_t dw_after_pw_runs();
 /// The int8 Conv takes pw_nhwc_vnni up to this many input channels (beyond, oneDNN's
 /// register blocking wins: mobilenet_v2's 384 -> 96 ran 1.2x slower on it).
 constexpr std::int64_t kPwMaxInputChannels = 256;

@@ -633,14 +633,11 @@ class ConvInt8Nhwc final : public PreparedOp {
     std::int8_t* y = Y.mutable_data<std::int8_t>();
     if (Y.numel() == 0) return {Y};
 #if defined(__x86_64__)
-    if (!dw_w_.empty() && g.in.size() == 2 && g.dilations[0] == 1 && g.dilations[1] == 1) {
-      const DwNhwc d{g.n,         g.in[0],      g.in[1],      g.c,  g.out[0], g.out[1], g.kernel[0], g.kernel[1],
-                     g.strides[0], g.strides[1], g.pad_begin[0], g.pad_begin[1], zx_, zy_, lo_, hi_};
-      dw_nhwc_vnni(d, X.data<std::int8_t>(), dw_w_.data(), dw_panels_.data(), y);
+    if (dw_takes(g)) {
+      dw_nhwc_vnni(dw_geometry(g), X.data<std::int8_t>(), dw_w_.data(), dw_panels_.data(), y);
       return {Y};
     }
-    if (!pw_w_.data.empty() && g.strides[0] == 1 && g.strides[1] == 1 && g.pad_begin[0] == 0 &&
-        g.pad_begin[1] == 0 && g.out[0] == g.in[0] && g.out[1] == g.in[1]) {
+    if (pw_takes(g)) {
       pw_nhwc_vnni(pw_w_, pw_panels_.data(), X.data<std::int8_t>(), g.n * g.in[0] * g.in[1], zy_,
                    lo_, hi_, y);
       return {Y};
@@ -680,7 +677,49 @@ class ConvInt8Nhwc final : public PreparedOp {
     return {Y};
   }
 
+  // A depthwise Conv on our kernel right after a 1x1 Conv on ours: the pair runs as one
+  // (dw_nhwc_vnni_after), the 1x1 Conv's output computed row by row as it is read.
+  bool runs_after(const PreparedOp& pre) const override {
+    const auto* p = dynamic_cast<const ConvInt8Nhwc*>(&pre);
+    return p && !dw_w_.empty() && !p->pw_w_.data.empty() && p->pw_w_.n == W_.dim(0);
+  }
+  std::vector<Tensor> run_after(const PreparedOp& pre, std::span<const Tensor> pre_inputs,
+                                std::span<const Tensor> inputs) const override {
+#if defined(__x86_64__)
+    const auto& p = static_cast<const ConvInt8Nhwc&>(pre);
+    const Tensor& X = pre_inputs[0];
+    if (X.dtype() == ir::DType::Int8 && X.rank() == 4) {
+      const kernels::ConvGeometry g1 = kernels::conv_geometry_nhwc(p.op_, X.shape(), p.W_.shape());
+      if (p.pw_takes(g1)) {
+        const kernels::ConvGeometry g =
+            kernels::conv_geometry_nhwc(op_, {g1.n, g1.out[0], g1.out[1], g1.m}, W_.shape());
+        if (dw_takes(g)) {
+          Tensor Y = Tensor::uninitialized(ir::DType::Int8, {g.n, g.out[0], g.out[1], g.m});
+          if (Y.numel() == 0) return {Y};
+          dw_nhwc_vnni_after(PwStage{&p.pw_w_, p.pw_panels_.data(), X.data<std::int8_t>(), p.zy_, p.lo_, p.hi_},
+                             dw_geometry(g), dw_w_.data(), dw_panels_.data(), Y.mutable_data<std::int8_t>());
+          return {Y};
+        }
+      }
+    }
+#endif
+    return PreparedOp::run_after(pre, pre_inputs, inputs);
+  }
+
  private:
+  // Whether our depthwise / pointwise kernel takes geometry g (prepared for it at load).
+  bool dw_takes(const kernels::ConvGeometry& g) const {
+    return !dw_w_.empty() && g.in.size() == 2 && g.dilations[0] == 1 && g.dilations[1] == 1;
+  }
+  bool pw_takes(const kernels::ConvGeometry& g) const {
+    return !pw_w_.data.empty() && g.in.size() == 2 && g.strides[0] == 1 && g.strides[1] == 1 &&
+           g.pad_begin[0] == 0 && g.pad_begin[1] == 0 && g.out[0] == g.in[0] && g.out[1] == g.in[1];
+  }
+  DwNhwc dw_geometry(const kernels::ConvGeometry& g) const {
+    return {g.n,          g.in[0],      g.in[1],        g.c,           g.out[0], g.out[1], g.kernel[0], g.kernel[1],
+            g.strides[0], g.strides[1], g.pad_begin[0], g.pad_begin[1], zx_,     zy_,      lo_,         hi_};
+  }
+
   // The NCHW kernel on OIHW weights, made once.
   const ConvInt8& nchw() const {
     std::call_once(nchw_once_, [&] {

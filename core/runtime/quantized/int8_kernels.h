@@ -32,6 +32,17 @@ class PreparedOp {
   /// Runs on `inputs` (one per op input, undefined when absent; constants included)
   /// and returns one tensor per op output. Safe to call from several threads.
   virtual std::vector<Tensor> run(std::span<const Tensor> inputs) const = 0;
+  /// Whether this op can take the output of `pre`, which nothing else reads, computed
+  /// piece by piece as it needs it (run_after): a depthwise Conv after its 1x1 Conv.
+  virtual bool runs_after(const PreparedOp& /*pre*/) const { return false; }
+  /// `pre` on pre_inputs, then this op on its output (inputs[0] is not read): the same
+  /// tensors as the two runs; by default exactly those two runs.
+  virtual std::vector<Tensor> run_after(const PreparedOp& pre, std::span<const Tensor> pre_inputs,
+                                        std::span<const Tensor> inputs) const {
+    std::vector<Tensor> in(inputs.begin(), inputs.end());
+    in.at(0) = pre.run(pre_inputs).at(0);
+    return run(in);
+  }
 };
 
 /// Prepares `op` of `graph` (its tensors' quant params and constants). Throws
