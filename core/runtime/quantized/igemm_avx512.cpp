@@ -794,18 +794,61 @@ __attribute__((target("avx512f"), always_inline)) inline __m512i bcast4(const st
   return _mm512_set1_epi32(quad);
 }
 // Pixels [0, rows) of one chunk: xu holds them as x + 128, Kp = 4 kq bytes per pixel (rows
-// rounded up to 8, the extra ones anything); every panel's sums of 8 pixels in 8 registers.
+// rounded up to 8, the extra ones anything). Panels go in pairs: the sums of 8 pixels and
+// 32 channels in 16 registers, each broadcast quad of x feeding two vpdpbusd (one per panel
+// they are load-bound); an odd last panel alone.
 template <bool Fold, bool Fast, bool Clamp>
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"))) void pw_chunk(
     const PackedW4& w, const RequantPanel* panels, const std::uint8_t* xu, std::int64_t rows,
     std::int32_t zp, std::int32_t lo32, std::int32_t hi32, std::int8_t* y) {
-  const std::int64_t N = w.n, kq = w.kq, Kp = 4 * kq;
+  const std::int64_t N = w.n, kq = w.kq, Kp = 4 * kq, P = (N + kNR - 1) / kNR;
   const __m512i lo = _mm512_set1_epi32(lo32), hi = _mm512_set1_epi32(hi32);
-  for (std::int64_t pn = 0; pn * kNR < N; ++pn) {
+  const auto mask_of = [&](std::int64_t pn) {
+    const std::int64_t nr = std::min<std::int64_t>(kNR, N - pn * kNR);
+    return nr >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << nr) - 1);
+  };
+  std::int64_t pn = 0;
+  for (; pn + 1 < P; pn += 2) {
+    const PanelVec v0 = panel_vec(panels[pn], zp, Fast), v1 = panel_vec(panels[pn + 1], zp, Fast);
+    const std::int8_t* wp = w.data.data() + pn * kq * kNR * 4;
+    const __mmask16 m1 = mask_of(pn + 1);
+    for (std::int64_t r0 = 0; r0 < rows; r0 += 8) {
+      __m512i a0 = _mm512_setzero_si512(), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0,
+              a7 = a0, b0 = a0, b1 = a0, b2 = a0, b3 = a0, b4 = a0, b5 = a0, b6 = a0, b7 = a0;
+      const std::uint8_t* xr = xu + r0 * Kp;
+      const std::int8_t* wq = wp;
+      for (std::int64_t q = 0; q < kq; ++q, xr += 4, wq += kNR * 4) {
+        const __m512i w0 = _mm512_loadu_si512(wq), w1 = _mm512_loadu_si512(wq + kq * kNR * 4);
+        __m512i x = bcast4(xr);
+        a0 = _mm512_dpbusd_epi32(a0, x, w0), b0 = _mm512_dpbusd_epi32(b0, x, w1);
+        x = bcast4(xr + Kp);
+        a1 = _mm512_dpbusd_epi32(a1, x, w0), b1 = _mm512_dpbusd_epi32(b1, x, w1);
+        x = bcast4(xr + 2 * Kp);
+        a2 = _mm512_dpbusd_epi32(a2, x, w0), b2 = _mm512_dpbusd_epi32(b2, x, w1);
+        x = bcast4(xr + 3 * Kp);
+        a3 = _mm512_dpbusd_epi32(a3, x, w0), b3 = _mm512_dpbusd_epi32(b3, x, w1);
+        x = bcast4(xr + 4 * Kp);
+        a4 = _mm512_dpbusd_epi32(a4, x, w0), b4 = _mm512_dpbusd_epi32(b4, x, w1);
+        x = bcast4(xr + 5 * Kp);
+        a5 = _mm512_dpbusd_epi32(a5, x, w0), b5 = _mm512_dpbusd_epi32(b5, x, w1);
+        x = bcast4(xr + 6 * Kp);
+        a6 = _mm512_dpbusd_epi32(a6, x, w0), b6 = _mm512_dpbusd_epi32(b6, x, w1);
+        x = bcast4(xr + 7 * Kp);
+        a7 = _mm512_dpbusd_epi32(a7, x, w0), b7 = _mm512_dpbusd_epi32(b7, x, w1);
+      }
+      const __m512i acc[16] = {a0, a1, a2, a3, a4, a5, a6, a7, b0, b1, b2, b3, b4, b5, b6, b7};
+      const int mr = static_cast<int>(std::min<std::int64_t>(8, rows - r0));
+      std::int8_t* o = y + r0 * N + pn * kNR;
+      for (int r = 0; r < mr; ++r) {
+        store16_i8(o + r * N, __mmask16(0xFFFF), requant_panel16<Fold, Fast, Clamp>(acc[r], v0, lo, hi));
+        store16_i8(o + r * N + kNR, m1, requant_panel16<Fold, Fast, Clamp>(acc[8 + r], v1, lo, hi));
+      }
+    }
+  }
+  for (; pn < P; ++pn) {
     const PanelVec v = panel_vec(panels[pn], zp, Fast);
     const std::int8_t* wp = w.data.data() + pn * kq * kNR * 4;
-    const std::int64_t nr = std::min<std::int64_t>(kNR, N - pn * kNR);
-    const __mmask16 m = nr >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << nr) - 1);
+    const __mmask16 m = mask_of(pn);
     for (std::int64_t r0 = 0; r0 < rows; r0 += 8) {
       // Eight named accumulators (an array of them made GCC copy each around every
       // vpdpbusd and spill the weights).
