@@ -129,6 +129,32 @@ __attribute__((target("avx2"))) void add_row_avx2(std::int32_t* a, const std::in
   }
   add_row_generic(a + c, x + c, n - c);
 }
+// Channels-last global sums: s[c] = sum over P pixels of x[p * C + c], c < n <= 32 (one
+// block of channels; the sums stay in four registers over all the pixels; lanes past n
+// add the next channels' bytes and are dropped).
+__attribute__((target("avx2"))) void sum_pixels_avx2(const std::int8_t* x, std::int64_t P, std::int64_t C,
+                                                    std::int64_t n, std::int32_t* s) {
+  alignas(32) std::int8_t tail[32];
+  __m256i a[4] = {_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256(),
+                  _mm256_setzero_si256()};
+  for (std::int64_t p = 0; p < P; ++p) {
+    const std::int8_t* px = x + p * C;
+    if (n < 32 && p == P - 1) {  // a short block's last pixel: copied (no read past x's end)
+      std::memset(tail, 0, sizeof tail);
+      std::memcpy(tail, px, static_cast<std::size_t>(n));
+      px = tail;
+    }
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(px));
+    const __m128i lo = _mm256_castsi256_si128(v), hi = _mm256_extracti128_si256(v, 1);
+    a[0] = _mm256_add_epi32(a[0], _mm256_cvtepi8_epi32(lo));
+    a[1] = _mm256_add_epi32(a[1], _mm256_cvtepi8_epi32(_mm_srli_si128(lo, 8)));
+    a[2] = _mm256_add_epi32(a[2], _mm256_cvtepi8_epi32(hi));
+    a[3] = _mm256_add_epi32(a[3], _mm256_cvtepi8_epi32(_mm_srli_si128(hi, 8)));
+  }
+  alignas(32) std::int32_t all[32];
+  for (int i = 0; i < 4; ++i) _mm256_store_si256(reinterpret_cast<__m256i*>(all + 8 * i), a[i]);
+  std::memcpy(s, all, static_cast<std::size_t>(n) * sizeof(std::int32_t));
+}
 __attribute__((target("avx2"))) void max_row_avx2(std::int8_t* m, const std::int8_t* x, std::int64_t n) {
   std::int64_t c = 0;
   for (; c + 32 <= n; c += 32) {
@@ -270,6 +296,19 @@ class PoolInt8 final : public PreparedOp {
     const std::int64_t C = g.c;
     const bool max = kind_ == Kind::Max, requant = !same_ || lo_ > -128 || hi_ < 127;
     const bool avx2 = use_avx2();
+    if (global_ && !max && avx2 && g.H * g.W < (std::int64_t(1) << 23)) {
+      // One sum per channel (exact: |sum| < 2^31 for fewer than 2^23 values), 32 channels at
+      // a time over all the pixels, the blocks split over the pool.
+      const std::int64_t blocks = (C + 31) / 32, P = g.H * g.W;
+      parallel_for(g.n * blocks, [&](std::int64_t nb) {
+        const std::int64_t n = nb / blocks, c0 = nb % blocks * 32, cn = std::min<std::int64_t>(32, C - c0);
+        std::int32_t sums[32];
+        sum_pixels_avx2(x + n * P * C + c0, P, C, cn, sums);
+        for (std::int64_t c = 0; c < cn; ++c)
+          y[n * C + c0 + c] = average(sums[c], static_cast<std::int32_t>(P), 0);
+      });
+      return Y;
+    }
     const auto add_row = avx2 ? add_row_avx2 : add_row_generic;
     const auto max_row = avx2 ? max_row_avx2 : max_row_generic;
     parallel_for(g.n * g.OH, [&](std::int64_t r) {
