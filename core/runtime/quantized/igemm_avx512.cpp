@@ -1080,16 +1080,25 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"))) void dw_nhwc_row
     std::int8_t* yr = y + r * d.OW * d.C;
     for (std::int64_t c0 = 0; c0 < d.C; c0 += 16) {
       const __mmask16 m = d.C - c0 >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (d.C - c0)) - 1);
-      __m512i wv[KHc && KWc ? KHc * ((KWc + 3) / 4) : 64];
-      for (std::int64_t k = 0; k < T; ++k) wv[k] = _mm512_loadu_si512(wpk + ((c0 / 16) * T + k) * 16);
+      // Up to 6 tap quads stay in registers; more (5x5: 10) are read from L1 at each use,
+      // which leaves the registers to the sums and the requantisation (held, they spilled
+      // the sums instead).
+      constexpr bool kHeld = KHc && KWc && KHc * ((KWc + 3) / 4) <= 6;
+      __m512i wv[kHeld ? KHc * ((KWc + 3) / 4) : 1];
+      const std::int32_t* wc = wpk + (c0 / 16) * T * 16;
+      if constexpr (kHeld)
+        for (std::int64_t k = 0; k < T; ++k) wv[k] = _mm512_loadu_si512(wc + k * 16);
       const PanelVec pv = panel_vec(panels[c0 / 16], d.zp, Fast);
       std::int64_t ow = 0;
       for (; ow + 4 <= d.OW; ow += 4) {
         __m512i a0 = _mm512_setzero_si512(), a1 = a0, a2 = a0, a3 = a0;
+        const std::int32_t* wl = wc;
+        if constexpr (!kHeld) asm("" : "+r"(wl));  // not hoisted out of the loop
+#pragma GCC unroll 1
         for (std::int64_t kh = 0; kh < KH; ++kh) {
           const std::int32_t* b = rows[kh] + ow * step + c0;
           for (std::int64_t j = 0; j < Qk; ++j, b += 4 * Cp) {
-            const __m512i w = wv[kh * Qk + j];
+            const __m512i w = kHeld ? wv[kh * Qk + j] : _mm512_loadu_si512(wl + (kh * Qk + j) * 16);
             a0 = _mm512_dpbusd_epi32(a0, _mm512_loadu_si512(b), w);
             a1 = _mm512_dpbusd_epi32(a1, _mm512_loadu_si512(b + step), w);
             a2 = _mm512_dpbusd_epi32(a2, _mm512_loadu_si512(b + 2 * step), w);
@@ -1107,7 +1116,8 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"))) void dw_nhwc_row
         for (std::int64_t kh = 0; kh < KH; ++kh) {
           const std::int32_t* b = rows[kh] + ow * step + c0;
           for (std::int64_t j = 0; j < Qk; ++j, b += 4 * Cp)
-            a0 = _mm512_dpbusd_epi32(a0, _mm512_loadu_si512(b), wv[kh * Qk + j]);
+            a0 = _mm512_dpbusd_epi32(a0, _mm512_loadu_si512(b),
+                                     kHeld ? wv[kh * Qk + j] : _mm512_loadu_si512(wc + (kh * Qk + j) * 16));
         }
         store16_i8(yr + ow * d.C + c0, m, requant_panel16<true, Fast, Clamp>(a0, pv, vlo, vhi));
       }
