@@ -1018,6 +1018,15 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) void dw_quad_row_plain(
   }
 }
 
+// Four outputs' sums (step apart) of one tap quad w.
+__attribute__((target("avx512f,avx512vnni"), always_inline)) inline void dw_taps4(
+    const std::int32_t* b, std::int64_t step, __m512i w, __m512i& a0, __m512i& a1, __m512i& a2,
+    __m512i& a3) {
+  a0 = _mm512_dpbusd_epi32(a0, _mm512_loadu_si512(b), w);
+  a1 = _mm512_dpbusd_epi32(a1, _mm512_loadu_si512(b + step), w);
+  a2 = _mm512_dpbusd_epi32(a2, _mm512_loadu_si512(b + 2 * step), w);
+  a3 = _mm512_dpbusd_epi32(a3, _mm512_loadu_si512(b + 3 * step), w);
+}
 // Output rows [r0, r1) of the N * OH, KH x KW known at compile time (or 0: d's). The quad
 // rows live in a ring of KH slots (input row ih of image n in slot (n H + ih) % KH: the KH
 // rows an output row reads are in different slots), built on first use. Every panel has
@@ -1092,18 +1101,21 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"))) void dw_nhwc_row
       std::int64_t ow = 0;
       for (; ow + 4 <= d.OW; ow += 4) {
         __m512i a0 = _mm512_setzero_si512(), a1 = a0, a2 = a0, a3 = a0;
-        const std::int32_t* wl = wc;
-        if constexpr (!kHeld) asm("" : "+r"(wl));  // not hoisted out of the loop
+        const std::int64_t at = ow * step + c0;
+        if constexpr (kHeld) {  // unrolled: a loop made GCC copy the sums around each vpdpbusd
+#pragma GCC unroll 16
+          for (std::int64_t kh = 0; kh < KH; ++kh)
+#pragma GCC unroll 4
+            for (std::int64_t j = 0; j < Qk; ++j)
+              dw_taps4(rows[kh] + at + j * 4 * Cp, step, wv[kh * Qk + j], a0, a1, a2, a3);
+        } else {
+          const std::int32_t* wl = wc;
+          asm("" : "+r"(wl));  // the quads' loads not hoisted out of the loop
 #pragma GCC unroll 1
-        for (std::int64_t kh = 0; kh < KH; ++kh) {
-          const std::int32_t* b = rows[kh] + ow * step + c0;
-          for (std::int64_t j = 0; j < Qk; ++j, b += 4 * Cp) {
-            const __m512i w = kHeld ? wv[kh * Qk + j] : _mm512_loadu_si512(wl + (kh * Qk + j) * 16);
-            a0 = _mm512_dpbusd_epi32(a0, _mm512_loadu_si512(b), w);
-            a1 = _mm512_dpbusd_epi32(a1, _mm512_loadu_si512(b + step), w);
-            a2 = _mm512_dpbusd_epi32(a2, _mm512_loadu_si512(b + 2 * step), w);
-            a3 = _mm512_dpbusd_epi32(a3, _mm512_loadu_si512(b + 3 * step), w);
-          }
+          for (std::int64_t kh = 0; kh < KH; ++kh)
+            for (std::int64_t j = 0; j < Qk; ++j)
+              dw_taps4(rows[kh] + at + j * 4 * Cp, step, _mm512_loadu_si512(wl + (kh * Qk + j) * 16), a0,
+                       a1, a2, a3);
         }
         std::int8_t* o = yr + ow * d.C + c0;
         store16_i8(o, m, requant_panel16<true, Fast, Clamp>(a0, pv, vlo, vhi));
