@@ -881,15 +881,26 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) void pw_flip(const std::int
                                                                   std::int64_t Kp,
                                                                   std::uint8_t* xu) {
   const __m512i f = _mm512_set1_epi8(static_cast<char>(0x80));
-  for (std::int64_t r = 0; r < rows; ++r)
-    for (std::int64_t k0 = 0; k0 < Kp; k0 += 64) {
-      const std::int64_t n = std::clamp<std::int64_t>(K - k0, 0, 64),
-                         np = std::min<std::int64_t>(Kp - k0, 64);
-      const __mmask64 mk = n >= 64 ? ~__mmask64(0) : (__mmask64(1) << n) - 1;
-      const __mmask64 mp = np >= 64 ? ~__mmask64(0) : (__mmask64(1) << np) - 1;
-      _mm512_mask_storeu_epi8(xu + r * Kp + k0, mp,
-                              _mm512_xor_si512(_mm512_maskz_loadu_epi8(mk, x + r * K + k0), f));
+  if (Kp == K) {  // rows without padding (K a multiple of 4): one flat run of bytes
+    const std::int64_t n = rows * K;
+    std::int64_t i = 0;
+    for (; i + 64 <= n; i += 64)
+      _mm512_storeu_si512(xu + i, _mm512_xor_si512(_mm512_loadu_si512(x + i), f));
+    if (i < n) {
+      const __mmask64 m = (__mmask64(1) << (n - i)) - 1;
+      _mm512_mask_storeu_epi8(xu + i, m, _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, x + i), f));
     }
+  } else {
+    for (std::int64_t r = 0; r < rows; ++r)
+      for (std::int64_t k0 = 0; k0 < Kp; k0 += 64) {
+        const std::int64_t n = std::clamp<std::int64_t>(K - k0, 0, 64),
+                           np = std::min<std::int64_t>(Kp - k0, 64);
+        const __mmask64 mk = n >= 64 ? ~__mmask64(0) : (__mmask64(1) << n) - 1;
+        const __mmask64 mp = np >= 64 ? ~__mmask64(0) : (__mmask64(1) << np) - 1;
+        _mm512_mask_storeu_epi8(xu + r * Kp + k0, mp,
+                                _mm512_xor_si512(_mm512_maskz_loadu_epi8(mk, x + r * K + k0), f));
+      }
+  }
   std::memset(xu + rows * Kp, 0x80, static_cast<std::size_t>(((rows + 7) / 8 * 8 - rows) * Kp));
 }
 
