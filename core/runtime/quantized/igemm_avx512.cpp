@@ -965,6 +965,23 @@ __attribute__((target("avx512f,avx512bw,avx512vl"), always_inline)) inline void 
   const auto pad = static_cast<std::uint8_t>(d.zx + 128);
   const __m512i f = _mm512_set1_epi8(static_cast<char>(0x80)),
                 pad_x = _mm512_set1_epi8(static_cast<char>(pad ^ 0x80));
+  if (Cp == d.C) {  // no lanes past C: the row's pixels are one flat run of bytes
+    const std::int64_t i0 = std::clamp<std::int64_t>(d.pl, 0, QW + 4),
+                       i1 = std::clamp<std::int64_t>(d.pl + d.W, i0, QW + 4);
+    std::memset(flip, pad, static_cast<std::size_t>(i0 * Cp));
+    const std::int8_t* src = row + (i0 - d.pl) * d.C;
+    std::uint8_t* dst = flip + i0 * Cp;
+    const std::int64_t n = (i1 - i0) * Cp;
+    std::int64_t j = 0;
+    for (; j + 64 <= n; j += 64)
+      _mm512_storeu_si512(dst + j, _mm512_xor_si512(_mm512_loadu_si512(src + j), f));
+    if (j < n) {
+      const __mmask64 m = (__mmask64(1) << (n - j)) - 1;
+      _mm512_mask_storeu_epi8(dst + j, m, _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, src + j), f));
+    }
+    std::memset(flip + i1 * Cp, pad, static_cast<std::size_t>((QW + 4 - i1) * Cp));
+    return;
+  }
   for (std::int64_t i = 0; i < QW + 4; ++i) {
     std::uint8_t* o = flip + i * Cp;
     const std::int64_t ix = i - d.pl;
