@@ -1,6 +1,7 @@
 // Shape and data movement ops. Reshape-like ops share the input's storage
 // (no copy); the others copy elements by byte size, so they work on any dtype.
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <numeric>
 
@@ -343,7 +344,8 @@ Outputs kernel_Concat(const ir::Operation& op, Inputs x) {
   const bool partial_lines = std::any_of(parts.begin(), parts.end(), [&](const Tensor* t) {
     return t->dim(static_cast<std::size_t>(axis)) * inner * es < 1024;
   });
-  Tensor Y = partial_lines ? Tensor(first.dtype(), out) : Tensor::uninitialized(first.dtype(), out);
+  // Each task zeroes its own rows (a memset of the whole output ran on one thread).
+  Tensor Y = Tensor::uninitialized(first.dtype(), out);
   const std::int64_t row = out[static_cast<std::size_t>(axis)] * inner;
   // Output rows split over the pool in chunks of about 64 KiB (channels-last Concat:
   // one row per pixel); each row gets every input's piece.
@@ -351,6 +353,8 @@ Outputs kernel_Concat(const ir::Operation& op, Inputs x) {
   parallel_for_if(outer * row * es >= kMinSplitCopyBytes, (outer + per - 1) / per,
                   [&](std::int64_t task) {
                     const std::int64_t o0 = task * per, o1 = std::min(outer, o0 + per);
+                    if (partial_lines)
+                      std::memset(Y.mutable_raw() + o0 * row * es, 0, static_cast<std::size_t>((o1 - o0) * row * es));
                     std::int64_t at = 0;
                     for (const Tensor* t : parts) {
                       const std::int64_t chunk = t->dim(static_cast<std::size_t>(axis)) * inner;
