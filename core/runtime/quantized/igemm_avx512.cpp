@@ -793,6 +793,13 @@ __attribute__((target("avx512f"), always_inline)) inline __m512i bcast4(const st
   std::memcpy(&quad, p, 4);
   return _mm512_set1_epi32(quad);
 }
+// One pixel's quad at x4 into two panels' sums: a += x4 . w0, b += x4 . w1.
+__attribute__((target("avx512f,avx512vnni"), always_inline)) inline void dp_pair(
+    const std::uint8_t* x4, __m512i w0, __m512i w1, __m512i& a, __m512i& b) {
+  const __m512i x = bcast4(x4);
+  a = _mm512_dpbusd_epi32(a, x, w0);
+  b = _mm512_dpbusd_epi32(b, x, w1);
+}
 // Pixels [0, rows) of one chunk: xu holds them as x + 128, Kp = 4 kq bytes per pixel (rows
 // rounded up to 8, the extra ones anything). Panels go in pairs: the sums of 8 pixels and
 // 32 channels in 16 registers, each broadcast quad of x feeding two vpdpbusd (one per panel
@@ -819,22 +826,14 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"))) void pw_chunk(
       const std::int8_t* wq = wp;
       for (std::int64_t q = 0; q < kq; ++q, xr += 4, wq += kNR * 4) {
         const __m512i w0 = _mm512_loadu_si512(wq), w1 = _mm512_loadu_si512(wq + kq * kNR * 4);
-        __m512i x = bcast4(xr);
-        a0 = _mm512_dpbusd_epi32(a0, x, w0), b0 = _mm512_dpbusd_epi32(b0, x, w1);
-        x = bcast4(xr + Kp);
-        a1 = _mm512_dpbusd_epi32(a1, x, w0), b1 = _mm512_dpbusd_epi32(b1, x, w1);
-        x = bcast4(xr + 2 * Kp);
-        a2 = _mm512_dpbusd_epi32(a2, x, w0), b2 = _mm512_dpbusd_epi32(b2, x, w1);
-        x = bcast4(xr + 3 * Kp);
-        a3 = _mm512_dpbusd_epi32(a3, x, w0), b3 = _mm512_dpbusd_epi32(b3, x, w1);
-        x = bcast4(xr + 4 * Kp);
-        a4 = _mm512_dpbusd_epi32(a4, x, w0), b4 = _mm512_dpbusd_epi32(b4, x, w1);
-        x = bcast4(xr + 5 * Kp);
-        a5 = _mm512_dpbusd_epi32(a5, x, w0), b5 = _mm512_dpbusd_epi32(b5, x, w1);
-        x = bcast4(xr + 6 * Kp);
-        a6 = _mm512_dpbusd_epi32(a6, x, w0), b6 = _mm512_dpbusd_epi32(b6, x, w1);
-        x = bcast4(xr + 7 * Kp);
-        a7 = _mm512_dpbusd_epi32(a7, x, w0), b7 = _mm512_dpbusd_epi32(b7, x, w1);
+        dp_pair(xr, w0, w1, a0, b0);
+        dp_pair(xr + Kp, w0, w1, a1, b1);
+        dp_pair(xr + 2 * Kp, w0, w1, a2, b2);
+        dp_pair(xr + 3 * Kp, w0, w1, a3, b3);
+        dp_pair(xr + 4 * Kp, w0, w1, a4, b4);
+        dp_pair(xr + 5 * Kp, w0, w1, a5, b5);
+        dp_pair(xr + 6 * Kp, w0, w1, a6, b6);
+        dp_pair(xr + 7 * Kp, w0, w1, a7, b7);
       }
       const __m512i acc[16] = {a0, a1, a2, a3, a4, a5, a6, a7, b0, b1, b2, b3, b4, b5, b6, b7};
       const int mr = static_cast<int>(std::min<std::int64_t>(8, rows - r0));
