@@ -258,6 +258,59 @@ Outputs global_pool(const ir::Operation& op, Inputs x, GlobalKind kind) {
 }
 
 
+// One output pixel's window in NHWC over C channels, each block of channels kept in a
+// register over all the taps (rows x cols of them, x at x0 + r rs + q cs): y = the max
+// (taken as `y < x ? x : y`, as the loop below) or the sum from 0 in tap order divided by
+// `count` (0 when count is 0): the same values as the loop, which re-reads y at every tap.
+struct PoolWindow {
+  const float* x0;
+  std::int64_t rows, cols, rs, cs;
+};
+using PoolWindowFn = void (*)(const PoolWindow&, std::int64_t C, bool max, std::int64_t count, float* y);
+
+__attribute__((target("avx2"))) void pool_window_avx2(const PoolWindow& w, std::int64_t C, bool max,
+                                                     std::int64_t count, float* y) {
+  const float inf = std::numeric_limits<float>::infinity();
+  std::int64_t c = 0;
+  for (; c + 8 <= C; c += 8) {
+    __m256 a = max ? _mm256_set1_ps(-inf) : _mm256_setzero_ps();
+    for (std::int64_t r = 0; r < w.rows; ++r)
+      for (std::int64_t q = 0; q < w.cols; ++q) {
+        const __m256 v = _mm256_loadu_ps(w.x0 + r * w.rs + q * w.cs + c);
+        a = max ? _mm256_max_ps(v, a) : _mm256_add_ps(a, v);  // max_ps(v, a): v > a ? v : a
+      }
+    if (!max) a = count == 0 ? _mm256_setzero_ps() : _mm256_div_ps(a, _mm256_set1_ps(static_cast<float>(count)));
+    _mm256_storeu_ps(y + c, a);
+  }
+  for (; c < C; ++c) {
+    float a = max ? -inf : 0.f;
+    for (std::int64_t r = 0; r < w.rows; ++r)
+      for (std::int64_t q = 0; q < w.cols; ++q) {
+        const float v = w.x0[r * w.rs + q * w.cs + c];
+        a = max ? (a < v ? v : a) : a + v;
+      }
+    y[c] = max ? a : count == 0 ? 0.f : a / static_cast<float>(count);
+  }
+}
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"  // GCC 12's unmasked AVX-512 forms
+__attribute__((target("avx512f"))) void pool_window_avx512(const PoolWindow& w, std::int64_t C, bool max,
+                                                          std::int64_t count, float* y) {
+  const float inf = std::numeric_limits<float>::infinity();
+  for (std::int64_t c = 0; c < C; c += 16) {
+    const __mmask16 m = C - c >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (C - c)) - 1);
+    __m512 a = max ? _mm512_set1_ps(-inf) : _mm512_setzero_ps();
+    for (std::int64_t r = 0; r < w.rows; ++r)
+      for (std::int64_t q = 0; q < w.cols; ++q) {
+        const __m512 v = _mm512_maskz_loadu_ps(m, w.x0 + r * w.rs + q * w.cs + c);
+        a = max ? _mm512_max_ps(v, a) : _mm512_add_ps(a, v);
+      }
+    if (!max) a = count == 0 ? _mm512_setzero_ps() : _mm512_div_ps(a, _mm512_set1_ps(static_cast<float>(count)));
+    _mm512_mask_storeu_ps(y + c, m, a);
+  }
+}
+#pragma GCC diagnostic pop
+
 // 2-D f32 Max/Average pooling in NHWC: the same window clipping as pool2d_f32,
 // with the channels as the innermost (vectorised) loop.
 Tensor pool2d_nhwc_f32(const PoolGeometry& g, const Tensor& X, PoolKind kind, bool include_pad) {
@@ -267,6 +320,10 @@ Tensor pool2d_nhwc_f32(const PoolGeometry& g, const Tensor& X, PoolKind kind, bo
   const std::int64_t dh = g.dilations[0], dw = g.dilations[1], ph = g.pb[0], pw = g.pb[1];
   const float* px = X.data<float>();
   float* py = Y.mutable_data<float>();
+  const gemm::Isa isa = gemm::active_isa();
+  const PoolWindowFn window = isa == gemm::Isa::Avx512 ? pool_window_avx512
+                              : isa == gemm::Isa::Avx2 ? pool_window_avx2
+                                                       : nullptr;
   parallel_for(g.n * OH, [&](std::int64_t row) {  // one output row per task
     const std::int64_t n = row / OH, oh = row % OH;
     const float* xn = px + n * H * W * C;
@@ -283,6 +340,22 @@ Tensor pool2d_nhwc_f32(const PoolGeometry& g, const Tensor& X, PoolKind kind, bo
       const std::int64_t kw_lo = w0 >= 0 ? 0 : (-w0 + dw - 1) / dw;
       const std::int64_t kw_hi = std::min(KW, W - w0 <= 0 ? 0 : (W - w0 - 1) / dw + 1);
       float* yo = py + (row * OW + ow) * C;
+      if (window) {
+        std::int64_t count = std::max<std::int64_t>(0, kh_hi - kh_lo) * std::max<std::int64_t>(0, kw_hi - kw_lo);
+        if (include_pad) {
+          std::int64_t cols_padded = 0;
+          for (std::int64_t kw = 0; kw < KW; ++kw) {
+            const std::int64_t w = w0 + kw * dw;
+            cols_padded += (w >= -pw && w < W + g.pe[1]) ? 1 : 0;
+          }
+          count = rows_padded * cols_padded;
+        }
+        const PoolWindow win{xn + ((h0 + kh_lo * dh) * W + w0 + kw_lo * dw) * C,
+                             std::max<std::int64_t>(0, kh_hi - kh_lo), std::max<std::int64_t>(0, kw_hi - kw_lo),
+                             dh * W * C, dw * C};
+        window(win, C, kind == PoolKind::Max, count, yo);
+        continue;
+      }
       const float init = kind == PoolKind::Max ? -std::numeric_limits<float>::infinity() : 0.f;
       for (std::int64_t c = 0; c < C; ++c) yo[c] = init;
       for (std::int64_t kh = kh_lo; kh < kh_hi; ++kh)
