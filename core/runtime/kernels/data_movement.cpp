@@ -337,12 +337,14 @@ Outputs kernel_Concat(const ir::Operation& op, Inputs x) {
   for (std::int64_t d = 0; d < rank; ++d)
     if (d < axis) outer *= out[static_cast<std::size_t>(d)];
     else if (d > axis) inner *= out[static_cast<std::size_t>(d)];
-  // Zeroed first although every element is copied in when the pieces write partial cache
-  // lines (a channels-last Concat: C_i values per pixel): lines the memset already owns
-  // make that faster (densenet121: Concat 3.1 -> 2.6 ms). Whole blocks (NCHW) need not.
+  // Zeroed first although every element is copied in when a piece writes under 256 bytes a
+  // row (a channels-last Concat: C_i values per pixel): lines the memset already owns make
+  // that faster (densenet121's 32 channels: Concat 3.1 -> 2.6 ms). From 256 bytes (4 lines;
+  // squeezenet's 64 channels, googlenet's) the memset costs more than it saves (squeezenet1_1
+  // Concats 0.22 -> 0.19 ms, googlenet 0.31 -> 0.25 without it). Whole blocks (NCHW) need not.
   const auto es = static_cast<std::int64_t>(ir::dtype_size(first.dtype()));
   const bool partial_lines = std::any_of(parts.begin(), parts.end(), [&](const Tensor* t) {
-    return t->dim(static_cast<std::size_t>(axis)) * inner * es < 1024;
+    return t->dim(static_cast<std::size_t>(axis)) * inner * es < 256;
   });
   // Each task zeroes its own rows (a memset of the whole output ran on one thread).
   Tensor Y = Tensor::uninitialized(first.dtype(), out);
