@@ -1,4 +1,7 @@
 // Normalisation ops (inference semantics).
+#include <immintrin.h>
+
+#include "core/runtime/gemm/gemm.h"
 #include "core/runtime/kernels/common.h"
 #include "core/runtime/kernels/layer_norm.h"
 #include "core/runtime/kernels/nhwc.h"
@@ -6,6 +9,57 @@
 
 namespace ec::runtime::kernels {
 namespace {
+
+// Channels-last rows [r0, r1) of C channels: y = min(max(x a[c] + b[c], lo), hi) (one FMA;
+// max and min taken as std::max / std::min take them, NaN passing through).
+using AffineRowsFn = void (*)(const float* x, float* y, std::int64_t r0, std::int64_t r1, std::int64_t C,
+                              const float* a, const float* b, float lo, float hi);
+void affine_rows_generic(const float* x, float* y, std::int64_t r0, std::int64_t r1, std::int64_t C,
+                         const float* __restrict a, const float* __restrict b, float lo, float hi) {
+  for (std::int64_t r = r0; r < r1; ++r) {
+    const float* __restrict px = x + r * C;
+    float* __restrict py = y + r * C;
+    for (std::int64_t c = 0; c < C; ++c) py[c] = std::min(std::max(px[c] * a[c] + b[c], lo), hi);
+  }
+}
+__attribute__((target("avx2,fma"))) void affine_rows_avx2(const float* x, float* y, std::int64_t r0,
+                                                          std::int64_t r1, std::int64_t C, const float* a,
+                                                          const float* b, float lo, float hi) {
+  const __m256 vlo = _mm256_set1_ps(lo), vhi = _mm256_set1_ps(hi);
+  const std::int64_t C8 = C / 8 * 8;
+  for (std::int64_t r = r0; r < r1; ++r) {
+    const float* px = x + r * C;
+    float* py = y + r * C;
+    for (std::int64_t c = 0; c < C8; c += 8) {
+      const __m256 v = _mm256_fmadd_ps(_mm256_loadu_ps(px + c), _mm256_loadu_ps(a + c), _mm256_loadu_ps(b + c));
+      _mm256_storeu_ps(py + c, _mm256_min_ps(vhi, _mm256_max_ps(vlo, v)));
+    }
+    for (std::int64_t c = C8; c < C; ++c) py[c] = std::min(std::max(std::fma(px[c], a[c], b[c]), lo), hi);
+  }
+}
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"  // GCC 12's unmasked AVX-512 forms
+__attribute__((target("avx512f"))) void affine_rows_avx512(const float* x, float* y, std::int64_t r0,
+                                                          std::int64_t r1, std::int64_t C, const float* a,
+                                                          const float* b, float lo, float hi) {
+  const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
+  for (std::int64_t r = r0; r < r1; ++r) {
+    const float* px = x + r * C;
+    float* py = y + r * C;
+    std::int64_t c = 0;
+    for (; c + 16 <= C; c += 16) {  // unmasked: masked stores are slow on AMD
+      const __m512 v = _mm512_fmadd_ps(_mm512_loadu_ps(px + c), _mm512_loadu_ps(a + c), _mm512_loadu_ps(b + c));
+      _mm512_storeu_ps(py + c, _mm512_min_ps(vhi, _mm512_max_ps(vlo, v)));
+    }
+    if (c < C) {
+      const __mmask16 m = __mmask16((1u << (C - c)) - 1);
+      const __m512 v = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m, px + c), _mm512_maskz_loadu_ps(m, a + c),
+                                       _mm512_maskz_loadu_ps(m, b + c));
+      _mm512_mask_storeu_ps(py + c, m, _mm512_min_ps(vhi, _mm512_max_ps(vlo, v)));
+    }
+  }
+}
+#pragma GCC diagnostic pop
 
 void require_f32(const Tensor& t, const char* op) {
   if (t.dtype() != DType::Float32 && t.dtype() != DType::Float64)
@@ -102,14 +156,13 @@ Outputs batch_norm_nhwc(const ir::Operation& op, Inputs x) {
     const bool clamp = fused_clamp(op, lo, hi);
     Tensor Y = Tensor::uninitialized(DType::Float32, X.shape());
     const std::int64_t rows_per_task = std::max<std::int64_t>(1, 16384 / std::max<std::int64_t>(C, 1));
+    const gemm::Isa isa = gemm::active_isa();
+    const AffineRowsFn affine = isa == gemm::Isa::Avx512 ? affine_rows_avx512
+                                : isa == gemm::Isa::Avx2 ? affine_rows_avx2
+                                                         : affine_rows_generic;
     parallel_for((rows + rows_per_task - 1) / rows_per_task, [&](std::int64_t t) {
-      const float* __restrict pa = af.data();
-      const float* __restrict pb = bf.data();
-      for (std::int64_t r = t * rows_per_task; r < std::min(rows, (t + 1) * rows_per_task); ++r) {
-        const float* __restrict px = X.data<float>() + r * C;
-        float* __restrict py = Y.mutable_data<float>() + r * C;
-        for (std::int64_t c = 0; c < C; ++c) py[c] = std::min(std::max(px[c] * pa[c] + pb[c], lo), hi);
-      }
+      affine(X.data<float>(), Y.mutable_data<float>(), t * rows_per_task,
+             std::min(rows, (t + 1) * rows_per_task), C, af.data(), bf.data(), lo, hi);
     });
     if (!clamp) apply_fused_activation(op, Y);
     return {Y};

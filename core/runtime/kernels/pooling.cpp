@@ -298,15 +298,19 @@ __attribute__((target("avx512f"))) void pool_window_avx512(const PoolWindow& w, 
                                                           std::int64_t count, float* y) {
   const float inf = std::numeric_limits<float>::infinity();
   for (std::int64_t c = 0; c < C; c += 16) {
-    const __mmask16 m = C - c >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (C - c)) - 1);
+    // Full blocks unmasked (masked stores are slow on AMD), the tail masked.
+    const bool full = C - c >= 16;
+    const __mmask16 m = full ? __mmask16(0xFFFF) : __mmask16((1u << (C - c)) - 1);
     __m512 a = max ? _mm512_set1_ps(-inf) : _mm512_setzero_ps();
     for (std::int64_t r = 0; r < w.rows; ++r)
       for (std::int64_t q = 0; q < w.cols; ++q) {
-        const __m512 v = _mm512_maskz_loadu_ps(m, w.x0 + r * w.rs + q * w.cs + c);
+        const float* p = w.x0 + r * w.rs + q * w.cs + c;
+        const __m512 v = full ? _mm512_loadu_ps(p) : _mm512_maskz_loadu_ps(m, p);
         a = max ? _mm512_max_ps(v, a) : _mm512_add_ps(a, v);
       }
     if (!max) a = count == 0 ? _mm512_setzero_ps() : _mm512_div_ps(a, _mm512_set1_ps(static_cast<float>(count)));
-    _mm512_mask_storeu_ps(y + c, m, a);
+    if (full) _mm512_storeu_ps(y + c, a);
+    else _mm512_mask_storeu_ps(y + c, m, a);
   }
 }
 #pragma GCC diagnostic pop
