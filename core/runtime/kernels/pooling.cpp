@@ -64,6 +64,22 @@ PoolGeometry pool_geometry(const ir::Operation& op, const Shape& x, bool nhwc = 
 
 enum class PoolKind { Max, Average, Lp };
 
+// AveragePool's divisor for a window whose kernel rows [kh_lo, kh_hi) and columns
+// [kw_lo, kw_hi) fall inside the input: those taps, or with count_include_pad the taps
+// inside the padded input (rows_padded of its rows, columns counted from w0 here).
+std::int64_t average_count(const PoolGeometry& g, bool include_pad, std::int64_t rows_padded,
+                           std::int64_t kh_lo, std::int64_t kh_hi, std::int64_t kw_lo,
+                           std::int64_t kw_hi, std::int64_t w0) {
+  if (!include_pad)
+    return std::max<std::int64_t>(0, kh_hi - kh_lo) * std::max<std::int64_t>(0, kw_hi - kw_lo);
+  std::int64_t cols_padded = 0;
+  for (std::int64_t kw = 0; kw < g.kernel[1]; ++kw) {
+    const std::int64_t w = w0 + kw * g.dilations[1];
+    cols_padded += (w >= -g.pb[1] && w < g.in[1] + g.pe[1]) ? 1 : 0;
+  }
+  return rows_padded * cols_padded;
+}
+
 // 2-D f32 Max/Average fast path (no indices): the valid kernel rows and columns of each
 // window are clipped once, so the inner loops have no bounds checks. Same results as the
 // generic loop below (tests compare it with the 3-D generic path).
@@ -103,17 +119,7 @@ Tensor pool2d_f32(const PoolGeometry& g, const Tensor& X, PoolKind kind, bool in
             for (std::int64_t kw = kw_lo; kw < kw_hi; ++kw) acc += xr[kw * dw];
         }
         if (kind == PoolKind::Average) {
-          std::int64_t count;
-          if (include_pad) {
-            std::int64_t cols_padded = 0;
-            for (std::int64_t kw = 0; kw < KW; ++kw) {
-              const std::int64_t w = w0 + kw * dw;
-              cols_padded += (w >= -pw && w < W + g.pe[1]) ? 1 : 0;
-            }
-            count = rows_padded * cols_padded;
-          } else {
-            count = std::max<std::int64_t>(0, kh_hi - kh_lo) * std::max<std::int64_t>(0, kw_hi - kw_lo);
-          }
+          const std::int64_t count = average_count(g, include_pad, rows_padded, kh_lo, kh_hi, kw_lo, kw_hi, w0);
           acc = count ? acc / static_cast<float>(count) : 0.f;
         }
         yc[oh * OW + ow] = acc;
@@ -345,15 +351,7 @@ Tensor pool2d_nhwc_f32(const PoolGeometry& g, const Tensor& X, PoolKind kind, bo
       const std::int64_t kw_hi = std::min(KW, W - w0 <= 0 ? 0 : (W - w0 - 1) / dw + 1);
       float* yo = py + (row * OW + ow) * C;
       if (window) {
-        std::int64_t count = std::max<std::int64_t>(0, kh_hi - kh_lo) * std::max<std::int64_t>(0, kw_hi - kw_lo);
-        if (include_pad) {
-          std::int64_t cols_padded = 0;
-          for (std::int64_t kw = 0; kw < KW; ++kw) {
-            const std::int64_t w = w0 + kw * dw;
-            cols_padded += (w >= -pw && w < W + g.pe[1]) ? 1 : 0;
-          }
-          count = rows_padded * cols_padded;
-        }
+        const std::int64_t count = average_count(g, include_pad, rows_padded, kh_lo, kh_hi, kw_lo, kw_hi, w0);
         const PoolWindow win{xn + ((h0 + kh_lo * dh) * W + w0 + kw_lo * dw) * C,
                              std::max<std::int64_t>(0, kh_hi - kh_lo), std::max<std::int64_t>(0, kw_hi - kw_lo),
                              dh * W * C, dw * C};
@@ -371,17 +369,7 @@ Tensor pool2d_nhwc_f32(const PoolGeometry& g, const Tensor& X, PoolKind kind, bo
             for (std::int64_t c = 0; c < C; ++c) yo[c] += xr[c];
         }
       if (kind == PoolKind::Average) {
-        std::int64_t count;
-        if (include_pad) {
-          std::int64_t cols_padded = 0;
-          for (std::int64_t kw = 0; kw < KW; ++kw) {
-            const std::int64_t w = w0 + kw * dw;
-            cols_padded += (w >= -pw && w < W + g.pe[1]) ? 1 : 0;
-          }
-          count = rows_padded * cols_padded;
-        } else {
-          count = std::max<std::int64_t>(0, kh_hi - kh_lo) * std::max<std::int64_t>(0, kw_hi - kw_lo);
-        }
+        const std::int64_t count = average_count(g, include_pad, rows_padded, kh_lo, kh_hi, kw_lo, kw_hi, w0);
         if (count == 0)
           for (std::int64_t c = 0; c < C; ++c) yo[c] = 0.f;
         else
