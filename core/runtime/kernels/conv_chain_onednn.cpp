@@ -235,17 +235,16 @@ bool conv_pw_dw_onednn(const ConvGeometry& pw, const float* x, const float* w1, 
     return false;
   ThreadPool* pool = current_pool();
   const int parts = pool ? pool->size() : 1;
-  std::string key = "onednn.chain|" + std::to_string(reinterpret_cast<std::uintptr_t>(w1)) + "|" +
-                    std::to_string(reinterpret_cast<std::uintptr_t>(b1)) + "|" +
-                    std::to_string(reinterpret_cast<std::uintptr_t>(w2)) + "|" +
-                    std::to_string(reinterpret_cast<std::uintptr_t>(b2)) + "|" + std::string(act1) +
-                    "|" + std::string(act2) + "|p" + std::to_string(parts) + "|" +
-                    std::to_string(pw.n) + "," + std::to_string(pw.c) + "," + std::to_string(pw.m);
+  onednn::CacheKey k("onednn.chain|");
+  k << static_cast<const void*>(w1) << '|' << static_cast<const void*>(b1) << '|'
+    << static_cast<const void*>(w2) << '|' << static_cast<const void*>(b2) << '|' << act1 << '|' << act2
+    << "|p" << std::int64_t{parts} << '|' << pw.n << ',' << pw.c << ',' << pw.m;
   for (const auto* v :
        {&dw.in, &dw.out, &dw.kernel, &dw.strides, &dw.dilations, &dw.pad_begin, &dw.pad_end}) {
-    key += '|';
-    for (auto d : *v) key += std::to_string(d) + ",";
+    k << '|';
+    for (auto d : *v) k << std::int64_t{d} << ',';
   }
+  const std::string key = k.take();
   auto chain = std::static_pointer_cast<const Chain>(cache->find_prepared(key));
   if (!chain) {
     onednn::one_omp_thread();

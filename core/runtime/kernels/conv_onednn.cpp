@@ -117,15 +117,14 @@ constexpr Types kF32{memory::data_type::f32, memory::data_type::f32, memory::dat
 constexpr Types kS8{memory::data_type::s8, memory::data_type::s8, memory::data_type::s32};
 
 std::string key_of(const ConvGeometry& g, const void* w, const float* b, std::string_view act, int parts) {
-  std::string k = "onednn.conv|" + std::to_string(reinterpret_cast<std::uintptr_t>(w)) + "|" +
-                  std::to_string(reinterpret_cast<std::uintptr_t>(b)) + "|" + std::to_string(g.n) + "," +
-                  std::to_string(g.c) + "," + std::to_string(g.m) + "," + std::to_string(g.group) + "|" +
-                  std::string(act) + "|p" + std::to_string(parts);
+  onednn::CacheKey k("onednn.conv|");
+  k << w << '|' << static_cast<const void*>(b) << '|' << g.n << ',' << g.c << ',' << g.m << ',' << g.group
+    << '|' << act << "|p" << std::int64_t{parts};
   for (const auto* v : {&g.in, &g.out, &g.kernel, &g.strides, &g.dilations, &g.pad_begin, &g.pad_end}) {
-    k += '|';
-    for (auto d : *v) k += std::to_string(d) + ",";
+    k << '|';
+    for (auto d : *v) k << std::int64_t{d} << ',';
   }
-  return k;
+  return k.take();
 }
 
 // Whether an int8 implementation gives exact int32 sums: one with VNNI or AMX products.
@@ -352,7 +351,8 @@ std::shared_ptr<const Prepared> prepared_for(const ConvGeometry& g, const void* 
   const std::int64_t threads = pool ? pool->size() : 1;
   const int parts =
       static_cast<int>((std::max(min_parts, threads) + threads - 1) / threads * threads);
-  const std::string key = key_of(g, w, b, act, parts) + (types.int8() ? "|s8" : "");
+  std::string key = key_of(g, w, b, act, parts);
+  if (types.int8()) key += "|s8";
   auto p = std::static_pointer_cast<const Prepared>(cache->find_prepared(key));
   if (!p) {
     one_omp_thread();

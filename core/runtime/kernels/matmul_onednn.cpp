@@ -112,11 +112,11 @@ bool matmul_onednn(std::int64_t M, std::int64_t N, std::int64_t K, const float* 
   const ThreadPool* pool = current_pool();
   const int parts = pool ? pool->size() : 1;
   const Shape3 s{M, N, K, ldy, trans_w};
-  const std::string key = "onednn.matmul|" + std::to_string(reinterpret_cast<std::uintptr_t>(w)) +
-                          "|" + std::to_string(reinterpret_cast<std::uintptr_t>(bias)) + "|" +
-                          std::to_string(M) + "," + std::to_string(N) + "," + std::to_string(K) +
-                          "," + std::to_string(ldy) + "," + std::to_string(trans_w) + "|" +
-                          std::string(act) + "|p" + std::to_string(parts);
+  onednn::CacheKey k("onednn.matmul|");
+  k << static_cast<const void*>(w) << '|' << static_cast<const void*>(bias) << '|' << std::int64_t{M} << ','
+    << std::int64_t{N} << ',' << std::int64_t{K} << ',' << std::int64_t{ldy} << ',' << std::int64_t{trans_w}
+    << '|' << act << "|p" << std::int64_t{parts};
+  const std::string key = k.take();
   auto p = std::static_pointer_cast<const Prepared>(cache->find_prepared(key));
   if (!p) {
     onednn::one_omp_thread();

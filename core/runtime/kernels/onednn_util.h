@@ -4,6 +4,9 @@
 #pragma once
 
 #include <atomic>
+#include <charconv>
+#include <cstdint>
+#include <string>
 #include <string_view>
 #include <unordered_map>
 
@@ -24,6 +27,41 @@ void add_thread_scratchpad(std::unordered_map<int, dnnl::memory>& args,
                            const dnnl::memory::desc& scratch);
 /// The op's fused activation as a post-op (NONE: none); false for one oneDNN has no post-op for.
 bool activation_post_op(std::string_view act, dnnl::primitive_attr& attr);
+
+/// A pack-cache key built in one string (values appended through to_chars): the primitives
+/// are looked up per call, and building the key from std::to_string pieces and their
+/// concatenations cost a dozen allocations each time.
+class CacheKey {
+ public:
+  explicit CacheKey(std::string_view kind) {
+    s_.reserve(256);
+    s_ = kind;
+  }
+  CacheKey& operator<<(std::string_view v) {
+    s_ += v;
+    return *this;
+  }
+  CacheKey& operator<<(char c) {
+    s_ += c;
+    return *this;
+  }
+  CacheKey& operator<<(std::int64_t v) {
+    char buf[24];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v);
+    s_.append(buf, r.ptr);
+    return *this;
+  }
+  CacheKey& operator<<(const void* p) {
+    char buf[24];
+    const auto r = std::to_chars(buf, buf + sizeof buf, reinterpret_cast<std::uintptr_t>(p), 16);
+    s_.append(buf, r.ptr);
+    return *this;
+  }
+  std::string take() { return std::move(s_); }
+
+ private:
+  std::string s_;
+};
 
 /// A switch: set by a test (1 on, 0 off), else read once from the environment: on unless
 /// `var` equals `off_value`.
