@@ -359,28 +359,22 @@ void InferenceSession::chain_expand_depthwise() {
   std::vector<Step> kept;
   for (std::size_t i = 0; i < steps_.size(); ++i) {
     Step& st = steps_[i];
-    // int8: the depthwise Conv's kernel says whether it takes the 1x1 Conv before it.
-    if (i + 1 < steps_.size() && st.int8 && !st.pre && st.outputs.size() == 1 && st.outputs[0] >= 0 &&
-        readers[static_cast<std::size_t>(st.outputs[0])] == 1) {
-      Step& next = steps_[i + 1];
-      if (next.int8 && !next.inputs.empty() && next.inputs[0] == st.outputs[0] &&
-          next.int8->runs_after(*st.int8)) {
-        next.pre = st.op;
-        next.pre_inputs = st.inputs;
-        next.pre_int8 = st.int8;
-        continue;
-      }
-    }
-    if (i + 1 < steps_.size() && conv_with(st, {1, 2}) && st.outputs[0] >= 0 &&
-        readers[static_cast<std::size_t>(st.outputs[0])] == 1) {
-      Step& next = steps_[i + 1];
-      // Depthwise: OHWI [M, kH, kW, 1] with M groups (the exact geometry is checked per run).
-      if (conv_with(next, {3}) && next.inputs[0] == st.outputs[0] &&
-          next.op->attr_int("group", 1) ==
-              graph_->find_tensor(next.op->inputs[1])->shape.sizes()[0] &&
-          st.op->attr_int("group", 1) == 1) {
-        next.pre = st.op;
-        next.pre_inputs = st.inputs;
+    // st's single output read by the next step alone, as its first input.
+    Step* next = i + 1 < steps_.size() ? &steps_[i + 1] : nullptr;
+    if (next && !st.pre && st.outputs.size() == 1 && st.outputs[0] >= 0 &&
+        readers[static_cast<std::size_t>(st.outputs[0])] == 1 && !next->inputs.empty() &&
+        next->inputs[0] == st.outputs[0]) {
+      // int8: the depthwise Conv's kernel says whether it takes the 1x1 Conv before it.
+      const bool int8_pair = st.int8 && next->int8 && next->int8->runs_after(*st.int8);
+      // f32 depthwise: OHWI [M, kH, kW, 1] with M groups (the exact geometry is checked per run).
+      const bool f32_pair = conv_with(st, {1, 2}) && conv_with(*next, {3}) &&
+                            next->op->attr_int("group", 1) ==
+                                graph_->find_tensor(next->op->inputs[1])->shape.sizes()[0] &&
+                            st.op->attr_int("group", 1) == 1;
+      if (int8_pair || f32_pair) {
+        next->pre = st.op;
+        next->pre_inputs = st.inputs;
+        if (int8_pair) next->pre_int8 = st.int8;
         continue;
       }
     }

@@ -188,10 +188,10 @@ Tensor binary_f32(const Tensor& a, const Tensor& b, vmath::BinOp op, StripFn pos
   // (regnet_x_400mf's 20K-element Adds took 5 us on one thread, 13 us on one of two).
   const std::int64_t threads = current_threads();
   const bool small_split = threads > 1 && n >= 16384 && n < 8 * 16384;
-  const std::int64_t kTask = small_split ? (n + threads - 1) / threads : 16384;
-  const std::int64_t pieces = std::max<std::int64_t>(1, inner / kTask);
+  const std::int64_t task_size = small_split ? (n + threads - 1) / threads : 16384;
+  const std::int64_t pieces = std::max<std::int64_t>(1, inner / task_size);
   const std::int64_t piece = (inner + pieces - 1) / pieces;
-  const std::int64_t rows_per_task = std::max<std::int64_t>(1, kTask / inner);
+  const std::int64_t rows_per_task = std::max<std::int64_t>(1, task_size / inner);
   const std::int64_t tasks = pieces > 1 ? rows * pieces : (rows + rows_per_task - 1) / rows_per_task;
   const gemm::Isa isa = gemm::active_isa();
   // Rows [i, i + count) with the same index over the dims before p - 1 (consecutive rows
@@ -227,7 +227,7 @@ Tensor binary_f32(const Tensor& a, const Tensor& b, vmath::BinOp op, StripFn pos
   };
   // Split from 128K elements, or per thread from 16K (above); below, waking the pool costs
   // more than the work (vmath.cpp).
-  if (tasks > 1 && (small_split || n >= 8 * kTask))
+  if (tasks > 1 && (small_split || n >= 8 * task_size))
     parallel_for(tasks, task);
   else for (std::int64_t t = 0; t < tasks; ++t) task(t);
   return r;

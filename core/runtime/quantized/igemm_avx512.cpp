@@ -787,6 +787,25 @@ __attribute__((target("avx512f,avx512bw"))) void pack_b4_rows_avx512(const std::
 // ---- Pointwise channels-last convolution (igemm_u8.h pw_nhwc_vnni).
 namespace {
 constexpr std::int64_t kPwChunk = 64;  // pixels per task step: their x + 128 stays in L1
+// x + 128 of n bytes (x ^ 0x80) from src into dst, 64 a step.
+__attribute__((target("avx512f,avx512bw"))) inline void flip_run(const std::int8_t* src, std::int64_t n,
+                                                                 std::uint8_t* dst) {
+  const __m512i f = _mm512_set1_epi8(static_cast<char>(0x80));
+  std::int64_t i = 0;
+  for (; i + 64 <= n; i += 64) _mm512_storeu_si512(dst + i, _mm512_xor_si512(_mm512_loadu_si512(src + i), f));
+  if (i < n) {
+    const __mmask64 m = (__mmask64(1) << (n - i)) - 1;
+    _mm512_mask_storeu_epi8(dst + i, m, _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, src + i), f));
+  }
+}
+// Whether every panel's Step16 takes its fast form (the conditions step16 tests).
+bool panels_fast(const RequantPanel* panels, std::int64_t P) {
+  for (std::int64_t p = 0; p < P; ++p)
+    for (int j = 0; j < 8; ++j)
+      if (panels[p].shift64[1][j] < 32 || panels[p].shift64[0][j] > 54 || panels[p].shift64[1][j] > 54)
+        return false;
+  return true;
+}
 // The 4 bytes at p in every int32 lane.
 __attribute__((target("avx512f"), always_inline)) inline __m512i bcast4(const std::uint8_t* p) {
   std::int32_t quad;
@@ -881,14 +900,7 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) void pw_flip(const std::int
                                                                   std::uint8_t* xu) {
   const __m512i f = _mm512_set1_epi8(static_cast<char>(0x80));
   if (Kp == K) {  // rows without padding (K a multiple of 4): one flat run of bytes
-    const std::int64_t n = rows * K;
-    std::int64_t i = 0;
-    for (; i + 64 <= n; i += 64)
-      _mm512_storeu_si512(xu + i, _mm512_xor_si512(_mm512_loadu_si512(x + i), f));
-    if (i < n) {
-      const __mmask64 m = (__mmask64(1) << (n - i)) - 1;
-      _mm512_mask_storeu_epi8(xu + i, m, _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, x + i), f));
-    }
+    flip_run(x, rows * K, xu);
   } else {
     for (std::int64_t r = 0; r < rows; ++r)
       for (std::int64_t k0 = 0; k0 < Kp; k0 += 64) {
@@ -909,13 +921,8 @@ using PwChunkFn = void (*)(const PackedW4&, const RequantPanel*, const std::uint
                            std::int32_t, std::int32_t, std::int32_t, std::int8_t*);
 PwChunkFn pw_chunk_for(const PackedW4& w, const RequantPanel* panels, std::int32_t lo, std::int32_t hi) {
   const std::int64_t P = (w.n + kNR - 1) / kNR;
-  bool fold = true, fast = true;
-  for (std::int64_t p = 0; p < P; ++p) {
-    fold = fold && panels[p].fold;
-    for (int j = 0; j < 8; ++j)
-      fast = fast && panels[p].shift64[1][j] >= 32 && panels[p].shift64[0][j] <= 54 &&
-             panels[p].shift64[1][j] <= 54;
-  }
+  const bool fold = std::all_of(panels, panels + P, [](const RequantPanel& p) { return p.fold; }),
+             fast = panels_fast(panels, P);
   PwChunkFn chunk = nullptr;
   with_flags([&]<bool Fold, bool Fast, bool Clamp>() { chunk = pw_chunk<Fold, Fast, Clamp>; }, fold,
              fast, lo != -128 || hi != 127);
@@ -968,16 +975,7 @@ __attribute__((target("avx512f,avx512bw,avx512vl"), always_inline)) inline void 
     const std::int64_t i0 = std::clamp<std::int64_t>(d.pl, 0, QW + 4),
                        i1 = std::clamp<std::int64_t>(d.pl + d.W, i0, QW + 4);
     std::memset(flip, pad, static_cast<std::size_t>(i0 * Cp));
-    const std::int8_t* src = row + (i0 - d.pl) * d.C;
-    std::uint8_t* dst = flip + i0 * Cp;
-    const std::int64_t n = (i1 - i0) * Cp;
-    std::int64_t j = 0;
-    for (; j + 64 <= n; j += 64)
-      _mm512_storeu_si512(dst + j, _mm512_xor_si512(_mm512_loadu_si512(src + j), f));
-    if (j < n) {
-      const __mmask64 m = (__mmask64(1) << (n - j)) - 1;
-      _mm512_mask_storeu_epi8(dst + j, m, _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, src + j), f));
-    }
+    flip_run(row + (i0 - d.pl) * d.C, (i1 - i0) * Cp, flip + i0 * Cp);
     std::memset(flip + i1 * Cp, pad, static_cast<std::size_t>((QW + 4 - i1) * Cp));
     return;
   }
@@ -1054,10 +1052,6 @@ __attribute__((target("avx512f,avx512vnni"), always_inline)) inline void dw_taps
   a2 = _mm512_dpbusd_epi32(a2, _mm512_loadu_si512(b + 2 * step), w);
   a3 = _mm512_dpbusd_epi32(a3, _mm512_loadu_si512(b + 3 * step), w);
 }
-// Output rows [r0, r1) of the N * OH, KH x KW known at compile time (or 0: d's). The quad
-// rows live in a ring of KH slots (input row ih of image n in slot (n H + ih) % KH: the KH
-// rows an output row reads are in different slots), built on first use. Every panel has
-// its bias folded (dw_nhwc_vnni's contract); Fast and Clamp as in requant_panel16.
 // The depthwise Conv's input rows: x's, or (x null) computed from pw.x by the 1x1 Conv pw
 // (dw_nhwc_vnni_after) into a row buffer as they are first needed.
 struct DwSource {
@@ -1065,6 +1059,10 @@ struct DwSource {
   const PwStage* pw = nullptr;
   PwChunkFn chunk = nullptr;
 };
+// Output rows [r0, r1) of the N * OH, KH x KW known at compile time (or 0: d's). The quad
+// rows live in a ring of KH slots (input row ih of image n in slot (n H + ih) % KH: the KH
+// rows an output row reads are in different slots), built on first use. Every panel has
+// its bias folded (dw_nhwc_vnni's contract); Fast and Clamp as in requant_panel16.
 template <int KHc, int KWc, bool Fast, bool Clamp>
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"))) void dw_nhwc_rows(
     const DwNhwc& d, const DwSource& src, const std::int32_t* wpk, const RequantPanel* panels,
@@ -1173,11 +1171,7 @@ void dw_nhwc_run(const DwNhwc& d, const DwSource& src, const std::int32_t* w_pac
   static const bool vbmi2 = __builtin_cpu_supports("avx512vbmi2");
   const QuadRowFn quad_row =
       vbmi2 && !dw_plain_quads.load() ? dw_quad_row_vbmi2 : dw_quad_row_plain;
-  bool fast = true;  // every panel's Step16 in its fast form (the conditions step16 tests)
-  for (std::int64_t p = 0; p < (d.C + 15) / 16; ++p)
-    for (int j = 0; j < 8; ++j)
-      fast = fast && panels[p].shift64[1][j] >= 32 && panels[p].shift64[0][j] <= 54 &&
-             panels[p].shift64[1][j] <= 54;
+  const bool fast = panels_fast(panels, (d.C + 15) / 16);
   using RowsFn = void (*)(const DwNhwc&, const DwSource&, const std::int32_t*,
                           const RequantPanel*, QuadRowFn, std::int8_t*, std::int64_t, std::int64_t);
   RowsFn rows_of = nullptr;
