@@ -18,11 +18,11 @@
 
 namespace ec::runtime::kernels {
 
-ConvGeometry conv_geometry(const ir::Operation& op, const Shape& x, const Shape& w, bool transpose) {
+ConvGeometry conv_geometry(const ir::Operation& op, const Shape& x, const Shape& w, bool transpose, bool any_layout) {
   if (x.size() < 3) fail("input must be at least 3-D (N, C, spatial...), got " + shape_string(x));
   if (w.size() != x.size()) fail("weight rank " + std::to_string(w.size()) + " differs from input rank " +
                                  std::to_string(x.size()));
-  if (attr_str(op, "layout", "NCHW") != "NCHW")
+  if (!any_layout && attr_str(op, "layout", "NCHW") != "NCHW")
     throw UnsupportedOpError(op.op_type + " with layout " + attr_str(op, "layout", ""), "the CPU runtime",
                              "run the layout pass back to NCHW");
   ConvGeometry g;

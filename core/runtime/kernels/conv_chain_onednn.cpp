@@ -16,7 +16,6 @@
 #include <string>
 #include <string_view>
 #include <tuple>
-#include <unordered_map>
 #include <vector>
 
 #include <oneapi/dnnl/dnnl.hpp>
@@ -43,6 +42,7 @@ constexpr std::int64_t kBufferBytes = 448 * 1024;
 constexpr std::int64_t kMinChainBytes = 2 * 1024 * 1024;
 
 struct Prim {
+  std::uint64_t id = onednn::next_owner_id();  // its thread memories' owner
   dnnl::convolution_forward conv;
   memory::desc scratch;
   int weights = -1;  // index into Chain::weights
@@ -130,8 +130,9 @@ std::shared_ptr<Chain> prepare_chain(const ConvGeometry& pw, const float* w1, co
                                                {0, 0})
              : dnnl::convolution_forward::desc(kind, algo, src, any_w, dst, {1, 1}, {0, 0}, {0, 0});
       const dnnl::convolution_forward::primitive_desc pd(d, attr1, engine);
-      it->second = {dnnl::convolution_forward(pd), pd.scratchpad_desc(),
-                    weights_for(*c, pd.weights_desc(), user_w1, stream)};
+      it->second.conv = dnnl::convolution_forward(pd);
+      it->second.scratch = pd.scratchpad_desc();
+      it->second.weights = weights_for(*c, pd.weights_desc(), user_w1, stream);
     }
     return &it->second;
   };
@@ -149,8 +150,9 @@ std::shared_ptr<Chain> prepare_chain(const ConvGeometry& pw, const float* w1, co
                                                pl, pr)
              : dnnl::convolution_forward::desc(kind, algo, src, any_w, dst, strides, dil, pl, pr);
       const dnnl::convolution_forward::primitive_desc pd(d, attr2, engine);
-      it->second = {dnnl::convolution_forward(pd), pd.scratchpad_desc(),
-                    weights_for(*c, pd.weights_desc(), user_w2, stream)};
+      it->second.conv = dnnl::convolution_forward(pd);
+      it->second.scratch = pd.scratchpad_desc();
+      it->second.weights = weights_for(*c, pd.weights_desc(), user_w2, stream);
     }
     return &it->second;
   };
@@ -184,17 +186,19 @@ std::shared_ptr<Chain> prepare_chain(const ConvGeometry& pw, const float* w1, co
   return c;
 }
 
+// A band's source and destination: thread memories of its primitive (one md per primitive).
+enum Slot : int { kSrc, kDst };
+
 void run_band_prim(const Prim& p, const Chain& c, const memory& bias, const memory::desc& src_md,
                    const float* src, const memory::desc& dst_md, float* dst) {
-  auto& engine = cpu_engine();
-  std::unordered_map<int, memory> args{
-      {DNNL_ARG_WEIGHTS, c.weights[static_cast<std::size_t>(p.weights)]},
-      {DNNL_ARG_SRC, memory(src_md, engine, const_cast<float*>(src))},
-      {DNNL_ARG_DST, memory(dst_md, engine, dst)}};
-  if (bias) args.emplace(DNNL_ARG_BIAS, bias);
-  onednn::add_thread_scratchpad(args, p.scratch);
+  onednn::CallArgs args;
+  args.set(DNNL_ARG_WEIGHTS, c.weights[static_cast<std::size_t>(p.weights)])
+      .set(DNNL_ARG_SRC, onednn::thread_memory(p.id, kSrc, src_md, src))
+      .set(DNNL_ARG_DST, onednn::thread_memory(p.id, kDst, dst_md, dst));
+  if (bias) args.set(DNNL_ARG_BIAS, bias);
+  onednn::set_thread_scratchpad(args, p.id, p.scratch);
   dnnl::stream& stream = onednn::thread_stream();
-  p.conv.execute(stream, args);
+  args.execute(p.conv, stream);
   stream.wait();
 }
 

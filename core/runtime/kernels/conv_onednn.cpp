@@ -17,7 +17,6 @@
 #include <memory>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include <oneapi/dnnl/dnnl.hpp>
@@ -84,6 +83,7 @@ memory::desc weights_md(const Dims& dims, bool grouped, memory::data_type t) {
 
 // One piece of the convolution: output rows [row0, row0 + rows) of images [n0, n0 + n).
 struct Piece {
+  std::uint64_t id = onednn::next_owner_id();  // its thread memories' owner
   dnnl::convolution_forward conv;
   memory::desc src, dst, scratch;  // scratch: the piece's scratchpad, ours (see run)
   std::int64_t n0 = 0, row0 = 0, in_row0 = 0;  // first image, output row, input row
@@ -371,8 +371,12 @@ std::shared_ptr<const Prepared> prepared_for(const ConvGeometry& g, const void* 
   return p->pieces.empty() ? nullptr : p;
 }
 
-// Runs every piece on the pool: bind(piece, args, x offset, first output pixel, engine)
-// adds the source and destination, done(piece, first output pixel) follows the piece.
+// A piece's thread memories (onednn::thread_memory): its source and destination, the
+// int8 zero point, Winograd's blocked copies of x and y.
+enum Slot : int { kSrc, kDst, kZeroPoint, kWinoSrc, kWinoDst };
+
+// Runs every piece on the pool: bind(piece, args, x offset, first output pixel) sets the
+// source and destination, done(piece, first output pixel) follows the piece.
 template <typename Bind, typename Done>
 void run_pieces(const ConvGeometry& g, const Prepared& p, Bind&& bind, Done&& done) {
   // Elements of a row (first spatial dim) of x, of an image of x, pixels of an image of y.
@@ -385,31 +389,29 @@ void run_pieces(const ConvGeometry& g, const Prepared& p, Bind&& bind, Done&& do
   parallel_for(static_cast<std::int64_t>(p.pieces.size()), [&](std::int64_t i) {
     one_omp_thread();
     const Piece& piece = p.pieces[static_cast<std::size_t>(i)];
-    auto& engine = cpu_engine();
     dnnl::stream& stream = onednn::thread_stream();
-    std::unordered_map<int, memory> args{{DNNL_ARG_WEIGHTS, p.weights[static_cast<std::size_t>(piece.weights)]}};
+    onednn::CallArgs args;
+    args.set(DNNL_ARG_WEIGHTS, p.weights[static_cast<std::size_t>(piece.weights)]);
     if (piece.bias)
-      args.emplace(DNNL_ARG_BIAS, piece.bias);
+      args.set(DNNL_ARG_BIAS, piece.bias);
     else if (p.bias)
-      args.emplace(DNNL_ARG_BIAS, p.bias);
-    onednn::add_thread_scratchpad(args, piece.scratch);
+      args.set(DNNL_ARG_BIAS, p.bias);
+    onednn::set_thread_scratchpad(args, piece.id, piece.scratch);
     const std::int64_t y_pixel = piece.n0 * out_image + piece.row0 * out_row;
-    bind(piece, args, piece.n0 * in_image + piece.in_row0 * in_row, y_pixel, engine);
+    bind(piece, args, piece.n0 * in_image + piece.in_row0 * in_row, y_pixel);
     if (piece.wino) {  // x into the blocked layout, the convolution, y back
       winograd_runs.fetch_add(1, std::memory_order_relaxed);
       thread_local std::vector<float> in_buf, out_buf;
       in_buf.resize(piece.src_int.get_size() / sizeof(float) + 1);
       out_buf.resize(piece.dst_int.get_size() / sizeof(float) + 1);
-      memory x_int(piece.src_int, engine, in_buf.data()),
-          y_int(piece.dst_int, engine, out_buf.data());
-      memory y_user = args.at(DNNL_ARG_DST);
-      piece.to_int.execute(stream, args.at(DNNL_ARG_SRC), x_int);
-      args[DNNL_ARG_SRC] = x_int;
-      args[DNNL_ARG_DST] = y_int;
-      piece.conv.execute(stream, args);
-      piece.from_int.execute(stream, y_int, y_user);
+      const memory x_int = onednn::thread_memory(piece.id, kWinoSrc, piece.src_int, in_buf.data()),
+                   y_int = onednn::thread_memory(piece.id, kWinoDst, piece.dst_int, out_buf.data());
+      const memory x_user = args.get(DNNL_ARG_SRC), y_user = args.get(DNNL_ARG_DST);
+      onednn::CallArgs().set(DNNL_ARG_FROM, x_user).set(DNNL_ARG_TO, x_int).execute(piece.to_int, stream);
+      args.set(DNNL_ARG_SRC, x_int).set(DNNL_ARG_DST, y_int).execute(piece.conv, stream);
+      onednn::CallArgs().set(DNNL_ARG_FROM, y_int).set(DNNL_ARG_TO, y_user).execute(piece.from_int, stream);
     } else {
-      piece.conv.execute(stream, args);
+      args.execute(piece.conv, stream);
     }
     stream.wait();
     done(piece, y_pixel);
@@ -501,14 +503,14 @@ bool conv_onednn(const ConvGeometry& g, const float* x, const float* w, const fl
   thread_local std::vector<float> buffer;  // a buffered piece's output, this thread's
   run_pieces(
       g, *p,
-      [&](const Piece& piece, auto& args, std::int64_t x_at, std::int64_t y_pixel, auto& engine) {
-        args.emplace(DNNL_ARG_SRC, memory(piece.src, engine, const_cast<float*>(x + x_at)));
+      [&](const Piece& piece, onednn::CallArgs& args, std::int64_t x_at, std::int64_t y_pixel) {
         float* out = y + y_pixel * g.m + piece.m0;
         if (piece.buffered) {
           buffer.resize(static_cast<std::size_t>(piece.pixels * piece.channels));
           out = buffer.data();
         }
-        args.emplace(DNNL_ARG_DST, memory(piece.dst, engine, out));
+        args.set(DNNL_ARG_SRC, onednn::thread_memory(piece.id, kSrc, piece.src, x + x_at))
+            .set(DNNL_ARG_DST, onednn::thread_memory(piece.id, kDst, piece.dst, out));
       },
       [&](const Piece& piece, std::int64_t y_pixel) {
         float* out = y + y_pixel * g.m + piece.m0;
@@ -548,11 +550,11 @@ bool conv_onednn_s8(const ConvGeometry& g, const std::int8_t* x, std::int32_t zx
   std::int32_t zero_point = zx;
   const memory::desc zp_md({1}, memory::data_type::s32, memory::format_tag::x);
   thread_local std::vector<std::int32_t> acc;
-  run_pieces(g, *p, [&](const Piece& piece, auto& args, std::int64_t x_at, std::int64_t, auto& engine) {
+  run_pieces(g, *p, [&](const Piece& piece, onednn::CallArgs& args, std::int64_t x_at, std::int64_t) {
     acc.resize(static_cast<std::size_t>(piece.pixels * g.m));
-    args.emplace(DNNL_ARG_SRC, memory(piece.src, engine, const_cast<std::int8_t*>(x + x_at)));
-    args.emplace(DNNL_ARG_DST, memory(piece.dst, engine, acc.data()));
-    args.emplace(DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC, memory(zp_md, engine, &zero_point));
+    args.set(DNNL_ARG_SRC, onednn::thread_memory(piece.id, kSrc, piece.src, x + x_at))
+        .set(DNNL_ARG_DST, onednn::thread_memory(piece.id, kDst, piece.dst, acc.data()))
+        .set(DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC, onednn::thread_memory(piece.id, kZeroPoint, zp_md, &zero_point));
   }, [&](const Piece& piece, std::int64_t y_pixel) { epilogue(acc.data(), y_pixel, piece.pixels); });
   int8_runs.fetch_add(1, std::memory_order_relaxed);
   return true;

@@ -15,9 +15,11 @@ struct ConvGeometry {
   std::vector<std::int64_t> in, out, kernel, strides, dilations, pad_begin, pad_end;
 };
 
-/// Resolves pads (auto_pad included) and output sizes from the op and actual shapes.
+/// Resolves pads (auto_pad included) and output sizes from the op and actual shapes, x and
+/// w given in NCHW order. An op whose layout is not NCHW is refused unless
+/// `any_layout` (the NHWC kernels pass their shapes permuted).
 ConvGeometry conv_geometry(const ir::Operation& op, const std::vector<std::int64_t>& x,
-                           const std::vector<std::int64_t>& w, bool transpose);
+                           const std::vector<std::int64_t>& w, bool transpose, bool any_layout = false);
 /// Direct loops; `b` may be null. y must hold N*M*prod(out) floats.
 void conv_reference(const ConvGeometry& g, const float* x, const float* w, const float* b, float* y);
 /// im2col + packed GEMM (1x1 stride-1 convolutions skip im2col; 2-D depthwise

@@ -5,7 +5,6 @@
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "core/runtime/gemm/gemm.h"
@@ -26,6 +25,7 @@ onednn::EnvSwitch& matmul_switch() {
 
 // Output rows [m0, m0 + rows) x columns [n0, n0 + cols), one oneDNN matmul.
 struct Piece {
+  std::uint64_t id = onednn::next_owner_id();  // its thread memories' owner
   dnnl::matmul mm;
   memory::desc src, dst, scratch;
   memory weights, bias;
@@ -133,18 +133,18 @@ bool matmul_onednn(std::int64_t M, std::int64_t N, std::int64_t K, const float* 
     p = std::static_pointer_cast<const Prepared>(cache->put_prepared(key, std::move(made), bytes));
   }
   if (p->pieces.empty()) return false;
-  auto& engine = onednn::cpu_engine();
   parallel_for(static_cast<std::int64_t>(p->pieces.size()), [&](std::int64_t i) {
     const Piece& piece = p->pieces[static_cast<std::size_t>(i)];
-    std::unordered_map<int, memory> args{
-        {DNNL_ARG_SRC, memory(piece.src, engine, const_cast<float*>(x + piece.m0 * K))},
-        {DNNL_ARG_WEIGHTS, piece.weights},
-        {DNNL_ARG_DST, memory(piece.dst, engine, y + piece.m0 * ldy + piece.n0)}};
-    if (bias) args.emplace(DNNL_ARG_BIAS, piece.bias);
+    enum Slot : int { kSrc, kDst };
+    onednn::CallArgs args;
+    args.set(DNNL_ARG_SRC, onednn::thread_memory(piece.id, kSrc, piece.src, x + piece.m0 * K))
+        .set(DNNL_ARG_WEIGHTS, piece.weights)
+        .set(DNNL_ARG_DST, onednn::thread_memory(piece.id, kDst, piece.dst, y + piece.m0 * ldy + piece.n0));
+    if (bias) args.set(DNNL_ARG_BIAS, piece.bias);
     onednn::one_omp_thread();
-    onednn::add_thread_scratchpad(args, piece.scratch);
+    onednn::set_thread_scratchpad(args, piece.id, piece.scratch);
     dnnl::stream& stream = onednn::thread_stream();
-    piece.mm.execute(stream, args);
+    args.execute(piece.mm, stream);
     stream.wait();
   });
   runs.fetch_add(1, std::memory_order_relaxed);

@@ -54,9 +54,7 @@ Tensor nhwc_to_nchw(const Tensor& x) { return permute4(x, false); }
 ConvGeometry conv_geometry_nhwc(const ir::Operation& op, const Shape& x, const Shape& w) {
   if (x.size() != 4 || w.size() != 4)
     fail("NHWC Conv needs a 4-D input and weight, got " + shape_string(x) + " and " + shape_string(w));
-  ir::Operation nchw = op;
-  nchw.attributes.erase("layout");
-  return conv_geometry(nchw, {x[0], x[3], x[1], x[2]}, {w[0], w[3], w[1], w[2]}, false);
+  return conv_geometry(op, {x[0], x[3], x[1], x[2]}, {w[0], w[3], w[1], w[2]}, false, true);
 }
 
 // ---- depthwise, direct -------------------------------------------------------

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdlib>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace ec::runtime::kernels::onednn {
@@ -27,12 +28,54 @@ dnnl::stream& thread_stream() {
   return stream;
 }
 
-void add_thread_scratchpad(std::unordered_map<int, dnnl::memory>& args,
-                           const dnnl::memory::desc& scratch) {
+CallArgs& CallArgs::set(int arg, const dnnl::memory& m) {
+  for (std::size_t i = 0; i < n_; ++i)
+    if (a_[i].first == arg) {
+      a_[i].second = m;
+      return *this;
+    }
+  if (n_ == kMax) throw dnnl::error(dnnl_invalid_arguments, "more primitive arguments than CallArgs holds");
+  a_[n_++] = {arg, m};
+  return *this;
+}
+
+dnnl::memory CallArgs::get(int arg) const {
+  for (std::size_t i = 0; i < n_; ++i)
+    if (a_[i].first == arg) return a_[i].second;
+  return {};
+}
+
+void CallArgs::execute(const dnnl::primitive& p, dnnl::stream& s) const {
+  std::array<dnnl_exec_arg_t, kMax> c{};
+  for (std::size_t i = 0; i < n_; ++i) c[i] = {a_[i].first, a_[i].second.get()};
+  dnnl::error::wrap_c_api(dnnl_primitive_execute(p.get(), s.get(), static_cast<int>(n_), c.data()),
+                          "could not execute a primitive");
+}
+
+std::uint64_t next_owner_id() {
+  static std::atomic<std::uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+
+dnnl::memory thread_memory(std::uint64_t owner, int slot, const dnnl::memory::desc& md, const void* data) {
+  thread_local std::unordered_map<std::uint64_t, dnnl::memory> made;
+  constexpr std::size_t kMaxObjects = 4096;
+  const std::uint64_t key = owner * 16 + static_cast<std::uint64_t>(slot);
+  auto it = made.find(key);
+  if (it == made.end()) {
+    if (made.size() >= kMaxObjects) made.clear();  // CallArgs hold their own references
+    it = made.emplace(key, dnnl::memory(md, cpu_engine(), const_cast<void*>(data))).first;
+  } else {
+    it->second.set_data_handle(const_cast<void*>(data));
+  }
+  return it->second;
+}
+
+void set_thread_scratchpad(CallArgs& args, std::uint64_t owner, const dnnl::memory::desc& scratch) {
   thread_local std::vector<std::byte> buffer;
   if (const std::size_t bytes = scratch.get_size()) {
     if (buffer.size() < bytes) buffer.resize(bytes);
-    args[DNNL_ARG_SCRATCHPAD] = dnnl::memory(scratch, cpu_engine(), buffer.data());
+    args.set(DNNL_ARG_SCRATCHPAD, thread_memory(owner, kScratchpadSlot, scratch, buffer.data()));
   }
 }
 
