@@ -9,7 +9,8 @@
 // have twins (or are scalar constants, constants they broadcast, which get an NHWC
 // copy, or NCHW tensors no larger than a twin operand, transposed in) run on the twins
 // too, and so do a Concat of twins (its axis moved), a Pad of a twin with constant
-// pads (moved to NHWC order) and, for the CPU runtime, per-tensor Quantize/
+// pads (moved to NHWC order), a Reduce* of a twin (its axes moved; without keepdims only
+// when the remaining dims come out in the same order) and, for the CPU runtime, per-tensor Quantize/
 // DequantizeLinear of a twin (not for the Edge TPU, whose graph keeps them at its edges
 // with the Transposes on 8-bit tensors inside).
 // The model's own Transposes between the layouts become twins, not ops. A Transpose
@@ -66,6 +67,18 @@ bool is_elementwise(ir::OpKind k) {
   }
 }
 
+bool is_reduce(ir::OpKind k) {
+  switch (k) {
+    case ir::OpKind::ReduceSum: case ir::OpKind::ReduceMean: case ir::OpKind::ReduceMax:
+    case ir::OpKind::ReduceMin: case ir::OpKind::ReduceProd: case ir::OpKind::ReduceL1:
+    case ir::OpKind::ReduceL2: case ir::OpKind::ReduceLogSum: case ir::OpKind::ReduceLogSumExp:
+    case ir::OpKind::ReduceSumSquare:
+      return true;
+    default:
+      return false;
+  }
+}
+
 ir::Shape permuted(const ir::Shape& s, const std::vector<std::int64_t>& perm) {
   if (!s.rank_known || s.dims.size() != perm.size()) return ir::Shape::unknown_rank();
   ir::Shape out;
@@ -103,7 +116,7 @@ class LayoutTransform final : public Pass {
   std::string_view description() const override {
     return "Rewrites rank-4 Conv (constant weights, reordered to OHWI), MaxPool, AveragePool, "
            "GlobalAveragePool, GlobalMaxPool and BatchNormalization to layout NHWC, and carries "
-           "element-wise ops, Concats and constant Pads between them along (and the model's own NCHW<->NHWC "
+           "element-wise ops, Concats, constant Pads and reductions between them along (and the model's own NCHW<->NHWC "
            "Transposes with them). Transposes are inserted only where an NHWC "
            "region meets NCHW (graph inputs and outputs, other ops); back-to-back inverse "
            "Transposes cancel. For NHWC backends; the CPU runtime runs both layouts.";
@@ -210,6 +223,20 @@ class LayoutTransform final : public Pass {
             else if (find_constant(g, in)) in = to_nhwc_constant(g, in, ohwi, old_weights);
             else in = nhwc_input(in);
           }
+      } else if (plain && !extra_outputs && is_reduce(op.kind) && op.inputs.size() == 1 &&
+                 twin.count(op.inputs[0]) && reduce_on_twin(op)) {
+        // A reduction of a twin over its axes' NHWC positions (a spatial mean before the
+        // classifier, x.mean([2, 3])): kept dims give a twin of the output; dropped ones
+        // an output the same in both layouts (reduce_on_twin checked), written as it is.
+        const bool keep = op.attr_int("keepdims", 1) != 0;
+        op.inputs[0] = twin.at(op.inputs[0]);
+        if (keep) {
+          convert = true;
+        } else {
+          out_ops.push_back(std::move(op));
+          r.add("ops_converted");
+          continue;
+        }
       } else if (plain && !extra_outputs && carry_qdq_ &&
                  (op.kind == ir::OpKind::QuantizeLinear || op.kind == ir::OpKind::DequantizeLinear) &&
                  twin.count(op.inputs[0]) &&
@@ -308,6 +335,25 @@ class LayoutTransform final : public Pass {
  private:
   LayoutFilter convertible_;
   bool carry_qdq_;
+
+  // Whether a reduction of a rank-4 NCHW tensor can run on its twin: its axes (all when
+  // none are given) are rewritten to their NHWC positions, and without keepdims the dims
+  // that remain must come out in the same order in both layouts (C reduced, or H and W).
+  static bool reduce_on_twin(ir::Operation& op) {
+    auto axes = op.attr_ints("axes");
+    if (axes.empty()) return op.attr_int("noop_with_empty_axes", 0) == 0;  // all: the same result
+    std::array<bool, 4> reduced{};
+    for (auto a : axes) {
+      if (a < -4 || a > 3) return false;
+      reduced[static_cast<std::size_t>(a < 0 ? a + 4 : a)] = true;
+    }
+    if (op.attr_int("keepdims", 1) == 0 && !reduced[1] && !(reduced[2] && reduced[3])) return false;
+    std::vector<std::int64_t> nhwc;
+    for (std::size_t d = 0; d < 4; ++d)
+      if (reduced[static_cast<std::size_t>(kToNhwc[d])]) nhwc.push_back(static_cast<std::int64_t>(d));
+    op.attributes["axes"] = nhwc;
+    return true;
+  }
 
   // A constant an element-wise op can read in NHWC: rank 1-4 (it broadcasts against
   // rank-4 data), static, not per-channel quantised.

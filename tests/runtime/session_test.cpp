@@ -483,6 +483,74 @@ TEST(Session, ExpandDepthwisePairRunsInBandsAsApart) {
   }
 }
 
+// Reductions of a channels-last tensor run on it, their axes moved (x.mean([2, 3]) before
+// a classifier needs no Transpose back); without keepdims only when the remaining dims come
+// out in the same order (a sum over H alone keeps C before W: it reads the NCHW tensor).
+// Every output equals the NCHW run's at 1 and 2 threads.
+TEST(Session, ReductionsOfChannelsLastTensorsRunOnThem) {
+  ir::Graph g;
+  g.name = "reductions";
+  const std::int64_t C = 4, M = 600, H = 5, W = 6;  // M: more than one 512-channel block
+  g.add_tensor({"x", ir::DType::Float32, ir::Shape::of({1, C, H, W}), std::nullopt, std::nullopt});
+  std::vector<float> w(static_cast<std::size_t>(M * C));
+  for (std::size_t i = 0; i < w.size(); ++i) w[i] = static_cast<float>(static_cast<int>(i * 37 % 11) - 5) * 0.1f;
+  g.add_tensor({"w", ir::DType::Float32, ir::Shape::of({M, C, 1, 1}), ir::ConstantData::copy_of(w.data(), w.size() * 4),
+                std::nullopt});
+  g.add_tensor({"c", ir::DType::Float32, ir::Shape::of({1, M, H, W}), std::nullopt, std::nullopt});
+  g.ops.push_back(make_op("Conv", {"x", "w"}, {"c"}));
+  struct R {
+    const char* type;
+    const char* out;
+    std::vector<std::int64_t> axes, shape;
+    std::int64_t keep;
+  };
+  const std::vector<R> rs = {
+      {"ReduceMean", "m", {2, 3}, {1, M}, 0},          // on the twin, written as it is
+      {"ReduceMax", "k", {1}, {1, 1, H, W}, 1},        // a twin of its own
+      {"ReduceMean", "q", {-1, -2}, {1, M, 1, 1}, 1},  // negative axes
+      {"ReduceSum", "h", {2}, {1, M, W}, 0},           // [N, C, W] != [N, W, C]: NCHW
+      {"ReduceL2", "a", {}, {1, 1, 1, 1}, 1},          // every axis
+      {"ReduceMin", "n", {1, 3}, {1, H}, 0},           // C reduced: the same order
+  };
+  for (const R& r : rs) {
+    g.add_tensor({r.out, ir::DType::Float32, ir::Shape::of(r.shape), std::nullopt, std::nullopt});
+    std::map<std::string, ir::Attribute> attrs{{"keepdims", r.keep}};
+    if (!r.axes.empty()) attrs["axes"] = r.axes;
+    auto op = make_op(r.type, {"c"}, {r.out}, attrs);
+    op.name = r.out;
+    g.ops.push_back(op);
+    g.outputs.push_back(r.out);
+  }
+  g.inputs = {"x"};
+  const ir::FrozenGraph fg = ir::freeze(std::move(g));
+  std::vector<float> xv(static_cast<std::size_t>(C * H * W));
+  for (std::size_t i = 0; i < xv.size(); ++i) xv[i] = static_cast<float>(static_cast<int>(i * 7 % 23)) * 0.1f - 1.1f;
+  const Tensor x = f32({1, C, H, W}, xv);
+  SessionOptions own;
+  own.channels_last = false;
+  InferenceSession ref(own);
+  ref.load(fg);
+  const auto want = ref.run({{"x", x}});
+  for (int t : {1, 2}) {
+    InferenceSession s({t});
+    s.load(fg);
+    if (!kernels::onednn_conv_enabled()) GTEST_SKIP() << "no channels-last Conv here (EC_CONV=own)";
+    std::map<std::string, std::string> reads;
+    for (const auto& op : s.graph().ops) reads[op.name] = op.inputs[0];
+    for (const char* twin : {"m", "k", "q", "a", "n"}) EXPECT_NE(reads[twin], "c") << twin << " reads the NCHW tensor";
+    EXPECT_EQ(reads["h"], "c");
+    const auto got = s.run({{"x", x}});
+    for (const R& r : rs) {
+      const Tensor& a = want.at(r.out);
+      const Tensor& b = got.at(r.out);
+      ASSERT_EQ(b.shape(), a.shape()) << r.out;
+      const auto av = a.to_float_vector(), bv = b.to_float_vector();
+      for (std::size_t i = 0; i < av.size(); ++i)
+        ASSERT_NEAR(bv[i], av[i], 1e-5f * std::max(1.f, std::abs(av[i]))) << r.out << " element " << i << ", " << t << " threads";
+    }
+  }
+}
+
 TEST(Session, ArenaIsReusedAcrossRuns) {
   std::vector<float> xv(4 * 9 * 9, 0.25f);
   InferenceSession s;

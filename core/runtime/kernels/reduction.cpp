@@ -57,12 +57,17 @@ void reduce_run_f32(const float* x, std::int64_t outer, std::int64_t r, std::int
     });
     return;
   }
-  parallel_for(outer, [&](std::int64_t o) {
-    double* a = acc + o * inner;
-    std::fill(a, a + inner, init);
+  // Tasks of up to 512 outputs (a channels-last spatial mean, [1, H*W, C]: one image
+  // still splits over the threads).
+  constexpr std::int64_t kBlock = 512;
+  const std::int64_t blocks = (inner + kBlock - 1) / kBlock;
+  parallel_for(outer * blocks, [&](std::int64_t t) {
+    const std::int64_t o = t / blocks, i0 = t % blocks * kBlock, n = std::min(kBlock, inner - i0);
+    double* a = acc + o * inner + i0;
+    std::fill(a, a + n, init);
     for (std::int64_t j = 0; j < r; ++j) {
-      const float* row = x + (o * r + j) * inner;
-      for (std::int64_t i = 0; i < inner; ++i) a[i] = combine(a[i], value(row[i]));
+      const float* row = x + (o * r + j) * inner + i0;
+      for (std::int64_t i = 0; i < n; ++i) a[i] = combine(a[i], value(row[i]));
     }
   });
 }
