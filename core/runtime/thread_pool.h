@@ -88,4 +88,14 @@ void parallel_for(std::int64_t n, const std::function<void(std::int64_t)>& task)
 /// small to pay for waking the pool).
 void parallel_for_if(bool split, std::int64_t n, const std::function<void(std::int64_t)>& task);
 
+/// A task's scratch buffer (a thread_local std::vector) of at least n elements, grown and
+/// never shrunk: resize() to each call's size value-initialised the new elements whenever
+/// a larger call followed a smaller one (int8 mobilenet_v3_large: 1.6 % of its time in
+/// memset). The contents are whatever a previous call left.
+template <typename T>
+T* scratch(std::vector<T>& buffer, std::size_t n) {
+  if (buffer.size() < n) buffer.resize(n);
+  return buffer.data();
+}
+
 }  // namespace ec::runtime

@@ -308,7 +308,7 @@ static void conv_depthwise2d(const ConvGeometry& g, const float* x, const float*
     float* yc = y + nc * a.OH * a.OW;
     if (!a.blocked()) return depthwise_channel_plain(a, xc, wc, bias, yc);
     thread_local std::vector<float> plane;
-    plane.resize(static_cast<std::size_t>((a.HP + 1) * a.RS));  // + a row of slack for reads past the end
+    scratch(plane, static_cast<std::size_t>((a.HP + 1) * a.RS));  // + a row of slack for reads past the end
     fn(a, xc, wc, bias, yc, plane.data());
   });
 }

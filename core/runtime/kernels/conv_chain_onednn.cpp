@@ -268,7 +268,7 @@ bool conv_pw_dw_onednn(const ConvGeometry& pw, const float* x, const float* w1, 
     onednn::one_omp_thread();
     const Range& range = c.ranges[static_cast<std::size_t>(i)];
     thread_local std::vector<float> buffer;
-    buffer.resize(static_cast<std::size_t>(c.buffer_rows * W * M));
+    scratch(buffer, static_cast<std::size_t>(c.buffer_rows * W * M));
     const float* xi = x + range.image * H * W * C;
     float* yi = y + range.image * OH * OW * M;
     std::int64_t t0 = 0;  // the t row at the buffer's top

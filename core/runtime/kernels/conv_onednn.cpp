@@ -402,8 +402,8 @@ void run_pieces(const ConvGeometry& g, const Prepared& p, Bind&& bind, Done&& do
     if (piece.wino) {  // x into the blocked layout, the convolution, y back
       winograd_runs.fetch_add(1, std::memory_order_relaxed);
       thread_local std::vector<float> in_buf, out_buf;
-      in_buf.resize(piece.src_int.get_size() / sizeof(float) + 1);
-      out_buf.resize(piece.dst_int.get_size() / sizeof(float) + 1);
+      scratch(in_buf, piece.src_int.get_size() / sizeof(float) + 1);
+      scratch(out_buf, piece.dst_int.get_size() / sizeof(float) + 1);
       const memory x_int = onednn::thread_memory(piece.id, kWinoSrc, piece.src_int, in_buf.data()),
                    y_int = onednn::thread_memory(piece.id, kWinoDst, piece.dst_int, out_buf.data());
       const memory x_user = args.get(DNNL_ARG_SRC), y_user = args.get(DNNL_ARG_DST);
@@ -506,7 +506,7 @@ bool conv_onednn(const ConvGeometry& g, const float* x, const float* w, const fl
       [&](const Piece& piece, onednn::CallArgs& args, std::int64_t x_at, std::int64_t y_pixel) {
         float* out = y + y_pixel * g.m + piece.m0;
         if (piece.buffered) {
-          buffer.resize(static_cast<std::size_t>(piece.pixels * piece.channels));
+          scratch(buffer, static_cast<std::size_t>(piece.pixels * piece.channels));
           out = buffer.data();
         }
         args.set(DNNL_ARG_SRC, onednn::thread_memory(piece.id, kSrc, piece.src, x + x_at))
@@ -551,7 +551,7 @@ bool conv_onednn_s8(const ConvGeometry& g, const std::int8_t* x, std::int32_t zx
   const memory::desc zp_md({1}, memory::data_type::s32, memory::format_tag::x);
   thread_local std::vector<std::int32_t> acc;
   run_pieces(g, *p, [&](const Piece& piece, onednn::CallArgs& args, std::int64_t x_at, std::int64_t) {
-    acc.resize(static_cast<std::size_t>(piece.pixels * g.m));
+    scratch(acc, static_cast<std::size_t>(piece.pixels * g.m));
     args.set(DNNL_ARG_SRC, onednn::thread_memory(piece.id, kSrc, piece.src, x + x_at))
         .set(DNNL_ARG_DST, onednn::thread_memory(piece.id, kDst, piece.dst, acc.data()))
         .set(DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC, onednn::thread_memory(piece.id, kZeroPoint, zp_md, &zero_point));

@@ -88,7 +88,7 @@ void igemm_driver(std::int64_t M, std::int64_t kg, const TA* a, std::int64_t N,
     thread_local std::vector<TB> bbuf;
     const TB* bslab = b_packed ? b_packed + (j0 / kNR) * kg * kNR * G : nullptr;  // B packed once: read in place
     if (!bslab) {
-      bbuf.resize(static_cast<std::size_t>((w + kNR - 1) / kNR * kg * kNR * G));
+      scratch(bbuf, static_cast<std::size_t>((w + kNR - 1) / kNR * kg * kNR * G));
       pack(j0, w, bbuf.data());
       bslab = bbuf.data();
     }

@@ -950,7 +950,7 @@ void pw_nhwc_vnni(const PackedW4& w, const RequantPanel* panels, const std::int8
   const std::int64_t tasks = std::min<std::int64_t>(chunks, current_threads() * 8);
   parallel_for(tasks, [&](std::int64_t t) {
     thread_local std::vector<std::uint8_t> xu;
-    xu.resize(static_cast<std::size_t>(kPwChunk * 4 * w.kq));
+    scratch(xu, static_cast<std::size_t>(kPwChunk * 4 * w.kq));
     const std::int64_t c0 = chunks * t / tasks, c1 = chunks * (t + 1) / tasks;
     pw_pixels(chunk, w, panels, x + c0 * kPwChunk * w.k, std::min(pixels, c1 * kPwChunk) - c0 * kPwChunk,
               zp, lo, hi, y + c0 * kPwChunk * w.n, xu.data());
@@ -1072,13 +1072,13 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"))) void dw_nhwc_row
                      len = QW * Cp;
   thread_local std::vector<std::int32_t> ring;
   thread_local std::vector<std::uint8_t> flip;
-  ring.resize(static_cast<std::size_t>((KH + 1) * len));
-  flip.resize(static_cast<std::size_t>((QW + 4) * Cp));
+  scratch(ring, static_cast<std::size_t>((KH + 1) * len));
+  scratch(flip, static_cast<std::size_t>((QW + 4) * Cp));
   thread_local std::vector<std::int8_t> pw_row;
   thread_local std::vector<std::uint8_t> pw_xu;
   if (!src.x) {
-    pw_row.resize(static_cast<std::size_t>(d.W * d.C));
-    pw_xu.resize(static_cast<std::size_t>(kPwChunk * 4 * src.pw->w->kq));
+    scratch(pw_row, static_cast<std::size_t>(d.W * d.C));
+    scratch(pw_xu, static_cast<std::size_t>(kPwChunk * 4 * src.pw->w->kq));
   }
   std::int32_t* outside = ring.data() + KH * len;  // a row above or below the input
   std::fill(outside, outside + len,

@@ -186,7 +186,7 @@ void RowsGemm::run(const std::int8_t* x, std::int64_t R, std::int64_t ld, std::i
                    std::int32_t hi, std::int8_t* y) const {
   const std::int64_t N = w.n;
   thread_local std::vector<std::uint8_t> packed;
-  packed.resize(static_cast<std::size_t>((R + kMR4 - 1) / kMR4 * w.kq * kMR4 * 4));
+  scratch(packed, static_cast<std::size_t>((R + kMR4 - 1) / kMR4 * w.kq * kMR4 * 4));
   pack_rows4(x, R, w.k, w.kq, ld, packed.data());
   igemm_rows4(w, packed.data(), R, [&](std::int64_t m0, int mr, std::int64_t j0, int nr, const std::int32_t* t) {
     std::int8_t* out = y + m0 * N + j0;

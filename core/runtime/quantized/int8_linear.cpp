@@ -292,7 +292,7 @@ class LinearHybrid final : public PreparedOp {
       const float* src = X.data<float>() + i * r.rs;
       thread_local std::vector<float> row;
       if (r.cs != 1) {
-        row.resize(static_cast<std::size_t>(K));
+        scratch(row, static_cast<std::size_t>(K));
         for (std::int64_t k = 0; k < K; ++k) row[static_cast<std::size_t>(k)] = src[k * r.cs];
         src = row.data();
       }

@@ -223,7 +223,7 @@ class PoolInt8 final : public PreparedOp {
         const std::int8_t* xc = x + nc * g.H * g.W;
         std::int8_t* yc = y + nc * g.OH * g.OW;
         thread_local std::vector<std::int32_t> col;
-        col.resize(static_cast<std::size_t>(g.W));
+        scratch(col, static_cast<std::size_t>(g.W));
         std::int32_t* cs = col.data();
         for (std::int64_t oh = 0; oh < g.OH; ++oh) {
           const std::int8_t* r0 = xc + oh * g.sh * g.W;
@@ -315,8 +315,8 @@ class PoolInt8 final : public PreparedOp {
       const std::int64_t n = r / g.OH, oh = r % g.OH, h0 = oh * g.sh - g.ph;
       thread_local std::vector<std::int32_t> sums;
       thread_local std::vector<std::int8_t> maxima;
-      sums.resize(static_cast<std::size_t>(C));
-      maxima.resize(static_cast<std::size_t>(C));
+      scratch(sums, static_cast<std::size_t>(C));
+      scratch(maxima, static_cast<std::size_t>(C));
       std::int32_t* a = sums.data();
       std::int8_t* m = maxima.data();
       for (std::int64_t ow = 0; ow < g.OW; ++ow) {
