@@ -30,19 +30,25 @@ Tensor as(ir::DType dt, const V& shape, const std::vector<double>& v) {
 
 // Transpose: every permutation of ranks 2-5 (shapes with 1s among them, so dims
 // coalesce; sizes above a thread chunk) against index arithmetic, serially and on a
-// 3-thread pool: the tiled 2-D path (NCHW <-> NHWC among it) and the general one.
+// 3-thread pool: the tiled 2-D path (NCHW <-> NHWC among it), the interleave of 2-4
+// planes (an image's input edge; f32 and bytes, whole register blocks and tails) and the
+// general one.
 TEST(FastElementwise, TransposeEveryPermutationMatchesIndexing) {
   ThreadPool pool(3);
   // (the last above 1 MiB: copies that large are split over the pool)
-  const std::vector<V> shapes = {{130, 257},        {2, 40, 1, 450}, {3, 7, 31, 37},
-                                 {2, 3, 1, 4, 700}, {1, 64, 23, 29}, {3, 260, 450}};
+  const std::vector<V> shapes = {{130, 257},        {2, 40, 1, 450}, {3, 7, 31, 37},   {2, 3, 37, 45},
+                                 {1, 4, 33, 70},    {1, 2, 5, 77},   {2, 3, 1, 4, 700}, {1, 64, 23, 29},
+                                 {3, 260, 450}};
+  for (const ir::DType dt : {ir::DType::Float32, ir::DType::UInt8})
   for (const V& shape : shapes) {
     const std::size_t r = shape.size();
     std::int64_t n = 1;
     for (auto d : shape) n *= d;
     std::vector<float> xv(static_cast<std::size_t>(n));
-    for (std::size_t i = 0; i < xv.size(); ++i) xv[i] = static_cast<float>(i);
-    const Tensor x = Tensor::from_values(ir::DType::Float32, shape, xv);
+    for (std::size_t i = 0; i < xv.size(); ++i) xv[i] = static_cast<float>(dt == ir::DType::UInt8 ? i % 251 : i);
+    const Tensor x = dt == ir::DType::UInt8
+                         ? Tensor::from_values(dt, shape, std::vector<std::uint8_t>(xv.begin(), xv.end()))
+                         : Tensor::from_values(dt, shape, xv);
     V perm(r);
     std::iota(perm.begin(), perm.end(), 0);
     do {
@@ -68,7 +74,8 @@ TEST(FastElementwise, TransposeEveryPermutationMatchesIndexing) {
         PoolScope scope(threaded ? &pool : nullptr);
         const Tensor y = run1(make_op("Transpose", {"x"}, {"y"}, {{"perm", perm}}), {x})[0];
         ASSERT_EQ(y.shape(), out);
-        ASSERT_EQ(y.to_float_vector(), want) << "shape rank " << r << (threaded ? ", 3 threads" : ", serial");
+        ASSERT_EQ(y.to_float_vector(), want) << "shape rank " << r << (threaded ? ", 3 threads" : ", serial")
+                                             << (dt == ir::DType::UInt8 ? ", bytes" : "");
       }
     } while (std::next_permutation(perm.begin(), perm.end()));
   }

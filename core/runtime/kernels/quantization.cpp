@@ -41,7 +41,7 @@ Outputs kernel_QuantizeLinear(const ir::Operation& op, Inputs x) {
   const DType qt = Z.defined() ? Z.dtype() : DType::UInt8;
   const QuantAxis qa = quant_axis(op, X, S);
   return {dispatch_integer(qt, [&]<typename Q>() {
-    Tensor Y(qt, X.shape());
+    Tensor Y = Tensor::uninitialized(qt, X.shape());  // every element written below
     Q* y = Y.mutable_data<Q>();
     if (X.dtype() == DType::Float32 && S.dtype() == DType::Float32 && S.numel() == 1) {
       // Per tensor, f32: the loop below without the per-element dispatch (same arithmetic).
@@ -75,7 +75,7 @@ Outputs kernel_QuantizeLinear(const ir::Operation& op, Inputs x) {
 Outputs kernel_DequantizeLinear(const ir::Operation& op, Inputs x) {
   const Tensor &X = x[0], &S = x[1], &Z = in(x, 2);
   const QuantAxis qa = quant_axis(op, X, S);
-  Tensor Y(S.dtype() == DType::Float64 ? DType::Float64 : DType::Float32, X.shape());
+  Tensor Y = Tensor::uninitialized(S.dtype() == DType::Float64 ? DType::Float64 : DType::Float32, X.shape());
   const bool byte_q = X.dtype() == DType::Int8 || X.dtype() == DType::UInt8;
   if (byte_q && S.dtype() == DType::Float32 && S.numel() == 1 && quantized::use_avx2() &&
       (!Z.defined() || Z.dtype() == X.dtype())) {

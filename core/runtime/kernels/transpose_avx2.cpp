@@ -1,7 +1,8 @@
 // AVX2 transpose of 4-byte elements in 8 x 8 register blocks (the NCHW <-> NHWC
-// Transposes LayoutTransform puts at the edges of channels-last regions). Only this
-// file's code after the pragma is compiled for AVX2; the one entry point is called
-// only when the CPU has it (data_movement.cpp).
+// Transposes LayoutTransform puts at the edges of channels-last regions), and the
+// AVX-512 interleave of an image's 2-4 channel planes (its NCHW -> NHWC input edge, f32 or
+// 8-bit). Only this file's code after the pragmas is compiled for those ISAs; the entry
+// points are called only when the CPU has them (data_movement.cpp).
 #include <immintrin.h>
 
 #include <cstdint>
@@ -52,4 +53,71 @@ void transpose_f32_avx2(const float* x, float* y, std::int64_t R, std::int64_t C
 }  // namespace ec::runtime::kernels
 
 #pragma GCC pop_options
+
+namespace ec::runtime::kernels {
+namespace {
+
+// The block's permutation: for output vector k, lane l reads lane (k L + l) / R of plane
+// (k L + l) % R.
+template <int L, typename I>
+void interleave_plan(int R, I (*idx)[L], std::uint64_t* masks) {
+  for (int k = 0; k < R; ++k) {
+    for (int r = 0; r < R; ++r) masks[k * R + r] = 0;
+    for (int l = 0; l < L; ++l) {
+      const int e = k * L + l;
+      idx[k][l] = static_cast<I>(e / R);
+      masks[k * R + e % R] |= std::uint64_t(1) << l;
+    }
+  }
+}
+
+}  // namespace
+
+__attribute__((target("avx512f"))) std::int64_t interleave_f32_avx512(const float* x, float* y, int R,
+                                                                      std::int64_t C, std::int64_t j0,
+                                                                      std::int64_t j1) {
+  if (R < 2 || R > 4) return j0;
+  alignas(64) std::int32_t idx[4][16];
+  std::uint64_t masks[16];
+  interleave_plan<16>(R, idx, masks);
+  __m512i vidx[4];
+  for (int k = 0; k < R; ++k) vidx[k] = _mm512_load_si512(idx[k]);
+  std::int64_t j = j0;
+  for (; j + 16 <= j1; j += 16) {
+    __m512 planes[4], out[4];
+    for (int r = 0; r < R; ++r) planes[r] = _mm512_loadu_ps(x + r * C + j);
+    for (int k = 0; k < R; ++k) {
+      __m512 o = _mm512_setzero_ps();
+      for (int r = 0; r < R; ++r)
+        o = _mm512_mask_permutexvar_ps(o, static_cast<__mmask16>(masks[k * R + r]), vidx[k], planes[r]);
+      out[k] = o;
+    }
+    for (int k = 0; k < R; ++k) _mm512_storeu_ps(y + j * R + 16 * k, out[k]);
+  }
+  return j;
+}
+
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::int64_t interleave_u8_avx512vbmi(
+    const std::uint8_t* x, std::uint8_t* y, int R, std::int64_t C, std::int64_t j0, std::int64_t j1) {
+  if (R < 2 || R > 4) return j0;
+  alignas(64) std::uint8_t idx[4][64];
+  std::uint64_t masks[16];
+  interleave_plan<64>(R, idx, masks);
+  __m512i vidx[4];
+  for (int k = 0; k < R; ++k) vidx[k] = _mm512_load_si512(idx[k]);
+  std::int64_t j = j0;
+  for (; j + 64 <= j1; j += 64) {
+    __m512i planes[4], out[4];
+    for (int r = 0; r < R; ++r) planes[r] = _mm512_loadu_si512(x + r * C + j);
+    for (int k = 0; k < R; ++k) {
+      __m512i o = _mm512_setzero_si512();
+      for (int r = 0; r < R; ++r) o = _mm512_mask_permutexvar_epi8(o, masks[k * R + r], vidx[k], planes[r]);
+      out[k] = o;
+    }
+    for (int k = 0; k < R; ++k) _mm512_storeu_si512(y + j * R + 64 * k, out[k]);
+  }
+  return j;
+}
+
+}  // namespace ec::runtime::kernels
 #endif
