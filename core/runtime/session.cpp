@@ -323,6 +323,7 @@ void InferenceSession::load(ir::FrozenGraph graph) {
     steps_.push_back(std::move(st));
   }
   for (const auto& name : graph_->outputs) output_slots_.emplace_back(name, slot_of(name));
+  fuse_int8_tables();
   chain_expand_depthwise();
   // Liveness: release a computed tensor after its last reader (never graph outputs or constants).
   std::vector<int> last_use(slots_.size(), -1);
@@ -336,12 +337,37 @@ void InferenceSession::load(ir::FrozenGraph graph) {
       steps_[static_cast<std::size_t>(last_use[s])].release.push_back(static_cast<int>(s));
 }
 
-void InferenceSession::chain_expand_depthwise() {
+std::vector<int> InferenceSession::slot_readers() const {
   std::vector<int> readers(slots_.size(), 0);
   for (const Step& st : steps_)
     for (int s : st.inputs)
       if (s >= 0) ++readers[static_cast<std::size_t>(s)];
   for (const auto& [name, s] : output_slots_) ++readers[static_cast<std::size_t>(s)];
+  return readers;
+}
+
+void InferenceSession::fuse_int8_tables() {
+  const std::vector<int> readers = slot_readers();
+  std::vector<Step> kept;
+  for (Step& st : steps_) {
+    if (!kept.empty()) {
+      Step& prev = kept.back();
+      const std::int8_t* table = st.int8 ? st.int8->as_table() : nullptr;
+      if (table && prev.int8 && !prev.pre && prev.outputs.size() == 1 && prev.outputs[0] >= 0 &&
+          readers[static_cast<std::size_t>(prev.outputs[0])] == 1 && !st.inputs.empty() &&
+          st.inputs[0] == prev.outputs[0] && st.outputs.size() == 1 && prev.int8->take_output_table(table)) {
+        prev.outputs = st.outputs;  // prev now writes the activation's output
+        ++fused_count_;
+        continue;
+      }
+    }
+    kept.push_back(std::move(st));
+  }
+  steps_ = std::move(kept);
+}
+
+void InferenceSession::chain_expand_depthwise() {
+  const std::vector<int> readers = slot_readers();
   // An NHWC f32 Conv with a rank-4 weight whose dims `unit_dims` are 1 (the kernel takes
   // the pair only when its weights are session constants, Identity copies included).
   const auto conv_with = [&](const Step& st, std::initializer_list<int> unit_dims) {

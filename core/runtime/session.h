@@ -129,7 +129,7 @@ class InferenceSession {
     std::vector<int> inputs;   // slot per op input; -1 = absent
     std::vector<int> outputs;  // slot per op output; -1 = not produced
     std::vector<int> release;  // slots whose last use is this step
-    std::shared_ptr<const quantized::PreparedOp> int8;  // int8/hybrid kernel, else the float one
+    std::shared_ptr<quantized::PreparedOp> int8;  // int8/hybrid kernel, else the float one
     // An expanding 1x1 Conv whose output only this depthwise Conv reads: both run
     // together band by band (kernels::conv_pair_nhwc); op's first input is not computed.
     // int8: the depthwise Conv's kernel runs both (quantized::PreparedOp::run_after).
@@ -137,9 +137,15 @@ class InferenceSession {
     std::vector<int> pre_inputs;
     std::shared_ptr<const quantized::PreparedOp> pre_int8;
   };
+  /// Folds each int8 element-wise activation computed by table (PreparedOp::as_table) into
+  /// the int8 op right before it that takes it (take_output_table) when it alone reads
+  /// that op's output: mobilenet_v3's HardSwish after its Convs.
+  void fuse_int8_tables();
   /// Joins each NHWC 1x1 Conv (f32, or int8 where the kernel takes the pair) to the
   /// depthwise Conv right after it that alone reads its output (Step::pre).
   void chain_expand_depthwise();
+  /// How many steps read each slot (graph outputs counted as readers).
+  std::vector<int> slot_readers() const;
   void check_input(const TensorInfo& info, const Tensor& t) const;
   /// An activation folded into the op before it: the op whose output the producer
   /// then writes (act), another op it replaces (also: SiLU's Sigmoid), the name.

@@ -721,11 +721,13 @@ TEST(Int8Oracle, MaxPoolEqualsTfliteReferenceOnEveryIsa) {
 
 // GlobalAveragePool (one vector sum per channel) against TFLite's reference AveragePool
 // over the whole plane (NHWC) with equal params, against the portable loop with other
-// output params; every ISA, 1 and 2 threads.
+// output params; every ISA, 1 and 2 threads. Shapes: blocks of 32 / 64 channels with
+// tails, planes past 257 pixels (the AVX-512 form's 16-bit sums are widened every 257).
 TEST(Int8Oracle, GlobalAveragePoolEqualsTfliteReferenceOnEveryIsa) {
   std::mt19937 rng(31);
   for (const bool requant : {false, true})
-    for (const Shape& xs : {Shape{1, 40, 7, 7}, Shape{2, 5, 56, 56}, Shape{1, 3, 1, 37}}) {
+    for (const Shape& xs : {Shape{1, 40, 7, 7}, Shape{2, 5, 56, 56}, Shape{1, 3, 1, 37}, Shape{1, 130, 15, 20},
+                            Shape{2, 64, 3, 3}}) {
       Tensor X(ir::DType::Int8, xs);
       for (std::int64_t i = 0; i < X.numel(); ++i)
         X.mutable_data<std::int8_t>()[i] = static_cast<std::int8_t>(std::uniform_int_distribution<int>(-128, 127)(rng));

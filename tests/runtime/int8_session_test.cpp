@@ -238,11 +238,14 @@ TEST(Int8Session, BadParamsGiveQuantizationErrorAtLoad) {
 // An int8 1x1 Conv and the depthwise Conv that alone reads its output: channels-last on
 // VNNI they run as one (quantized::dw_nhwc_vnni_after, the 1x1 Conv's rows computed as
 // the depthwise Conv reads them), bit for bit the NCHW int8 kernels' integers at 1-3
-// threads; with the 1x1 Conv's output also a graph output they run apart.
+// threads; with the 1x1 Conv's output also a graph output they run apart. With a
+// HardSwish after each Conv (mobilenet_v3's blocks), each Conv takes its table
+// (PreparedOp::take_output_table) and the pair still forms.
 struct Int8Pair {
   std::int64_t n, c, m, h, w, k, stride, pad;
   const char* act1;
   bool t_is_output;
+  bool hard_swish = false;
 };
 
 ir::Graph int8_pair_graph(const Int8Pair& p) {
@@ -278,12 +281,20 @@ ir::Graph int8_pair_graph(const Int8Pair& p) {
   add_value(g, "t", ir::DType::Int8, {p.n, p.m, p.h, p.w}, pt(0.05f, -20));
   add_value(g, "u", ir::DType::Int8, {p.n, p.m, oh, ow}, pt(0.1f, 3));
   add_value(g, "y", ir::DType::Float32, {p.n, p.m, oh, ow});
+  // With HardSwish: each Conv writes t0 / u0, its HardSwish t / u (other params).
+  const std::string t0 = p.hard_swish ? "t0" : "t", u0 = p.hard_swish ? "u0" : "u";
+  if (p.hard_swish) {
+    add_value(g, "t0", ir::DType::Int8, {p.n, p.m, p.h, p.w}, pt(0.06f, -10));
+    add_value(g, "u0", ir::DType::Int8, {p.n, p.m, oh, ow}, pt(0.12f, 7));
+  }
   g.ops.push_back(make_op("QuantizeLinear", {"x", "x_scale", "x_zp"}, {"xq"}));
-  g.ops.push_back(make_op("Conv", {"xq", "w1", "w1_bias"}, {"t"}, {{"fused_activation", std::string(p.act1)}}));
-  g.ops.push_back(make_op("Conv", {"t", "w2", "w2_bias"}, {"u"},
+  g.ops.push_back(make_op("Conv", {"xq", "w1", "w1_bias"}, {t0}, {{"fused_activation", std::string(p.act1)}}));
+  if (p.hard_swish) g.ops.push_back(make_op("HardSwish", {"t0"}, {"t"}));
+  g.ops.push_back(make_op("Conv", {"t", "w2", "w2_bias"}, {u0},
                           {{"pads", std::vector<std::int64_t>{p.pad, p.pad, p.pad, p.pad}},
                            {"strides", std::vector<std::int64_t>{p.stride, p.stride}},
                            {"group", p.m}}));
+  if (p.hard_swish) g.ops.push_back(make_op("HardSwish", {"u0"}, {"u"}));
   g.ops.push_back(make_op("DequantizeLinear", {"u", "y_scale", "y_zp"}, {"y"}));
   g.inputs = {"x"};
   g.outputs = {"y"};
@@ -297,6 +308,8 @@ TEST(Int8Session, ExpandDepthwisePairRunsAsOneAsApart) {
       {1, 24, 40, 17, 19, 3, 1, 1, "RELU", false},   // stride 1, odd sizes, a 16-lane tail
       {2, 8, 32, 12, 70, 5, 2, 2, "NONE", false},    // two images, 5x5, rows past 64 pixels
       {1, 16, 96, 30, 28, 3, 2, 1, "RELU6", true},   // t read twice: apart
+      {1, 24, 72, 21, 23, 5, 2, 2, "NONE", false, true},  // HardSwish after each (mobilenet_v3)
+      {2, 16, 40, 9, 66, 3, 1, 1, "NONE", true, true},    // the same, t also an output: apart
   };
   for (const auto& p : cases) {
     SCOPED_TRACE("case c=" + std::to_string(p.c) + " m=" + std::to_string(p.m) + " k=" + std::to_string(p.k) +
@@ -322,6 +335,9 @@ TEST(Int8Session, ExpandDepthwisePairRunsAsOneAsApart) {
       const auto got = s.run({{"x", x}});
       EXPECT_EQ(quantized::dw_after_pw_runs() - before, quantized::use_vnni() && !p.t_is_output ? 1 : 0)
           << threads << " threads";
+      // Each HardSwish runs inside the Conv before it. (With t an output as well, this small
+      // graph's channels-last regions are cut up: it runs on the NCHW kernels, apart.)
+      if (p.hard_swish && quantized::use_vnni() && !p.t_is_output) EXPECT_EQ(s.fused_activations(), 2);
       EXPECT_EQ(got.at("y").to_float_vector(), want_y) << threads << " threads";
       if (p.t_is_output) {
         EXPECT_EQ(got.at("t").to_float_vector(), want.at("t").to_float_vector()) << threads << " threads";

@@ -929,20 +929,22 @@ PwChunkFn pw_chunk_for(const PackedW4& w, const RequantPanel* panels, std::int32
   return chunk;
 }
 // Pixels [0, count) of x [., K] into y [., N], kPwChunk at a time through xu (kPwChunk Kp).
+// `table` (or null): every output through it, each chunk's while in L1.
 void pw_pixels(PwChunkFn chunk, const PackedW4& w, const RequantPanel* panels, const std::int8_t* x,
-               std::int64_t count, std::int32_t zp, std::int32_t lo, std::int32_t hi, std::int8_t* y,
-               std::uint8_t* xu) {
+               std::int64_t count, std::int32_t zp, std::int32_t lo, std::int32_t hi, const std::int8_t* table,
+               std::int8_t* y, std::uint8_t* xu) {
   for (std::int64_t p0 = 0; p0 < count; p0 += kPwChunk) {
     const std::int64_t rows = std::min(kPwChunk, count - p0);
     pw_flip(x + p0 * w.k, rows, w.k, 4 * w.kq, xu);
     chunk(w, panels, xu, rows, zp, lo, hi, y + p0 * w.n);
+    if (table) lut_apply(table, y + p0 * w.n, rows * w.n, y + p0 * w.n);
   }
 }
 }  // namespace
 
 void pw_nhwc_vnni(const PackedW4& w, const RequantPanel* panels, const std::int8_t* x,
                   std::int64_t pixels, std::int32_t zp, std::int32_t lo, std::int32_t hi,
-                  std::int8_t* y) {
+                  std::int8_t* y, const std::int8_t* table) {
   if (pixels == 0 || w.n == 0) return;
   pw_nhwc_runs.fetch_add(1, std::memory_order_relaxed);
   const PwChunkFn chunk = pw_chunk_for(w, panels, lo, hi);
@@ -953,7 +955,7 @@ void pw_nhwc_vnni(const PackedW4& w, const RequantPanel* panels, const std::int8
     scratch(xu, static_cast<std::size_t>(kPwChunk * 4 * w.kq));
     const std::int64_t c0 = chunks * t / tasks, c1 = chunks * (t + 1) / tasks;
     pw_pixels(chunk, w, panels, x + c0 * kPwChunk * w.k, std::min(pixels, c1 * kPwChunk) - c0 * kPwChunk,
-              zp, lo, hi, y + c0 * kPwChunk * w.n, xu.data());
+              zp, lo, hi, table, y + c0 * kPwChunk * w.n, xu.data());
   });
 }
 
@@ -1103,7 +1105,7 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"))) void dw_nhwc_row
         if (!in) {  // the 1x1 Conv's output row `key`, computed now
           const PwStage& pw = *src.pw;
           pw_pixels(src.chunk, *pw.w, pw.panels, pw.x + key * d.W * pw.w->k, d.W, pw.zp, pw.lo, pw.hi,
-                    pw_row.data(), pw_xu.data());
+                    pw.table, pw_row.data(), pw_xu.data());
           in = pw_row.data();
         }
         quad_row(d, in, QW, Cp, flip.data(), q);
@@ -1159,6 +1161,7 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"))) void dw_nhwc_row
         store16_i8(yr + ow * d.C + c0, m, requant_panel16<true, Fast, Clamp>(a0, pv, vlo, vhi));
       }
     }
+    if (d.table) lut_apply(d.table, yr, d.OW * d.C, yr);
   }
 }
 }  // namespace

@@ -201,6 +201,7 @@ void dw_channel_vnni(const DwChannel& d, const std::int16_t* plane, const std::i
 struct DwNhwc {
   std::int64_t N, H, W, C, OH, OW, KH, KW, sh, sw, pt, pl;
   std::int32_t zx, zp, lo, hi;
+  const std::int8_t* table = nullptr;  // or every output through it (lut_apply), row by row
 };
 /// Whether dw_nhwc_vnni takes a KH x KW kernel (its tap quads fit its registers' array).
 inline bool dw_nhwc_fits(std::int64_t KH, std::int64_t KW) {
@@ -228,9 +229,11 @@ void dw_nhwc_vnni(const DwNhwc& d, const std::int8_t* x, const std::int32_t* w_p
 /// int32 output costs more than its products: per 8 pixels and 16 channels the sums stay
 /// in registers (vpdpbusd, AVX-512 VNNI: use_vnni()) and are requantised there; pixels
 /// are split over the thread pool.
+/// `table` (or null): every output passed through it (lut_apply) 64 pixels at a time,
+/// while they are in L1 (an int8 activation after the Conv: PreparedOp::take_output_table).
 void pw_nhwc_vnni(const PackedW4& w, const RequantPanel* panels, const std::int8_t* x,
                   std::int64_t pixels, std::int32_t zp, std::int32_t lo, std::int32_t hi,
-                  std::int8_t* y);
+                  std::int8_t* y, const std::int8_t* table = nullptr);
 /// A pointwise Conv as pw_nhwc_vnni takes it (w, panels, zp, lo, hi) on x [N, H, W, w->k],
 /// whose output a depthwise Conv alone reads (dw_nhwc_vnni_after).
 struct PwStage {
@@ -238,6 +241,7 @@ struct PwStage {
   const RequantPanel* panels = nullptr;
   const std::int8_t* x = nullptr;
   std::int32_t zp = 0, lo = -128, hi = 127;
+  const std::int8_t* table = nullptr;  // as pw_nhwc_vnni's
 };
 /// dw_nhwc_vnni on the output of `pw` (d's input: [N, H, W, C = pw.w->n]), which is never
 /// in memory whole: each thread computes the rows of it that its output rows read, as

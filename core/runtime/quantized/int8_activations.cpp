@@ -42,17 +42,23 @@ void check_int8(const ir::Operation& op, const Tensor& x) {
 
 class RequantOp final : public PreparedOp {
  public:
-  RequantOp(const ir::Operation& op, Requantizer r) : op_(op), r_(r) {}
+  RequantOp(const ir::Operation& op, Requantizer r) : op_(op), r_(r) {
+    std::array<std::int8_t, 256> x;
+    for (int v = 0; v < 256; ++v) x[static_cast<std::size_t>(v)] = static_cast<std::int8_t>(v - 128);
+    r_.apply(x.data(), table_.data(), 256);
+  }
   std::vector<Tensor> run(std::span<const Tensor> in) const override {
     check_int8(op_, in[0]);
     Tensor Y = Tensor::uninitialized(ir::DType::Int8, in[0].shape());
     r_.apply(in[0].data<std::int8_t>(), Y.mutable_data<std::int8_t>(), Y.numel());
     return {Y};
   }
+  const std::int8_t* as_table() const override { return table_.data(); }
 
  private:
   ir::Operation op_;
   Requantizer r_;
+  std::array<std::int8_t, 256> table_{};  // r_ of every int8 value
 };
 
 class LutOp final : public PreparedOp {
@@ -70,6 +76,7 @@ class LutOp final : public PreparedOp {
     });
     return {Y};
   }
+  const std::int8_t* as_table() const override { return lut_.data(); }
 
  private:
   ir::Operation op_;

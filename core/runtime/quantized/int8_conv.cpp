@@ -650,7 +650,7 @@ class ConvInt8Nhwc final : public PreparedOp {
     }
     if (pw_takes(g)) {
       pw_nhwc_vnni(pw_w_, pw_panels_.data(), X.data<std::int8_t>(), g.n * g.in[0] * g.in[1], zy_,
-                   lo_, hi_, y);
+                   lo_, hi_, y, table());
       return {Y};
     }
 #endif
@@ -685,7 +685,14 @@ class ConvInt8Nhwc final : public PreparedOp {
     transpose_planes(X.data<std::int8_t>(), N, H * W, C, Xt.mutable_data<std::int8_t>());
     const Tensor Yt = nchw().run(std::array<Tensor, 1>{Xt})[0];
     transpose_planes(Yt.data<std::int8_t>(), N, M, OH * OW, y);
+    if (has_table_) lut_apply(table_.data(), y, Y.numel(), y);
     return {Y};
+  }
+
+  bool take_output_table(const std::int8_t* table) override {
+    std::copy(table, table + table_.size(), table_.begin());
+    has_table_ = true;
+    return true;
   }
 
   // A depthwise Conv on our kernel right after a 1x1 Conv on ours: the pair runs as one
@@ -707,7 +714,8 @@ class ConvInt8Nhwc final : public PreparedOp {
         if (dw_takes(g)) {
           Tensor Y = Tensor::uninitialized(ir::DType::Int8, {g.n, g.out[0], g.out[1], g.m});
           if (Y.numel() == 0) return {Y};
-          dw_nhwc_vnni_after(PwStage{&p.pw_w_, p.pw_panels_.data(), X.data<std::int8_t>(), p.zy_, p.lo_, p.hi_},
+          dw_nhwc_vnni_after(PwStage{&p.pw_w_, p.pw_panels_.data(), X.data<std::int8_t>(), p.zy_, p.lo_, p.hi_,
+                                     p.table()},
                              dw_geometry(g), dw_w_.data(), dw_panels_.data(), Y.mutable_data<std::int8_t>());
           return {Y};
         }
@@ -734,8 +742,11 @@ class ConvInt8Nhwc final : public PreparedOp {
   }
   DwNhwc dw_geometry(const kernels::ConvGeometry& g) const {
     return {g.n,          g.in[0],      g.in[1],        g.c,           g.out[0], g.out[1], g.kernel[0], g.kernel[1],
-            g.strides[0], g.strides[1], g.pad_begin[0], g.pad_begin[1], zx_,     zy_,      lo_,         hi_};
+            g.strides[0], g.strides[1], g.pad_begin[0], g.pad_begin[1], zx_,     zy_,      lo_,         hi_,
+            table()};
   }
+  // The table of the activation this Conv took (take_output_table), or null.
+  const std::int8_t* table() const { return has_table_ ? table_.data() : nullptr; }
 
   // The NCHW kernel on OIHW weights, made once.
   const ConvInt8& nchw() const {
@@ -846,16 +857,18 @@ class ConvInt8Nhwc final : public PreparedOp {
   }
 
   // y = clamp(MBQM(acc + bias) + zy) for `count` pixels of M channels.
+  // (then through the table, when the Conv took one)
   void requantise(const std::int32_t* acc, std::int64_t count, std::int64_t M, std::int8_t* out) const {
     if (panels_ok_ && requant_tile_kernel() == requant_tile_avx512) {
       requant_nhwc_avx512(acc, count, M, panels_.data(), zy_, lo_, hi_, out);
-      return;
+    } else {
+      for (std::int64_t i = 0; i < count * M; ++i) {
+        const auto c = static_cast<std::size_t>(i % M);
+        const std::int32_t q = multiply_by_quantized_multiplier(acc[i] + bias_[c], mult_[c]) + zy_;
+        out[i] = static_cast<std::int8_t>(std::clamp(q, lo_, hi_));
+      }
     }
-    for (std::int64_t i = 0; i < count * M; ++i) {
-      const auto c = static_cast<std::size_t>(i % M);
-      const std::int32_t q = multiply_by_quantized_multiplier(acc[i] + bias_[c], mult_[c]) + zy_;
-      out[i] = static_cast<std::int8_t>(std::clamp(q, lo_, hi_));
-    }
+    if (has_table_) lut_apply(table_.data(), out, count * M, out);
   }
 
   // x [N, R, S] -> y [N, S, R] (int8), split over images and rows.
@@ -872,6 +885,8 @@ class ConvInt8Nhwc final : public PreparedOp {
   Tensor W_;
   Shape geo_x_;                  // the graph's static input shape (empty: not static)
   kernels::ConvGeometry geo_;    // its geometry
+  Lut table_{};                  // the activation after it (take_output_table)
+  bool has_table_ = false;
   std::vector<Part> parts_;
   ir::Graph fallback_graph_;
   mutable std::once_flag nchw_once_;

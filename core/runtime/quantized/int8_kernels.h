@@ -15,6 +15,7 @@
 //    the input is quantised per run, products accumulate in int32, the output is f32.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <string_view>
@@ -32,6 +33,13 @@ class PreparedOp {
   /// Runs on `inputs` (one per op input, undefined when absent; constants included)
   /// and returns one tensor per op output. Safe to call from several threads.
   virtual std::vector<Tensor> run(std::span<const Tensor> inputs) const = 0;
+  /// This op as a table of 256 int8 values (index x + 128) when it is an element-wise map
+  /// of its one int8 input (HardSwish, Sigmoid, Tanh, a requantising Relu or Clip), else null.
+  virtual const std::int8_t* as_table() const { return nullptr; }
+  /// Takes `table` (the as_table() of the op that alone reads this op's output) to pass its
+  /// own int8 output through, while that output is still in the cache, the two ops then
+  /// running as this one; false when it cannot. Called at session load only.
+  virtual bool take_output_table(const std::int8_t* /*table*/) { return false; }
   /// Whether this op can take the output of `pre`, which nothing else reads, computed
   /// piece by piece as it needs it (run_after): a depthwise Conv after its 1x1 Conv.
   virtual bool runs_after(const PreparedOp& /*pre*/) const { return false; }

@@ -155,6 +155,69 @@ __attribute__((target("avx2"))) void sum_pixels_avx2(const std::int8_t* x, std::
   for (int i = 0; i < 4; ++i) _mm256_store_si256(reinterpret_cast<__m256i*>(all + 8 * i), a[i]);
   std::memcpy(s, all, static_cast<std::size_t>(n) * sizeof(std::int32_t));
 }
+// The same with AVX-512 (BW) for up to 64 channels (n <= 64): x + 128 summed in uint16
+// lanes, widened into int32 every 257 pixels (255 * 257 < 2^16), 2 vector adds per 64
+// bytes instead of 8; lanes past n read nothing (masked loads).
+__attribute__((target("avx512f,avx512bw"))) void sum_pixels_avx512(const std::int8_t* x, std::int64_t P,
+                                                                    std::int64_t C, std::int64_t n,
+                                                                    std::int32_t* s) {
+  const __mmask64 m = n >= 64 ? ~__mmask64(0) : (__mmask64(1) << n) - 1;
+  const __m512i f = _mm512_set1_epi8(static_cast<char>(0x80));
+  __m512i s0 = _mm512_setzero_si512(), s1 = s0, s2 = s0, s3 = s0;
+  for (std::int64_t p0 = 0; p0 < P; p0 += 257) {
+    const std::int64_t p1 = std::min<std::int64_t>(P, p0 + 257);
+    __m512i lo = _mm512_setzero_si512(), hi = lo;
+    for (std::int64_t p = p0; p < p1; ++p) {
+      const __m512i v = _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, x + p * C), f);
+      lo = _mm512_add_epi16(lo, _mm512_cvtepu8_epi16(_mm512_castsi512_si256(v)));
+      hi = _mm512_add_epi16(hi, _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(v, 1)));
+    }
+    s0 = _mm512_add_epi32(s0, _mm512_cvtepu16_epi32(_mm512_castsi512_si256(lo)));
+    s1 = _mm512_add_epi32(s1, _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(lo, 1)));
+    s2 = _mm512_add_epi32(s2, _mm512_cvtepu16_epi32(_mm512_castsi512_si256(hi)));
+    s3 = _mm512_add_epi32(s3, _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(hi, 1)));
+  }
+  alignas(64) std::int32_t all[64];
+  _mm512_store_si512(all, s0);
+  _mm512_store_si512(all + 16, s1);
+  _mm512_store_si512(all + 32, s2);
+  _mm512_store_si512(all + 48, s3);
+  const std::int32_t bias = static_cast<std::int32_t>(128 * P);  // P < 2^23
+  for (std::int64_t c = 0; c < n; ++c) s[c] = all[c] - bias;
+}
+// The global average of n channels' sums over `count` values, 8 a step in doubles: the
+// same operations as PoolInt8::average without padding (equal params: the integer
+// division rounding half away from zero, exact in doubles for |acc| < 2^31; else
+// zy + round((acc - count zx) ratio / count) with std::round's ties away from zero).
+__attribute__((target("avx512f,avx512dq,avx512bw,avx512vl"))) void averages_avx512(const std::int32_t* acc, std::int64_t n,
+                                                                 std::int32_t count, bool same, std::int32_t zx,
+                                                                 std::int32_t zy, double ratio, std::int32_t lo,
+                                                                 std::int32_t hi, std::int8_t* y) {
+  const __m512d vc = _mm512_set1_pd(double(count)), half = _mm512_set1_pd(0.5), vr = _mm512_set1_pd(ratio);
+  const __m256i vlo = _mm256_set1_epi32(lo), vhi = _mm256_set1_epi32(hi), vzy = _mm256_set1_epi32(zy);
+  const __m256i h = _mm256_set1_epi32(count / 2), czx = _mm256_set1_epi32(count * zx);
+  for (std::int64_t c = 0; c < n; c += 8) {
+    const __mmask8 k = n - c >= 8 ? __mmask8(0xFF) : __mmask8((1u << (n - c)) - 1);
+    const __m256i a = _mm256_maskz_loadu_epi32(k, acc + c);
+    __m256i q;
+    if (same) {  // (acc > 0 ? acc + count / 2 : acc - count / 2) / count, truncated
+      const __mmask8 pos = _mm256_cmpgt_epi32_mask(a, _mm256_setzero_si256());
+      const __m256i t = _mm256_mask_add_epi32(_mm256_sub_epi32(a, h), pos, a, h);
+      q = _mm512_cvttpd_epi32(_mm512_div_pd(_mm512_cvtepi32_pd(t), vc));
+    } else {
+      const __m512d v = _mm512_div_pd(_mm512_mul_pd(_mm512_cvtepi32_pd(_mm256_sub_epi32(a, czx)), vr), vc);
+      const __m512d t = _mm512_roundscale_pd(v, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+      const __m512d frac = _mm512_sub_pd(v, t);  // exact
+      const __mmask8 up = _mm512_cmp_pd_mask(frac, half, _CMP_GE_OQ),
+                     down = _mm512_cmp_pd_mask(frac, _mm512_sub_pd(_mm512_setzero_pd(), half), _CMP_LE_OQ);
+      __m512d r = _mm512_mask_add_pd(t, up, t, _mm512_set1_pd(1.0));
+      r = _mm512_mask_sub_pd(r, down, r, _mm512_set1_pd(1.0));
+      q = _mm256_add_epi32(_mm512_cvttpd_epi32(r), vzy);
+    }
+    q = _mm256_min_epi32(_mm256_max_epi32(q, vlo), vhi);
+    _mm_mask_storeu_epi8(y + c, k, _mm256_cvtepi32_epi8(q));
+  }
+}
 __attribute__((target("avx2"))) void max_row_avx2(std::int8_t* m, const std::int8_t* x, std::int64_t n) {
   std::int64_t c = 0;
   for (; c + 32 <= n; c += 32) {
@@ -163,6 +226,13 @@ __attribute__((target("avx2"))) void max_row_avx2(std::int8_t* m, const std::int
                                            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + c))));
   }
   max_row_generic(m + c, x + c, n - c);
+}
+
+// Whether the AVX-512 forms above run: the active ISA is AVX-512 and the CPU has BW, DQ, VL.
+bool use_avx512bw_dq() {
+  static const bool has = __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
+                          __builtin_cpu_supports("avx512vl");
+  return has && gemm::active_isa() == gemm::Isa::Avx512;
 }
 
 class PoolInt8 final : public PreparedOp {
@@ -299,10 +369,18 @@ class PoolInt8 final : public PreparedOp {
     if (global_ && !max && avx2 && g.H * g.W < (std::int64_t(1) << 23)) {
       // One sum per channel (exact: |sum| < 2^31 for fewer than 2^23 values), 32 channels at
       // a time over all the pixels, the blocks split over the pool.
-      const std::int64_t blocks = (C + 31) / 32, P = g.H * g.W;
+      // With AVX-512: 64 channels a block, their averages in vectors (the same values).
+      const bool wide = use_avx512bw_dq();
+      const std::int64_t width = wide ? 64 : 32, blocks = (C + width - 1) / width, P = g.H * g.W;
       parallel_for(g.n * blocks, [&](std::int64_t nb) {
-        const std::int64_t n = nb / blocks, c0 = nb % blocks * 32, cn = std::min<std::int64_t>(32, C - c0);
-        std::int32_t sums[32];
+        const std::int64_t n = nb / blocks, c0 = nb % blocks * width, cn = std::min<std::int64_t>(width, C - c0);
+        std::int32_t sums[64];
+        if (wide) {
+          sum_pixels_avx512(x + n * P * C + c0, P, C, cn, sums);
+          averages_avx512(sums, cn, static_cast<std::int32_t>(P), same_, qx_.zero_point(), qy_.zero_point(), ratio_,
+                          lo_, hi_, y + n * C + c0);
+          return;
+        }
         sum_pixels_avx2(x + n * P * C + c0, P, C, cn, sums);
         for (std::int64_t c = 0; c < cn; ++c)
           y[n * C + c0 + c] = average(sums[c], static_cast<std::int32_t>(P), 0);
