@@ -75,6 +75,7 @@ PY
 
 printf '%-20s %7s %10s %10s %7s\n' model threads ours_ms ort_ms ratio
 for m in "${names[@]}"; do
+  if [ ! -f "$models/$m.onnx" ]; then echo "$m: not exported (see the message above), no row"; continue; fi
   in=$models/$m.input.npy
   for t in "${thread_counts[@]}"; do
     row "$m" "$t" "${iters[$m]}" \
