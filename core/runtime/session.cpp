@@ -323,6 +323,7 @@ void InferenceSession::load(ir::FrozenGraph graph) {
     steps_.push_back(std::move(st));
   }
   for (const auto& name : graph_->outputs) output_slots_.emplace_back(name, slot_of(name));
+  fuse_conv_add();
   fuse_int8_tables();
   chain_expand_depthwise();
   // Liveness: release a computed tensor after its last reader (never graph outputs or constants).
@@ -344,6 +345,61 @@ std::vector<int> InferenceSession::slot_readers() const {
       if (s >= 0) ++readers[static_cast<std::size_t>(s)];
   for (const auto& [name, s] : output_slots_) ++readers[static_cast<std::size_t>(s)];
   return readers;
+}
+
+void InferenceSession::fuse_conv_add() {
+  const std::vector<int> readers = slot_readers();
+  std::vector<int> producer(slots_.size(), -1);
+  for (std::size_t i = 0; i < steps_.size(); ++i)
+    for (int s : steps_[i].outputs)
+      if (s >= 0) producer[static_cast<std::size_t>(s)] = static_cast<int>(i);
+  // Rank-4 f32 tensors of the same dims (named dynamic ones included): no broadcast.
+  const auto same_f32 = [&](const std::string& a, const std::string& b) {
+    const ir::Tensor* x = graph_->find_tensor(a);
+    const ir::Tensor* y = graph_->find_tensor(b);
+    return x && y && x->dtype == ir::DType::Float32 && y->dtype == ir::DType::Float32 && x->shape.rank_known &&
+           y->shape.rank_known && x->shape.rank() == 4 && x->shape.dims == y->shape.dims;
+  };
+  std::vector<bool> moved(steps_.size(), false);
+  for (std::size_t j = 0; j < steps_.size(); ++j) {
+    Step& add = steps_[j];
+    const ir::Operation& aop = *add.op;
+    if (aop.kind != ir::OpKind::Add || add.int8 || add.pre || add.inputs.size() != 2 || add.outputs.size() != 1)
+      continue;
+    for (std::size_t k = 0; k < 2; ++k) {
+      const int cs = add.inputs[k], ss = add.inputs[1 - k];
+      if (cs < 0 || ss < 0 || cs == ss || readers[static_cast<std::size_t>(cs)] != 1) continue;
+      const int i = producer[static_cast<std::size_t>(cs)];
+      if (i < 0 || static_cast<std::size_t>(i) >= j || moved[static_cast<std::size_t>(i)]) continue;
+      const Step& conv = steps_[static_cast<std::size_t>(i)];
+      const ir::Operation& cop = *conv.op;
+      if (cop.kind != ir::OpKind::Conv || conv.int8 || conv.pre || conv.outputs.size() != 1 ||
+          cop.inputs.size() < 2 || cop.inputs.size() > 3 || cop.attr_string("layout", "NCHW") != "NHWC" ||
+          cop.attr_string("fused_activation", "NONE") != "NONE" || cop.attr("sum_input") ||
+          !same_f32(cop.outputs[0], aop.inputs[1 - k]) || !same_f32(cop.outputs[0], aop.outputs[0]))
+        continue;
+      ir::Operation copy = cop;
+      copy.inputs.resize(3);  // x, w, bias ("" when none)
+      copy.inputs.push_back(aop.inputs[1 - k]);
+      copy.attributes["sum_input"] = std::int64_t{3};
+      copy.attributes["fused_activation"] = aop.attr_string("fused_activation", "NONE");
+      copy.outputs = aop.outputs;
+      fused_ops_.push_back(std::move(copy));
+      Step st = conv;
+      st.op = &fused_ops_.back();
+      st.inputs.resize(3, -1);
+      st.inputs.push_back(ss);
+      st.outputs = add.outputs;
+      add = std::move(st);  // the Conv runs at the Add's place (its inputs are all computed by then)
+      moved[static_cast<std::size_t>(i)] = true;
+      ++fused_count_;
+      break;
+    }
+  }
+  std::vector<Step> kept;
+  for (std::size_t i = 0; i < steps_.size(); ++i)
+    if (!moved[i]) kept.push_back(std::move(steps_[i]));
+  steps_ = std::move(kept);
 }
 
 void InferenceSession::fuse_int8_tables() {
@@ -373,7 +429,7 @@ void InferenceSession::chain_expand_depthwise() {
   const auto conv_with = [&](const Step& st, std::initializer_list<int> unit_dims) {
     const ir::Operation& op = *st.op;
     if (op.kind != ir::OpKind::Conv || st.int8 || st.pre || op.inputs.size() < 2 ||
-        st.outputs.size() != 1 || op.attr_string("layout", "NCHW") != "NHWC")
+        st.outputs.size() != 1 || op.attr_string("layout", "NCHW") != "NHWC" || op.attr("sum_input"))
       return false;
     const ir::Tensor* w = graph_->find_tensor(op.inputs[1]);
     if (!w || w->dtype != ir::DType::Float32 || !w->shape.is_static() || w->shape.rank() != 4)

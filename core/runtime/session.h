@@ -137,6 +137,10 @@ class InferenceSession {
     std::vector<int> pre_inputs;
     std::shared_ptr<const quantized::PreparedOp> pre_int8;
   };
+  /// Folds each f32 residual Add into the channels-last Conv whose output only it reads
+  /// (the Conv then runs at the Add's place, adding the other operand and applying the
+  /// Add's activation piece by piece: kernels::conv_onednn's addend).
+  void fuse_conv_add();
   /// Folds each int8 element-wise activation computed by table (PreparedOp::as_table) into
   /// the int8 op right before it that takes it (take_output_table) when it alone reads
   /// that op's output: mobilenet_v3's HardSwish after its Convs.

@@ -483,6 +483,81 @@ TEST(Session, ExpandDepthwisePairRunsInBandsAsApart) {
   }
 }
 
+// A residual Add (and the activation after it) folded into the channels-last Conv whose
+// output only it reads (InferenceSession::fuse_conv_add): the Conv runs at the Add's place
+// (here after the Conv making the other operand), adds it piece by piece and then applies
+// the activation; equal to our NCHW kernels to float rounding at 1-3 threads, over whole
+// pixels, several 256 KiB pieces, channel pieces (few rows), Winograd 3x3 and either operand
+// order; with both Convs' outputs also graph outputs the Add runs apart.
+TEST(Session, ResidualAddFoldsIntoTheConvBeforeIt) {
+  struct Case {
+    std::int64_t n, c, m, h, w, k;
+    bool swap;
+    const char* act;
+    bool conv_is_output;
+  };
+  const std::vector<Case> cases = {
+      {1, 8, 16, 12, 12, 3, false, "Relu", false},
+      {1, 32, 48, 14, 14, 3, true, "Sigmoid", false},  // Winograd where oneDNN has it
+      {2, 16, 64, 40, 40, 1, false, "Relu", false},    // 800 KiB: several pieces
+      {1, 64, 48, 3, 4, 1, true, "", false},           // few rows: pieces by channels at 2-3 threads
+      {1, 8, 16, 12, 12, 3, false, "Relu", true},      // both Convs' outputs read twice: apart
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE("case m=" + std::to_string(c.m) + " h=" + std::to_string(c.h) + " k=" + std::to_string(c.k));
+    ir::Graph g;
+    g.name = "residual";
+    const auto weights = [&](const std::string& name, std::int64_t m, std::int64_t k) {
+      std::vector<float> w(static_cast<std::size_t>(m * c.c * k * k));
+      for (std::size_t i = 0; i < w.size(); ++i) w[i] = static_cast<float>(static_cast<int>(i * 37 % 11) - 5) * 0.05f;
+      g.add_tensor({name, ir::DType::Float32, ir::Shape::of({m, c.c, k, k}),
+                    ir::ConstantData::copy_of(w.data(), w.size() * 4), std::nullopt});
+    };
+    weights("wa", c.m, c.k);
+    weights("ws", c.m, 1);
+    std::vector<float> b(static_cast<std::size_t>(c.m));
+    for (std::size_t i = 0; i < b.size(); ++i) b[i] = static_cast<float>(i % 5) * 0.25f - 0.5f;
+    g.add_tensor({"ba", ir::DType::Float32, ir::Shape::of({c.m}), ir::ConstantData::copy_of(b.data(), b.size() * 4),
+                  std::nullopt});
+    const auto shape = ir::Shape::of({c.n, c.m, c.h, c.w});
+    g.add_tensor({"x", ir::DType::Float32, ir::Shape::of({c.n, c.c, c.h, c.w}), std::nullopt, std::nullopt});
+    for (const char* t : {"ca", "sa", "t", "y"}) g.add_tensor({t, ir::DType::Float32, shape, std::nullopt, std::nullopt});
+    const std::int64_t p = c.k / 2;
+    g.ops.push_back(make_op("Conv", {"x", "wa", "ba"}, {"ca"}, {{"pads", std::vector<std::int64_t>{p, p, p, p}}}));
+    g.ops.push_back(make_op("Conv", {"x", "ws"}, {"sa"}));  // after: the fused Conv moves past it
+    const std::string act = c.act;
+    g.ops.push_back(make_op("Add", c.swap ? std::vector<std::string>{"sa", "ca"} : std::vector<std::string>{"ca", "sa"},
+                            {act.empty() ? "y" : "t"}));
+    if (!act.empty()) g.ops.push_back(make_op(act, {"t"}, {"y"}));
+    g.inputs = {"x"};
+    g.outputs = {"y"};
+    if (c.conv_is_output) g.outputs.insert(g.outputs.end(), {"ca", "sa"});  // (either could take the Add)
+    const ir::FrozenGraph fg = ir::freeze(std::move(g));
+    std::vector<float> xv(static_cast<std::size_t>(c.n * c.c * c.h * c.w));
+    for (std::size_t i = 0; i < xv.size(); ++i) xv[i] = static_cast<float>(static_cast<int>(i * 7 % 23)) * 0.1f - 1.1f;
+    const Tensor x = f32({c.n, c.c, c.h, c.w}, xv);
+    SessionOptions own;
+    own.channels_last = false;
+    own.threads = 1;
+    InferenceSession ref(own);
+    ref.load(fg);
+    const auto want = ref.run({{"x", x}}).at("y").to_float_vector();
+    float scale = 1;
+    for (float v : want) scale = std::max(scale, std::abs(v));
+    for (int t : {1, 2, 3}) {
+      InferenceSession s({t});
+      s.load(fg);
+      if (!kernels::onednn_conv_enabled()) GTEST_SKIP() << "no channels-last Conv here (EC_CONV=own)";
+      // the activation into the Add (or the Add's Relu/Sigmoid), the Add into the Conv
+      EXPECT_EQ(s.fused_activations(), (act.empty() ? 0 : 1) + (c.conv_is_output ? 0 : 1)) << t << " threads";
+      const auto got = s.run({{"x", x}}).at("y").to_float_vector();
+      ASSERT_EQ(got.size(), want.size());
+      for (std::size_t i = 0; i < want.size(); ++i)
+        ASSERT_NEAR(got[i], want[i], 1e-5f * scale) << t << " threads, element " << i;
+    }
+  }
+}
+
 // Reductions of a channels-last tensor run on it, their axes moved (x.mean([2, 3]) before
 // a classifier needs no Transpose back); without keepdims only when the remaining dims come
 // out in the same order (a sum over H alone keeps C before W: it reads the NCHW tensor).

@@ -24,6 +24,7 @@
 #include "core/runtime/gemm/gemm.h"
 #include "core/runtime/kernels/common.h"
 #include "core/runtime/kernels/onednn_util.h"
+#include "core/runtime/kernels/vmath.h"
 #include "core/runtime/thread_pool.h"
 
 namespace ec::runtime::kernels {
@@ -482,48 +483,54 @@ bool onednn_int8_conv_available() {
 }
 
 bool conv_onednn(const ConvGeometry& g, const float* x, const float* w, const float* b, float* y,
-                 std::string_view act) {
+                 std::string_view act, const float* addend) {
   // oneDNN's exp-based post-ops (swish, logistic, tanh, gelu) cost more than the
   // convolution itself inside its kernels (efficientnet_b0's 16 -> 96 1x1 on 112x112 with
   // SiLU: 1.55 ms, 0.6 without): those run as vmath over each finished piece, the pieces
-  // small enough (about 256 KiB of output) to still be in the core's cache.
-  const StripFn strip = act == "HARD_SWISH" ? nullptr : strip_fn_for(act);
+  // small enough (about 256 KiB of output) to still be in the core's cache. So does every
+  // activation after an addend (it comes after the sum).
+  const StripFn strip = addend ? activation_fn_for(act) : act == "HARD_SWISH" ? nullptr : strip_fn_for(act);
   std::int64_t parts = 1;
-  if (strip) {
+  if (strip || addend) {
     std::int64_t out_bytes = g.n * g.m * static_cast<std::int64_t>(sizeof(float));
     for (auto o : g.out) out_bytes *= o;
     constexpr std::int64_t kPieceBytes = 256 * 1024;
     parts = (out_bytes + kPieceBytes - 1) / kPieceBytes;
   }
-  const std::string_view post = strip ? std::string_view("NONE+vmath") : act;
+  const bool own_act = strip || addend;  // the activation is ours, after the piece
+  const std::string_view post = addend ? std::string_view("NONE+sum") : strip ? std::string_view("NONE+vmath") : act;
   const auto p = prepared_for(
       g, w, sizeof(float), b, post, kF32, parts,
-      [&](dnnl::primitive_attr& attr) { return activation_post_op(strip ? "NONE" : act, attr); });
+      [&](dnnl::primitive_attr& attr) { return activation_post_op(own_act ? "NONE" : act, attr); });
   if (!p) return false;
   thread_local std::vector<float> buffer;  // a buffered piece's output, this thread's
   run_pieces(
       g, *p,
       [&](const Piece& piece, onednn::CallArgs& args, std::int64_t x_at, std::int64_t y_pixel) {
         float* out = y + y_pixel * g.m + piece.m0;
-        if (piece.buffered) {
-          scratch(buffer, static_cast<std::size_t>(piece.pixels * piece.channels));
-          out = buffer.data();
-        }
+        if (piece.buffered) out = scratch(buffer, static_cast<std::size_t>(piece.pixels * piece.channels));
         args.set(DNNL_ARG_SRC, onednn::thread_memory(piece.id, kSrc, piece.src, x + x_at))
             .set(DNNL_ARG_DST, onednn::thread_memory(piece.id, kDst, piece.dst, out));
       },
       [&](const Piece& piece, std::int64_t y_pixel) {
         float* out = y + y_pixel * g.m + piece.m0;
-        if (piece.buffered) {
+        const float* add = addend ? addend + y_pixel * g.m + piece.m0 : nullptr;
+        if (piece.buffered) {  // [pixels, channels] in the buffer: the addend's rows, the activation, into y
+          if (add)
+            vmath::binary(vmath::BinOp::Add, buffer.data(), 1, add, 1, buffer.data(), piece.channels, piece.pixels,
+                          piece.channels, g.m);
           if (strip) strip(buffer.data(), piece.pixels * piece.channels);
           const auto row = static_cast<std::size_t>(piece.channels) * sizeof(float);
           for (std::int64_t px = 0; px < piece.pixels; ++px)
             std::memcpy(out + px * g.m, buffer.data() + px * piece.channels, row);
-        } else if (strip) {
-          if (piece.channels == g.m)
-            strip(out, piece.pixels * g.m);
-          else
-            for (std::int64_t px = 0; px < piece.pixels; ++px) strip(out + px * g.m, piece.channels);
+        } else if (piece.channels == g.m) {  // whole pixels: one run
+          if (add) vmath::binary(vmath::BinOp::Add, out, 1, add, 1, out, piece.pixels * g.m);
+          if (strip) strip(out, piece.pixels * g.m);
+        } else {  // a Winograd piece's channels of each pixel
+          for (std::int64_t px = 0; px < piece.pixels; ++px) {
+            if (add) vmath::binary(vmath::BinOp::Add, out + px * g.m, 1, add + px * g.m, 1, out + px * g.m, piece.channels);
+            if (strip) strip(out + px * g.m, piece.channels);
+          }
         }
       });
   return true;

@@ -41,8 +41,11 @@ bool onednn_winograd_available();
 /// oneDNN's fast kernels are channels-last: on NCHW tensors it would reorder x and y on
 /// every call, which costs more than it saves, so NCHW Convs keep our own kernel and the
 /// session converts float graphs to NHWC at load (SessionOptions::channels_last).
+/// `addend` (or null): y = act(conv + addend), addend [N, S'..., M] like y (a residual Add
+/// the session folded into the Conv): each piece of y gets it added, then the activation,
+/// on the thread that computed the piece, while the piece is in its cache.
 bool conv_onednn(const ConvGeometry& g, const float* x, const float* w, const float* b, float* y,
-                 std::string_view act);
+                 std::string_view act, const float* addend = nullptr);
 
 /// An expanding 1x1 Conv and the depthwise Conv that alone reads its output t, run
 /// together band by band (conv_chain_onednn.cpp): pw is 1x1, stride 1, unpadded, one group

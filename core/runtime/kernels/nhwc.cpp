@@ -4,6 +4,7 @@
 //   y[n, oh, ow, m] = b[m] + sum_{kh, kw, c'} x[n, oh*sh - ph + kh*dh, ow*sw - pw + kw*dw, g*cg + c']
 //                                           * w[m, kh, kw, c']        (g = m / mg)
 #include <cstring>
+#include <limits>
 
 // The V8 helpers below are always inlined; their by-value vector ABI never crosses a call.
 #pragma GCC diagnostic ignored "-Wpsabi"
@@ -11,6 +12,7 @@
 #include "core/runtime/gemm/gemm.h"
 #include "core/runtime/kernels/conv_onednn.h"
 #include "core/runtime/kernels/nhwc.h"
+#include "core/runtime/kernels/vmath.h"
 #include "core/runtime/thread_pool.h"
 
 namespace ec::runtime::kernels {
@@ -267,8 +269,15 @@ Outputs conv_nhwc(const ir::Operation& op, Inputs x) {
   if (B.defined() && B.numel() != g.m)
     fail("bias has " + std::to_string(B.numel()) + " values, expected " + std::to_string(g.m));
   Tensor Y = Tensor::uninitialized(DType::Float32, {g.n, g.out[0], g.out[1], g.m});  // every element written
+  // A residual Add the session folded in (InferenceSession::fuse_conv_add): y = act(conv + s).
+  const std::int64_t sum_at = attr_int(op, "sum_input", -1);
+  const Tensor* S = sum_at >= 0 ? &in(x, static_cast<std::size_t>(sum_at)) : nullptr;
+  if (S && (!S->defined() || S->dtype() != DType::Float32 || S->shape() != Y.shape()))
+    fail("the Add folded into this Conv needs an f32 " + shape_string(Y.shape()) + " operand, got " +
+         (S->defined() ? S->type_string() : std::string("none")));
   float lo = 0, hi = 0;
-  const bool clamp = fused_clamp(op, lo, hi);  // otherwise (SIGMOID, TANH) applied after
+  const bool clamp = !S && fused_clamp(op, lo, hi);  // otherwise (SIGMOID, TANH, a sum) applied after
+  if (!clamp) lo = -std::numeric_limits<float>::infinity(), hi = std::numeric_limits<float>::infinity();
   const float* b = B.defined() ? B.data<float>() : nullptr;
   // A 1x1 Conv on one or two pixels (squeeze-excite gates on [N, 1, 1, C]) is a
   // matrix-vector product: our GEMV reads the weights once, in order. oneDNN's
@@ -279,9 +288,13 @@ Outputs conv_nhwc(const ir::Operation& op, Inputs x) {
     gemv = g.kernel[d] == 1 && g.strides[d] == 1 && g.pad_begin[d] == 0 && g.pad_end[d] == 0;
   if (!gemv && Y.numel() > 0 &&
       conv_onednn(g, X.data<float>(), W.data<float>(), b, Y.mutable_data<float>(),
-                  attr_str(op, "fused_activation", "NONE")))
-    return {Y};  // the activation was oneDNN's post-op
+                  attr_str(op, "fused_activation", "NONE"), S ? S->data<float>() : nullptr))
+    return {Y};  // the activation was oneDNN's post-op (or ours after the sum)
   if (Y.numel() > 0) conv_fast_nhwc(g, X.data<float>(), W.data<float>(), b, Y.mutable_data<float>(), lo, hi);
+  if (S) {
+    float* y = Y.mutable_data<float>();
+    vmath::binary(vmath::BinOp::Add, y, 1, S->data<float>(), 1, y, Y.numel());
+  }
   if (!clamp) apply_fused_activation(op, Y);
   return {Y};
 }
