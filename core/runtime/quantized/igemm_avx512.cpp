@@ -249,6 +249,20 @@ __attribute__((target("avx512f,avx512bw,avx512vl"), always_inline)) inline __m51
                : _mm512_add_epi32(_mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(k, b_ptr + i)), ob);
   return _mm512_sll_epi32(_mm512_mullo_epi32(x1, x2), lc);
 }
+// mul_row_avx512's single-step loop over k[i] = (b[i] + off_b) << left, made once per call
+// (its rows share it): (a + off_a) k is the product << left, the same bits mod 2^32.
+template <bool Fast, bool Clamp>
+__attribute__((target("avx512f,avx512bw,avx512vl"))) void mul_loop_k(const std::int8_t* a, const std::int32_t* k,
+                                                                    std::int64_t n, const Step16 s, const __m512i oa,
+                                                                    const __m512i lo, const __m512i hi,
+                                                                    std::int8_t* out) {
+  for (std::int64_t i = 0; i < n; i += 16) {
+    const __mmask16 m = n - i >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (n - i)) - 1);
+    const __m512i x1 = _mm512_add_epi32(_mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(m, a + i)), oa);
+    const __m512i x = _mm512_mullo_epi32(x1, _mm512_maskz_loadu_epi32(m, k + i));
+    store16_i8(out + i, m, clamp16<Clamp>(run_step16<Fast>(x, s), lo, hi));
+  }
+}
 // mul_row_avx512's single-step loop (constants by value, as add_loop).
 template <bool Fast, bool Clamp>
 __attribute__((target("avx512f,avx512bw,avx512vl"))) void mul_loop(
@@ -322,6 +336,20 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) void mul_row_avx512(
   const RequantChannel c = requant_channel(0, multiplier, shift);
   if (c.single) {  // MBQM in one 64-bit step (RequantChannel)
     const Step16 s = step16(c, zp);
+    if (rows > 1) {  // a channels-last gate: its row converted and shifted once for all the pixels
+      thread_local std::vector<std::int32_t> kv;
+      std::int32_t* k = scratch(kv, static_cast<std::size_t>(n));
+      for (std::int64_t i = 0; i < n; ++i)
+        k[i] = static_cast<std::int32_t>(static_cast<std::uint32_t>(std::int32_t(b_ptr[b_scalar ? 0 : i]) + off_b)
+                                         << left);
+      with_flags(
+          [&]<bool Fast, bool Clamp>() {
+            for (std::int64_t r = 0; r < rows; ++r)
+              mul_loop_k<Fast, Clamp>(a + r * n, k, n, s, oa, vlo, vhi, out + r * n);
+          },
+          s.fast, lo != -128 || hi != 127);
+      return;
+    }
     with_flags(
         [&]<bool Fast, bool Clamp>() {
           for (std::int64_t r = 0; r < rows; ++r)
