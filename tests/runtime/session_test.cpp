@@ -425,6 +425,33 @@ ir::FrozenGraph pair_graph(const PairCase& pc) {
   return ir::freeze(std::move(g));
 }
 
+// The deterministic ramp input of `shape`, the graph's output "y" on it from our own NCHW
+// kernels at 1 thread (the reference of the channels-last tests below), and the output's
+// largest magnitude (at least 1: the tolerance's scale).
+struct OwnKernelsRun {
+  Tensor x;
+  std::map<std::string, Tensor> outputs;
+  std::vector<float> want;  // outputs["y"]
+  float scale = 1;
+};
+OwnKernelsRun own_kernels_run(const ir::FrozenGraph& g, const std::vector<std::int64_t>& shape) {
+  OwnKernelsRun r;
+  std::int64_t n = 1;
+  for (auto d : shape) n *= d;
+  std::vector<float> xv(static_cast<std::size_t>(n));
+  for (std::size_t i = 0; i < xv.size(); ++i) xv[i] = static_cast<float>(static_cast<int>(i * 7 % 23)) * 0.1f - 1.1f;
+  r.x = f32(shape, xv);
+  SessionOptions own;
+  own.channels_last = false;
+  own.threads = 1;
+  InferenceSession ref(own);
+  ref.load(g);
+  r.outputs = ref.run({{"x", r.x}});
+  r.want = r.outputs.at("y").to_float_vector();
+  for (float v : r.want) r.scale = std::max(r.scale, std::abs(v));
+  return r;
+}
+
 // An expanding 1x1 Conv and the depthwise Conv that alone reads its output (over 2 MiB)
 // run together, band by band, each band's rows of the 1x1 Conv's output computed in a
 // buffer: equal to our own NCHW kernels to float rounding at 1-3 threads, and to the two
@@ -442,18 +469,10 @@ TEST(Session, ExpandDepthwisePairRunsInBandsAsApart) {
     SCOPED_TRACE("case c=" + std::to_string(pc.c) + " m=" + std::to_string(pc.m) +
                  " k=" + std::to_string(pc.k));
     const ir::FrozenGraph g = pair_graph(pc);
-    std::vector<float> xv(static_cast<std::size_t>(pc.n * pc.c * pc.h * pc.w));
-    for (std::size_t i = 0; i < xv.size(); ++i)
-      xv[i] = static_cast<float>(static_cast<int>(i * 7 % 23)) * 0.1f - 1.1f;
-    const Tensor x = f32({pc.n, pc.c, pc.h, pc.w}, xv);
-    SessionOptions own;
-    own.channels_last = false;
-    own.threads = 1;
-    InferenceSession ref(own);
-    ref.load(g);
-    const auto want = ref.run({{"x", x}}).at("y").to_float_vector();
-    float scale = 1;
-    for (float v : want) scale = std::max(scale, std::abs(v));
+    const OwnKernelsRun ref_run = own_kernels_run(g, {pc.n, pc.c, pc.h, pc.w});
+    const Tensor& x = ref_run.x;
+    const auto& want = ref_run.want;
+    const float scale = ref_run.scale;
     for (int t : {1, 2, 3}) {
       kernels::force_conv_chain(false);
       InferenceSession apart({t});
@@ -473,7 +492,7 @@ TEST(Session, ExpandDepthwisePairRunsInBandsAsApart) {
         ASSERT_NEAR(got[i], want[i], 1e-5f * scale) << t << " threads, element " << i;
       EXPECT_EQ(got, expect) << t << " threads: in bands and apart";
       if (pc.t_is_output) {
-        const auto t_want = ref.run({{"x", x}}).at("t").to_float_vector(),
+        const auto t_want = ref_run.outputs.at("t").to_float_vector(),
                    t_got = out.at("t").to_float_vector();
         ASSERT_EQ(t_got.size(), t_want.size());
         for (std::size_t i = 0; i < t_want.size(); ++i)
@@ -533,17 +552,10 @@ TEST(Session, ResidualAddFoldsIntoTheConvBeforeIt) {
     g.outputs = {"y"};
     if (c.conv_is_output) g.outputs.insert(g.outputs.end(), {"ca", "sa"});  // (either could take the Add)
     const ir::FrozenGraph fg = ir::freeze(std::move(g));
-    std::vector<float> xv(static_cast<std::size_t>(c.n * c.c * c.h * c.w));
-    for (std::size_t i = 0; i < xv.size(); ++i) xv[i] = static_cast<float>(static_cast<int>(i * 7 % 23)) * 0.1f - 1.1f;
-    const Tensor x = f32({c.n, c.c, c.h, c.w}, xv);
-    SessionOptions own;
-    own.channels_last = false;
-    own.threads = 1;
-    InferenceSession ref(own);
-    ref.load(fg);
-    const auto want = ref.run({{"x", x}}).at("y").to_float_vector();
-    float scale = 1;
-    for (float v : want) scale = std::max(scale, std::abs(v));
+    const OwnKernelsRun ref_run = own_kernels_run(fg, {c.n, c.c, c.h, c.w});
+    const Tensor& x = ref_run.x;
+    const auto& want = ref_run.want;
+    const float scale = ref_run.scale;
     for (int t : {1, 2, 3}) {
       InferenceSession s({t});
       s.load(fg);
