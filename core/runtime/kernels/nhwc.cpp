@@ -276,8 +276,8 @@ Outputs conv_nhwc(const ir::Operation& op, Inputs x) {
     fail("the Add folded into this Conv needs an f32 " + shape_string(Y.shape()) + " operand, got " +
          (S->defined() ? S->type_string() : std::string("none")));
   float lo = 0, hi = 0;
-  const bool clamp = !S && fused_clamp(op, lo, hi);  // otherwise (SIGMOID, TANH, a sum) applied after
-  if (!clamp) lo = -std::numeric_limits<float>::infinity(), hi = std::numeric_limits<float>::infinity();
+  const bool clamp = fused_clamp(op, lo, hi) && !S;  // otherwise (SIGMOID, TANH, after a sum) applied after
+  if (S) lo = -std::numeric_limits<float>::infinity(), hi = std::numeric_limits<float>::infinity();
   const float* b = B.defined() ? B.data<float>() : nullptr;
   // A 1x1 Conv on one or two pixels (squeeze-excite gates on [N, 1, 1, C]) is a
   // matrix-vector product: our GEMV reads the weights once, in order. oneDNN's

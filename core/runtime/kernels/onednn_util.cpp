@@ -8,6 +8,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/runtime/thread_pool.h"
+
 namespace ec::runtime::kernels::onednn {
 
 dnnl::engine& cpu_engine() {
@@ -73,10 +75,8 @@ dnnl::memory thread_memory(std::uint64_t owner, int slot, const dnnl::memory::de
 
 void set_thread_scratchpad(CallArgs& args, std::uint64_t owner, const dnnl::memory::desc& scratch) {
   thread_local std::vector<std::byte> buffer;
-  if (const std::size_t bytes = scratch.get_size()) {
-    if (buffer.size() < bytes) buffer.resize(bytes);
-    args.set(DNNL_ARG_SCRATCHPAD, thread_memory(owner, kScratchpadSlot, scratch, buffer.data()));
-  }
+  if (const std::size_t bytes = scratch.get_size())
+    args.set(DNNL_ARG_SCRATCHPAD, thread_memory(owner, kScratchpadSlot, scratch, runtime::scratch(buffer, bytes)));
 }
 
 bool EnvSwitch::on() {
