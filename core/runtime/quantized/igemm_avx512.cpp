@@ -173,14 +173,20 @@ __attribute__((target("avx512f"))) inline Step16 step16(const RequantChannel& c,
   return step16(_mm512_set1_epi32(c.multiplier), rd, co, sh, th, z, allow_fast);
 }
 // MBQM(x) + z of 16 lanes; Fast must equal s.fast.
-template <bool Fast>
+// Low = false when every result at or below z is clamped to lo >= z afterwards (a ReLU's
+// range): a product below the threshold then gives a quotient <= 0 with the correction
+// (TFLite's rounding of a negative product) and without it (t < 2^(s-1) - 2^30 < 2^s / 2
+// is floored to <= 0), so the correction (two compares, two masked subtractions) is left out.
+template <bool Fast, bool Low = true>
 __attribute__((target("avx512f"), always_inline)) inline __m512i run_step16(__m512i x,
                                                                             const Step16& s) {
   const __m512i pe = _mm512_mul_epi32(x, s.m),
                 po = _mm512_mul_epi32(_mm512_srli_epi64(x, 32), s.m_odd);
   __m512i te = _mm512_add_epi64(pe, s.rd[0]), to = _mm512_add_epi64(po, s.rd[1]);
-  te = _mm512_mask_sub_epi64(te, _mm512_cmplt_epi64_mask(pe, s.th[0]), te, s.co[0]);
-  to = _mm512_mask_sub_epi64(to, _mm512_cmplt_epi64_mask(po, s.th[1]), to, s.co[1]);
+  if constexpr (Low) {
+    te = _mm512_mask_sub_epi64(te, _mm512_cmplt_epi64_mask(pe, s.th[0]), te, s.co[0]);
+    to = _mm512_mask_sub_epi64(to, _mm512_cmplt_epi64_mask(po, s.th[1]), to, s.co[1]);
+  }
   const __m512i e = _mm512_srav_epi64(te, s.sh[0]), o = _mm512_srav_epi64(to, s.sh[1]);
   if constexpr (Fast) return _mm512_mask_blend_epi32(__mmask16(0xAAAA), e, o);
   return _mm512_add_epi32(_mm512_mask_blend_epi32(__mmask16(0xAAAA), e, _mm512_slli_epi64(o, 32)),
@@ -584,23 +590,23 @@ __attribute__((target("avx512f"), always_inline)) inline PanelVec panel_vec(
   v.s = step16(_mm512_load_si512(p.multiplier), rd, co, sh, th, z, allow_fast);
   return v;
 }
-// clamp(MBQM(acc + bias) + z, lo, hi) of 16 channels' sums; the flags equal v.fold, v.s.fast
-// and whether [lo, hi] is narrower than int8.
-template <bool Fold, bool Fast, bool Clamp>
+// clamp(MBQM(acc + bias) + z, lo, hi) of 16 channels' sums; the flags equal v.fold, v.s.fast,
+// whether [lo, hi] is narrower than int8 and lo < z (run_step16's Low).
+template <bool Fold, bool Fast, bool Clamp, bool Low = true>
 __attribute__((target("avx512f"), always_inline)) inline __m512i requant_panel16(__m512i acc,
                                                                                  const PanelVec& v,
                                                                                  __m512i lo,
                                                                                  __m512i hi) {
   const __m512i x = Fold ? acc : _mm512_sllv_epi32(_mm512_add_epi32(acc, v.bias), v.left);
-  return clamp16<Clamp>(run_step16<Fast>(x, v.s), lo, hi);
+  return clamp16<Clamp>(run_step16<Fast, Low>(x, v.s), lo, hi);
 }
 // requant_nhwc_avx512's loop over the pixels for one panel (constants by value, as add_loop).
-template <bool Fold, bool Fast, bool Clamp>
+template <bool Fold, bool Fast, bool Clamp, bool Low>
 __attribute__((target("avx512f,avx512bw,avx512vl"))) void requant_pixels(
     const std::int32_t* a, std::int64_t pixels, std::int64_t stride, __mmask16 m, const PanelVec v,
     const __m512i lo, const __m512i hi, std::int8_t* o) {
   for (std::int64_t r = 0; r < pixels; ++r, a += stride, o += stride)
-    store16_i8(o, m, requant_panel16<Fold, Fast, Clamp>(_mm512_maskz_loadu_epi32(m, a), v, lo, hi));
+    store16_i8(o, m, requant_panel16<Fold, Fast, Clamp, Low>(_mm512_maskz_loadu_epi32(m, a), v, lo, hi));
 }
 }  // namespace
 
@@ -615,10 +621,11 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) void requant_nhwc_avx512(co
     const std::int64_t nr = std::min<std::int64_t>(kNR, channels - c0);
     const __mmask16 m = nr >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << nr) - 1);
     with_flags(
-        [&]<bool Fold, bool Fast, bool Clamp>() {
-          requant_pixels<Fold, Fast, Clamp>(acc + c0, pixels, channels, m, v, vlo, vhi, out + c0);
+        [&]<bool Fold, bool Fast, bool Clamp, bool Low>() {
+          if constexpr (Low || (Fold && Fast))
+            requant_pixels<Fold, Fast, Clamp, Low>(acc + c0, pixels, channels, m, v, vlo, vhi, out + c0);
         },
-        v.fold, v.s.fast, lo != -128 || hi != 127);
+        v.fold, v.s.fast, lo != -128 || hi != 127, lo < zp || !(v.fold && v.s.fast));
   }
 }
 
@@ -851,7 +858,7 @@ __attribute__((target("avx512f,avx512vnni"), always_inline)) inline void dp_pair
 // rounded up to 8, the extra ones anything). Panels go in pairs: the sums of 8 pixels and
 // 32 channels in 16 registers, each broadcast quad of x feeding two vpdpbusd (one per panel
 // they are load-bound); an odd last panel alone.
-template <bool Fold, bool Fast, bool Clamp>
+template <bool Fold, bool Fast, bool Clamp, bool Low>
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"))) void pw_chunk(
     const PackedW4& w, const RequantPanel* panels, const std::uint8_t* xu, std::int64_t rows,
     std::int32_t zp, std::int32_t lo32, std::int32_t hi32, std::int8_t* y) {
@@ -886,8 +893,8 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"))) void pw_chunk(
       const int mr = static_cast<int>(std::min<std::int64_t>(8, rows - r0));
       std::int8_t* o = y + r0 * N + pn * kNR;
       for (int r = 0; r < mr; ++r) {
-        store16_i8(o + r * N, __mmask16(0xFFFF), requant_panel16<Fold, Fast, Clamp>(acc[r], v0, lo, hi));
-        store16_i8(o + r * N + kNR, m1, requant_panel16<Fold, Fast, Clamp>(acc[8 + r], v1, lo, hi));
+        store16_i8(o + r * N, __mmask16(0xFFFF), requant_panel16<Fold, Fast, Clamp, Low>(acc[r], v0, lo, hi));
+        store16_i8(o + r * N + kNR, m1, requant_panel16<Fold, Fast, Clamp, Low>(acc[8 + r], v1, lo, hi));
       }
     }
   }
@@ -917,7 +924,7 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"))) void pw_chunk(
       const int mr = static_cast<int>(std::min<std::int64_t>(8, rows - r0));
       std::int8_t* o = y + r0 * N + pn * kNR;
       for (int r = 0; r < mr; ++r)
-        store16_i8(o + r * N, m, requant_panel16<Fold, Fast, Clamp>(acc[r], v, lo, hi));
+        store16_i8(o + r * N, m, requant_panel16<Fold, Fast, Clamp, Low>(acc[r], v, lo, hi));
     }
   }
 }
@@ -944,16 +951,21 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) void pw_flip(const std::int
 }
 
 // pw_chunk for these panels: folded and fast where every panel is (step16's conditions),
-// the clamp where [lo, hi] is narrower than int8.
+// the clamp where [lo, hi] is narrower than int8, without the negative products' correction
+// where lo >= zp (compiled for the folded fast form only: the others are rare).
 using PwChunkFn = void (*)(const PackedW4&, const RequantPanel*, const std::uint8_t*, std::int64_t,
                            std::int32_t, std::int32_t, std::int32_t, std::int8_t*);
-PwChunkFn pw_chunk_for(const PackedW4& w, const RequantPanel* panels, std::int32_t lo, std::int32_t hi) {
+PwChunkFn pw_chunk_for(const PackedW4& w, const RequantPanel* panels, std::int32_t zp, std::int32_t lo,
+                       std::int32_t hi) {
   const std::int64_t P = (w.n + kNR - 1) / kNR;
   const bool fold = std::all_of(panels, panels + P, [](const RequantPanel& p) { return p.fold; }),
              fast = panels_fast(panels, P);
   PwChunkFn chunk = nullptr;
-  with_flags([&]<bool Fold, bool Fast, bool Clamp>() { chunk = pw_chunk<Fold, Fast, Clamp>; }, fold,
-             fast, lo != -128 || hi != 127);
+  with_flags(
+      [&]<bool Fold, bool Fast, bool Clamp, bool Low>() {
+        if constexpr (Low || (Fold && Fast)) chunk = pw_chunk<Fold, Fast, Clamp, Low>;
+      },
+      fold, fast, lo != -128 || hi != 127, lo < zp || !(fold && fast));
   return chunk;
 }
 // Pixels [0, count) of x [., K] into y [., N], kPwChunk at a time through xu (kPwChunk Kp).
@@ -975,7 +987,7 @@ void pw_nhwc_vnni(const PackedW4& w, const RequantPanel* panels, const std::int8
                   std::int8_t* y, const std::int8_t* table) {
   if (pixels == 0 || w.n == 0) return;
   pw_nhwc_runs.fetch_add(1, std::memory_order_relaxed);
-  const PwChunkFn chunk = pw_chunk_for(w, panels, lo, hi);
+  const PwChunkFn chunk = pw_chunk_for(w, panels, zp, lo, hi);
   const std::int64_t chunks = (pixels + kPwChunk - 1) / kPwChunk;
   const std::int64_t tasks = std::min<std::int64_t>(chunks, current_threads() * 8);
   parallel_for(tasks, [&](std::int64_t t) {
@@ -1093,7 +1105,7 @@ struct DwSource {
 // rows live in a ring of KH slots (input row ih of image n in slot (n H + ih) % KH: the KH
 // rows an output row reads are in different slots), built on first use. Every panel has
 // its bias folded (dw_nhwc_vnni's contract); Fast and Clamp as in requant_panel16.
-template <int KHc, int KWc, bool Fast, bool Clamp>
+template <int KHc, int KWc, bool Fast, bool Clamp, bool Low>
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"))) void dw_nhwc_rows(
     const DwNhwc& d, const DwSource& src, const std::int32_t* wpk, const RequantPanel* panels,
     QuadRowFn quad_row, std::int8_t* y, std::int64_t r0, std::int64_t r1) {
@@ -1173,10 +1185,10 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"))) void dw_nhwc_row
                        a1, a2, a3);
         }
         std::int8_t* o = yr + ow * d.C + c0;
-        store16_i8(o, m, requant_panel16<true, Fast, Clamp>(a0, pv, vlo, vhi));
-        store16_i8(o + d.C, m, requant_panel16<true, Fast, Clamp>(a1, pv, vlo, vhi));
-        store16_i8(o + 2 * d.C, m, requant_panel16<true, Fast, Clamp>(a2, pv, vlo, vhi));
-        store16_i8(o + 3 * d.C, m, requant_panel16<true, Fast, Clamp>(a3, pv, vlo, vhi));
+        store16_i8(o, m, requant_panel16<true, Fast, Clamp, Low>(a0, pv, vlo, vhi));
+        store16_i8(o + d.C, m, requant_panel16<true, Fast, Clamp, Low>(a1, pv, vlo, vhi));
+        store16_i8(o + 2 * d.C, m, requant_panel16<true, Fast, Clamp, Low>(a2, pv, vlo, vhi));
+        store16_i8(o + 3 * d.C, m, requant_panel16<true, Fast, Clamp, Low>(a3, pv, vlo, vhi));
       }
       for (; ow < d.OW; ++ow) {
         __m512i a0 = _mm512_setzero_si512();
@@ -1186,7 +1198,7 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"))) void dw_nhwc_row
             a0 = _mm512_dpbusd_epi32(a0, _mm512_loadu_si512(b),
                                      kHeld ? wv[kh * Qk + j] : _mm512_loadu_si512(wc + (kh * Qk + j) * 16));
         }
-        store16_i8(yr + ow * d.C + c0, m, requant_panel16<true, Fast, Clamp>(a0, pv, vlo, vhi));
+        store16_i8(yr + ow * d.C + c0, m, requant_panel16<true, Fast, Clamp, Low>(a0, pv, vlo, vhi));
       }
     }
     if (d.table) lut_apply(d.table, yr, d.OW * d.C, yr);
@@ -1207,12 +1219,13 @@ void dw_nhwc_run(const DwNhwc& d, const DwSource& src, const std::int32_t* w_pac
                           const RequantPanel*, QuadRowFn, std::int8_t*, std::int64_t, std::int64_t);
   RowsFn rows_of = nullptr;
   with_flags(
-      [&]<bool Fast, bool Clamp>() {
-        rows_of = d.KH == 3 && d.KW == 3   ? dw_nhwc_rows<3, 3, Fast, Clamp>
-                  : d.KH == 5 && d.KW == 5 ? dw_nhwc_rows<5, 5, Fast, Clamp>
-                                           : dw_nhwc_rows<0, 0, Fast, Clamp>;
+      [&]<bool Fast, bool Clamp, bool Low>() {
+        if constexpr (Low || Fast)
+          rows_of = d.KH == 3 && d.KW == 3   ? dw_nhwc_rows<3, 3, Fast, Clamp, Low>
+                    : d.KH == 5 && d.KW == 5 ? dw_nhwc_rows<5, 5, Fast, Clamp, Low>
+                                             : dw_nhwc_rows<0, 0, Fast, Clamp, Low>;
       },
-      fast, d.lo != -128 || d.hi != 127);
+      fast, d.lo != -128 || d.hi != 127, d.lo < d.zp || !fast);
   // Each range builds its first KH quad rows again (and computes their input rows again
   // when they come from a 1x1 Conv), the rest once.
   const std::int64_t threads = current_threads(),
@@ -1235,7 +1248,7 @@ void dw_nhwc_vnni_after(const PwStage& pw, const DwNhwc& d, const std::int32_t* 
   if (d.N * d.OH == 0 || d.OW == 0 || d.C == 0) return;
   dw_after_runs.fetch_add(1, std::memory_order_relaxed);
   // One range per thread: a range's first rows are the 1x1 Conv's work done twice.
-  dw_nhwc_run(d, DwSource{nullptr, &pw, pw_chunk_for(*pw.w, pw.panels, pw.lo, pw.hi)}, w_packed,
+  dw_nhwc_run(d, DwSource{nullptr, &pw, pw_chunk_for(*pw.w, pw.panels, pw.zp, pw.lo, pw.hi)}, w_packed,
               panels, y, 1);
 }
 #endif
