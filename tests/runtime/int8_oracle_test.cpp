@@ -924,7 +924,8 @@ TEST(Int8Oracle, AveragePoolEqualsTfliteReference) {
     std::int64_t k, s;
   };
   for (const bool requant : {false, true})
-    for (const Case& c : {Case{{1, 6, 56, 56}, 2, 2}, Case{{2, 3, 13, 11}, 3, 2}, Case{{1, 2, 9, 40}, 3, 1}}) {
+    for (const Case& c : {Case{{1, 6, 56, 56}, 2, 2}, Case{{2, 3, 13, 11}, 3, 2}, Case{{1, 2, 9, 40}, 3, 1},
+                          Case{{1, 70, 10, 12}, 2, 2}}) {
       Tensor X(ir::DType::Int8, c.x);
       for (std::int64_t i = 0; i < X.numel(); ++i)
         X.mutable_data<std::int8_t>()[i] = static_cast<std::int8_t>(std::uniform_int_distribution<int>(-128, 127)(rng));

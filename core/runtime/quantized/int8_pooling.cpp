@@ -185,7 +185,7 @@ __attribute__((target("avx512f,avx512bw"))) void sum_pixels_avx512(const std::in
   const std::int32_t bias = static_cast<std::int32_t>(128 * P);  // P < 2^23
   for (std::int64_t c = 0; c < n; ++c) s[c] = all[c] - bias;
 }
-// The global average of n channels' sums over `count` values, 8 a step in doubles: the
+// The averages of n channels' sums over `count` values each, 8 a step in doubles: the
 // same operations as PoolInt8::average without padding (equal params: the integer
 // division rounding half away from zero, exact in doubles for |acc| < 2^31; else
 // zy + round((acc - count zx) ratio / count) with std::round's ties away from zero).
@@ -389,6 +389,7 @@ class PoolInt8 final : public PreparedOp {
     }
     const auto add_row = avx2 ? add_row_avx2 : add_row_generic;
     const auto max_row = avx2 ? max_row_avx2 : max_row_generic;
+    const bool wide = use_avx512bw_dq();
     parallel_for(g.n * g.OH, [&](std::int64_t r) {
       const std::int64_t n = r / g.OH, oh = r % g.OH, h0 = oh * g.sh - g.ph;
       thread_local std::vector<std::int32_t> sums;
@@ -409,7 +410,9 @@ class PoolInt8 final : public PreparedOp {
           else add_row(a, px, C);
         });
         std::int8_t* out = y + ((n * g.OH + oh) * g.OW + ow) * C;
-        if (!max)
+        if (!max && wide && count > 0 && (!include_pad_ || padded == 0))  // average() in vectors
+          averages_avx512(a, C, count, same_, qx_.zero_point(), qy_.zero_point(), ratio_, lo_, hi_, out);
+        else if (!max)
           for (std::int64_t c = 0; c < C; ++c) out[c] = average(a[c], count, padded);
         else if (!requant)
           std::memcpy(out, m, static_cast<std::size_t>(C));
