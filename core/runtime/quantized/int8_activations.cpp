@@ -86,13 +86,14 @@ class LutOp final : public PreparedOp {
 // Inference BatchNormalization (NCHW, channel axis 1) left standalone (DenseNet's BN
 // after a Concat): y = x * a[c] + b[c], a = gamma / sqrt(var + eps), b = beta - mean * a,
 // as one 256-entry table per channel (float transform, like HardSwish).
-// Channels-last rows y[p, c] = clamp((x[p, c] * A[c] + B[c]) >> S[c]) (AVX2, 8 channels a
-// step): the per-channel tables of an affine op in arithmetic (ChannelLutOp).
+// Channels-last rows y[p, c] = clamp((x[p, c] * A[c] + B[c]) >> S[c], lo, hi) (AVX2, 8
+// channels a step): the per-channel tables of an affine op in arithmetic (ChannelLutOp).
 __attribute__((target("avx2"))) void affine_rows_avx2(const std::int8_t* x, std::int64_t pixels, std::int64_t C,
                                                       const std::int32_t* A, const std::int32_t* B,
-                                                      const std::int32_t* S, std::int8_t* y) {
+                                                      const std::int32_t* S, std::int32_t lo32, std::int32_t hi32,
+                                                      std::int8_t* y) {
   const std::int64_t C8 = C / 8 * 8;
-  const __m256i lo = _mm256_set1_epi32(-128), hi = _mm256_set1_epi32(127);
+  const __m256i lo = _mm256_set1_epi32(lo32), hi = _mm256_set1_epi32(hi32);
   for (std::int64_t p = 0; p < pixels; ++p, x += C, y += C) {
     std::int64_t c = 0;
     for (; c < C8; c += 8) {
@@ -104,7 +105,7 @@ __attribute__((target("avx2"))) void affine_rows_avx2(const std::int8_t* x, std:
       const __m128i w = _mm_packs_epi32(_mm256_castsi256_si128(r), _mm256_extracti128_si256(r, 1));
       _mm_storel_epi64(reinterpret_cast<__m128i*>(y + c), _mm_packs_epi16(w, w));
     }
-    for (; c < C; ++c) y[c] = static_cast<std::int8_t>(std::clamp((std::int32_t(x[c]) * A[c] + B[c]) >> S[c], -128, 127));
+    for (; c < C; ++c) y[c] = static_cast<std::int8_t>(std::clamp((std::int32_t(x[c]) * A[c] + B[c]) >> S[c], lo32, hi32));
   }
 }
 
@@ -153,7 +154,7 @@ class ChannelLutOp final : public PreparedOp {
       parallel_for((pixels + per - 1) / per, [&](std::int64_t b) {
         const std::int64_t p0 = b * per, p1 = std::min(pixels, p0 + per);
         if (affine) {
-          affine_rows_avx2(x + p0 * C, p1 - p0, C, A_.data(), B_.data(), S_.data(), y + p0 * C);
+          affine_rows_avx2(x + p0 * C, p1 - p0, C, A_.data(), B_.data(), S_.data(), lo_, hi_, y + p0 * C);
           for (std::int64_t c : patched_)
             for (std::int64_t p = p0; p < p1; ++p)
               y[p * C + c] = luts_[static_cast<std::size_t>(c)][static_cast<std::size_t>(x[p * C + c] + 128)];
@@ -172,10 +173,32 @@ class ChannelLutOp final : public PreparedOp {
     return {Y};
   }
 
+  // Every channel's table composed with `table` (a Relu after DenseNet's BatchNormalization).
+  // The channels-last arithmetic takes only a table that clamps, t(v) = clamp(v, lo, hi):
+  // then clamp(clamp(v, lo_, hi_), lo, hi) = clamp(v, max(lo_, lo), min(hi_, hi)).
+  bool take_output_table(const std::int8_t* table) override {
+    std::int32_t lo = 127, hi = -128;  // the table's range
+    for (int v = 0; v < 256; ++v) {
+      lo = std::min<std::int32_t>(lo, table[v]);
+      hi = std::max<std::int32_t>(hi, table[v]);
+    }
+    bool clamps = lo <= hi;
+    for (int v = -128; clamps && v < 128; ++v) clamps = table[v + 128] == std::clamp(v, lo, hi);
+    if (!A_.empty() && !clamps) return false;
+    for (Lut& t : luts_)
+      for (auto& e : t) e = table[e + 128];
+    if (clamps) {
+      lo_ = std::max(lo_, lo);
+      hi_ = std::min(hi_, hi);
+    }
+    return true;
+  }
+
  private:
   ir::Operation op_;
   std::vector<Lut> luts_;
   bool last_;
+  std::int32_t lo_ = -128, hi_ = 127;  // the arithmetic's clamp (narrowed by a Relu taken after)
   std::vector<std::int32_t> A_, B_, S_;  // channels-last fixed point (0, 0, 0 for patched channels)
   std::vector<std::int64_t> patched_;  // channels whose table the fixed point does not match
 };
