@@ -32,7 +32,9 @@ void on_every_isa_and_thread_count(const ir::Graph& g, Check&& check, const std:
   for (auto isa : gemm::supported_isas()) {
     gemm::force_isa(isa);
     const auto op = prepare_quantized(g.ops[0], g);  // packed for this ISA
-    if (output_table) ASSERT_TRUE(op->take_output_table(output_table)) << gemm::isa_name(isa);
+    if (output_table) {
+      ASSERT_TRUE(op->take_output_table(output_table)) << gemm::isa_name(isa);
+    }
     for (int threads : {1, 2}) {
       ThreadPool pool(threads);
       PoolScope scope(&pool);
@@ -813,18 +815,22 @@ TEST(Int8Oracle, TableOpsEqualPortableOnEveryIsa) {
 
 // Concat (blocks written in place, tables for inputs with other params) against a scalar
 // mirror of TFLite's ConcatenationWithScaling, along every axis of a 4-D shape, every ISA,
-// 1 and 2 threads.
+// 1 and 2 threads; and channels-last rows past 64 bytes (DenseNet's: whole 64-byte steps
+// and a tail).
 TEST(Int8Oracle, ConcatEqualsTfliteReferenceOnEveryIsa) {
   std::mt19937 rng(37);
   const ir::QuantParams qy = per_tensor(0.05f, 2);
   const std::vector<ir::QuantParams> qs = {qy, per_tensor(0.031f, -7), per_tensor(0.09f, 11)};
-  for (std::int64_t axis = -1; axis < 4; ++axis) {
+  const std::vector<std::pair<std::int64_t, Shape>> cases = {
+      {-1, {2, 3, 5, 7}}, {0, {2, 3, 5, 7}}, {1, {2, 3, 5, 7}}, {2, {2, 3, 5, 7}}, {3, {2, 3, 5, 7}},
+      {-1, {1, 9, 11, 127}}};
+  for (const auto& [axis, base] : cases) {
     const std::int64_t ax = axis < 0 ? 3 : axis;
     std::vector<Tensor> xs;
     ir::Graph g;
     std::vector<std::string> names;
     for (std::size_t i = 0; i < qs.size(); ++i) {
-      Shape sh{2, 3, 5, 7};
+      Shape sh = base;
       sh[static_cast<std::size_t>(ax)] += static_cast<std::int64_t>(i);
       Tensor X(ir::DType::Int8, sh);
       for (std::int64_t j = 0; j < X.numel(); ++j)
