@@ -16,6 +16,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <numeric>
 #include <vector>
 
 #include "core/runtime/quantized/igemm.h"
@@ -1116,10 +1117,14 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"))) void dw_nhwc_row
   thread_local std::vector<std::uint8_t> flip;
   scratch(ring, static_cast<std::size_t>((KH + 1) * len));
   scratch(flip, static_cast<std::size_t>((QW + 4) * Cp));
+  // The 1x1 Conv's rows are computed `block` at a time: its kernel takes pixels 8 at a time,
+  // so a 28-, 14- or 7-pixel row alone wastes 1/8 of its products; 8 / gcd(W, 8) rows do not.
   thread_local std::vector<std::int8_t> pw_row;
   thread_local std::vector<std::uint8_t> pw_xu;
+  const std::int64_t block = 8 / std::gcd<std::int64_t>(d.W, 8);
+  std::int64_t block_lo = -1, block_hi = -1;  // the input rows (keys) in pw_row
   if (!src.x) {
-    scratch(pw_row, static_cast<std::size_t>(d.W * d.C));
+    scratch(pw_row, static_cast<std::size_t>(block * d.W * d.C));
     scratch(pw_xu, static_cast<std::size_t>(kPwChunk * 4 * src.pw->w->kq));
   }
   std::int32_t* outside = ring.data() + KH * len;  // a row above or below the input
@@ -1142,11 +1147,15 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"))) void dw_nhwc_row
       std::int32_t* q = ring.data() + slot * len;
       if (tag[slot] != key) {
         const std::int8_t* in = src.x ? src.x + key * d.W * d.C : nullptr;
-        if (!in) {  // the 1x1 Conv's output row `key`, computed now
-          const PwStage& pw = *src.pw;
-          pw_pixels(src.chunk, *pw.w, pw.panels, pw.x + key * d.W * pw.w->k, d.W, pw.zp, pw.lo, pw.hi,
-                    pw.table, pw_row.data(), pw_xu.data());
-          in = pw_row.data();
+        if (!in) {  // the 1x1 Conv's output row `key`, computed now with the block from it
+          if (key < block_lo || key >= block_hi) {
+            const PwStage& pw = *src.pw;
+            block_lo = key;
+            block_hi = std::min(key + block, (n + 1) * d.H);
+            pw_pixels(src.chunk, *pw.w, pw.panels, pw.x + key * d.W * pw.w->k, (block_hi - key) * d.W, pw.zp, pw.lo,
+                      pw.hi, pw.table, pw_row.data(), pw_xu.data());
+          }
+          in = pw_row.data() + (key - block_lo) * d.W * d.C;
         }
         quad_row(d, in, QW, Cp, flip.data(), q);
         tag[slot] = key;
