@@ -9,6 +9,11 @@
 //   Fast forms, the same values: MaxPool without dilation as separable row and tap
 //   maxima; GlobalAveragePool as one vector sum per channel; AveragePool with every
 //   window inside the input as column sums and a table of every average.
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
+// GCC 12's avx512fintrin.h initialises its "undefined" vectors from themselves, which
+// -Wmaybe-uninitialized reports wherever they are inlined (GCC bug 105593; fixed in 13).
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #include <immintrin.h>
 
 #include <algorithm>
@@ -218,6 +223,28 @@ __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl"))) void averages_avx5
     _mm_mask_storeu_epi8(y + c, k, _mm256_cvtepi32_epi8(q));
   }
 }
+// One output pixel of a channels-last MaxPool (image x [H, W, C]): every tap inside the
+// input, 64 channels a step (lanes past C and the start: -128, max's identity, as the
+// loops' start).
+__attribute__((target("avx512f,avx512bw"))) void max_window_avx512(const std::int8_t* x, const Pool2& g,
+                                                                  std::int64_t h0, std::int64_t w0,
+                                                                  std::int8_t* out) {
+  const std::int64_t C = g.c;
+  const __m512i lowest = _mm512_set1_epi8(-128);
+  for (std::int64_t c0 = 0; c0 < C; c0 += 64) {
+    const __mmask64 m = C - c0 >= 64 ? ~__mmask64(0) : (__mmask64(1) << (C - c0)) - 1;
+    __m512i v = lowest;
+    for (std::int64_t kh = 0; kh < g.KH; ++kh) {
+      const std::int64_t ih = h0 + kh * g.dh;
+      if (ih < 0 || ih >= g.H) continue;
+      for (std::int64_t kw = 0; kw < g.KW; ++kw) {
+        const std::int64_t iw = w0 + kw * g.dw;
+        if (iw >= 0 && iw < g.W) v = _mm512_max_epi8(v, _mm512_mask_loadu_epi8(lowest, m, x + (ih * g.W + iw) * C + c0));
+      }
+    }
+    _mm512_mask_storeu_epi8(out + c0, m, v);
+  }
+}
 __attribute__((target("avx2"))) void max_row_avx2(std::int8_t* m, const std::int8_t* x, std::int64_t n) {
   std::int64_t c = 0;
   for (; c + 32 <= n; c += 32) {
@@ -390,6 +417,15 @@ class PoolInt8 final : public PreparedOp {
     const auto add_row = avx2 ? add_row_avx2 : add_row_generic;
     const auto max_row = avx2 ? max_row_avx2 : max_row_generic;
     const bool wide = use_avx512bw_dq();
+    if (max && !requant && wide) {  // each pixel's window in registers, no call per tap
+      parallel_for(g.n * g.OH, [&](std::int64_t r) {
+        const std::int64_t n = r / g.OH, oh = r % g.OH;
+        for (std::int64_t ow = 0; ow < g.OW; ++ow)
+          max_window_avx512(x + n * g.H * g.W * C, g, oh * g.sh - g.ph, ow * g.sw - g.pw,
+                            y + ((n * g.OH + oh) * g.OW + ow) * C);
+      });
+      return Y;
+    }
     parallel_for(g.n * g.OH, [&](std::int64_t r) {
       const std::int64_t n = r / g.OH, oh = r % g.OH, h0 = oh * g.sh - g.ph;
       thread_local std::vector<std::int32_t> sums;
