@@ -321,6 +321,28 @@ TEST(Int8Oracle, AddSubEqualTfliteReferenceOnEveryIsa) {
   EXPECT_GT(cases, 0);
 }
 
+// The AVX-512 Add's input step (32-bit arithmetic, no 64-bit product) against
+// multiply_by_quantized_multiplier on every input value an Add can see (u = x + offset,
+// |u| <= 255), for multipliers across [2^30, 2^31) and every right shift: the end-to-end
+// test above cannot see it, a one-unit slip there rarely survives the output's rounding.
+TEST(Int8Oracle, AddInputStepEqualsScalarMbqm) {
+  if (!__builtin_cpu_supports("avx512f")) GTEST_SKIP() << "no AVX-512 on this CPU";
+  std::mt19937 rng(61);
+  std::vector<std::int32_t> u(511), got(511);
+  for (int i = 0; i < 511; ++i) u[static_cast<std::size_t>(i)] = i - 255;
+  std::int64_t diff = 0, cases = 0;
+  for (int shift = -1; shift >= -30; --shift)
+    for (int t = 0; t < 60; ++t) {
+      const std::int32_t m = t == 0 ? (1 << 30) : t == 1 ? std::numeric_limits<std::int32_t>::max()
+                                                         : std::uniform_int_distribution<std::int32_t>(1 << 30, std::numeric_limits<std::int32_t>::max())(rng);
+      add_input_mbqm_avx512(u.data(), 511, m, shift, got.data());
+      for (int i = 0; i < 511; ++i)
+        diff += got[static_cast<std::size_t>(i)] != multiply_by_quantized_multiplier(u[static_cast<std::size_t>(i)] * (1 << 20), m, shift);
+      ++cases;
+    }
+  EXPECT_EQ(diff, 0) << "over " << cases << " multipliers";
+}
+
 // The VNNI tiles' requantisation against requant_row_generic (fixed_point.h's
 // MultiplyByQuantizedMultiplier), with left and right shifts and saturation.
 TEST(Int8Oracle, RequantTileEqualsScalar) {

@@ -337,7 +337,9 @@ TEST(Int8Session, ExpandDepthwisePairRunsAsOneAsApart) {
           << threads << " threads";
       // Each HardSwish runs inside the Conv before it. (With t an output as well, this small
       // graph's channels-last regions are cut up: it runs on the NCHW kernels, apart.)
-      if (p.hard_swish && quantized::use_vnni() && !p.t_is_output) EXPECT_EQ(s.fused_activations(), 2);
+      if (p.hard_swish && quantized::use_vnni() && !p.t_is_output) {
+        EXPECT_EQ(s.fused_activations(), 2);
+      }
       EXPECT_EQ(got.at("y").to_float_vector(), want_y) << threads << " threads";
       if (p.t_is_output) {
         EXPECT_EQ(got.at("t").to_float_vector(), want.at("t").to_float_vector()) << threads << " threads";

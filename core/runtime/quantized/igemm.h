@@ -168,6 +168,9 @@ void add_row_avx512(const std::int8_t* a, const std::int8_t* b, std::int64_t n, 
                     std::int8_t* out);
 /// The widest add_row the active ISA allows, or null (the scalar loop).
 AddRowFn add_row_kernel();
+/// add_row_avx512's input step on n values u[i] = x + offset (|u| <= 255), for tests:
+/// out[i] = MBQM(u[i] << 20, m, shift) with m >= 0, -30 <= shift <= -1, in 32-bit arithmetic.
+void add_input_mbqm_avx512(const std::int32_t* u, std::int64_t n, std::int32_t m, int shift, std::int32_t* out);
 
 /// TFLite's int8 Mul over a row (AVX-512), bit for bit fixed_point.h mul_quantized:
 /// out[i] = clamp(zp + MBQM((a[i] + off_a) * (b + off_b), multiplier, shift), lo, hi) with
