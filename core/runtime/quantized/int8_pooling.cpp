@@ -8,7 +8,8 @@
 //     output's params differ, y = zy + round((acc - n*zx) * sx / (n * sy)).
 //   Fast forms, the same values: MaxPool without dilation as separable row and tap
 //   maxima; GlobalAveragePool as one vector sum per channel; AveragePool with every
-//   window inside the input as column sums and a table of every average.
+//   window inside the input as column sums and a table of every average; channels-last
+//   with AVX-512, MaxPool windows and AveragePool averages in vectors.
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
 // GCC 12's avx512fintrin.h initialises its "undefined" vectors from themselves, which
 // -Wmaybe-uninitialized reports wherever they are inlined (GCC bug 105593; fixed in 13).
