@@ -175,9 +175,10 @@ __attribute__((target("avx512f"))) inline Step16 step16(const RequantChannel& c,
 }
 // MBQM(x) + z of 16 lanes; Fast must equal s.fast.
 // Low = false when every result at or below z is clamped to lo >= z afterwards (a ReLU's
-// range): a product below the threshold then gives a quotient <= 0 with the correction
-// (TFLite's rounding of a negative product) and without it (t < 2^(s-1) - 2^30 < 2^s / 2
-// is floored to <= 0), so the correction (two compares, two masked subtractions) is left out.
+// range): a product P below the threshold (-2^30) gives a quotient <= 0 with the correction
+// (TFLite's rounding of a negative product) and without it (P + round < 2^(s-1), floored by
+// 2^s to <= 0; z, when it rides in the rounding, is added to both), so the correction (two
+// compares, two masked subtractions) is left out.
 template <bool Fast, bool Low = true>
 __attribute__((target("avx512f"), always_inline)) inline __m512i run_step16(__m512i x,
                                                                             const Step16& s) {
