@@ -130,6 +130,10 @@ struct Override {
   std::string name;     // "hard_swish_as_relu6", ...
   std::string summary;  // "HARD_SWISH as x * relu6(x + 3) / 6"
   std::function<void(ir::Graph& graph, std::size_t index)> rewrite;
+  /// The check's bound: the rewritten int8 result at most this many LSB from the op's.
+  int max_lsb = 1;
+  /// Data movement only (the same arithmetic per output): exact by construction, not checked numerically.
+  bool exact = false;
 };
 
 /// Availability: never throws.

@@ -25,12 +25,18 @@ std::string tflite_op_name(const ir::Graph& graph, const ir::Operation& op) {
     return t ? t->dtype : ir::DType::Undefined;
   };
   switch (op.kind) {
-    case K::Conv: return is_depthwise(graph, op) ? "DEPTHWISE_CONV_2D" : "CONV_2D";
+    case K::Conv: {
+      const ir::Tensor* x = op.inputs.empty() ? nullptr : graph.find_tensor(op.inputs[0]);
+      if (x && x->shape.rank_known && x->shape.rank() == 5) return "CONV_3D";
+      return is_depthwise(graph, op) ? "DEPTHWISE_CONV_2D" : "CONV_2D";
+    }
     case K::ConvTranspose: return "TRANSPOSE_CONV";
     case K::FullyConnected: case K::Gemm: return "FULLY_CONNECTED";
     case K::MatMul: return "BATCH_MATMUL";
-    case K::MaxPool: case K::GlobalMaxPool: return "MAX_POOL_2D";
-    case K::AveragePool: case K::GlobalAveragePool: return "AVERAGE_POOL_2D";
+    case K::MaxPool: return "MAX_POOL_2D";
+    case K::AveragePool: return "AVERAGE_POOL_2D";
+    case K::GlobalMaxPool: return "REDUCE_MAX";  // what the writer makes of them
+    case K::GlobalAveragePool: return "MEAN";
     case K::Add: return "ADD";
     case K::Sub: return "SUB";
     case K::Mul: return "MUL";
@@ -44,6 +50,8 @@ std::string tflite_op_name(const ir::Graph& graph, const ir::Operation& op) {
     case K::Sigmoid: return "LOGISTIC";
     case K::Tanh: return "TANH";
     case K::HardSwish: return "HARD_SWISH";
+    case K::Gelu: return "GELU";
+    case K::HardSigmoid: return "HARD_SIGMOID";  // no TFLite builtin: the writer decomposes it
     case K::Softmax: return "SOFTMAX";
     case K::LpNormalization: return "L2_NORMALIZATION";
     case K::Concat: return "CONCATENATION";

@@ -8,7 +8,7 @@
 // none (an edge) — and writes a twin. Element-wise ops whose data inputs all
 // have twins (or are scalar constants, constants they broadcast, which get an NHWC
 // copy, or NCHW tensors no larger than a twin operand, transposed in) run on the twins
-// too, and so do a Concat of twins (its axis moved), a Pad of a twin with constant
+// too, and so do a Concat of twins (its axis moved), a Split of a twin (each part a twin), a Pad of a twin with constant
 // pads (moved to NHWC order), a Reduce* of a twin (its axes moved; without keepdims only
 // when the remaining dims come out in the same order) and, for the CPU runtime, per-tensor Quantize/
 // DequantizeLinear of a twin (not for the Edge TPU, whose graph keeps them at its edges
@@ -253,6 +253,26 @@ class LayoutTransform final : public Pass {
           convert = true;
           for (auto& in : op.inputs) in = twin.at(in);
           op.attributes["axis"] = std::find(kToNhwc.begin(), kToNhwc.end(), axis) - kToNhwc.begin();
+        }
+      } else if (plain && op.kind == ir::OpKind::Split && twin.count(op.inputs[0]) &&
+                 (op.inputs.size() < 2 || op.inputs[1].empty() || find_constant(g, op.inputs[1])) &&
+                 std::all_of(op.outputs.begin(), op.outputs.end(), [&](const std::string& o) { return o.empty() || is_rank4(g, o); })) {
+        // Split of a twin (a grouped convolution's per-group inputs): the same Split along
+        // the axis's NHWC position; every part is a twin.
+        std::int64_t axis = op.attr_int("axis", 0);
+        if (axis < 0) axis += 4;
+        if (axis >= 0 && axis < 4) {
+          op.inputs[0] = twin.at(op.inputs[0]);
+          op.attributes["axis"] = std::find(kToNhwc.begin(), kToNhwc.end(), axis) - kToNhwc.begin();
+          for (auto& o : op.outputs) {
+            if (o.empty()) continue;
+            const std::string y = o;
+            o = declare_twin(y);
+            nchw_missing.insert(y);
+          }
+          out_ops.push_back(std::move(op));
+          r.add("ops_converted");
+          continue;
         }
       } else if (plain && !extra_outputs && op.kind == ir::OpKind::Pad && twin.count(op.inputs[0]) &&
                  op.inputs.size() >= 2 && (op.inputs.size() < 4 || op.inputs[3].empty())) {

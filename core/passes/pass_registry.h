@@ -51,5 +51,6 @@ using LayoutFilter = std::function<bool(const ir::Operation&, const ir::Graph&)>
 std::unique_ptr<Pass> make_layout_transform_pass(LayoutFilter convertible, bool carry_qdq);
 std::unique_ptr<Pass> make_fuse_layer_norm_pass();
 std::unique_ptr<Pass> make_fuse_gelu_pass();
+std::unique_ptr<Pass> make_legalise_tflite_pass();
 
 }  // namespace ec::passes

@@ -3,7 +3,7 @@
 // usage: pass_equivalence [--require-fewer-ops] [--then PASS,...] MODEL_OR_DIR...
 //
 // A directory is searched one level deep for */model.onnx (libonnx-testdata
-// layout). For each model: run the original on the CPU runtime on the inputs of
+// layout) and *.onnx. For each model: run the original on the CPU runtime on the inputs of
 // its test_data_set_0 when it has one (libonnx-testdata), else on deterministic
 // random inputs, run the default pipeline (validate() after each
 // pass), run the result, and compare every output: max|a - b| must be within
@@ -147,6 +147,7 @@ int main(int argc, char** argv) {
       std::vector<std::string> found;
       for (const auto& e : fs::directory_iterator(a))
         if (fs::exists(e.path() / "model.onnx")) found.push_back((e.path() / "model.onnx").string());
+        else if (e.is_regular_file() && e.path().extension() == ".onnx") found.push_back(e.path().string());
       std::sort(found.begin(), found.end());
       models.insert(models.end(), found.begin(), found.end());
     } else {

@@ -174,6 +174,14 @@ std::optional<std::string> check_same_dilation(const UnitView& u) {
   return std::nullopt;
 }
 
+std::optional<std::string> check_no_groups(const UnitView& u) {
+  const std::int64_t g = u.op.attr_int("group", 1);
+  if (g > 1)
+    return "a convolution in " + std::to_string(g) + " groups; the Edge TPU compiler (2021) predates TFLite's grouped "
+           "CONV_2D: write one CONV_2D per group (the grouped_conv_per_group override)";
+  return std::nullopt;
+}
+
 std::optional<std::string> check_output_1d(const UnitView& u) {
   const auto* y = tensor(u.graph, u.op.outputs.at(0));
   if (y && !effectively_1d(*y))
@@ -194,6 +202,13 @@ std::optional<std::string> check_softmax(const UnitView& u) {
 // Axes of a reduction normalised to [0, rank).
 std::vector<std::int64_t> reduce_axes(const UnitView& u, std::size_t rank) {
   auto axes = u.op.attr_ints("axes");
+  if (u.op.kind == ir::OpKind::GlobalAveragePool || u.op.kind == ir::OpKind::GlobalMaxPool) {
+    // written as MEAN / REDUCE_MAX over the spatial axes of its layout
+    const bool nhwc = u.op.attr_string("layout", "NCHW") == "NHWC";
+    axes.clear();
+    for (std::size_t a = nhwc ? 1 : 2; a < (nhwc ? rank - 1 : rank); ++a) axes.push_back(static_cast<std::int64_t>(a));
+    return axes;
+  }
   if (axes.empty())
     for (std::size_t i = 0; i < rank; ++i) axes.push_back(static_cast<std::int64_t>(i));
   for (auto& a : axes)
@@ -339,6 +354,9 @@ constexpr Rule kRules[] = {
     {"concat.no_fused_activation", "CONCATENATION", "No fused activation function.", kModelsIntro, kUnspecified, check_no_fused_activation},
     {"concat.constant_zero_pad", "CONCATENATION", "A constant input: only 2 inputs and all zeros", kModelsIntro, kUnspecified, check_concat_constants},
     {"conv.same_dilation", "CONV_2D", "Must use the same dilation in x and y dimensions.", kModelsIntro, kUnspecified, check_same_dilation},
+    {"conv.no_groups", "CONV_2D",
+     "No groups: grouped CONV_2D arrived in TFLite 2.9 (2022), after edgetpu_compiler 16 (2021) (inferred, unconfirmed)",
+     "TFLite conv.cc history; edgetpu_compiler release notes", kNotSupported, check_no_groups},
     {"conv.same_dilation", "DEPTHWISE_CONV_2D", "Must use the same dilation in x and y dimensions.", kModelsIntro, kUnspecified, check_same_dilation},
     {"fc.output_1d", "FULLY_CONNECTED", "Output tensor is one-dimensional.", kModelsIntro,
      "For example, a fully-connected or softmax layer with 2D output", check_output_1d},

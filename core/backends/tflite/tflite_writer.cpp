@@ -132,6 +132,7 @@ class Writer {
   void write_op(const ir::Operation& op);
   void conv(const ir::Operation& op);
   void pool(const ir::Operation& op);
+  void conv3d(const ir::Operation& op);
   /// An activation op reading only `y` (and nothing else reads `y`) folds into its producer.
   const ir::Operation* fusable_activation(const ir::Operation& op, tfl::ActivationFunctionType& act) const;
   int output_of(const ir::Operation& op, tfl::ActivationFunctionType& act);
@@ -285,6 +286,8 @@ int Writer::output_of(const ir::Operation& op, tfl::ActivationFunctionType& act)
 }
 
 void Writer::conv(const ir::Operation& op) {
+  if (op.attr_string("layout", "NCHW") == "NCHW" && t(op.inputs[0]).shape.rank_known && t(op.inputs[0]).shape.rank() == 5)
+    return conv3d(op);
   if (op.attr_string("layout", "NCHW") != "NHWC") unsupported(op, "layout NCHW; NHWC expected after legalisation");
   if (op.attr_string("auto_pad", "NOTSET") != "NOTSET") unsupported(op, "auto_pad");
   const ir::Tensor& x = t(op.inputs[0]);
@@ -378,11 +381,90 @@ void Writer::conv(const ir::Operation& op) {
   unsupported(op, "grouped convolution with " + std::to_string(group) + " groups");
 }
 
+// Conv over NCDHW: TRANSPOSE to NDHWC, CONV_3D (filter [kD, kH, kW, C, M]), TRANSPOSE back.
+// TFLite's CONV_3D is float only.
+void Writer::conv3d(const ir::Operation& op) {
+  const ir::Tensor& x = t(op.inputs[0]);
+  const ir::Tensor& w = t(op.inputs[1]);
+  const ir::Tensor& yt = t(op.outputs[0]);
+  if (x.dtype != ir::DType::Float32 || x.quant) unsupported(op, "3-D convolution on " + std::string(ir::dtype_name(x.dtype)) + " (TFLite's CONV_3D is float only)");
+  if (!x.shape.is_static() || !yt.shape.is_static() || !w.is_constant() || !w.shape.is_static() || w.shape.rank() != 5)
+    unsupported(op, "3-D convolution needs static shapes and a constant weight");
+  if (op.attr_int("group", 1) != 1) unsupported(op, "grouped 3-D convolution");
+  if (op.attr_string("auto_pad", "NOTSET") != "NOTSET") unsupported(op, "auto_pad");
+  auto s = op.attr_ints("strides"), d = op.attr_ints("dilations"), p = op.attr_ints("pads");
+  if (s.empty()) s = {1, 1, 1};
+  if (d.empty()) d = {1, 1, 1};
+  if (p.empty()) p = {0, 0, 0, 0, 0, 0};
+  const auto xs = x.shape.sizes(), ws = w.shape.sizes(), ys = yt.shape.sizes();
+  const std::int64_t M = ws[0], C = ws[1];
+  if (xs[1] != C) unsupported(op, "weight channels do not match the input");
+  auto ndhwc = [](const std::vector<std::int64_t>& v) { return std::vector<std::int64_t>{v[0], v[2], v[3], v[4], v[1]}; };
+  int xin = add_tensor(unique(op.inputs[0] + "/ndhwc"), x.dtype, ndhwc(xs), std::nullopt);
+  emit(B::TRANSPOSE, {tensor(op.inputs[0]), const_i32(op.name + "/to_ndhwc", {0, 2, 3, 4, 1})}, {xin},
+       tfl::BuiltinOptions::TransposeOptions, tfl::CreateTransposeOptions(fbb_).Union());
+  bool zero = true, same = true;
+  for (int i = 0; i < 3; ++i) {
+    std::int64_t after;
+    const std::int64_t before = same_before(xs[2 + i], ws[2 + i], s[i], d[i], after);
+    zero &= p[i] == 0 && p[i + 3] == 0;
+    same &= p[i] == before && p[i + 3] == after;
+  }
+  tfl::Padding padding = tfl::Padding::VALID;
+  if (!zero && same) padding = tfl::Padding::SAME;
+  else if (!zero) {
+    auto shape = ndhwc(xs);
+    for (int i = 0; i < 3; ++i) shape[1 + i] += p[i] + p[i + 3];
+    const int padded = add_tensor(unique(op.inputs[0] + "/padded"), x.dtype, shape, std::nullopt);
+    std::vector<std::int32_t> pv{0, 0};
+    for (int i = 0; i < 3; ++i) {
+      pv.push_back(static_cast<std::int32_t>(p[i]));
+      pv.push_back(static_cast<std::int32_t>(p[i + 3]));
+    }
+    pv.push_back(0);
+    pv.push_back(0);
+    const int pads = add_tensor(unique(op.name + "/paddings"), ir::DType::Int32, {5, 2}, std::nullopt, pv.data(), pv.size() * 4);
+    emit(B::PAD, {xin, pads}, {padded}, tfl::BuiltinOptions::PadOptions, tfl::CreatePadOptions(fbb_).Union(), 1);
+    xin = padded;
+  }
+  // [M, C, kD, kH, kW] -> [kD, kH, kW, C, M]
+  const std::int64_t taps = ws[2] * ws[3] * ws[4];
+  std::vector<float> f(static_cast<std::size_t>(M * C * taps));
+  const auto src = w.data->as<float>();
+  for (std::int64_t m = 0; m < M; ++m)
+    for (std::int64_t c = 0; c < C; ++c)
+      for (std::int64_t k = 0; k < taps; ++k)
+        f[static_cast<std::size_t>((k * C + c) * M + m)] = src[static_cast<std::size_t>((m * C + c) * taps + k)];
+  std::string wname = op.inputs[1];
+  if (wname.size() > 6 && wname.compare(wname.size() - 6, 6, "/oidhw") == 0) wname.resize(wname.size() - 6);
+  const int wi = add_tensor(unique(wname), ir::DType::Float32, {ws[2], ws[3], ws[4], C, M}, std::nullopt, f.data(), f.size() * 4);
+  std::vector<int> ins{xin, wi};
+  if (op.inputs.size() > 2 && !op.inputs[2].empty()) ins.push_back(tensor(op.inputs[2]));
+  const tfl::ActivationFunctionType act = act_of(op.attr_string("fused_activation", "NONE"), op);
+  const int yn = add_tensor(unique(op.outputs[0] + "/ndhwc"), yt.dtype, ndhwc(ys), std::nullopt);
+  const auto o = tfl::CreateConv3DOptions(fbb_, padding, static_cast<int>(s[0]), static_cast<int>(s[2]), static_cast<int>(s[1]), act,
+                                          static_cast<int>(d[0]), static_cast<int>(d[2]), static_cast<int>(d[1]));
+  emit(B::CONV_3D, ins, {yn}, tfl::BuiltinOptions::Conv3DOptions, o.Union(), 1);
+  emit(B::TRANSPOSE, {yn, const_i32(op.name + "/to_ncdhw", {0, 4, 1, 2, 3})}, {tensor(op.outputs[0])},
+       tfl::BuiltinOptions::TransposeOptions, tfl::CreateTransposeOptions(fbb_).Union());
+}
+
 void Writer::pool(const ir::Operation& op) {
   const bool global = op.kind == K::GlobalAveragePool || op.kind == K::GlobalMaxPool;
   const bool avg = op.kind == K::AveragePool || op.kind == K::GlobalAveragePool;
-  if (op.attr_string("layout", "NCHW") != "NHWC") unsupported(op, "layout NCHW; NHWC expected after legalisation");
+  const bool nhwc = op.attr_string("layout", "NCHW") == "NHWC";
   const ir::Tensor& x = t(op.inputs[0]);
+  if (global && x.shape.rank_known && (!nhwc || x.shape.rank() != 4)) {
+    // Global pooling of any rank = MEAN / REDUCE_MAX over the spatial axes, dims kept.
+    std::vector<std::int64_t> axes;
+    const auto r = static_cast<std::int64_t>(x.shape.rank());
+    for (std::int64_t a = nhwc ? 1 : 2; a < (nhwc ? r - 1 : r); ++a) axes.push_back(a);
+    const auto o = tfl::CreateReducerOptions(fbb_, true);
+    emit(avg ? B::MEAN : B::REDUCE_MAX, {tensor(op.inputs[0]), const_i32(op.name + "/axes", axes)}, {tensor(op.outputs[0])},
+         tfl::BuiltinOptions::ReducerOptions, o.Union(), version_for(op, 2));
+    return;
+  }
+  if (!nhwc) unsupported(op, "layout NCHW; NHWC expected after legalisation");
   if (x.shape.rank() != 4 || !x.shape.dims[1].is_static() || !x.shape.dims[2].is_static()) unsupported(op, "needs a 4-D input with static H, W");
   if (global) {
     // Global pooling = MEAN / REDUCE_MAX over H, W with kept dims.
@@ -397,18 +479,33 @@ void Writer::pool(const ir::Operation& op) {
   if (s.empty()) s = {1, 1};
   if (p.empty()) p = {0, 0, 0, 0};
   if (k.size() != 2 || s.size() != 2 || p.size() != 4) unsupported(op, "2-D pooling only");
-  if (op.attr_int("ceil_mode", 0) != 0) unsupported(op, "ceil_mode");
+  if (op.attr_string("auto_pad", "NOTSET") != "NOTSET") unsupported(op, "auto_pad");
   if (!op.attr_ints("dilations").empty() && op.attr_ints("dilations") != std::vector<std::int64_t>{1, 1}) unsupported(op, "dilations");
-  if (avg && op.attr_int("count_include_pad", 0) != 0 && p != std::vector<std::int64_t>{0, 0, 0, 0}) unsupported(op, "count_include_pad");
+  const ir::Tensor& yt = t(op.outputs[0]);
+  if (!yt.shape.rank_known || yt.shape.rank() != 4 || !yt.shape.dims[1].is_static() || !yt.shape.dims[2].is_static())
+    unsupported(op, "needs a static output shape");
+  const std::int64_t in[2] = {x.shape.dims[1].value, x.shape.dims[2].value};
+  const std::int64_t out[2] = {yt.shape.dims[1].value, yt.shape.dims[2].value};
+  // The pads the op uses (ceil_mode: the last window may run past the end pad) and
+  // the bounds its average counts within (count_include_pad: the pads, not past them).
+  const std::vector<std::int64_t> declared = p;
+  for (int i = 0; i < 2; ++i) {
+    const std::int64_t extra = (out[i] - 1) * s[i] + k[i] - (in[i] + p[i] + p[i + 2]);
+    if (extra > 0) p[i + 2] += extra;
+  }
   std::int64_t ab, aw;
-  const std::int64_t bt = same_before(x.shape.dims[1].value, k[0], s[0], 1, ab);
-  const std::int64_t bl = same_before(x.shape.dims[2].value, k[1], s[1], 1, aw);
+  const std::int64_t bt = same_before(in[0], k[0], s[0], 1, ab);
+  const std::int64_t bl = same_before(in[1], k[1], s[1], 1, aw);
   tfl::Padding padding = tfl::Padding::VALID;
   int xin = tensor(op.inputs[0]);
+  const bool include_pad = op.attr_int("count_include_pad", 0) != 0;
+  // the divisor TFLite's padded average uses equals the op's only without pads
+  // (VALID), or with SAME pads when the op excludes them from its count
+  std::vector<float> correction;  // per output pixel: k_h k_w / count, when an AVG over explicit pads needs it
   if (p == std::vector<std::int64_t>{0, 0, 0, 0}) padding = tfl::Padding::VALID;
-  else if (p == std::vector<std::int64_t>{bt, bl, ab, aw}) padding = tfl::Padding::SAME;
-  else if (!avg) {
-    // Max pooling with explicit pads: PADV2 with the lowest value first, then VALID.
+  else if (p == std::vector<std::int64_t>{bt, bl, ab, aw} && (!avg || !include_pad)) padding = tfl::Padding::SAME;
+  else {
+    // Explicit pads: PADV2 with the lowest value (max) or PAD with zeros (average), then VALID.
     std::vector<std::int64_t> shape = x.shape.sizes();
     shape[0] = std::max<std::int64_t>(shape[0], 1);
     shape[1] += p[0] + p[2];
@@ -417,28 +514,57 @@ void Writer::pool(const ir::Operation& op) {
     const std::vector<std::int32_t> pv{0, 0, static_cast<std::int32_t>(p[0]), static_cast<std::int32_t>(p[2]),
                                        static_cast<std::int32_t>(p[1]), static_cast<std::int32_t>(p[3]), 0, 0};
     const int pads = add_tensor(unique(op.name + "/paddings"), ir::DType::Int32, {4, 2}, std::nullopt, pv.data(), 32);
-    int lowest;
-    if (x.dtype == ir::DType::Float32) {
-      const float v = -std::numeric_limits<float>::max();
-      lowest = add_tensor(unique(op.name + "/lowest"), x.dtype, {}, std::nullopt, &v, 4);
-    } else if (x.dtype == ir::DType::Int8 || x.dtype == ir::DType::UInt8) {
-      const std::uint8_t v = x.dtype == ir::DType::Int8 ? 0x80 : 0;
-      lowest = add_tensor(unique(op.name + "/lowest"), x.dtype, {}, x.quant, &v, 1);
+    if (avg) {
+      // the divisor the op uses per output pixel: its window within [0, in) (or within
+      // the declared pads with count_include_pad), never past them
+      bool uniform = true;
+      for (std::int64_t h = 0; h < out[0]; ++h)
+        for (std::int64_t w = 0; w < out[1]; ++w) {
+          std::int64_t n[2];
+          const std::int64_t pos[2] = {h, w};
+          for (int i = 0; i < 2; ++i) {
+            const std::int64_t lo = include_pad ? -declared[i] : 0, hi = include_pad ? in[i] + declared[i + 2] : in[i];
+            const std::int64_t a = pos[i] * s[i] - p[i];
+            n[i] = std::max<std::int64_t>(std::min(a + k[i], hi) - std::max(a, lo), 1);
+          }
+          correction.push_back(static_cast<float>(double(k[0] * k[1]) / double(n[0] * n[1])));
+          uniform &= correction.back() == 1.f;
+        }
+      if (uniform) correction.clear();
+      if (!correction.empty() && x.dtype != ir::DType::Float32)
+        unsupported(op, "an average over pads it does not count, on " + std::string(ir::dtype_name(x.dtype)) +
+                            " (TFLite's AVERAGE_POOL_2D counts only SAME's pads)");
+      emit(B::PAD, {xin, pads}, {padded}, tfl::BuiltinOptions::PadOptions, tfl::CreatePadOptions(fbb_).Union(), version_for(op, 2));
     } else {
-      unsupported(op, "explicit pads on " + std::string(ir::dtype_name(x.dtype)));
+      int lowest;
+      if (x.dtype == ir::DType::Float32) {
+        const float v = -std::numeric_limits<float>::max();
+        lowest = add_tensor(unique(op.name + "/lowest"), x.dtype, {}, std::nullopt, &v, 4);
+      } else if (x.dtype == ir::DType::Int8 || x.dtype == ir::DType::UInt8) {
+        const std::uint8_t v = x.dtype == ir::DType::Int8 ? 0x80 : 0;
+        lowest = add_tensor(unique(op.name + "/lowest"), x.dtype, {}, x.quant, &v, 1);
+      } else {
+        unsupported(op, "explicit pads on " + std::string(ir::dtype_name(x.dtype)));
+      }
+      emit(B::PADV2, {xin, pads, lowest}, {padded}, tfl::BuiltinOptions::PadV2Options, tfl::CreatePadV2Options(fbb_).Union(),
+           version_for(op, 2));
     }
-    emit(B::PADV2, {xin, pads, lowest}, {padded}, tfl::BuiltinOptions::PadV2Options, tfl::CreatePadV2Options(fbb_).Union(),
-         version_for(op, 2));
     xin = padded;
-  } else {
-    unsupported(op, "pads other than TFLite's SAME or VALID");
   }
-  tfl::ActivationFunctionType act;
-  const int y = output_of(op, act);
+  tfl::ActivationFunctionType act = tfl::ActivationFunctionType::NONE;
+  int y = correction.empty() ? output_of(op, act) : add_tensor(unique(op.outputs[0] + "/uncorrected"), x.dtype, yt.shape.sizes(), x.quant);
   const auto o = tfl::CreatePool2DOptions(fbb_, padding, static_cast<int>(s[1]), static_cast<int>(s[0]), static_cast<int>(k[1]),
                                           static_cast<int>(k[0]), act);
   emit(avg ? B::AVERAGE_POOL_2D : B::MAX_POOL_2D, {xin}, {y}, tfl::BuiltinOptions::Pool2DOptions, o.Union(),
        version_for(op, 2));
+  if (!correction.empty()) {
+    // x k_h k_w / count: the window's sum over the values the op counts
+    const int c = add_tensor(unique(op.name + "/count_correction"), ir::DType::Float32, {1, out[0], out[1], 1}, std::nullopt,
+                             correction.data(), correction.size() * 4);
+    tfl::ActivationFunctionType a2;
+    const int yo = output_of(op, a2);
+    emit(B::MUL, {y, c}, {yo}, tfl::BuiltinOptions::MulOptions, tfl::CreateMulOptions(fbb_, a2).Union(), 1);
+  }
 }
 
 void Writer::write_op(const ir::Operation& op) {
@@ -516,6 +642,11 @@ void Writer::write_op(const ir::Operation& op) {
     case K::Sigmoid: return unary(B::LOGISTIC);
     case K::Tanh: return unary(B::TANH);
     case K::HardSwish: return unary(B::HARD_SWISH, 1);
+    case K::Gelu: {
+      const auto o = tfl::CreateGeluOptions(fbb_, op.attr_string("approximate", "none") == "tanh");
+      emit(B::GELU, {in(0)}, {y()}, tfl::BuiltinOptions::GeluOptions, o.Union(), version_for(op, 2));
+      return;
+    }
     case K::Exp: return unary(B::EXP, 1);
     case K::Log: return unary(B::LOG, 1);
     case K::Sqrt: return unary(B::SQRT, 1);
@@ -579,8 +710,20 @@ void Writer::write_op(const ir::Operation& op) {
       return;
     }
     case K::Concat: {
+      // TFLite's 8-bit CONCATENATION takes every input on the output's params (its
+      // quantisation spec): an input on others is requantised first (QUANTIZE).
       std::vector<int> ins;
-      for (std::size_t i = 0; i < op.inputs.size(); ++i) ins.push_back(in(i));
+      const ir::Tensor& yt = t(op.outputs[0]);
+      for (std::size_t i = 0; i < op.inputs.size(); ++i) {
+        const ir::Tensor& xt = t(op.inputs[i]);
+        if (yt.quant && xt.quant && xt.quant != yt.quant && xt.dtype == yt.dtype && !xt.is_constant() && xt.shape.is_static()) {
+          const int r = add_tensor(unique(op.inputs[i] + "/requantized"), xt.dtype, xt.shape.sizes(), yt.quant);
+          emit(B::QUANTIZE, {in(i)}, {r}, tfl::BuiltinOptions::QuantizeOptions, tfl::CreateQuantizeOptions(fbb_).Union(), 2);
+          ins.push_back(r);
+        } else {
+          ins.push_back(in(i));
+        }
+      }
       A act;
       const int out = output_of(op, act);
       std::int64_t axis = op.attr_int("axis", 0);
@@ -676,22 +819,61 @@ void Writer::write_op(const ir::Operation& op) {
     case K::Resize: {
       const ir::Tensor& x = t(op.inputs[0]);
       const ir::Tensor& out = t(op.outputs[0]);
-      if (x.shape.rank() != 4 || !out.shape.is_static() || !x.shape.is_static()) unsupported(op, "needs static 4-D shapes");
+      if (!x.shape.rank_known || !out.shape.rank_known || x.shape.rank() != 4 || out.shape.rank() != 4 || !out.shape.is_static() ||
+          !x.shape.is_static())
+        unsupported(op, "needs static 4-D shapes");
       const auto xs = x.shape.sizes(), ys = out.shape.sizes();
       if (xs[0] != ys[0] || xs[3] != ys[3]) unsupported(op, "resizes other axes than H and W of NHWC");
       const std::string mode = op.attr_string("mode", "nearest"), ctm = op.attr_string("coordinate_transformation_mode", "half_pixel");
-      const bool align = ctm == "align_corners";
-      const bool half = ctm == "half_pixel" || ctm == "pytorch_half_pixel" || ctm == "tf_half_pixel_for_nn";
-      if (!align && !half && ctm != "asymmetric") unsupported(op, "coordinate_transformation_mode " + ctm);
       const int size = const_i32(op.outputs[0] + "/size", {ys[1], ys[2]});
       if (mode == "linear") {
+        const bool align = ctm == "align_corners";
+        const bool half = ctm == "half_pixel" || ctm == "pytorch_half_pixel";
+        if (!align && !half && ctm != "asymmetric") unsupported(op, "linear with coordinate_transformation_mode " + ctm);
         const auto o = tfl::CreateResizeBilinearOptions(fbb_, align, half);
         emit(B::RESIZE_BILINEAR, {in(0), size}, {y()}, tfl::BuiltinOptions::ResizeBilinearOptions, o.Union(), half ? 3 : version_for(op, 2));
       } else if (mode == "nearest") {
-        const auto o = tfl::CreateResizeNearestNeighborOptions(fbb_, align, half);
-        emit(B::RESIZE_NEAREST_NEIGHBOR, {in(0), size}, {y()}, tfl::BuiltinOptions::ResizeNearestNeighborOptions, o.Union(), half ? 3 : version_for(op, 2));
+        // TFLite's nearest neighbour has three index rules (align_corners, half_pixel_centers,
+        // neither); pick the one giving the op's own index for every output row and column.
+        const std::string nm = op.attr_string("nearest_mode", "round_prefer_floor");
+        auto onnx_index = [&](std::int64_t o, std::int64_t n_in, std::int64_t n_out) {
+          const double sc = double(n_out) / double(n_in);
+          double v = 0;
+          if (ctm == "half_pixel") v = (o + 0.5) / sc - 0.5;
+          else if (ctm == "pytorch_half_pixel") v = n_out > 1 ? (o + 0.5) / sc - 0.5 : 0.0;
+          else if (ctm == "align_corners") v = n_out > 1 ? double(o) * double(n_in - 1) / double(n_out - 1) : 0.0;
+          else if (ctm == "asymmetric") v = o / sc;
+          else if (ctm == "tf_half_pixel_for_nn") v = (o + 0.5) / sc;
+          else return std::int64_t{-1};
+          double r;
+          if (nm == "floor") r = std::floor(v);
+          else if (nm == "ceil") r = std::ceil(v);
+          else if (nm == "round_prefer_ceil") r = std::floor(v + 0.5);
+          else r = (v - std::floor(v) == 0.5) ? std::floor(v) : std::round(v);
+          return std::clamp<std::int64_t>(static_cast<std::int64_t>(r), 0, n_in - 1);
+        };
+        auto tflite_index = [](std::int64_t o, std::int64_t n_in, std::int64_t n_out, bool align, bool half) {
+          const double sc = align && n_out > 1 ? double(n_in - 1) / double(n_out - 1) : double(n_in) / double(n_out);
+          const double v = (o + (half ? 0.5 : 0.0)) * sc;
+          const auto r = static_cast<std::int64_t>(align ? std::round(v) : std::floor(v));
+          return std::min<std::int64_t>(r, n_in - 1);
+        };
+        int chosen = -1;
+        for (int c = 0; c < 3 && chosen < 0; ++c) {
+          const bool align = c == 1, half = c == 2;
+          bool same = true;
+          for (int a = 0; a < 2 && same; ++a)
+            for (std::int64_t o = 0; o < ys[1 + a] && same; ++o) same = onnx_index(o, xs[1 + a], ys[1 + a]) == tflite_index(o, xs[1 + a], ys[1 + a], align, half);
+          if (same) chosen = c;
+        }
+        if (chosen < 0)
+          unsupported(op, "nearest with coordinate_transformation_mode " + ctm + " and nearest_mode " + nm +
+                              " picks rows TFLite's RESIZE_NEAREST_NEIGHBOR cannot (it has align_corners and half_pixel_centers only)");
+        const auto o = tfl::CreateResizeNearestNeighborOptions(fbb_, chosen == 1, chosen == 2);
+        emit(B::RESIZE_NEAREST_NEIGHBOR, {in(0), size}, {y()}, tfl::BuiltinOptions::ResizeNearestNeighborOptions, o.Union(),
+             chosen == 2 ? 3 : version_for(op, 2));
       } else {
-        unsupported(op, "mode " + mode);
+        unsupported(op, "mode " + mode + " (TFLite resizes by nearest neighbour or bilinear only)");
       }
       return;
     }
@@ -802,13 +984,14 @@ void Writer::write_op(const ir::Operation& op) {
         return true;
       };
       tfl::Padding padding = tfl::Padding::VALID;
+      // Pads that are neither (PyTorch's k 3, stride 2, padding 1, output_padding 1): a VALID
+      // TRANSPOSE_CONV to the rows [0, pads before + output), then a SLICE dropping the pads before.
+      bool crop = false;
       if (fits(tfl::Padding::VALID)) padding = tfl::Padding::VALID;
       else if (fits(tfl::Padding::SAME)) padding = tfl::Padding::SAME;
+      else if (pb[0] >= 0 && pb[1] >= 0) crop = true;
       else
-        unsupported(op, "pads [" + std::to_string(pb[0]) + ", " + std::to_string(pb[1]) + "] before an output of " +
-                            std::to_string(out[0]) + "x" + std::to_string(out[1]) +
-                            " are neither TFLite's SAME nor VALID for a " + std::to_string(xs[2]) + "x" +
-                            std::to_string(xs[3]) + " input");
+        unsupported(op, "negative pads before an output of " + std::to_string(out[0]) + "x" + std::to_string(out[1]));
       // [Cin, Cout, KH, KW] -> [Cout, KH, KW, Cin]
       const std::size_t es = ir::dtype_size(w.dtype);
       if (es == 0 || w.data->size() != static_cast<std::size_t>(cin * cout * k[0] * k[1]) * es)
@@ -846,11 +1029,20 @@ void Writer::write_op(const ir::Operation& op) {
       }
       if (fout != nhwc_out_.end()) c = tensor(fout->second);
       else c = add_tensor(unique(op.outputs[0] + "/nhwc_out"), yt.dtype, nhwc(ys), yt.quant);
-      std::vector<int> ins{const_i32(op.outputs[0] + "/output_shape", nhwc(ys)), wi, a};
+      std::vector<std::int64_t> conv_shape = nhwc(ys);
+      if (crop) {
+        conv_shape[1] = pb[0] + out[0];
+        conv_shape[2] = pb[1] + out[1];
+      }
+      const int full = crop ? add_tensor(unique(op.outputs[0] + "/uncropped"), yt.dtype, conv_shape, yt.quant) : c;
+      std::vector<int> ins{const_i32(op.outputs[0] + "/output_shape", conv_shape), wi, a};
       if (bias >= 0) ins.push_back(bias);
-      emit(B::TRANSPOSE_CONV, ins, {c}, tfl::BuiltinOptions::TransposeConvOptions,
+      emit(B::TRANSPOSE_CONV, ins, {full}, tfl::BuiltinOptions::TransposeConvOptions,
            tfl::CreateTransposeConvOptions(fbb_, padding, static_cast<int>(s[1]), static_cast<int>(s[0])).Union(),
            bias >= 0 ? 3 : version_for(op, 2));
+      if (crop)
+        emit(B::SLICE, {full, const_i32(op.outputs[0] + "/crop_begin", {0, pb[0], pb[1], 0}), const_i32(op.outputs[0] + "/crop_size", nhwc(ys))},
+             {c}, tfl::BuiltinOptions::SliceOptions, tfl::CreateSliceOptions(fbb_).Union(), version_for(op, 2));
       if (fout == nhwc_out_.end())
         emit(B::TRANSPOSE, {c, const_i32(op.outputs[0] + "/to_nchw", {0, 3, 1, 2})}, {y()},
              tfl::BuiltinOptions::TransposeOptions, tfl::CreateTransposeOptions(fbb_).Union(), version_for(op, 2));
@@ -1009,8 +1201,9 @@ ir::Graph prepare_for_tflite(ir::Graph g, const TfliteWriteOptions& opts) {
     }
     ir::infer_shapes(g);
     std::vector<std::string> names;
-    if (has_quant(g)) names = {"LayoutTransform", "DeadCodeElimination"};
-    else names = {"Cleanup", "ConstantFolding", "Cleanup", "OpFusion", "FuseActivation", "LayoutTransform",
+    if (has_quant(g) && opts.legalise_int8) names = {"LegaliseTflite", "LayoutTransform", "DeadCodeElimination"};
+    else if (has_quant(g)) names = {"LayoutTransform", "DeadCodeElimination"};
+    else names = {"Cleanup", "ConstantFolding", "Cleanup", "OpFusion", "LegaliseTflite", "FuseActivation", "LayoutTransform",
                   "DeadCodeElimination"};
     passes::PassManagerOptions po;
     po.record_diffs = false;

@@ -17,6 +17,9 @@ struct TfliteWriteOptions {
   /// A quantised graph keeps int8 inputs/outputs: its QuantizeLinear at the
   /// inputs and DequantizeLinear at the outputs are dropped.
   bool int8_io = false;
+  /// A quantised graph gets LegaliseTflite too (decompositions with derived int8 params).
+  /// The Coral backend defers it to writing: its checked overrides come first.
+  bool legalise_int8 = true;
 };
 
 /// Legalises any IR graph for TFLite: named dims fixed to 1, the passes a

@@ -990,6 +990,77 @@ void Reader::import_op(int index) {
           std::vector<std::int64_t>{0, 2, 3, 1};
       return;
     }
+    case B::CONV_3D: {
+      // Input NDHWC, filter [KD, KH, KW, C, M]; the IR's Conv over NCDHW with [M, C, KD, KH, KW]
+      // weights between two Transposes (the writer's mirror).
+      need(2, 1);
+      const auto* o = op->builtin_options_as_Conv3DOptions();
+      if (!o) fail(what + " has no Conv3DOptions");
+      const ir::Tensor& w = t(in(op, 1));
+      const ir::Tensor& x = t(in(op, 0));
+      if (!w.is_constant() || w.shape.rank() != 5 || !w.shape.is_static() || w.dtype != ir::DType::Float32)
+        fail(what + " needs a constant float 5-D filter [KD, KH, KW, C, M]");
+      if (x.shape.rank() != 5 || !x.shape.is_static()) fail(what + " needs a static 5-D input");
+      const auto ws = w.shape.sizes(), xs = x.shape.sizes();
+      const std::int64_t taps = ws[0] * ws[1] * ws[2], C = ws[3], M = ws[4];
+      if (xs[4] != C) fail(what + " input has " + std::to_string(xs[4]) + " channels, the filter " + std::to_string(C));
+      if (w.data->size() != static_cast<std::size_t>(taps * C * M) * 4) fail(what + " filter size does not match its shape");
+      const std::int64_t st[3] = {o->stride_d(), o->stride_h(), o->stride_w()};
+      const std::int64_t dl[3] = {o->dilation_d_factor(), o->dilation_h_factor(), o->dilation_w_factor()};
+      std::vector<std::int64_t> pads(6, 0);
+      for (int i = 0; i < 3; ++i) {
+        if (st[i] < 1 || dl[i] < 1) fail(what + " has a stride or dilation below 1");
+        if (o->padding() == tflite::Padding::SAME) {
+          const std::int64_t out = (xs[1 + i] + st[i] - 1) / st[i];
+          const std::int64_t total = std::max<std::int64_t>((out - 1) * st[i] + (ws[i] - 1) * dl[i] + 1 - xs[1 + i], 0);
+          pads[static_cast<std::size_t>(i)] = total / 2;
+          pads[static_cast<std::size_t>(i + 3)] = total - total / 2;
+        }
+      }
+      std::vector<float> buf(static_cast<std::size_t>(taps * C * M));
+      const auto src = w.data->as<float>();
+      for (std::int64_t k = 0; k < taps; ++k)
+        for (std::int64_t c = 0; c < C; ++c)
+          for (std::int64_t m = 0; m < M; ++m)
+            buf[static_cast<std::size_t>((m * C + c) * taps + k)] = src[static_cast<std::size_t>((k * C + c) * M + m)];
+      ir::Tensor wt;
+      wt.name = fresh(w.name + "/oidhw");
+      wt.dtype = ir::DType::Float32;
+      wt.shape = ir::Shape::of({M, C, ws[0], ws[1], ws[2]});
+      wt.data = ir::ConstantData::copy_of(buf.data(), buf.size() * 4);
+      const std::string wname = wt.name;
+      graph_.add_tensor(std::move(wt));
+      auto ncdhw = [&](const std::string& like, const std::string& base) {
+        ir::Tensor m = t(like);
+        m.name = fresh(base);
+        m.data.reset();
+        if (m.shape.rank_known && m.shape.rank() == 5)
+          m.shape.dims = {m.shape.dims[0], m.shape.dims[4], m.shape.dims[1], m.shape.dims[2], m.shape.dims[3]};
+        else
+          m.shape = ir::Shape::unknown_rank();
+        const std::string n = m.name;
+        graph_.add_tensor(std::move(m));
+        return n;
+      };
+      const std::string a = ncdhw(in(op, 0), y + "/ncdhw_in"), c = ncdhw(y, y + "/ncdhw_out");
+      emit("Transpose", {in(op, 0)}, {a}).attributes["perm"] = std::vector<std::int64_t>{0, 4, 1, 2, 3};
+      auto& cv = emit("Conv", {a, wname, in(op, 2)}, {c});
+      if (cv.inputs[2].empty()) cv.inputs.pop_back();
+      cv.attributes["kernel_shape"] = std::vector<std::int64_t>{ws[0], ws[1], ws[2]};
+      cv.attributes["strides"] = std::vector<std::int64_t>{st[0], st[1], st[2]};
+      cv.attributes["dilations"] = std::vector<std::int64_t>{dl[0], dl[1], dl[2]};
+      cv.attributes["pads"] = pads;
+      cv.attributes["group"] = std::int64_t{1};
+      emit("Transpose", {c}, {with_activation(o->fused_activation_function(), y, what)}, y).attributes["perm"] =
+          std::vector<std::int64_t>{0, 2, 3, 4, 1};
+      return;
+    }
+    case B::GELU: {
+      need(1, 1);
+      const auto* o = op->builtin_options_as_GeluOptions();
+      emit("Gelu", {in(op, 0)}, {y}).attributes["approximate"] = std::string(o && o->approximate() ? "tanh" : "none");
+      return;
+    }
     case B::L2_NORMALIZATION: {
       need(1, 1);
       auto& l = emit("LpNormalization", {in(op, 0)}, {y});

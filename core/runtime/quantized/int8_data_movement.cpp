@@ -47,26 +47,26 @@ void copy_rows(const std::int8_t* src, std::int64_t n, std::int64_t rows, std::i
 class PassThrough final : public PreparedOp {
  public:
   PassThrough(const ir::Operation& op, const ir::Graph& graph) : op_(op) {
-    const ir::Tensor& x = ir_tensor(graph, op.inputs[0]);
-    const ir::Tensor& y = ir_tensor(graph, op.outputs[0]);
-    const QParams qx = activation_quant_of(x), qy = activation_quant_of(y);
-    requant_ = Requantizer(qx, qy);
+    const QParams qx = activation_quant_of(ir_tensor(graph, op.inputs[0]));
+    // every output (a Split's parts) gets the input's values requantised to its own params
+    for (const auto& o : op.outputs) requant_.push_back(o.empty() ? Requantizer(qx, qx) : Requantizer(qx, activation_quant_of(ir_tensor(graph, o))));
   }
 
   std::vector<Tensor> run(std::span<const Tensor> in) const override {
     if (in[0].dtype() != ir::DType::Int8) fail("int8 " + op_.op_type + " input is " + in[0].type_string());
     auto out = run_kernel(op_, in);
-    if (!requant_.identity) {
-      Tensor r = Tensor::uninitialized(ir::DType::Int8, out[0].shape());
-      requant_.apply(out[0].data<std::int8_t>(), r.mutable_data<std::int8_t>(), r.numel());
-      out[0] = std::move(r);
+    for (std::size_t k = 0; k < out.size() && k < requant_.size(); ++k) {
+      if (requant_[k].identity || !out[k].defined()) continue;
+      Tensor r = Tensor::uninitialized(ir::DType::Int8, out[k].shape());
+      requant_[k].apply(out[k].data<std::int8_t>(), r.mutable_data<std::int8_t>(), r.numel());
+      out[k] = std::move(r);
     }
     return out;
   }
 
  private:
   ir::Operation op_;
-  Requantizer requant_;
+  std::vector<Requantizer> requant_;
 };
 
 class ConcatInt8 final : public PreparedOp {

@@ -71,6 +71,9 @@ constexpr Int8KernelEntry kTable[] = {
     {K::Pad, "int8 Pad (every mode; the constant value quantised to the output's params)", prepare_Pad, nullptr,
      P::SameAsInput, kDataOnly},
     {K::Identity, "params pass through", prepare_PassThrough, nullptr, P::SameAsInput, kDataOnly},
+    {K::Split, "params pass through to every part", prepare_PassThrough, nullptr, P::SameAsInput, kDataOnly},
+    {K::Slice, "params pass through", prepare_PassThrough, nullptr, P::SameAsInput, kDataOnly},
+    {K::Gather, "params pass through (int8 rows gathered)", prepare_PassThrough, nullptr, P::SameAsInput, kDataOnly},
 };
 
 const Int8KernelEntry* find_entry(ir::OpKind kind) {

@@ -43,6 +43,53 @@ TEST(CoralOverrides, HardSwishWithinOneLsb) {
   EXPECT_EQ(out.ops.size(), 4u);
 }
 
+TEST(CoralOverrides, HardSigmoidWithinOneLsb) {
+  // x in [-6.4, 6.35]; relu6(x + 3) / 6 in [0, 1] on TFLite's fixed logistic-style params
+  auto g = unary("HardSigmoid", " {alpha = 0.16666667, beta = 0.5}", 0.05, 0, 1.0 / 256, -128);
+  coral::CoralBackend b;
+  int lsb = -1;
+  const auto& o = b.overrides().at("HardSigmoid").front();
+  const ir::Graph out = coral::apply_checked_override(g, 0, o, &lsb);
+  EXPECT_LE(lsb, 1);
+  EXPECT_EQ(out.ops.size(), 3u);  // ADD, RELU6, MUL (6 alpha = 1: no MUL first)
+}
+
+TEST(CoralOverrides, GeluTanhFormWithinItsStatedBound) {
+  // x in [-6.4, 6.35], GELU in [-0.17, 6.35]: the tanh form's int8 ops stay within 3 LSB
+  auto g = unary("Gelu", "", 0.05, 0, 6.52 / 255, -121);
+  coral::CoralBackend b;
+  int lsb = -1;
+  const auto& o = b.overrides().at("Gelu").front();
+  EXPECT_EQ(o.max_lsb, 3);
+  const ir::Graph out = coral::apply_checked_override(g, 0, o, &lsb);
+  EXPECT_LE(lsb, 3);
+  EXPECT_EQ(out.ops.size(), 6u);
+  const auto r = b.compile(g, {});
+  EXPECT_EQ(r.ops_fallback, 0) << "every op of the tanh form maps";
+  const auto e = entries(r, "act");
+  ASSERT_GE(e.size(), 2u);
+  EXPECT_EQ(e[1].stage, "override");
+  EXPECT_TRUE(e[1].ok) << e[1].reason;
+  EXPECT_NE(e[1].reason.find("LSB"), std::string::npos) << "the error is stated: " << e[1].reason;
+}
+
+TEST(CoralOverrides, GroupedConvolutionPerGroupIsExact) {
+  // 8 -> 8 channels in 4 groups: SPLIT, four CONV_2D, CONCATENATION, all mapped
+  std::string w = "hex\"";
+  for (int i = 0; i < 8 * 2 * 3 * 3; ++i) w += i % 3 ? "03" : "fd";
+  auto g = graph("  input %x : " + i8("1,8,6,6", 0.05, 0) + "\n  const %w : " + i8("8,2,3,3", 0.02, 0) + " = " + w +
+                 "\"\n  %y = Conv(%x, %w) {group = 4, kernel_shape = [3,3], pads = [1,1,1,1]} : " +
+                 i8("1,8,6,6", 0.1, 0) + " @\"gconv\"\n  output %y");
+  coral::CoralBackend b;
+  const auto r = b.compile(g, {});
+  EXPECT_EQ(r.ops_fallback, 0);
+  const auto e = entries(r, "gconv");
+  ASSERT_GE(e.size(), 2u);
+  EXPECT_EQ(e[1].stage, "override");
+  EXPECT_TRUE(e[1].ok) << e[1].reason;
+  EXPECT_NE(e[1].reason.find("exact"), std::string::npos) << e[1].reason;
+}
+
 TEST(CoralTimeline, CompileFailsOverrideSucceeds) {
   auto g = unary("HardSwish", "", 0.05, 0, 6.725 / 255, -114);
   coral::CoralBackend b;

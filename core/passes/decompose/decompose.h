@@ -1,0 +1,57 @@
+// Decompositions: one op rewritten into ops that TFLite (and the Edge TPU) have a
+// builtin for, computing the same values. Used by the LegaliseTflite pass and by
+// the Coral backend's overrides. One file per op family beside this header.
+//
+// Each function looks at g.ops[index]; when it applies it replaces that op in place
+// (splice_ops: the ops it made sit at [index, index + n)) and returns n > 0. It
+// returns 0 and leaves the graph untouched when the op is not its case, with the
+// reason in *why when the op is its case but a form it cannot express.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "core/ir/graph.h"
+
+namespace ec::passes::decompose {
+
+using Fn = std::size_t (*)(ir::Graph& g, std::size_t index, std::string* why);
+
+// convolution.cpp
+/// Conv, ConvTranspose, MaxPool, AveragePool, GlobalAveragePool, GlobalMaxPool over
+/// [N, C, W] as their 2-D forms over [N, C, 1, W] (Reshape in and out). float and int8.
+std::size_t one_d_as_two_d(ir::Graph& g, std::size_t index, std::string* why);
+/// A grouped Conv (1 < group, not depthwise) or ConvTranspose as Split, one op per
+/// group, Concat. float and int8 (per-channel weight params sliced with the weights).
+std::size_t grouped_conv(ir::Graph& g, std::size_t index, std::string* why);
+/// MaxPool / AveragePool over [N, C, D, H, W] as a 2-D pool per frame and, in time,
+/// the max (mean) of kd strided Slices. Depth pads are not supported.
+std::size_t pool_3d(ir::Graph& g, std::size_t index, std::string* why);
+/// ConvTranspose with dilations: the same op with the kernel dilated (zeros between
+/// taps), which is exact. float and int8.
+std::size_t dilated_conv_transpose(ir::Graph& g, std::size_t index, std::string* why);
+
+// activations.cpp
+/// HardSigmoid(x) = clip(alpha x + beta, 0, 1) = relu6(6 alpha x + 6 beta) / 6:
+/// Mul, Add, Clip [0, 6], Mul. float, and int8 with intermediate params from the
+/// input's range.
+std::size_t hard_sigmoid(ir::Graph& g, std::size_t index, std::string* why);
+/// Erf by Abramowitz & Stegun 7.1.26 (|error| <= 1.5e-7): float only.
+std::size_t erf(ir::Graph& g, std::size_t index, std::string* why);
+/// Gelu in its tanh form 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))): at most
+/// 3e-4 x |x|... from the exact GELU (max 4.7e-4 absolute). float and int8.
+std::size_t gelu_tanh(ir::Graph& g, std::size_t index, std::string* why);
+
+// normalization.cpp
+/// LayerNormalization as ReduceMean, Sub, Mul, ReduceMean, Add(eps), Sqrt, Div, Mul, Add. float.
+std::size_t layer_norm(ir::Graph& g, std::size_t index, std::string* why);
+/// BatchNormalization (inference) as Mul + Add by per-channel constants. float.
+std::size_t batch_norm(ir::Graph& g, std::size_t index, std::string* why);
+
+// recurrent.cpp
+/// LSTM and GRU unrolled over their (static) sequence: one FullyConnected for the
+/// inputs of every step, then per step FullyConnected on the state, Split,
+/// Sigmoid/Tanh, Mul, Add (Sub for GRU). float.
+std::size_t recurrent(ir::Graph& g, std::size_t index, std::string* why);
+
+}  // namespace ec::passes::decompose

@@ -1,0 +1,207 @@
+// LSTM and GRU (ONNX semantics) unrolled over their static sequence, in ops every
+// TFLite runtime has (and the Edge TPU maps once quantised):
+//
+//   xw = FullyConnected(X as [T*B, I], W_d, Wb + Rb)   the input part of every step at once
+//   per step t (reversed for the reverse direction), gates = xw_t + FullyConnected(h, R_d):
+//   LSTM (gates i, o, f, c):  c = f c + i tanh(c~), h = o tanh(c)
+//   GRU  (gates z, r, h):     n = tanh(xh + r (h Rh + Rbh))   (linear_before_reset = 1)
+//                                 tanh(xh + (r h) Rh + Rbh)   (linear_before_reset = 0)
+//                             h = n + z (h - n)
+//   Y = Concat of the steps' h as [T, dirs, B, H] (layout 1: [B, T, dirs, H]); Y_h, Y_c the last ones.
+// Only the default activations, no clip, no peepholes, all sequences full length.
+#include <algorithm>
+#include <cstring>
+
+#include "core/passes/decompose/decompose.h"
+#include "core/passes/op_builder.h"
+
+namespace ec::passes::decompose {
+namespace {
+
+using K = ir::OpKind;
+
+bool present(const ir::Operation& op, std::size_t i) { return op.inputs.size() > i && !op.inputs[i].empty(); }
+
+bool all_zero(const std::vector<float>& v) {
+  return std::all_of(v.begin(), v.end(), [](float x) { return x == 0.f; });
+}
+
+std::vector<float> rows(const std::vector<float>& v, std::size_t begin, std::size_t count, std::size_t width) {
+  return {v.begin() + static_cast<std::ptrdiff_t>(begin * width), v.begin() + static_cast<std::ptrdiff_t>((begin + count) * width)};
+}
+
+}  // namespace
+
+std::size_t recurrent(ir::Graph& g, std::size_t index, std::string* why) {
+  const ir::Operation op = g.ops[index];
+  if (op.kind != K::LSTM && op.kind != K::GRU) return 0;
+  auto refuse = [&](const std::string& w) {
+    if (why) *why = w;
+    return std::size_t{0};
+  };
+  const bool lstm = op.kind == K::LSTM;
+  const std::int64_t G = lstm ? 4 : 3;
+  const ir::Tensor* x = g.find_tensor(op.inputs[0]);
+  if (!x || x->dtype != ir::DType::Float32 || x->quant || !x->shape.rank_known || x->shape.rank() != 3 || !x->shape.is_static())
+    return refuse(op.op_type + " needs a float input of static shape [T, B, I] to unroll");
+  const std::int64_t layout = op.attr_int("layout", 0);
+  const auto xs = x->shape.sizes();
+  const std::int64_t T = layout ? xs[1] : xs[0], B = layout ? xs[0] : xs[1], I = xs[2];
+  const auto W = f32_values(g, op.inputs[1]), R = f32_values(g, op.inputs[2]);
+  if (!W || !R) return refuse(op.op_type + " with non-constant weights");
+  const std::string dir = op.attr_string("direction", "forward");
+  const std::int64_t dirs = dir == "bidirectional" ? 2 : 1;
+  std::int64_t H = op.attr_int("hidden_size", 0);
+  if (H <= 0) {
+    const ir::Tensor* rt = g.find_tensor(op.inputs[2]);
+    if (!rt || !rt->shape.rank_known || rt->shape.rank() != 3 || !rt->shape.dims[2].is_static())
+      return refuse(op.op_type + " without hidden_size");
+    H = rt->shape.dims[2].value;
+  }
+  if (static_cast<std::int64_t>(W->size()) != dirs * G * H * I || static_cast<std::int64_t>(R->size()) != dirs * G * H * H)
+    return refuse(op.op_type + " weights do not match hidden_size " + std::to_string(H));
+  if (op.attr("activations") || op.attr("activation_alpha") || op.attr("activation_beta"))
+    return refuse(op.op_type + " with non-default activations");
+  if (op.attr("clip")) return refuse(op.op_type + " with clip");
+  if (lstm && op.attr_int("input_forget", 0) != 0) return refuse("LSTM with input_forget");
+  std::vector<float> bias(static_cast<std::size_t>(dirs * 2 * G * H), 0.f);
+  if (present(op, 3)) {
+    const auto bv = f32_values(g, op.inputs[3]);
+    if (!bv || bv->size() != bias.size()) return refuse(op.op_type + " with a non-constant bias");
+    bias = *bv;
+  }
+  if (present(op, 4)) {
+    const ir::Tensor* sl = g.find_tensor(op.inputs[4]);
+    bool full = sl && sl->is_constant() && (sl->dtype == ir::DType::Int32 || sl->dtype == ir::DType::Int64);
+    if (full)
+      for (std::size_t i = 0; i < static_cast<std::size_t>(B); ++i) {
+        const std::int64_t v = sl->dtype == ir::DType::Int32 ? sl->data->as<std::int32_t>()[i] : sl->data->as<std::int64_t>()[i];
+        full &= v == T;
+      }
+    if (!full) return refuse(op.op_type + " with sequence_lens shorter than the sequence");
+  }
+  if (lstm && present(op, 7)) {
+    const auto p = f32_values(g, op.inputs[7]);
+    if (!p || !all_zero(*p)) return refuse("LSTM with peepholes");
+  }
+  // Initial states: a constant of zeros is the same as none.
+  auto initial = [&](std::size_t i) -> std::optional<std::string> {
+    if (!present(op, i)) return std::nullopt;
+    if (const auto v = f32_values(g, op.inputs[i]); v && all_zero(*v)) return std::nullopt;
+    return op.inputs[i];
+  };
+  const auto h0 = initial(5), c0 = lstm ? initial(6) : std::nullopt;
+  const bool lbr = !lstm && op.attr_int("linear_before_reset", 0) != 0;
+
+  OpBuilder b(g, op.name.empty() ? op.outputs[0] : op.name);
+  auto fc = [&](const std::string& in, const std::string& w, const std::string& bias_name) {
+    std::vector<std::string> ins{in, w};
+    if (!bias_name.empty()) ins.push_back(bias_name);
+    return b.op1(K::FullyConnected, ins);
+  };
+  auto split = [&](const std::string& v, std::int64_t n, std::int64_t axis) {
+    std::vector<std::string> outs;
+    for (std::int64_t i = 0; i < n; ++i) outs.push_back(b.activation("part", ir::DType::Float32));
+    b.op(K::Split, {v}, outs, {{"axis", axis}});
+    return outs;
+  };
+  auto state_of = [&](const std::optional<std::string>& s, std::int64_t d, const char* what) {
+    if (!s) return b.f32(what, {B, H}, std::vector<float>(static_cast<std::size_t>(B * H), 0.f));
+    // [dirs, B, H] (layout 1: [B, dirs, H]) -> direction d as [B, H]
+    const std::vector<std::int64_t> starts = layout ? std::vector<std::int64_t>{0, d, 0} : std::vector<std::int64_t>{d, 0, 0};
+    const std::vector<std::int64_t> ends = layout ? std::vector<std::int64_t>{B, d + 1, H} : std::vector<std::int64_t>{d + 1, B, H};
+    const std::string sl = b.op1(K::Slice, {*s, b.i64("starts", starts), b.i64("ends", ends)});
+    return b.reshape(sl, {B, H});
+  };
+
+  std::string xt = op.inputs[0];
+  if (layout) xt = b.op1(K::Transpose, {xt}, {{"perm", std::vector<std::int64_t>{1, 0, 2}}});
+  const std::string x2 = b.reshape(xt, {T * B, I});
+  std::vector<std::vector<std::string>> hs(static_cast<std::size_t>(dirs));  // per direction, h of each step in time order
+  std::vector<std::string> h_last, c_last;
+  const auto GH = static_cast<std::size_t>(G * H), Hs = static_cast<std::size_t>(H);
+  for (std::int64_t d = 0; d < dirs; ++d) {
+    const auto du = static_cast<std::size_t>(d);
+    const std::vector<float> wd = rows(*W, du * GH, GH, static_cast<std::size_t>(I));
+    const std::vector<float> rd = rows(*R, du * GH, GH, Hs);
+    const float* wb = bias.data() + du * 2 * GH;
+    const float* rb = wb + GH;
+    std::vector<float> bx(GH);
+    for (std::size_t i = 0; i < GH; ++i) bx[i] = wb[i] + ((lbr && i >= 2 * Hs) ? 0.f : rb[i]);
+    const std::string xw = fc(x2, b.f32("w", {G * H, I}, wd), b.f32("bias", {G * H}, bx));
+    std::vector<std::string> steps;
+    if (T == 1) steps = {xw};
+    else
+      for (const auto& s : split(b.reshape(xw, {T, B * G * H}), T, 0)) steps.push_back(b.reshape(s, {B, G * H}));
+    std::string h = state_of(h0, d, "h0"), c = lstm ? state_of(c0, d, "c0") : std::string();
+    hs[du].assign(static_cast<std::size_t>(T), {});
+    const bool reverse = dir == "reverse" || d == 1;
+    std::string r_all, r_zr, r_h, rbh;
+    if (lstm) r_all = b.f32("r", {G * H, H}, rd);
+    else {
+      r_zr = b.f32("r_zr", {2 * H, H}, rows(rd, 0, 2 * Hs, Hs));
+      r_h = b.f32("r_h", {H, H}, rows(rd, 2 * Hs, Hs, Hs));
+      if (lbr) rbh = b.f32("rb_h", {H}, std::vector<float>(rb + 2 * Hs, rb + 3 * Hs));
+    }
+    for (std::int64_t k = 0; k < T; ++k) {
+      const std::int64_t t = reverse ? T - 1 - k : k;
+      const std::string& gx = steps[static_cast<std::size_t>(t)];
+      if (lstm) {
+        const auto p = split(b.op1(K::Add, {gx, fc(h, r_all, "")}), 4, 1);  // i, o, f, c~
+        const std::string i = b.op1(K::Sigmoid, {p[0]}), o = b.op1(K::Sigmoid, {p[1]}), f = b.op1(K::Sigmoid, {p[2]});
+        c = b.op1(K::Add, {b.op1(K::Mul, {f, c}), b.op1(K::Mul, {i, b.op1(K::Tanh, {p[3]})})});
+        h = b.op1(K::Mul, {o, b.op1(K::Tanh, {c})});
+      } else {
+        const auto xp = split(gx, 3, 1);  // z, r, h
+        const auto hp = split(fc(h, r_zr, ""), 2, 1);
+        const std::string z = b.op1(K::Sigmoid, {b.op1(K::Add, {xp[0], hp[0]})});
+        const std::string r = b.op1(K::Sigmoid, {b.op1(K::Add, {xp[1], hp[1]})});
+        const std::string hh = lbr ? b.op1(K::Mul, {r, fc(h, r_h, rbh)}) : fc(b.op1(K::Mul, {r, h}), r_h, "");
+        const std::string n = b.op1(K::Tanh, {b.op1(K::Add, {xp[2], hh})});
+        h = b.op1(K::Add, {n, b.op1(K::Mul, {z, b.op1(K::Sub, {h, n})})});
+      }
+      hs[du][static_cast<std::size_t>(t)] = h;
+    }
+    h_last.push_back(h);
+    c_last.push_back(c);
+  }
+  // Outputs: each written by the last op made for it.
+  auto concat = [&](const std::vector<std::string>& v, std::int64_t axis) {
+    return v.size() == 1 ? v[0] : b.op1(K::Concat, v, {{"axis", axis}});
+  };
+  auto emit = [&](std::string value, const std::string& out) {
+    for (auto it = b.ops().rbegin(); it != b.ops().rend(); ++it)
+      if (!it->outputs.empty() && it->outputs[0] == value) {
+        it->outputs[0] = out;
+        g.tensors.erase(value);
+        return;
+      }
+    b.op(K::Identity, {value}, {out});
+  };
+  if (!op.outputs.empty() && !op.outputs[0].empty()) {
+    std::vector<std::string> per_dir;
+    for (std::int64_t d = 0; d < dirs; ++d) {
+      std::vector<std::string> steps;
+      for (const auto& h : hs[static_cast<std::size_t>(d)]) steps.push_back(b.reshape(h, {1, 1, B, H}));
+      per_dir.push_back(concat(steps, 0));
+    }
+    std::string y = concat(per_dir, 1);  // [T, dirs, B, H]
+    if (layout) y = b.op1(K::Transpose, {y}, {{"perm", std::vector<std::int64_t>{2, 0, 1, 3}}});
+    emit(y, op.outputs[0]);
+  }
+  auto last = [&](const std::vector<std::string>& v, std::size_t out) {
+    if (op.outputs.size() <= out || op.outputs[out].empty()) return;
+    std::vector<std::string> parts;
+    for (const auto& s : v) parts.push_back(b.reshape(s, {1, B, H}));
+    std::string y = concat(parts, 0);  // [dirs, B, H]
+    if (layout) y = b.op1(K::Transpose, {y}, {{"perm", std::vector<std::int64_t>{1, 0, 2}}});
+    emit(y, op.outputs[out]);
+  };
+  last(h_last, 1);
+  if (lstm) last(c_last, 2);
+  const std::size_t n = b.ops().size();
+  splice_ops(g, index, std::move(b.ops()));
+  return n;
+}
+
+}  // namespace ec::passes::decompose

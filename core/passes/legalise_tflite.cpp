@@ -1,0 +1,79 @@
+// LegaliseTflite: ops with no TFLite builtin become ops with one, computing the
+// same values (core/passes/decompose/: one file per op family). Run by the TFLite
+// writer's legalisation (prepare_for_tflite) before the layout pass, and by the
+// Coral backend's pipeline before quantisation, so the ops it makes are calibrated
+// and can map to the Edge TPU.
+//
+// Order matters: recurrent layers and normalisations first (their parts may be
+// 1-D), then 1-D ops to 2-D, then grouped convolutions (a 1-D grouped Conv becomes
+// a 2-D one first), then element-wise activations.
+#include <array>
+
+#include "core/passes/decompose/decompose.h"
+#include "core/passes/pass.h"
+#include "core/passes/pass_registry.h"
+
+namespace ec::passes {
+namespace {
+
+constexpr std::array<StatisticSpec, 2> kStats{{
+    {"ops_decomposed", "ops decomposed"},
+    {"ops_made", "ops made"},
+}};
+
+struct Step {
+  const char* what;
+  decompose::Fn fn;
+};
+
+// Gelu has a TFLite builtin (GELU): its tanh form is the Coral backend's override.
+constexpr std::array<Step, 9> kSteps{{
+    {"recurrent", &decompose::recurrent},
+    {"layer_norm", &decompose::layer_norm},
+    {"batch_norm", &decompose::batch_norm},
+    {"one_d", &decompose::one_d_as_two_d},
+    {"pool_3d", &decompose::pool_3d},
+    {"dilated_conv_transpose", &decompose::dilated_conv_transpose},
+    {"grouped_conv", &decompose::grouped_conv},
+    {"hard_sigmoid", &decompose::hard_sigmoid},
+    {"erf", &decompose::erf},
+}};
+
+class LegaliseTflite final : public Pass {
+ public:
+  std::string_view name() const override { return "LegaliseTflite"; }
+  std::string_view summary() const override { return find_pass(name())->summary; }
+  std::string_view description() const override {
+    return "Rewrites ops TFLite has no builtin for into ops it has, with the same values: LSTM and GRU unrolled "
+           "over their sequence; LayerNormalization and BatchNormalization as arithmetic; 1-D convolutions and "
+           "pools as 2-D ones over a unit dimension; grouped convolutions as one per group (Split, Conv, Concat); "
+           "dilated ConvTranspose with a dilated kernel; HardSigmoid as relu6(6a x + 6b) / 6; Erf by its "
+           "Abramowitz-Stegun polynomial (1.5e-7). An op of such a kind it cannot rewrite is left, with a note.";
+  }
+  std::span<const StatisticSpec> statistics() const override { return kStats; }
+
+  PassResult run(ir::Graph& g) override {
+    PassResult r;
+    for (const auto& step : kSteps) {
+      // last op first: what a rewrite splices in sits after the ops still to visit
+      for (std::size_t i = g.ops.size(); i-- > 0;) {
+        std::string why;
+        const std::string name = g.ops[i].name;
+        const std::size_t n = step.fn(g, i, &why);
+        if (n > 0) {
+          r.add("ops_decomposed");
+          r.add("ops_made", static_cast<std::int64_t>(n));
+        } else if (!why.empty()) {
+          r.note(name, why);
+        }
+      }
+    }
+    return r;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> make_legalise_tflite_pass() { return std::make_unique<LegaliseTflite>(); }
+
+}  // namespace ec::passes

