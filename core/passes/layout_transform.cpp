@@ -8,7 +8,8 @@
 // none (an edge) — and writes a twin. Element-wise ops whose data inputs all
 // have twins (or are scalar constants, constants they broadcast, which get an NHWC
 // copy, or NCHW tensors no larger than a twin operand, transposed in) run on the twins
-// too, and so do a Concat of twins (its axis moved), a Split of a twin (each part a twin), a Pad of a twin with constant
+// too, and so do a Concat of twins (its axis moved), a Split of a twin (each part a twin), a
+// Resize of a twin (its scales / sizes moved), a Pad of a twin with constant
 // pads (moved to NHWC order), a Reduce* of a twin (its axes moved; without keepdims only
 // when the remaining dims come out in the same order) and, for the CPU runtime, per-tensor Quantize/
 // DequantizeLinear of a twin (not for the Edge TPU, whose graph keeps them at its edges
@@ -253,6 +254,39 @@ class LayoutTransform final : public Pass {
           convert = true;
           for (auto& in : op.inputs) in = twin.at(in);
           op.attributes["axis"] = std::find(kToNhwc.begin(), kToNhwc.end(), axis) - kToNhwc.begin();
+        }
+      } else if (plain && !extra_outputs && op.kind == ir::OpKind::Resize && twin.count(op.inputs[0]) &&
+                 is_rank4(g, op.outputs[0]) && (op.inputs.size() < 2 || op.inputs[1].empty() || find_constant(g, op.inputs[1])) &&
+                 op.attr_string("coordinate_transformation_mode", "half_pixel") != "tf_crop_and_resize") {
+        // Resize of a twin: its scales / sizes (4 values, NCHW order) in NHWC order.
+        bool ok = true;
+        std::vector<std::pair<std::size_t, runtime::Tensor>> moved;
+        for (std::size_t k = 2; k < op.inputs.size() && ok; ++k) {
+          if (op.inputs[k].empty()) continue;
+          const ir::Tensor* c = find_constant(g, op.inputs[k]);
+          if (!c) { ok = false; break; }
+          const runtime::Tensor v = constant_value(*c);
+          if (v.numel() == 0) continue;
+          if (v.numel() != 4) { ok = false; break; }
+          if (c->dtype == ir::DType::Float32) {
+            const auto f = v.to_float_vector();
+            std::vector<float> n(4);
+            for (std::size_t d = 0; d < 4; ++d) n[d] = f[static_cast<std::size_t>(kToNhwc[d])];
+            moved.emplace_back(k, runtime::Tensor::from_values<float>(ir::DType::Float32, {4}, n));
+          } else {
+            const auto i = v.to_int64_vector();
+            std::vector<std::int64_t> n(4);
+            for (std::size_t d = 0; d < 4; ++d) n[d] = i[static_cast<std::size_t>(kToNhwc[d])];
+            moved.emplace_back(k, runtime::Tensor::from_values(ir::DType::Int64, {4}, n));
+          }
+        }
+        if (ok) {
+          convert = true;
+          op.inputs[0] = twin.at(op.inputs[0]);
+          for (auto& [k, v] : moved) {
+            old_weights.insert(op.inputs[k]);
+            op.inputs[k] = add_constant(g, op.inputs[k] + ".nhwc", v);
+          }
         }
       } else if (plain && op.kind == ir::OpKind::Split && twin.count(op.inputs[0]) &&
                  (op.inputs.size() < 2 || op.inputs[1].empty() || find_constant(g, op.inputs[1])) &&

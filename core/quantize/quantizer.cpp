@@ -298,8 +298,30 @@ QuantizeResult quantize(const ir::Graph& float_graph, const std::vector<Sample>&
   using Ranges = std::map<std::string, std::pair<float, float>>;
   // Propagate scales (graph order: an op's inputs have params before its outputs are
   // chosen) from the activation ranges `range` and the model's own params (qat).
-  auto propagate = [&](const Ranges& range) {
+  auto propagate = [&](const Ranges& observed) {
     plan.params.clear();
+    // A target whose 8-bit Concat takes every input on the output's params (TFLite's
+    // quantisation spec, so the Edge TPU): inputs and output share the union of their
+    // ranges, as TFLite's converter chooses them (no requantising op in front).
+    Ranges range = observed;
+    if (target.concat_shares_params)
+      for (int round = 0; round < 4; ++round)  // concats of concats settle in a few rounds
+        for (std::size_t i = 0; i < fg.ops.size(); ++i) {
+          const ir::Operation& op = fg.ops[i];
+          if (op.kind != ir::OpKind::Concat || !plan.int8_ops.count(i)) continue;
+          std::vector<std::string> members(op.inputs.begin(), op.inputs.end());
+          members.push_back(op.outputs[0]);
+          float lo = 0, hi = 0;
+          bool all = true;
+          for (const auto& t : members) {
+            const auto r = range.find(t);
+            if (r == range.end()) { all = false; break; }
+            lo = std::min(lo, r->second.first);
+            hi = std::max(hi, r->second.second);
+          }
+          if (all)
+            for (const auto& t : members) range[t] = {lo, hi};
+        }
     if (strategy->qdq_params)
       for (const auto& [t, p] : given)
         if (is_float_activation(fg, t)) plan.params[t] = p;

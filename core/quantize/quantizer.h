@@ -39,6 +39,9 @@ struct TargetConstraints {
   /// to its CPU fallback in float: never quantised, reported with `keep_float_reason`.
   std::vector<std::string> keep_float;
   std::string keep_float_reason;
+  /// An 8-bit Concat takes every input on its output's params (TFLite's spec): the
+  /// quantiser gives them all the union of their ranges.
+  bool concat_shares_params = false;
 };
 
 struct QuantizeOptions {

@@ -724,10 +724,10 @@ void Writer::write_op(const ir::Operation& op) {
           ins.push_back(in(i));
         }
       }
-      A act;
-      const int out = output_of(op, act);
+      // no fused activation: TFLite's CONCATENATION kernel refuses one (and so does the Edge TPU)
+      const int out = y();
       std::int64_t axis = op.attr_int("axis", 0);
-      const auto o = tfl::CreateConcatenationOptions(fbb_, static_cast<int>(axis), act);
+      const auto o = tfl::CreateConcatenationOptions(fbb_, static_cast<int>(axis), A::NONE);
       emit(B::CONCATENATION, ins, {out}, tfl::BuiltinOptions::ConcatenationOptions, o.Union(), version_for(op, 2));
       return;
     }
@@ -791,8 +791,29 @@ void Writer::write_op(const ir::Operation& op) {
       return;
     }
     case K::Gather: {
-      const auto o = tfl::CreateGatherOptions(fbb_, static_cast<int>(op.attr_int("axis", 0)));
-      emit(B::GATHER, {in(0), in(1)}, {y()}, tfl::BuiltinOptions::GatherOptions, o.Union(), version_for(op, 2));
+      std::int64_t axis = op.attr_int("axis", 0);
+      const ir::Tensor& x = t(op.inputs[0]);
+      if (axis < 0 && x.shape.rank_known) axis += static_cast<std::int64_t>(x.shape.rank());
+      int idx = in(1);
+      // TFLite's GATHER takes no negative index (ONNX counts them from the end): constant
+      // ones are written counted from the start.
+      const ir::Tensor& it = t(op.inputs[1]);
+      if (it.is_constant() && x.shape.rank_known && axis >= 0 && static_cast<std::size_t>(axis) < x.shape.rank() &&
+          x.shape.dims[static_cast<std::size_t>(axis)].is_static()) {
+        const std::int64_t n = x.shape.dims[static_cast<std::size_t>(axis)].value;
+        std::vector<std::int32_t> v;
+        bool negative = false;
+        for (auto i : const_ints(op.inputs[1], op)) {
+          negative |= i < 0;
+          v.push_back(static_cast<std::int32_t>(i < 0 ? i + n : i));
+        }
+        if (negative) {
+          std::vector<std::int64_t> shape = it.shape.sizes();
+          idx = add_tensor(unique(op.inputs[1] + "/from_start"), ir::DType::Int32, shape, std::nullopt, v.data(), v.size() * 4);
+        }
+      }
+      const auto o = tfl::CreateGatherOptions(fbb_, static_cast<int>(axis));
+      emit(B::GATHER, {in(0), idx}, {y()}, tfl::BuiltinOptions::GatherOptions, o.Union(), version_for(op, 2));
       return;
     }
     case K::ReduceMean: case K::ReduceSum: case K::ReduceMax: case K::ReduceMin: case K::ReduceProd: {
@@ -822,16 +843,30 @@ void Writer::write_op(const ir::Operation& op) {
       if (!x.shape.rank_known || !out.shape.rank_known || x.shape.rank() != 4 || out.shape.rank() != 4 || !out.shape.is_static() ||
           !x.shape.is_static())
         unsupported(op, "needs static 4-D shapes");
-      const auto xs = x.shape.sizes(), ys = out.shape.sizes();
-      if (xs[0] != ys[0] || xs[3] != ys[3]) unsupported(op, "resizes other axes than H and W of NHWC");
+      auto xs = x.shape.sizes(), ys = out.shape.sizes();
+      // An NCHW Resize (one LayoutTransform left: a float island in an 8-bit graph) runs
+      // between two TRANSPOSEs.
+      const bool nchw = xs[3] != ys[3] && xs[1] == ys[1];
+      if (nchw) {
+        xs = {xs[0], xs[2], xs[3], xs[1]};
+        ys = {ys[0], ys[2], ys[3], ys[1]};
+      }
+      if (xs[0] != ys[0] || xs[3] != ys[3]) unsupported(op, "resizes other axes than H and W");
       const std::string mode = op.attr_string("mode", "nearest"), ctm = op.attr_string("coordinate_transformation_mode", "half_pixel");
       const int size = const_i32(op.outputs[0] + "/size", {ys[1], ys[2]});
+      int rin = in(0), rout = y();
+      if (nchw) {
+        rin = add_tensor(unique(op.inputs[0] + "/nhwc"), x.dtype, xs, x.quant);
+        emit(B::TRANSPOSE, {in(0), const_i32(op.name + "/to_nhwc", {0, 2, 3, 1})}, {rin}, tfl::BuiltinOptions::TransposeOptions,
+             tfl::CreateTransposeOptions(fbb_).Union(), version_for(op, 2));
+        rout = add_tensor(unique(op.outputs[0] + "/nhwc"), out.dtype, ys, out.quant);
+      }
       if (mode == "linear") {
         const bool align = ctm == "align_corners";
         const bool half = ctm == "half_pixel" || ctm == "pytorch_half_pixel";
         if (!align && !half && ctm != "asymmetric") unsupported(op, "linear with coordinate_transformation_mode " + ctm);
         const auto o = tfl::CreateResizeBilinearOptions(fbb_, align, half);
-        emit(B::RESIZE_BILINEAR, {in(0), size}, {y()}, tfl::BuiltinOptions::ResizeBilinearOptions, o.Union(), half ? 3 : version_for(op, 2));
+        emit(B::RESIZE_BILINEAR, {rin, size}, {rout}, tfl::BuiltinOptions::ResizeBilinearOptions, o.Union(), half ? 3 : version_for(op, 2));
       } else if (mode == "nearest") {
         // TFLite's nearest neighbour has three index rules (align_corners, half_pixel_centers,
         // neither); pick the one giving the op's own index for every output row and column.
@@ -870,11 +905,14 @@ void Writer::write_op(const ir::Operation& op) {
           unsupported(op, "nearest with coordinate_transformation_mode " + ctm + " and nearest_mode " + nm +
                               " picks rows TFLite's RESIZE_NEAREST_NEIGHBOR cannot (it has align_corners and half_pixel_centers only)");
         const auto o = tfl::CreateResizeNearestNeighborOptions(fbb_, chosen == 1, chosen == 2);
-        emit(B::RESIZE_NEAREST_NEIGHBOR, {in(0), size}, {y()}, tfl::BuiltinOptions::ResizeNearestNeighborOptions, o.Union(),
+        emit(B::RESIZE_NEAREST_NEIGHBOR, {rin, size}, {rout}, tfl::BuiltinOptions::ResizeNearestNeighborOptions, o.Union(),
              chosen == 2 ? 3 : version_for(op, 2));
       } else {
         unsupported(op, "mode " + mode + " (TFLite resizes by nearest neighbour or bilinear only)");
       }
+      if (nchw)
+        emit(B::TRANSPOSE, {rout, const_i32(op.name + "/to_nchw", {0, 3, 1, 2})}, {y()}, tfl::BuiltinOptions::TransposeOptions,
+             tfl::CreateTransposeOptions(fbb_).Union(), version_for(op, 2));
       return;
     }
     case K::ArgMax: case K::ArgMin: {
@@ -1209,6 +1247,35 @@ ir::Graph prepare_for_tflite(ir::Graph g, const TfliteWriteOptions& opts) {
     po.record_diffs = false;
     auto pm = passes::make_pipeline(names, po);
     pm.run(g);
+  }
+  if (!from_tflite) {
+    // int64 inputs (token ids) are int32 in the file, as TFLite's converter writes them
+    // (its GATHER takes int32 indices); another reader gets them through a CAST.
+    for (const auto& in : g.inputs) {
+      ir::Tensor* t = g.find_tensor(in);
+      if (!t || t->dtype != ir::DType::Int64) continue;
+      t->dtype = ir::DType::Int32;
+      bool only_gather = true;
+      for (const auto& op : g.ops)
+        for (std::size_t k = 0; k < op.inputs.size(); ++k)
+          if (op.inputs[k] == in) only_gather &= op.kind == K::Gather && k == 1;
+      if (only_gather) continue;
+      ir::Tensor wide = *t;
+      wide.name = in + "/int64";
+      wide.dtype = ir::DType::Int64;
+      g.add_tensor(wide);
+      for (auto& op : g.ops)
+        for (auto& i : op.inputs)
+          if (i == in) i = wide.name;
+      ir::Operation cast;
+      cast.kind = K::Cast;
+      cast.op_type = "Cast";
+      cast.name = in + "/to_int64";
+      cast.inputs = {in};
+      cast.outputs = {wide.name};
+      cast.attributes["to"] = std::string(ir::dtype_name(ir::DType::Int64));
+      g.ops.insert(g.ops.begin(), std::move(cast));
+    }
   }
   auto consumers = [&](const std::string& n) {
     std::vector<ir::Operation*> v;
