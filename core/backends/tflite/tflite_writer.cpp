@@ -551,8 +551,13 @@ void Writer::pool(const ir::Operation& op) {
     }
     xin = padded;
   }
+  // TFLite's 8-bit AVERAGE_POOL_2D keeps its input's params (its quantisation spec): an
+  // output on others is a QUANTIZE after it.
+  const bool requantize = avg && x.quant && yt.quant && !(x.quant == yt.quant);
   tfl::ActivationFunctionType act = tfl::ActivationFunctionType::NONE;
-  int y = correction.empty() ? output_of(op, act) : add_tensor(unique(op.outputs[0] + "/uncorrected"), x.dtype, yt.shape.sizes(), x.quant);
+  int y = correction.empty() && !requantize
+              ? output_of(op, act)
+              : add_tensor(unique(op.outputs[0] + (requantize ? "/pooled" : "/uncorrected")), x.dtype, yt.shape.sizes(), x.quant);
   const auto o = tfl::CreatePool2DOptions(fbb_, padding, static_cast<int>(s[1]), static_cast<int>(s[0]), static_cast<int>(k[1]),
                                           static_cast<int>(k[0]), act);
   emit(avg ? B::AVERAGE_POOL_2D : B::MAX_POOL_2D, {xin}, {y}, tfl::BuiltinOptions::Pool2DOptions, o.Union(),
@@ -565,6 +570,8 @@ void Writer::pool(const ir::Operation& op) {
     const int yo = output_of(op, a2);
     emit(B::MUL, {y, c}, {yo}, tfl::BuiltinOptions::MulOptions, tfl::CreateMulOptions(fbb_, a2).Union(), 1);
   }
+  if (requantize)
+    emit(B::QUANTIZE, {y}, {tensor(op.outputs[0])}, tfl::BuiltinOptions::QuantizeOptions, tfl::CreateQuantizeOptions(fbb_).Union(), 2);
 }
 
 void Writer::write_op(const ir::Operation& op) {
