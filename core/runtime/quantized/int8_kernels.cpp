@@ -74,6 +74,8 @@ constexpr Int8KernelEntry kTable[] = {
     {K::Split, "params pass through to every part", prepare_PassThrough, nullptr, P::SameAsInput, kDataOnly},
     {K::Slice, "params pass through", prepare_PassThrough, nullptr, P::SameAsInput, kDataOnly},
     {K::Gather, "params pass through (int8 rows gathered)", prepare_PassThrough, nullptr, P::SameAsInput, kDataOnly},
+    {K::Resize, "int8 Resize of the stored values, params kept (TFLite's RESIZE_BILINEAR / NEAREST_NEIGHBOR)",
+     prepare_Resize, nullptr, P::SameAsInput, kDataOnly},
 };
 
 const Int8KernelEntry* find_entry(ir::OpKind kind) {

@@ -527,6 +527,10 @@ bool is_nhwc(const ir::Operation& op) { return op.attr_string("layout", "NCHW") 
 
 }  // namespace
 
+std::unique_ptr<PreparedOp> prepare_Resize(const ir::Operation& op, const ir::Graph& graph) {
+  return std::make_unique<ViaFloat>(op, graph);
+}
+
 std::unique_ptr<PreparedOp> prepare_tflite_reference(const ir::Operation& op, const ir::Graph& graph) {
   const ir::Tensor* x = graph.find_tensor(op.inputs[0]);
   const bool u8 = x && x->dtype == ir::DType::UInt8;
