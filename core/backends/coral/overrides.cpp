@@ -16,6 +16,7 @@
 
 #include "core/backends/coral/coral_backend.h"
 #include "core/errors.h"
+#include "core/ir/shape_inference.h"
 #include "core/passes/decompose/decompose.h"
 #include "core/runtime/session.h"
 
@@ -193,6 +194,7 @@ ir::Graph apply_checked_override(const ir::Graph& graph, std::size_t index, cons
     if (max_lsb) *max_lsb = 0;
     ir::Graph out = graph;
     o.rewrite(out, index);
+    ir::infer_shapes(out);  // the ops it made get their shapes (the rules look at them)
     return out;
   }
   // check data: every int8 value, then random ones
@@ -219,6 +221,7 @@ ir::Graph apply_checked_override(const ir::Graph& graph, std::size_t index, cons
                                     " LSB (> " + std::to_string(o.max_lsb) + ") at input value " + std::to_string(int(xv[worst_at])) + "; not used");
   ir::Graph out = graph;
   o.rewrite(out, index);
+  ir::infer_shapes(out);
   return out;
 }
 
