@@ -13,6 +13,37 @@ constexpr MilInputDef kCast[] = {{"x", I::Any, true}, {"dtype", I::String, true}
 constexpr MilInputDef kConv[] = {{"x", I::T, true},         {"weight", I::T, true},      {"bias", I::T, false},
                                  {"strides", I::Int32, false}, {"pad_type", I::String, false}, {"pad", I::Int32, false},
                                  {"dilations", I::Int32, false}, {"groups", I::Int32, false}};
+// iOS15/conv.py: conv_transpose(x, weight[C_in, C_out/groups, *K], bias, pad, output_shape, pad_type, strides,
+// dilations, groups)
+constexpr MilInputDef kConvTranspose[] = {{"x", I::T, true},          {"weight", I::T, true},        {"bias", I::T, false},
+                                          {"pad", I::Int32, false},   {"output_shape", I::Int32, false},
+                                          {"pad_type", I::String, false}, {"strides", I::Int32, false},
+                                          {"dilations", I::Int32, false}, {"groups", I::Int32, false}};
+// iOS15/recurrent.py (fp16 from iOS17/recurrent.py): lstm gates [i, f, o, z], gru gates [r, o, z]
+constexpr MilInputDef kLstm[] = {{"x", I::T, true},
+                                 {"initial_h", I::T, true},
+                                 {"initial_c", I::T, true},
+                                 {"weight_ih", I::T, true},
+                                 {"weight_hh", I::T, true},
+                                 {"bias", I::T, false},
+                                 {"peephole", I::T, false},
+                                 {"weight_ih_back", I::T, false},
+                                 {"weight_hh_back", I::T, false},
+                                 {"bias_back", I::T, false},
+                                 {"peephole_back", I::T, false},
+                                 {"direction", I::String, false},
+                                 {"output_sequence", I::Bool, false},
+                                 {"recurrent_activation", I::String, false},
+                                 {"cell_activation", I::String, false},
+                                 {"activation", I::String, false},
+                                 {"clip", I::T, false}};
+constexpr MilInputDef kGru[] = {{"x", I::T, true},          {"initial_h", I::T, true},
+                                {"weight_ih", I::T, true},  {"weight_hh", I::T, true},
+                                {"bias", I::T, false},      {"direction", I::String, false},
+                                {"output_sequence", I::Bool, false}, {"recurrent_activation", I::String, false},
+                                {"activation", I::String, false}};
+// tensor_transformation.py reverse(x, axes)
+constexpr MilInputDef kReverse[] = {{"x", I::Any, true}, {"axes", I::Int32, false}};
 // iOS15/linear.py
 constexpr MilInputDef kLinear[] = {{"x", I::T, true}, {"weight", I::T, true}, {"bias", I::T, false}};
 constexpr MilInputDef kMatmul[] = {{"x", I::T, true}, {"y", I::T, true}, {"transpose_x", I::Bool, false},
@@ -73,6 +104,10 @@ const std::array kOps = std::to_array<MilOpDef>({
     {"const", 15, std::span(kNone, 0)},
     {"cast", 15, kCast},
     {"conv", 15, kConv},
+    {"conv_transpose", 15, kConvTranspose},
+    {"lstm", 15, kLstm, false, 17},
+    {"gru", 15, kGru, false, 17},
+    {"reverse", 15, kReverse},
     {"linear", 15, kLinear},
     {"matmul", 15, kMatmul},
     {"add", 15, kBinary},
