@@ -637,7 +637,9 @@ void recurrent_out(Builder& b, const ir::Operation& op, std::size_t k, const Rec
   const std::string& out = op.outputs[k];
   const std::string n = op.name + (state ? "_state_out" : "_seq_out");
   const std::vector<std::int64_t> lead = state ? std::vector<std::int64_t>{r.N} : std::vector<std::int64_t>{r.S, r.N};
-  v = b.cast_to(v, {dt, {}}, b.fdt());
+  std::vector<std::int64_t> joined = lead;  // MIL's [.., N, dirs * H]
+  joined.push_back(r.dirs * r.H);
+  v = b.cast_to(v, {dt, joined}, b.fdt());
   std::vector<std::int64_t> split = lead;  // [.., N, dirs, H]
   split.push_back(r.dirs);
   split.push_back(r.H);
@@ -1068,9 +1070,22 @@ void lower_resize(Builder& b, const ir::Operation& op) {
   In in{{"x", {b.value(op.inputs[0])}}, {"scale_factor_height", {scale(op.name + "_scale_h", sh)}},
         {"scale_factor_width", {scale(op.name + "_scale_w", sw)}}};
   if (mode == "nearest") {
-    if (ct != "asymmetric" || op.attr_string("nearest_mode", "round_prefer_floor") != "floor")
-      no_form(op, "nearest Resize other than asymmetric/floor (upsample_nearest_neighbor's sampling)");
+    // upsample_nearest_neighbor samples floor(i / s). So does half_pixel with either rounding at an
+    // integer scale s: (i + 0.5) / s - 0.5 = q + (r - (s - 1) / 2) / s for i = q s + r, whose
+    // fraction stays inside (-1/2, 1/2), so it rounds to q; tf_half_pixel_for_nn (i + 0.5) / s floors to q.
+    const std::string nm = op.attr_string("nearest_mode", "round_prefer_floor");
+    const bool integer = sh == std::floor(sh) && sw == std::floor(sw);
+    const bool same = (ct == "asymmetric" && nm == "floor") || (ct == "tf_half_pixel_for_nn" && nm == "floor") ||
+                      (integer && (ct == "half_pixel" || ct == "pytorch_half_pixel") && nm.rfind("round_prefer_", 0) == 0);
+    if (!same) no_form(op, "nearest Resize with " + ct + "/" + nm + (integer ? "" : " at a fractional scale") +
+                               " (upsample_nearest_neighbor samples floor(i / scale))");
     b.emit("upsample_nearest_neighbor", std::move(in), op.outputs[0]);
+  } else if (mode == "linear" && ct == "asymmetric") {
+    // iOS15 resize_bilinear "DEFAULT": grid i (Xin - Xin/Xout) / (Xout - 1) = i Xin / Xout, clamped: asymmetric.
+    b.emit("resize_bilinear", {{"x", {b.value(op.inputs[0])}}, {"target_size_height", {b.int1(op.name + "_height", ys[2])}},
+                               {"target_size_width", {b.int1(op.name + "_width", ys[3])}},
+                               {"sampling_mode", {b.str(op.name + "_sampling_mode", "DEFAULT")}}},
+           op.outputs[0]);
   } else if (mode == "linear") {
     if (ct != "align_corners" && ct != "half_pixel" && ct != "pytorch_half_pixel") no_form(op, "linear Resize with " + ct);
     in.push_back({"align_corners", {b.bool1(op.name + "_align_corners", ct == "align_corners")}});

@@ -91,6 +91,9 @@ constexpr MilInputDef kUpBilinear[] = {{"x", I::T, true},
                                        {"scale_factor_width", I::Any, false},
                                        {"align_corners", I::Bool, false},
                                        {"half_pixel_centers", I::Bool, false, 16}};
+// iOS15/image_resizing.py resize_bilinear(x, target_size_height, target_size_width, sampling_mode)
+constexpr MilInputDef kResizeBilinear[] = {{"x", I::T, true}, {"target_size_height", I::Int32, false},
+                                           {"target_size_width", I::Int32, false}, {"sampling_mode", I::String, false}};
 // iOS18/compression.py constexpr_blockwise_shift_scale(data, scale, offset)
 constexpr MilInputDef kShiftScale[] = {{"data", I::Any, true}, {"scale", I::Any, true}, {"offset", I::Any, false}};
 // iOS17/quantization_ops.py quantize(input, zero_point, scale, axis, output_dtype), dequantize(input, zero_point, scale, axis)
@@ -152,6 +155,7 @@ const std::array kOps = std::to_array<MilOpDef>({
     {"layer_norm", 15, kLayerNorm},
     {"upsample_nearest_neighbor", 15, kUpNearest},
     {"upsample_bilinear", 15, kUpBilinear},
+    {"resize_bilinear", 15, kResizeBilinear},
     // iOS16/constexpr_ops.py: quantized_data, zero_point, scale, axis (attributes up to iOS17)
     {"constexpr_affine_dequantize", 16, std::span(kNone, 0), true},
     {"constexpr_blockwise_shift_scale", 18, kShiftScale},

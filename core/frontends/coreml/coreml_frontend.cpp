@@ -373,7 +373,7 @@ class Reader {
       add_op("Reshape", op.outputs(static_cast<int>(k)).name(), {t, add_ints(t + "_shape", {N, dirs * H})}, {op.outputs(static_cast<int>(k)).name()});
     }
     if (num(op, "output_sequence", 0) == 0) {  // the final step: the state itself, [1, N, dirs*H]
-      const std::string t = temp(n + "_last_t"), last = out + "_last";
+      const std::string t = temp(n + "_last_t");
       add_op("Transpose", t, {outs[1]}, {t}, {{"perm", std::vector<std::int64_t>{1, 0, 2}}});
       return add_op("Reshape", out, {t, add_ints(t + "_shape", {1, N, dirs * H})}, {out});
     }
@@ -639,6 +639,15 @@ class Reader {
       }
       return add_op("Slice", out, {tensor(op, "x"), add_ints(out + "_starts", st), add_ints(out + "_ends", en), add_ints(out + "_axes", ax),
                                    add_ints(out + "_steps", sp)}, {out});
+    }
+    if (type == "resize_bilinear") {  // sampling modes as iOS15/image_resizing.py defines them
+      static const std::map<std::string, std::string> ct{{"DEFAULT", "asymmetric"}, {"STRICT_ALIGN_CORNERS", "align_corners"},
+                                                         {"UNALIGN_CORNERS", "half_pixel"}};
+      const std::string m = str(op, "sampling_mode", "DEFAULT");
+      auto it = ct.find(m);
+      if (it == ct.end()) throw std::runtime_error("resize_bilinear sampling_mode " + m);
+      return add_op("Resize", out, {tensor(op, "x"), "", "", add_ints(out + "_sizes", g_.find_tensor(out)->shape.sizes())}, {out},
+                    {{"mode", std::string("linear")}, {"coordinate_transformation_mode", it->second}});
     }
     if (type == "upsample_nearest_neighbor" || type == "upsample_bilinear") {
       const auto* y = g_.find_tensor(out);
