@@ -24,7 +24,6 @@ weight; the CPU runtime then computes in f32, so only weight rounding is seen he
 
 usage: check_metal_families.py EDGECOMPILE PROTO_DIR WORK_DIR [MODEL...]
 """
-import json
 import os
 import shutil
 import subprocess
@@ -143,42 +142,20 @@ def main():
         ref = np.load(os.path.join(WORK, name + "_torch.npy"))
         if name == "gru_lbr0":  # no torch model computes it: the reference is the ONNX model on the CPU runtime
             to_lbr0(src, src)
-            rc, _, err = run("run", src, "--input", "input=" + xin, "--output-dir", os.path.join(WORK, name + "_onnx"))
-            check(rc == 0, f"{name}: the ONNX model runs ({err.strip()[:200]})")
-            if rc:
-                continue
-            ref = np.load(os.path.join(WORK, name + "_onnx", "output.npy"))
+        rc, _, err = run("run", src, "--input", "input=" + xin, "--output-dir", os.path.join(WORK, name + "_onnx"))
+        check(rc == 0, f"{name}: the ONNX model runs on the CPU runtime ({err.strip()[:200]})")
+        if rc:
+            continue
+        a = np.load(os.path.join(WORK, name + "_onnx", "output.npy"))
+        if name == "gru_lbr0":
+            ref = a
         else:
-            rc, _, err = run("run", src, "--input", "input=" + xin, "--output-dir", os.path.join(WORK, name + "_onnx"))
-            if rc == 0:
-                a = np.load(os.path.join(WORK, name + "_onnx", "output.npy"))
-                print(f"     {name}: ONNX model on the CPU runtime vs PyTorch: {np.abs(a - ref).max() / np.abs(ref).max():.3g}")
+            print(f"     {name}: ONNX model on the CPU runtime vs PyTorch: {np.abs(a - ref).max() / np.abs(ref).max():.3g}")
         for prec in ("fp16", "fp32"):
-            pkg = os.path.join(WORK, f"{name}_{prec}.mlpackage")
-            rc, out, err = run("compile", src, "--target", "metal", "--precision", prec, "--output", pkg, "--json")
-            check(rc == 0, f"{name} {prec}: compile (rc {rc}) {err.strip()[:300]}")
-            if rc:
-                continue
-            rep = json.loads(out)
-            units = {u: sum(1 for o in rep["ops"] if o.get("unit") == u) for u in ("ANE", "GPU", "CPU")}
-            print(f"     {name} {prec}: {len(rep['ops'])} ops, predicted units {units}")
-            try:
-                m, st = coreml_reader.check_package(pkg, Model_pb2)
-                types = mil_op_types(m)
-                print(f"     {name} {prec}: {st['ops']} MIL ops, {st['blobs']} weight.bin blobs")
-                check(EXPECT_MIL[name] in types if name in EXPECT_MIL else True,
-                      f"{name} {prec}: written with MIL {EXPECT_MIL.get(name)}")
-            except AssertionError as e:
-                check(False, f"{name} {prec}: independent reader: {e}")
-            got = os.path.join(WORK, f"{name}_{prec}_out")
-            rc, _, err = run("run", pkg, "--input", "input=" + xin, "--output-dir", got)
-            check(rc == 0, f"{name} {prec}: the package runs on the CPU runtime ({err.strip()[:300]})")
-            if rc:
-                continue
-            b = np.load(os.path.join(got, "output.npy"))
-            e = float(np.abs(ref - b).max() / np.abs(ref).max()) if ref.shape == b.shape else float("inf")
-            print(f"     {name} {prec}: max|diff| / max|output| = {e:.3g} (tolerance {TOL[prec]}; shapes {ref.shape} {b.shape})")
-            check(e <= TOL[prec], f"{name} {prec}: equals PyTorch's output")
+            _, m, _ = check_util.compile_and_compare(CHECKS, name, prec, src, xin, ref, WORK, TOL[prec], PROTO_DIR, Model_pb2,
+                                                     "PyTorch's output" if name != "gru_lbr0" else "the ONNX model's output")
+            if m is not None and name in EXPECT_MIL:
+                check(EXPECT_MIL[name] in mil_op_types(m), f"{name} {prec}: written with MIL {EXPECT_MIL[name]}")
     CHECKS.exit()
 
 

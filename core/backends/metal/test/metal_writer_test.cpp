@@ -349,7 +349,7 @@ TEST(MetalLowering, GruForms) {
 }
 
 TEST(MetalLowering, RecurrentRefusalsNameTheReason) {
-  for (const std::string attrs : {std::string(", clip = 3.0"), std::string(", input_forget = 1")}) {
+  for (const std::string& attrs : {std::string(", clip = 3.0"), std::string(", input_forget = 1")}) {
     auto g = recurrent("LSTM", 1, attrs);
     try {
       (void)mil_form(g, g.ops[0]);
