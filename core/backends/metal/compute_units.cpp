@@ -13,6 +13,12 @@ constexpr std::array<UnitRule, 9> kRules{{
      "developer.apple.com/documentation/coreml/mlcomputeunits (cpuOnly)"},
     {"units.no_neural_engine", "--compute-units cpu_and_gpu: the Neural Engine is not allowed",
      "developer.apple.com/documentation/coreml/mlcomputeunits (cpuAndGPU)"},
+    {"ane.recurrent", "a recurrent layer (MIL lstm / gru): Apple's maintainer states RNN and LSTM do not run on the Neural Engine; "
+     "Instruments showed LSTMs on BNNS (the CPU). Predicted on the CPU",
+     "github.com/apple/coremltools issues 1780 (maintainer: RNN/LSTM not supported on the NE) and 337 (LSTMs on BNNS)"},
+    {"ane.conv3d", "a 3-D convolution or pooling (rank-5 input): reported CPU-only in 2021, on the GPU from Core ML 7 "
+     "(iOS17 / macOS14); no report puts it on the Neural Engine. Pooling follows convolution here: a prediction, no source",
+     "github.com/apple/coremltools issue 1368 (conv3d CPU-only; 2023-11 comment: GPU support as of CoreML7)"},
     {"ane.precision_fp32", "an fp32-typed ML Program runs in fp32; the Neural Engine computes in fp16 only",
      "coremltools docs-guides/source/typed-execution.md (declared types are the minimum precision)"},
     {"ane.rank_limit", "a tensor of rank above 5, Core ML's limit",
@@ -21,12 +27,6 @@ constexpr std::array<UnitRule, 9> kRules{{
      "coremltools docs-guides/source/faqs.md; apple/coremltools issues 2370 and 1029 (range shapes leave the NE)"},
     {"ane.op_not_supported", "an op or attribute the Neural Engine is known not to run: gather/embedding (CPU), dilated convolution",
      "github.com/hollance/neural-engine docs/unsupported-layers.md; github.com/apple/ml-ane-transformers README (embedding ops on the CPU)"},
-    {"ane.recurrent", "a recurrent layer (MIL lstm / gru): Apple's maintainer states RNN and LSTM do not run on the Neural Engine; "
-     "Instruments showed LSTMs on BNNS (the CPU). Predicted on the CPU",
-     "github.com/apple/coremltools issues 1780 (maintainer: RNN/LSTM not supported on the NE) and 337 (LSTMs on BNNS)"},
-    {"ane.conv3d", "a 3-D convolution or pooling (rank-5 input): reported CPU-only in 2021, on the GPU from Core ML 7 "
-     "(iOS17 / macOS14); no report puts it on the Neural Engine. Pooling follows convolution here: a prediction, no source",
-     "github.com/apple/coremltools issue 1368 (conv3d CPU-only; 2023-11 comment: GPU support as of CoreML7)"},
     {"ane.tensor_too_large", "a tensor above 1 GB: beyond what a Neural Engine model may hold on iPhone",
      "coremltools docs-guides/source/mlmodel-utilities.md (1 GB NE model limit)"},
 }};
@@ -100,6 +100,13 @@ UnitChoice predict_unit(const ir::Graph& g, std::size_t index, const std::string
   const bool gpu = o.allowed == AllowedUnits::All || o.allowed == AllowedUnits::CpuAndGPU;
   if (o.allowed == AllowedUnits::CpuOnly) return off_ane("units.cpu_only", "", false);
   if (o.allowed == AllowedUnits::CpuAndGPU) return off_ane("units.no_neural_engine", "", true);
+  // placements reported for these ops whatever the precision
+  if (mil_ops.find("lstm") != std::string::npos || mil_ops.find("gru") != std::string::npos)
+    return off_ane("ane.recurrent", op.op_type + " (" + mil_ops + ")", gpu, true);
+  if (is_3d_window_op(op.kind) && !op.inputs.empty())
+    if (const auto* x = g.find_tensor(op.inputs[0]); x && x->shape.rank_known && x->shape.rank() == 5)
+      return off_ane("ane.conv3d", op.op_type + " on " + x->shape.to_string() + (o.ios >= 17 ? ", iOS17+: GPU" : ", before iOS17: CPU"),
+                     gpu, o.ios < 17);
   if (!o.fp16) return off_ane("ane.precision_fp32", "--precision fp32", gpu);
   std::vector<const ir::Tensor*> ts;
   for (const auto* names : {&op.inputs, &op.outputs})
@@ -116,12 +123,6 @@ UnitChoice predict_unit(const ir::Graph& g, std::size_t index, const std::string
     for (auto d : op.attr_ints("dilations"))
       if (d != 1) return off_ane("ane.op_not_supported", "dilated convolution, dilations " + std::to_string(d), gpu);
   }
-  if (mil_ops.find("lstm") != std::string::npos || mil_ops.find("gru") != std::string::npos)
-    return off_ane("ane.recurrent", op.op_type + " (" + mil_ops + ")", gpu, true);
-  if (is_3d_window_op(op.kind) && !op.inputs.empty())
-    if (const auto* x = g.find_tensor(op.inputs[0]); x && x->shape.rank_known && x->shape.rank() == 5)
-      return off_ane("ane.conv3d", op.op_type + " on " + x->shape.to_string() + (o.ios >= 17 ? ", iOS17+: GPU" : ", before iOS17: CPU"),
-                     gpu, o.ios < 17);
   for (const auto* t : ts)
     if (tensor_bytes(*t, o.fp16) > kAneMaxBytes)
       return off_ane("ane.tensor_too_large", "'" + t->name + "' " + t->shape.to_string(), gpu);

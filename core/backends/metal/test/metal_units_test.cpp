@@ -173,6 +173,7 @@ TEST(MetalUnits, RecurrentOnCpu) {
   const auto r = row_of(g, "op");
   expect_off_ane(r, "CPU", "ane.recurrent");
   EXPECT_EQ(r.target_op.find("lstm") != std::string::npos, true) << r.target_op;
+  expect_off_ane(row_of(g, "op", {{"precision", "fp32"}}), "CPU", "ane.recurrent");  // before the fp32 rule
 }
 
 // 3-D convolution: CPU before iOS17, GPU from iOS17 (coremltools issue 1368).
