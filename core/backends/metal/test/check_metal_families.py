@@ -13,6 +13,9 @@ Debian's PyTorch (torch.manual_seed, random weights, nothing downloaded):
   video3d      8 frames: Conv3d + BatchNorm3d + ReLU + MaxPool3d + AdaptiveAvgPool3d + Linear
   audio1d      dilated Conv1d stack
   misc_ops     HardSigmoid, nearest and bilinear Upsample, SiLU, GELU, LayerNorm
+  deconv1d     ConvTranspose1d, one with output_padding 2 beyond its pad (conv_transpose + pad + add)
+  deconv3d     ConvTranspose3d, 2x2x2 stride 2 and a grouped 3x3x3 stride 2 with output_padding 1
+lstm_bi and gru_lbr0 are also written for iOS17 (fp16 recurrent ops, no casts around them).
 
 Each is exported to ONNX (opset 13), compiled with `edgecompile compile --target metal`
 at fp16 and fp32, checked by the independent reader (coreml_reader.py), read back with
@@ -88,6 +91,11 @@ def models():
         nn.Conv1d(16, 16, 3, padding=4, dilation=4), nn.ReLU(), nn.AdaptiveAvgPool1d(1), nn.Flatten(),
         nn.Linear(16, 4)), (1, 1, 400)
     yield "misc_ops", Misc(), (1, 3, 8, 8)
+    yield "deconv1d", nn.Sequential(  # output_padding 2 above the pad 0: conv_transpose + pad + add
+        nn.ConvTranspose1d(4, 6, 4, stride=2, padding=1), nn.ReLU(), nn.ConvTranspose1d(6, 2, 3, stride=3, output_padding=2)), (1, 4, 16)
+    yield "deconv3d", nn.Sequential(
+        nn.ConvTranspose3d(3, 4, 2, stride=2), nn.ReLU(),
+        nn.ConvTranspose3d(4, 2, 3, stride=2, padding=1, output_padding=1, groups=2)), (1, 3, 4, 6, 6)
 
 for name, m, shape in models():
     if names and name not in names:
@@ -107,7 +115,10 @@ for name, m, shape in models():
 
 # The MIL op each family must be written with (the lowering, not a refusal or a decomposition).
 EXPECT_MIL = {"lstm_uni": "lstm", "lstm_bi": "lstm", "gru_lbr0": "gru", "encdec": "conv_transpose",
-              "video3d": "conv", "audio1d": "conv", "gru_bi2": "linear"}
+              "video3d": "conv", "audio1d": "conv", "gru_bi2": "linear", "deconv1d": "conv_transpose",
+              "deconv3d": "conv_transpose"}
+# Also written for iOS17, where lstm and gru take fp16 (iOS17/recurrent.py): no casts around them.
+IOS17_TOO = {"lstm_bi", "gru_lbr0"}
 
 
 def to_lbr0(src, dst):
@@ -156,6 +167,13 @@ def main():
                                                      "PyTorch's output" if name != "gru_lbr0" else "the ONNX model's output")
             if m is not None and name in EXPECT_MIL:
                 check(EXPECT_MIL[name] in mil_op_types(m), f"{name} {prec}: written with MIL {EXPECT_MIL[name]}")
+        if name in IOS17_TOO:
+            _, m, _ = check_util.compile_and_compare(CHECKS, name, "fp16", src, xin, ref, WORK, TOL["fp16"], PROTO_DIR, Model_pb2,
+                                                     "the reference", target="iOS17")
+            if m is not None:
+                types = mil_op_types(m)
+                check(EXPECT_MIL[name] in types and types.count("cast") == 2,
+                      f"{name} iOS17 fp16: {EXPECT_MIL[name]} in fp16, casts only at the input and output ({types.count('cast')})")
     CHECKS.exit()
 
 

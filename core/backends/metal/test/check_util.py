@@ -21,8 +21,9 @@ class Checks:
         raise SystemExit(1 if self.fails else 0)
 
 
-def compile_and_compare(checks, name, prec, src, xin, ref, work, tol, proto_dir, model_pb2, what="the source model"):
-    """`edgecompile compile SRC --target metal --precision PREC`, the package decoded by protoc and
+def compile_and_compare(checks, name, prec, src, xin, ref, work, tol, proto_dir, model_pb2, what="the source model",
+                        target=None):
+    """`edgecompile compile SRC --target metal --precision PREC [--deployment-target TARGET]`, the package decoded by protoc and
     checked by the independent reader, run with `edgecompile run` and compared with `ref` (an
     array): max|diff| <= tol x max|ref|. Prints the figures; returns (report, Model, error) with
     None for what did not get that far."""
@@ -34,8 +35,12 @@ def compile_and_compare(checks, name, prec, src, xin, ref, work, tol, proto_dir,
     import coreml_reader
 
     check, run = checks.check, checks.run
+    if target:  # a deployment target other than the default
+        name, extra = f"{name}_{target}", ["--deployment-target", target]
+    else:
+        extra = []
     pkg = os.path.join(work, f"{name}_{prec}.mlpackage")
-    rc, out, err = run("compile", src, "--target", "metal", "--precision", prec, "--output", pkg, "--json")
+    rc, out, err = run("compile", src, "--target", "metal", "--precision", prec, "--output", pkg, "--json", *extra)
     check(rc == 0, f"{name} {prec}: compile (rc {rc}) {err.strip()[:300]}")
     if rc:
         return None, None, None
