@@ -610,8 +610,10 @@ std::string state_in(Builder& b, const ir::Operation& op, std::size_t k, const R
   const MilType out{dt, {r.N, width}};
   if (in0(op, k).empty())
     return b.floats_as(dt, op.name + "_zero_state", std::vector<double>(static_cast<std::size_t>(r.N * width), 0.0), out.shape);
-  std::string v = b.cast_to(b.value(op.inputs[k]), b.type_of(op.inputs[k]), dt);
   const std::string n = op.name + "_state";
+  // a constant state is written in dt directly (no fp16 rounding before an fp32 lstm)
+  std::string v = b.constant(op.inputs[k]) ? b.floats_as(dt, n + "_init", b.const_floats(op.inputs[k]), b.type_of(op.inputs[k]).shape)
+                                           : b.cast_to(b.value(op.inputs[k]), b.type_of(op.inputs[k]), dt);
   if (d >= 0 && r.dirs > 1) {  // direction d: [1, N, H] (layout 1: [N, 1, H])
     const std::vector<std::int64_t> at = r.batch_first ? std::vector<std::int64_t>{0, d, 0} : std::vector<std::int64_t>{d, 0, 0};
     auto to = at;
@@ -1217,7 +1219,17 @@ std::string mil_form(const ir::Graph& graph, const ir::Operation& op, const Lowe
   b.made = &made;
   lower_one(b, op);
   std::string s;
-  for (const auto& m : made) s += (s.empty() ? "" : " + ") + m;
+  if (made.size() <= 16) {
+    for (const auto& m : made) s += (s.empty() ? "" : " + ") + m;
+    return s;
+  }
+  std::vector<std::pair<std::string, int>> counts;  // a long form (an unrolled GRU): each op type once, counted
+  for (const auto& m : made) {
+    auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& c) { return c.first == m; });
+    if (it == counts.end()) counts.push_back({m, 1});
+    else ++it->second;
+  }
+  for (const auto& [m, n] : counts) s += (s.empty() ? "" : " + ") + m + (n > 1 ? " x" + std::to_string(n) : "");
   return s;
 }
 
