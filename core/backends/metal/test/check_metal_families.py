@@ -15,7 +15,10 @@ Debian's PyTorch (torch.manual_seed, random weights, nothing downloaded):
   misc_ops     HardSigmoid, nearest and bilinear Upsample, SiLU, GELU, LayerNorm
   deconv1d     ConvTranspose1d, one with output_padding 2 beyond its pad (conv_transpose + pad + add)
   deconv3d     ConvTranspose3d, 2x2x2 stride 2 and a grouped 3x3x3 stride 2 with output_padding 1
-lstm_bi and gru_lbr0 are also written for iOS17 (fp16 recurrent ops, no casts around them).
+  lstm_l1_y/_h, gru_l1_y/_h  ONNX LSTM / GRU built with onnx.helper: layout 1, bidirectional,
+               constant initial states, LSTM peepholes, GRU linear_before_reset 1 (_y) and 0 (_h);
+               output Y or Y_h; the reference is a float64 numpy implementation of the ONNX operator
+lstm_bi, gru_lbr0 and lstm_l1_h are also written for iOS17 (fp16 recurrent ops, no casts around them).
 
 Each is exported to ONNX (opset 13), compiled with `edgecompile compile --target metal`
 at fp16 and fp32, checked by the independent reader (coreml_reader.py), read back with
@@ -97,6 +100,77 @@ def models():
         nn.ConvTranspose3d(3, 4, 2, stride=2), nn.ReLU(),
         nn.ConvTranspose3d(4, 2, 3, stride=2, padding=1, output_padding=1, groups=2)), (1, 3, 4, 6, 6)
 
+def onnx_recurrent(name, op, lbr, out):
+    """An ONNX LSTM/GRU written with onnx.helper (torch never exports these forms): layout 1
+    (batch first), bidirectional, constant initial states, LSTM peepholes; the graph output is
+    Y or Y_h ("out"). Its reference is the ONNX model on the CPU runtime."""
+    import onnx
+    from onnx import helper, numpy_helper
+    rng = np.random.default_rng(35)
+    N, S, I, H, D = 2, 7, 5, 6, 2
+    g = 4 if op == "LSTM" else 3
+    const = lambda n, a: numpy_helper.from_array(a.astype(np.float32), n)
+    inits = [const("W", rng.uniform(-0.5, 0.5, (D, g * H, I))), const("R", rng.uniform(-0.5, 0.5, (D, g * H, H))),
+             const("B", rng.uniform(-0.5, 0.5, (D, 2 * g * H))), const("h0", rng.uniform(-1, 1, (N, D, H)))]
+    ins = ["input", "W", "R", "B", "", "h0"]
+    if op == "LSTM":
+        inits += [const("c0", rng.uniform(-1, 1, (N, D, H))), const("P", rng.uniform(-0.5, 0.5, (D, 3 * H)))]
+        ins += ["c0", "P"]
+    outs = ["output", ""] if out == "Y" else ["", "output"]
+    if op == "LSTM":
+        outs.append("")
+    attrs = {"hidden_size": H, "direction": "bidirectional", "layout": 1}
+    if op == "GRU":
+        attrs["linear_before_reset"] = lbr
+    node = helper.make_node(op, ins, outs, **attrs)
+    shape = [N, S, D, H] if out == "Y" else [N, D, H]
+    graph = helper.make_graph([node], name, [helper.make_tensor_value_info("input", onnx.TensorProto.FLOAT, [N, S, I])],
+                              [helper.make_tensor_value_info("output", onnx.TensorProto.FLOAT, shape)], inits)
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 14)]), f"{work}/{name}.onnx")
+    x = rng.standard_normal((N, S, I)).astype(np.float32)
+    np.save(f"{work}/{name}_input.npy", x)
+    Y, Yh = onnx_recurrent_numpy(op, lbr, x, *(numpy_helper.to_array(t).astype(np.float64) for t in inits))
+    np.save(f"{work}/{name}_torch.npy", (Y if out == "Y" else Yh).astype(np.float32))
+    print("exported", name, tuple(shape))
+
+def onnx_recurrent_numpy(op, lbr, x, W, R, B, h0, c0=None, P=None):
+    """ONNX LSTM / GRU (default activations), layout 1, bidirectional, in float64: the
+    definitions of the ONNX operator docs (onnx/reference/ops/op_lstm.py, op_gru.py)."""
+    sig = lambda v: 1 / (1 + np.exp(-v))
+    X = x.astype(np.float64).transpose(1, 0, 2)  # layout 1 -> [S, N, I]
+    h0 = h0.transpose(1, 0, 2)                     # [N, D, H] -> [D, N, H]
+    c0 = c0.transpose(1, 0, 2) if c0 is not None else None
+    S, D, H = X.shape[0], W.shape[0], R.shape[-1]
+    Y = np.zeros((S, D, X.shape[1], H))
+    Yh = np.zeros((D, X.shape[1], H))
+    for d in range(D):
+        h = h0[d]
+        c = c0[d] if c0 is not None else None
+        for t in (range(S) if d == 0 else reversed(range(S))):
+            if op == "LSTM":  # gates [i, o, f, c], peepholes [i, o, f]
+                g = X[t] @ W[d].T + h @ R[d].T + B[d, :4 * H] + B[d, 4 * H:]
+                i_, o_, f_, c_ = np.split(g, 4, axis=1)
+                p_i, p_o, p_f = np.split(P[d], 3)
+                i_, f_ = sig(i_ + p_i * c), sig(f_ + p_f * c)
+                c = f_ * c + i_ * np.tanh(c_)
+                h = sig(o_ + p_o * c) * np.tanh(c)
+            else:  # gates [z, r, h]
+                xw = X[t] @ W[d].T + B[d, :3 * H]
+                Wz, Wr, Wh = np.split(xw, 3, axis=1)
+                Rz, Rr, Rh = np.split(R[d], 3)
+                bz, br, bh = np.split(B[d, 3 * H:], 3)
+                z, r = sig(Wz + h @ Rz.T + bz), sig(Wr + h @ Rr.T + br)
+                n = np.tanh(Wh + (r * (h @ Rh.T + bh) if lbr else (r * h) @ Rh.T + bh))
+                h = (1 - z) * n + z * h
+            Y[t, d] = h
+        Yh[d] = h
+    return Y.transpose(2, 0, 1, 3), Yh.transpose(1, 0, 2)  # back to layout 1
+
+for name, op, lbr, out in [("lstm_l1_y", "LSTM", 0, "Y"), ("lstm_l1_h", "LSTM", 0, "Y_h"),
+                           ("gru_l1_y", "GRU", 1, "Y"), ("gru_l1_h", "GRU", 0, "Y_h")]:
+    if not names or name in names:
+        onnx_recurrent(name, op, lbr, out)
+
 for name, m, shape in models():
     if names and name not in names:
         continue
@@ -114,11 +188,13 @@ for name, m, shape in models():
 '''
 
 # The MIL op each family must be written with (the lowering, not a refusal or a decomposition).
-EXPECT_MIL = {"lstm_uni": "lstm", "lstm_bi": "lstm", "gru_lbr0": "gru", "encdec": "conv_transpose",
+EXPECT_MIL = {"lstm_uni": "lstm", "lstm_bi": "lstm", "lstm_l1_y": "lstm", "lstm_l1_h": "lstm", "gru_l1_h": "gru", "gru_lbr0": "gru", "encdec": "conv_transpose",
               "video3d": "conv", "audio1d": "conv", "gru_bi2": "linear", "deconv1d": "conv_transpose",
               "deconv3d": "conv_transpose"}
 # Also written for iOS17, where lstm and gru take fp16 (iOS17/recurrent.py): no casts around them.
-IOS17_TOO = {"lstm_bi", "gru_lbr0"}
+IOS17_TOO = {"lstm_bi", "gru_lbr0", "lstm_l1_h"}
+# Built with onnx.helper in the child (layout 1, initial states, peepholes); the reference is numpy (float64).
+ONNX_BUILT = {"lstm_l1_y", "lstm_l1_h", "gru_l1_y", "gru_l1_h"}
 
 
 def to_lbr0(src, dst):
@@ -151,20 +227,24 @@ def main():
         src = os.path.join(WORK, name + ".onnx")
         xin = os.path.join(WORK, name + "_input.npy")
         ref = np.load(os.path.join(WORK, name + "_torch.npy"))
-        if name == "gru_lbr0":  # no torch model computes it: the reference is the ONNX model on the CPU runtime
+        from_onnx = name == "gru_lbr0"  # no torch model computes it: the reference is the ONNX model on the CPU runtime
+        if from_onnx:
             to_lbr0(src, src)
         rc, _, err = run("run", src, "--input", "input=" + xin, "--output-dir", os.path.join(WORK, name + "_onnx"))
         check(rc == 0, f"{name}: the ONNX model runs on the CPU runtime ({err.strip()[:200]})")
         if rc:
             continue
         a = np.load(os.path.join(WORK, name + "_onnx", "output.npy"))
-        if name == "gru_lbr0":
+        if from_onnx:
             ref = a
         else:
-            print(f"     {name}: ONNX model on the CPU runtime vs PyTorch: {np.abs(a - ref).max() / np.abs(ref).max():.3g}")
+            e = float(np.abs(a - ref).max() / np.abs(ref).max())
+            print(f"     {name}: ONNX model on the CPU runtime vs the reference: {e:.3g}")
+            check(e <= TOL["fp32"], f"{name}: the CPU runtime computes the ONNX model like the reference")
         for prec in ("fp16", "fp32"):
             _, m, _ = check_util.compile_and_compare(CHECKS, name, prec, src, xin, ref, WORK, TOL[prec], PROTO_DIR, Model_pb2,
-                                                     "PyTorch's output" if name != "gru_lbr0" else "the ONNX model's output")
+                                                     "the ONNX model's output" if from_onnx else
+                                                     "numpy's float64 output" if name in ONNX_BUILT else "PyTorch's output")
             if m is not None and name in EXPECT_MIL:
                 check(EXPECT_MIL[name] in mil_op_types(m), f"{name} {prec}: written with MIL {EXPECT_MIL[name]}")
         if name in IOS17_TOO:
