@@ -322,6 +322,9 @@ TEST(MetalLowering, Conv3dAndPool3d) {
   auto p = graph("  input %x : f32[1,2,4,6,6]\n  %y = MaxPool(%x) {kernel_shape = [2,2,2], strides = [2,2,2]} : f32[1,2,2,3,3] @\"op\"\n"
                  "  %z = GlobalAveragePool(%y) : f32[1,2,1,1,1] @\"gap\"\n  output %z");
   EXPECT_EQ(lowered(p), "max_pool");
+  auto a = graph("  input %x : f32[1,2,4,6,6]\n  %y = AveragePool(%x) {kernel_shape = [3,3,3], pads = [1,1,1,1,1,1], count_include_pad = 1} : "
+                 "f32[1,2,4,6,6] @\"op\"\n  output %y");
+  EXPECT_EQ(lowered(a), "avg_pool");
 }
 
 // lstm computes in fp32 before iOS17: an fp16 program casts around it there, not from iOS17 on.
