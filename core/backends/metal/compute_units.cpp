@@ -13,7 +13,7 @@ constexpr std::array<UnitRule, 9> kRules{{
      "developer.apple.com/documentation/coreml/mlcomputeunits (cpuOnly)"},
     {"units.no_neural_engine", "--compute-units cpu_and_gpu: the Neural Engine is not allowed",
      "developer.apple.com/documentation/coreml/mlcomputeunits (cpuAndGPU)"},
-    {"ane.recurrent", "a recurrent layer (MIL lstm / gru): Apple's maintainer states RNN and LSTM do not run on the Neural Engine; "
+    {"ane.recurrent", "a recurrent layer (MIL lstm / gru / rnn): Apple's maintainer states RNN and LSTM do not run on the Neural Engine; "
      "Instruments showed LSTMs on BNNS (the CPU). Predicted on the CPU",
      "github.com/apple/coremltools issues 1780 (maintainer: RNN/LSTM not supported on the NE) and 337 (LSTMs on BNNS)"},
     {"ane.conv3d", "a 3-D convolution or pooling (rank-5 input): reported CPU-only in 2021, on the GPU from Core ML 7 "
@@ -101,7 +101,7 @@ UnitChoice predict_unit(const ir::Graph& g, std::size_t index, const std::string
   if (o.allowed == AllowedUnits::CpuOnly) return off_ane("units.cpu_only", "", false);
   if (o.allowed == AllowedUnits::CpuAndGPU) return off_ane("units.no_neural_engine", "", true);
   // placements reported for these ops whatever the precision
-  if (mil_ops.find("lstm") != std::string::npos || mil_ops.find("gru") != std::string::npos)
+  if (mil_ops.find("lstm") != std::string::npos || mil_ops.find("gru") != std::string::npos || mil_ops.find("rnn") != std::string::npos)
     return off_ane("ane.recurrent", op.op_type + " (" + mil_ops + ")", gpu, true);
   if (is_3d_window_op(op.kind) && !op.inputs.empty())
     if (const auto* x = g.find_tensor(op.inputs[0]); x && x->shape.rank_known && x->shape.rank() == 5)

@@ -556,7 +556,9 @@ Recurrent recurrent_shape(Builder& b, const ir::Operation& op, int gates) {
     if (!c || std::any_of(v.begin(), v.end(), [&](auto l) { return l != r.S; })) no_form(op, "sequence_lens shorter than the sequence");
   }
   if (op.attr("clip")) no_form(op, "clip (ONNX clips the gates' inputs; MIL's lstm clips the cell state)");
-  const auto defaults = gates == 4 ? std::vector<std::string>{"Sigmoid", "Tanh", "Tanh"} : std::vector<std::string>{"Sigmoid", "Tanh"};
+  const auto defaults = gates == 4   ? std::vector<std::string>{"Sigmoid", "Tanh", "Tanh"}
+                       : gates == 3 ? std::vector<std::string>{"Sigmoid", "Tanh"}
+                                    : std::vector<std::string>{"Tanh"};
   const auto* acts = op.attr("activations");
   if (acts && std::holds_alternative<std::vector<std::string>>(*acts)) {
     const auto& a = std::get<std::vector<std::string>>(*acts);
@@ -732,9 +734,13 @@ std::pair<std::string, std::string> gru_unrolled(Builder& b, const ir::Operation
   return {y, h};
 }
 
+// GRU and RNN: one MIL gru / rnn per direction (neither has a bidirectional form), a reversed
+// pass for the backward one; a GRU with linear_before_reset = 1 unrolled (above).
 void lower_gru(Builder& b, const ir::Operation& op) {
-  Recurrent r = recurrent_shape(b, op, 3);
-  const bool unrolled = op.attr_int("linear_before_reset", 0) != 0;
+  const bool gru = op.kind == ir::OpKind::GRU;
+  const std::int64_t gates = gru ? 3 : 1;
+  Recurrent r = recurrent_shape(b, op, static_cast<int>(gates));
+  const bool unrolled = gru && op.attr_int("linear_before_reset", 0) != 0;
   if (unrolled) r.dt = b.fdt();  // plain ops: fp16 at every target
   const std::string n = op.name;
   const std::string x = recurrent_x(b, op, r, r.dt);
@@ -749,19 +755,19 @@ void lower_gru(Builder& b, const ir::Operation& op) {
       hs.push_back(h);
       continue;
     }
-    const std::vector<int> order{1, 2, 0};  // ONNX [z, r, h] -> MIL [r, o, z]
+    const std::vector<int> order = gru ? std::vector<int>{1, 2, 0} : std::vector<int>{0};  // ONNX [z, r, h] -> MIL [r, o, z]
     const std::string sfx = d ? "_back" : "";
     const auto W = b.const_floats(op.inputs[1]), R = b.const_floats(op.inputs[2]);
     In in{{"x", {rev ? reversed_in_time(b, x, {r.dt, {r.S, r.N, r.I}}) : x}},
           {"initial_h", {h0}},
-          {"weight_ih", {b.floats_as(r.dt, n + "_weight_ih" + sfx, gate_rows(W, d, 3, r.H, r.I, order), {3 * r.H, r.I})}},
-          {"weight_hh", {b.floats_as(r.dt, n + "_weight_hh" + sfx, gate_rows(R, d, 3, r.H, r.H, order), {3 * r.H, r.H})}},
-          {"bias", {b.floats_as(r.dt, n + "_bias" + sfx, summed_bias(b, op, d, 3, r.H, order), {3 * r.H})}},
+          {"weight_ih", {b.floats_as(r.dt, n + "_weight_ih" + sfx, gate_rows(W, d, gates, r.H, r.I, order), {gates * r.H, r.I})}},
+          {"weight_hh", {b.floats_as(r.dt, n + "_weight_hh" + sfx, gate_rows(R, d, gates, r.H, r.H, order), {gates * r.H, r.H})}},
+          {"bias", {b.floats_as(r.dt, n + "_bias" + sfx, summed_bias(b, op, d, gates, r.H, order), {gates * r.H})}},
           {"direction", {b.str(n + "_direction", "forward")}},
-          {"output_sequence", {b.bool1(n + "_output_sequence", true)}},
-          {"recurrent_activation", {b.str(n + "_recurrent_activation", "sigmoid")}},
-          {"activation", {b.str(n + "_activation", "tanh")}}};
-    const auto outs = b.emit_n("gru", std::move(in), {seq, st});
+          {"output_sequence", {b.bool1(n + "_output_sequence", true)}}};
+    if (gru) in.push_back({"recurrent_activation", {b.str(n + "_recurrent_activation", "sigmoid")}});
+    in.push_back({"activation", {b.str(n + "_activation", "tanh")}});
+    const auto outs = b.emit_n(gru ? "gru" : "rnn", std::move(in), {seq, st});
     ys.push_back(rev ? reversed_in_time(b, outs[0], seq) : outs[0]);
     hs.push_back(outs[1]);
   }
@@ -1111,6 +1117,7 @@ const std::vector<Lowering>& lowerings() {
       {K::ConvTranspose, "conv_transpose", lower_conv_transpose},
       {K::LSTM, "lstm", lower_lstm},
       {K::GRU, "gru", lower_gru},
+      {K::RNN, "rnn", lower_gru},
       {K::Gemm, "linear", lower_gemm},
       {K::FullyConnected, "linear", lower_gemm},
       {K::MatMul, "matmul", lower_matmul},

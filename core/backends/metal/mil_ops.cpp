@@ -42,6 +42,9 @@ constexpr MilInputDef kGru[] = {{"x", I::T, true},          {"initial_h", I::T, 
                                 {"bias", I::T, false},      {"direction", I::String, false},
                                 {"output_sequence", I::Bool, false}, {"recurrent_activation", I::String, false},
                                 {"activation", I::String, false}};
+constexpr MilInputDef kRnn[] = {{"x", I::T, true},         {"initial_h", I::T, true},         {"weight_ih", I::T, true},
+                                {"weight_hh", I::T, true}, {"bias", I::T, false},             {"direction", I::String, false},
+                                {"output_sequence", I::Bool, false}, {"activation", I::String, false}};
 // tensor_transformation.py reverse(x, axes)
 constexpr MilInputDef kReverse[] = {{"x", I::Any, true}, {"axes", I::Int32, false}};
 // iOS15/linear.py
@@ -110,6 +113,7 @@ const std::array kOps = std::to_array<MilOpDef>({
     {"conv_transpose", 15, kConvTranspose},
     {"lstm", 15, kLstm, false, 17},
     {"gru", 15, kGru, false, 17},
+    {"rnn", 15, kRnn, false, 17},
     {"reverse", 15, kReverse},
     {"linear", 15, kLinear},
     {"matmul", 15, kMatmul},

@@ -287,7 +287,7 @@ class Reader {
   }
 
   // ---- recurrent layers: MIL lstm (gates [i, f, o, z]) / gru (gates [r, o, z], ONNX's
-  // linear_before_reset = 0) back to ONNX LSTM [i, o, f, c] / GRU [z, r, h] (core/ir/ops.def).
+  // linear_before_reset = 0) / rnn back to ONNX LSTM [i, o, f, c] / GRU [z, r, h] / RNN (core/ir/ops.def).
   // MIL: x [S, N, I], states [N, dirs*H], outputs [S or 1, N, dirs*H]; ONNX: Y [S, dirs, N, H],
   // states [dirs, N, H]. MIL's "reverse" yields the sequence in the order it was processed
   // (coremltools iOS14/test_recurrent.py: torch on the flipped input), ONNX's in time order.
@@ -311,17 +311,18 @@ class Reader {
     }
     return k;
   }
-  void read_recurrent(const mil::Operation& op, bool lstm, const std::string& out) {
+  void read_recurrent(const mil::Operation& op, const std::string& type, const std::string& out) {
+    const bool lstm = type == "lstm";
     const std::string dir = str(op, "direction", "forward");
     const std::int64_t dirs = dir == "bidirectional" ? 2 : 1;
-    if (!lstm && dirs == 2) throw std::runtime_error("gru has no bidirectional direction");
-    if (str(op, "recurrent_activation", "sigmoid") != "sigmoid" || str(op, "activation", "tanh") != "tanh" ||
+    if (!lstm && dirs == 2) throw std::runtime_error(type + " has no bidirectional direction");
+    if ((type != "rnn" && str(op, "recurrent_activation", "sigmoid") != "sigmoid") || str(op, "activation", "tanh") != "tanh" ||
         (lstm && str(op, "cell_activation", "tanh") != "tanh"))
       throw std::runtime_error("activations other than sigmoid / tanh");
     if (has(op, "clip")) throw std::runtime_error("lstm with clip (MIL clips the cell state, ONNX the gates' inputs)");
     if (has(op, "reset_after") || has(op, "input_bias")) throw std::runtime_error("gru with reset_after / input_bias (iOS18)");
-    const std::int64_t gates = lstm ? 4 : 3;
-    const std::vector<int> order = lstm ? std::vector<int>{0, 2, 1, 3} : std::vector<int>{2, 0, 1};
+    const std::int64_t gates = lstm ? 4 : type == "gru" ? 3 : 1;
+    const std::vector<int> order = lstm ? std::vector<int>{0, 2, 1, 3} : type == "gru" ? std::vector<int>{2, 0, 1} : std::vector<int>{0};
     auto param = [&](const std::string& arg) {
       const Const* k = constant(op, arg);
       if (!k) throw std::runtime_error("input '" + arg + "' must be a constant");
@@ -333,7 +334,7 @@ class Reader {
       wh.push_back(param("weight_hh_back"));
     }
     const std::int64_t H = wh[0]->shape.at(1);
-    const std::string n = out + (lstm ? "_lstm" : "_gru");
+    const std::string n = out + "_" + type;
     std::vector<std::string> in{tensor(op, "x"), add_const(n + "_W", gate_blocks(wi, gates, order)),
                                 add_const(n + "_R", gate_blocks(wh, gates, order))};
     Const B;  // [Wb (MIL's summed bias), Rb = 0] per direction
@@ -365,7 +366,7 @@ class Reader {
     }
     std::vector<std::string> outs{temp(n + "_Y"), temp(n + "_Y_h")};
     if (lstm) outs.push_back(temp(n + "_Y_c"));
-    add_op(lstm ? "LSTM" : "GRU", n, in, outs, {{"direction", dir}, {"hidden_size", H}});
+    add_op(lstm ? "LSTM" : type == "gru" ? "GRU" : "RNN", n, in, outs, {{"direction", dir}, {"hidden_size", H}});
     // states back to [N, dirs*H]
     for (std::size_t k = 1; k < outs.size() && static_cast<int>(k) < op.outputs_size(); ++k) {
       const std::string t = temp(outs[k] + "_t");
@@ -668,7 +669,7 @@ class Reader {
       if (has(op, "bias")) in.push_back(tensor(op, "bias"));
       return add_op("ConvTranspose", out, in, {out}, a);
     }
-    if (type == "lstm" || type == "gru") return read_recurrent(op, type == "lstm", out);
+    if (type == "lstm" || type == "gru" || type == "rnn") return read_recurrent(op, type, out);
     if (type == "reverse") {  // Slice with step -1 along each reversed axis
       const auto r = static_cast<std::int64_t>(g_.find_tensor(out)->shape.rank());
       std::vector<std::int64_t> axes = ints(op, "axes");

@@ -5,6 +5,7 @@ Debian's PyTorch (torch.manual_seed, random weights, nothing downloaded):
   gru_bi2      2-layer bidirectional GRU, hidden 80, batch_first (PyTorch's GRU is ONNX's
                linear_before_reset = 1: unrolled into plain MIL ops)
   lstm_uni     LSTM, hidden 48, sequence first            -> MIL lstm
+  rnn_bi2      2-layer bidirectional RNN (tanh), hidden 33     -> MIL rnn + reverse
   lstm_bi      bidirectional LSTM, hidden 100, batch_first  -> MIL lstm, direction bidirectional
   gru_lbr0     a GRU exported by torch and rewritten to linear_before_reset = 0 (with its own
                reference run on the CPU runtime: torch has no such GRU) -> MIL gru + reverse
@@ -78,6 +79,7 @@ class Misc(nn.Module):
 def models():
     yield "gru_bi2", Seq(nn.GRU(40, 80, num_layers=2, bidirectional=True, batch_first=True), 160), (1, 12, 40)
     yield "lstm_uni", Seq(nn.LSTM(32, 48), 48), (10, 1, 32)
+    yield "rnn_bi2", Seq(nn.RNN(16, 33, num_layers=2, bidirectional=True), 66), (8, 1, 16)
     yield "lstm_bi", Seq(nn.LSTM(32, 100, bidirectional=True, batch_first=True), 200), (1, 10, 32)
     yield "gru_lbr0", Seq(nn.GRU(24, 36, bidirectional=True), 72), (9, 1, 24)
     yield "encdec", nn.Sequential(
@@ -188,7 +190,7 @@ for name, m, shape in models():
 '''
 
 # The MIL op each family must be written with (the lowering, not a refusal or a decomposition).
-EXPECT_MIL = {"lstm_uni": "lstm", "lstm_bi": "lstm", "lstm_l1_y": "lstm", "lstm_l1_h": "lstm", "gru_l1_h": "gru", "gru_lbr0": "gru", "encdec": "conv_transpose",
+EXPECT_MIL = {"rnn_bi2": "rnn", "lstm_uni": "lstm", "lstm_bi": "lstm", "lstm_l1_y": "lstm", "lstm_l1_h": "lstm", "gru_l1_h": "gru", "gru_lbr0": "gru", "encdec": "conv_transpose",
               "video3d": "conv", "audio1d": "conv", "gru_bi2": "linear", "deconv1d": "conv_transpose",
               "deconv3d": "conv_transpose"}
 # Also written for iOS17, where lstm and gru take fp16 (iOS17/recurrent.py): no casts around them.

@@ -351,6 +351,15 @@ TEST(MetalLowering, GruForms) {
   EXPECT_NE(lbr1.find("linear"), std::string::npos) << lbr1;
 }
 
+// RNN: MIL rnn per direction, like gru.
+TEST(MetalLowering, RnnBidirectional) {
+  auto g = graph("  input %x : f32[5,1,3]\n  const %W : f32[2,4,3] = " + z32(24) + "\n  const %R : f32[2,4,4] = " + z32(32) +
+                 "\n  %y, %h = RNN(%x, %W, %R) {hidden_size = 4, direction = \"bidirectional\"} : f32[5,2,1,4], f32[2,1,4] @\"op\"\n"
+                 "  output %y\n  output %h");
+  const std::string f = lowered(g, "iOS17");
+  EXPECT_NE(f.find("rnn + reverse + rnn + reverse + concat"), std::string::npos) << f;
+}
+
 TEST(MetalLowering, RecurrentRefusalsNameTheReason) {
   for (const std::string& attrs : {std::string(", clip = 3.0"), std::string(", input_forget = 1")}) {
     auto g = recurrent("LSTM", 1, attrs);
