@@ -16,6 +16,8 @@ Debian's PyTorch (torch.manual_seed, random weights, nothing downloaded):
   misc_ops     HardSigmoid, nearest and bilinear Upsample, SiLU, GELU, LayerNorm
   deconv1d     ConvTranspose1d, one with output_padding 2 beyond its pad (conv_transpose + pad + add)
   deconv3d     ConvTranspose3d, 2x2x2 stride 2 and a grouped 3x3x3 stride 2 with output_padding 1
+  deconv_same_lower, deconv_output_shape   ONNX ConvTranspose with auto_pad SAME_LOWER / an output_shape past
+               the full output (conv_transpose + pad + add), against the ONNX model on the CPU runtime
   lstm_l1_y/_h, gru_l1_y/_h  ONNX LSTM / GRU built with onnx.helper: layout 1, bidirectional,
                constant initial states, LSTM peepholes, GRU linear_before_reset 1 (_y) and 0 (_h);
                output Y or Y_h; the reference is a float64 numpy implementation of the ONNX operator
@@ -168,6 +170,27 @@ def onnx_recurrent_numpy(op, lbr, x, W, R, B, h0, c0=None, P=None):
         Yh[d] = h
     return Y.transpose(2, 0, 1, 3), Yh.transpose(1, 0, 2)  # back to layout 1
 
+def onnx_deconv(name, attrs, out_hw):
+    """ConvTranspose with auto_pad or output_shape (torch exports explicit pads only); the
+    reference is the ONNX model on the CPU runtime (whose geometry the writer uses for the pads)."""
+    import onnx
+    from onnx import helper, numpy_helper
+    rng = np.random.default_rng(36)
+    inits = [numpy_helper.from_array(rng.uniform(-0.5, 0.5, (4, 3, 3, 3)).astype(np.float32), "w"),
+             numpy_helper.from_array(rng.uniform(-0.5, 0.5, (3,)).astype(np.float32), "b")]
+    node = helper.make_node("ConvTranspose", ["input", "w", "b"], ["output"], strides=[2, 2], **attrs)
+    graph = helper.make_graph([node], name, [helper.make_tensor_value_info("input", onnx.TensorProto.FLOAT, [1, 4, 5, 5])],
+                              [helper.make_tensor_value_info("output", onnx.TensorProto.FLOAT, [1, 3, *out_hw])], inits)
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), f"{work}/{name}.onnx")
+    np.save(f"{work}/{name}_input.npy", rng.standard_normal((1, 4, 5, 5)).astype(np.float32))
+    np.save(f"{work}/{name}_torch.npy", np.zeros((1, 3, *out_hw), np.float32))  # replaced by the CPU runtime's output
+    print("exported", name, (1, 3, *out_hw))
+
+for name, attrs, hw in [("deconv_same_lower", {"auto_pad": "SAME_LOWER"}, (10, 10)),
+                        ("deconv_output_shape", {"output_shape": [12, 12]}, (12, 12))]:
+    if not names or name in names:
+        onnx_deconv(name, attrs, hw)
+
 for name, op, lbr, out in [("lstm_l1_y", "LSTM", 0, "Y"), ("lstm_l1_h", "LSTM", 0, "Y_h"),
                            ("gru_l1_y", "GRU", 1, "Y"), ("gru_l1_h", "GRU", 0, "Y_h")]:
     if not names or name in names:
@@ -192,7 +215,7 @@ for name, m, shape in models():
 # The MIL op each family must be written with (the lowering, not a refusal or a decomposition).
 EXPECT_MIL = {"rnn_bi2": "rnn", "lstm_uni": "lstm", "lstm_bi": "lstm", "lstm_l1_y": "lstm", "lstm_l1_h": "lstm", "gru_l1_h": "gru", "gru_lbr0": "gru", "encdec": "conv_transpose",
               "video3d": "conv", "audio1d": "conv", "gru_bi2": "linear", "deconv1d": "conv_transpose",
-              "deconv3d": "conv_transpose"}
+              "deconv3d": "conv_transpose", "deconv_same_lower": "conv_transpose", "deconv_output_shape": "pad"}
 # Also written for iOS17, where lstm and gru take fp16 (iOS17/recurrent.py): no casts around them.
 IOS17_TOO = {"lstm_bi", "gru_lbr0", "lstm_l1_h"}
 # Built with onnx.helper in the child (layout 1, initial states, peepholes); the reference is numpy (float64).
@@ -229,7 +252,7 @@ def main():
         src = os.path.join(WORK, name + ".onnx")
         xin = os.path.join(WORK, name + "_input.npy")
         ref = np.load(os.path.join(WORK, name + "_torch.npy"))
-        from_onnx = name == "gru_lbr0"  # no torch model computes it: the reference is the ONNX model on the CPU runtime
+        from_onnx = name in ("gru_lbr0", "deconv_same_lower", "deconv_output_shape")  # reference: the ONNX model on the CPU runtime
         if from_onnx:
             to_lbr0(src, src)
         rc, _, err = run("run", src, "--input", "input=" + xin, "--output-dir", os.path.join(WORK, name + "_onnx"))

@@ -309,6 +309,13 @@ TEST(MetalLowering, ConvTransposeOutputPaddingBeyondThePad) {
   EXPECT_EQ(lowered(conv_transpose("strides = [2,2], output_padding = [1,1]", "f32[1,3,10,10]")), "conv_transpose + pad + add");
 }
 
+// auto_pad and output_shape: the runtime's geometry gives the pads (an output_shape past the full
+// output leaves a row of bias alone at the end).
+TEST(MetalLowering, ConvTransposeAutoPadAndOutputShape) {
+  EXPECT_EQ(lowered(conv_transpose("strides = [2,2], auto_pad = \"SAME_LOWER\"", "f32[1,3,8,8]")), "conv_transpose");
+  EXPECT_EQ(lowered(conv_transpose("strides = [2,2], output_shape = [10,10]", "f32[1,3,10,10]")), "conv_transpose + pad + add");
+}
+
 TEST(MetalLowering, ConvTransposeGroupedDilated1d) {
   auto g = graph("  input %x : f32[1,4,6]\n  const %w : f32[4,2,3] = " + z32(24) +
                  "\n  %y = ConvTranspose(%x, %w) {group = 2, dilations = [2], pads = [2,2]} : f32[1,4,6] @\"op\"\n  output %y");
