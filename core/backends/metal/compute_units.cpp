@@ -8,11 +8,17 @@ namespace ec::backends::metal {
 namespace {
 
 // The rule table, checked in this order; the first that matches decides.
-constexpr std::array<UnitRule, 7> kRules{{
+constexpr std::array<UnitRule, 9> kRules{{
     {"units.cpu_only", "--compute-units cpu_only: Core ML runs every op on the CPU",
      "developer.apple.com/documentation/coreml/mlcomputeunits (cpuOnly)"},
     {"units.no_neural_engine", "--compute-units cpu_and_gpu: the Neural Engine is not allowed",
      "developer.apple.com/documentation/coreml/mlcomputeunits (cpuAndGPU)"},
+    {"ane.recurrent", "a recurrent layer (MIL lstm / gru / rnn): Apple's maintainer states RNN and LSTM do not run on the Neural Engine; "
+     "Instruments showed LSTMs on BNNS (the CPU). Predicted on the CPU",
+     "github.com/apple/coremltools issues 1780 (maintainer: RNN/LSTM not supported on the NE) and 337 (LSTMs on BNNS)"},
+    {"ane.conv3d", "a 3-D convolution or pooling (rank-5 input): reported CPU-only in 2021, on the GPU from Core ML 7 "
+     "(iOS17 / macOS14); no report puts it on the Neural Engine. Pooling follows convolution here: a prediction, no source",
+     "github.com/apple/coremltools issue 1368 (conv3d CPU-only; 2023-11 comment: GPU support as of CoreML7)"},
     {"ane.precision_fp32", "an fp32-typed ML Program runs in fp32; the Neural Engine computes in fp16 only",
      "coremltools docs-guides/source/typed-execution.md (declared types are the minimum precision)"},
     {"ane.rank_limit", "a tensor of rank above 5, Core ML's limit",
@@ -55,6 +61,12 @@ UnitChoice off_ane(std::string_view id, const std::string& detail, bool gpu_allo
   return c;
 }
 
+bool is_3d_window_op(ir::OpKind k) {
+  using K = ir::OpKind;
+  return k == K::Conv || k == K::ConvTranspose || k == K::MaxPool || k == K::AveragePool || k == K::GlobalAveragePool ||
+         k == K::GlobalMaxPool;
+}
+
 std::int64_t tensor_bytes(const ir::Tensor& t, bool fp16) {
   const auto n = t.num_elements().value_or(0);
   const std::size_t es = ir::dtype_is_float(t.dtype) ? (fp16 ? 2 : 4) : ir::dtype_size(t.dtype);
@@ -88,6 +100,13 @@ UnitChoice predict_unit(const ir::Graph& g, std::size_t index, const std::string
   const bool gpu = o.allowed == AllowedUnits::All || o.allowed == AllowedUnits::CpuAndGPU;
   if (o.allowed == AllowedUnits::CpuOnly) return off_ane("units.cpu_only", "", false);
   if (o.allowed == AllowedUnits::CpuAndGPU) return off_ane("units.no_neural_engine", "", true);
+  // placements reported for these ops whatever the precision
+  if (mil_ops.find("lstm") != std::string::npos || mil_ops.find("gru") != std::string::npos || mil_ops.find("rnn") != std::string::npos)
+    return off_ane("ane.recurrent", op.op_type + " (" + mil_ops + ")", gpu, true);
+  if (is_3d_window_op(op.kind) && !op.inputs.empty())
+    if (const auto* x = g.find_tensor(op.inputs[0]); x && x->shape.rank_known && x->shape.rank() == 5)
+      return off_ane("ane.conv3d", op.op_type + " on " + x->shape.to_string() + (o.ios >= 17 ? ", iOS17+: GPU" : ", before iOS17: CPU"),
+                     gpu, o.ios < 17);
   if (!o.fp16) return off_ane("ane.precision_fp32", "--precision fp32", gpu);
   std::vector<const ir::Tensor*> ts;
   for (const auto* names : {&op.inputs, &op.outputs})

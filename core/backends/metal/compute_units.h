@@ -37,6 +37,7 @@ struct UnitChoice {
 struct UnitOptions {
   bool fp16 = true;
   AllowedUnits allowed = AllowedUnits::All;
+  int ios = 16;  // deployment target's iOS version (some placements changed with the OS)
 };
 
 /// The unit `graph.ops[index]` (lowered to `mil_ops`) is expected on.

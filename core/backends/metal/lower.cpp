@@ -13,6 +13,7 @@
 #include <set>
 
 #include "core/errors.h"
+#include "core/runtime/kernels/conv_reference.h"
 #include "core/util/half.h"
 
 namespace ec::backends::metal {
@@ -217,10 +218,44 @@ class Builder {
     return emit_const(hint, std::move(m));
   }
   std::string floats(const std::string& hint, const std::vector<double>& f, std::vector<std::int64_t> shape) {
+    return floats_as(fdt(), hint, f, std::move(shape));
+  }
+  /// A float constant of type `t` (fp32 in an fp16 program: lstm / gru before iOS17).
+  std::string floats_as(DType t, const std::string& hint, const std::vector<double>& f, std::vector<std::int64_t> shape) {
     MilValue m;
-    m.type = {fdt(), std::move(shape)};
-    m.bytes = float_bytes(f);
+    m.type = {t, std::move(shape)};
+    if (t == DType::Float16) {
+      std::vector<std::uint16_t> h;
+      for (double d : f) h.push_back(util::float_to_half(static_cast<float>(d)));
+      m.bytes = raw(h.data(), h.size() * 2);
+    } else {
+      std::vector<float> v(f.begin(), f.end());
+      m.bytes = raw(v.data(), v.size() * 4);
+    }
     return emit_const(hint, std::move(m));
+  }
+  /// An op with several intermediate outputs, typed `types`; returns their names.
+  std::vector<std::string> emit_n(const std::string& type, std::vector<std::pair<std::string, std::vector<std::string>>> inputs,
+                                  const std::vector<MilType>& types) {
+    MilOp op;
+    op.type = type;
+    op.inputs = std::move(inputs);
+    std::vector<std::string> names;
+    for (std::size_t k = 0; k < types.size(); ++k) {
+      names.push_back(unique(current->name + "_" + type + (k ? "_" + std::to_string(k) : "")));
+      op.outputs.push_back({names.back(), types[k]});
+    }
+    op.name = names.front();
+    op.source_op = current->name;
+    if (made) made->push_back(type);
+    p_.ops.push_back(std::move(op));
+    return names;
+  }
+  /// `v` (typed `t`) cast to float type `to`; `v` itself when it already is.
+  std::string cast_to(const std::string& v, MilType t, DType to) {
+    if (t.dtype == to) return v;
+    t.dtype = to;
+    return emit("cast", {{"x", {v}}, {"dtype", {str(current->name + "_dtype", to == DType::Float16 ? "fp16" : "fp32")}}}, "", &t);
   }
 
   /// Emits `type` with `inputs`; its output is the IR tensor `out` (or a fresh
@@ -405,7 +440,7 @@ std::vector<std::int64_t> or_default(std::vector<std::int64_t> v, std::vector<st
 void lower_conv(Builder& b, const ir::Operation& op) {
   need_nchw(op);
   const int r = rank_of(b, op.inputs[0]);
-  if (r != 3 && r != 4) no_form(op, "conv of rank " + std::to_string(r) + " (the writer maps 1-D and 2-D convolutions)");
+  if (r < 3 || r > 5) no_form(op, "conv of rank " + std::to_string(r) + " (MIL's conv takes 1-D to 3-D convolutions)");
   const std::size_t sp = static_cast<std::size_t>(r - 2);
   if (!b.constant(op.inputs[1])) no_form(op, "weights that are not constant");
   const std::string name = op.name;
@@ -418,6 +453,332 @@ void lower_conv(Builder& b, const ir::Operation& op) {
   in.push_back({"dilations", {b.ints(name + "_dilations", or_default(op.attr_ints("dilations"), ones(sp)))}});
   in.push_back({"groups", {b.int1(name + "_groups", op.attr_int("group", 1))}});
   emit_with_activation(b, op, "conv", std::move(in));
+}
+
+// ConvTranspose -> conv_transpose (weight [C_in, C_out/groups, *K], ONNX's own layout). The runtime's
+// geometry (core/runtime/kernels/conv.cpp) gives the pads; output_padding o extends the output at
+// the end: y = full[pb : F + o - pe], F = s (in - 1) + (K - 1) d + 1 the full transposed output. MIL
+// crops with custom pads, so the end pad is pe - o; where a pad is negative (o > pe, or an
+// output_shape above F) the rows beyond F hold the bias alone: conv_transpose without bias and
+// with those pads at 0, `pad` with zeros, then `add` the bias.
+void lower_conv_transpose(Builder& b, const ir::Operation& op) {
+  need_nchw(op);
+  const auto xs = b.type_of(op.inputs[0]).shape;
+  const int r = static_cast<int>(xs.size());
+  if (r < 3 || r > 5) no_form(op, "conv_transpose of rank " + std::to_string(r) + " (MIL takes 1-D to 3-D)");
+  if (!b.constant(op.inputs[1])) no_form(op, "weights that are not constant");
+  if (std::any_of(xs.begin(), xs.end(), [](auto d) { return d < 0; })) no_form(op, "an input shape that is not static");
+  const auto ws = b.type_of(op.inputs[1]).shape;
+  const std::size_t sp = static_cast<std::size_t>(r - 2);
+  const auto g = runtime::kernels::conv_geometry(op, xs, ws, true);
+  const auto opad = op.attr_ints("output_padding");
+  std::vector<std::int64_t> pad(2 * sp), extra(2 * sp, 0);
+  bool zeros_around = false;
+  for (std::size_t i = 0; i < sp; ++i) {
+    const std::int64_t before = g.pad_begin[i], after = g.pad_end[i] - (i < opad.size() ? opad[i] : 0);
+    pad[2 * i] = std::max<std::int64_t>(before, 0);
+    pad[2 * i + 1] = std::max<std::int64_t>(after, 0);
+    extra[2 * i] = std::max<std::int64_t>(-before, 0);
+    extra[2 * i + 1] = std::max<std::int64_t>(-after, 0);
+    zeros_around = zeros_around || before < 0 || after < 0;
+  }
+  const std::string name = op.name;
+  In in{{"x", {b.value(op.inputs[0])}},
+        {"weight", {b.weight(name + "_weight", b.const_floats(op.inputs[1]), ws)}}};
+  const bool bias = !in0(op, 2).empty();
+  if (bias && !zeros_around) in.push_back({"bias", {b.value(op.inputs[2])}});
+  in.push_back({"pad", {b.ints(name + "_pad", pad)}});
+  in.push_back({"pad_type", {b.str(name + "_pad_type", "custom")}});
+  in.push_back({"strides", {b.ints(name + "_strides", g.strides)}});
+  in.push_back({"dilations", {b.ints(name + "_dilations", g.dilations)}});
+  in.push_back({"groups", {b.int1(name + "_groups", g.group)}});
+  if (!zeros_around) {
+    b.emit("conv_transpose", std::move(in), op.outputs[0]);
+    return;
+  }
+  MilType t = b.type_of(op.outputs[0]);
+  for (std::size_t i = 0; i < sp; ++i) t.shape[2 + i] -= extra[2 * i] + extra[2 * i + 1];
+  const std::string y = b.emit("conv_transpose", std::move(in), "", &t);
+  std::vector<std::int64_t> full_pad(4, 0);  // no padding of N and C
+  full_pad.insert(full_pad.end(), extra.begin(), extra.end());
+  if (!bias) {
+    b.emit("pad", {{"x", {y}}, {"pad", {b.ints(name + "_zeros", full_pad)}}, {"mode", {b.str(name + "_mode", "constant")}},
+                   {"constant_val", {b.float1(name + "_constant_val", 0)}}}, op.outputs[0]);
+    return;
+  }
+  const MilType u = b.type_of(op.outputs[0]);
+  const std::string padded = b.emit("pad", {{"x", {y}}, {"pad", {b.ints(name + "_zeros", full_pad)}},
+                                            {"mode", {b.str(name + "_mode", "constant")}},
+                                            {"constant_val", {b.float1(name + "_constant_val", 0)}}}, "", &u);
+  std::vector<std::int64_t> bshape(sp + 1, 1);  // [C, 1, ...] against [N, C, *D]
+  bshape[0] = u.shape[1];
+  b.emit("add", {{"x", {padded}}, {"y", {b.floats(name + "_bias", b.const_floats(op.inputs[2]), bshape)}}}, op.outputs[0]);
+}
+
+// ---- LSTM / GRU (ONNX semantics, core/ir/ops.def) ------------------------------------------
+// MIL's lstm (gates [i, f, o, z], one bias = Wb + Rb) and gru (gates [r, o, z], o = act(W_o x +
+// R_o (r * h) + b_o): ONNX's linear_before_reset = 0, biases summed) compute in fp32 only before
+// iOS17 (iOS17/recurrent.py adds fp16): an fp16 program casts around them there. A reverse
+// direction runs forward on the sequence reversed (`reverse`, axis 0) and reverses the result,
+// so the output stays in time order as ONNX has it. GRU with linear_before_reset = 1 (PyTorch's:
+// n = tanh(W_n x + b_Wn + r * (R_n h + b_Rn))) has no MIL form before iOS18's reset_after, whose
+// own parity test with PyTorch is marked xfail in coremltools (iOS18/test_recurrent.py,
+// rdar://128479517): it is unrolled over the (static) sequence into linear/sigmoid/tanh ops.
+
+struct Recurrent {
+  std::int64_t S = 0, N = 0, I = 0, H = 0, dirs = 1;
+  std::string direction;
+  bool batch_first = false;
+  DType dt = DType::Float32;  // what the MIL recurrent op computes in
+};
+
+Recurrent recurrent_shape(Builder& b, const ir::Operation& op, int gates) {
+  Recurrent r;
+  const auto xs = b.type_of(op.inputs[0]).shape;
+  if (xs.size() != 3 || std::any_of(xs.begin(), xs.end(), [](auto d) { return d < 0; }))
+    no_form(op, "an input that is not 3-D with static sizes");
+  r.batch_first = op.attr_int("layout", 0) == 1;
+  r.S = r.batch_first ? xs[1] : xs[0];
+  r.N = r.batch_first ? xs[0] : xs[1];
+  r.I = xs[2];
+  r.direction = op.attr_string("direction", "forward");
+  if (r.direction != "forward" && r.direction != "reverse" && r.direction != "bidirectional") no_form(op, "direction " + r.direction);
+  r.dirs = r.direction == "bidirectional" ? 2 : 1;
+  const auto ws = b.type_of(op.inputs[1]).shape;
+  if (ws.size() != 3 || ws[0] != r.dirs || ws[1] % gates) no_form(op, "weights W that are not [directions, gates * hidden, input]");
+  r.H = ws[1] / gates;
+  if (op.attr_int("hidden_size", r.H) != r.H) no_form(op, "hidden_size disagrees with W");
+  if (!b.constant(op.inputs[1]) || !b.constant(op.inputs[2]) || (!in0(op, 3).empty() && !b.constant(op.inputs[3])))
+    no_form(op, "W, R and B must be constants (MIL's recurrent weights are const)");
+  if (!in0(op, 4).empty()) {  // sequence_lens: only when every entry is the full length
+    const auto* c = b.constant(op.inputs[4]);
+    const auto v = c ? b.const_ints(op.inputs[4]) : std::vector<std::int64_t>{};
+    if (!c || std::any_of(v.begin(), v.end(), [&](auto l) { return l != r.S; })) no_form(op, "sequence_lens shorter than the sequence");
+  }
+  if (op.attr("clip")) no_form(op, "clip (ONNX clips the gates' inputs; MIL's lstm clips the cell state)");
+  const auto defaults = gates == 4   ? std::vector<std::string>{"Sigmoid", "Tanh", "Tanh"}
+                       : gates == 3 ? std::vector<std::string>{"Sigmoid", "Tanh"}
+                                    : std::vector<std::string>{"Tanh"};
+  const auto* acts = op.attr("activations");
+  if (acts && std::holds_alternative<std::vector<std::string>>(*acts)) {
+    const auto& a = std::get<std::vector<std::string>>(*acts);
+    for (std::size_t k = 0; k < a.size(); ++k)
+      if (a[k] != defaults[k % defaults.size()]) no_form(op, "activation " + a[k] + " (the writer maps ONNX's default activations)");
+  }
+  r.dt = b.ios() >= 17 ? b.fdt() : DType::Float32;
+  return r;
+}
+
+/// Rows of direction `d` of a [dirs, gates * H, cols] constant, gate blocks in `order` (ONNX gate indices).
+std::vector<double> gate_rows(const std::vector<double>& w, std::int64_t d, std::int64_t gates, std::int64_t H, std::int64_t cols,
+                              const std::vector<int>& order) {
+  std::vector<double> out;
+  const std::int64_t base = d * gates * H * cols;
+  for (int g : order)
+    for (std::int64_t i = 0; i < H * cols; ++i) out.push_back(w[static_cast<std::size_t>(base + g * H * cols + i)]);
+  return out;
+}
+
+/// Wb + Rb of direction d from ONNX's B [dirs, 2 * gates * H] in `order`, or zeros.
+std::vector<double> summed_bias(Builder& b, const ir::Operation& op, std::int64_t d, std::int64_t gates, std::int64_t H,
+                                const std::vector<int>& order) {
+  if (in0(op, 3).empty()) return std::vector<double>(static_cast<std::size_t>(gates * H), 0.0);
+  const auto B = b.const_floats(op.inputs[3]);
+  std::vector<double> out;
+  for (int g : order)
+    for (std::int64_t i = 0; i < H; ++i) {
+      const std::int64_t w = d * 2 * gates * H + g * H + i;
+      out.push_back(B[static_cast<std::size_t>(w)] + B[static_cast<std::size_t>(w + gates * H)]);
+    }
+  return out;
+}
+
+/// X as [S, N, I] in type `dt`.
+std::string recurrent_x(Builder& b, const ir::Operation& op, const Recurrent& r, DType dt) {
+  const std::string x = b.cast_to(b.value(op.inputs[0]), b.type_of(op.inputs[0]), dt);
+  if (!r.batch_first) return x;
+  const MilType t{dt, {r.S, r.N, r.I}};
+  return b.emit("transpose", {{"x", {x}}, {"perm", {b.ints(op.name + "_x_perm", {1, 0, 2})}}}, "", &t);
+}
+
+std::string reversed_in_time(Builder& b, const std::string& v, const MilType& t) {
+  return b.emit("reverse", {{"x", {v}}, {"axes", {b.ints(b.current->name + "_time_axis", {0})}}}, "", &t);
+}
+
+/// Initial state input k (ONNX [dirs, N, H], layout 1: [N, dirs, H]) as MIL wants it, in type dt:
+/// every direction side by side [N, dirs * H] (d < 0), or direction d alone [N, H]. Zeros when absent.
+std::string state_in(Builder& b, const ir::Operation& op, std::size_t k, const Recurrent& r, int d, DType dt) {
+  const std::int64_t width = d < 0 ? r.dirs * r.H : r.H;
+  const MilType out{dt, {r.N, width}};
+  if (in0(op, k).empty())
+    return b.floats_as(dt, op.name + "_zero_state", std::vector<double>(static_cast<std::size_t>(r.N * width), 0.0), out.shape);
+  const std::string n = op.name + "_state";
+  // a constant state is written in dt directly (no fp16 rounding before an fp32 lstm)
+  std::string v = b.constant(op.inputs[k]) ? b.floats_as(dt, n + "_init", b.const_floats(op.inputs[k]), b.type_of(op.inputs[k]).shape)
+                                           : b.cast_to(b.value(op.inputs[k]), b.type_of(op.inputs[k]), dt);
+  if (d >= 0 && r.dirs > 1) {  // direction d: [1, N, H] (layout 1: [N, 1, H])
+    const std::vector<std::int64_t> at = r.batch_first ? std::vector<std::int64_t>{0, d, 0} : std::vector<std::int64_t>{d, 0, 0};
+    auto to = at;
+    to[r.batch_first ? 1 : 0] += 1;
+    const std::vector<bool> whole = r.batch_first ? std::vector<bool>{true, false, true} : std::vector<bool>{false, true, true};
+    const MilType t{dt, r.batch_first ? std::vector<std::int64_t>{r.N, 1, r.H} : std::vector<std::int64_t>{1, r.N, r.H}};
+    v = b.emit("slice_by_index", {{"x", {v}}, {"begin", {b.ints(n + "_begin", at)}}, {"end", {b.ints(n + "_end", to)}},
+                                  {"stride", {b.ints(n + "_stride", {1, 1, 1})}}, {"begin_mask", {b.bools(n + "_begin_mask", whole)}},
+                                  {"end_mask", {b.bools(n + "_end_mask", whole)}},
+                                  {"squeeze_mask", {b.bools(n + "_squeeze_mask", {false, false, false})}}},
+               "", &t);
+  } else if (r.dirs > 1 && !r.batch_first) {  // [dirs, N, H] -> [N, dirs, H]
+    const MilType t{dt, {r.N, r.dirs, r.H}};
+    v = b.emit("transpose", {{"x", {v}}, {"perm", {b.ints(n + "_perm", {1, 0, 2})}}}, "", &t);
+  }
+  return b.emit("reshape", {{"x", {v}}, {"shape", {b.ints(n + "_shape", out.shape)}}}, "", &out);
+}
+
+/// MIL's sequence output [S, N, dirs * H] (or a state [N, dirs * H] when `state`) to ONNX's output k:
+/// Y [S, dirs, N, H] (layout 1: [N, S, dirs, H]), Y_h / Y_c [dirs, N, H] (layout 1: [N, dirs, H]).
+void recurrent_out(Builder& b, const ir::Operation& op, std::size_t k, const Recurrent& r, std::string v, DType dt, bool state) {
+  if (k >= op.outputs.size() || op.outputs[k].empty()) return;
+  const std::string& out = op.outputs[k];
+  const std::string n = op.name + (state ? "_state_out" : "_seq_out");
+  const std::vector<std::int64_t> lead = state ? std::vector<std::int64_t>{r.N} : std::vector<std::int64_t>{r.S, r.N};
+  std::vector<std::int64_t> joined = lead;  // MIL's [.., N, dirs * H]
+  joined.push_back(r.dirs * r.H);
+  v = b.cast_to(v, {dt, joined}, b.fdt());
+  std::vector<std::int64_t> split = lead;  // [.., N, dirs, H]
+  split.push_back(r.dirs);
+  split.push_back(r.H);
+  std::vector<std::int64_t> perm = state ? std::vector<std::int64_t>{1, 0, 2} : std::vector<std::int64_t>{0, 2, 1, 3};
+  if (r.batch_first) perm = state ? std::vector<std::int64_t>{0, 1, 2} : std::vector<std::int64_t>{1, 0, 2, 3};
+  const bool identity = std::is_sorted(perm.begin(), perm.end());
+  if (identity || (r.dirs == 1 && !r.batch_first)) {  // a reshape alone gives the layout
+    b.emit("reshape", {{"x", {v}}, {"shape", {b.ints(n + "_shape", b.type_of(out).shape)}}}, out);
+    return;
+  }
+  const MilType t{b.fdt(), split};
+  v = b.emit("reshape", {{"x", {v}}, {"shape", {b.ints(n + "_shape", split)}}}, "", &t);
+  b.emit("transpose", {{"x", {v}}, {"perm", {b.ints(n + "_perm", perm)}}}, out);
+}
+
+void lower_lstm(Builder& b, const ir::Operation& op) {
+  const Recurrent r = recurrent_shape(b, op, 4);
+  if (op.attr_int("input_forget", 0)) no_form(op, "input_forget = 1 (MIL's lstm has no coupled input/forget gate)");
+  const std::vector<int> order{0, 2, 1, 3};  // ONNX [i, o, f, c] -> MIL [i, f, o, z]
+  const auto W = b.const_floats(op.inputs[1]), R = b.const_floats(op.inputs[2]);
+  const std::string n = op.name;
+  std::string x = recurrent_x(b, op, r, r.dt);
+  const bool rev = r.direction == "reverse";
+  const MilType seq{r.dt, {r.S, r.N, r.dirs * r.H}}, st{r.dt, {r.N, r.dirs * r.H}};
+  if (rev) x = reversed_in_time(b, x, {r.dt, {r.S, r.N, r.I}});
+  In in{{"x", {x}}, {"initial_h", {state_in(b, op, 5, r, -1, r.dt)}}, {"initial_c", {state_in(b, op, 6, r, -1, r.dt)}}};
+  for (std::int64_t d = 0; d < r.dirs; ++d) {
+    const std::string sfx = d ? "_back" : "";
+    in.push_back({"weight_ih" + sfx, {b.floats_as(r.dt, n + "_weight_ih" + sfx, gate_rows(W, d, 4, r.H, r.I, order), {4 * r.H, r.I})}});
+    in.push_back({"weight_hh" + sfx, {b.floats_as(r.dt, n + "_weight_hh" + sfx, gate_rows(R, d, 4, r.H, r.H, order), {4 * r.H, r.H})}});
+    in.push_back({"bias" + sfx, {b.floats_as(r.dt, n + "_bias" + sfx, summed_bias(b, op, d, 4, r.H, order), {4 * r.H})}});
+    if (!in0(op, 7).empty())  // ONNX P [i, o, f] -> MIL peephole [i, f, o]
+      in.push_back({"peephole" + sfx, {b.floats_as(r.dt, n + "_peephole" + sfx, gate_rows(b.const_floats(op.inputs[7]), d, 3, r.H, 1, {0, 2, 1}), {3 * r.H})}});
+  }
+  in.push_back({"direction", {b.str(n + "_direction", r.dirs == 2 ? "bidirectional" : "forward")}});
+  in.push_back({"output_sequence", {b.bool1(n + "_output_sequence", true)}});
+  in.push_back({"recurrent_activation", {b.str(n + "_recurrent_activation", "sigmoid")}});
+  in.push_back({"cell_activation", {b.str(n + "_cell_activation", "tanh")}});
+  in.push_back({"activation", {b.str(n + "_activation", "tanh")}});
+  const auto outs = b.emit_n("lstm", std::move(in), {seq, st, st});
+  recurrent_out(b, op, 0, r, rev ? reversed_in_time(b, outs[0], seq) : outs[0], r.dt, false);
+  recurrent_out(b, op, 1, r, outs[1], r.dt, true);
+  recurrent_out(b, op, 2, r, outs[2], r.dt, true);
+}
+
+// One direction of GRU with linear_before_reset = 1, unrolled over the sequence (ONNX gates [z, r, h]):
+//   z = sigmoid(Wz x + Wbz + Rz h + Rbz), r = sigmoid(Wr x + Wbr + Rr h + Rbr),
+//   n = tanh(Wn x + Wbn + r * (Rn h + Rbn)), h' = (1 - z) n + z h = n + z (h - n).
+std::pair<std::string, std::string> gru_unrolled(Builder& b, const ir::Operation& op, const Recurrent& r, std::int64_t d,
+                                                 const std::string& x, std::string h, bool reverse) {
+  const DType dt = b.fdt();
+  const std::int64_t S = r.S, N = r.N, H = r.H;
+  const auto W = b.const_floats(op.inputs[1]), R = b.const_floats(op.inputs[2]);
+  std::vector<double> B = in0(op, 3).empty() ? std::vector<double>(static_cast<std::size_t>(r.dirs * 6 * H), 0.0) : b.const_floats(op.inputs[3]);
+  auto part = [&](std::int64_t from) {
+    return std::vector<double>(B.begin() + d * 6 * H + from, B.begin() + d * 6 * H + from + 3 * H);
+  };
+  const std::string n = op.name + "_d" + std::to_string(d);
+  const MilType xw_t{dt, {S, N, 3 * H}}, step_t{dt, {1, N, 3 * H}}, flat_t{dt, {N, 3 * H}}, h_t{dt, {N, H}}, h1_t{dt, {1, N, H}};
+  const std::string xw = b.emit("linear", {{"x", {x}}, {"weight", {b.weight(n + "_W", gate_rows(W, d, 3, H, r.I, {0, 1, 2}), {3 * H, r.I})}},
+                                           {"bias", {b.floats(n + "_Wb", part(0), {3 * H})}}}, "", &xw_t);
+  const std::string Rw = b.weight(n + "_R", gate_rows(R, d, 3, H, H, {0, 1, 2}), {3 * H, H}), Rb = b.floats(n + "_Rb", part(3 * H), {3 * H});
+  const std::string sizes = b.ints(n + "_split_sizes", {H, H, H}), axis1 = b.int1(n + "_axis", 1);
+  const std::string whole = b.bools(n + "_mask", {false, true, true}), keep = b.bools(n + "_squeeze", {false, false, false});
+  const std::string ones = b.ints(n + "_stride", {1, 1, 1}), flat = b.ints(n + "_flat", {N, 3 * H}), one = b.ints(n + "_h1", {1, N, H});
+  std::vector<std::string> by_time(static_cast<std::size_t>(S));
+  for (std::int64_t k = 0; k < S; ++k) {
+    const std::int64_t t = reverse ? S - 1 - k : k;
+    const std::string ts = n + "_t" + std::to_string(t);
+    std::string xt = b.emit("slice_by_index", {{"x", {xw}}, {"begin", {b.ints(ts + "_begin", {t, 0, 0})}}, {"end", {b.ints(ts + "_end", {t + 1, 0, 0})}},
+                                               {"stride", {ones}}, {"begin_mask", {whole}}, {"end_mask", {whole}}, {"squeeze_mask", {keep}}},
+                            "", &step_t);
+    xt = b.emit("reshape", {{"x", {xt}}, {"shape", {flat}}}, "", &flat_t);
+    const std::string hw = b.emit("linear", {{"x", {h}}, {"weight", {Rw}}, {"bias", {Rb}}}, "", &flat_t);
+    const auto xg = b.emit_n("split", {{"x", {xt}}, {"split_sizes", {sizes}}, {"axis", {axis1}}}, {h_t, h_t, h_t});
+    const auto hg = b.emit_n("split", {{"x", {hw}}, {"split_sizes", {sizes}}, {"axis", {axis1}}}, {h_t, h_t, h_t});
+    auto un = [&](const char* t2, const std::string& a) { return b.emit(t2, {{"x", {a}}}, "", &h_t); };
+    auto bin = [&](const char* t2, const std::string& a, const std::string& c) { return b.emit(t2, {{"x", {a}}, {"y", {c}}}, "", &h_t); };
+    const std::string z = un("sigmoid", bin("add", xg[0], hg[0]));
+    const std::string rr = un("sigmoid", bin("add", xg[1], hg[1]));
+    const std::string nn = un("tanh", bin("add", xg[2], bin("mul", rr, hg[2])));
+    h = bin("add", nn, bin("mul", z, bin("sub", h, nn)));
+    by_time[static_cast<std::size_t>(t)] = b.emit("reshape", {{"x", {h}}, {"shape", {one}}}, "", &h1_t);
+  }
+  const MilType y_t{dt, {S, N, H}};
+  const std::string y = b.emit("concat", {{"values", by_time}, {"axis", {b.int1(n + "_time_axis", 0)}},
+                                          {"interleave", {b.bool1(n + "_interleave", false)}}}, "", &y_t);
+  return {y, h};
+}
+
+// GRU and RNN: one MIL gru / rnn per direction (neither has a bidirectional form), a reversed
+// pass for the backward one; a GRU with linear_before_reset = 1 unrolled (above).
+void lower_gru(Builder& b, const ir::Operation& op) {
+  const bool gru = op.kind == ir::OpKind::GRU;
+  const std::int64_t gates = gru ? 3 : 1;
+  Recurrent r = recurrent_shape(b, op, static_cast<int>(gates));
+  const bool unrolled = gru && op.attr_int("linear_before_reset", 0) != 0;
+  if (unrolled) r.dt = b.fdt();  // plain ops: fp16 at every target
+  const std::string n = op.name;
+  const std::string x = recurrent_x(b, op, r, r.dt);
+  const MilType seq{r.dt, {r.S, r.N, r.H}}, st{r.dt, {r.N, r.H}};
+  std::vector<std::string> ys, hs;
+  for (std::int64_t d = 0; d < r.dirs; ++d) {
+    const bool rev = r.direction == "reverse" || d == 1;
+    const std::string h0 = state_in(b, op, 5, r, static_cast<int>(d), r.dt);
+    if (unrolled) {
+      const auto [y, h] = gru_unrolled(b, op, r, d, x, h0, rev);
+      ys.push_back(y);
+      hs.push_back(h);
+      continue;
+    }
+    const std::vector<int> order = gru ? std::vector<int>{1, 2, 0} : std::vector<int>{0};  // ONNX [z, r, h] -> MIL [r, o, z]
+    const std::string sfx = d ? "_back" : "";
+    const auto W = b.const_floats(op.inputs[1]), R = b.const_floats(op.inputs[2]);
+    In in{{"x", {rev ? reversed_in_time(b, x, {r.dt, {r.S, r.N, r.I}}) : x}},
+          {"initial_h", {h0}},
+          {"weight_ih", {b.floats_as(r.dt, n + "_weight_ih" + sfx, gate_rows(W, d, gates, r.H, r.I, order), {gates * r.H, r.I})}},
+          {"weight_hh", {b.floats_as(r.dt, n + "_weight_hh" + sfx, gate_rows(R, d, gates, r.H, r.H, order), {gates * r.H, r.H})}},
+          {"bias", {b.floats_as(r.dt, n + "_bias" + sfx, summed_bias(b, op, d, gates, r.H, order), {gates * r.H})}},
+          {"direction", {b.str(n + "_direction", "forward")}},
+          {"output_sequence", {b.bool1(n + "_output_sequence", true)}}};
+    if (gru) in.push_back({"recurrent_activation", {b.str(n + "_recurrent_activation", "sigmoid")}});
+    in.push_back({"activation", {b.str(n + "_activation", "tanh")}});
+    const auto outs = b.emit_n(gru ? "gru" : "rnn", std::move(in), {seq, st});
+    ys.push_back(rev ? reversed_in_time(b, outs[0], seq) : outs[0]);
+    hs.push_back(outs[1]);
+  }
+  auto joined = [&](const std::vector<std::string>& v, std::int64_t axis, std::vector<std::int64_t> shape) {
+    if (v.size() == 1) return v[0];
+    shape.back() *= r.dirs;
+    const MilType t{r.dt, shape};
+    return b.emit("concat", {{"values", v}, {"axis", {b.int1(n + "_dir_axis", axis)}}, {"interleave", {b.bool1(n + "_interleave", false)}}}, "", &t);
+  };
+  recurrent_out(b, op, 0, r, joined(ys, 2, seq.shape), r.dt, false);
+  recurrent_out(b, op, 1, r, joined(hs, 1, st.shape), r.dt, true);
 }
 
 std::vector<double> transposed(const std::vector<double>& w, std::int64_t rows, std::int64_t cols) {
@@ -717,9 +1078,22 @@ void lower_resize(Builder& b, const ir::Operation& op) {
   In in{{"x", {b.value(op.inputs[0])}}, {"scale_factor_height", {scale(op.name + "_scale_h", sh)}},
         {"scale_factor_width", {scale(op.name + "_scale_w", sw)}}};
   if (mode == "nearest") {
-    if (ct != "asymmetric" || op.attr_string("nearest_mode", "round_prefer_floor") != "floor")
-      no_form(op, "nearest Resize other than asymmetric/floor (upsample_nearest_neighbor's sampling)");
+    // upsample_nearest_neighbor samples floor(i / s). So does half_pixel with either rounding at an
+    // integer scale s: (i + 0.5) / s - 0.5 = q + (r - (s - 1) / 2) / s for i = q s + r, whose
+    // fraction stays inside (-1/2, 1/2), so it rounds to q; tf_half_pixel_for_nn (i + 0.5) / s floors to q.
+    const std::string nm = op.attr_string("nearest_mode", "round_prefer_floor");
+    const bool integer = sh == std::floor(sh) && sw == std::floor(sw);
+    const bool same = (ct == "asymmetric" && nm == "floor") || (ct == "tf_half_pixel_for_nn" && nm == "floor") ||
+                      (integer && (ct == "half_pixel" || ct == "pytorch_half_pixel") && nm.rfind("round_prefer_", 0) == 0);
+    if (!same) no_form(op, "nearest Resize with " + ct + "/" + nm + (integer ? "" : " at a fractional scale") +
+                               " (upsample_nearest_neighbor samples floor(i / scale))");
     b.emit("upsample_nearest_neighbor", std::move(in), op.outputs[0]);
+  } else if (mode == "linear" && ct == "asymmetric") {
+    // iOS15 resize_bilinear "DEFAULT": grid i (Xin - Xin/Xout) / (Xout - 1) = i Xin / Xout, clamped: asymmetric.
+    b.emit("resize_bilinear", {{"x", {b.value(op.inputs[0])}}, {"target_size_height", {b.int1(op.name + "_height", ys[2])}},
+                               {"target_size_width", {b.int1(op.name + "_width", ys[3])}},
+                               {"sampling_mode", {b.str(op.name + "_sampling_mode", "DEFAULT")}}},
+           op.outputs[0]);
   } else if (mode == "linear") {
     if (ct != "align_corners" && ct != "half_pixel" && ct != "pytorch_half_pixel") no_form(op, "linear Resize with " + ct);
     in.push_back({"align_corners", {b.bool1(op.name + "_align_corners", ct == "align_corners")}});
@@ -740,6 +1114,10 @@ const std::vector<Lowering>& lowerings() {
   using K = ir::OpKind;
   static const std::vector<Lowering> t{
       {K::Conv, "conv", lower_conv},
+      {K::ConvTranspose, "conv_transpose", lower_conv_transpose},
+      {K::LSTM, "lstm", lower_lstm},
+      {K::GRU, "gru", lower_gru},
+      {K::RNN, "rnn", lower_gru},
       {K::Gemm, "linear", lower_gemm},
       {K::FullyConnected, "linear", lower_gemm},
       {K::MatMul, "matmul", lower_matmul},
@@ -848,7 +1226,17 @@ std::string mil_form(const ir::Graph& graph, const ir::Operation& op, const Lowe
   b.made = &made;
   lower_one(b, op);
   std::string s;
-  for (const auto& m : made) s += (s.empty() ? "" : " + ") + m;
+  if (made.size() <= 16) {
+    for (const auto& m : made) s += (s.empty() ? "" : " + ") + m;
+    return s;
+  }
+  std::vector<std::pair<std::string, int>> counts;  // a long form (an unrolled GRU): each op type once, counted
+  for (const auto& m : made) {
+    auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& c) { return c.first == m; });
+    if (it == counts.end()) counts.push_back({m, 1});
+    else ++it->second;
+  }
+  for (const auto& [m, n] : counts) s += (s.empty() ? "" : " + ") + m + (n > 1 ? " x" + std::to_string(n) : "");
   return s;
 }
 

@@ -85,7 +85,7 @@ void MetalBackend::legalise(ir::Graph& graph) const {
 
 Partition MetalBackend::partition(const ir::Graph& graph, const CompileConfig& config) const {
   const MetalOptions mo = MetalOptions::from(config);
-  const UnitOptions uo{mo.fp16, mo.units};
+  const UnitOptions uo{mo.fp16, mo.units, mo.target ? mo.target->ios : deployment_targets().front().ios};
   Partition p;
   p.backend = name();
   for (std::size_t i = 0; i < graph.ops.size(); ++i) {

@@ -13,6 +13,40 @@ constexpr MilInputDef kCast[] = {{"x", I::Any, true}, {"dtype", I::String, true}
 constexpr MilInputDef kConv[] = {{"x", I::T, true},         {"weight", I::T, true},      {"bias", I::T, false},
                                  {"strides", I::Int32, false}, {"pad_type", I::String, false}, {"pad", I::Int32, false},
                                  {"dilations", I::Int32, false}, {"groups", I::Int32, false}};
+// iOS15/conv.py: conv_transpose(x, weight[C_in, C_out/groups, *K], bias, pad, output_shape, pad_type, strides,
+// dilations, groups)
+constexpr MilInputDef kConvTranspose[] = {{"x", I::T, true},          {"weight", I::T, true},        {"bias", I::T, false},
+                                          {"pad", I::Int32, false},   {"output_shape", I::Int32, false},
+                                          {"pad_type", I::String, false}, {"strides", I::Int32, false},
+                                          {"dilations", I::Int32, false}, {"groups", I::Int32, false}};
+// iOS15/recurrent.py (fp16 from iOS17/recurrent.py): lstm gates [i, f, o, z], gru gates [r, o, z]
+constexpr MilInputDef kLstm[] = {{"x", I::T, true},
+                                 {"initial_h", I::T, true},
+                                 {"initial_c", I::T, true},
+                                 {"weight_ih", I::T, true},
+                                 {"weight_hh", I::T, true},
+                                 {"bias", I::T, false},
+                                 {"peephole", I::T, false},
+                                 {"weight_ih_back", I::T, false},
+                                 {"weight_hh_back", I::T, false},
+                                 {"bias_back", I::T, false},
+                                 {"peephole_back", I::T, false},
+                                 {"direction", I::String, false},
+                                 {"output_sequence", I::Bool, false},
+                                 {"recurrent_activation", I::String, false},
+                                 {"cell_activation", I::String, false},
+                                 {"activation", I::String, false},
+                                 {"clip", I::T, false}};
+constexpr MilInputDef kGru[] = {{"x", I::T, true},          {"initial_h", I::T, true},
+                                {"weight_ih", I::T, true},  {"weight_hh", I::T, true},
+                                {"bias", I::T, false},      {"direction", I::String, false},
+                                {"output_sequence", I::Bool, false}, {"recurrent_activation", I::String, false},
+                                {"activation", I::String, false}};
+constexpr MilInputDef kRnn[] = {{"x", I::T, true},         {"initial_h", I::T, true},         {"weight_ih", I::T, true},
+                                {"weight_hh", I::T, true}, {"bias", I::T, false},             {"direction", I::String, false},
+                                {"output_sequence", I::Bool, false}, {"activation", I::String, false}};
+// tensor_transformation.py reverse(x, axes)
+constexpr MilInputDef kReverse[] = {{"x", I::Any, true}, {"axes", I::Int32, false}};
 // iOS15/linear.py
 constexpr MilInputDef kLinear[] = {{"x", I::T, true}, {"weight", I::T, true}, {"bias", I::T, false}};
 constexpr MilInputDef kMatmul[] = {{"x", I::T, true}, {"y", I::T, true}, {"transpose_x", I::Bool, false},
@@ -60,6 +94,9 @@ constexpr MilInputDef kUpBilinear[] = {{"x", I::T, true},
                                        {"scale_factor_width", I::Any, false},
                                        {"align_corners", I::Bool, false},
                                        {"half_pixel_centers", I::Bool, false, 16}};
+// iOS15/image_resizing.py resize_bilinear(x, target_size_height, target_size_width, sampling_mode)
+constexpr MilInputDef kResizeBilinear[] = {{"x", I::T, true}, {"target_size_height", I::Int32, false},
+                                           {"target_size_width", I::Int32, false}, {"sampling_mode", I::String, false}};
 // iOS18/compression.py constexpr_blockwise_shift_scale(data, scale, offset)
 constexpr MilInputDef kShiftScale[] = {{"data", I::Any, true}, {"scale", I::Any, true}, {"offset", I::Any, false}};
 // iOS17/quantization_ops.py quantize(input, zero_point, scale, axis, output_dtype), dequantize(input, zero_point, scale, axis)
@@ -73,6 +110,11 @@ const std::array kOps = std::to_array<MilOpDef>({
     {"const", 15, std::span(kNone, 0)},
     {"cast", 15, kCast},
     {"conv", 15, kConv},
+    {"conv_transpose", 15, kConvTranspose},
+    {"lstm", 15, kLstm, false, 17},
+    {"gru", 15, kGru, false, 17},
+    {"rnn", 15, kRnn, false, 17},
+    {"reverse", 15, kReverse},
     {"linear", 15, kLinear},
     {"matmul", 15, kMatmul},
     {"add", 15, kBinary},
@@ -117,6 +159,7 @@ const std::array kOps = std::to_array<MilOpDef>({
     {"layer_norm", 15, kLayerNorm},
     {"upsample_nearest_neighbor", 15, kUpNearest},
     {"upsample_bilinear", 15, kUpBilinear},
+    {"resize_bilinear", 15, kResizeBilinear},
     // iOS16/constexpr_ops.py: quantized_data, zero_point, scale, axis (attributes up to iOS17)
     {"constexpr_affine_dequantize", 16, std::span(kNone, 0), true},
     {"constexpr_blockwise_shift_scale", 18, kShiftScale},

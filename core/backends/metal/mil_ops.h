@@ -26,6 +26,7 @@ struct MilOpDef {
   int since_ios;  // iOS15 = CoreML5 ...
   std::span<const MilInputDef> inputs;
   bool attribute_params_until_ios17 = false;  // constexpr_*: parameters are attributes up to iOS17
+  int fp16_since_ios = 15;  // T is fp32 only before this opset (lstm, gru: fp16 from iOS17/recurrent.py)
 };
 
 std::span<const MilOpDef> mil_op_table();

@@ -88,6 +88,8 @@ void check_program(const MilProgram& p) {
         if (!x && (arg == "x" || arg == "values")) x = &it->second;
         if (!type_fits(in->type, it->second, x ? *x : it->second))
           fail(where + ": input '" + arg + "' has the wrong type (" + std::string(ir::dtype_name(it->second.dtype)) + ")");
+        if (in->type == MilIn::T && it->second.dtype == ir::DType::Float16 && def->fp16_since_ios > ios)
+          fail(where + ": input '" + arg + "' is fp16; the op takes fp32 only before iOS" + std::to_string(def->fp16_since_ios));
       }
     }
     for (const auto& d : def->inputs)

@@ -286,6 +286,107 @@ class Reader {
     return a;
   }
 
+  // ---- recurrent layers: MIL lstm (gates [i, f, o, z]) / gru (gates [r, o, z], ONNX's
+  // linear_before_reset = 0) / rnn back to ONNX LSTM [i, o, f, c] / GRU [z, r, h] / RNN (core/ir/ops.def).
+  // MIL: x [S, N, I], states [N, dirs*H], outputs [S or 1, N, dirs*H]; ONNX: Y [S, dirs, N, H],
+  // states [dirs, N, H]. MIL's "reverse" yields the sequence in the order it was processed
+  // (coremltools iOS14/test_recurrent.py: torch on the flipped input), ONNX's in time order.
+  std::string temp(const std::string& n) {
+    ir::Tensor t;
+    t.name = n;
+    t.dtype = DType::Float32;
+    g_.add_tensor(t);
+    return n;
+  }
+  /// Rows of `w` ([gates * H, cols], in `dirs` stacked copies) with gate blocks in `order`, as [dirs, gates*H, cols].
+  static Const gate_blocks(const std::vector<const Const*>& w, std::int64_t gates, const std::vector<int>& order) {
+    Const k;
+    const std::int64_t rows = w[0]->shape.at(0), cols = w[0]->shape.size() > 1 ? w[0]->shape[1] : 1, H = rows / gates;
+    k.shape = {static_cast<std::int64_t>(w.size()), rows};
+    if (w[0]->shape.size() > 1) k.shape.push_back(cols);
+    for (const Const* d : w) {
+      if (d->shape != w[0]->shape) throw std::runtime_error("forward and backward weights differ in shape");
+      for (int g : order)
+        for (std::int64_t i = 0; i < H * cols; ++i) k.num.push_back(d->num.at(static_cast<std::size_t>(g * H * cols + i)));
+    }
+    return k;
+  }
+  void read_recurrent(const mil::Operation& op, const std::string& type, const std::string& out) {
+    const bool lstm = type == "lstm";
+    const std::string dir = str(op, "direction", "forward");
+    const std::int64_t dirs = dir == "bidirectional" ? 2 : 1;
+    if (!lstm && dirs == 2) throw std::runtime_error(type + " has no bidirectional direction");
+    if ((type != "rnn" && str(op, "recurrent_activation", "sigmoid") != "sigmoid") || str(op, "activation", "tanh") != "tanh" ||
+        (lstm && str(op, "cell_activation", "tanh") != "tanh"))
+      throw std::runtime_error("activations other than sigmoid / tanh");
+    if (has(op, "clip")) throw std::runtime_error("lstm with clip (MIL clips the cell state, ONNX the gates' inputs)");
+    if (has(op, "reset_after") || has(op, "input_bias")) throw std::runtime_error("gru with reset_after / input_bias (iOS18)");
+    const std::int64_t gates = lstm ? 4 : type == "gru" ? 3 : 1;
+    const std::vector<int> order = lstm ? std::vector<int>{0, 2, 1, 3} : type == "gru" ? std::vector<int>{2, 0, 1} : std::vector<int>{0};
+    auto param = [&](const std::string& arg) {
+      const Const* k = constant(op, arg);
+      if (!k) throw std::runtime_error("input '" + arg + "' must be a constant");
+      return k;
+    };
+    std::vector<const Const*> wi{param("weight_ih")}, wh{param("weight_hh")};
+    if (dirs == 2) {
+      wi.push_back(param("weight_ih_back"));
+      wh.push_back(param("weight_hh_back"));
+    }
+    const std::int64_t H = wh[0]->shape.at(1);
+    const std::string n = out + "_" + type;
+    std::vector<std::string> in{tensor(op, "x"), add_const(n + "_W", gate_blocks(wi, gates, order)),
+                                add_const(n + "_R", gate_blocks(wh, gates, order))};
+    Const B;  // [Wb (MIL's summed bias), Rb = 0] per direction
+    B.shape = {dirs, 2 * gates * H};
+    for (std::int64_t d = 0; d < dirs; ++d) {
+      const std::string arg = d ? "bias_back" : "bias";
+      Const b1;
+      b1.shape = {gates * H};
+      b1.num = has(op, arg) ? param(arg)->num : std::vector<double>(static_cast<std::size_t>(gates * H), 0.0);
+      const Const bb = gate_blocks({&b1}, gates, order);
+      B.num.insert(B.num.end(), bb.num.begin(), bb.num.end());
+      B.num.insert(B.num.end(), static_cast<std::size_t>(gates * H), 0.0);
+    }
+    in.push_back(add_const(n + "_B", B));
+    in.push_back("");  // sequence_lens
+    const auto* x = g_.find_tensor(in[0]);
+    const std::int64_t N = x->shape.dims.at(1).value, S = x->shape.dims.at(0).value;
+    for (const char* s : {"initial_h", "initial_c"}) {  // [N, dirs*H] -> [dirs, N, H]
+      if (!lstm && std::string(s) == "initial_c") break;
+      const std::string v = temp(n + "_" + s + "_3d");
+      add_op("Reshape", v, {tensor(op, s), add_ints(v + "_shape", {N, dirs, H})}, {v});
+      in.push_back(temp(n + "_" + s));
+      add_op("Transpose", in.back(), {v}, {in.back()}, {{"perm", std::vector<std::int64_t>{1, 0, 2}}});
+    }
+    if (lstm && (has(op, "peephole") || has(op, "peephole_back"))) {  // MIL [i, f, o] -> ONNX P [i, o, f]
+      std::vector<const Const*> p{param("peephole")};
+      if (dirs == 2) p.push_back(param("peephole_back"));
+      in.push_back(add_const(n + "_P", gate_blocks(p, 3, {0, 2, 1})));
+    }
+    std::vector<std::string> outs{temp(n + "_Y"), temp(n + "_Y_h")};
+    if (lstm) outs.push_back(temp(n + "_Y_c"));
+    add_op(lstm ? "LSTM" : type == "gru" ? "GRU" : "RNN", n, in, outs, {{"direction", dir}, {"hidden_size", H}});
+    // states back to [N, dirs*H]
+    for (std::size_t k = 1; k < outs.size() && static_cast<int>(k) < op.outputs_size(); ++k) {
+      const std::string t = temp(outs[k] + "_t");
+      add_op("Transpose", t, {outs[k]}, {t}, {{"perm", std::vector<std::int64_t>{1, 0, 2}}});
+      add_op("Reshape", op.outputs(static_cast<int>(k)).name(), {t, add_ints(t + "_shape", {N, dirs * H})}, {op.outputs(static_cast<int>(k)).name()});
+    }
+    if (num(op, "output_sequence", 0) == 0) {  // the final step: the state itself, [1, N, dirs*H]
+      const std::string t = temp(n + "_last_t");
+      add_op("Transpose", t, {outs[1]}, {t}, {{"perm", std::vector<std::int64_t>{1, 0, 2}}});
+      return add_op("Reshape", out, {t, add_ints(t + "_shape", {1, N, dirs * H})}, {out});
+    }
+    const std::string t = temp(n + "_Y_t");
+    add_op("Transpose", t, {outs[0]}, {t}, {{"perm", std::vector<std::int64_t>{0, 2, 1, 3}}});
+    if (dir != "reverse") return add_op("Reshape", out, {t, add_ints(t + "_shape", {S, N, dirs * H})}, {out});
+    const std::string y = temp(n + "_Y_time");
+    add_op("Reshape", y, {t, add_ints(t + "_shape", {S, N, dirs * H})}, {y});
+    add_op("Slice", out, {y, add_ints(out + "_starts", {-1}), add_ints(out + "_ends", {-kOpenEnd}), add_ints(out + "_axes", {0}),
+                          add_ints(out + "_steps", {-1})}, {out});
+  }
+
   void read_op(const mil::Operation& op) {
     const std::string& type = op.type();
     if (op.outputs_size() < 1) throw std::runtime_error("op of type '" + type + "' has no outputs");
@@ -540,6 +641,15 @@ class Reader {
       return add_op("Slice", out, {tensor(op, "x"), add_ints(out + "_starts", st), add_ints(out + "_ends", en), add_ints(out + "_axes", ax),
                                    add_ints(out + "_steps", sp)}, {out});
     }
+    if (type == "resize_bilinear") {  // sampling modes as iOS15/image_resizing.py defines them
+      static const std::map<std::string, std::string> ct{{"DEFAULT", "asymmetric"}, {"STRICT_ALIGN_CORNERS", "align_corners"},
+                                                         {"UNALIGN_CORNERS", "half_pixel"}};
+      const std::string m = str(op, "sampling_mode", "DEFAULT");
+      auto it = ct.find(m);
+      if (it == ct.end()) throw std::runtime_error("resize_bilinear sampling_mode " + m);
+      return add_op("Resize", out, {tensor(op, "x"), "", "", add_ints(out + "_sizes", g_.find_tensor(out)->shape.sizes())}, {out},
+                    {{"mode", std::string("linear")}, {"coordinate_transformation_mode", it->second}});
+    }
     if (type == "upsample_nearest_neighbor" || type == "upsample_bilinear") {
       const auto* y = g_.find_tensor(out);
       const bool nearest = type == "upsample_nearest_neighbor";
@@ -548,6 +658,27 @@ class Reader {
                                              {"coordinate_transformation_mode", std::string(nearest ? "asymmetric" : align ? "align_corners" : "half_pixel")}};
       if (nearest) a["nearest_mode"] = std::string("floor");
       return add_op("Resize", out, {tensor(op, "x"), "", "", add_ints(out + "_sizes", y->shape.sizes())}, {out}, a);
+    }
+    if (type == "conv_transpose") {  // weight [C_in, C_out/groups, *K]: ONNX's ConvTranspose layout
+      const std::size_t sp = static_cast<std::size_t>(std::max(1, static_cast<int>(g_.find_tensor(out)->shape.rank()) - 2));
+      auto a = window_attrs(op, sp);
+      a["dilations"] = ints(op, "dilations", std::vector<std::int64_t>(sp, 1));
+      a["group"] = static_cast<std::int64_t>(num(op, "groups", 1));
+      if (has(op, "output_shape")) a["output_shape"] = ints(op, "output_shape");
+      std::vector<std::string> in{tensor(op, "x"), tensor(op, "weight")};
+      if (has(op, "bias")) in.push_back(tensor(op, "bias"));
+      return add_op("ConvTranspose", out, in, {out}, a);
+    }
+    if (type == "lstm" || type == "gru" || type == "rnn") return read_recurrent(op, type, out);
+    if (type == "reverse") {  // Slice with step -1 along each reversed axis
+      const auto r = static_cast<std::int64_t>(g_.find_tensor(out)->shape.rank());
+      std::vector<std::int64_t> axes = ints(op, "axes");
+      if (axes.empty())
+        for (std::int64_t a = 0; a < r; ++a) axes.push_back(a);
+      const auto n = axes.size();
+      return add_op("Slice", out, {tensor(op, "x"), add_ints(out + "_starts", std::vector<std::int64_t>(n, -1)),
+                                   add_ints(out + "_ends", std::vector<std::int64_t>(n, -kOpenEnd)), add_ints(out + "_axes", axes),
+                                   add_ints(out + "_steps", std::vector<std::int64_t>(n, -1))}, {out});
     }
     if (!o_.allow_unknown_ops)
       throw UnsupportedOpError(type, "the Core ML frontend", "", c_.path + ": op '" + out + "'");

@@ -98,7 +98,8 @@ Rec parse(const ir::Operation& op, Inputs x, Cell cell) {
       if (L.get_int(b) < 0 || L.get_int(b) > S)
         fail("input sequence_lens holds " + std::to_string(L.get_int(b)) + ", outside [0, " + std::to_string(S) + "]");
   }
-  // The kernel reads the initial states as [num_directions, batch, hidden] in both layouts.
+  // Initial states are [num_directions, batch, hidden], layout 1: [batch, num_directions, hidden]
+  // (the ONNX reference swaps their first two axes with X's, onnx/reference/ops/op_lstm.py).
   const Shape state = layout1 ? Shape{Bt, dirs, H} : Shape{dirs, Bt, H};
   expect(H0, "initial_h", DType::Float32, state);
   if (cell == Cell::Lstm) {
@@ -154,8 +155,8 @@ Outputs reference(const Rec& rc) {
     for (std::int64_t b = 0; b < Bt; ++b) {
       const std::int64_t len = L.defined() ? L.get_int(b) : S;
       for (std::int64_t j = 0; j < H; ++j) {
-        h[static_cast<std::size_t>(j)] = H0.defined() ? H0.data<float>()[(d * Bt + b) * H + j] : 0.0;
-        c[static_cast<std::size_t>(j)] = C0.defined() ? C0.data<float>()[(d * Bt + b) * H + j] : 0.0;
+        h[static_cast<std::size_t>(j)] = H0.defined() ? H0.data<float>()[(layout1 ? b * dirs + d : d * Bt + b) * H + j] : 0.0;
+        c[static_cast<std::size_t>(j)] = C0.defined() ? C0.data<float>()[(layout1 ? b * dirs + d : d * Bt + b) * H + j] : 0.0;
       }
       for (std::int64_t step = 0; step < len; ++step) {
         const std::int64_t t = reverse ? len - 1 - step : step;
@@ -269,8 +270,8 @@ Outputs fast_gru_reset_first(const Rec& rc) {
     for (std::int64_t b = 0; b < Bt; ++b) {
       const std::int64_t len = L.defined() ? L.get_int(b) : S;
       for (std::int64_t j = 0; j < H; ++j) {
-        h[static_cast<std::size_t>(j)] = H0.defined() ? H0.data<float>()[(d * Bt + b) * H + j] : 0.f;
-        c[static_cast<std::size_t>(j)] = C0.defined() ? C0.data<float>()[(d * Bt + b) * H + j] : 0.f;
+        h[static_cast<std::size_t>(j)] = H0.defined() ? H0.data<float>()[(layout1 ? b * dirs + d : d * Bt + b) * H + j] : 0.f;
+        c[static_cast<std::size_t>(j)] = C0.defined() ? C0.data<float>()[(layout1 ? b * dirs + d : d * Bt + b) * H + j] : 0.f;
       }
       for (std::int64_t step = 0; step < len; ++step) {
         const std::int64_t t = reverse ? len - 1 - step : step;
@@ -559,8 +560,8 @@ Outputs fast(const Rec& rc) {
       std::fill(c.begin(), c.end(), 0.f);
       for (std::int64_t j = 0; j < H; ++j) {
         if (H0.defined())
-          hbuf[static_cast<std::size_t>(j)] = H0.data<float>()[(d * Bt + b) * H + j];
-        if (C0.defined()) c[static_cast<std::size_t>(j)] = C0.data<float>()[(d * Bt + b) * H + j];
+          hbuf[static_cast<std::size_t>(j)] = H0.data<float>()[(layout1 ? b * dirs + d : d * Bt + b) * H + j];
+        if (C0.defined()) c[static_cast<std::size_t>(j)] = C0.data<float>()[(layout1 ? b * dirs + d : d * Bt + b) * H + j];
       }
       // One chunk q of step `step`: reads h (all units), writes its units of the next h and c.
       auto chunk = [&](std::int64_t step, std::int64_t q) {

@@ -9,7 +9,6 @@ model run on the same runtime: max|diff| <= 1e-2 x max|output| at fp16 and
 
 usage: check_metal_models.py EDGECOMPILE PROTO_DIR MODELS_DIR WORK_DIR
 """
-import json
 import os
 import shutil
 import sys
@@ -45,34 +44,9 @@ def main():
         check(rc == 0, f"{name}: source model runs ({err.strip()[:200]})")
         a = np.load(os.path.join(ref, "output.npy"))
         for prec in ("fp16", "fp32"):
-            pkg = os.path.join(WORK, f"{name}_{prec}.mlpackage")
-            rc, out, err = run("compile", src, "--target", "metal", "--precision", prec, "--output", pkg, "--json")
-            check(rc == 0, f"{name} {prec}: compile (rc {rc}) {err.strip()[:300]}")
-            if rc:
-                continue
-            rep = json.loads(out)
-            units = {u: sum(1 for o in rep["ops"] if o.get("unit") == u) for u in ("ANE", "GPU", "CPU")}
-            print(f"     {name} {prec}: {len(rep['ops'])} ops, predicted units {units}, estimate "
-                  f"{rep['estimate']['latency_ms']:.3f} ms ({rep['estimate']['model'][:40]}...)")
-            if prec == "fp32":
-                check(units["ANE"] == 0, f"{name} fp32: no op predicted on the Neural Engine")
-            drc, text = coreml_reader.decode_with_protoc(PROTO_DIR, os.path.join(pkg, "Data/com.apple.CoreML/model.mlmodel"))
-            check(drc == 0 and "mlProgram" in text, f"{name} {prec}: protoc --decode=CoreML.Specification.Model")
-            try:
-                _, st = coreml_reader.check_package(pkg, Model_pb2)
-                print(f"     {name} {prec}: {st['ops']} MIL ops, {st['blobs']} weight.bin blobs, {st['inline']} inline values")
-                check(st["blobs"] > 0, f"{name} {prec}: independent reader: package well formed")
-            except AssertionError as e:
-                check(False, f"{name} {prec}: independent reader: {e}")
-            got = os.path.join(WORK, f"{name}_{prec}_out")
-            rc, _, err = run("run", pkg, "--input", "input=" + xin, "--output-dir", got)
-            check(rc == 0, f"{name} {prec}: the package runs on the CPU runtime ({err.strip()[:200]})")
-            if rc:
-                continue
-            b = np.load(os.path.join(got, "output.npy"))
-            e = float(np.abs(a - b).max() / np.abs(a).max()) if a.shape == b.shape else float("inf")
-            print(f"     {name} {prec}: max|diff| / max|output| = {e:.3g} (tolerance {TOL[prec]})")
-            check(e <= TOL[prec], f"{name} {prec}: equals the source model")
+            rep, _, _ = check_util.compile_and_compare(CHECKS, name, prec, src, xin, a, WORK, TOL[prec], PROTO_DIR, Model_pb2)
+            if rep and prec == "fp32":
+                check(all(o.get("unit") != "ANE" for o in rep["ops"]), f"{name} fp32: no op predicted on the Neural Engine")
     CHECKS.exit()
 
 

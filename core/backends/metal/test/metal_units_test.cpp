@@ -165,3 +165,21 @@ TEST(MetalUnits, VirtualNeuralEngines) {
   }
   EXPECT_LE(fastest_ms, slowest_ms);
 }
+
+// Recurrent layers: off the Neural Engine, on the CPU (coremltools issues 1780, 337).
+TEST(MetalUnits, RecurrentOnCpu) {
+  auto g = graph("  input %x : f32[5,1,3]\n  const %W : f32[1,16,3] = " + zeros(192) + "\n  const %R : f32[1,16,4] = " + zeros(256) +
+                 "\n  %y, %h, %c = LSTM(%x, %W, %R) {hidden_size = 4} : f32[5,1,1,4], f32[1,1,4], f32[1,1,4] @\"op\"\n  output %y");
+  const auto r = row_of(g, "op");
+  expect_off_ane(r, "CPU", "ane.recurrent");
+  EXPECT_EQ(r.target_op.find("lstm") != std::string::npos, true) << r.target_op;
+  expect_off_ane(row_of(g, "op", {{"precision", "fp32"}}), "CPU", "ane.recurrent");  // before the fp32 rule
+}
+
+// 3-D convolution: CPU before iOS17, GPU from iOS17 (coremltools issue 1368).
+TEST(MetalUnits, Conv3dCpuBeforeIos17GpuAfter) {
+  auto g = graph("  input %x : f32[1,2,4,6,6]\n  const %w : f32[3,2,3,3,3] = " + zeros(648) +
+                 "\n  %y = Conv(%x, %w) {pads = [1,1,1,1,1,1]} : f32[1,3,4,6,6] @\"op\"\n  output %y");
+  expect_off_ane(row_of(g, "op"), "CPU", "ane.conv3d");
+  expect_off_ane(row_of(g, "op", {{"deployment_target", "iOS17"}}), "GPU", "ane.conv3d");
+}

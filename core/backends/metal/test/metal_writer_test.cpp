@@ -258,3 +258,158 @@ TEST(MetalPackage, ReplacesAnExistingPackageWhole) {
     EXPECT_TRUE(fs::exists(fs::path(path) / f)) << f;
   fs::remove_all(dir);
 }
+
+// ---- issue 35: conv_transpose, 3-D conv / pool, lstm, gru ----------------------------------
+
+namespace {
+
+std::string z32(std::size_t n) { return zeros(4 * n); }  // n f32 zeros
+
+// The MIL form of op "op" and the lowered program, which must pass the writer's own check.
+std::string lowered(const ir::Graph& g, const std::string& target = "macOS13", bool fp16 = true) {
+  LowerOptions o;
+  o.fp16 = fp16;
+  o.target = &find_deployment_target(target);
+  const auto lp = lower_graph(g, o);
+  EXPECT_NO_THROW(check_program(lp.program)) << target;
+  std::string s;
+  for (const auto& m : lp.mil_ops_of.at("op")) s += (s.empty() ? "" : " + ") + m;
+  return s;
+}
+
+ir::Graph conv_transpose(const std::string& attrs, const std::string& out) {
+  return graph("  input %x : f32[1,2,4,4]\n  const %w : f32[2,3,3,3] = " + z32(54) + "\n  const %b : f32[3] = " + z32(3) +
+               "\n  %y = ConvTranspose(%x, %w, %b) {" + attrs + "} : " + out + " @\"op\"\n  output %y");
+}
+
+// LSTM / GRU over x [S=5, N=1, I=3], hidden 4, `dirs` directions.
+ir::Graph recurrent(const std::string& type, int dirs, const std::string& attrs) {
+  const int gates = type == "LSTM" ? 4 : 3, H = 4, I = 3;
+  const std::string d = std::to_string(dirs), gh = std::to_string(gates * H);
+  std::string outs = "%y, %yh" + std::string(type == "LSTM" ? ", %yc" : "");
+  std::string types = "f32[5," + d + ",1,4], f32[" + d + ",1,4]" + std::string(type == "LSTM" ? ", f32[" + d + ",1,4]" : "");
+  return graph("  input %x : f32[5,1,3]\n  const %W : f32[" + d + "," + gh + ",3] = " + z32(static_cast<std::size_t>(dirs * gates * H * I)) +
+               "\n  const %R : f32[" + d + "," + gh + ",4] = " + z32(static_cast<std::size_t>(dirs * gates * H * H)) +
+               "\n  const %B : f32[" + d + "," + std::to_string(2 * gates * H) + "] = " + z32(static_cast<std::size_t>(dirs * 2 * gates * H)) +
+               "\n  " + outs + " = " + type + "(%x, %W, %R, %B) {hidden_size = 4" + attrs + "} : " + types +
+               " @\"op\"\n  output %y\n  output %yh");
+}
+
+}  // namespace
+
+// stride 2, pads 1, output_padding 1 (PyTorch's 3x3 upsampler): one conv_transpose, end pad 1 - 1.
+TEST(MetalLowering, ConvTransposeOutputPaddingIsAnEndPad) {
+  EXPECT_EQ(lowered(conv_transpose("strides = [2,2], pads = [1,1,1,1], output_padding = [1,1]", "f32[1,3,8,8]")), "conv_transpose");
+  EXPECT_EQ(lowered(conv_transpose("strides = [2,2], pads = [1,1,1,1], output_padding = [1,1]", "f32[1,3,8,8]"), "iOS18", false),
+            "conv_transpose");
+}
+
+// output_padding above the end pad: rows beyond the full output hold the bias alone.
+TEST(MetalLowering, ConvTransposeOutputPaddingBeyondThePad) {
+  EXPECT_EQ(lowered(conv_transpose("strides = [2,2], output_padding = [1,1]", "f32[1,3,10,10]")), "conv_transpose + pad + add");
+}
+
+// auto_pad and output_shape: the runtime's geometry gives the pads (an output_shape past the full
+// output leaves a row of bias alone at the end).
+TEST(MetalLowering, ConvTransposeAutoPadAndOutputShape) {
+  EXPECT_EQ(lowered(conv_transpose("strides = [2,2], auto_pad = \"SAME_LOWER\"", "f32[1,3,8,8]")), "conv_transpose");
+  EXPECT_EQ(lowered(conv_transpose("strides = [2,2], output_shape = [10,10]", "f32[1,3,10,10]")), "conv_transpose + pad + add");
+}
+
+TEST(MetalLowering, ConvTransposeGroupedDilated1d) {
+  auto g = graph("  input %x : f32[1,4,6]\n  const %w : f32[4,2,3] = " + z32(24) +
+                 "\n  %y = ConvTranspose(%x, %w) {group = 2, dilations = [2], pads = [2,2]} : f32[1,4,6] @\"op\"\n  output %y");
+  EXPECT_EQ(lowered(g), "conv_transpose");
+}
+
+TEST(MetalLowering, Conv3dAndPool3d) {
+  auto g = graph("  input %x : f32[1,2,4,6,6]\n  const %w : f32[3,2,3,3,3] = " + z32(162) +
+                 "\n  %y = Conv(%x, %w) {pads = [1,1,1,1,1,1]} : f32[1,3,4,6,6] @\"op\"\n  output %y");
+  EXPECT_EQ(lowered(g), "conv");
+  auto p = graph("  input %x : f32[1,2,4,6,6]\n  %y = MaxPool(%x) {kernel_shape = [2,2,2], strides = [2,2,2]} : f32[1,2,2,3,3] @\"op\"\n"
+                 "  %z = GlobalAveragePool(%y) : f32[1,2,1,1,1] @\"gap\"\n  output %z");
+  EXPECT_EQ(lowered(p), "max_pool");
+  auto a = graph("  input %x : f32[1,2,4,6,6]\n  %y = AveragePool(%x) {kernel_shape = [3,3,3], pads = [1,1,1,1,1,1], count_include_pad = 1} : "
+                 "f32[1,2,4,6,6] @\"op\"\n  output %y");
+  EXPECT_EQ(lowered(a), "avg_pool");
+}
+
+// lstm computes in fp32 before iOS17: an fp16 program casts around it there, not from iOS17 on.
+TEST(MetalLowering, LstmBidirectionalCastsBeforeIos17) {
+  const auto g = recurrent("LSTM", 2, ", direction = \"bidirectional\"");
+  const std::string before = lowered(g, "macOS13"), after = lowered(g, "iOS17");
+  EXPECT_NE(before.find("cast + lstm + cast"), std::string::npos) << before;
+  EXPECT_NE(after.find("lstm"), std::string::npos) << after;
+  EXPECT_EQ(after.find("cast"), std::string::npos) << after;
+}
+
+TEST(MetalLowering, LstmReverseRunsForwardOnTheReversedSequence) {
+  EXPECT_NE(lowered(recurrent("LSTM", 1, ", direction = \"reverse\""), "iOS17").find("reverse + lstm + reverse"), std::string::npos);
+}
+
+// GRU: linear_before_reset = 0 is MIL's gru (bidirectional: a reversed second pass);
+// linear_before_reset = 1 (PyTorch's) is unrolled into plain ops.
+TEST(MetalLowering, GruForms) {
+  const std::string lbr0 = lowered(recurrent("GRU", 2, ", direction = \"bidirectional\""), "iOS17");
+  EXPECT_NE(lbr0.find("gru + reverse"), std::string::npos) << lbr0;
+  EXPECT_NE(lbr0.find("concat"), std::string::npos) << lbr0;
+  const std::string lbr1 = lowered(recurrent("GRU", 1, ", linear_before_reset = 1"));
+  EXPECT_EQ(lbr1.find("gru"), std::string::npos) << lbr1;
+  EXPECT_NE(lbr1.find("linear"), std::string::npos) << lbr1;
+}
+
+// RNN: MIL rnn per direction, like gru.
+TEST(MetalLowering, RnnBidirectional) {
+  auto g = graph("  input %x : f32[5,1,3]\n  const %W : f32[2,4,3] = " + z32(24) + "\n  const %R : f32[2,4,4] = " + z32(32) +
+                 "\n  %y, %h = RNN(%x, %W, %R) {hidden_size = 4, direction = \"bidirectional\"} : f32[5,2,1,4], f32[2,1,4] @\"op\"\n"
+                 "  output %y\n  output %h");
+  const std::string f = lowered(g, "iOS17");
+  EXPECT_NE(f.find("rnn + reverse + rnn + reverse + concat"), std::string::npos) << f;
+}
+
+TEST(MetalLowering, RecurrentRefusalsNameTheReason) {
+  for (const std::string& attrs : {std::string(", clip = 3.0"), std::string(", input_forget = 1")}) {
+    auto g = recurrent("LSTM", 1, attrs);
+    try {
+      (void)mil_form(g, g.ops[0]);
+      FAIL() << attrs;
+    } catch (const UnsupportedOpError& e) {
+      EXPECT_NE(std::string(e.what()).find(attrs.substr(2, attrs.find(' ', 2) - 2)), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(MetalProgram, CheckRefusesFp16LstmBeforeIos17) {
+  MilProgram p;
+  p.inputs.push_back({"x", {ir::DType::Float16, {2, 1, 3}}});
+  p.ops.push_back(const_op("h", ir::DType::Float16, {1, 4}, 8));
+  p.ops.push_back(const_op("wi", ir::DType::Float16, {16, 3}, 96));
+  p.ops.push_back(const_op("wh", ir::DType::Float16, {16, 4}, 128));
+  MilOp l;
+  l.type = "lstm";
+  l.name = "y";
+  l.inputs = {{"x", {"x"}}, {"initial_h", {"h"}}, {"initial_c", {"h"}}, {"weight_ih", {"wi"}}, {"weight_hh", {"wh"}}};
+  l.outputs = {{"y", {ir::DType::Float16, {2, 1, 4}}}, {"y_h", {ir::DType::Float16, {1, 4}}}, {"y_c", {ir::DType::Float16, {1, 4}}}};
+  p.ops.push_back(l);
+  p.outputs = {"y"};
+  expect_check_fails(p, "fp32 only before iOS17");
+  p.spec_version = 8;
+  p.opset = "CoreML7";
+  EXPECT_NO_THROW(check_program(p));
+}
+
+// Resize: nearest half_pixel at an integer scale samples like upsample_nearest_neighbor; linear
+// asymmetric is resize_bilinear "DEFAULT"; nearest asymmetric with rounding has no MIL form.
+TEST(MetalLowering, ResizeModes) {
+  auto resize = [](const std::string& attrs, const std::string& out) {
+    return graph("  input %x : f32[1,2,4,4]\n  const %s : i64[4] = hex\"" + std::string(64, '0') + "\"\n" +
+                 "  %y = Resize(%x, %\"\", %\"\", %s) {" + attrs + "} : " + out + " @\"op\"\n  output %y");
+  };
+  EXPECT_EQ(lowered(resize("mode = \"nearest\", coordinate_transformation_mode = \"half_pixel\"", "f32[1,2,8,8]")),
+            "upsample_nearest_neighbor");
+  EXPECT_EQ(lowered(resize("mode = \"linear\", coordinate_transformation_mode = \"asymmetric\"", "f32[1,2,6,6]")), "resize_bilinear");
+  auto g = resize("mode = \"nearest\", coordinate_transformation_mode = \"asymmetric\"", "f32[1,2,8,8]");
+  EXPECT_THROW((void)mil_form(g, g.ops[0]), UnsupportedOpError);
+  auto frac = resize("mode = \"nearest\", coordinate_transformation_mode = \"half_pixel\"", "f32[1,2,6,6]");
+  EXPECT_THROW((void)mil_form(frac, frac.ops[0]), UnsupportedOpError);
+}
