@@ -43,6 +43,8 @@ class BinaryInt8 final : public PreparedOp {
       }
     } else if (kind == Binary::Mul) {
       mul_ = quantize_multiplier(double(qa.scale()) * double(qb.scale()) / double(qy.scale()));
+      // XNNPACK's scale, in float as it computes it (EC_INT8_REQUANT=fp32)
+      fp32_scale_ = qa.scale() * qb.scale() / qy.scale();
       off_a_ = -qa.zero_point();
       off_b_ = -qb.zero_point();
       zy_ = qy.zero_point();
@@ -87,6 +89,14 @@ class BinaryInt8 final : public PreparedOp {
         });
         return {Y};
       }
+    }
+    if (kind_ == Binary::Mul && fp32_requantization()) {
+      // XNNPACK's multiply: the integer product times a float scale, rounded half to even.
+      apply([&](std::int32_t x1, std::int32_t x2) {
+        const float v = static_cast<float>((x1 + off_a_) * (x2 + off_b_)) * fp32_scale_;
+        return std::clamp<std::int32_t>(static_cast<std::int32_t>(std::nearbyint(v)) + zy_, lo_, hi_);
+      });
+      return {Y};
     }
     if (kind_ == Binary::Mul && use_mul_row_avx512() && mul_rows(A, B, out, y)) return {Y};
     switch (kind_) {
@@ -160,6 +170,7 @@ class BinaryInt8 final : public PreparedOp {
   AddRowParams row_{};
   bool vector_ok_ = false;
   QuantizedMultiplier mul_;
+  float fp32_scale_ = 0;
   std::int32_t off_a_ = 0, off_b_ = 0, zy_ = 0, lo_ = -128, hi_ = 127;
   std::array<std::int8_t, 256> lut_a_{}, lut_b_{};  // Max/Min: input value -> output params
 };
