@@ -142,8 +142,9 @@ EC_INT8(Relu) EC_INT8(Clip) EC_INT8(Sigmoid) EC_INT8(Tanh) EC_INT8(HardSwish) EC
 EC_INT8(BatchNormalization) EC_INT8(Gelu) EC_INT8(Erf)
 // int8_normalization.cpp
 EC_INT8(LayerNormalization)
-// int8_tflite_reference.cpp (TFLite resizes the stored values: params kept)
-EC_INT8(Resize)
+// int8_tflite_reference.cpp (TFLite resizes the stored values: params kept;
+// reductions dequantise, reduce in float, quantise)
+EC_INT8(Resize) EC_INT8(Reduce)
 #undef EC_INT8
 
 /// EC_INT8_REQUANT=fp32: XNNPACK's float requantisation instead of TFLite's reference

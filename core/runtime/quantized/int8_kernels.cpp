@@ -74,6 +74,10 @@ constexpr Int8KernelEntry kTable[] = {
     {K::Split, "params pass through to every part", prepare_PassThrough, nullptr, P::SameAsInput, kDataOnly},
     {K::Slice, "params pass through", prepare_PassThrough, nullptr, P::SameAsInput, kDataOnly},
     {K::Gather, "params pass through (int8 rows gathered)", prepare_PassThrough, nullptr, P::SameAsInput, kDataOnly},
+    {K::ReduceMean, "int8 mean: dequantised, averaged in float, quantised (TFLite's MEAN)", prepare_Reduce, nullptr,
+     P::Observed, kDataOnly},
+    {K::ReduceMax, "int8 max over axes (the stored values; params kept)", prepare_Reduce, nullptr, P::SameAsInput, kDataOnly},
+    {K::ReduceMin, "int8 min over axes (the stored values; params kept)", prepare_Reduce, nullptr, P::SameAsInput, kDataOnly},
     {K::Resize, "int8 Resize of the stored values, params kept (TFLite's RESIZE_BILINEAR / NEAREST_NEIGHBOR)",
      prepare_Resize, nullptr, P::SameAsInput, kDataOnly},
 };

@@ -531,6 +531,10 @@ std::unique_ptr<PreparedOp> prepare_Resize(const ir::Operation& op, const ir::Gr
   return std::make_unique<ViaFloat>(op, graph);
 }
 
+std::unique_ptr<PreparedOp> prepare_Reduce(const ir::Operation& op, const ir::Graph& graph) {
+  return std::make_unique<ViaFloat>(op, graph);
+}
+
 std::unique_ptr<PreparedOp> prepare_tflite_reference(const ir::Operation& op, const ir::Graph& graph) {
   const ir::Tensor* x = graph.find_tensor(op.inputs[0]);
   const bool u8 = x && x->dtype == ir::DType::UInt8;
