@@ -103,13 +103,57 @@ ir::QuantParams fixed_output_params(ir::OpKind kind) {
   return p;
 }
 
+namespace {
+
+// Some kernels check shapes only when they run (the pools' geometry, say), so a
+// prepare that succeeds does not yet mean the kernel takes the op. When every input
+// is a constant or a data tensor (8-bit quantised, or f32 for a hybrid op) of static
+// shape, the op is run once on zeros: a refusal there is the kernel's too. Inputs
+// that carry values the op depends on (shapes, indices computed in the graph) are
+// not made up: the trial is skipped. Returns "" or the refusal.
+constexpr std::int64_t kTrialElements = std::int64_t(1) << 24;
+
+void trial_run(const PreparedOp& prepared, const ir::Operation& op, const ir::Graph& graph) {
+  std::vector<Tensor> in;
+  std::int64_t elements = 0;
+  for (const auto& name : op.inputs) {
+    if (name.empty()) {
+      in.emplace_back();
+      continue;
+    }
+    const ir::Tensor* t = graph.find_tensor(name);
+    if (!t || !t->shape.is_static()) return;
+    if (t->data) {
+      in.push_back(Tensor::from_constant(t->dtype, t->shape.sizes(), *t->data));
+      continue;
+    }
+    const bool data = ((t->dtype == ir::DType::Int8 || t->dtype == ir::DType::UInt8) && t->quant) ||
+                      t->dtype == ir::DType::Float32;
+    if (!data) return;
+    elements += t->shape.num_elements().value_or(kTrialElements);
+    if (elements >= kTrialElements) return;
+    Tensor z(t->dtype, t->shape.sizes());
+    if (t->quant && !t->quant->zero_points.empty() && t->quant->zero_points[0] != 0) {  // the real value 0
+      const auto zp = t->quant->zero_points[0];
+      if (t->dtype == ir::DType::Int8) std::fill_n(z.mutable_data<std::int8_t>(), z.numel(), static_cast<std::int8_t>(zp));
+      else std::fill_n(z.mutable_data<std::uint8_t>(), z.numel(), static_cast<std::uint8_t>(zp));
+    }
+    in.push_back(std::move(z));
+  }
+  (void)prepared.run(in);
+}
+
+}  // namespace
+
 std::string int8_refusal(const ir::Operation& op, const ir::Graph& graph) {
   try {
-    if (!prepare_quantized(op, graph)) return "it is neither an int8 nor a hybrid op";
+    const auto prepared = prepare_quantized(op, graph);
+    if (!prepared) return "it is neither an int8 nor a hybrid op";
+    trial_run(*prepared, op, graph);
     return {};
   } catch (const UnsupportedOpError& e) {
     // The caller names the op: say only what the kernel does not take.
-    return e.op_type() + " is not supported by " + e.backend();
+    return e.op_type() + " is not supported by " + e.backend() + (e.suggestion().empty() ? "" : " (" + e.suggestion() + ")");
   } catch (const EdgeCompilerError& e) {
     return e.what();
   }
