@@ -60,8 +60,8 @@ TargetChoice resolve_target(const std::string& target, const AutoContext& c) {
                         " backend writes (" + devices + ", but the " + c.device_target + " backend does not write " + ext + ")"};
   }
   if (!writer.empty())
-    return {writer, "auto: " + devices + ", and --output " + c.output_path + " names a " + ext + ", which the " + writer +
-                        " backend writes"};
+    return {writer, "auto: --output " + c.output_path + " names a " + ext + " file, which the " + writer +
+                        " backend writes; no device decides (" + devices + ")"};
   std::string why = "auto: " + devices;
   if (!c.output_path.empty())
     why += ext.empty() ? ", and --output " + c.output_path + " names no artefact type"
