@@ -105,8 +105,9 @@ std::vector<std::vector<std::size_t>> group_units(const ir::Graph& graph) {
       if (!in.empty()) ++readers[in];
   }
   // A Reshape the TFLite reader put before a FULLY_CONNECTED whose input is not
-  // 2-D (named "<input>/flat", read by that op alone) is part of the file's one
-  // FULLY_CONNECTED: it joins the FullyConnected's unit, so units count the file's ops.
+  // 2-D (named "<FC output>/flatten", as a split-off activation is "<output>/activation",
+  // and read by that op alone) is part of the file's one FULLY_CONNECTED: it joins the
+  // FullyConnected's unit, so units count the file's ops.
   std::map<std::size_t, std::size_t> flatten_of;  // FullyConnected index -> its reader-made Reshape
   std::set<std::size_t> joined;
   std::map<std::string, std::size_t> reader_of;
@@ -115,13 +116,11 @@ std::vector<std::vector<std::size_t>> group_units(const ir::Graph& graph) {
       if (!in.empty()) reader_of[in] = i;
   for (std::size_t i = 0; i < graph.ops.size(); ++i) {
     const auto& op = graph.ops[i];
-    if (op.kind != ir::OpKind::Reshape || op.outputs.size() != 1 || op.name != op.outputs[0]) continue;
-    const std::string& out = op.outputs[0];
-    const auto flat = out.rfind("/flat");
-    if (flat == std::string::npos || (flat + 5 != out.size() && out[flat + 5] != '_') || readers[out] != 1) continue;
-    const std::size_t fc = reader_of[out];
-    if (fc > i && graph.ops[fc].kind == ir::OpKind::FullyConnected && !graph.ops[fc].inputs.empty() &&
-        graph.ops[fc].inputs[0] == out) {
+    if (op.kind != ir::OpKind::Reshape || op.outputs.size() != 1 || readers[op.outputs[0]] != 1) continue;
+    const std::size_t fc = reader_of[op.outputs[0]];
+    const auto& f = graph.ops[fc];
+    if (fc > i && f.kind == ir::OpKind::FullyConnected && !f.inputs.empty() && f.inputs[0] == op.outputs[0] &&
+        !f.outputs.empty() && op.name == f.outputs[0] + "/flatten") {
       flatten_of[fc] = i;
       joined.insert(i);
     }

@@ -142,15 +142,17 @@ TEST(CoralRealCompiler, CountsAreTheWrittenFilesOperators) {
   EXPECT_GE(pairs, 3);
 }
 
-// The TFLite reader puts a RESHAPE before a FULLY_CONNECTED whose input is not 2-D;
-// the two are one op of the file, so one unit (one row, one count).
+// The TFLite reader puts a RESHAPE before a FULLY_CONNECTED whose input is not 2-D
+// (named "<output>/flatten"); the two are one op of the file, so one unit (one row,
+// one count). Written, the counts are the written file's, whatever the writer makes
+// of the pair.
 TEST(CoralUnits, ReaderFlattenJoinsItsFullyConnected) {
   ir::Graph g = ir::parse(
       "graph \"t\" {\n"
       "  input %x : u8[1,2,2,4] quant(u8, scales=[0.1], zero_points=[128], axis=-1)\n"
       "  const %s : i64[2] = hex\"ffffffffffffffff1000000000000000\"\n"
       "  const %w : u8[3,16] quant(u8, scales=[0.01], zero_points=[128], axis=-1) = hex\"" + std::string(96, '8') + "\"\n"
-      "  %\"x/flat\" = Reshape(%x, %s) : u8[1,16] quant(u8, scales=[0.1], zero_points=[128], axis=-1) @\"x/flat\"\n"
+      "  %\"x/flat\" = Reshape(%x, %s) : u8[1,16] quant(u8, scales=[0.1], zero_points=[128], axis=-1) @\"y/flatten\"\n"
       "  %y = FullyConnected(%\"x/flat\", %w) : u8[1,3] quant(u8, scales=[0.2], zero_points=[128], axis=-1) @\"y\"\n"
       "  output %y\n}\n");
   const auto units = group_units(g);
@@ -160,4 +162,19 @@ TEST(CoralUnits, ReaderFlattenJoinsItsFullyConnected) {
   const auto p = backend.partition(g);
   ASSERT_EQ(p.rows.size(), 1u);
   EXPECT_EQ(p.rows[0].target_op, "FULLY_CONNECTED");
+  // written, the counts are the file's operators, whatever the writer made of the pair
+  const auto out = std::filesystem::temp_directory_path() / "coral_units_fc.tflite";
+  CompileConfig config;
+  config.output_path = out.string();
+  const auto r = backend.compile(g, config);
+  ASSERT_EQ(r.output_path, out.string()) << (r.notes.empty() ? "" : r.notes.front());
+  const ir::Graph written = frontends::open_model(out.string());
+  int file_ops = 0;
+  std::istringstream in(written.metadata.at("tflite.ops_by_type"));
+  for (std::string e; std::getline(in, e, ',');) file_ops += std::atoi(e.c_str() + e.find_last_of(' ') + 1);
+  std::printf("FULLY_CONNECTED on a 4-D input: the writer wrote %s; the report counts %zu\n",
+              written.metadata.at("tflite.ops_by_type").c_str(), r.partition.rows.size());
+  EXPECT_EQ(static_cast<int>(r.partition.rows.size()), file_ops);
+  EXPECT_EQ(r.ops_on_target + r.ops_fallback, file_ops);
+  std::filesystem::remove(out);
 }
