@@ -131,7 +131,7 @@ std::string to_text(const CompileReport& r) {
       << " (estimate)\n";
     o << "Number of Edge TPU subgraphs: " << p.segments << "\n";
   }
-  o << "Total number of operations: " << p.rows.size() << " (counted in " << r.result.counted_in << ")\n";
+  o << "Total number of operations: " << p.rows.size() << " (counts are " << r.result.counted_in << ")\n";
   o << "Estimated latency: " << ms_str(e.latency_ms) << " (estimate: " << ms_str(e.target_ms) << " on target, "
     << ms_str(e.transfer_ms) << " transfers, " << ms_str(e.cpu_ms) << " on CPU)\n\n";
   if (r.backend == "coral") {

@@ -406,7 +406,7 @@ void CoralBackend::recount_from_file(CompileResult& res, const ir::Graph& g, con
   res.partition = std::move(file);
   res.ops_on_target = res.partition.ops_on_target();
   res.ops_fallback = res.partition.ops_on_cpu();
-  res.counted_in = "the written file " + res.output_path + " (" + std::to_string(operators) + " operators)";
+  res.counted_in = "the written file's operators (" + res.output_path + ": " + std::to_string(operators) + ")";
 }
 
 void CoralBackend::verify_with_compiler(CompileResult& res) const {
