@@ -100,8 +100,9 @@ int run_compile(const CompileCliOptions& o) {
   const ir::Graph g = frontends::open_model(o.model);
   const std::string strategy = report::resolve_strategy(request, g, *resolved.backend);
   if (strategy == "ptq" && !report::is_quantised(g) && o.calibration_data.empty())
-    throw EdgeCompilerError(ErrorKind::Usage, "--quantize ptq needs --calibration-data FILE.npy (or a directory of NAME.npy); "
-                                              "or --quantize none for an already quantised model");
+    throw EdgeCompilerError(ErrorKind::Usage, (o.target == "auto" ? "--target auto chose " + resolved.backend->name() + ", so " : std::string()) +
+                                                  "--quantize ptq needs --calibration-data FILE.npy (or a directory of NAME.npy); "
+                                                  "or --quantize none for an already quantised model");
   if (!o.calibration_data.empty() && strategy != "none") {
     request.samples = quantize::load_calibration_data(o.calibration_data, g, o.num_samples);
     request.data_source = o.calibration_data;

@@ -132,13 +132,17 @@ try:
     j = json.loads(text) if code == 0 else {}
 except ValueError:
     j = {}
-if j.get("backend") == "coral" and "is attached and available" in j.get("target_reason", ""):
+reason = j.get("target_reason", "")
+if j.get("backend") == "coral" and "is attached and available" in reason:
     check(os.path.exists(seed_auto), "auto with a Coral attached: coral, the .tflite written")
 else:
     check(code == 0 and os.path.exists(seed_auto) and j.get("backend") == "coral",
           f"seed form --target auto --output m.tflite picks coral: exit {code} {err.strip()[:200]}")
-    reason = j.get("target_reason", "")
     check(".tflite" in reason and "coral backend writes" in reason, f"and says why: {reason!r}")
+code, _, err = run(float_model, "--target", "auto", "--output", os.path.join(WORK, "seed_auto_nocal.tflite"))
+if "is attached and available" not in reason:
+    one_line_error(code, err, 2, "--target auto chose coral, so --quantize ptq needs --calibration-data",
+                   "a float model, auto, --output m.tflite and no calibration data")
 code, text, err = run(float_model, "--target", "auto", "--quantize", "ptq", "--calibration-data", cal,
                       "--output", os.path.join(WORK, "seed_auto2.tflite"))
 check(code == 0 and "coral backend writes" in text.splitlines()[0] if text else False,
