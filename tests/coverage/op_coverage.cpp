@@ -257,26 +257,50 @@ std::string tflite_cell(const ir::Graph& g) {
   }
 }
 
-std::string coral_cell(const ir::Graph& g, bool quantised, const std::string& kind) {
+// The file name of a variant's artefact in the temporary folder (the same on every run,
+// so reasons that name it stay the same).
+fs::path artefact_path(const Variant& v, const std::string& ext) {
+  const fs::path dir = fs::temp_directory_path() / "ec_op_coverage";
+  fs::create_directories(dir);
+  std::string file = v.label.substr(0, 60);
+  for (auto& c : file)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return dir / (file + ext);
+}
+
+// The partition's verdict on the variant's op, and whether the .tflite was written.
+std::string coral_cell(const ir::Graph& g, bool quantised, const Variant& v) {
   auto coral = backends::resolve_backend("coral").backend;
-  const auto r = coral->compile(g, {});
-  const auto* row = main_row(r.partition, kind);
+  backends::CompileConfig cfg;
+  cfg.output_path = artefact_path(v, ".tflite").string();
+  const auto r = coral->compile(g, cfg);
+  std::error_code ec;
+  fs::remove(cfg.output_path, ec);
+  const auto* row = main_row(r.partition, v.kind);
   if (!row) return "no rows";
-  std::string cell = row->placement == backends::Placement::Target ? "mapped (" + row->target_op + ")"
-                                                                   : "CPU: " + row->status + ": " + row->reason;
+  std::string cell;
+  if (row->op_type != v.kind && !row->override_name.empty()) {  // an override replaced the op
+    std::string ops;
+    for (const auto& o : r.partition.rows)
+      if (o.override_name == row->override_name) ops += (ops.empty() ? "" : ", ") + o.target_op;
+    cell = "mapped by an override (" + ops + ")";
+  } else {
+    cell = row->placement == backends::Placement::Target ? "mapped (" + row->target_op + ")"
+                                                         : "CPU: " + row->status + ": " + row->reason;
+  }
   if (!quantised) cell = "(float graph) " + cell;
+  if (r.output_path.empty()) {
+    std::string why = r.notes.empty() ? std::string("?") : r.notes.back();
+    if (why.rfind("no file written: ", 0) == 0) why = why.substr(17);
+    cell += "; no .tflite written: " + why;
+  }
   return cell;
 }
 
 std::string metal_cell(const ir::Graph& g, const Variant& v) {
   auto metal = backends::resolve_backend("metal").backend;
-  const fs::path dir = fs::temp_directory_path() / "ec_op_coverage";
-  fs::create_directories(dir);
   backends::CompileConfig cfg;
-  std::string file = v.label.substr(0, 60);
-  for (auto& c : file)
-    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-  cfg.output_path = (dir / (file + ".mlpackage")).string();
+  cfg.output_path = artefact_path(v, ".mlpackage").string();
   std::string cell;
   try {
     const auto r = metal->compile(g, cfg);
@@ -330,7 +354,7 @@ void run_variant(const Variant& v, int fd) {
     put(std::string("quantise fails: ") + e.what());
   }
   try {
-    put(coral_cell(quantised ? q : g, quantised, v.kind));
+    put(coral_cell(quantised ? q : g, quantised, v));
   } catch (const std::exception& e) {
     put(std::string("error: ") + e.what());
   }
@@ -417,7 +441,9 @@ std::vector<std::vector<std::string>> run_all(const std::vector<Variant>& varian
 
 // --- the document ------------------------------------------------------------
 
-bool yes(const std::string& cell) { return cell.rfind("yes", 0) == 0 || cell.rfind("mapped", 0) == 0; }
+bool yes(const std::string& cell) {
+  return (cell.rfind("yes", 0) == 0 || cell.rfind("mapped", 0) == 0) && cell.find("no .tflite written") == std::string::npos;
+}
 
 std::string generate() {
   const auto variants = all_variants();
@@ -451,8 +477,9 @@ std::string generate() {
     << "Columns: **float .tflite** — `prepare_for_tflite` + `save_tflite` on the float graph, with the\n"
     << "TFLite ops written (read back); **int8 .tflite** — `quantize` (ptq, 3 random samples), then the\n"
     << "writer; \"kept float\" when the quantiser leaves the op in float (with its reason); **Coral** — the\n"
-    << "coral backend's partition of the int8 graph (of the float one when quantising failed): mapped,\n"
-    << "or the compiler's status and our reason; **Metal** — the metal backend's compile to a\n"
+    << "coral backend's compile of the int8 graph (of the float one when quantising failed): mapped (or\n"
+    << "mapped by an override), or the compiler's status and our reason, and why no .tflite was written\n"
+    << "when none was; **Metal** — the metal backend's compile to a\n"
     << ".mlpackage, and the compute unit it predicts (with the reason when not the Neural Engine).\n\n"
     << "Op kinds: " << ir::all_ops().size() << "; with a one-op graph: " << kinds_with_graph.size()
     << "; variants: " << variants.size() << ". Variants written: float .tflite " << counts[0] << ", int8 .tflite "
