@@ -383,8 +383,13 @@ void CoralBackend::recount_from_file(CompileResult& res, const ir::Graph& g, con
     for (auto m : r.members)
       for (const auto& o : written.ops[m].outputs)
         if (auto it = ir_row.find(o); !from && it != ir_row.end() && !seen.count(it->second->name)) from = it->second;
-    if (!from) {
+    if (!from) {  // an op the writer made (an explicit PAD, a TRANSPOSE before a RESHAPE...): placed like any other
       ++added;
+      r.reason += "; written by the TFLite writer (the graph has no op of its own for it)";
+      const bool mapped = r.placement == Placement::Target;
+      res.timeline.push_back({r.name, "target_compile", mapped,
+                              mapped ? r.status + " (segment " + std::to_string(r.segment) + ")" : r.status + ": " + r.reason, 0});
+      if (!mapped) res.timeline.push_back({r.name, "cpu_eager", true, "runs on the CPU as TFLite's builtin kernel", 0});
       continue;
     }
     seen.insert(from->name);
