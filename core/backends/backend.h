@@ -121,6 +121,10 @@ struct CompileResult {
   PerfEstimate estimate;
   std::vector<std::string> notes;   // e.g. why no artefact was written
   std::string verified_by;          // "predicted", or "edgetpu_compiler VERSION"
+  /// What the partition's rows and counts are: "the written file's operators
+  /// (PATH: N)" when the backend read its artefact back, else "" (the report then
+  /// says they are the graph's ops).
+  std::string counted_in;
 };
 
 /// A hand-written rewrite of one unsupported op into ops the target supports.

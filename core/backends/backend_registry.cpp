@@ -23,19 +23,59 @@ std::vector<BackendEntry> backend_table() {
   };
 }
 
-Resolved resolve_backend(const std::string& target) {
-  const auto table = backend_table();
+namespace {
+
+std::string extension_of(std::string path) {
+  while (path.size() > 1 && path.back() == '/') path.pop_back();
+  const auto slash = path.find_last_of('/');
+  const auto dot = path.find_last_of('.');
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return {};
+  return path.substr(dot);
+}
+
+}  // namespace
+
+std::string backend_for_artefact(const std::string& path) {
+  const std::string ext = extension_of(path);
+  if (ext.empty()) return {};
+  for (const auto& e : backend_table())
+    if (const auto caps = e.factory()->capabilities(); caps.compiles && caps.artefact == ext) return std::string(e.name);
+  return {};
+}
+
+TargetChoice resolve_target(const std::string& target, const AutoContext& c) {
   std::string known;
-  for (const auto& e : table) {
-    if (e.name == target) return {e.factory(), target, "requested with --target " + target};
+  for (const auto& e : backend_table()) {
+    if (e.name == target) return {target, ""};
     known += std::string(e.name) + ", ";
   }
-  if (target == "auto") {
-    // Device discovery sits above this layer: callers that can discover devices
-    // resolve "auto" first (devices::choose_target); here it is the host CPU.
-    return {make_cpu_backend(), target, "auto: no device discovery in this caller, so cpu"};
+  if (target != "auto") throw BackendError(target, "unknown target; known targets: " + known + "auto");
+  const std::string devices = c.device_reason.empty() ? std::string("no device discovery in this caller") : c.device_reason;
+  const std::string writer = c.output_path.empty() ? std::string() : backend_for_artefact(c.output_path);
+  const std::string ext = extension_of(c.output_path);
+  if (!c.device_target.empty()) {
+    if (writer.empty() || writer == c.device_target) return {c.device_target, "auto: " + devices};
+    // the device's backend cannot write what --output names: the artefact decides
+    return {writer, "auto: --output " + c.output_path + " names a " + ext + ", which the " + writer +
+                        " backend writes (" + devices + ", but the " + c.device_target + " backend does not write " + ext + ")"};
   }
-  throw BackendError(target, "unknown target; known targets: " + known + "auto");
+  if (!writer.empty())
+    return {writer, "auto: --output " + c.output_path + " names a " + ext + " file, which the " + writer +
+                        " backend writes; no device decides (" + devices + ")"};
+  std::string why = "auto: " + devices;
+  if (!c.output_path.empty())
+    why += ext.empty() ? ", and --output " + c.output_path + " names no artefact type"
+                       : ", and no backend writes " + ext + " (--output " + c.output_path + ")";
+  return {"cpu", why + ", so cpu"};
+}
+
+Resolved resolve_backend(const std::string& target, const AutoContext& context) {
+  const bool named = target != "auto";
+  const TargetChoice choice = resolve_target(target, context);
+  for (const auto& e : backend_table())
+    if (e.name == choice.target)
+      return {e.factory(), target, named ? "requested with --target " + target : choice.reason};
+  return {make_cpu_backend(), target, choice.reason};  // cpu is always built
 }
 
 }  // namespace ec::backends

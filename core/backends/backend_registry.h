@@ -26,10 +26,31 @@ struct Resolved {
   std::string reason;  // why this backend (e.g. auto -> cpu: no Coral device attached)
 };
 
-/// Resolves a target string. "auto" is resolved by device discovery above this
-/// layer (devices::choose_target: coral when a Coral accelerator is attached and
-/// available, else cpu); reaching here it is cpu, saying so. Throws BackendError
-/// listing the known targets for anything else.
-Resolved resolve_backend(const std::string& target);
+/// What decides "auto", in this order: an attached device (device discovery sits
+/// above this layer: devices::auto_context fills the device fields), else the
+/// artefact the output path names (the backend whose capabilities().artefact
+/// the path ends with: m.tflite -> coral, m.mlpackage -> metal), else the host CPU.
+struct AutoContext {
+  std::string device_target;  // the backend an attached, usable device decides ("" = no device decides)
+  std::string device_reason;  // discovery's words either way ("no Coral device attached; ...")
+  std::string output_path;    // the artefact asked for ("" = none)
+};
+
+/// A target string as it resolves: the backend's name and why ("" for a target
+/// named explicitly). Throws BackendError listing the known targets for an unknown one.
+struct TargetChoice {
+  std::string target;
+  std::string reason;
+};
+TargetChoice resolve_target(const std::string& target, const AutoContext& context = {});
+
+/// The first backend in the table whose artefact `path` names (its extension,
+/// a trailing '/' ignored), or "" when none writes that kind of file.
+std::string backend_for_artefact(const std::string& path);
+
+/// Resolves a target string to a backend: resolve_target, then the factory.
+/// "auto" is the one place the automatic choice is made (the CLI's compile, the
+/// seed form and the workbench all come here).
+Resolved resolve_backend(const std::string& target, const AutoContext& context = {});
 
 }  // namespace ec::backends

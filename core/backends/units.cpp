@@ -112,10 +112,37 @@ std::vector<std::vector<std::size_t>> group_units(const ir::Graph& graph) {
     for (const auto& in : graph.ops[i].inputs)
       if (!in.empty()) ++readers[in];
   }
+  // A Reshape the TFLite reader put before a FULLY_CONNECTED whose input is not
+  // 2-D (named "<FC output>/flatten", as a split-off activation is "<output>/activation",
+  // and read by that op alone) is part of the file's one FULLY_CONNECTED: it joins the
+  // FullyConnected's unit, so units count the file's ops.
+  std::map<std::size_t, std::size_t> flatten_of;  // FullyConnected index -> its reader-made Reshape
+  std::set<std::size_t> joined;
+  std::map<std::string, std::size_t> reader_of;
+  for (std::size_t i = 0; i < graph.ops.size(); ++i)
+    for (const auto& in : graph.ops[i].inputs)
+      if (!in.empty()) reader_of[in] = i;
+  for (std::size_t i = 0; i < graph.ops.size(); ++i) {
+    const auto& op = graph.ops[i];
+    if (op.kind != ir::OpKind::Reshape || op.outputs.size() != 1 || readers[op.outputs[0]] != 1) continue;
+    const std::size_t fc = reader_of[op.outputs[0]];
+    const auto& f = graph.ops[fc];
+    if (fc > i && f.kind == ir::OpKind::FullyConnected && !f.inputs.empty() && f.inputs[0] == op.outputs[0] &&
+        !f.outputs.empty() && op.name == f.outputs[0] + "/flatten") {
+      flatten_of[fc] = i;
+      joined.insert(i);
+    }
+  }
   std::vector<std::vector<std::size_t>> units;
   std::vector<int> unit_of(graph.ops.size(), -1);
   for (std::size_t i = 0; i < graph.ops.size(); ++i) {
     const auto& op = graph.ops[i];
+    if (joined.count(i)) continue;  // placed with its FullyConnected below
+    if (const auto f = flatten_of.find(i); f != flatten_of.end()) {
+      unit_of[i] = unit_of[f->second] = static_cast<int>(units.size());
+      units.push_back({i, f->second});
+      continue;
+    }
     const bool activation = (op.kind == ir::OpKind::Relu || op.kind == ir::OpKind::Clip || op.kind == ir::OpKind::Tanh) &&
                             !op.outputs.empty() && op.name == op.outputs[0] + "/activation" && !op.inputs.empty();
     if (activation) {

@@ -1,6 +1,8 @@
 // Helpers shared by backends that emit TensorFlow Lite: the op as TFLite names
-// it, and the grouping of IR ops into units (a fused activation the TFLite
-// reader split off, named "<output>/activation", belongs to its producer).
+// it, and the grouping of IR ops into units, one per op of a .tflite file (a
+// fused activation the TFLite reader split off, named "<output>/activation",
+// belongs to its producer; the Reshape it puts before a FULLY_CONNECTED whose
+// input is not 2-D, named "<output>/flatten", belongs to that op).
 #pragma once
 
 #include <cstddef>

@@ -73,24 +73,33 @@ Discovery discover_devices(const DiscoveryOptions& options) {
   return r;
 }
 
-TargetChoice choose_target(const std::string& target, const Discovery& discovery) {
-  if (target != "auto") return {target, ""};
+backends::AutoContext auto_context(const Discovery& discovery, const std::string& output_path) {
+  backends::AutoContext c;
+  c.output_path = output_path;
   std::string unavailable;
   for (const auto& d : discovery.devices) {
     if (d.is_virtual() || d.type != DeviceType::TPU) continue;
-    if (d.is_available().available) return {"coral", "auto: " + d.name + " (" + d.id + ") is attached and available"};
+    if (d.is_available().available) {
+      c.device_target = "coral";
+      c.device_reason = d.name + " (" + d.id + ") is attached and available";
+      return c;
+    }
     if (unavailable.empty()) unavailable = d.id + ": " + d.is_available().reason;
   }
-  std::string why = unavailable.empty() ? "no Coral device attached" : "the Coral device is not usable (" + unavailable + ")";
-  for (const auto& n : discovery.notes) why += "; " + n;
-  return {"cpu", "auto: " + why + ", so cpu"};
+  c.device_reason = unavailable.empty() ? "no Coral device attached" : "the Coral device is not usable (" + unavailable + ")";
+  for (const auto& n : discovery.notes) c.device_reason += "; " + n;
+  return c;
 }
 
-TargetChoice choose_target(const std::string& target) {
-  if (target != "auto") return {target, ""};
+TargetChoice choose_target(const std::string& target, const Discovery& discovery, const std::string& output_path) {
+  return backends::resolve_target(target, auto_context(discovery, output_path));
+}
+
+TargetChoice choose_target(const std::string& target, const std::string& output_path) {
+  if (target != "auto") return backends::resolve_target(target);
   DiscoveryOptions o;
   o.include_virtual = false;
-  return choose_target(target, discover_devices(o));
+  return choose_target(target, discover_devices(o), output_path);
 }
 
 }  // namespace ec::devices

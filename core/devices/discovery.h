@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/backends/backend_registry.h"
 #include "core/backends/hardware_device.h"
 #include "core/devices/provider_config.h"
 
@@ -27,15 +28,19 @@ struct Discovery {
 /// Never throws: a probe that fails leaves its devices out and says why in `notes`.
 Discovery discover_devices(const DiscoveryOptions& options = {});
 
-/// A --target as the devices decide it: "auto" becomes "coral" when a Coral
-/// accelerator is attached and available, else "cpu" (the reason says which and
-/// why); any other target is returned as given (reason empty).
-struct TargetChoice {
-  std::string target;
-  std::string reason;
-};
-TargetChoice choose_target(const std::string& target, const Discovery& discovery);
-TargetChoice choose_target(const std::string& target);  // discovers the physical devices
+/// What the attached devices say about "auto" (backends::AutoContext's device
+/// fields): coral when a Coral accelerator is attached and available, else no
+/// device decides, and the reason says which device was seen and why it is not usable.
+backends::AutoContext auto_context(const Discovery& discovery, const std::string& output_path = {});
+
+/// A --target as the devices and --output decide it, through the one resolver
+/// (backends::resolve_target): "auto" becomes the attached device's backend,
+/// else the backend writing the artefact `output_path` names, else "cpu" (the
+/// reason says which and why); any other target is returned as given (reason empty).
+using backends::TargetChoice;
+TargetChoice choose_target(const std::string& target, const Discovery& discovery, const std::string& output_path = {});
+/// The same after discovering the physical devices (none is discovered for a named target).
+TargetChoice choose_target(const std::string& target, const std::string& output_path = {});
 
 /// Every backend's virtual_devices(), in the backend table's order.
 std::vector<HardwareDevice> backend_virtual_devices();

@@ -59,7 +59,9 @@ ProfileOutcome local_profile(const Job& job, const ProviderConfig& config) {
 }
 
 CompileOutcome local_compile(const Job& job, const ProviderConfig&) {
-  auto resolved = backends::resolve_backend(job.target);
+  backends::AutoContext context;  // "auto" here: the artefact asked for decides, else cpu
+  context.output_path = job.output;
+  auto resolved = backends::resolve_backend(job.target, context);
   const ir::Graph g = frontends::open_model(job.artefact, {});
   backends::CompileConfig config;
   config.output_path = job.output;

@@ -23,7 +23,9 @@ std::string resolve_strategy(const CompileRequest& r, const ir::Graph& g, const 
 }
 
 CompileRun compile_model(const ir::Graph& graph, const CompileRequest& r, const quantize::ProgressFn& progress) {
-  auto resolved = backends::resolve_backend(r.target);  // unknown target: one line listing the known ones
+  backends::AutoContext context;  // "auto" reaching here: no device decided it, the artefact may
+  context.output_path = r.output_path;
+  auto resolved = backends::resolve_backend(r.target, context);  // unknown target: one line listing the known ones
   backends::Backend& backend = *resolved.backend;
   const quantize::TargetConstraints constraints = backend.quant_constraints();
   const bool quantised = is_quantised(graph);

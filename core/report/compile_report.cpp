@@ -51,6 +51,10 @@ CompileReport make_compile_report(std::string model, std::string target, std::st
   r.output = result.output_path;
   r.verified_by = result.verified_by;
   r.notes = result.notes;
+  if (result.counted_in.empty())  // the backend did not recount an artefact: the rows are the graph's units
+    result.counted_in = result.output_path.empty()
+                            ? std::string("the graph's ops (no file written)")
+                            : "the graph's ops (the " + result.backend + " backend does not recount its artefact)";
   r.result = std::move(result);
   return r;
 }
@@ -87,7 +91,8 @@ nlohmann::json to_json(const CompileReport& r) {
   j["partition"] = {{"ops_total", p.rows.size()},
                     {"ops_on_target", p.ops_on_target()},
                     {"ops_on_cpu", p.ops_on_cpu()},
-                    {"segments", p.segments}};
+                    {"segments", p.segments},
+                    {"counted_in", r.result.counted_in}};
   json table = json::array();
   for (const auto& s : r.status_table()) table.push_back({{"operator", s.op}, {"count", s.count}, {"status", s.status}});
   j["status_table"] = std::move(table);
@@ -126,7 +131,7 @@ std::string to_text(const CompileReport& r) {
       << " (estimate)\n";
     o << "Number of Edge TPU subgraphs: " << p.segments << "\n";
   }
-  o << "Total number of operations: " << p.rows.size() << "\n";
+  o << "Total number of operations: " << p.rows.size() << " (counts are " << r.result.counted_in << ")\n";
   o << "Estimated latency: " << ms_str(e.latency_ms) << " (estimate: " << ms_str(e.target_ms) << " on target, "
     << ms_str(e.transfer_ms) << " transfers, " << ms_str(e.cpu_ms) << " on CPU)\n\n";
   if (r.backend == "coral") {

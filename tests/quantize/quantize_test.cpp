@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "core/errors.h"
+#include "core/ir/text_format.h"
 #include "core/ir/validate.h"
 #include "core/quantize/calibration_data.h"
 #include "core/quantize/observer.h"
@@ -356,6 +357,30 @@ TEST(Quantize, OpsTheInt8KernelsRefuseStayFloat) {
   const auto k = quantize(with_sigmoid, samples, keep);
   ASSERT_TRUE(in_float(k.report, "conv2", &why));
   EXPECT_EQ(why, "--keep-float");
+}
+
+// Issue 35: a refusal the kernel makes only when it runs (the int8 pools take 1-D
+// and 2-D pooling; a 3-D one failed the whole quantisation at the first sample) keeps
+// the op in float like any other, with the kernel's reason.
+TEST(Quantize, RefusalsOnlyARunShowKeepTheOpFloat) {
+  ir::Graph g = ir::parse(
+      "graph \"pool3d\" {\n"
+      "  input %x : f32[1,2,4,4,4]\n"
+      "  %m = MaxPool(%x) {kernel_shape = [2,2,2], strides = [2,2,2]} : f32[1,2,2,2,2] @\"maxpool\"\n"
+      "  %g = GlobalAveragePool(%m) : f32[1,2,1,1,1] @\"gap\"\n"
+      "  %r = Relu(%g) : f32[1,2,1,1,1] @\"relu\"\n"
+      "  output %r\n}\n");
+  const auto samples = random_samples(g, 4, 1);
+  QuantizeResult r;
+  ASSERT_NO_THROW(r = quantize(g, samples, QuantizeOptions{}));
+  for (const char* name : {"maxpool", "gap"}) {
+    std::string why;
+    ASSERT_TRUE(in_float(r.report, name, &why)) << name;
+    EXPECT_NE(why.find("rank 5"), std::string::npos) << why;
+  }
+  runtime::InferenceSession session;
+  ASSERT_NO_THROW(session.load(ir::freeze(ir::Graph(r.graph))));
+  EXPECT_NO_THROW(session.run(samples[0]));
 }
 
 // Issue 13 (1): what runs in int8 is the runtime's int8 kernel table: Sub,

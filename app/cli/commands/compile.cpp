@@ -61,9 +61,10 @@ int run_compile(const CompileCliOptions& o) {
     }
     if (!known) throw EdgeCompilerError(ErrorKind::Usage, "--quantize " + o.quantize + ": valid: " + names + "weights-int8 (metal), none");
   }
-  // auto: coral when a Coral accelerator is attached and available (device discovery), else cpu
-  const auto choice = devices::choose_target(o.target);
-  const auto resolved = backends::resolve_backend(choice.target);  // unknown target: one line listing the known ones
+  // auto: the attached device's backend (device discovery), else the backend writing the
+  // artefact --output names, else cpu; the one resolver is backends::resolve_target
+  const auto choice = devices::choose_target(o.target, o.output);  // unknown target: one line listing the known ones
+  const auto resolved = backends::resolve_backend(choice.target);
   const bool metal = resolved.backend->name() == "metal";
   if (!metal && (!o.precision.empty() || !o.compute_units.empty() || !o.deployment_target.empty() || metal_weights))
     throw EdgeCompilerError(ErrorKind::Usage, "--precision, --compute-units, --deployment-target and --quantize weights-int8 "
@@ -99,8 +100,9 @@ int run_compile(const CompileCliOptions& o) {
   const ir::Graph g = frontends::open_model(o.model);
   const std::string strategy = report::resolve_strategy(request, g, *resolved.backend);
   if (strategy == "ptq" && !report::is_quantised(g) && o.calibration_data.empty())
-    throw EdgeCompilerError(ErrorKind::Usage, "--quantize ptq needs --calibration-data FILE.npy (or a directory of NAME.npy); "
-                                              "or --quantize none for an already quantised model");
+    throw EdgeCompilerError(ErrorKind::Usage, (o.target == "auto" ? "--target auto chose " + resolved.backend->name() + ", so " : std::string()) +
+                                                  "--quantize ptq needs --calibration-data FILE.npy (or a directory of NAME.npy); "
+                                                  "or --quantize none for an already quantised model");
   if (!o.calibration_data.empty() && strategy != "none") {
     request.samples = quantize::load_calibration_data(o.calibration_data, g, o.num_samples);
     request.data_source = o.calibration_data;
@@ -129,7 +131,7 @@ Command add_compile_command(CLI::App& app) {
   auto o = std::make_shared<CompileCliOptions>();
   auto* cmd = app.add_subcommand("compile", "Compile a model for a target and show what runs where, and why");
   cmd->add_option("model", o->model, model_help());
-  cmd->add_option("--target", o->target, "coral, metal, cpu or auto (coral when a Coral device is attached, else cpu)");
+  cmd->add_option("--target", o->target, "coral, metal, cpu or auto (coral when a Coral device is attached, else the backend writing the --output file type: .tflite coral, .mlpackage metal; else cpu)");
   cmd->add_option("--quantize", o->quantize,
                   "ptq, qat, dynamic, weights-int8 (metal) or none (default: none for a quantised model or metal, else ptq)");
   cmd->add_option("--calibration-data", o->calibration_data, "Calibration samples (.npy, or a directory of NAME.npy)");

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include <unistd.h>
 
@@ -14,15 +15,20 @@
 #include "core/backends/tflite/tflite_writer.h"
 #include "core/backends/units.h"
 #include "core/errors.h"
+#include "core/frontends/frontend.h"
 
 namespace ec::backends::coral {
 namespace {
 
-bool has_fused_activation(const std::vector<std::size_t>& unit) { return unit.size() > 1; }
+// A unit's members after the main op are its fused activation, or (FullyConnected)
+// the flattening Reshape the TFLite reader put before it.
+bool has_fused_activation(const ir::Graph& g, const std::vector<std::size_t>& unit) {
+  return std::any_of(unit.begin() + 1, unit.end(), [&](std::size_t i) { return g.ops[i].kind != ir::OpKind::Reshape; });
+}
 
 UnitView view_of(const ir::Graph& g, const std::vector<std::size_t>& unit) {
   const auto& op = g.ops[unit.front()];
-  return UnitView{g, op, tflite_op_name(g, op), has_fused_activation(unit)};
+  return UnitView{g, op, tflite_op_name(g, op), has_fused_activation(g, unit)};
 }
 
 bool is_leading_quantize(const ir::Graph& g, const ir::Operation& op) {
@@ -339,6 +345,7 @@ CompileResult CoralBackend::compile(const ir::Graph& input, const CompileConfig&
       try {
         write_edgetpu_tflite(g, res.partition, config.output_path);
         res.output_path = config.output_path;
+        recount_from_file(res, g, config);
         verify_with_compiler(res);
       } catch (const std::exception& e) {
         res.notes.push_back(std::string("no file written: ") + e.what());
@@ -346,6 +353,71 @@ CompileResult CoralBackend::compile(const ir::Graph& input, const CompileConfig&
     }
   }
   return res;
+}
+
+void CoralBackend::recount_from_file(CompileResult& res, const ir::Graph& g, const CompileConfig& config) const {
+  ir::Graph written;
+  try {
+    written = frontends::open_model(res.output_path);
+  } catch (const std::exception& e) {
+    res.notes.push_back(std::string("counts are the graph's: the written file could not be read back: ") + e.what());
+    return;
+  }
+  pin_batch(written);
+  Partition file = partition(written, config);
+  // the file's own operator count, as its reader tallied it ("CONV_2D 15, RESHAPE 1, ...")
+  int operators = 0;
+  if (auto it = written.metadata.find("tflite.ops_by_type"); it != written.metadata.end()) {
+    std::istringstream entries(it->second);
+    for (std::string entry; std::getline(entries, entry, ',');)
+      if (const auto space = entry.find_last_of(' '); space != std::string::npos)
+        operators += std::atoi(entry.c_str() + space + 1);
+  }
+  if (operators != static_cast<int>(file.rows.size()))
+    res.notes.push_back("the written file holds " + std::to_string(operators) + " operators but reads back as " +
+                        std::to_string(file.rows.size()) + " units: the counts are the units'");
+  // name each row as the IR unit that wrote the same tensor (the writer keeps tensor names)
+  std::map<std::string, const PartitionRow*> ir_row;
+  for (const auto& r : res.partition.rows)
+    for (auto m : r.members)
+      for (const auto& o : g.ops[m].outputs) ir_row.emplace(o, &r);
+  std::map<std::string, std::string> renamed;
+  std::set<std::string> seen;
+  int added = 0;
+  for (auto& r : file.rows) {
+    const PartitionRow* from = nullptr;
+    for (auto m : r.members)
+      for (const auto& o : written.ops[m].outputs)
+        if (auto it = ir_row.find(o); !from && it != ir_row.end() && !seen.count(it->second->name)) from = it->second;
+    if (!from) {  // an op the writer made (an explicit PAD, a TRANSPOSE before a RESHAPE...): placed like any other
+      ++added;
+      r.reason += "; written by the TFLite writer (the graph has no op of its own for it)";
+      const bool mapped = r.placement == Placement::Target;
+      res.timeline.push_back({r.name, "target_compile", mapped,
+                              mapped ? r.status + " (segment " + std::to_string(r.segment) + ")" : r.status + ": " + r.reason, 0});
+      if (!mapped) res.timeline.push_back({r.name, "cpu_eager", true, "runs on the CPU as TFLite's builtin kernel", 0});
+      continue;
+    }
+    seen.insert(from->name);
+    renamed[r.name] = from->name;
+    r.name = from->name;
+    r.override_name = from->override_name;
+    if (!r.override_name.empty() && r.placement == Placement::Target) r.cause = PlacementCause::Override;
+    if (r.placement != from->placement)
+      res.notes.push_back("'" + r.name + "' is placed " + (r.placement == Placement::Target ? "on the Edge TPU" : "on the CPU") +
+                          " as written (" + r.target_op + "), unlike in the graph before writing");
+  }
+  for (auto& r : file.rows)
+    if (auto it = renamed.find(r.blocked_by); it != renamed.end()) r.blocked_by = it->second;
+  const int dropped = static_cast<int>(res.partition.rows.size() - seen.size());
+  if (added || dropped)
+    res.notes.push_back("the written file has " + std::to_string(file.rows.size()) + " ops where the graph had " +
+                        std::to_string(res.partition.rows.size()) + " units (" + std::to_string(added) +
+                        " written as extra ops, " + std::to_string(dropped) + " folded into others): counts are the file's");
+  res.partition = std::move(file);
+  res.ops_on_target = res.partition.ops_on_target();
+  res.ops_fallback = res.partition.ops_on_cpu();
+  res.counted_in = "the written file's operators (" + res.output_path + ": " + std::to_string(operators) + ")";
 }
 
 void CoralBackend::verify_with_compiler(CompileResult& res) const {

@@ -45,6 +45,11 @@ class CoralBackend final : public Backend {
   /// sets verified_by = "edgetpu_compiler VERSION" and notes every (op, status) count
   /// where prediction and compiler disagree. A failure is a timeline entry, not an abort.
   void verify_with_compiler(CompileResult& result) const;
+  /// Makes the result's partition (rows, counts, status table) the written file's:
+  /// reads `result.output_path` back and partitions it by the same rules (what
+  /// edgetpu_compiler reads), rows named as the IR unit that wrote the same tensor.
+  /// `graph` is the graph the IR rows index; sets `counted_in`.
+  void recount_from_file(CompileResult& result, const ir::Graph& graph, const CompileConfig& config) const;
   /// The estimate for a given partition (ops on the CPU timed on the host), over a link
   /// of edgetpu_links() ("usb" by default).
   PerfEstimate estimate_performance(const ir::Graph& graph, const Partition& p, const std::string& link = "usb") const;

@@ -236,6 +236,28 @@ TEST(ChooseTarget, AutoFollowsTheAttachedDevices) {
 
   EXPECT_EQ(choose_target("metal", ready).target, "metal");  // an explicit target is kept
   EXPECT_TRUE(choose_target("metal", ready).reason.empty());
+  // No device decides: the artefact --output names does (each backend's capabilities().artefact).
+  c = choose_target("auto", none, "/tmp/m.tflite");
+  EXPECT_EQ(c.target, "coral");
+  EXPECT_NE(c.reason.find(".tflite file, which the coral backend writes"), std::string::npos) << c.reason;
+  EXPECT_NE(c.reason.find("no Coral device attached"), std::string::npos) << c.reason;
+  c = choose_target("auto", busy, "m.tflite");
+  EXPECT_EQ(c.target, "coral");
+  EXPECT_NE(c.reason.find("udev rule"), std::string::npos) << c.reason;
+  if (ec::backends::backend_for_artefact("m.mlpackage") == "metal") {
+    c = choose_target("auto", none, "out/m.mlpackage/");
+    EXPECT_EQ(c.target, "metal") << c.reason;
+    // an attached Coral cannot write a Core ML package: the artefact decides, and says so
+    c = choose_target("auto", ready, "m.mlpackage");
+    EXPECT_EQ(c.target, "metal") << c.reason;
+    EXPECT_NE(c.reason.find("coral-usb-2-3"), std::string::npos) << c.reason;
+  }
+  EXPECT_EQ(choose_target("auto", ready, "m.tflite").target, "coral");
+  c = choose_target("auto", none, "m.onnx");  // no backend writes it: cpu, saying so
+  EXPECT_EQ(c.target, "cpu");
+  EXPECT_NE(c.reason.find("no backend writes .onnx"), std::string::npos) << c.reason;
+  EXPECT_EQ(ec::backends::backend_for_artefact("model"), "");
+  EXPECT_EQ(ec::backends::backend_for_artefact("dir.v2/model"), "");
   // On this machine (no Coral attached) auto is the CPU, with a reason.
   c = choose_target("auto");
   if (c.target == "cpu") {

@@ -625,7 +625,8 @@ void Reader::import_op(int index) {
                        : ir::Shape{{ir::Dim::unknown(), ir::Dim::fixed(k)}, true};
         const std::string f = flat.name;
         graph_.add_tensor(std::move(flat));
-        emit("Reshape", {x, add_i64(x + "/flat_shape", {-1, k})}, {f});
+        // named "<output>/flatten": the FULLY_CONNECTED's own flattening (backends/units.h)
+        emit("Reshape", {x, add_i64(x + "/flat_shape", {-1, k})}, {f}, y + "/flatten");
         x = f;
       }
       auto& c = emit("FullyConnected", {x, in(op, 1), in(op, 2)}, {y});

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <vector>
 
 #include "core/runtime/quantized/igemm.h"
 #include "core/runtime/quantized/int8_common.h"
@@ -112,13 +114,72 @@ ir::QuantParams fixed_output_params(ir::OpKind kind) {
   return p;
 }
 
+namespace {
+
+// Some kernels check shapes only when they run (the pools' geometry, say), so a
+// prepare that succeeds does not yet mean the kernel takes the op. When every input
+// is a constant or a data tensor (8-bit quantised, or f32 for a hybrid op) of known
+// shape, the op is run once on zeros: a refusal there is the kernel's too. A named
+// dynamic dim (batch) is taken as 1; an unknown one, or inputs that carry values the
+// op depends on (shapes, indices computed in the graph), skip the trial: such values
+// are not made up. Throws the kernel's refusal.
+constexpr std::int64_t kTrialElements = std::int64_t(1) << 24;
+
+std::optional<std::vector<std::int64_t>> trial_sizes(const ir::Shape& shape) {
+  if (!shape.rank_known) return std::nullopt;
+  std::vector<std::int64_t> sizes;
+  for (const auto& d : shape.dims) {
+    if (!d.is_static() && (d.symbol.empty() || d.symbol.find('*') != std::string::npos)) return std::nullopt;
+    sizes.push_back(d.is_static() ? d.value : 1);
+  }
+  return sizes;
+}
+
+void trial_run(const PreparedOp& prepared, const ir::Operation& op, const ir::Graph& graph) {
+  std::vector<Tensor> in;
+  std::int64_t elements = 0;
+  for (const auto& name : op.inputs) {
+    if (name.empty()) {
+      in.emplace_back();
+      continue;
+    }
+    const ir::Tensor* t = graph.find_tensor(name);
+    if (!t) return;
+    if (t->data) {
+      if (!t->shape.is_static()) return;
+      in.push_back(Tensor::from_constant(t->dtype, t->shape.sizes(), *t->data));
+      continue;
+    }
+    const bool data = ((t->dtype == ir::DType::Int8 || t->dtype == ir::DType::UInt8) && t->quant) ||
+                      t->dtype == ir::DType::Float32;
+    const auto sizes = trial_sizes(t->shape);
+    if (!data || !sizes) return;
+    std::int64_t n = 1;
+    for (auto v : *sizes) n = v > 0 && n > kTrialElements / v ? kTrialElements : n * v;
+    elements += n;
+    if (elements >= kTrialElements) return;
+    Tensor z(t->dtype, *sizes);
+    if (t->quant && !t->quant->zero_points.empty() && t->quant->zero_points[0] != 0) {  // the real value 0
+      const auto zp = t->quant->zero_points[0];
+      if (t->dtype == ir::DType::Int8) std::fill_n(z.mutable_data<std::int8_t>(), z.numel(), static_cast<std::int8_t>(zp));
+      else std::fill_n(z.mutable_data<std::uint8_t>(), z.numel(), static_cast<std::uint8_t>(zp));
+    }
+    in.push_back(std::move(z));
+  }
+  (void)prepared.run(in);
+}
+
+}  // namespace
+
 std::string int8_refusal(const ir::Operation& op, const ir::Graph& graph) {
   try {
-    if (!prepare_quantized(op, graph)) return "it is neither an int8 nor a hybrid op";
+    const auto prepared = prepare_quantized(op, graph);
+    if (!prepared) return "it is neither an int8 nor a hybrid op";
+    trial_run(*prepared, op, graph);
     return {};
   } catch (const UnsupportedOpError& e) {
     // The caller names the op: say only what the kernel does not take.
-    return e.op_type() + " is not supported by " + e.backend();
+    return e.op_type() + " is not supported by " + e.backend() + (e.suggestion().empty() ? "" : " (" + e.suggestion() + ")");
   } catch (const EdgeCompilerError& e) {
     return e.what();
   }

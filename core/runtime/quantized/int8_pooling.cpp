@@ -273,6 +273,10 @@ class PoolInt8 final : public PreparedOp {
       throw UnsupportedOpError(op.op_type + " with indices", "the CPU runtime's int8 kernels", "");
     const ir::Tensor& x = ir_tensor(graph, op.inputs[0]);
     const ir::Tensor& y = ir_tensor(graph, op.outputs[0]);
+    const std::size_t rank = x.shape.rank();  // known here: refuse now, not at the first run
+    if (x.shape.rank_known && rank != 3 && rank != 4)
+      throw UnsupportedOpError(op.op_type + " on rank " + std::to_string(rank), "the CPU runtime's int8 kernels",
+                               "1-D and 2-D pooling only");
     qx_ = activation_quant_of(x);
     qy_ = activation_quant_of(y);
     same_ = qx_.scale() == qy_.scale() && qx_.zero_point() == qy_.zero_point();

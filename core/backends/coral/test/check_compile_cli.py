@@ -9,7 +9,12 @@ usage: check_compile_cli.py EDGECOMPILE WORK_DIR
 - a float model compiled with --quantize ptq writes a .tflite (file identifier TFL3), the
   report file and --json carry the CompileReport keys of docs/compile-json.md;
 - the seed form `edgecompile MODEL --target coral --output OUT.tflite` does the same;
-- the Edge TPU test models (tests/data/edgetpu) print the partition figures.
+- the Edge TPU test models (tests/data/edgetpu) print the partition figures; compiled with
+  --output, the report's op counts are the written file's operators (and, where the written
+  file holds the original's ops, the real edgetpu_compiler's split in its *_edgetpu.tflite);
+- --target auto with no accelerator attached picks the backend writing the --output file
+  type (.tflite: coral, .mlpackage: metal) and says why, in the text and in --json;
+  without --output it is cpu.
 Prints a closing "N passed, N failed" line.
 """
 import json
@@ -119,6 +124,73 @@ try:
 except ValueError as e:
     check(False, f"--json parses: {e}")
 
+# --target auto: no device decides on this machine (no Coral attached), so the artefact type does
+seed_auto = os.path.join(WORK, "seed_auto.tflite")
+code, text, err = run(float_model, "--target", "auto", "--quantize", "ptq", "--calibration-data", cal, "--output", seed_auto,
+                      "--json")
+try:
+    j = json.loads(text) if code == 0 else {}
+except ValueError:
+    j = {}
+reason = j.get("target_reason", "")
+if j.get("backend") == "coral" and "is attached and available" in reason:
+    check(os.path.exists(seed_auto), "auto with a Coral attached: coral, the .tflite written")
+else:
+    check(code == 0 and os.path.exists(seed_auto) and j.get("backend") == "coral",
+          f"seed form --target auto --output m.tflite picks coral: exit {code} {err.strip()[:200]}")
+    check(".tflite" in reason and "coral backend writes" in reason, f"and says why: {reason!r}")
+code, _, err = run(float_model, "--target", "auto", "--output", os.path.join(WORK, "seed_auto_nocal.tflite"))
+if "is attached and available" not in reason:
+    one_line_error(code, err, 2, "--target auto chose coral, so --quantize ptq needs --calibration-data",
+                   "a float model, auto, --output m.tflite and no calibration data")
+code, text, err = run(float_model, "--target", "auto", "--quantize", "ptq", "--calibration-data", cal,
+                      "--output", os.path.join(WORK, "seed_auto2.tflite"))
+check(code == 0 and "coral backend writes" in text.splitlines()[0] if text else False,
+      f"the text summary's first line gives the reason: {text.splitlines()[:1]} {err.strip()[:200]}")
+code, text, err = run(float_model, "--target", "auto", "--json")
+try:
+    j = json.loads(text)
+    check(code == 0 and j.get("backend") in ("cpu", "coral") and (j["backend"] == "coral" or "so cpu" in j["target_reason"]),
+          f"auto without --output: cpu with a reason ({j.get('backend')}: {j.get('target_reason')!r})")
+except ValueError as e:
+    check(False, f"auto without --output: exit {code} {err.strip()[:200]} {e}")
+code, text, err = run("compile", float_model, "--target", "auto", "--quantize", "none",
+                      "--output", os.path.join(WORK, "auto.mlpackage"), "--json")
+try:
+    j = json.loads(text)
+    check(code == 0 and j.get("backend") == "metal" and ".mlpackage" in j.get("target_reason", ""),
+          f"auto --output m.mlpackage picks metal: {j.get('backend')}: {j.get('target_reason')!r}")
+except ValueError as e:
+    check("unknown target" in err or "metal" not in err, f"auto --output m.mlpackage: exit {code} {err.strip()[:200]} {e}")
+code, _, err = run("compile", float_model, "--target", "auto", "--output", os.path.join(WORK, "auto.onnx"))
+check(code != 0 and not os.path.exists(os.path.join(WORK, "auto.onnx")), f"auto --output m.onnx writes nothing: {err.strip()[:200]}")
+
+
+def tflite_operator_count(path):
+    """Operators of subgraph 0 of a .tflite, read from the flatbuffer itself."""
+    with open(path, "rb") as f:
+        buf = f.read()
+    u32 = lambda o: struct.unpack_from("<I", buf, o)[0]
+
+    def field(table, index):  # absolute position of a table's field, or None
+        vt = table - struct.unpack_from("<i", buf, table)[0]
+        vt_size = struct.unpack_from("<H", buf, vt)[0]
+        if 4 + 2 * index >= vt_size:
+            return None
+        off = struct.unpack_from("<H", buf, vt + 4 + 2 * index)[0]
+        return table + off if off else None
+
+    def vector(pos):  # (first element position, length)
+        v = pos + u32(pos)
+        return v + 4, u32(v)
+
+    model = u32(0)
+    subgraphs, _ = vector(field(model, 2))  # Model.subgraphs
+    sg = subgraphs + u32(subgraphs)
+    ops = field(sg, 3)  # SubGraph.operators
+    return vector(ops)[1] if ops is not None else 0
+
+
 # the Edge TPU test models, as they are (--quantize none keeps their parameters)
 for name in ("mobilenet_v1_0.25_128_quant", "deeplabv3_mnv2_dm05_pascal_quant", "posenet_mobilenet_v1_075_353_481_quant_decoder"):
     path = os.path.join(DATA, name + ".tflite")
@@ -138,6 +210,25 @@ for name in ("mobilenet_v1_0.25_128_quant", "deeplabv3_mnv2_dm05_pascal_quant", 
     print(f"{name}: predicted {p['ops_on_target']} on Edge TPU / {p['ops_on_cpu']} on CPU, {p['segments']} segment(s), "
           f"CPU by type {cpu}; estimate {j['estimate']['latency_ms']:.2f} ms")
     check(True, f"{name} compiles")
+    # compiled with --output: the counts are the written file's operators
+    written = os.path.join(WORK, name + ".out.tflite")
+    code, text, err = run("compile", path, "--target", "coral", "--quantize", "none", "--output", written, "--json")
+    if code != 0 or not os.path.exists(written):
+        check(False, f"{name} --output: exit {code} {err.strip()[:300]}")
+        continue
+    p = json.loads(text)["partition"]
+    n = tflite_operator_count(written)
+    check(p["ops_total"] == n == p["ops_on_target"] + p["ops_on_cpu"] and "written file" in p["counted_in"],
+          f"{name}: summary counts {p['ops_total']} = {p['ops_on_target']} + {p['ops_on_cpu']}, the written file holds {n} "
+          f"({p['counted_in']})")
+    real = os.path.join(DATA, name + "_edgetpu.tflite")
+    original_ops = tflite_operator_count(path)
+    if os.path.exists(real) and n == original_ops:
+        code, itext, _ = run("inspect", real, "--json")
+        split = json.loads(itext).get("compiled_split", {}).get("partition", {}) if code == 0 else {}
+        check(split.get("ops_on_cpu") == p["ops_on_cpu"],
+              f"{name}: {p['ops_on_cpu']} on the CPU as edgetpu_compiler left {split.get('ops_on_cpu')} "
+              f"(of {original_ops} ops)")
 
 # a compiled file shows the split its compiler recorded (inspect, text and --json)
 compiled = os.path.join(DATA, "deeplabv3_mnv2_dm05_pascal_quant_edgetpu.tflite")
