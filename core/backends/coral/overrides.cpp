@@ -18,21 +18,13 @@
 #include "core/errors.h"
 #include "core/ir/shape_inference.h"
 #include "core/passes/decompose/decompose.h"
+#include "core/passes/op_builder.h"
 #include "core/runtime/session.h"
 
 namespace ec::backends::coral {
 namespace {
 
 using ir::DType;
-
-ir::QuantParams range_params(double lo, double hi) {
-  lo = std::min(lo, 0.0);
-  hi = std::max(hi, 0.0);
-  if (hi - lo < 1e-9) hi = lo + 1e-6;
-  const double scale = (hi - lo) / 255.0;
-  const auto zp = static_cast<std::int64_t>(std::clamp<double>(std::round(-128.0 - lo / scale), -128, 127));
-  return {DType::Int8, {static_cast<float>(scale)}, {zp}, -1};
-}
 
 const ir::Tensor& need_int8(const ir::Graph& g, const std::string& name, const std::string& what) {
   const auto* t = g.find_tensor(name);
@@ -42,8 +34,8 @@ const ir::Tensor& need_int8(const ir::Graph& g, const std::string& name, const s
   return *t;
 }
 
-double real_min(const ir::QuantParams& q) { return q.scales[0] * (-128.0 - static_cast<double>(q.zero_points[0])); }
-double real_max(const ir::QuantParams& q) { return q.scales[0] * (127.0 - static_cast<double>(q.zero_points[0])); }
+double real_min(const ir::QuantParams& q) { return passes::real_range(q).first; }
+double real_max(const ir::QuantParams& q) { return passes::real_range(q).second; }
 
 // A scalar int8 constant holding `value` (scale |value| / 127, zero point 0).
 std::string add_scalar(ir::Graph& g, const std::string& name, double value) {
@@ -104,9 +96,9 @@ void rewrite_hard_swish(ir::Graph& g, std::size_t index) {
   const std::string three = add_scalar(g, base + "three", 3.0);
   const std::string sixth = add_scalar(g, base + "one_sixth", 1.0 / 6.0);
   const std::string lo = add_f32(g, base + "zero", 0.f), hi = add_f32(g, base + "six", 6.f);
-  const std::string a = add_activation(g, base + "x_plus_3", xc, range_params(real_min(qx) + 3, real_max(qx) + 3));
-  const std::string r = add_activation(g, base + "relu6", xc, range_params(0, 6));
-  const std::string s = add_activation(g, base + "relu6_over_6", xc, range_params(0, 1));
+  const std::string a = add_activation(g, base + "x_plus_3", xc, passes::int8_range(real_min(qx) + 3, real_max(qx) + 3));
+  const std::string r = add_activation(g, base + "relu6", xc, passes::int8_range(0, 6));
+  const std::string s = add_activation(g, base + "relu6_over_6", xc, passes::int8_range(0, 1));
   std::vector<ir::Operation> ops;
   ops.push_back(make_op(ir::OpKind::Add, base + "0", {xc.name, three}, {a}));
   ops.push_back(make_op(ir::OpKind::Clip, base + "1", {a, lo, hi}, {r}));

@@ -130,6 +130,30 @@ class Writer {
     return x && (x->dtype == ir::DType::Int8) ? int8_version : 1;
   }
   void write_op(const ir::Operation& op);
+  /// A Reshape/Flatten to [N, K] of an [N, ...] tensor whose only reader is a
+  /// FULLY_CONNECTED (a constant-weight FullyConnected/Gemm/MatMul) as its data input.
+  bool flattens_into_fully_connected(const ir::Operation& op) const {
+    if (op.kind != K::Reshape && op.kind != K::Flatten) return false;
+    const std::string& y = op.outputs[0];
+    if (outputs_.count(y)) return false;
+    const auto c = consumers_.find(y);
+    if (c == consumers_.end() || c->second != 1) return false;
+    const ir::Tensor& xt = t(op.inputs[0]);
+    const ir::Tensor& yt = t(y);
+    if (!xt.shape.is_static() || !yt.shape.is_static() || yt.shape.rank() != 2 || xt.shape.rank() < 2 || xt.quant != yt.quant)
+      return false;
+    const auto xs = xt.shape.sizes(), ys = yt.shape.sizes();
+    std::int64_t k = 1;
+    for (std::size_t d = 1; d < xs.size(); ++d) k *= xs[d];
+    if (xs[0] != ys[0] || k != ys[1]) return false;
+    for (const auto& n : g_.ops) {
+      if (n.inputs.empty() || n.inputs[0] != y) continue;
+      if (n.kind != K::FullyConnected && n.kind != K::Gemm && n.kind != K::MatMul) return false;
+      if (n.inputs.size() < 2 || !t(n.inputs[1]).is_constant()) return false;
+      return std::count(n.inputs.begin() + 1, n.inputs.end(), y) == 0;
+    }
+    return false;
+  }
   void conv(const ir::Operation& op);
   void pool(const ir::Operation& op);
   void conv3d(const ir::Operation& op);
@@ -684,6 +708,12 @@ void Writer::write_op(const ir::Operation& op) {
     }
     case K::Reshape: case K::Flatten: case K::Squeeze: case K::Unsqueeze: {
       const ir::Tensor& out = t(op.outputs[0]);
+      if (flattens_into_fully_connected(op)) {
+        // FULLY_CONNECTED flattens its input itself ([N, ...] -> [N, K]): no RESHAPE in front
+        // (as TFLite's converter writes it, and as the reader splits it off).
+        index_[op.outputs[0]] = tensor(op.inputs[0]);
+        return;
+      }
       if (op.kind == K::Squeeze && op.inputs.size() > 1) {
         auto axes = const_ints(op.inputs[1], op);
         std::vector<std::int32_t> a(axes.begin(), axes.end());

@@ -312,6 +312,9 @@ class ViaFloat final : public PreparedOp {
     // TFLite resizes the stored values themselves (its kernels ignore the params;
     // the converter gives input and output the same ones).
     raw_ = op.kind == K::Resize;
+    // TFLite's 8-bit MEAN (reference QuantizedMeanOrSum): the mean of the stored values
+    // in float, then round(mean * s_x / s_y - z_x s_x / s_y) + z_y.
+    mean_ = op.kind == K::ReduceMean;
     fop_ = op;
     for (std::size_t i = 1; i < op.inputs.size(); ++i) {
       if (op.inputs[i].empty()) continue;
@@ -333,15 +336,18 @@ class ViaFloat final : public PreparedOp {
     Tensor F(ir::DType::Float32, X.shape());
     float* f = F.mutable_data<float>();
     for (std::int64_t i = 0; i < X.numel(); ++i)
-      f[i] = raw_ ? float(load(X, i)) : qx_.scale() * float(load(X, i) - qx_.zero_point());
+      f[i] = raw_ || mean_ ? float(load(X, i)) : qx_.scale() * float(load(X, i) - qx_.zero_point());
     std::vector<Tensor> args(op_.inputs.size());
     args[0] = F;
     for (const auto& [i, c] : consts_) args[i] = c;
     auto outs = run_kernel(fop_, args);
     const Tensor& R = outs.at(0);
     Tensor Y = Tensor::uninitialized(qy_.dtype, R.shape());
+    const float scale = qx_.scale() / qy_.scale(), bias = -float(qx_.zero_point()) * scale;
     for (std::int64_t i = 0; i < R.numel(); ++i)
-      store(Y, i, raw_ ? std::clamp(static_cast<std::int32_t>(std::floor(R.data<float>()[i] + 0.5f)), qmin_of(qy_.dtype), qmax_of(qy_.dtype))
+      store(Y, i, mean_ ? std::clamp(static_cast<std::int32_t>(std::round(R.data<float>()[i] * scale + bias)) + qy_.zero_point(),
+                                     qmin_of(qy_.dtype), qmax_of(qy_.dtype))
+                  : raw_ ? std::clamp(static_cast<std::int32_t>(std::floor(R.data<float>()[i] + 0.5f)), qmin_of(qy_.dtype), qmax_of(qy_.dtype))
                        : quantize_value(R.data<float>()[i], qy_.scale(), qy_.zero_point(), qmin_of(qy_.dtype), qmax_of(qy_.dtype)));
     return {Y};
   }
@@ -349,7 +355,7 @@ class ViaFloat final : public PreparedOp {
  private:
   ir::Operation op_, fop_;
   QParams qx_, qy_;
-  bool raw_ = false;
+  bool raw_ = false, mean_ = false;
   std::vector<std::pair<std::size_t, Tensor>> consts_;
 };
 

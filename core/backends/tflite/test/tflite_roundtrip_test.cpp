@@ -188,6 +188,18 @@ ec::ir::Graph conv_transpose_graph(std::int64_t cin, std::int64_t cout, std::int
   return g;
 }
 
+// The IR graph and its written-and-read-back form compute the same (1e-5 relative).
+void expect_same_outputs(const ec::ir::Graph& g, const ec::ir::Graph& back) {
+  ec::runtime::InferenceSession original, roundtrip;
+  original.load(ec::ir::freeze(ec::ir::Graph(g)));
+  roundtrip.load(ec::ir::freeze(ec::ir::Graph(back)));
+  const auto inputs = original.random_inputs(5);
+  const auto a = original.run(inputs).at("y").to_float_vector();
+  const auto b = roundtrip.run(inputs).at("y").to_float_vector();
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) EXPECT_NEAR(a[i], b[i], 1e-5 * std::max(1.0f, std::abs(a[i]))) << "at " << i;
+}
+
 TEST(TfliteWriter, ConvTransposeComputesTheSame) {
   struct Case {
     const char* name;
@@ -210,15 +222,7 @@ TEST(TfliteWriter, ConvTransposeComputesTheSame) {
     EXPECT_EQ(written, 1);
     // Written again, the reader's Transpose pair folds into TRANSPOSE_CONV: no growth.
     EXPECT_EQ(dump(reread(back)), dump(back));
-    ec::runtime::InferenceSession original, roundtrip;
-    original.load(ec::ir::freeze(ec::ir::Graph(g)));
-    roundtrip.load(ec::ir::freeze(ec::ir::Graph(back)));
-    const auto inputs = original.random_inputs(5);
-    const auto a = original.run(inputs).at("y").to_float_vector();
-    const auto b = roundtrip.run(inputs).at("y").to_float_vector();
-    ASSERT_EQ(a.size(), b.size());
-    for (std::size_t i = 0; i < a.size(); ++i)
-      EXPECT_NEAR(a[i], b[i], 1e-5 * std::max(1.0f, std::abs(a[i]))) << "at " << i;
+    expect_same_outputs(g, back);
   }
 }
 
@@ -231,14 +235,7 @@ TEST(TfliteWriter, ConvTransposeWithPadsTfliteCannotSayIsCropped) {
   int slices = 0;
   for (const auto& op : back.ops) slices += op.op_type == "Slice";
   EXPECT_EQ(slices, 1);
-  ec::runtime::InferenceSession original, roundtrip;
-  original.load(ec::ir::freeze(ec::ir::Graph(g)));
-  roundtrip.load(ec::ir::freeze(ec::ir::Graph(back)));
-  const auto inputs = original.random_inputs(5);
-  const auto a = original.run(inputs).at("y").to_float_vector();
-  const auto b = roundtrip.run(inputs).at("y").to_float_vector();
-  ASSERT_EQ(a.size(), b.size());
-  for (std::size_t i = 0; i < a.size(); ++i) EXPECT_NEAR(a[i], b[i], 1e-5 * std::max(1.0f, std::abs(a[i]))) << "at " << i;
+  expect_same_outputs(g, back);
 }
 
 TEST(TfliteWriter, OpWithoutTfliteFormIsOneLineError) {
