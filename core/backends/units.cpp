@@ -133,11 +133,48 @@ std::vector<std::vector<std::size_t>> group_units(const ir::Graph& graph) {
       joined.insert(i);
     }
   }
+  // The Transposes the reader puts around an NCHW op it makes of one NHWC file op
+  // (TRANSPOSE_CONV, CONV_3D: outputs "<y>/nchw_in" or "/ncdhw_in" into the op, and from
+  // "<y>/nchw_out" or "/ncdhw_out" to y) belong to that op's unit.
+  auto ends_with = [](const std::string& s, const char* suffix) {
+    const std::size_t n = std::char_traits<char>::length(suffix);
+    return s.size() > n && s.compare(s.size() - n, n, suffix) == 0;
+  };
+  auto wrapper_in = [&](const ir::Operation& op) {
+    return op.kind == ir::OpKind::Transpose && op.outputs.size() == 1 && readers[op.outputs[0]] == 1 &&
+           (ends_with(op.outputs[0], "/nchw_in") || ends_with(op.outputs[0], "/ncdhw_in"));
+  };
+  auto wrapper_out = [&](const ir::Operation& op) {
+    return op.kind == ir::OpKind::Transpose && op.inputs.size() == 1 && !op.outputs.empty() && readers[op.inputs[0]] == 1 &&
+           (ends_with(op.inputs[0], "/nchw_out") || ends_with(op.inputs[0], "/ncdhw_out"));
+  };
+  std::map<std::size_t, std::size_t> wrapped_by;  // the wrapped op -> its reader-made Transpose in
+  for (std::size_t i = 0; i < graph.ops.size(); ++i)
+    if (wrapper_in(graph.ops[i]) && !joined.count(i)) {
+      const std::size_t core = reader_of[graph.ops[i].outputs[0]];
+      if (core > i) {
+        wrapped_by[core] = i;
+        joined.insert(i);
+      }
+    }
   std::vector<std::vector<std::size_t>> units;
   std::vector<int> unit_of(graph.ops.size(), -1);
   for (std::size_t i = 0; i < graph.ops.size(); ++i) {
     const auto& op = graph.ops[i];
-    if (joined.count(i)) continue;  // placed with its FullyConnected below
+    if (joined.count(i)) continue;  // placed with its FullyConnected (or wrapped op) below
+    if (const auto w = wrapped_by.find(i); w != wrapped_by.end()) {
+      unit_of[i] = unit_of[w->second] = static_cast<int>(units.size());
+      units.push_back({i, w->second});
+      continue;
+    }
+    if (wrapper_out(op)) {
+      auto p = producer.find(op.inputs[0]);
+      if (p != producer.end() && unit_of[p->second] >= 0) {
+        units[static_cast<std::size_t>(unit_of[p->second])].push_back(i);
+        unit_of[i] = unit_of[p->second];
+        continue;
+      }
+    }
     if (const auto f = flatten_of.find(i); f != flatten_of.end()) {
       unit_of[i] = unit_of[f->second] = static_cast<int>(units.size());
       units.push_back({i, f->second});

@@ -313,7 +313,7 @@ void Writer::conv(const ir::Operation& op) {
   if (op.attr_string("layout", "NCHW") == "NCHW" && t(op.inputs[0]).shape.rank_known && t(op.inputs[0]).shape.rank() == 5)
     return conv3d(op);
   if (op.attr_string("layout", "NCHW") != "NHWC") unsupported(op, "layout NCHW; NHWC expected after legalisation");
-  if (op.attr_string("auto_pad", "NOTSET") != "NOTSET") unsupported(op, "auto_pad");
+  const std::string auto_pad = op.attr_string("auto_pad", "NOTSET");
   const ir::Tensor& x = t(op.inputs[0]);
   const ir::Tensor& w = t(op.inputs[1]);
   if (!w.is_constant() || !w.shape.is_static() || w.shape.rank() != 4) unsupported(op, "needs a constant 4-D weight");
@@ -330,6 +330,11 @@ void Writer::conv(const ir::Operation& op) {
   std::int64_t ab, aw;
   const std::int64_t bt = same_before(x.shape.dims[1].value, kh, s[0], d[0], ab);
   const std::int64_t bl = same_before(x.shape.dims[2].value, kw, s[1], d[1], aw);
+  // auto_pad as the pads it means: SAME_UPPER is TFLite's SAME, SAME_LOWER the odd pixel before
+  if (auto_pad == "VALID") p = {0, 0, 0, 0};
+  else if (auto_pad == "SAME_UPPER") p = {bt, bl, ab, aw};
+  else if (auto_pad == "SAME_LOWER") p = {ab, aw, bt, bl};
+  else if (auto_pad != "NOTSET") unsupported(op, "auto_pad " + auto_pad);
   tfl::Padding padding = tfl::Padding::VALID;
   int xin = tensor(op.inputs[0]);
   if (p == std::vector<std::int64_t>{0, 0, 0, 0}) padding = tfl::Padding::VALID;
@@ -683,14 +688,59 @@ void Writer::write_op(const ir::Operation& op) {
     case K::Sqrt: return unary(B::SQRT, 1);
     case K::Abs: return unary(B::ABS, 1);
     case K::Neg: return unary(B::NEG, 1);
+    case K::Floor: return unary(B::FLOOR, 1);
+    case K::Ceil: return unary(B::CEIL, 1);
+    case K::Round: return unary(B::ROUND, 1);  // both round half to even
+    case K::Sin: return unary(B::SIN, 1);
+    case K::Cos: return unary(B::COS, 1);
+    case K::Sign: return unary(B::SIGN, 1);
+    case K::Elu:
+      if (attr_f(op, "alpha", 1.0) != 1.0) unsupported(op, "alpha other than 1 (TFLite's ELU has none)");
+      return unary(B::ELU, 2);
+    case K::LogSoftmax: {
+      const auto r = static_cast<std::int64_t>(t(op.inputs[0]).shape.rank());
+      const auto axis = op.attr_int("axis", -1);
+      if (axis != -1 && axis != r - 1) unsupported(op, "axis other than the last");
+      emit(B::LOG_SOFTMAX, {in(0)}, {y()}, tfl::BuiltinOptions::LogSoftmaxOptions, tfl::CreateLogSoftmaxOptions(fbb_).Union(),
+           version_for(op, 2));
+      return;
+    }
+    case K::Reciprocal: {
+      const ir::Tensor& x = t(op.inputs[0]);
+      if (x.dtype != ir::DType::Float32) unsupported(op, "on " + std::string(ir::dtype_name(x.dtype)));
+      const float one = 1.f;
+      const int c = add_tensor(unique(op.name + "/one"), ir::DType::Float32, {}, std::nullopt, &one, 4);
+      emit(B::DIV, {c, in(0)}, {y()}, tfl::BuiltinOptions::DivOptions, tfl::CreateDivOptions(fbb_).Union(), 1);
+      return;
+    }
     case K::Clip: {
       if (op.inputs.size() == 3 && !op.inputs[1].empty() && !op.inputs[2].empty() && t(op.inputs[1]).is_constant() &&
           t(op.inputs[2]).is_constant() && t(op.inputs[1]).dtype == ir::DType::Float32 && t(op.inputs[2]).dtype == ir::DType::Float32) {
         const float l = t(op.inputs[1]).data->as<float>()[0], h = t(op.inputs[2]).data->as<float>()[0];
         if (l == 0.f && h == 6.f) return unary(B::RELU6);
         if (l == -1.f && h == 1.f) return unary(B::RELU_N1_TO_1);
+        if (l == 0.f && std::isinf(h) && h > 0) return unary(B::RELU);
       }
-      unsupported(op, "bounds other than [0, 6] or [-1, 1]");
+      // Other bounds: MAXIMUM with the lower, MINIMUM with the upper (either may be absent),
+      // both of the input's type (a quantised input: its params on the bound too).
+      {
+        const ir::Tensor& x = t(op.inputs[0]);
+        if (x.dtype != ir::DType::Float32 || x.quant || !x.shape.is_static())
+          unsupported(op, "bounds other than [0, 6] or [-1, 1] on " + std::string(ir::dtype_name(x.dtype)));
+        int v = in(0);
+        for (int k = 1; k <= 2; ++k) {
+          if (op.inputs.size() <= static_cast<std::size_t>(k) || op.inputs[static_cast<std::size_t>(k)].empty()) continue;
+          const ir::Tensor& b = t(op.inputs[static_cast<std::size_t>(k)]);
+          if (b.dtype != ir::DType::Float32) unsupported(op, "bounds of type " + std::string(ir::dtype_name(b.dtype)));
+          const bool last = k == 2 || op.inputs.size() < 3 || op.inputs[2].empty();
+          const int out = last ? y() : add_tensor(unique(op.outputs[0] + "/lower_clamped"), x.dtype, x.shape.sizes(), std::nullopt);
+          emit(k == 1 ? B::MAXIMUM : B::MINIMUM, {v, in(static_cast<std::size_t>(k))}, {out}, tfl::BuiltinOptions::MaximumMinimumOptions,
+               tfl::CreateMaximumMinimumOptions(fbb_).Union(), 1);
+          v = out;
+        }
+        if (v == in(0)) unsupported(op, "no bounds (an identity; Cleanup removes it)");
+        return;
+      }
     }
     case K::LeakyRelu: {
       const auto o = tfl::CreateLeakyReluOptions(fbb_, static_cast<float>(attr_f(op, "alpha", 0.01)));

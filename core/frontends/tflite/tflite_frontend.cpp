@@ -1162,6 +1162,14 @@ void Reader::import_op(int index) {
     case B::SQRT: need(1, 1); emit("Sqrt", {in(op, 0)}, {y}); return;
     case B::ABS: need(1, 1); emit("Abs", {in(op, 0)}, {y}); return;
     case B::NEG: need(1, 1); emit("Neg", {in(op, 0)}, {y}); return;
+    case B::FLOOR: need(1, 1); emit("Floor", {in(op, 0)}, {y}); return;
+    case B::CEIL: need(1, 1); emit("Ceil", {in(op, 0)}, {y}); return;
+    case B::ROUND: need(1, 1); emit("Round", {in(op, 0)}, {y}); return;
+    case B::SIN: need(1, 1); emit("Sin", {in(op, 0)}, {y}); return;
+    case B::COS: need(1, 1); emit("Cos", {in(op, 0)}, {y}); return;
+    case B::SIGN: need(1, 1); emit("Sign", {in(op, 0)}, {y}); return;
+    case B::ELU: need(1, 1); emit("Elu", {in(op, 0)}, {y}); return;
+    case B::LOG_SOFTMAX: need(1, 1); emit("LogSoftmax", {in(op, 0)}, {y}); return;
     case B::POW: need(2, 1); emit("Pow", {in(op, 0), in(op, 1)}, {y}); return;
     default: return opaque(bname);
   }
