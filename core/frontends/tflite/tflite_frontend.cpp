@@ -18,6 +18,7 @@
 #include <sstream>
 
 #include "core/errors.h"
+#include "core/util/safe_file.h"
 #include "core/frontends/tflite/tflite_schema_generated.h"
 #include "core/ir/validate.h"
 
@@ -1179,12 +1180,7 @@ float TfliteFrontend::match(std::span<const std::byte> head, const std::string& 
 }
 
 ir::Graph TfliteFrontend::open(const std::string& path, const OpenOptions& opts) const {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw FrontendError(path, "cannot be read; check its permissions", "tflite");
-  auto bytes = std::make_shared<std::string>();
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  *bytes = std::move(ss).str();
+  auto bytes = std::make_shared<std::string>(util::read_regular_file(path, util::kMaxReadBytes, path));
   return load_tflite(std::move(bytes), path, opts);
 }
 
