@@ -14,6 +14,7 @@
 #include "core/runtime/stats.h"
 
 struct sqlite3;
+struct sqlite3_stmt;
 
 namespace ec::history {
 
@@ -51,6 +52,11 @@ class RunStore {
   /// EdgeCompilerError (Io) in one line naming the file and what to do when it is
   /// not a database, is damaged, or comes from a newer schema; such a file is left untouched.
   explicit RunStore(const std::string& path);
+  /// Readers (runs list/show/compare, the history panel) open read-only: the file must
+  /// already be a run history of this schema; nothing is created, migrated or written,
+  /// not even for a 0-byte file; a lock held by another process fails within ~2 s.
+  enum class Access { ReadWrite, ReadOnly };
+  RunStore(const std::string& path, Access access);
   ~RunStore();
   RunStore(const RunStore&) = delete;
   RunStore& operator=(const RunStore&) = delete;
@@ -70,6 +76,8 @@ class RunStore {
 
  private:
   void exec(const char* sql) const;
+  RunRecord checked_row(sqlite3_stmt* s, bool with_report) const;
+  [[noreturn]] void fail_step(int rc) const;
   [[noreturn]] void fail(const std::string& what) const;
   std::string path_;
   sqlite3* db_ = nullptr;
