@@ -67,7 +67,8 @@ class RunStore {
 
   /// Adds a run in its own transaction; returns its id.
   std::int64_t add(RunRecord r);
-  /// Runs, newest first (limit 0 = all). `with_reports` also reads each report's JSON.
+  /// Runs, newest first (limit 0 = all). `with_reports` also reads each report's JSON;
+  /// without it, a listing: the statistics come without latencies_ms and op_profile.
   std::vector<RunRecord> list(int limit = 0, bool with_reports = false) const;
   /// One run, or nothing when no run has that id.
   std::optional<RunRecord> get(std::int64_t id) const;

@@ -34,7 +34,7 @@ nlohmann::json stored_json(const history::RunStore& store, const history::RunRec
                            const char* what) {
   if (util::json_too_deep(text))
     throw EdgeCompilerError(ErrorKind::Io, "runs database " + store.path() + ": run " + std::to_string(r.id) + ": its stored " +
-                                               what + " are JSON nested deeper than " +
+                                               what + ": JSON nested deeper than " +
                                                std::to_string(util::kMaxJsonDepth) + " levels");
   auto j = nlohmann::json::parse(text, nullptr, false);
   return j.is_discarded() ? nlohmann::json(text) : j;
@@ -63,14 +63,25 @@ int runs_list(const RunsOptions& o) {
   const history::RunStore store(runs_db_path(o.runs_db), history::RunStore::Access::ReadOnly);
   const auto runs = store.list(o.limit);
   if (o.json) {
-    nlohmann::json a = nlohmann::json::array();
-    for (const auto& r : runs) {
-      auto j = summary_json(store, r);
+    // Printed run by run, exactly as dump(2) of {"database", "runs": [...]} would be,
+    // without holding every run's JSON at once (100k runs are ~100 MB of text).
+    std::string out = "{\n  \"database\": " + util::dump_json(store.path()) + ",\n  \"runs\": [";
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      auto j = summary_json(store, runs[i]);
       if (j["stats"].is_object()) j["stats"].erase("latencies_ms");  // `runs show` has them
       if (j["stats"].is_object()) j["stats"].erase("op_profile");
-      a.push_back(j);
+      out += i ? ",\n    " : "\n    ";
+      for (char c : util::dump_json(j, 2)) {
+        out += c;
+        if (c == '\n') out += "    ";
+      }
+      if (out.size() > (1 << 20)) {
+        std::cout << out;
+        out.clear();
+      }
     }
-    std::cout << nlohmann::json{{"database", store.path()}, {"runs", a}}.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+    out += runs.empty() ? "]\n}\n" : "\n  ]\n}\n";
+    std::cout << out;
     return 0;
   }
   std::cout << runs.size() << (runs.size() == 1 ? " run" : " runs") << " in " << store.path() << '\n';
