@@ -484,7 +484,9 @@ std::string act_name(tflite::ActivationFunctionType a) {
 void Reader::import_op(int index) {
   const auto* sg = model_->subgraphs()->Get(0);
   const auto* op = sg->operators()->Get(static_cast<fb::uoffset_t>(index));
-  const auto& [code, custom] = codes_[op->opcode_index()];
+  // (not a structured binding: clang 14, the fuzz build's compiler, cannot capture one)
+  const int code = codes_[op->opcode_index()].first;
+  const std::string& custom = codes_[op->opcode_index()].second;
   const std::string bname = code == static_cast<int>(BuiltinOperator::CUSTOM) ? custom : builtin_name(code);
   ++op_counts_[bname];
   const std::string what = "operator " + std::to_string(index) + " (" + bname + ")";
