@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Builds the seed corpus of every fuzz target from the project's own test data
 (tests/data, tests/passes/golden, resources) into OUT/<target>/: small real models,
-the campaign reproducers, and a few valid files written here (a devices.json, .npy
+the campaign reproducers, what the fuzzers found (tests/fuzz/regressions), and a few valid
+files written here (a devices.json, .npy
 arrays, a run history). Seeds are generated, not stored, so no model is kept twice.
 
 usage: make_seeds.py OUT_DIR
@@ -98,6 +99,10 @@ def main():
         " \"op_profile\": [{\"name\": \"conv\", \"op_type\": \"Conv\", \"ms\": 1.5}]}', '{}', 'edgecompile 0.1.0', 'host-cpu', 4.25);"
         "PRAGMA user_version=2;")
     con.close()
+    # Inputs the fuzzers found (tests/fuzz/regressions/TARGET/): run first by every smoke run.
+    for p in glob.glob(f"{ROOT}/tests/fuzz/regressions/*/*"):
+        add(out, os.path.basename(os.path.dirname(p)), p, "regression_" + os.path.basename(p))
+
     for t in sorted(os.listdir(out)):
         print(f"{t}: {len(os.listdir(os.path.join(out, t)))} seeds")
 

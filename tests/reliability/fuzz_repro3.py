@@ -427,6 +427,19 @@ def runsdb_json_internal_error(exe, d):
     untouched(d, "w3.db", h)
 
 
+# ---- found by the repository's own fuzzers (tests/fuzz/regressions) ------------------
+
+REGRESSIONS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fuzz", "regressions")
+
+
+@case
+def fuzz_found_onnx_recursive_local_function(exe, d):
+    # fuzz_onnx: a local function calling itself overflowed the stack in libonnx's inference
+    shutil.copy(os.path.join(REGRESSIONS, "onnx", "recursive_local_function.onnx"), d)
+    refused(exe, ["inspect", "recursive_local_function.onnx"], d, ["recursive_local_function.onnx"],
+            r"calls itself")
+
+
 def main():
     exe, data, name = sys.argv[1], sys.argv[2], sys.argv[3]
     if name == "list":
@@ -434,7 +447,10 @@ def main():
         return
     with tempfile.TemporaryDirectory() as tmp:
         d = os.path.join(tmp, name)
-        shutil.copytree(os.path.join(data, name), d)
+        if os.path.isdir(os.path.join(data, name)):
+            shutil.copytree(os.path.join(data, name), d)
+        else:  # a case without a campaign folder
+            os.makedirs(d)
         for root, dirs, files in os.walk(d):  # the data may be read-only
             for x in dirs + files:
                 os.chmod(os.path.join(root, x), 0o755 if x in dirs else 0o644)

@@ -8,6 +8,7 @@
 #include <climits>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <limits>
 #include <map>
 #include <optional>
@@ -998,6 +999,43 @@ void check_shape_input_lengths(const onnx::GraphProto& g, const std::string& pat
   }
 }
 
+// Model-local functions may call each other: libonnx's inference (and our inliner)
+// follows the calls recursively, so a function that reaches itself, or a chain of
+// calls deeper than kMaxFunctionNesting, would overflow the stack. Refused first.
+constexpr int kMaxFunctionNesting = 64;
+
+void check_function_calls(const onnx::ModelProto& m, const std::string& path) {
+  std::map<std::pair<std::string, std::string>, const onnx::FunctionProto*> fns;
+  for (const auto& f : m.functions()) fns[{f.domain(), f.name()}] = &f;
+  if (fns.empty()) return;
+  // 0 unvisited, 1 on the current call path, 2 done (with its depth below)
+  std::map<const onnx::FunctionProto*, int> state, depth;
+  // `level`: calls above f on the current path, bounded so this check cannot recurse deep either.
+  std::function<int(const onnx::FunctionProto*, int)> visit = [&](const onnx::FunctionProto* f, int level) -> int {
+    if (state[f] == 1)
+      refuse(path, "local function '" + excerpt(f->name()) + "' calls itself (directly or through other functions)");
+    if (state[f] == 0) {
+      state[f] = 1;
+      int deepest = 0;
+      for (const auto& n : f->node()) {
+        const auto it = fns.find({n.domain(), n.op_type()});
+        if (it == fns.end()) continue;
+        if (level + 1 > kMaxFunctionNesting)
+          refuse(path, "local function '" + excerpt(f->name()) + "' nests calls deeper than " +
+                           std::to_string(kMaxFunctionNesting) + " levels");
+        deepest = std::max(deepest, 1 + visit(it->second, level + 1));
+      }
+      state[f] = 2;
+      depth[f] = deepest;
+    }
+    if (level + depth[f] > kMaxFunctionNesting)
+      refuse(path, "local function '" + excerpt(f->name()) + "' nests calls deeper than " +
+                       std::to_string(kMaxFunctionNesting) + " levels");
+    return depth[f];
+  };
+  for (const auto& [key, f] : fns) visit(f, 0);
+}
+
 // Ranks the model declares (inputs, value_info, outputs, initializers), by name.
 std::unordered_map<std::string, int> declared_ranks(const onnx::GraphProto& g) {
   std::unordered_map<std::string, int> ranks;
@@ -1335,6 +1373,7 @@ ir::Graph OnnxFrontend::open(const std::string& path, const OpenOptions& opts) c
   }
   check_graph_tensors(model.graph(), path);
   check_control_flow_bodies(model.graph(), path);
+  check_function_calls(model, path);
   check_shape_input_lengths(model.graph(), path);
   check_layer_norm_axes(model.graph(), path);
   precheck_ops(model, opts, opset);
