@@ -145,14 +145,11 @@ RunStore::RunStore(const std::string& path, Access access) : path_(path) {
   const int busy_ms = read_only ? kReadBusyTimeoutMs : kBusyTimeoutMs;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(busy_ms);
   const bool exists = fs::exists(path, ec);
-  if (read_only) {
-    if (!exists) fail("no such file (nothing was recorded there; check --runs-db)");
-    const auto st = fs::status(path, ec);
-    if (fs::is_directory(st)) fail("is a directory; pass --runs-db FILE.db");
-    if (!fs::is_regular_file(st)) fail("is not a regular file (a FIFO, device or socket); pass --runs-db FILE.db");
-    if (fs::file_size(path, ec) == 0) fail("is empty: not a run history (nothing was recorded there)");
-  }
+  if (read_only && !exists) fail("no such file (nothing was recorded there; check --runs-db)");
   if (exists && fs::is_directory(path, ec)) fail("is a directory; pass --runs-db FILE.db");
+  if (exists && !fs::is_regular_file(path, ec))  // a FIFO would block the first read
+    fail("is not a regular file (a FIFO, device or socket); pass --runs-db FILE.db");
+  if (read_only && fs::file_size(path, ec) == 0) fail("is empty: not a run history (nothing was recorded there)");
   if (!exists && !read_only) {
     const auto parent = fs::absolute(path, ec).parent_path();
     fs::create_directories(parent, ec);
