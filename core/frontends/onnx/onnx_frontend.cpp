@@ -1001,8 +1001,9 @@ void check_shape_input_lengths(const onnx::GraphProto& g, const std::string& pat
 
 // Model-local functions may call each other: libonnx's inference (and our inliner)
 // follows the calls recursively, so a function that reaches itself, or a chain of
-// calls deeper than kMaxFunctionNesting, would overflow the stack. Refused first.
-constexpr int kMaxFunctionNesting = 64;
+// calls deeper than kMaxFunctionNesting (the campaign has a valid chain of 100), would overflow
+// the stack. Refused first.
+constexpr int kMaxFunctionNesting = 128;
 
 void check_function_calls(const onnx::ModelProto& m, const std::string& path) {
   std::map<std::pair<std::string, std::string>, const onnx::FunctionProto*> fns;
