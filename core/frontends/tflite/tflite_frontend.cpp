@@ -281,8 +281,14 @@ void Reader::import_tensors() {
       ir::QuantParams qp;
       qp.dtype = t.dtype;
       for (float s : *q->scale()) qp.scales.push_back(s);
-      if (q->zero_point())
-        for (std::int64_t z : *q->zero_point()) qp.zero_points.push_back(z);
+      // Copied out byte-wise: the verifier checks a vector's length is 4-byte aligned, not
+      // that its 8-byte elements are (a misaligned load is undefined; found by fuzz_tflite).
+      if (const auto* zp = q->zero_point())
+        for (fb::uoffset_t i = 0; i < zp->size(); ++i) {
+          std::int64_t z;
+          std::memcpy(&z, zp->Data() + sizeof(std::int64_t) * i, sizeof z);
+          qp.zero_points.push_back(z);
+        }
       if (qp.zero_points.empty()) qp.zero_points.assign(1, 0);
       if (qp.zero_points.size() != 1 && qp.zero_points.size() != qp.scales.size())
         fail("tensor '" + t.name + "' has " + std::to_string(qp.scales.size()) + " scales but " +
