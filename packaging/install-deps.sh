@@ -22,6 +22,8 @@ packages=(
   xvfb xauth
   # the ssh provider's test starts a real sshd on 127.0.0.1 (core/devices/test)
   openssh-server openssh-client
+  # fuzzing (tests/fuzz, EC_FUZZ=ON): clang and its libFuzzer/sanitizer runtimes
+  clang libclang-rt-14-dev
 )
 
 missing=()

@@ -13,12 +13,16 @@
 
 #include "app/cli/commands/commands.h"
 #include "core/errors.h"
+#include "core/ir/excerpt.h"
 
 namespace {
 
 constexpr int kExitRefused = 1;
 constexpr int kExitUsage = 2;
 constexpr int kExitInternal = 70;
+
+// The last guard on what reaches the terminal: one line, printable, bounded.
+std::string one_line(std::string_view msg) { return ec::bounded_message(msg, 200); }
 
 }  // namespace
 
@@ -79,14 +83,14 @@ int main(int argc, char** argv) {
     for (const auto& c : commands)
       if (c.app->parsed()) return c.run();
   } catch (const ec::EdgeCompilerError& e) {
-    std::cerr << "edgecompile: error: " << e.what() << '\n';
+    std::cerr << "edgecompile: error: " << one_line(e.what()) << '\n';
     if (verbose && !e.detail().empty()) std::cerr << e.detail() << '\n';
     return e.kind() == ec::ErrorKind::Usage ? kExitUsage : kExitRefused;
   } catch (const std::bad_alloc&) {
     std::cerr << "edgecompile: error: out of memory while processing the model\n";
     return kExitRefused;
   } catch (const std::exception& e) {
-    std::cerr << "edgecompile: internal error: " << e.what()
+    std::cerr << "edgecompile: internal error: " << one_line(e.what())
               << " (this is a bug; please report it with the model)\n";
     return kExitInternal;
   }

@@ -1,5 +1,7 @@
 #include "core/devices/discovery.h"
 
+#include <unordered_set>
+
 #include "core/backends/backend_registry.h"
 #include "core/devices/apex.h"
 #include "core/devices/cpu_info.h"
@@ -45,8 +47,10 @@ Discovery discover_devices(const DiscoveryOptions& options) {
   if (options.config) {
     for (auto& d : r.devices)
       if (const auto* c = options.config->find(d.id)) d.metadata["Provider"] = c->provider.type;
+    std::unordered_set<std::string> ids;  // found so far: one lookup per listed device, not a scan
+    for (const auto& d : r.devices) ids.insert(d.id);
     for (const auto& c : options.config->devices) {
-      if (r.find(c.id)) continue;
+      if (!ids.insert(c.id).second) continue;
       HardwareDevice d;
       d.type = c.type;
       d.vendor = c.vendor.empty() ? "unknown" : c.vendor;
@@ -66,10 +70,12 @@ Discovery discover_devices(const DiscoveryOptions& options) {
       r.devices.push_back(std::move(d));
     }
   }
-  if (options.include_virtual)
-    for (auto& d : backend_virtual_devices()) {
-      if (!r.find(d.id)) r.devices.push_back(std::move(d));
-    }
+  if (options.include_virtual) {
+    std::unordered_set<std::string> ids;
+    for (const auto& d : r.devices) ids.insert(d.id);
+    for (auto& d : backend_virtual_devices())
+      if (ids.insert(d.id).second) r.devices.push_back(std::move(d));
+  }
   return r;
 }
 

@@ -2,13 +2,18 @@
 
 #include <nlohmann/json.hpp>
 
+#include <climits>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <unordered_set>
 
 #include "core/errors.h"
+#include "core/ir/excerpt.h"
 #include "core/util/atomic_file.h"
+#include "core/util/json_text.h"
+#include "core/util/safe_file.h"
 
 namespace ec::devices {
 using nlohmann::json;
@@ -97,6 +102,13 @@ struct Reader {
   std::optional<T> get(const json& obj, const char* key, const std::string& where) const {
     auto it = obj.find(key);
     if (it == obj.end()) return std::nullopt;
+    if constexpr (std::is_same_v<T, int>) {  // 1.5, true and 2^32+1 are not whole numbers in int's range
+      const bool whole = it->is_number_integer() &&
+                         (it->is_number_unsigned() ? it->template get<std::uint64_t>() <= INT_MAX
+                                                   : it->template get<std::int64_t>() >= INT_MIN &&
+                                                         it->template get<std::int64_t>() <= INT_MAX);
+      if (!whole) fail(where + "." + key, "expected a whole number, got " + util::json_excerpt(*it));
+    }
     try {
       return it->get<T>();
     } catch (const json::exception&) {
@@ -104,15 +116,15 @@ struct Reader {
                                   (std::is_same_v<T, int> ? "a whole number"
                                    : std::is_same_v<T, std::string> ? "a string"
                                                                     : "a list of strings") +
-                                  ", got " + it->dump());
+                                  ", got " + util::json_excerpt(*it));
     }
   }
   void check_keys(const json& obj, std::initializer_list<const char*> known, const std::string& where) const {
-    if (!obj.is_object()) fail(where, "expected an object, got " + obj.dump());
+    if (!obj.is_object()) fail(where, "expected an object, got " + util::json_excerpt(obj));
     for (const auto& [k, v] : obj.items()) {
       bool ok = false;
       for (const char* n : known) ok |= k == n;
-      if (!ok) fail(where, "unknown field '" + k + "'");
+      if (!ok) fail(where, "unknown field '" + excerpt(k) + "'");
     }
   }
   ProviderOverride override_from(const json& j, const std::string& where) const {
@@ -156,9 +168,9 @@ DevicesConfig devices_config_from_json(std::string_view text, const std::string&
   Reader r{path};
   json root;
   try {
-    root = json::parse(text);
-  } catch (const json::parse_error& e) {
-    r.fail("not JSON", std::string(e.what()).substr(std::string(e.what()).find(']') + 2));
+    root = util::parse_json(text, "JSON");
+  } catch (const EdgeCompilerError& e) {
+    r.fail(std::string(e.what()).substr(6), "the file cannot be read as devices.json");
   }
   r.check_keys(root, {"version", "devices"}, "top level");
   DevicesConfig config;
@@ -167,6 +179,7 @@ DevicesConfig devices_config_from_json(std::string_view text, const std::string&
   auto devs = root.find("devices");
   if (devs == root.end()) return config;
   if (!devs->is_array()) r.fail("devices", "expected a list");
+  std::unordered_set<std::string> ids;  // the duplicate check in O(n), not a scan per device
   for (std::size_t i = 0; i < devs->size(); ++i) {
     const json& j = (*devs)[i];
     const std::string where = "devices[" + std::to_string(i) + "]";
@@ -174,13 +187,13 @@ DevicesConfig devices_config_from_json(std::string_view text, const std::string&
     DeviceConfig d;
     d.id = r.get<std::string>(j, "id", where).value_or("");
     if (d.id.empty()) r.fail(where, "needs an \"id\"");
-    if (config.find(d.id)) r.fail(where, "device '" + d.id + "' is listed twice");
+    if (!ids.insert(d.id).second) r.fail(where, "device '" + excerpt(d.id) + "' is listed twice");
     d.name = r.get<std::string>(j, "name", where).value_or("");
     d.vendor = r.get<std::string>(j, "vendor", where).value_or("");
     if (auto t = r.get<std::string>(j, "type", where)) {
       bool ok = false;
       d.type = device_type_from_name(*t, &ok);
-      if (!ok) r.fail(where + ".type", "must be CPU, GPU, NPU or TPU, got '" + *t + "'");
+      if (!ok) r.fail(where + ".type", "must be CPU, GPU, NPU or TPU, got '" + excerpt(*t) + "'");
     }
     if (auto p = j.find("provider"); p != j.end()) {
       const ProviderOverride o = r.override_from(*p, where + ".provider");
@@ -193,7 +206,7 @@ DevicesConfig devices_config_from_json(std::string_view text, const std::string&
       for (const auto& [name, o] : c->items()) {
         bool known = false;
         for (auto k : kComponents) known |= name == k;
-        if (!known) r.fail(where + ".components", "unknown component '" + name + "' (known: compiler, profiler, invoker)");
+        if (!known) r.fail(where + ".components", "unknown component '" + excerpt(name) + "' (known: compiler, profiler, invoker)");
         d.components[name] = r.override_from(o, where + ".components." + name);
       }
     }
@@ -204,12 +217,10 @@ DevicesConfig devices_config_from_json(std::string_view text, const std::string&
 
 DevicesConfig load_devices_config(const std::string& path) {
   std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) return {};
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw EdgeCompilerError(ErrorKind::Io, path + ": cannot read the devices config");
-  std::stringstream s;
-  s << f.rdbuf();
-  return devices_config_from_json(s.str(), path);
+  if (!std::filesystem::exists(path, ec) && !std::filesystem::is_symlink(path, ec)) return {};
+  // A FIFO or /dev/zero in its place is refused at once; 64 MiB is far more than any
+  // list of devices needs.
+  return devices_config_from_json(util::read_regular_file(path, std::uint64_t{64} << 20, path), path);
 }
 
 void save_devices_config(const DevicesConfig& config, const std::string& path) {

@@ -6,7 +6,10 @@
 #include <sqlite3.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <chrono>
+#include <cstring>
+#include <fstream>
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
@@ -14,6 +17,9 @@
 #include <thread>
 
 #include <nlohmann/json.hpp>
+
+#include "core/ir/excerpt.h"
+#include "core/util/json_text.h"
 
 namespace ec::history {
 namespace {
@@ -40,7 +46,9 @@ constexpr Migration kMigrations[] = {
      "CREATE INDEX runs_model_hash ON runs(model_hash);"},
 };
 
-constexpr int kBusyTimeoutMs = 15000;
+constexpr int kBusyTimeoutMs = 15000;       // a writer waits this long for another writer
+constexpr int kReadBusyTimeoutMs = 2000;    // a reader gives up sooner, saying who holds it
+constexpr const char* kLocked = "is locked by another process (runs database busy); try again when it is done";
 
 std::string what_to_do(const std::string& path) {
   return "move " + path + " aside (a new history is then started) or pass --runs-db OTHER.db, or --no-record";
@@ -65,6 +73,32 @@ class Stmt {
 std::string text(sqlite3_stmt* s, int col) {
   const auto* p = sqlite3_column_text(s, col);
   return p ? reinterpret_cast<const char*>(p) : "";
+}
+
+// The database header says WAL (bytes 18 and 19 are 2) and no -wal file exists.
+bool wal_without_writer(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::exists(path + "-wal", ec)) return false;
+  std::ifstream f(path, std::ios::binary);
+  char head[20] = {};
+  f.read(head, sizeof head);
+  return f.gcount() == sizeof head && std::memcmp(head, "SQLite format 3", 16) == 0 && head[18] == 2 && head[19] == 2;
+}
+
+// `path` as a file: URI (RFC 3986: characters outside the unreserved set and '/' escaped).
+std::string sqlite_uri(const std::string& path) {
+  std::string out = "file:";
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  for (unsigned char c : std::filesystem::absolute(path).string()) {
+    if (std::isalnum(c) || c == '/' || c == '-' || c == '_' || c == '.' || c == '~') {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out;
 }
 
 }  // namespace
@@ -102,26 +136,44 @@ void RunStore::exec(const char* sql) const {
   }
 }
 
-RunStore::RunStore(const std::string& path) : path_(path) {
+RunStore::RunStore(const std::string& path) : RunStore(path, Access::ReadWrite) {}
+
+RunStore::RunStore(const std::string& path, Access access) : path_(path) {
   namespace fs = std::filesystem;
   std::error_code ec;
+  const bool read_only = access == Access::ReadOnly;
+  const int busy_ms = read_only ? kReadBusyTimeoutMs : kBusyTimeoutMs;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(busy_ms);
   const bool exists = fs::exists(path, ec);
+  if (read_only && !exists) fail("no such file (nothing was recorded there; check --runs-db)");
   if (exists && fs::is_directory(path, ec)) fail("is a directory; pass --runs-db FILE.db");
-  if (!exists) {
+  if (exists && !fs::is_regular_file(path, ec))  // a FIFO would block the first read
+    fail("is not a regular file (a FIFO, device or socket); pass --runs-db FILE.db");
+  if (read_only && fs::file_size(path, ec) == 0) fail("is empty: not a run history (nothing was recorded there)");
+  if (!exists && !read_only) {
     const auto parent = fs::absolute(path, ec).parent_path();
     fs::create_directories(parent, ec);
     if (ec) fail("cannot create the folder " + parent.string() + " (" + ec.message() + "); pass --runs-db FILE.db or --no-record");
-  } else if (::access(path.c_str(), R_OK | W_OK) != 0) {
+  } else if (!read_only && ::access(path.c_str(), R_OK | W_OK) != 0) {
     fail("not readable and writable; fix its permissions, or pass --runs-db OTHER.db or --no-record");
   }
-  const int flags = SQLITE_OPEN_READWRITE | (exists ? 0 : SQLITE_OPEN_CREATE) | SQLITE_OPEN_FULLMUTEX;
-  if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
+  int flags = (read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | (exists ? 0 : SQLITE_OPEN_CREATE)) |
+              SQLITE_OPEN_FULLMUTEX;
+  std::string name = path;
+  if (read_only && wal_without_writer(path)) {
+    // A reader of a WAL database would create -wal and -shm beside it (and leave them,
+    // as it may not checkpoint): with no -wal there is no writer, so the file is read
+    // as it is, creating nothing.
+    name = sqlite_uri(path) + "?immutable=1";
+    flags |= SQLITE_OPEN_URI;
+  }
+  if (sqlite3_open_v2(name.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
     const std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
     sqlite3_close(db_);
     db_ = nullptr;
     fail("cannot open (" + msg + "); pass --runs-db OTHER.db or --no-record");
   }
-  sqlite3_busy_timeout(db_, kBusyTimeoutMs);
+  sqlite3_busy_timeout(db_, busy_ms);
   sqlite3_extended_result_codes(db_, 1);
   try {
     // Read before anything is written: a file that is not a database (or is damaged)
@@ -133,16 +185,26 @@ RunStore::RunStore(const std::string& path) : path_(path) {
         if (rc == SQLITE_ROW) return sqlite3_column_int(st.get(), 0);
         // Another process switching the file to WAL holds it alone for a moment.
         const bool busy = (rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED;
-        if (busy && attempt * 10 < kBusyTimeoutMs) {
+        // (sqlite3_step already waited busy_ms; the loop is bounded by the same deadline.)
+        if (busy && std::chrono::steady_clock::now() < deadline) {
           std::this_thread::sleep_for(std::chrono::milliseconds(10));
           continue;
         }
-        if (busy) fail("busy: another process holds it; try again");
+        if (busy) fail(kLocked);
         fail("not a SQLite database, or damaged (" + std::string(sqlite3_errmsg(db_)) + "); " + what_to_do(path));
       }
     };
     opened_version_ = read_version();
-    if (exists && fs::file_size(path, ec) > 0) {
+    if (read_only) {
+      if (opened_version_ == 0) fail("not a run history of edgecompile (no schema in it); pass --runs-db FILE.db");
+      if (opened_version_ < schema_version())
+        fail("written by an older edgecompile (schema " + std::to_string(opened_version_) +
+             "); record one run with this version to upgrade it");
+    }
+    // (A reader skips the check on a large file: a full read of it for each listing; a
+    // damaged page still fails the query that reaches it.)
+    constexpr std::uintmax_t kReaderCheckBytes = std::uintmax_t{32} << 20;
+    if (exists && fs::file_size(path, ec) > 0 && !(read_only && fs::file_size(path, ec) > kReaderCheckBytes)) {
       Stmt qc(db_, "PRAGMA quick_check");
       const int rc = qc ? sqlite3_step(qc.get()) : SQLITE_ERROR;
       if (rc != SQLITE_ROW || text(qc.get(), 0) != "ok") {
@@ -159,16 +221,16 @@ RunStore::RunStore(const std::string& path) : path_(path) {
            std::to_string(schema_version()) + "); use that version, or pass --runs-db OTHER.db");
     // WAL lets readers and one writer work at once; changing the mode needs a moment
     // alone with the file, so retry while another process holds it.
-    for (int attempt = 0;; ++attempt) {
+    for (int attempt = 0; !read_only; ++attempt) {
       Stmt wal(db_, "PRAGMA journal_mode=WAL");
       const int rc = wal ? sqlite3_step(wal.get()) : SQLITE_ERROR;
       if (rc == SQLITE_ROW) break;
       if ((rc & 0xff) != SQLITE_BUSY && (rc & 0xff) != SQLITE_LOCKED) fail(sqlite3_errmsg(db_));
-      if (attempt * 10 > kBusyTimeoutMs) fail("busy: another process holds it; try again");
+      if (std::chrono::steady_clock::now() > deadline) fail(kLocked);
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
-    exec("PRAGMA synchronous=NORMAL");
-    if (opened_version_ < schema_version()) {
+    if (!read_only) exec("PRAGMA synchronous=NORMAL");
+    if (!read_only && opened_version_ < schema_version()) {
       // Another process may be migrating the same file: take the write lock, then look again.
       exec("BEGIN IMMEDIATE");
       try {
@@ -209,7 +271,7 @@ std::int64_t RunStore::add(RunRecord r) {
   bind(6, r.device);
   bind(7, r.options_json);
   if (r.stats) {
-    bind(8, runtime::to_json(*r.stats).dump());
+    bind(8, runtime::to_json(*r.stats).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     sqlite3_bind_double(st.get(), 9, r.stats->mean_ms);
   }
   bind(10, r.report_json);
@@ -231,8 +293,17 @@ RunRecord read_row(sqlite3_stmt* s, bool with_report) {
   r.device = text(s, 6);
   r.options_json = text(s, 7);
   if (sqlite3_column_type(s, 8) != SQLITE_NULL) {
-    const auto j = nlohmann::json::parse(text(s, 8), nullptr, false);
-    if (!j.is_discarded()) r.stats = runtime::stats_from_json(j);
+    const std::string stats = text(s, 8);
+    if (util::json_too_deep(stats))
+      throw std::runtime_error("its stored statistics: JSON nested deeper than " + std::to_string(util::kMaxJsonDepth) + " levels");
+    const auto j = nlohmann::json::parse(stats, nullptr, false);
+    try {
+      if (!j.is_discarded()) r.stats = runtime::stats_from_json(j);
+    } catch (const nlohmann::json::exception& e) {
+      std::string why = e.what();
+      if (const auto at = why.find("] "); at != std::string::npos) why.erase(0, at + 2);
+      throw std::runtime_error("its stored statistics are malformed (" + excerpt(why, 100) + ")");
+    }
   }
   r.tool_version = text(s, 9);
   if (with_report) r.report_json = text(s, 10);
@@ -244,13 +315,20 @@ constexpr const char* kColumns = "SELECT id, time, kind, model_path, model_hash,
 }  // namespace
 
 std::vector<RunRecord> RunStore::list(int limit, bool with_reports) const {
-  const std::string sql = std::string(kColumns) + " ORDER BY id DESC" + (limit > 0 ? " LIMIT " + std::to_string(limit) : "");
+  // Without reports, a listing: the statistics lose their per-run arrays in SQLite
+  // (latencies and op profile: 100k runs of them took 13 s through the JSON parser here).
+  constexpr const char* kListColumns =
+      "SELECT id, time, kind, model_path, model_hash, target, device, options,"
+      " CASE WHEN json_valid(stats) THEN json_remove(stats, '$.latencies_ms', '$.op_profile') ELSE stats END,"
+      " tool_version, '' FROM runs";
+  const std::string sql = std::string(with_reports ? kColumns : kListColumns) + " ORDER BY id DESC" +
+                          (limit > 0 ? " LIMIT " + std::to_string(limit) : "");
   Stmt st(db_, sql.c_str());
   if (!st) fail(sqlite3_errmsg(db_));
   std::vector<RunRecord> out;
   int rc;
-  while ((rc = sqlite3_step(st.get())) == SQLITE_ROW) out.push_back(read_row(st.get(), with_reports));
-  if (rc != SQLITE_DONE) fail(sqlite3_errmsg(db_));
+  while ((rc = sqlite3_step(st.get())) == SQLITE_ROW) out.push_back(checked_row(st.get(), with_reports));
+  if (rc != SQLITE_DONE) fail_step(rc);
   return out;
 }
 
@@ -259,9 +337,24 @@ std::optional<RunRecord> RunStore::get(std::int64_t id) const {
   if (!st) fail(sqlite3_errmsg(db_));
   sqlite3_bind_int64(st.get(), 1, id);
   const int rc = sqlite3_step(st.get());
-  if (rc == SQLITE_ROW) return read_row(st.get(), true);
-  if (rc != SQLITE_DONE) fail(sqlite3_errmsg(db_));
+  if (rc == SQLITE_ROW) return checked_row(st.get(), true);
+  if (rc != SQLITE_DONE) fail_step(rc);
   return std::nullopt;
+}
+
+RunRecord RunStore::checked_row(sqlite3_stmt* s, bool with_report) const {
+  try {
+    return read_row(s, with_report);
+  } catch (const std::runtime_error& e) {
+    fail("run " + std::to_string(sqlite3_column_int64(s, 0)) + ": " + e.what());
+  }
+}
+
+void RunStore::fail_step(int rc) const {
+  if ((rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED) fail(kLocked);
+  if ((rc & 0xff) == SQLITE_CORRUPT || (rc & 0xff) == SQLITE_NOTADB)
+    fail("damaged (" + std::string(sqlite3_errmsg(db_)) + "); " + what_to_do(path_));
+  fail(sqlite3_errmsg(db_));
 }
 
 std::int64_t RunStore::count() const {

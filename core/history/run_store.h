@@ -14,6 +14,7 @@
 #include "core/runtime/stats.h"
 
 struct sqlite3;
+struct sqlite3_stmt;
 
 namespace ec::history {
 
@@ -51,6 +52,11 @@ class RunStore {
   /// EdgeCompilerError (Io) in one line naming the file and what to do when it is
   /// not a database, is damaged, or comes from a newer schema; such a file is left untouched.
   explicit RunStore(const std::string& path);
+  /// Readers (runs list/show/compare, the history panel) open read-only: the file must
+  /// already be a run history of this schema; nothing is created, migrated or written,
+  /// not even for a 0-byte file; a lock held by another process fails within ~2 s.
+  enum class Access { ReadWrite, ReadOnly };
+  RunStore(const std::string& path, Access access);
   ~RunStore();
   RunStore(const RunStore&) = delete;
   RunStore& operator=(const RunStore&) = delete;
@@ -61,7 +67,8 @@ class RunStore {
 
   /// Adds a run in its own transaction; returns its id.
   std::int64_t add(RunRecord r);
-  /// Runs, newest first (limit 0 = all). `with_reports` also reads each report's JSON.
+  /// Runs, newest first (limit 0 = all). `with_reports` also reads each report's JSON;
+  /// without it, a listing: the statistics come without latencies_ms and op_profile.
   std::vector<RunRecord> list(int limit = 0, bool with_reports = false) const;
   /// One run, or nothing when no run has that id.
   std::optional<RunRecord> get(std::int64_t id) const;
@@ -70,6 +77,8 @@ class RunStore {
 
  private:
   void exec(const char* sql) const;
+  RunRecord checked_row(sqlite3_stmt* s, bool with_report) const;
+  [[noreturn]] void fail_step(int rc) const;
   [[noreturn]] void fail(const std::string& what) const;
   std::string path_;
   sqlite3* db_ = nullptr;

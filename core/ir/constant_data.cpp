@@ -45,12 +45,13 @@ struct Mapping {
 
 ConstantData ConstantData::map_file(const std::string& path, std::size_t offset,
                                     std::size_t length) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: a FIFO put in the file's place must not block the open.
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) fail(path, std::error_code(errno, std::generic_category()).message());
   struct stat st {};
-  if (::fstat(fd, &st) != 0) {
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     ::close(fd);
-    fail(path, "cannot stat");
+    fail(path, "is not a regular file");
   }
   const auto file_size = static_cast<std::size_t>(st.st_size);
   if (offset > file_size || length > file_size - offset) {

@@ -41,6 +41,8 @@
 // Print order: meta, inputs, consts, tensors, ops (in order), outputs.
 #include "core/ir/text_format.h"
 
+#include "core/ir/excerpt.h"
+
 #include <charconv>
 #include <cstring>
 #include <unordered_set>
@@ -480,7 +482,7 @@ class Parser {
 
  private:
   [[noreturn]] void fail_at(std::size_t line, const std::string& what) const {
-    throw GraphError("line " + std::to_string(line) + ": " + what);
+    throw GraphError("line " + std::to_string(line) + ": " + bounded_message(what));
   }
   [[noreturn]] void fail(const std::string& what) const { fail_at(line_, what); }
 

@@ -1,5 +1,8 @@
 #include "core/runtime/tensor.h"
 
+#include <unistd.h>
+
+#include <climits>
 #include <map>
 #include <mutex>
 #include <cstdint>
@@ -31,6 +34,17 @@ std::size_t shape_bytes(const std::vector<std::int64_t>& shape, DType dtype) {
       bytes > static_cast<std::size_t>(PTRDIFF_MAX) - 64)
     throw EdgeCompilerError(ErrorKind::Graph, "a tensor " + std::string(ir::dtype_name(dtype)) +
                                                   shape_string(shape) + " is larger than memory can address");
+  // A model asking for more than the machine has is refused here, before the
+  // allocation (which would otherwise succeed lazily and page for minutes, or be
+  // killed), with one line instead of an out-of-memory error.
+  static const std::size_t physical = [] {
+    const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
+    return pages > 0 && page > 0 ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page) : SIZE_MAX;
+  }();
+  if (bytes > physical)
+    throw EdgeCompilerError(ErrorKind::Graph, "a tensor " + std::string(ir::dtype_name(dtype)) + shape_string(shape) +
+                                                  " needs " + std::to_string(bytes >> 30) + " GiB, more than this machine's " +
+                                                  std::to_string(physical >> 30) + " GiB of memory");
   return bytes;
 }
 

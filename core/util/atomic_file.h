@@ -1,6 +1,8 @@
 // Writing a file so that no half-written file is ever left behind: the bytes go
-// to a temporary file next to the target, which is renamed over it only once
-// everything is written (the CLI's --output, --report and .npy outputs).
+// to an unnamed temporary file (O_TMPFILE) in the target's folder, which is named
+// and renamed over the target only once everything is written (the CLI's --output,
+// --report, --csv and .npy outputs, devices.json). A failed write (disk full) or a
+// writer killed mid-write leaves the old file as it was and nothing beside it.
 #pragma once
 
 #include <span>

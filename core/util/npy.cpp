@@ -9,6 +9,7 @@
 
 #include "core/errors.h"
 #include "core/util/atomic_file.h"
+#include "core/util/safe_file.h"
 
 namespace ec::util {
 namespace {
@@ -57,32 +58,11 @@ std::string header_value(const std::string& header, const std::string& key, cons
 }  // namespace
 
 NpyArray read_npy(const std::string& path) {
-  // Only regular files: a directory fails mid-read, and a FIFO, /dev/zero or
-  // /dev/urandom would block or never end.
+  // Only regular files, opened without blocking (a FIFO, /dev/zero or /dev/urandom
+  // would block or never end), read in one go up to the size fstat gave.
   std::error_code ec;
-  const auto st = std::filesystem::status(path, ec);
-  if (ec || !std::filesystem::exists(st)) io_fail(path, "no such file");
-  if (std::filesystem::is_directory(st)) io_fail(path, "is a directory, not a .npy file");
-  if (!std::filesystem::is_regular_file(st)) io_fail(path, "is not a regular file (a device, FIFO or socket); give a .npy file");
-  std::ifstream f(path, std::ios::binary);
-  if (!f) io_fail(path, "cannot open the file");
-  std::string bytes;
-  try {
-    // One read of the whole file (its size from the stat above; a file that changes
-    // meanwhile reads short or stops at that size, and the checks below still hold).
-    const auto size = std::filesystem::file_size(path, ec);
-    if (ec) io_fail(path, "cannot read the file");
-    bytes.resize(static_cast<std::size_t>(size));
-    f.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    bytes.resize(static_cast<std::size_t>(std::max<std::streamsize>(f.gcount(), 0)));
-  } catch (const std::bad_alloc&) {
-    throw;
-  } catch (const EdgeCompilerError&) {
-    throw;
-  } catch (const std::exception&) {  // libstdc++ throws from underflow on read errors
-    io_fail(path, "cannot read the file");
-  }
-  if (f.bad()) io_fail(path, "cannot read the file");
+  if (std::filesystem::is_directory(path, ec)) io_fail(path, "is a directory, not a .npy file");
+  const std::string bytes = read_regular_file(path, kMaxReadBytes, path);
   if (bytes.size() < 10 || std::memcmp(bytes.data(), "\x93NUMPY", 6) != 0)
     io_fail(path, "not a .npy file (no \\x93NUMPY magic)");
   const int major = static_cast<unsigned char>(bytes[6]);

@@ -165,14 +165,14 @@ int bench_model(const BenchOptions& o) {
   rec.target = "cpu";
   rec.device = o.device.empty() ? "host-cpu" : o.device;
   rec.options_json = nlohmann::json{{"iterations", o.iterations}, {"warmup", o.warmup}, {"threads", s.threads},
-                                    {"inputs", o.inputs}, {"int8_nchw", o.int8_nchw}}.dump();
-  rec.report_json = j.dump();
+                                    {"inputs", o.inputs}, {"int8_nchw", o.int8_nchw}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  rec.report_json = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   rec.stats = s;
   const auto id = record_run(o.record, std::move(rec));
   if (id > 0) j["run_id"] = id;
 
   if (o.json) {
-    std::cout << j.dump(2) << '\n';
+    std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
     return 0;
   }
   print_text(o, session, s);

@@ -33,7 +33,7 @@ int print_estimate(const DeviceBenchRequest& r, const devices::HardwareDevice& d
                                   {"on_chip_parameter_bytes", e.on_chip_parameter_bytes},
                                   {"off_chip_parameter_bytes", e.off_chip_parameter_bytes},
                                   {"model", e.model}}}}
-                     .dump(2)
+                     .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
               << '\n';
     return 0;
   }
@@ -77,7 +77,7 @@ int print_measurement(const DeviceBenchRequest& r, const devices::HardwareDevice
                                 {"throughput_per_s", s.throughput},
                                 {"peak_memory_mib", o.peak_memory_mib >= 0 ? nlohmann::json(o.peak_memory_mib) : nlohmann::json(nullptr)},
                                 {"not_reported", o.provenance.not_reported}}
-                         .dump(2)
+                         .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
               << '\n';
     return 0;
   }

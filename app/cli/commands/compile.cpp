@@ -109,8 +109,8 @@ int run_compile(const CompileCliOptions& o) {
   }
   const auto rep = report::compile_model(g, request).report;
   const auto j = report::to_json(rep);
-  if (!o.report_path.empty()) util::write_file_atomically(o.report_path, j.dump(2) + "\n");
-  if (o.json) std::cout << j.dump(2) << '\n';
+  if (!o.report_path.empty()) util::write_file_atomically(o.report_path, j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+  if (o.json) std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
   else std::cout << report::to_text(rep);
   if (!o.output.empty() && rep.output.empty())
     throw BackendError(rep.backend, "--output " + o.output + " not written: " +
@@ -119,8 +119,8 @@ int run_compile(const CompileCliOptions& o) {
   rec.target = rep.backend;
   rec.options_json = nlohmann::json{{"target", o.target}, {"quantize", strategy}, {"calibration_data", o.calibration_data},
                                     {"num_calibration_samples", o.num_samples}, {"calibration_percentile", o.percentile},
-                                    {"num_segments", o.num_segments}, {"output", o.output}}.dump();
-  rec.report_json = j.dump();
+                                    {"num_segments", o.num_segments}, {"output", o.output}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  rec.report_json = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   record_run(o.record, std::move(rec));
   return 0;
 }

@@ -30,7 +30,7 @@ int list_devices(bool json) {
                       {"is_virtual", d.is_virtual()},
                       {"metadata", d.metadata}});
     }
-    std::cout << nlohmann::json{{"devices", list}, {"notes", found.notes}, {"config", path}}.dump(2) << '\n';
+    std::cout << nlohmann::json{{"devices", list}, {"notes", found.notes}, {"config", path}}.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
     return 0;
   }
   // Columns sized to their contents; the availability column goes last (it holds the reasons).

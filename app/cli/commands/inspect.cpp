@@ -40,7 +40,7 @@ int inspect(const InspectOptions& o) {
   if (o.json) {
     auto j = report::to_json(summary);
     if (artefact) j["compiled_split"] = report::to_json(*artefact);
-    std::cout << j.dump(2) << '\n';
+    std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
   } else {
     std::cout << report::to_text(summary);
     if (artefact) std::cout << "\nCompiled split recorded in the file:\n" << report::to_text(*artefact);

@@ -118,7 +118,7 @@ int run_optimize(const OptimizeOptions& o) {
     j["output"] = o.output.empty() ? nlohmann::json() : nlohmann::json(o.output);
     if (!o.diff)
       for (auto& p : j["passes"]) p.erase("diff");
-    std::cout << j.dump(2) << '\n';
+    std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
     return 0;
   }
   const auto before = static_cast<double>(report.ops_before), after = static_cast<double>(report.ops_after);

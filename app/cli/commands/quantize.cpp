@@ -163,9 +163,9 @@ int run_quantize(const QuantizeCliOptions& o) {
     j["model"] = o.model;
     j["output"] = o.output.empty() ? nlohmann::json() : nlohmann::json(o.output);
   }
-  if (!o.report_path.empty()) util::write_file_atomically(o.report_path, j.dump(2) + "\n");
+  if (!o.report_path.empty()) util::write_file_atomically(o.report_path, j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   if (o.json) {
-    std::cout << j.dump(2) << '\n';
+    std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
     return 0;
   }
   print_report(res.report, o.model);

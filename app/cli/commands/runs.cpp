@@ -15,6 +15,8 @@
 #include "app/cli/commands/text_util.h"
 #include "core/history/compare.h"
 #include "core/history/run_store.h"
+#include "core/ir/excerpt.h"
+#include "core/util/json_text.h"
 
 namespace ec::cli {
 namespace {
@@ -26,12 +28,23 @@ struct RunsOptions {
   std::int64_t id = 0, other = 0;
 };
 
-nlohmann::json summary_json(const history::RunRecord& r) {
+// A JSON text stored in a run, as JSON when it parses (as the string itself when it
+// does not); refused when it nests so deep that printing it would recurse too far.
+nlohmann::json stored_json(const history::RunStore& store, const history::RunRecord& r, const std::string& text,
+                           const char* what) {
+  if (util::json_too_deep(text))
+    throw EdgeCompilerError(ErrorKind::Io, "runs database " + store.path() + ": run " + std::to_string(r.id) + ": its stored " +
+                                               what + ": JSON nested deeper than " +
+                                               std::to_string(util::kMaxJsonDepth) + " levels");
+  auto j = nlohmann::json::parse(text, nullptr, false);
+  return j.is_discarded() ? nlohmann::json(text) : j;
+}
+
+nlohmann::json summary_json(const history::RunStore& store, const history::RunRecord& r) {
   nlohmann::json j = {{"id", r.id},         {"time", r.time_utc},          {"kind", r.kind},
                       {"model", r.model_path}, {"model_sha256", r.model_sha256}, {"target", r.target},
                       {"device", r.device}, {"tool_version", r.tool_version}};
-  j["options"] = nlohmann::json::parse(r.options_json, nullptr, false);
-  if (j["options"].is_discarded()) j["options"] = r.options_json;
+  j["options"] = stored_json(store, r, r.options_json, "options");
   j["stats"] = r.stats ? runtime::to_json(*r.stats) : nlohmann::json(nullptr);
   return j;
 }
@@ -47,17 +60,28 @@ history::RunRecord must_get(const history::RunStore& store, std::int64_t id) {
 }
 
 int runs_list(const RunsOptions& o) {
-  const history::RunStore store(runs_db_path(o.runs_db));
+  const history::RunStore store(runs_db_path(o.runs_db), history::RunStore::Access::ReadOnly);
   const auto runs = store.list(o.limit);
   if (o.json) {
-    nlohmann::json a = nlohmann::json::array();
-    for (const auto& r : runs) {
-      auto j = summary_json(r);
+    // Printed run by run, exactly as dump(2) of {"database", "runs": [...]} would be,
+    // without holding every run's JSON at once (100k runs are ~100 MB of text).
+    std::string out = "{\n  \"database\": " + util::dump_json(store.path()) + ",\n  \"runs\": [";
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      auto j = summary_json(store, runs[i]);
       if (j["stats"].is_object()) j["stats"].erase("latencies_ms");  // `runs show` has them
       if (j["stats"].is_object()) j["stats"].erase("op_profile");
-      a.push_back(j);
+      out += i ? ",\n    " : "\n    ";
+      for (char c : util::dump_json(j, 2)) {
+        out += c;
+        if (c == '\n') out += "    ";
+      }
+      if (out.size() > (1 << 20)) {
+        std::cout << out;
+        out.clear();
+      }
     }
-    std::cout << nlohmann::json{{"database", store.path()}, {"runs", a}}.dump(2) << '\n';
+    out += runs.empty() ? "]\n}\n" : "\n  ]\n}\n";
+    std::cout << out;
     return 0;
   }
   std::cout << runs.size() << (runs.size() == 1 ? " run" : " runs") << " in " << store.path() << '\n';
@@ -70,28 +94,29 @@ int runs_list(const RunsOptions& o) {
     const std::string mean = r.stats ? fixed(r.stats->mean_ms, 3) : "-";
     const std::string p99 = r.stats ? fixed(r.stats->p99_ms, 3) : "-";
     std::snprintf(line, sizeof line, "%6lld  %-20s  %-7s  %-8s  %-9s  %10s  %10s  %s\n", static_cast<long long>(r.id),
-                  r.time_utc.c_str(), r.kind.c_str(), r.target.c_str(), r.device.empty() ? "-" : r.device.c_str(),
-                  mean.c_str(), p99.c_str(), basename(r.model_path).c_str());
+                  excerpt(r.time_utc, 20).c_str(), excerpt(r.kind, 20).c_str(), excerpt(r.target, 20).c_str(),
+                  r.device.empty() ? "-" : excerpt(r.device, 40).c_str(), mean.c_str(), p99.c_str(),
+                  excerpt(basename(r.model_path), 200).c_str());
     std::cout << line;
   }
   return 0;
 }
 
 int runs_show(const RunsOptions& o) {
-  const history::RunStore store(runs_db_path(o.runs_db));
+  const history::RunStore store(runs_db_path(o.runs_db), history::RunStore::Access::ReadOnly);
   const auto r = must_get(store, o.id);
   if (o.json) {
-    auto j = summary_json(r);
-    j["report"] = nlohmann::json::parse(r.report_json, nullptr, false);
-    if (j["report"].is_discarded()) j["report"] = r.report_json;
-    std::cout << j.dump(2) << '\n';
+    auto j = summary_json(store, r);
+    j["report"] = stored_json(store, r, r.report_json, "report");
+    std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
     return 0;
   }
-  std::cout << "run " << r.id << ": " << r.kind << " of " << r.model_path << '\n'
-            << "  time " << r.time_utc << ", " << r.tool_version << '\n'
-            << "  model sha256 " << r.model_sha256 << '\n'
-            << "  target " << r.target << (r.device.empty() ? "" : ", device " + r.device) << '\n'
-            << "  options " << r.options_json << '\n';
+  // Text from the database is escaped (non-UTF-8, control characters) and cut short.
+  std::cout << "run " << r.id << ": " << excerpt(r.kind) << " of " << excerpt(r.model_path, 400) << '\n'
+            << "  time " << excerpt(r.time_utc) << ", " << excerpt(r.tool_version) << '\n'
+            << "  model sha256 " << excerpt(r.model_sha256) << '\n'
+            << "  target " << excerpt(r.target) << (r.device.empty() ? "" : ", device " + excerpt(r.device)) << '\n'
+            << "  options " << excerpt(r.options_json, 2000) << '\n';
   if (r.stats) {
     const auto& s = *r.stats;
     char line[256];
@@ -107,7 +132,7 @@ int runs_show(const RunsOptions& o) {
     std::cout << line;
     const auto top = runtime::top_ops(s, 5);
     if (!top.empty()) std::cout << "  slowest ops:";
-    for (const auto& op : top) std::cout << "  " << op.name << " (" << op.op_type << ") " << fixed(op.ms, 3) << " ms";
+    for (const auto& op : top) std::cout << "  " << excerpt(op.name) << " (" << excerpt(op.op_type) << ") " << fixed(op.ms, 3) << " ms";
     if (!top.empty()) std::cout << '\n';
   }
   std::cout << "  report: " << r.report_json.size() << " bytes of JSON (runs show " << r.id << " --json)\n";
@@ -115,10 +140,10 @@ int runs_show(const RunsOptions& o) {
 }
 
 int runs_compare(const RunsOptions& o) {
-  const history::RunStore store(runs_db_path(o.runs_db));
+  const history::RunStore store(runs_db_path(o.runs_db), history::RunStore::Access::ReadOnly);
   const auto c = history::compare_runs(must_get(store, o.id), must_get(store, o.other));
   if (o.json)
-    std::cout << history::to_json(c).dump(2) << '\n';
+    std::cout << history::to_json(c).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
   else
     std::cout << history::to_text(c)
               << "(beyond noise: mean by Welch's t-test, percentiles by a bootstrap of the recorded latencies, 95%)\n";

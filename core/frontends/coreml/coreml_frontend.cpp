@@ -12,6 +12,9 @@
 #include "core/errors.h"
 #include "core/util/half.h"
 #include "core/frontends/coreml/weight_file.h"
+#include "core/ir/excerpt.h"
+#include "core/util/json_text.h"
+#include "core/util/safe_file.h"
 #include "core/ir/shape_inference.h"
 #include "core/ir/validate.h"
 
@@ -27,11 +30,11 @@ bool ends_with(const std::string& s, const std::string& x) {
   return s.size() >= x.size() && s.compare(s.size() - x.size(), x.size(), x) == 0;
 }
 
-std::string read_file(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  if (!f) throw std::runtime_error("cannot read " + p.string());
-  return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
-}
+constexpr std::uint64_t kMaxManifestBytes = std::uint64_t{16} << 20;
+constexpr std::uint64_t kMaxModelBytes = std::uint64_t{1} << 30;
+// A constant may hold at most 2^31 bytes: more would not fit the weight file's
+// purpose and is refused before anything is allocated.
+constexpr std::uint64_t kMaxConstBytes = std::uint64_t{1} << 31;
 
 DType ir_dtype(mil::DataType t) {
   switch (t) {
@@ -57,12 +60,24 @@ struct Const {
   std::vector<std::int64_t> shape;
   std::vector<double> num;
   std::vector<std::string> str;
-  std::int64_t n() const { std::int64_t k = 1; for (auto d : shape) k *= d; return k; }
+  // The element count; throws for an unknown dim or a count past kMaxConstBytes
+  // (checked before multiplying, so a dim of 2^62 cannot wrap it).
+  std::int64_t n() const {
+    std::uint64_t k = 1;
+    for (auto d : shape) {
+      if (d < 0) throw std::runtime_error("a constant with an unknown or negative dimension");
+      if (d != 0 && k > kMaxConstBytes / static_cast<std::uint64_t>(d))
+        throw std::runtime_error("a constant of more than 2^31 elements (a dimension of " + std::to_string(d) + ")");
+      k *= static_cast<std::uint64_t>(d);
+    }
+    return static_cast<std::int64_t>(k);
+  }
 };
 
 struct Ctx {
   std::string path;
-  fs::path weights_file;
+  fs::path root;             // the package folder (or the .mlmodel's folder)
+  std::string weights_rel;   // weight.bin relative to root
   std::string weights;  // loaded on first use
   bool weights_loaded = false;
 };
@@ -97,14 +112,16 @@ Const decode_value(Ctx& c, const mil::Value& v) {
   const std::int64_t n = k.n();
   if (v.has_blobfilevalue()) {
     if (!c.weights_loaded) {
-      c.weights = read_file(c.weights_file);
+      c.weights = util::read_file_inside(c.root, c.weights_rel, kMaxModelBytes);
       c.weights_loaded = true;
     }
     const std::span<const std::uint8_t> file(reinterpret_cast<const std::uint8_t*>(c.weights.data()), c.weights.size());
     const auto b = coreml::read_blob(file, v.blobfilevalue().offset());
     const auto dt = coreml::blob_dtype_from_code(b.dtype_code);
     if (dt != k.dtype) throw std::runtime_error("blob at " + std::to_string(b.metadata_offset) + " holds " + std::string(ir::dtype_name(*dt)) + ", the value's type is " + std::string(ir::dtype_name(k.dtype)));
-    if (b.size != static_cast<std::uint64_t>(n) * ir::dtype_size(k.dtype)) throw std::runtime_error("blob at " + std::to_string(b.metadata_offset) + " has " + std::to_string(b.size) + " bytes for " + std::to_string(n) + " elements");
+    const std::uint64_t need = static_cast<std::uint64_t>(n) * ir::dtype_size(k.dtype);  // n <= 2^31: no wrap
+    if (need > kMaxConstBytes) throw std::runtime_error("a constant of " + std::to_string(need) + " bytes (more than 2^31)");
+    if (b.size != need) throw std::runtime_error("blob at " + std::to_string(b.metadata_offset) + " has " + std::to_string(b.size) + " bytes for " + std::to_string(n) + " elements");
     widen(file.data() + b.data_offset, k.dtype, n, k.num);
     return k;
   }
@@ -116,7 +133,12 @@ Const decode_value(Ctx& c, const mil::Value& v) {
   else if (t.has_doubles()) k.num.assign(t.doubles().values().begin(), t.doubles().values().end());
   else if (t.has_bools()) for (bool x : t.bools().values()) k.num.push_back(x ? 1 : 0);
   else if (t.has_strings()) k.str.assign(t.strings().values().begin(), t.strings().values().end());
-  else if (t.has_bytes()) widen(reinterpret_cast<const std::uint8_t*>(t.bytes().values().data()), k.dtype, n, k.num);
+  else if (t.has_bytes()) {
+    const std::uint64_t need = static_cast<std::uint64_t>(n) * ir::dtype_size(k.dtype);
+    if (t.bytes().values().size() != need)
+      throw std::runtime_error("immediate value has " + std::to_string(t.bytes().values().size()) + " bytes, its type needs " + std::to_string(need));
+    widen(reinterpret_cast<const std::uint8_t*>(t.bytes().values().data()), k.dtype, n, k.num);
+  }
   if (k.dtype != DType::String && static_cast<std::int64_t>(k.num.size()) != n)
     throw std::runtime_error("immediate value has " + std::to_string(k.num.size()) + " elements, its type " + std::to_string(n));
   return k;
@@ -190,7 +212,7 @@ class Reader {
     const std::string n = name_of(op, arg, k);
     if (!g_.find_tensor(n)) {
       auto it = consts_.find(n);
-      if (it == consts_.end()) throw std::runtime_error("input '" + arg + "' names '" + n + "', which is not defined");
+      if (it == consts_.end()) throw std::runtime_error("input '" + arg + "' names '" + excerpt(n) + "', which is not defined");
       g_.add_tensor(const_tensor(n, it->second));
     }
     return n;
@@ -389,9 +411,9 @@ class Reader {
 
   void read_op(const mil::Operation& op) {
     const std::string& type = op.type();
-    if (op.outputs_size() < 1) throw std::runtime_error("op of type '" + type + "' has no outputs");
+    if (op.outputs_size() < 1) throw std::runtime_error("op of type '" + excerpt(type) + "' has no outputs");
     const std::string out = op.outputs(0).name();
-    const std::string where = "op '" + out + "' (" + type + ")";
+    const std::string where = "op '" + excerpt(out) + "' (" + excerpt(type) + ")";
     try {
       if (type == "const") {
         auto it = op.attributes().find("val");
@@ -681,7 +703,7 @@ class Reader {
                                    add_ints(out + "_steps", std::vector<std::int64_t>(n, -1))}, {out});
     }
     if (!o_.allow_unknown_ops)
-      throw UnsupportedOpError(type, "the Core ML frontend", "", c_.path + ": op '" + out + "'");
+      throw UnsupportedOpError(excerpt(type), "the Core ML frontend", "", c_.path + ": op '" + excerpt(out) + "'");
     std::vector<std::string> in;
     for (const auto& [k, v] : op.inputs())
       for (const auto& b : v.arguments())
@@ -706,30 +728,49 @@ float CoremlFrontend::match(std::span<const std::byte> head, const std::string& 
 ir::Graph CoremlFrontend::open(const std::string& path, const OpenOptions& opts) const {
   Ctx c;
   c.path = path;
-  fs::path model_file;
+  std::string model_rel;
   std::error_code ec;
+  // Every entry is resolved inside the package and refused (absolute, '..', a symlink
+  // leading out, a FIFO or device) before it is opened; nothing outside is read.
   try {
     if (fs::is_directory(path, ec)) {
-      const auto man = nlohmann::json::parse(read_file(fs::path(path) / "Manifest.json"));
-      const std::string root = man.at("rootModelIdentifier").get<std::string>();
-      const auto& entry = man.at("itemInfoEntries").at(root);
-      model_file = fs::path(path) / "Data" / entry.at("path").get<std::string>();
-      c.weights_file = model_file.parent_path() / "weights" / "weight.bin";
+      c.root = path;
+      const auto man = util::parse_json(util::read_file_inside(c.root, "Manifest.json", kMaxManifestBytes), "Manifest.json");
+      const auto root_id = man.find("rootModelIdentifier");
+      if (!man.is_object() || root_id == man.end() || !root_id->is_string())
+        throw std::runtime_error("Manifest.json: no \"rootModelIdentifier\" string");
+      const auto entries = man.find("itemInfoEntries");
+      if (entries == man.end() || !entries->is_object())
+        throw std::runtime_error("Manifest.json: no \"itemInfoEntries\" object");
+      const auto entry = entries->find(root_id->get<std::string>());
+      if (entry == entries->end() || !entry->is_object())
+        throw std::runtime_error("Manifest.json: no item entry '" + excerpt(root_id->get<std::string>()) + "'");
+      const auto item_path = entry->find("path");
+      if (item_path == entry->end() || !item_path->is_string())
+        throw std::runtime_error("Manifest.json: the root item has no \"path\" string");
+      const std::string item = item_path->get<std::string>();
+      util::require_relative(item);  // the item's own path: relative, no '..'
+      util::resolve_inside(c.root, "Data");
+      model_rel = "Data/" + item;
     } else {
-      model_file = path;
-      c.weights_file = fs::path(path).parent_path() / "weights" / "weight.bin";
+      c.root = fs::path(path).parent_path().empty() ? fs::path(".") : fs::path(path).parent_path();
+      model_rel = fs::path(path).filename().string();
     }
+    c.weights_rel = (fs::path(model_rel).parent_path() / "weights" / "weight.bin").string();
+  } catch (const EdgeCompilerError& e) {
+    throw FrontendError(path, e.what(), "coreml");
   } catch (const std::exception& e) {
-    throw FrontendError(path, std::string("Manifest.json: ") + e.what() + "; is this an .mlpackage?", "coreml");
+    throw FrontendError(path, excerpt(e.what(), 200) + "; is this an .mlpackage?", "coreml");
   }
   spec::Model m;
   std::string bytes;
   try {
-    bytes = read_file(model_file);
+    bytes = fs::is_directory(path, ec) ? util::read_file_inside(c.root, model_rel, kMaxModelBytes)
+                                       : util::read_regular_file(path, kMaxModelBytes, "'" + excerpt(model_rel) + "'");
   } catch (const std::exception& e) {
     throw FrontendError(path, e.what(), "coreml");
   }
-  if (!m.ParseFromString(bytes)) throw FrontendError(path, model_file.string() + " is not a Core ML Model protobuf", "coreml");
+  if (!m.ParseFromString(bytes)) throw FrontendError(path, "'" + excerpt(model_rel) + "' is not a Core ML Model protobuf", "coreml");
   if (!m.has_mlprogram())
     throw FrontendError(path, "specification version " + std::to_string(m.specificationversion()) +
                                   ": not an ML Program (only mlProgram models are read; NeuralNetwork models are not)", "coreml");
@@ -738,7 +779,7 @@ ir::Graph CoremlFrontend::open(const std::string& path, const OpenOptions& opts)
   if (fit == prog.functions().end()) throw FrontendError(path, "the ML Program has no function 'main'", "coreml");
   const auto& fn = fit->second;
   auto bit = fn.block_specializations().find(fn.opset());
-  if (bit == fn.block_specializations().end()) throw FrontendError(path, "function main has no block for its opset '" + fn.opset() + "'", "coreml");
+  if (bit == fn.block_specializations().end()) throw FrontendError(path, "function main has no block for its opset '" + excerpt(fn.opset()) + "'", "coreml");
 
   ir::Graph g;
   g.name = fs::path(path).stem().string();
@@ -752,7 +793,7 @@ ir::Graph CoremlFrontend::open(const std::string& path, const OpenOptions& opts)
     try {
       t.dtype = graph_dtype(ir_dtype(in.type().tensortype().datatype()));
     } catch (const std::exception& e) {
-      throw FrontendError(path, "input '" + in.name() + "': " + e.what(), "coreml");
+      throw FrontendError(path, "input '" + excerpt(in.name()) + "': " + e.what(), "coreml");
     }
     std::vector<ir::Dim> dims;
     for (auto d : shape_of(in.type().tensortype())) dims.push_back(d >= 0 ? ir::Dim::fixed(d) : ir::Dim::unknown());
@@ -769,7 +810,7 @@ ir::Graph CoremlFrontend::open(const std::string& path, const OpenOptions& opts)
     throw FrontendError(path, e.what(), "coreml");
   }
   for (const auto& o : bit->second.outputs()) {
-    if (!g.find_tensor(o)) throw FrontendError(path, "block output '" + o + "' is not produced by any op", "coreml");
+    if (!g.find_tensor(o)) throw FrontendError(path, "block output '" + excerpt(o) + "' is not produced by any op", "coreml");
     g.outputs.push_back(o);
   }
   if (opts.infer_shapes) ir::infer_shapes(g);

@@ -67,7 +67,7 @@ std::uint64_t WeightFileWriter::append(ir::DType dtype, std::span<const std::uin
 BlobRecord read_blob(std::span<const std::uint8_t> file, std::uint64_t offset) {
   const std::string at = "weight.bin blob at offset " + std::to_string(offset);
   if (offset % kBlobAlignment) throw std::runtime_error(at + ": not 64-byte aligned");
-  if (offset + kBlobAlignment > file.size()) throw std::runtime_error(at + ": past the end of the file (" + std::to_string(file.size()) + " bytes)");
+  if (offset > file.size() || file.size() - offset < kBlobAlignment) throw std::runtime_error(at + ": past the end of the file (" + std::to_string(file.size()) + " bytes)");
   if (get<std::uint32_t>(file, offset) != kBlobSentinel) throw std::runtime_error(at + ": sentinel is not 0xDEADBEEF");
   BlobRecord r;
   r.metadata_offset = offset;
@@ -76,6 +76,7 @@ BlobRecord read_blob(std::span<const std::uint8_t> file, std::uint64_t offset) {
   r.data_offset = get<std::uint64_t>(file, offset + 16);
   if (!blob_dtype_from_code(r.dtype_code)) throw std::runtime_error(at + ": unknown dtype code " + std::to_string(r.dtype_code));
   if (r.data_offset % kBlobAlignment) throw std::runtime_error(at + ": data offset not 64-byte aligned");
+  // offset + 64 <= file.size() here, so the sums below cannot wrap
   if (r.data_offset < offset + kBlobAlignment || r.data_offset > file.size() || r.size > file.size() - r.data_offset)
     throw std::runtime_error(at + ": data [" + std::to_string(r.data_offset) + ", +" + std::to_string(r.size) + ") outside the file");
   for (std::size_t k = 32; k < 64; k += 8)

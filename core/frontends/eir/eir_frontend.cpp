@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "core/errors.h"
+#include "core/util/safe_file.h"
 #include "core/ir/text_format.h"
 #include "core/ir/validate.h"
 
@@ -39,13 +40,10 @@ float EirFrontend::match(std::span<const std::byte> head, const std::string& pat
 }
 
 ir::Graph EirFrontend::open(const std::string& path, const OpenOptions& opts) const {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw FrontendError(path, "cannot be read; check its permissions", "eir");
-  std::ostringstream ss;
-  ss << in.rdbuf();
+  const std::string text = util::read_regular_file(path, util::kMaxReadBytes, path);
   ir::Graph g;
   try {
-    g = ir::parse(ss.str());
+    g = ir::parse(text);
   } catch (const GraphError& e) {
     throw FrontendError(path, e.what(), "eir");
   }

@@ -8,6 +8,7 @@
 #include <climits>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <limits>
 #include <map>
 #include <optional>
@@ -25,6 +26,8 @@
 #include <spdlog/spdlog.h>
 
 #include "core/errors.h"
+#include "core/ir/excerpt.h"
+#include "core/util/safe_file.h"
 #include "core/ir/algorithms.h"
 #include "core/ir/shape_inference.h"
 #include "core/ir/validate.h"
@@ -822,9 +825,21 @@ ir::Graph Importer::run() {
 
 // --- model-level steps ---------------------------------------------------------
 
+// libonnx's converter fails with its assertion text ("./onnx/version_converter/
+// convert.h:72: assertInVersionRange: Assertion `...` failed: Warning: invalid
+// version ..."): only the explanation after "failed:" is kept, first line, cut short.
+std::string converter_reason(std::string reason) {
+  if (auto nl = reason.find('\n'); nl != std::string::npos) reason.resize(nl);
+  if (auto f = reason.rfind("failed: "); f != std::string::npos) reason.erase(0, f + 8);
+  else if (reason.find("Assertion") != std::string::npos) reason = "the ONNX version converter refused the model";
+  if (reason.rfind("Warning: ", 0) == 0) reason.erase(0, 9);
+  std::erase(reason, '$');
+  return "the ONNX version converter says: " + excerpt(reason, 120);
+}
+
 onnx::ModelProto parse_model(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw FrontendError(path, std::string("cannot open: ") + std::strerror(errno), "onnx");
+  std::uint64_t size = 0;
+  const int fd = util::open_regular_file(path, INT_MAX, path, size);
   onnx::ModelProto model;
   bool ok = false;
   {
@@ -918,6 +933,108 @@ void check_graph_tensors(const onnx::GraphProto& g, const std::string& path) {
       for (const auto& sub : a.graphs()) check_graph_tensors(sub, path);
     }
   }
+}
+
+// libonnx's inference functions of the control-flow ops dereference their graph
+// attributes without checking they exist (a Scan without 'body' is a SEGV in
+// ScanInferenceFunction): each must be present and hold a graph, in every subgraph too.
+void check_control_flow_bodies(const onnx::GraphProto& g, const std::string& path, int depth = 0) {
+  if (depth > 64) refuse(path, "subgraphs nested deeper than 64 levels");
+  struct Needs {
+    const char* op;
+    const char* attrs[2];
+  };
+  static constexpr Needs kNeeds[] = {{"Scan", {"body", nullptr}}, {"Loop", {"body", nullptr}},
+                                     {"If", {"then_branch", "else_branch"}}};
+  for (int i = 0; i < g.node_size(); ++i) {
+    const auto& node = g.node(i);
+    for (const auto& a : node.attribute()) {
+      if (a.has_g()) check_control_flow_bodies(a.g(), path, depth + 1);
+      for (const auto& sub : a.graphs()) check_control_flow_bodies(sub, path, depth + 1);
+    }
+    if (!is_default_domain(node.domain())) continue;
+    for (const auto& n : kNeeds) {
+      if (node.op_type() != n.op) continue;
+      for (const char* attr : n.attrs) {
+        if (!attr) continue;
+        bool ok = false;
+        for (const auto& a : node.attribute()) ok |= a.name() == attr && a.has_g();
+        if (!ok)
+          refuse(path, "node '" + excerpt(node.name().empty() ? node.op_type() + "_" + std::to_string(i) : node.name()) +
+                           "' (" + n.op + ") has no '" + attr + "' graph attribute; the model is malformed");
+      }
+    }
+  }
+}
+
+// libonnx gives the output of ConstantOfShape, Expand and Reshape (shape not constant)
+// a rank equal to the length of the shape input, building one dim per element: a
+// declared length of 2^31 made it allocate 8 GB. Ranks beyond kMaxShapeLength are refused.
+constexpr std::int64_t kMaxShapeLength = 64;
+
+void check_shape_input_lengths(const onnx::GraphProto& g, const std::string& path) {
+  std::unordered_map<std::string, std::int64_t> length;  // 1-D tensors' declared lengths
+  auto add = [&](const onnx::ValueInfoProto& vi) {
+    if (!vi.type().has_tensor_type() || !vi.type().tensor_type().has_shape()) return;
+    const auto& sh = vi.type().tensor_type().shape();
+    if (sh.dim_size() == 1 && sh.dim(0).has_dim_value()) length[vi.name()] = sh.dim(0).dim_value();
+  };
+  for (const auto& vi : g.input()) add(vi);
+  for (const auto& vi : g.value_info()) add(vi);
+  for (const auto& t : g.initializer())
+    if (t.dims_size() == 1) length[t.name()] = t.dims(0);
+  for (int i = 0; i < g.node_size(); ++i) {
+    const auto& node = g.node(i);
+    if (!is_default_domain(node.domain())) continue;
+    int at = -1;
+    if (node.op_type() == "ConstantOfShape") at = 0;
+    else if (node.op_type() == "Expand" || node.op_type() == "Reshape") at = 1;
+    if (at < 0 || node.input_size() <= at) continue;
+    const auto it = length.find(node.input(at));
+    if (it != length.end() && it->second > kMaxShapeLength)
+      refuse(path, "node '" + excerpt(node.name().empty() ? node.op_type() + "_" + std::to_string(i) : node.name()) +
+                       "' (" + node.op_type() + "): its shape input '" + excerpt(node.input(at)) + "' has " +
+                       std::to_string(it->second) + " elements, an output of that rank (at most " +
+                       std::to_string(kMaxShapeLength) + " dimensions are supported)");
+  }
+}
+
+// Model-local functions may call each other: libonnx's inference (and our inliner)
+// follows the calls recursively, so a function that reaches itself, or a chain of
+// calls deeper than kMaxFunctionNesting (the campaign has a valid chain of 100), would overflow
+// the stack. Refused first.
+constexpr int kMaxFunctionNesting = 128;
+
+void check_function_calls(const onnx::ModelProto& m, const std::string& path) {
+  std::map<std::pair<std::string, std::string>, const onnx::FunctionProto*> fns;
+  for (const auto& f : m.functions()) fns[{f.domain(), f.name()}] = &f;
+  if (fns.empty()) return;
+  // 0 unvisited, 1 on the current call path, 2 done (with its depth below)
+  std::map<const onnx::FunctionProto*, int> state, depth;
+  // `level`: calls above f on the current path, bounded so this check cannot recurse deep either.
+  std::function<int(const onnx::FunctionProto*, int)> visit = [&](const onnx::FunctionProto* f, int level) -> int {
+    if (state[f] == 1)
+      refuse(path, "local function '" + excerpt(f->name()) + "' calls itself (directly or through other functions)");
+    if (state[f] == 0) {
+      state[f] = 1;
+      int deepest = 0;
+      for (const auto& n : f->node()) {
+        const auto it = fns.find({n.domain(), n.op_type()});
+        if (it == fns.end()) continue;
+        if (level + 1 > kMaxFunctionNesting)
+          refuse(path, "local function '" + excerpt(f->name()) + "' nests calls deeper than " +
+                           std::to_string(kMaxFunctionNesting) + " levels");
+        deepest = std::max(deepest, 1 + visit(it->second, level + 1));
+      }
+      state[f] = 2;
+      depth[f] = deepest;
+    }
+    if (level + depth[f] > kMaxFunctionNesting)
+      refuse(path, "local function '" + excerpt(f->name()) + "' nests calls deeper than " +
+                       std::to_string(kMaxFunctionNesting) + " levels");
+    return depth[f];
+  };
+  for (const auto& [key, f] : fns) visit(f, 0);
 }
 
 // Ranks the model declares (inputs, value_info, outputs, initializers), by name.
@@ -1249,7 +1366,16 @@ ir::Graph OnnxFrontend::open(const std::string& path, const OpenOptions& opts) c
   int opset = default_opset(model);
   if (opset < 0) opset = kCanonicalOpset;  // no default-domain import: only custom ops (or none)
   const int declared_opset = opset;
+  {
+    int defaults = 0;
+    for (const auto& o : model.opset_import()) defaults += is_default_domain(o.domain()) ? 1 : 0;
+    if (defaults > 1) refuse(path, "the model imports the default ONNX opset " + std::to_string(defaults) + " times; it must be once");
+    if (opset < 1) refuse(path, "opset " + std::to_string(opset) + " is not an ONNX opset (they start at 1)");
+  }
   check_graph_tensors(model.graph(), path);
+  check_control_flow_bodies(model.graph(), path);
+  check_function_calls(model, path);
+  check_shape_input_lengths(model.graph(), path);
   check_layer_norm_axes(model.graph(), path);
   precheck_ops(model, opts, opset);
 
@@ -1286,8 +1412,7 @@ ir::Graph OnnxFrontend::open(const std::string& path, const OpenOptions& opts) c
       reason = "unknown error in the ONNX version converter";
     }
     if (!upgraded) {
-      // First line of the converter's message: it can be long.
-      if (auto nl = reason.find('\n'); nl != std::string::npos) reason.resize(nl);
+      reason = converter_reason(reason);
       spdlog::debug("onnx: version conversion of {} from opset {} failed: {}", path, opset, reason);
       if (opset < 11)
         throw FrontendError(path,

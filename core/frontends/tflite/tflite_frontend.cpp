@@ -18,6 +18,7 @@
 #include <sstream>
 
 #include "core/errors.h"
+#include "core/util/safe_file.h"
 #include "core/frontends/tflite/tflite_schema_generated.h"
 #include "core/ir/validate.h"
 
@@ -280,8 +281,14 @@ void Reader::import_tensors() {
       ir::QuantParams qp;
       qp.dtype = t.dtype;
       for (float s : *q->scale()) qp.scales.push_back(s);
-      if (q->zero_point())
-        for (std::int64_t z : *q->zero_point()) qp.zero_points.push_back(z);
+      // Copied out byte-wise: the verifier checks a vector's length is 4-byte aligned, not
+      // that its 8-byte elements are (a misaligned load is undefined; found by fuzz_tflite).
+      if (const auto* zp = q->zero_point())
+        for (fb::uoffset_t i = 0; i < zp->size(); ++i) {
+          std::int64_t z;
+          std::memcpy(&z, zp->Data() + sizeof(std::int64_t) * i, sizeof z);
+          qp.zero_points.push_back(z);
+        }
       if (qp.zero_points.empty()) qp.zero_points.assign(1, 0);
       if (qp.zero_points.size() != 1 && qp.zero_points.size() != qp.scales.size())
         fail("tensor '" + t.name + "' has " + std::to_string(qp.scales.size()) + " scales but " +
@@ -483,7 +490,9 @@ std::string act_name(tflite::ActivationFunctionType a) {
 void Reader::import_op(int index) {
   const auto* sg = model_->subgraphs()->Get(0);
   const auto* op = sg->operators()->Get(static_cast<fb::uoffset_t>(index));
-  const auto& [code, custom] = codes_[op->opcode_index()];
+  // (not a structured binding: clang 14, the fuzz build's compiler, cannot capture one)
+  const int code = codes_[op->opcode_index()].first;
+  const std::string& custom = codes_[op->opcode_index()].second;
   const std::string bname = code == static_cast<int>(BuiltinOperator::CUSTOM) ? custom : builtin_name(code);
   ++op_counts_[bname];
   const std::string what = "operator " + std::to_string(index) + " (" + bname + ")";
@@ -1259,12 +1268,7 @@ float TfliteFrontend::match(std::span<const std::byte> head, const std::string& 
 }
 
 ir::Graph TfliteFrontend::open(const std::string& path, const OpenOptions& opts) const {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw FrontendError(path, "cannot be read; check its permissions", "tflite");
-  auto bytes = std::make_shared<std::string>();
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  *bytes = std::move(ss).str();
+  auto bytes = std::make_shared<std::string>(util::read_regular_file(path, util::kMaxReadBytes, path));
   return load_tflite(std::move(bytes), path, opts);
 }
 

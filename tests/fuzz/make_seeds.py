@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""Builds the seed corpus of every fuzz target from the project's own test data
+(tests/data, tests/passes/golden, resources) into OUT/<target>/: small real models,
+the campaign reproducers, what the fuzzers found (tests/fuzz/regressions), and a few valid
+files written here (a devices.json, .npy
+arrays, a run history). Seeds are generated, not stored, so no model is kept twice.
+
+usage: make_seeds.py OUT_DIR
+"""
+import glob
+import json
+import os
+import shutil
+import sqlite3
+import sys
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+MAX_SEED = 256 * 1024  # larger files make every execution slow
+
+
+def add(out, target, path, name=None):
+    if os.path.isfile(path) and os.path.getsize(path) <= MAX_SEED:
+        d = os.path.join(out, target)
+        os.makedirs(d, exist_ok=True)
+        name = name or os.path.relpath(path, ROOT).replace("/", "_")
+        shutil.copyfile(path, os.path.join(d, name))
+
+
+def write(out, target, name, data):
+    d = os.path.join(out, target)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, name), "wb") as f:
+        f.write(data if isinstance(data, bytes) else data.encode())
+
+
+def main():
+    out = sys.argv[1]
+    shutil.rmtree(out, ignore_errors=True)
+    data = os.path.join(ROOT, "tests", "data")
+    for p in glob.glob(f"{data}/**/*.onnx", recursive=True):
+        add(out, "onnx", p)
+    for p in glob.glob(f"{data}/**/*.tflite", recursive=True):
+        add(out, "tflite", p)
+    for p in glob.glob(f"{ROOT}/tests/passes/golden/*.eir"):
+        add(out, "eir", p)
+    for p in glob.glob(f"{data}/**/*.npy", recursive=True):
+        add(out, "npy", p)
+    for p in glob.glob(f"{data}/fuzz-repro-3/devices-*/*.json"):
+        add(out, "devices_json", p)
+    for p in glob.glob(f"{data}/fuzz-repro-3/runsdb-*/*.db"):
+        add(out, "runs_db", p)
+
+    # Core ML: every package of the campaign whose files are real, as one input each
+    # (Manifest.json @@MODEL@@ model.mlmodel @@WEIGHTS@@ weight.bin), and its weight file.
+    for pkg in glob.glob(f"{data}/fuzz-repro-3/*/*.mlpackage"):
+        parts = []
+        for rel in ("Manifest.json", "Data/com.apple.CoreML/model.mlmodel",
+                    "Data/com.apple.CoreML/weights/weight.bin"):
+            p = os.path.join(pkg, rel)
+            parts.append(open(p, "rb").read() if os.path.isfile(p) else b"")
+        name = os.path.basename(os.path.dirname(pkg)) + "_" + os.path.basename(pkg)
+        write(out, "coreml_package", name, parts[0] + b"@@MODEL@@" + parts[1] + b"@@WEIGHTS@@" + parts[2])
+        if parts[2]:
+            write(out, "coreml_blob", name + ".weight.bin", parts[2])
+
+    # devices.json: a valid file with every field.
+    write(out, "devices_json", "full.json", json.dumps({"version": 1, "devices": [
+        {"id": "coral-a", "name": "Coral A", "type": "TPU", "vendor": "Google",
+         "provider": {"type": "ssh", "host": "10.0.0.2", "port": 22, "user": "pi", "key": "~/.ssh/id",
+                      "remote_dir": "/tmp/ec", "remote_command": "edgetpu", "ssh_options": ["-q"], "timeout_s": 30},
+         "components": {"compiler": {"type": "local"}, "profiler": {"port": 2222}, "invoker": {"timeout_s": 5}}},
+        {"id": "cpu-b", "type": "CPU"}]}, indent=2))
+
+    # .npy: each dtype the reader takes, a few shapes.
+    try:
+        import numpy as np
+        import io
+        for dt in ("<f2", "<f4", "<f8", "|i1", "<i2", "<i4", "<i8", "|u1", "<u2", "<u4", "<u8", "|b1", "<c8"):
+            buf = io.BytesIO()
+            np.save(buf, np.arange(6).astype(dt).reshape(2, 3))
+            write(out, "npy", f"a_{dt[1:]}.npy", buf.getvalue())
+        buf = io.BytesIO()
+        np.save(buf, np.zeros((), np.float32))
+        write(out, "npy", "scalar.npy", buf.getvalue())
+    except ImportError:
+        pass
+
+    # A run history written by this schema (the campaign's real one, if present, is added above).
+    db = os.path.join(out, "runs_db", "small.db")
+    os.makedirs(os.path.dirname(db), exist_ok=True)
+    con = sqlite3.connect(db)
+    con.executescript(
+        "CREATE TABLE runs(id INTEGER PRIMARY KEY AUTOINCREMENT, time TEXT NOT NULL, kind TEXT NOT NULL,"
+        " model_path TEXT NOT NULL, model_hash TEXT NOT NULL, target TEXT NOT NULL, options TEXT NOT NULL,"
+        " stats TEXT, report TEXT NOT NULL, tool_version TEXT NOT NULL, device TEXT NOT NULL DEFAULT '', mean_ms REAL);"
+        "INSERT INTO runs(time, kind, model_path, model_hash, target, options, stats, report, tool_version, device, mean_ms)"
+        " VALUES ('2026-01-02T03:04:05Z', 'bench', '/m.onnx', 'abc', 'cpu', '{\"threads\": 1}',"
+        " '{\"mean_ms\": 4.25, \"iterations\": 3, \"latencies_ms\": [4, 4.5, 4.25],"
+        " \"op_profile\": [{\"name\": \"conv\", \"op_type\": \"Conv\", \"ms\": 1.5}]}', '{}', 'edgecompile 0.1.0', 'host-cpu', 4.25);"
+        "PRAGMA user_version=2;")
+    con.close()
+    # Inputs the fuzzers found (tests/fuzz/regressions/TARGET/): run first by every smoke run.
+    for p in glob.glob(f"{ROOT}/tests/fuzz/regressions/*/*"):
+        add(out, os.path.basename(os.path.dirname(p)), p, "regression_" + os.path.basename(p))
+
+    for t in sorted(os.listdir(out)):
+        print(f"{t}: {len(os.listdir(os.path.join(out, t)))} seeds")
+
+
+if __name__ == "__main__":
+    main()
