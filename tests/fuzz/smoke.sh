@@ -5,7 +5,9 @@
 # files of devices/history), no workbench, tests or benchmarks.
 #
 # usage: tests/fuzz/smoke.sh [SECONDS_PER_TARGET (20; 0 = build and seed only)] [BUILD_DIR (build/fuzz)]
-# env:   EC_FUZZ_TARGETS="onnx eir" to run only some.
+# env:   EC_FUZZ_TARGETS="onnx eir" to run only some; EC_FUZZ_RUNS=N stops each target after N
+#        inputs and EC_FUZZ_SEED (1) fixes libFuzzer's seed, so a CI run repeats (a prefix of) the
+#        run checked before it landed instead of failing on a new random finding.
 # A finding (crash, sanitizer report, timeout over 10 s, leak, out-of-memory) fails the
 # script and leaves the input in BUILD_DIR/artifacts/. docs/RELIABILITY.md has the long run.
 set -euo pipefail
@@ -29,7 +31,7 @@ for t in $targets; do
   log="$build/logs/$t.log"
   # First dir: the growing corpus (kept between runs); second: the seeds (read only).
   if ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1 \
-     "$build/tests/fuzz/fuzz_$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2560 -max_len=262144 \
+     "$build/tests/fuzz/fuzz_$t" -max_total_time="$secs" -runs="${EC_FUZZ_RUNS:--1}" -seed="${EC_FUZZ_SEED:-1}" -timeout=10 -rss_limit_mb=2560 -max_len=262144 \
        -dict="tests/fuzz/dict/$t.dict" -artifact_prefix="$build/artifacts/$t-" -print_final_stats=1 \
        "$corpus" "$build/seeds/$t" >"$log" 2>&1; then
     verdict=ok
