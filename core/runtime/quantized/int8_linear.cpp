@@ -136,6 +136,8 @@ class LinearInt8 final : public PreparedOp {
     for (std::int64_t n = 0; n < w_.N; ++n) {
       const auto i = static_cast<std::size_t>(n);
       mult_.push_back(quantize_multiplier(alpha * double(qx.scale()) * double(w_.scales[i]) / double(qy.scale())));
+      // XNNPACK's requantisation scale, computed in float as it does (EC_INT8_REQUANT=fp32)
+      fscale_.push_back(static_cast<float>(alpha) * (qx.scale() * w_.scales[i] / qy.scale()));
       // alpha scales the product only: (alpha * acc + bias) = alpha * (acc + bias / alpha).
       const auto b = alpha == 1.0 ? bias[i] : static_cast<std::int32_t>(std::round(double(bias[i]) / alpha));
       bias_adj_.push_back(static_cast<std::int32_t>(static_cast<std::uint32_t>(b) -
@@ -157,7 +159,8 @@ class LinearInt8 final : public PreparedOp {
     const std::int8_t* x = X.data<std::int8_t>();
     std::int8_t* y = Y.mutable_data<std::int8_t>();
     const std::int64_t N = w_.N;
-    if (!rows_.w.data.empty() && use_vnni() && r.cs == 1) {
+    const bool fp32 = fp32_requantization();
+    if (!fp32 && !rows_.w.data.empty() && use_vnni() && r.cs == 1) {
       rows_.run(x, r.R, r.rs, zy_, act_min_, act_max_, y);
       return {Y};
     }
@@ -170,7 +173,9 @@ class LinearInt8 final : public PreparedOp {
             for (int j = 0; j < nr; ++j) {
               const auto acc = static_cast<std::int32_t>(static_cast<std::uint32_t>(t[i * kNR + j]) +
                                                          static_cast<std::uint32_t>(bias_adj_[n]));
-              const std::int32_t v = multiply_by_quantized_multiplier(acc, mult_[n]) + zy_;
+              // XNNPACK (fp32 mode): the accumulator times a float scale, rounded half to even
+              const std::int32_t v = (fp32 ? static_cast<std::int32_t>(std::nearbyint(static_cast<float>(acc) * fscale_[n]))
+                                           : multiply_by_quantized_multiplier(acc, mult_[n])) + zy_;
               y[(j0 + j) * N + m0 + i] = static_cast<std::int8_t>(std::clamp(v, act_min_, act_max_));
             }
           }
@@ -184,6 +189,7 @@ class LinearInt8 final : public PreparedOp {
   std::int32_t zx_ = 0, zy_ = 0, act_min_ = -128, act_max_ = 127;
   std::vector<std::int32_t> bias_adj_, bias_adj4_;  // bias_adj4_: the VNNI GEMM's (x + 128)
   std::vector<QuantizedMultiplier> mult_;
+  std::vector<float> fscale_;  // per output: s_x s_w / s_y in float (XNNPACK's requantisation)
   RowsGemm rows_;  // the swapped VNNI GEMM (prepared on VNNI machines)
 };
 
