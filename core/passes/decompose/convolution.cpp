@@ -115,16 +115,16 @@ std::size_t grouped_conv(ir::Graph& g, std::size_t index, std::string* why) {
     return 0;
   }
   if (nhwc && op.kind == K::ConvTranspose) return 0;
-  OpBuilder b(g, op.name.empty() ? op.outputs[0] : op.name);
-  std::vector<std::string> parts;
-  for (std::int64_t i = 0; i < G; ++i) parts.push_back(b.activation("group" + std::to_string(i) + "_in", x->dtype, x->quant));
-  b.op(K::Split, {op.inputs[0]}, parts, {{"axis", static_cast<std::int64_t>(caxis)}});
-  const std::int64_t rows = ws[0] / G;
   const ir::Tensor* bias = op.inputs.size() > 2 && !op.inputs[2].empty() ? g.find_tensor(op.inputs[2]) : nullptr;
   if (bias && (!bias->is_constant() || !bias->shape.is_static())) {
     if (why) *why = "a grouped " + op.op_type + " needs a constant bias";
     return 0;
   }
+  OpBuilder b(g, op.name.empty() ? op.outputs[0] : op.name);
+  std::vector<std::string> parts;
+  for (std::int64_t i = 0; i < G; ++i) parts.push_back(b.activation("group" + std::to_string(i) + "_in", x->dtype, x->quant));
+  b.op(K::Split, {op.inputs[0]}, parts, {{"axis", static_cast<std::int64_t>(caxis)}});
+  const std::int64_t rows = ws[0] / G;
   const std::int64_t out_per_group = op.kind == K::Conv ? rows : ws[1];
   std::vector<std::string> outs;
   for (std::int64_t i = 0; i < G; ++i) {
