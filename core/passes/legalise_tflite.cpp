@@ -28,7 +28,7 @@ struct Step {
 
 // Gelu has a TFLite builtin (GELU): its tanh form is the Coral backend's override.
 constexpr std::array<Step, 9> kSteps{{
-    {"recurrent", &decompose::recurrent},
+    {"recurrent", &decompose::recurrent_unless_sequence_op},
     {"layer_norm", &decompose::layer_norm},
     {"batch_norm", &decompose::batch_norm},
     {"one_d", &decompose::one_d_as_two_d},
@@ -44,8 +44,8 @@ class LegaliseTflite final : public Pass {
   std::string_view name() const override { return "LegaliseTflite"; }
   std::string_view summary() const override { return find_pass(name())->summary; }
   std::string_view description() const override {
-    return "Rewrites ops TFLite has no builtin for into ops it has, with the same values: LSTM and GRU unrolled "
-           "over their sequence; LayerNormalization and BatchNormalization as arithmetic; 1-D convolutions and "
+    return "Rewrites ops TFLite has no builtin for into ops it has, with the same values: GRU, and an LSTM TFLite's "
+           "sequence ops cannot express, unrolled over their sequence; LayerNormalization and BatchNormalization as arithmetic; 1-D convolutions and "
            "pools as 2-D ones over a unit dimension; grouped convolutions as one per group (Split, Conv, Concat); "
            "dilated ConvTranspose with a dilated kernel; HardSigmoid as relu6(6a x + 6b) / 6; Erf by its "
            "Abramowitz-Stegun polynomial (1.5e-7). An op of such a kind it cannot rewrite is left, with a note.";

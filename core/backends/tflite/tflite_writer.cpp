@@ -3,6 +3,7 @@
 #include "core/backends/tflite/tflite_writer.h"
 
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <cmath>
 #include <cstring>
@@ -14,6 +15,8 @@
 #include "core/errors.h"
 #include "core/frontends/tflite/tflite_schema_generated.h"
 #include "core/ir/shape_inference.h"
+#include "core/passes/decompose/decompose.h"
+#include "core/passes/op_builder.h"
 #include "core/passes/pass_manager.h"
 
 namespace ec::backends::tflite {
@@ -157,6 +160,13 @@ class Writer {
   void conv(const ir::Operation& op);
   void pool(const ir::Operation& op);
   void conv3d(const ir::Operation& op);
+  void lstm(const ir::Operation& op);
+  /// A float tensor the op keeps state in (is_variable, no buffer: the interpreter
+  /// allocates it and resets it to zero).
+  int variable_tensor(const std::string& name, const std::vector<std::int64_t>& shape);
+  int f32_const(const std::string& name, const std::vector<std::int64_t>& shape, const std::vector<float>& v) {
+    return add_tensor(unique(name), ir::DType::Float32, shape, std::nullopt, v.data(), v.size() * sizeof(float));
+  }
   /// An activation op reading only `y` (and nothing else reads `y`) folds into its producer.
   const ir::Operation* fusable_activation(const ir::Operation& op, tfl::ActivationFunctionType& act) const;
   int output_of(const ir::Operation& op, tfl::ActivationFunctionType& act);
@@ -478,6 +488,180 @@ void Writer::conv3d(const ir::Operation& op) {
        tfl::BuiltinOptions::TransposeOptions, tfl::CreateTransposeOptions(fbb_).Union());
 }
 
+int Writer::variable_tensor(const std::string& name, const std::vector<std::int64_t>& shape) {
+  const std::string n = unique(name);
+  std::vector<std::int32_t> s(shape.begin(), shape.end());
+  tensors_.push_back(tfl::CreateTensor(fbb_, fbb_.CreateVector(s), tfl::TensorType::FLOAT32, 0, fbb_.CreateString(n), 0, true));
+  return static_cast<int>(tensors_.size() - 1);
+}
+
+// An ONNX LSTM as TFLite's UNIDIRECTIONAL_SEQUENCE_LSTM (one direction; reverse through
+// REVERSE_V2 in time before and after) or BIDIRECTIONAL_SEQUENCE_LSTM (merged output),
+// as the TensorFlow converter writes a Keras LSTM. Gates: ONNX W, R and B hold i, o, f, c;
+// TFLite takes one tensor per gate in the order i, f, c, o, bias = Wb + Rb, peepholes
+// i, f, o. Y [T, dirs, B, H] (layout 1: [B, T, dirs, H]) is the sequence output reshaped;
+// Y_h its last step (step 0 for the backward direction). The states are variable
+// tensors: they start at zero, and the interpreter carries them from one Invoke to the
+// next unless reset (tf.lite.Interpreter.reset_all_variables), as for the converter's.
+void Writer::lstm(const ir::Operation& op) {
+  if (const std::string why = passes::decompose::tflite_sequence_lstm_refusal(g_, op); !why.empty()) unsupported(op, why);
+  const auto xs = t(op.inputs[0]).shape.sizes();
+  const bool time_major = op.attr_int("layout", 0) == 0;
+  const std::int64_t T = time_major ? xs[0] : xs[1], Bn = time_major ? xs[1] : xs[0], I = xs[2];
+  const std::string dir = op.attr_string("direction", "forward");
+  const std::int64_t dirs = dir == "bidirectional" ? 2 : 1;
+  const std::int64_t H = t(op.inputs[2]).shape.sizes()[2];
+  const auto W = *passes::f32_values(g_, op.inputs[1]), R = *passes::f32_values(g_, op.inputs[2]);
+  if (static_cast<std::int64_t>(W.size()) != dirs * 4 * H * I || static_cast<std::int64_t>(R.size()) != dirs * 4 * H * H)
+    unsupported(op, "weights do not match the hidden size");
+  std::vector<float> bias(static_cast<std::size_t>(dirs * 8 * H), 0.f);
+  if (op.inputs.size() > 3 && !op.inputs[3].empty()) bias = *passes::f32_values(g_, op.inputs[3]);
+  std::optional<std::vector<float>> peep;
+  if (op.inputs.size() > 7 && !op.inputs[7].empty()) {
+    peep = passes::f32_values(g_, op.inputs[7]);
+    if (std::all_of(peep->begin(), peep->end(), [](float v) { return v == 0.f; })) peep.reset();
+  }
+  const std::string base = op.name.empty() ? op.outputs[0] : op.name;
+  const auto Hu = static_cast<std::size_t>(H), Iu = static_cast<std::size_t>(I);
+  constexpr std::array<std::size_t, 4> kOnnxGate{0, 2, 3, 1};  // TFLite gate k (i, f, c, o) -> ONNX's i, o, f, c
+  constexpr std::array<const char*, 4> kGateName{"input", "forget", "cell", "output"};
+  // inputs 1..17 of one direction's cell
+  auto cell = [&](std::int64_t d) {
+    const auto du = static_cast<std::size_t>(d);
+    std::vector<int> v;
+    auto rows = [&](const std::vector<float>& m, std::size_t first, std::size_t width) {
+      return std::vector<float>(m.begin() + static_cast<std::ptrdiff_t>(first * width),
+                                m.begin() + static_cast<std::ptrdiff_t>((first + Hu) * width));
+    };
+    const std::string pre = base + (dirs == 2 ? (d == 0 ? "/fw" : "/bw") : "");
+    for (std::size_t k = 0; k < 4; ++k)
+      v.push_back(f32_const(pre + "/input_to_" + kGateName[k] + "_weights", {H, I}, rows(W, (du * 4 + kOnnxGate[k]) * Hu, Iu)));
+    for (std::size_t k = 0; k < 4; ++k)
+      v.push_back(f32_const(pre + "/recurrent_to_" + kGateName[k] + "_weights", {H, H}, rows(R, (du * 4 + kOnnxGate[k]) * Hu, Hu)));
+    if (peep) {
+      // ONNX P: i, o, f per direction; TFLite: cell_to_input, cell_to_forget, cell_to_output
+      constexpr std::array<std::size_t, 3> kOnnxPeep{0, 2, 1};
+      constexpr std::array<const char*, 3> kPeepName{"input", "forget", "output"};
+      for (std::size_t k = 0; k < 3; ++k) {
+        const auto first = peep->begin() + static_cast<std::ptrdiff_t>((du * 3 + kOnnxPeep[k]) * Hu);
+        v.push_back(f32_const(pre + "/cell_to_" + kPeepName[k] + "_weights", {H}, std::vector<float>(first, first + static_cast<std::ptrdiff_t>(Hu))));
+      }
+    } else {
+      v.insert(v.end(), {-1, -1, -1});
+    }
+    for (std::size_t k = 0; k < 4; ++k) {
+      std::vector<float> b(Hu);
+      const std::size_t g = kOnnxGate[k];
+      for (std::size_t j = 0; j < Hu; ++j) b[j] = bias[du * 8 * Hu + g * Hu + j] + bias[du * 8 * Hu + (4 + g) * Hu + j];
+      v.push_back(f32_const(pre + "/" + kGateName[k] + "_gate_bias", {H}, b));
+    }
+    v.insert(v.end(), {-1, -1});  // no projection
+    return v;
+  };
+  // TFLite's BIDIRECTIONAL_SEQUENCE_LSTM computes wrong values batch-major with merged
+  // outputs for a batch above 2 (tfjs-tflite, checked against the ONNX definition): a
+  // bidirectional layer always runs time-major, between TRANSPOSEs.
+  const bool tm = time_major || dirs == 2;
+  const std::int64_t time_axis = tm ? 0 : 1;
+  const std::vector<std::int64_t> seq_shape = tm ? std::vector<std::int64_t>{T, Bn, dirs * H} : std::vector<std::int64_t>{Bn, T, dirs * H};
+  auto transpose = [&](int from, int to, const std::vector<std::int64_t>& perm) {
+    emit(B::TRANSPOSE, {from, const_i32(base + "/perm", perm)}, {to}, tfl::BuiltinOptions::TransposeOptions,
+         tfl::CreateTransposeOptions(fbb_).Union());
+  };
+  auto fresh = [&](const std::string& name, const std::vector<std::int64_t>& shape) {
+    return add_tensor(unique(base + name), ir::DType::Float32, shape, std::nullopt);
+  };
+  auto reverse_time = [&](int from, const std::vector<std::int64_t>& shape, const std::string& name) {
+    const int to = fresh(name, shape);
+    emit(B::REVERSE_V2, {from, const_i32(base + "/time_axis", {time_axis})}, {to}, tfl::BuiltinOptions::ReverseV2Options,
+         tfl::CreateReverseV2Options(fbb_).Union(), 1);
+    return to;
+  };
+  int x = tensor(op.inputs[0]);
+  if (tm && !time_major) {
+    const int xt = fresh("/time_major_input", {T, Bn, I});
+    transpose(x, xt, {1, 0, 2});
+    x = xt;
+  }
+  const bool reverse = dir == "reverse";
+  if (reverse) x = reverse_time(x, tm ? std::vector<std::int64_t>{T, Bn, I} : std::vector<std::int64_t>{Bn, T, I}, "/reversed_input");
+  const int seq = fresh("/sequence", seq_shape);
+  using A = tfl::ActivationFunctionType;
+  if (dirs == 1) {
+    std::vector<int> ins{x};
+    const auto c = cell(0);
+    ins.insert(ins.end(), c.begin(), c.end());
+    ins.push_back(variable_tensor(base + "/output_state", {Bn, H}));
+    ins.push_back(variable_tensor(base + "/cell_state", {Bn, H}));
+    ins.insert(ins.end(), {-1, -1, -1, -1});  // no layer normalisation
+    const auto o = tfl::CreateUnidirectionalSequenceLSTMOptions(fbb_, A::TANH, 0.f, 0.f, tm);
+    emit(B::UNIDIRECTIONAL_SEQUENCE_LSTM, ins, {seq}, tfl::BuiltinOptions::UnidirectionalSequenceLSTMOptions, o.Union(), 1);
+  } else {
+    std::vector<int> ins{x};
+    for (std::int64_t d = 0; d < 2; ++d) {
+      const auto c = cell(d);
+      ins.insert(ins.end(), c.begin(), c.end());
+    }
+    ins.push_back(variable_tensor(base + "/fw_output_state", {Bn, H}));
+    ins.push_back(variable_tensor(base + "/fw_cell_state", {Bn, H}));
+    ins.push_back(variable_tensor(base + "/bw_output_state", {Bn, H}));
+    ins.push_back(variable_tensor(base + "/bw_cell_state", {Bn, H}));
+    ins.insert(ins.end(), 9, -1);  // no auxiliary input
+    const auto o = tfl::CreateBidirectionalSequenceLSTMOptions(fbb_, A::TANH, 0.f, 0.f, true, true);
+    emit(B::BIDIRECTIONAL_SEQUENCE_LSTM, ins, {seq}, tfl::BuiltinOptions::BidirectionalSequenceLSTMOptions, o.Union(), 1);
+  }
+  const int s = reverse ? reverse_time(seq, seq_shape, "/sequence_in_time") : seq;
+  auto reshape = [&](int from, int to, const std::vector<std::int64_t>& shape) {
+    std::vector<std::int32_t> ns(shape.begin(), shape.end());
+    emit(B::RESHAPE, {from, const_i32(base + "/shape", shape)}, {to}, tfl::BuiltinOptions::ReshapeOptions,
+         tfl::CreateReshapeOptionsDirect(fbb_, &ns).Union());
+  };
+  auto wanted = [&](std::size_t i) {
+    return op.outputs.size() > i && !op.outputs[i].empty() && (outputs_.count(op.outputs[i]) || consumers_.count(op.outputs[i]));
+  };
+  if (wanted(0)) {
+    // Y: [T, dirs, B, H] (layout 1: [B, T, dirs, H])
+    const int y = tensor(op.outputs[0]);
+    if (!tm) {
+      reshape(s, y, {Bn, T, 1, H});
+    } else if (dirs == 1 && time_major) {
+      reshape(s, y, {T, 1, Bn, H});
+    } else {
+      const int split = fresh("/directions", {T, Bn, dirs, H});
+      reshape(s, split, {T, Bn, dirs, H});
+      transpose(split, y, time_major ? std::vector<std::int64_t>{0, 2, 1, 3} : std::vector<std::int64_t>{1, 0, 2, 3});
+    }
+  }
+  if (wanted(1)) {
+    // Y_h [dirs, B, H] (layout 1: [B, dirs, H]): each direction's h after its last step
+    const int yh = tensor(op.outputs[1]);
+    if (!tm) {
+      const std::int64_t step = reverse ? 0 : T - 1;
+      emit(B::SLICE, {s, const_i32(base + "/begin", {0, step, 0}), const_i32(base + "/size", {Bn, 1, H})}, {yh},
+           tfl::BuiltinOptions::SliceOptions, tfl::CreateSliceOptions(fbb_).Union());
+    } else {
+      std::vector<int> parts;
+      const bool direct = dirs == 1 && time_major;
+      for (std::int64_t d = 0; d < dirs; ++d) {
+        const std::int64_t step = (reverse || d == 1) ? 0 : T - 1;
+        const int p = direct ? yh : fresh("/last_h", {1, Bn, H});
+        emit(B::SLICE, {s, const_i32(base + "/begin", {step, 0, d * H}), const_i32(base + "/size", {1, Bn, H})}, {p},
+             tfl::BuiltinOptions::SliceOptions, tfl::CreateSliceOptions(fbb_).Union());
+        parts.push_back(p);
+      }
+      if (!direct) {
+        int all = parts[0];
+        if (dirs == 2) {
+          all = time_major ? yh : fresh("/last_h_all", {dirs, Bn, H});
+          emit(B::CONCATENATION, parts, {all}, tfl::BuiltinOptions::ConcatenationOptions,
+               tfl::CreateConcatenationOptions(fbb_, 0, A::NONE).Union());
+        }
+        if (!time_major) transpose(all, yh, {1, 0, 2});
+      }
+    }
+  }
+}
+
 void Writer::pool(const ir::Operation& op) {
   const bool global = op.kind == K::GlobalAveragePool || op.kind == K::GlobalMaxPool;
   const bool avg = op.kind == K::AveragePool || op.kind == K::GlobalAveragePool;
@@ -611,6 +795,7 @@ void Writer::write_op(const ir::Operation& op) {
   auto unary = [&](B code, int v8 = 2) { emit(code, {in(0)}, {y()}, tfl::BuiltinOptions::NONE, 0, version_for(op, v8)); };
   switch (op.kind) {
     case K::Conv: return conv(op);
+    case K::LSTM: return lstm(op);
     case K::MaxPool: case K::AveragePool: case K::GlobalAveragePool: case K::GlobalMaxPool: return pool(op);
     case K::FullyConnected: case K::Gemm: case K::MatMul: {
       const ir::Tensor& x = t(op.inputs[0]);

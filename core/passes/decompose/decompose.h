@@ -54,4 +54,12 @@ std::size_t batch_norm(ir::Graph& g, std::size_t index, std::string* why);
 /// Sigmoid/Tanh, Mul, Add (Sub for GRU). float.
 std::size_t recurrent(ir::Graph& g, std::size_t index, std::string* why);
 
+// sequence_lstm.cpp
+/// Why TFLite's UNIDIRECTIONAL_/BIDIRECTIONAL_SEQUENCE_LSTM cannot express this LSTM,
+/// or "" when it can (float, constant weights, default activations, no clip or
+/// input_forget, full sequences, zero initial states, the last cell state unused).
+std::string tflite_sequence_lstm_refusal(const ir::Graph& g, const ir::Operation& op);
+/// recurrent(), except that an LSTM TFLite's sequence op expresses stays whole.
+std::size_t recurrent_unless_sequence_op(ir::Graph& g, std::size_t index, std::string* why);
+
 }  // namespace ec::passes::decompose
