@@ -35,10 +35,10 @@ const std::array<PassEntry, 11> kPasses{{
      "Rewrite ops without a TFLite builtin (GRU, LSTM beyond TFLite's sequence op, LayerNorm, 1-D and grouped "
      "convolutions, HardSigmoid, Erf) into ops with one",
      &make_legalise_tflite_pass},
-    {"UnrollRecurrent",
-     "Unroll LSTM and GRU over their static sequence into FullyConnected, Sigmoid, Tanh, Mul, Add (for targets "
-     "without sequence ops: the Edge TPU)",
-     &make_unroll_recurrent_pass},
+    {"LegaliseTfliteInt8",
+     "Rewrite ops TFLite has only in float into ops it has in int8 (LSTM/GRU unrolled, 3-D convolution as a 2-D one "
+     "over frames), for fully quantised targets (the Edge TPU)",
+     &make_legalise_tflite_int8_pass},
 }};
 
 // Probe: y = op(x = 1, w = -1) with fused RELU must give 0.

@@ -54,6 +54,17 @@ std::size_t batch_norm(ir::Graph& g, std::size_t index, std::string* why);
 /// Sigmoid/Tanh, Mul, Add (Sub for GRU). float.
 std::size_t recurrent(ir::Graph& g, std::size_t index, std::string* why);
 
+// conv3d.cpp
+/// A float 3-D Conv (group 1) as one 2-D Conv over [N*Do, kd*C, H, W]: each output
+/// frame's kd input frames stacked in channels (Transpose, Reshape, Pad in depth,
+/// strided Slices, Concat; weight reordered), then Reshape and Transpose back.
+std::size_t conv3d_as_conv2d(ir::Graph& g, std::size_t index, std::string* why);
+
+// global_pool.cpp
+/// GlobalAveragePool / GlobalMaxPool over more than 2 spatial dims as ReduceMean /
+/// ReduceMax over all of them (keepdims). float.
+std::size_t global_pool_as_reduce(ir::Graph& g, std::size_t index, std::string* why);
+
 // sequence_lstm.cpp
 /// Why TFLite's UNIDIRECTIONAL_/BIDIRECTIONAL_SEQUENCE_LSTM cannot express this LSTM,
 /// or "" when it can (float, constant weights, default activations, no clip or
