@@ -1,4 +1,4 @@
-// LSTM and GRU (ONNX semantics) unrolled over their static sequence, in ops every
+// LSTM, GRU and RNN (ONNX semantics) unrolled over their static sequence, in ops every
 // TFLite runtime has (and the Edge TPU maps once quantised):
 //
 //   xw = FullyConnected(X as [T*B, I], W_d, Wb + Rb)   the input part of every step at once
@@ -7,10 +7,14 @@
 //   GRU  (gates z, r, h):     n = tanh(xh + r (h Rh + Rbh))   (linear_before_reset = 1)
 //                                 tanh(xh + (r h) Rh + Rbh)   (linear_before_reset = 0)
 //                             h = n + z (h - n)
+//   RNN (one gate):           h = f(clip(xw_t + h R))      f per direction (default Tanh)
 //   Y = Concat of the steps' h as [T, dirs, B, H] (layout 1: [B, T, dirs, H]); Y_h, Y_c the last ones.
-// Only the default activations, no clip, no peepholes, all sequences full length.
+// LSTM / GRU: only the default activations and no clip; RNN: any activation the ONNX spec
+// lists, alpha / beta read by activation index as the CPU runtime does, and clip. No
+// peepholes, all sequences full length.
 #include <algorithm>
 #include <cstring>
+#include <variant>
 
 #include "core/passes/decompose/decompose.h"
 #include "core/passes/op_builder.h"
@@ -30,17 +34,52 @@ std::vector<float> rows(const std::vector<float>& v, std::size_t begin, std::siz
   return {v.begin() + static_cast<std::ptrdiff_t>(begin * width), v.begin() + static_cast<std::ptrdiff_t>((begin + count) * width)};
 }
 
+// An RNN activation's defaults, as the CPU runtime's (core/runtime/kernels/recurrent.cpp).
+double default_alpha(const std::string& n) { return n == "LeakyRelu" ? 0.01 : n == "HardSigmoid" ? 0.2 : 1.0; }
+double default_beta(const std::string& n) { return n == "HardSigmoid" ? 0.5 : n == "Affine" ? 0.0 : 1.0; }
+
+struct Activation {
+  std::string name;
+  double alpha, beta;
+};
+
+bool known_activation(const std::string& n) {
+  for (const char* k : {"Tanh", "Sigmoid", "Relu", "LeakyRelu", "ThresholdedRelu", "HardSigmoid", "Elu", "Softsign", "Softplus",
+                        "Affine", "ScaledTanh"})
+    if (n == k) return true;
+  return false;
+}
+
+// f(v) as IR ops; ThresholdedRelu, HardSigmoid, Elu (alpha != 1), Softsign and Softplus are
+// decomposed by LegaliseTflite's later steps.
+std::string activate(OpBuilder& b, const Activation& a, const std::string& v) {
+  using K = ir::OpKind;
+  auto c = [&](const char* n, double x) { return b.f32_scalar(n, static_cast<float>(x)); };
+  if (a.name == "Tanh") return b.op1(K::Tanh, {v});
+  if (a.name == "Sigmoid") return b.op1(K::Sigmoid, {v});
+  if (a.name == "Relu") return b.op1(K::Relu, {v});
+  if (a.name == "Softsign") return b.op1(K::Softsign, {v});
+  if (a.name == "Softplus") return b.op1(K::Softplus, {v});
+  if (a.name == "LeakyRelu") return b.op1(K::LeakyRelu, {v}, {{"alpha", a.alpha}});
+  if (a.name == "ThresholdedRelu") return b.op1(K::ThresholdedRelu, {v}, {{"alpha", a.alpha}});
+  if (a.name == "Elu") return b.op1(K::Elu, {v}, {{"alpha", a.alpha}});
+  if (a.name == "HardSigmoid") return b.op1(K::HardSigmoid, {v}, {{"alpha", a.alpha}, {"beta", a.beta}});
+  if (a.name == "Affine") return b.op1(K::Add, {b.op1(K::Mul, {v, c("alpha", a.alpha)}), c("beta", a.beta)});
+  // ScaledTanh: alpha tanh(beta v)
+  return b.op1(K::Mul, {b.op1(K::Tanh, {b.op1(K::Mul, {v, c("beta", a.beta)})}), c("alpha", a.alpha)});
+}
+
 }  // namespace
 
 std::size_t recurrent(ir::Graph& g, std::size_t index, std::string* why) {
   const ir::Operation op = g.ops[index];
-  if (op.kind != K::LSTM && op.kind != K::GRU) return 0;
+  if (op.kind != K::LSTM && op.kind != K::GRU && op.kind != K::RNN) return 0;
   auto refuse = [&](const std::string& w) {
     if (why) *why = w;
     return std::size_t{0};
   };
-  const bool lstm = op.kind == K::LSTM;
-  const std::int64_t G = lstm ? 4 : 3;
+  const bool lstm = op.kind == K::LSTM, rnn = op.kind == K::RNN;
+  const std::int64_t G = lstm ? 4 : rnn ? 1 : 3;
   const ir::Tensor* x = g.find_tensor(op.inputs[0]);
   if (!x || x->dtype != ir::DType::Float32 || x->quant || !x->shape.rank_known || x->shape.rank() != 3 || !x->shape.is_static())
     return refuse(op.op_type + " needs a float input of static shape [T, B, I] to unroll");
@@ -60,9 +99,29 @@ std::size_t recurrent(ir::Graph& g, std::size_t index, std::string* why) {
   }
   if (static_cast<std::int64_t>(W->size()) != dirs * G * H * I || static_cast<std::int64_t>(R->size()) != dirs * G * H * H)
     return refuse(op.op_type + " weights do not match hidden_size " + std::to_string(H));
-  if (op.attr("activations") || op.attr("activation_alpha") || op.attr("activation_beta"))
-    return refuse(op.op_type + " with non-default activations");
-  if (op.attr("clip")) return refuse(op.op_type + " with clip");
+  std::vector<Activation> acts;  // RNN: one per direction
+  if (rnn) {
+    std::vector<std::string> names;
+    if (const auto* a = op.attr("activations"))
+      if (const auto* v = std::get_if<std::vector<std::string>>(a)) names = *v;
+    std::vector<double> alphas, betas;
+    if (const auto* a = op.attr("activation_alpha"))
+      if (const auto* v = std::get_if<std::vector<double>>(a)) alphas = *v;
+    if (const auto* a = op.attr("activation_beta"))
+      if (const auto* v = std::get_if<std::vector<double>>(a)) betas = *v;
+    for (std::size_t d = 0; d < static_cast<std::size_t>(dirs); ++d) {
+      const std::string n = d < names.size() ? names[d] : "Tanh";
+      if (!known_activation(n)) return refuse("RNN with activation " + n);
+      acts.push_back({n, d < alphas.size() ? alphas[d] : default_alpha(n), d < betas.size() ? betas[d] : default_beta(n)});
+    }
+  } else {
+    if (op.attr("activations") || op.attr("activation_alpha") || op.attr("activation_beta"))
+      return refuse(op.op_type + " with non-default activations");
+    if (op.attr("clip")) return refuse(op.op_type + " with clip");
+  }
+  const ir::Attribute* clip_attr = op.attr("clip");
+  const double* clip = clip_attr ? std::get_if<double>(clip_attr) : nullptr;
+  if (clip_attr && !clip) return refuse(op.op_type + " with a non-float clip");
   if (lstm && op.attr_int("input_forget", 0) != 0) return refuse("LSTM with input_forget");
   std::vector<float> bias(static_cast<std::size_t>(dirs * 2 * G * H), 0.f);
   if (present(op, 3)) {
@@ -91,7 +150,8 @@ std::size_t recurrent(ir::Graph& g, std::size_t index, std::string* why) {
     return op.inputs[i];
   };
   const auto h0 = initial(5), c0 = lstm ? initial(6) : std::nullopt;
-  const bool lbr = !lstm && op.attr_int("linear_before_reset", 0) != 0;
+  const bool op_is_gru = op.kind == K::GRU;
+  const bool lbr = op_is_gru && op.attr_int("linear_before_reset", 0) != 0;
 
   OpBuilder b(g, op.name.empty() ? op.outputs[0] : op.name);
   auto fc = [&](const std::string& in, const std::string& w, const std::string& bias_name) {
@@ -137,7 +197,7 @@ std::size_t recurrent(ir::Graph& g, std::size_t index, std::string* why) {
     hs[du].assign(static_cast<std::size_t>(T), {});
     const bool reverse = dir == "reverse" || d == 1;
     std::string r_all, r_zr, r_h, rbh;
-    if (lstm) r_all = b.f32("r", {G * H, H}, rd);
+    if (!op_is_gru) r_all = b.f32("r", {G * H, H}, rd);
     else {
       r_zr = b.f32("r_zr", {2 * H, H}, rows(rd, 0, 2 * Hs, Hs));
       r_h = b.f32("r_h", {H, H}, rows(rd, 2 * Hs, Hs, Hs));
@@ -146,7 +206,12 @@ std::size_t recurrent(ir::Graph& g, std::size_t index, std::string* why) {
     for (std::int64_t k = 0; k < T; ++k) {
       const std::int64_t t = reverse ? T - 1 - k : k;
       const std::string& gx = steps[static_cast<std::size_t>(t)];
-      if (lstm) {
+      if (rnn) {
+        std::string v = b.op1(K::Add, {gx, fc(h, r_all, "")});
+        if (clip)
+          v = b.op1(K::Clip, {v, b.f32_scalar("clip_min", static_cast<float>(-*clip)), b.f32_scalar("clip_max", static_cast<float>(*clip))});
+        h = activate(b, acts[du], v);
+      } else if (lstm) {
         const auto p = split(b.op1(K::Add, {gx, fc(h, r_all, "")}), 4, 1);  // i, o, f, c~
         const std::string i = b.op1(K::Sigmoid, {p[0]}), o = b.op1(K::Sigmoid, {p[1]}), f = b.op1(K::Sigmoid, {p[2]});
         c = b.op1(K::Add, {b.op1(K::Mul, {f, c}), b.op1(K::Mul, {i, b.op1(K::Tanh, {p[3]})})});
