@@ -194,7 +194,9 @@ std::size_t lrn(ir::Graph& g, std::size_t index, std::string* why) {
   const std::map<std::string, ir::Attribute> conv{{"kernel_shape", std::vector<std::int64_t>{size, 1}},
                                                   {"pads", std::vector<std::int64_t>{lo, 0, hi, 0}},
                                                   {"strides", std::vector<std::int64_t>{1, 1}}};
-  const std::string sum = b.reshape(b.op1(K::Conv, {sq, ones}, conv), *xs);
+  // a zero bias: TFLite runtimes before optional biases (tfjs-tflite's) refuse a CONV_2D without one
+  const std::string zero = b.f32("zero_bias", {1}, {0.f});
+  const std::string sum = b.reshape(b.op1(K::Conv, {sq, ones, zero}, conv), *xs);
   const std::string d = b.op1(K::Add, {b.op1(K::Mul, {sum, b.f32_scalar("alpha_over_size", static_cast<float>(alpha / double(size)))}),
                                        b.f32_scalar("bias", static_cast<float>(bias))});
   const std::string p = b.op1(K::Pow, {d, b.f32_scalar("beta", static_cast<float>(beta))});
