@@ -156,6 +156,20 @@ TEST(LegaliseTflite, RnnReverseLayoutOneSoftsign) {
   expect_legalised(g, ir::OpKind::RNN);
 }
 
+TEST(LegaliseTflite, GruLinearBeforeResetRuntimeWeights) {
+  // W, R and B are graph inputs (computed at run time): sliced per direction, MatMul, Add.
+  ir::Graph g = ir::parse(R"(graph "g" {
+  input %x : f32[3,2,4]
+  input %w : f32[2,9,4]
+  input %r : f32[2,9,3]
+  input %bias : f32[2,18]
+  %y, %yh = GRU(%x, %w, %r, %bias) {direction = "bidirectional", hidden_size = 3, linear_before_reset = 1} : f32[3,2,2,3], f32[2,2,3]
+  output %y
+  output %yh
+})");
+  expect_legalised(g, ir::OpKind::GRU);
+}
+
 TEST(LegaliseTflite, SoftmaxMiddleAxisAndLogSoftmaxFirst) {
   ir::Graph g = ir::parse(R"(graph "g" {
   input %x : f32[2,3,4]
