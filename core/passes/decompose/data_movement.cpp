@@ -3,8 +3,8 @@
 //   DepthToSpace, CRD mode: channel c' b^2 + i b + j (CRD) is channel (i b + j) C' + c' in DCR,
 //     so x as [N, C', b^2, H W], Transpose(0, 2, 1, 3), back to [N, C, H, W], then the DCR op
 //     (TFLite's DEPTH_TO_SPACE). Exact; float and quantised alike (data movement only).
-//   Dropout (inference): the identity. A used mask output is left (it is a constant of
-//     ones, and a constant graph output has no TFLite form here).
+//   Dropout (inference): the identity; a used mask output becomes what it is in inference,
+//     a constant of ones (bool) under its own name.
 #include <algorithm>
 
 #include "core/passes/decompose/common.h"
@@ -43,13 +43,27 @@ std::size_t dropout(ir::Graph& g, std::size_t index, std::string* why) {
     if (inference) inference = std::all_of(t->data->data(), t->data->data() + t->data->size(), [](std::byte v) { return v == std::byte{0}; });
     if (!inference) return detail::refuse(why, "Dropout in training mode (or decided at run time)");
   }
+  std::optional<std::vector<std::int64_t>> mask_shape;  // of a used mask
   if (op.outputs.size() > 1 && !op.outputs[1].empty()) {
     bool used = std::find(g.outputs.begin(), g.outputs.end(), op.outputs[1]) != g.outputs.end();
     for (const auto& o : g.ops)
       used |= std::find(o.inputs.begin(), o.inputs.end(), op.outputs[1]) != o.inputs.end();
-    if (used) return detail::refuse(why, "Dropout's mask output is used (a constant of ones; no TFLite form here)");
+    if (used) {
+      mask_shape = detail::static_shape(g, op.inputs[0]);
+      if (!mask_shape) return detail::refuse(why, "Dropout's mask output is used and the input's shape is not static");
+    }
   }
-  if (op.outputs.size() > 1 && !op.outputs[1].empty()) g.tensors.erase(op.outputs[1]);  // the unused mask
+  if (mask_shape) {  // the mask is all true in inference: a constant, under its own name
+    ir::Tensor& m = *g.find_tensor(op.outputs[1]);
+    std::int64_t n = 1;
+    for (auto e : *mask_shape) n *= e;
+    const std::vector<std::uint8_t> ones(static_cast<std::size_t>(n), 1);
+    m.dtype = ir::DType::Bool;
+    m.shape = ir::Shape::of(*mask_shape);
+    m.data = ir::ConstantData::copy_of(ones.data(), ones.size());
+  } else if (op.outputs.size() > 1 && !op.outputs[1].empty()) {
+    g.tensors.erase(op.outputs[1]);  // the unused mask
+  }
   OpBuilder b(g, detail::base_of(op));
   b.op(K::Identity, {op.inputs[0]}, {op.outputs[0]}, {}, op.name);
   return detail::finish(g, index, b);

@@ -84,7 +84,7 @@ std::size_t trigonometric(ir::Graph& g, std::size_t index, std::string* why);
 /// DepthToSpace in CRD mode: a channel permutation (Reshape, Transpose, Reshape), then
 /// the DCR op. Exact, any dtype.
 std::size_t depth_to_space_crd(ir::Graph& g, std::size_t index, std::string* why);
-/// Dropout in inference mode with its mask unused: Identity.
+/// Dropout in inference mode: Identity; a used mask, a constant of ones (bool).
 std::size_t dropout(ir::Graph& g, std::size_t index, std::string* why);
 
 // recurrent.cpp
