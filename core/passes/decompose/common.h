@@ -61,6 +61,20 @@ inline void write_last_to(OpBuilder& b, const ir::Operation& op) {
   if (!op.name.empty()) last.name = op.name;
 }
 
+/// Names `value` (a tensor made by an op of `b`) `out`: its producer and readers in `b`
+/// are rewired and the fresh tensor dropped; an Identity when no op of `b` writes it.
+inline void emit_as(OpBuilder& b, const std::string& value, const std::string& out) {
+  bool made = false;
+  for (auto& o : b.ops()) {
+    for (auto& i : o.inputs)
+      if (i == value) i = out;
+    for (auto& y : o.outputs)
+      if (y == value) y = out, made = true;
+  }
+  if (made) b.graph().tensors.erase(value);
+  else b.op(ir::OpKind::Identity, {value}, {out});
+}
+
 /// The op's axes attribute made non-negative (all axes when empty); nullopt when
 /// empty axes mean "no reduction" (noop_with_empty_axes).
 inline std::optional<std::vector<std::int64_t>> reduce_axes(const ir::Operation& op, std::int64_t rank) {

@@ -49,7 +49,8 @@ std::size_t erf(ir::Graph& g, std::size_t index, std::string* why);
 std::size_t gelu_tanh(ir::Graph& g, std::size_t index, std::string* why);
 
 // normalization.cpp
-/// LayerNormalization as ReduceMean, Sub, Mul, ReduceMean, Add(eps), Sqrt, Div, Mul, Add. float.
+/// LayerNormalization as ReduceMean, Sub, Mul, ReduceMean, Add(eps), Sqrt, Div, Mul, Add
+/// (its Mean / InvStdDev outputs too). float.
 std::size_t layer_norm(ir::Graph& g, std::size_t index, std::string* why);
 /// BatchNormalization (inference) as Mul + Add by per-channel constants. float.
 std::size_t batch_norm(ir::Graph& g, std::size_t index, std::string* why);

@@ -1,6 +1,7 @@
 // Normalisations TFLite has no builtin for, as the arithmetic they are.
 //
 //   LayerNormalization: m = mean(x), d = x - m, y = d / sqrt(mean(d d) + eps) * scale + bias
+//                       (its optional Mean and InvStdDev outputs: m and 1 / sqrt(mean(d d) + eps))
 //   BatchNormalization: y = x a + b, a = scale / sqrt(var + eps), b = bias - mean a (per channel)
 //   InstanceNormalization: LayerNormalization's standardisation over the spatial axes, then
 //                          scale and bias per channel ([C, 1, ...])
@@ -36,14 +37,17 @@ bool extra_outputs_used(const ir::Operation& op) {
   return false;
 }
 
-// (x - mean(x)) / sqrt(mean((x - mean(x))^2) + eps), statistics over `axes` (kept).
-std::string standardise(OpBuilder& b, const std::string& x, const std::vector<std::int64_t>& axes, double eps) {
+// (x - m) / s, m = mean(x), s = sqrt(mean((x - m)^2) + eps), statistics over `axes` (kept).
+struct Standardised {
+  std::string y, mean, stddev;
+};
+Standardised standardise(OpBuilder& b, const std::string& x, const std::vector<std::int64_t>& axes, double eps) {
   const std::map<std::string, ir::Attribute> mean_attrs{{"axes", axes}, {"keepdims", std::int64_t{1}}};
   const std::string m = b.op1(K::ReduceMean, {x}, mean_attrs);
   const std::string d = b.op1(K::Sub, {x, m});
   const std::string var = b.op1(K::ReduceMean, {b.op1(K::Mul, {d, d})}, mean_attrs);
   const std::string den = b.op1(K::Sqrt, {b.op1(K::Add, {var, b.f32_scalar("epsilon", static_cast<float>(eps))})});
-  return b.op1(K::Div, {d, den});
+  return {b.op1(K::Div, {d, den}), m, den};
 }
 
 // Whether a scale / bias has C values, or (a constant) G values of C/G channels each.
@@ -75,24 +79,23 @@ std::size_t layer_norm(ir::Graph& g, std::size_t index, std::string* why) {
     if (why) *why = "LayerNormalization on a non-float or unknown-rank input";
     return 0;
   }
-  if (extra_outputs_used(op)) {
-    if (why) *why = "LayerNormalization's Mean / InvStdDev outputs have no TFLite form";
-    return 0;
-  }
   const auto r = static_cast<std::int64_t>(x->shape.rank());
   std::int64_t axis = op.attr_int("axis", -1);
   if (axis < 0) axis += r;
   std::vector<std::int64_t> axes;
   for (std::int64_t a = axis; a < r; ++a) axes.push_back(a);
   OpBuilder b(g, op.name.empty() ? op.outputs[0] : op.name);
-  const std::string normalised = standardise(b, op.inputs[0], axes, epsilon(op));
+  const Standardised st = standardise(b, op.inputs[0], axes, epsilon(op));
+  const std::string& normalised = st.y;
+  // Mean and InvStdDev (optional outputs): the statistics, kept as [d0, ..., 1, ..., 1]
+  if (op.outputs.size() > 1 && !op.outputs[1].empty()) detail::emit_as(b, st.mean, op.outputs[1]);
+  if (op.outputs.size() > 2 && !op.outputs[2].empty())
+    b.op(K::Div, {b.f32_scalar("one", 1.f), st.stddev}, {op.outputs[2]});
   const bool bias = op.inputs.size() > 2 && !op.inputs[2].empty();
   const std::string n = b.op1(K::Mul, {normalised, op.inputs[1]});
   if (bias) b.op(K::Add, {n, op.inputs[2]}, {op.outputs[0]}, {}, op.name);
-  else b.ops().back().outputs[0] = op.outputs[0];
-  const std::size_t count = b.ops().size();
-  splice_ops(g, index, std::move(b.ops()));
-  return count;
+  else detail::write_last_to(b, op);
+  return detail::finish(g, index, b);
 }
 
 std::size_t batch_norm(ir::Graph& g, std::size_t index, std::string* why) {
@@ -147,11 +150,11 @@ std::size_t instance_group_norm(ir::Graph& g, std::size_t index, std::string* wh
   if (group) {
     std::int64_t len = 1;
     for (std::int64_t d = 1; d < r; ++d) len *= (*xs)[static_cast<std::size_t>(d)];
-    n = b.reshape(standardise(b, b.reshape(op.inputs[0], {N, G, len / G}), {2}, epsilon(op)), *xs);
+    n = b.reshape(standardise(b, b.reshape(op.inputs[0], {N, G, len / G}), {2}, epsilon(op)).y, *xs);
   } else {
     std::vector<std::int64_t> axes;
     for (std::int64_t d = 2; d < r; ++d) axes.push_back(d);
-    n = standardise(b, op.inputs[0], axes, epsilon(op));
+    n = standardise(b, op.inputs[0], axes, epsilon(op)).y;
   }
   b.op(K::Add, {b.op1(K::Mul, {n, scale}), bias}, {op.outputs[0]}, {}, op.name);
   return detail::finish(g, index, b);

@@ -288,15 +288,7 @@ std::size_t recurrent(ir::Graph& g, std::size_t index, std::string* why) {
   auto concat = [&](const std::vector<std::string>& v, std::int64_t axis) {
     return v.size() == 1 ? v[0] : b.op1(K::Concat, v, {{"axis", axis}});
   };
-  auto emit = [&](std::string value, const std::string& out) {
-    for (auto it = b.ops().rbegin(); it != b.ops().rend(); ++it)
-      if (!it->outputs.empty() && it->outputs[0] == value) {
-        it->outputs[0] = out;
-        g.tensors.erase(value);
-        return;
-      }
-    b.op(K::Identity, {value}, {out});
-  };
+  auto emit = [&](const std::string& value, const std::string& out) { detail::emit_as(b, value, out); };
   if (!op.outputs.empty() && !op.outputs[0].empty()) {
     std::vector<std::string> per_dir;
     for (std::int64_t d = 0; d < dirs; ++d) {
