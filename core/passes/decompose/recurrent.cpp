@@ -248,7 +248,12 @@ std::size_t recurrent(ir::Graph& g, std::size_t index, std::string* why) {
     if (T == 1) steps = {xw};
     else
       for (const auto& s : split(b.reshape(xw, {T, B * G * H}), T, 0)) steps.push_back(b.reshape(s, {B, G * H}));
-    std::string h = state_of(h0, d, "h0"), c = lstm ? state_of(c0, d, "c0") : std::string();
+    // A zero initial state (none, or a constant of zeros) contributes nothing to the first step:
+    // its terms are left out, rather than computed from a constant of zeros (which would
+    // stay float when quantised: a zero range has no int8 scale).
+    bool h_zero = !h0, c_zero = lstm && !c0;
+    std::string h = h_zero ? std::string() : state_of(h0, d, "h0");
+    std::string c = lstm && !c_zero ? state_of(c0, d, "c0") : std::string();
     hs[du].assign(static_cast<std::size_t>(T), {});
     const bool reverse = dir == "reverse" || d == 1;
     Weight r_all, r_zr, r_h;
@@ -261,25 +266,36 @@ std::size_t recurrent(ir::Graph& g, std::size_t index, std::string* why) {
       const std::int64_t t = reverse ? T - 1 - k : k;
       const std::string& gx = steps[static_cast<std::size_t>(t)];
       if (rnn) {
-        std::string v = b.op1(K::Add, {gx, fc(h, r_all, "")});
+        std::string v = h_zero ? gx : b.op1(K::Add, {gx, fc(h, r_all, "")});
         if (clip)
           v = b.op1(K::Clip, {v, b.f32_scalar("clip_min", static_cast<float>(-*clip)), b.f32_scalar("clip_max", static_cast<float>(*clip))});
         h = activate(b, acts[du], v);
       } else if (lstm) {
-        const auto p = split(b.op1(K::Add, {gx, fc(h, r_all, "")}), 4, 1);  // i, o, f, c~
-        const std::string i = b.op1(K::Sigmoid, {p[0]}), o = b.op1(K::Sigmoid, {p[1]}), f = b.op1(K::Sigmoid, {p[2]});
-        c = b.op1(K::Add, {b.op1(K::Mul, {f, c}), b.op1(K::Mul, {i, b.op1(K::Tanh, {p[3]})})});
+        const auto p = split(h_zero ? gx : b.op1(K::Add, {gx, fc(h, r_all, "")}), 4, 1);  // i, o, f, c~
+        const std::string i = b.op1(K::Sigmoid, {p[0]}), o = b.op1(K::Sigmoid, {p[1]});
+        const std::string ic = b.op1(K::Mul, {i, b.op1(K::Tanh, {p[3]})});
+        c = c_zero ? ic : b.op1(K::Add, {b.op1(K::Mul, {b.op1(K::Sigmoid, {p[2]}), c}), ic});
         h = b.op1(K::Mul, {o, b.op1(K::Tanh, {c})});
       } else {
         const auto xp = split(gx, 3, 1);  // z, r, h
-        const auto hp = split(fc(h, r_zr, ""), 2, 1);
-        const std::string z = b.op1(K::Sigmoid, {b.op1(K::Add, {xp[0], hp[0]})});
-        const std::string r = b.op1(K::Sigmoid, {b.op1(K::Add, {xp[1], hp[1]})});
-        const std::string hh = lbr ? b.op1(K::Mul, {r, fc(h, r_h, rbh)}) : fc(b.op1(K::Mul, {r, h}), r_h, "");
-        const std::string n = b.op1(K::Tanh, {b.op1(K::Add, {xp[2], hh})});
-        h = b.op1(K::Add, {n, b.op1(K::Mul, {z, b.op1(K::Sub, {h, n})})});
+        if (h_zero) {
+          // h = 0: z = sigmoid(xz), n = tanh(xh + r Rbh) (r's other term is 0), h' = n - z n
+          const std::string z = b.op1(K::Sigmoid, {xp[0]});
+          std::string xn = xp[2];
+          if (lbr) xn = b.op1(K::Add, {xn, b.op1(K::Mul, {b.op1(K::Sigmoid, {xp[1]}), rbh})});
+          const std::string n = b.op1(K::Tanh, {xn});
+          h = b.op1(K::Sub, {n, b.op1(K::Mul, {z, n})});
+        } else {
+          const auto hp = split(fc(h, r_zr, ""), 2, 1);
+          const std::string z = b.op1(K::Sigmoid, {b.op1(K::Add, {xp[0], hp[0]})});
+          const std::string r = b.op1(K::Sigmoid, {b.op1(K::Add, {xp[1], hp[1]})});
+          const std::string hh = lbr ? b.op1(K::Mul, {r, fc(h, r_h, rbh)}) : fc(b.op1(K::Mul, {r, h}), r_h, "");
+          const std::string n = b.op1(K::Tanh, {b.op1(K::Add, {xp[2], hh})});
+          h = b.op1(K::Add, {n, b.op1(K::Mul, {z, b.op1(K::Sub, {h, n})})});
+        }
       }
       hs[du][static_cast<std::size_t>(t)] = h;
+      h_zero = c_zero = false;
     }
     h_last.push_back(h);
     c_last.push_back(c);
