@@ -7,7 +7,9 @@
 //   maps the unrolled FULLY_CONNECTED, LOGISTIC, TANH, MUL and ADD;
 //   a 3-D convolution (CONV_3D: float only) as one 2-D convolution over frames
 //   (decompose/conv3d.cpp); a global pool over 3 spatial dims as MEAN / REDUCE_MAX
-//   (decompose/global_pool.cpp).
+//   (decompose/global_pool.cpp); a ConvTranspose's bias as an Add after it
+//   (decompose/conv_transpose_bias.cpp: TRANSPOSE_CONV with a bias is version 3, which the
+//   Edge TPU compiler's TFLite cannot parse).
 #include <array>
 
 #include "core/passes/decompose/decompose.h"
@@ -22,8 +24,8 @@ constexpr std::array<StatisticSpec, 2> kStats{{
     {"ops_made", "ops made"},
 }};
 
-constexpr std::array<decompose::Fn, 3> kSteps{{&decompose::recurrent, &decompose::conv3d_as_conv2d,
-                                               &decompose::global_pool_as_reduce}};
+constexpr std::array<decompose::Fn, 4> kSteps{{&decompose::recurrent, &decompose::conv3d_as_conv2d,
+                                               &decompose::global_pool_as_reduce, &decompose::conv_transpose_bias_as_add}};
 
 class LegaliseTfliteInt8 final : public Pass {
  public:
@@ -34,7 +36,8 @@ class LegaliseTfliteInt8 final : public Pass {
            "fully quantised targets (the Edge TPU): LSTM and GRU unrolled over their static sequence (one "
            "FullyConnected for every step's input, then per step FullyConnected on the state, Split, Sigmoid, Tanh, "
            "Mul, Add); a 3-D convolution as one 2-D convolution over its output frames, the frames each reads "
-           "stacked in channels; a global pool over more than two spatial dims as ReduceMean / ReduceMax. An op of such a kind it cannot rewrite is left, with a note.";
+           "stacked in channels; a global pool over more than two spatial dims as ReduceMean / ReduceMax; a ConvTranspose's bias as an Add after "
+           "it (TRANSPOSE_CONV takes a bias from version 3, which the Edge TPU compiler cannot parse). An op of such a kind it cannot rewrite is left, with a note.";
   }
   std::span<const StatisticSpec> statistics() const override { return kStats; }
 

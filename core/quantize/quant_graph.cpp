@@ -98,6 +98,8 @@ std::optional<WeightSlot> weight_slot(const ir::Graph& g, const ir::Operation& o
   switch (op.kind) {
     case ir::OpKind::Conv:
       return rank >= 3 ? std::optional<WeightSlot>{{0}} : std::nullopt;  // [O, I/g, k...]
+    case ir::OpKind::ConvTranspose:  // [I, O, k...]: per output channel (group 1)
+      return rank >= 3 && op.attr_int("group", 1) == 1 ? std::optional<WeightSlot>{{1}} : std::nullopt;
     case ir::OpKind::FullyConnected:
       return rank == 2 ? std::optional<WeightSlot>{{0}} : std::nullopt;  // [out, in]
     case ir::OpKind::Gemm:

@@ -69,7 +69,10 @@ std::string int8_refusal(const ir::Graph& g, const ir::Operation& op) {
   if (op.kind == ir::OpKind::Clip)
     for (std::size_t k = 1; k < op.inputs.size(); ++k)
       if (!op.inputs[k].empty() && !is_float_constant(g, op.inputs[k])) return "Clip bounds are not constants";
-  const bool weighted = op.kind == ir::OpKind::Conv || op.kind == ir::OpKind::Gemm || op.kind == ir::OpKind::FullyConnected;
+  if (op.kind == ir::OpKind::ConvTranspose && op.attr_int("group", 1) != 1)
+    return "a grouped ConvTranspose (int8 per-channel weights need group 1)";
+  const bool weighted = op.kind == ir::OpKind::Conv || op.kind == ir::OpKind::ConvTranspose || op.kind == ir::OpKind::Gemm ||
+                        op.kind == ir::OpKind::FullyConnected;
   if (weighted && !detail::weight_slot(g, op)) return "its weight is not a constant of static shape";
   if (op.kind == ir::OpKind::MatMul && is_float_constant(g, op.inputs[1]) && !detail::weight_slot(g, op))
     return "constant MatMul operand of rank != 2";

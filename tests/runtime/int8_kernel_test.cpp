@@ -274,6 +274,67 @@ TEST(Int8Conv, ResultsDoNotDependOnThreadsOrIsa) {
   for (const auto& o : outs) EXPECT_EQ(o, outs[0]);
 }
 
+// ConvTranspose: weights [C, M, k...] per output channel (axis 1); strides, pads, output
+// padding, dilations, 1-D and 3-D, odd channel counts.
+TEST(Int8ConvTranspose, MatchesFloatReference) {
+  struct Case {
+    Shape x;
+    std::int64_t m;
+    Shape kernel, strides, pads, dilations, output_padding;
+    std::string act = "NONE";
+    bool bias = true, per_channel = true;
+  };
+  const std::vector<Case> cases = {
+      {{1, 3, 5, 6}, 4, {2, 2}, {2, 2}, {0, 0, 0, 0}, {}, {}},                  // U-Net's 2x2 stride 2
+      {{2, 5, 4, 7}, 3, {3, 3}, {2, 2}, {1, 1, 1, 1}, {}, {1, 1}, "RELU"},       // PyTorch k3 s2 p1 op1
+      {{1, 6, 6, 5}, 7, {4, 4}, {2, 2}, {1, 1, 1, 1}, {}, {}, "RELU6", false},   // k4 s2 p1, no bias
+      {{1, 4, 5, 5}, 5, {3, 3}, {1, 1}, {0, 1, 2, 0}, {2, 2}, {}, "NONE", true, false},  // dilated, per tensor
+      {{2, 3, 11}, 6, {5}, {3}, {2, 1}, {}, {}},                                 // 1-D
+      {{1, 2, 3, 4, 4}, 3, {2, 3, 3}, {1, 2, 2}, {0, 1, 1, 0, 1, 1}, {}, {}},    // 3-D
+      {{1, 17, 3, 3}, 13, {3, 3}, {1, 1}, {1, 1, 1, 1}, {}, {}},                 // odd channels
+  };
+  unsigned seed = 500;
+  for (const auto& c : cases) {
+    Rng rng(seed++);
+    std::map<std::string, ir::Attribute> attrs{{"fused_activation", c.act}, {"strides", ints(c.strides)}, {"pads", ints(c.pads)}};
+    if (!c.dilations.empty()) attrs["dilations"] = ints(c.dilations);
+    if (!c.output_padding.empty()) attrs["output_padding"] = ints(c.output_padding);
+    TT x = rng.activation("x", c.x);
+    Shape ws{c.x[1], c.m};
+    ws.insert(ws.end(), c.kernel.begin(), c.kernel.end());
+    TT w = rng.weights("w", ws, c.per_channel ? 1 : -1);
+    std::vector<TT> ins{x, w};
+    std::vector<std::string> names{"x", "w"};
+    if (c.bias) {
+      TT b = bias_for(rng, "b", x, w, c.m);
+      ins.push_back(b);
+      names.push_back("b");
+    }
+    const ir::Operation op = make_op("ConvTranspose", names, {"y"}, attrs);
+    const Result r = check_int8(op, ins);
+    EXPECT_LE(r.max_diff, 1) << "conv transpose x" << shape_string(c.x) << " m " << c.m;
+    std::set<int> distinct(r.int8.data<std::int8_t>(), r.int8.data<std::int8_t>() + r.int8.numel());
+    EXPECT_GT(distinct.size(), 10u) << "a degenerate case checks nothing";
+    // the same bytes on 1 and 2 threads
+    const ir::Graph g = make_graph(op, ins, params_for(run_kernel(op, [&] {
+                                     std::vector<Tensor> f;
+                                     for (const auto& t : ins) f.push_back(dequantised(t));
+                                     return f;
+                                   }())[0]));
+    auto p = prepare_quantized(g.ops[0], g);
+    std::vector<Tensor> qin;
+    for (const auto& t : ins) qin.push_back(runtime_tensor(t));
+    std::vector<std::vector<std::int8_t>> outs;
+    for (int threads : {1, 2}) {
+      ThreadPool pool(threads);
+      PoolScope scope(&pool);
+      const Tensor y = p->run(qin)[0];
+      outs.emplace_back(y.data<std::int8_t>(), y.data<std::int8_t>() + y.numel());
+    }
+    EXPECT_EQ(outs[0], outs[1]);
+  }
+}
+
 TEST(Int8Linear, FullyConnectedGemmMatMul) {
   Rng rng(21);
   for (int trial = 0; trial < 4; ++trial) {

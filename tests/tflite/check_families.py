@@ -40,7 +40,6 @@ KNOWN_FLOAT = {
     "gelu_transformer": "LayerNorm's SQRT and DIV: TFLite has no int8 DIV, and int8 RSQRT (v2) fails the Edge TPU "
                         "compiler's parse",
     "mlp_mixer": "LayerNorm's SQRT and DIV (as gelu_transformer)",
-    "encoder_decoder": "ConvTranspose: the CPU runtime has no int8 ConvTranspose kernel yet",
 }
 
 

@@ -100,6 +100,11 @@ std::size_t recurrent(ir::Graph& g, std::size_t index, std::string* why);
 /// strided Slices, Concat; weight reordered), then Reshape and Transpose back.
 std::size_t conv3d_as_conv2d(ir::Graph& g, std::size_t index, std::string* why);
 
+// conv_transpose_bias.cpp
+/// A float ConvTranspose's constant bias as an Add after it ([1, M, 1, 1]): TFLite's
+/// TRANSPOSE_CONV takes a bias only from version 3, which the Edge TPU compiler refuses.
+std::size_t conv_transpose_bias_as_add(ir::Graph& g, std::size_t index, std::string* why);
+
 // global_pool.cpp
 /// GlobalAveragePool / GlobalMaxPool over more than 2 spatial dims as ReduceMean /
 /// ReduceMax over all of them (keepdims). float.

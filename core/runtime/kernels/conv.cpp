@@ -640,6 +640,7 @@ Outputs kernel_ConvTranspose(const ir::Operation& op, Inputs x) {
     for (std::int64_t n = 0; n < g.n; ++n)
       for (std::int64_t m = 0; m < g.m; ++m)
         for (std::int64_t p = 0; p < out_sp; ++p) py[(n * g.m + m) * out_sp + p] += B.data<float>()[m];
+  apply_fused_activation(op, Y);  // as the int8 kernel clamps (no pass fuses one into it today)
   return {Y};
 }
 

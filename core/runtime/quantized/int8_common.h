@@ -125,6 +125,8 @@ std::unique_ptr<PreparedOp> make_op(F f) {
 #define EC_INT8(Op) std::unique_ptr<PreparedOp> prepare_##Op(const ir::Operation& op, const ir::Graph& graph);
 // int8_conv.cpp
 EC_INT8(Conv) EC_INT8(ConvHybrid)
+// int8_conv_transpose.cpp
+EC_INT8(ConvTranspose)
 // int8_linear.cpp
 EC_INT8(FullyConnected) EC_INT8(Gemm) EC_INT8(MatMul)
 EC_INT8(FullyConnectedHybrid) EC_INT8(GemmHybrid) EC_INT8(MatMulHybrid)

@@ -22,6 +22,8 @@ constexpr bool kDataOnly = true;
 constexpr Int8KernelEntry kTable[] = {
     {K::Conv, "per-channel int8 convolution (im2col + int8 GEMM, direct depthwise), TFLite ConvPerChannel",
      prepare_Conv, prepare_ConvHybrid, P::Observed, false},
+    {K::ConvTranspose, "per-channel int8 transposed convolution (scatter into int32, group 1), TFLite TransposeConv",
+     prepare_ConvTranspose, nullptr, P::Observed, false},
     {K::Gemm, "int8 Gemm (constant weight, transB 0/1), TFLite FullyConnected arithmetic", prepare_Gemm,
      prepare_GemmHybrid, P::Observed, false},
     {K::MatMul, "int8 MatMul (constant weight per column, or two per-tensor activations)", prepare_MatMul,
