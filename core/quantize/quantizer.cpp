@@ -107,6 +107,35 @@ bool matches_keep_float(const ir::Operation& op, const std::vector<std::string>&
   return false;
 }
 
+// An activation fused into an op that the int8 kernels cannot apply (they apply clamps:
+// RELU, RELU6, RELU_N1_TO_1) becomes its own op again, so the op and the activation each
+// run in int8 (a squeeze-excite Conv with a fused SIGMOID otherwise stays float whole, and
+// with it every op around it). Not for an op --keep-float names by that activation.
+void unfuse_non_clamp_activations(ir::Graph& g, const std::vector<std::string>& keep) {
+  for (std::size_t i = 0; i < g.ops.size(); ++i) {
+    const std::string act = g.ops[i].attr_string("fused_activation", "NONE");
+    const ir::OpKind kind = act == "SIGMOID" ? ir::OpKind::Sigmoid : act == "TANH" ? ir::OpKind::Tanh : ir::OpKind::Unknown;
+    if (kind == ir::OpKind::Unknown || g.ops[i].outputs.empty() || matches_keep_float(g.ops[i], keep)) continue;
+    const ir::Tensor* y = g.find_tensor(g.ops[i].outputs[0]);
+    if (!y) continue;
+    ir::Tensor pre = *y;
+    pre.name = y->name + "/pre_activation";
+    for (int k = 1; g.find_tensor(pre.name); ++k) pre.name = y->name + "/pre_activation_" + std::to_string(k);
+    pre.data.reset();
+    const std::string pre_name = pre.name;
+    g.add_tensor(std::move(pre));
+    ir::Operation a;
+    a.kind = kind;
+    a.op_type = std::string(ir::op_info(kind).name);
+    a.name = (g.ops[i].name.empty() ? y->name : g.ops[i].name) + "/activation";
+    a.inputs = {pre_name};
+    a.outputs = {g.ops[i].outputs[0]};
+    g.ops[i].outputs[0] = pre_name;
+    g.ops[i].attributes.erase("fused_activation");
+    g.ops.insert(g.ops.begin() + static_cast<std::ptrdiff_t>(i) + 1, std::move(a));
+  }
+}
+
 void check_progress(const ProgressFn& progress, const std::string& stage, int done, int total) {
   if (progress && !progress(stage, done, total)) throw EdgeCompilerError(ErrorKind::Usage, "cancelled");
 }
@@ -246,6 +275,7 @@ QuantizeResult quantize(const ir::Graph& float_graph, const std::vector<Sample>&
         passes::make_pipeline(options.pipeline.empty() ? passes::default_pipeline() : options.pipeline, pmo);
     pm.run(g);
   }
+  unfuse_non_clamp_activations(g, options.keep_float);
   plan.graph = std::move(g);
   const ir::Graph& fg = plan.graph;
   const ir::UseLists uses(fg);
@@ -414,7 +444,26 @@ QuantizeResult quantize(const ir::Graph& float_graph, const std::vector<Sample>&
       l.weights = q->second;
       if (plan.int8_ops.count(i) && op.inputs.size() > 2 && !op.inputs[2].empty()) {
         const ir::QuantParams& in = plan.params.at(op.inputs[0]);
-        l.bias = quantize_bias(fg.find_tensor(op.inputs[2])->data->as<float>(), in.scales[0], l.weights.params);
+        const auto b = fg.find_tensor(op.inputs[2])->data->as<float>();
+        l.bias = quantize_bias(b, in.scales[0], l.weights.params);
+        if (l.bias->out_of_range > 0 && !given.count(op.inputs[1])) {
+          // The bias would not fit in int32 at input scale x weight scale (an input range far
+          // narrower than the bias): the weight scale of each such channel grows until it
+          // does, as TFLite's quantiser does (AdjustWeightsForBiasScale). The weights lose
+          // precision there, which the tiny input makes negligible beside the bias.
+          ir::QuantParams adjusted = l.weights.params;
+          const bool pc = adjusted.scales.size() > 1;
+          constexpr double kLimit = 1073741824.0 / 1.01;  // 2^30 with a margin for rounding
+          for (std::size_t c = 0; c < b.size(); ++c) {
+            float& s = adjusted.scales[pc ? c : 0];
+            const double need = std::abs(static_cast<double>(b[c])) / (static_cast<double>(in.scales[0]) * kLimit);
+            if (need > s) s = static_cast<float>(need);
+          }
+          const ir::Tensor& w = *fg.find_tensor(op.inputs[1]);
+          l.weights = quantize_weights(w.data->as<float>(), w.shape.sizes(), slot->axis, pc, &adjusted);
+          l.weights.params.axis = adjusted.axis;
+          l.bias = quantize_bias(b, in.scales[0], l.weights.params);
+        }
       }
       plan.layers[i] = std::move(l);
     }
