@@ -3,7 +3,9 @@
 `edgecompile convert` turns into a float .tflite is run by the real TFLite
 interpreter on test_data_set_0's inputs and compared with the case's expected
 outputs: float within 1e-4 x max|expected| (NaN where expected), integers and
-bools exactly. A written file the interpreter refuses, fails to run, or
+bools exactly. A case with more than one input is also run with its inputs after
+the first made constants (initializers holding the case's data), as weights,
+shapes and axes are in real models: the writer's paths for constant operands. A written file the interpreter refuses, fails to run, or
 computes wrongly is a writer bug: the test fails on any of them.
 
 An output the interpreter cannot hand back (int64, uint64, uint16, float16:
@@ -95,19 +97,44 @@ def probed_model(onnx, model, work):
     return path, {o.name: PROBE[dt] for o, dt in probes}
 
 
-def prepare(case, node_dir, exe, root, onnx, numpy_helper):
-    """Converts one case; returns a dict describing it (and its interpreter job when written)."""
+def constant_inputs(onnx, numpy_helper, model, inputs, in_data, work):
+    """The model with every input after the first made an initializer holding the case's data
+    (as weights, shapes and axes are in real models): the writer's constant-input paths."""
+    m = onnx.ModelProto()
+    m.CopyFrom(model)
+    names = {vi.name for vi in inputs[1:]}
+    keep = [vi for vi in m.graph.input if vi.name not in names]
+    del m.graph.input[:]
+    m.graph.input.extend(keep)
+    for vi, a in zip(inputs[1:], in_data[1:]):
+        m.graph.initializer.append(numpy_helper.from_array(a, vi.name))
+    path = os.path.join(work, "constant_inputs.onnx")
+    onnx.save(m, path)
+    return path
+
+
+def prepare(variant, node_dir, exe, root, onnx, numpy_helper):
+    """Converts one case (or its constant-input variant); returns a dict describing it (and
+    its interpreter job when written)."""
+    case, const = variant
     case_dir = os.path.join(node_dir, case)
-    work = os.path.join(root, case)
+    work = os.path.join(root, case + (".const" if const else ""))
     os.makedirs(work, exist_ok=True)
-    res = {"case": case}
+    res = {"case": case + (" [constant inputs]" if const else "")}
     try:
         model, inputs, in_data, out_data = load_case(case_dir, onnx, numpy_helper)
     except Exception as e:  # noqa: BLE001 -- a case onnx cannot read is not ours to judge
         res["skip"] = f"onnx cannot read the case ({type(e).__name__})"
         return res
+    source = os.path.join(case_dir, "model.onnx")
+    if const:
+        if len(in_data) != len(inputs):
+            return res
+        source = constant_inputs(onnx, numpy_helper, model, inputs, in_data, work)
+        model = onnx.load(source)
+        inputs, in_data = inputs[:1], in_data[:1]
     out = os.path.join(work, "model.tflite")
-    r = subprocess.run([exe, "convert", os.path.join(case_dir, "model.onnx"), "--output", out],
+    r = subprocess.run([exe, "convert", source, "--output", out],
                        capture_output=True, text=True, timeout=CONVERT_TIMEOUT)
     if r.returncode != 0:
         res["refused"] = (r.stderr.strip().splitlines() or ["?"])[-1]
@@ -232,8 +259,18 @@ def main():
     os.makedirs(root, exist_ok=True)
     cases = sorted(c for c in os.listdir(a.node_dir)
                    if a.only in c and os.path.exists(os.path.join(a.node_dir, c, "model.onnx")))
+    variants = []
+    for c in cases:
+        variants.append((c, False))
+        try:
+            m = onnx.load(os.path.join(a.node_dir, c, "model.onnx"), load_external_data=False)
+            inits = {i.name for i in m.graph.initializer}
+            if sum(1 for i in m.graph.input if i.name not in inits) > 1:
+                variants.append((c, True))
+        except Exception:  # noqa: BLE001 -- prepare() reports it
+            pass
     with cf.ThreadPoolExecutor(WORKERS) as ex:
-        prepared = list(ex.map(lambda c: prepare(c, a.node_dir, a.exe, root, onnx, numpy_helper), cases))
+        prepared = list(ex.map(lambda v: prepare(v, a.node_dir, a.exe, root, onnx, numpy_helper), variants))
     t1 = time.time()
     to_run = [p for p in prepared if "job" in p]
     results = run_batches(script, [p["job"] for p in to_run], root)
@@ -256,7 +293,8 @@ def main():
             known.append((p["case"], why))
         else:
             mismatched.append((p["case"], why))
-    print(f"node cases: {len(cases)}; written as float .tflite: {written}; run: {len(to_run)} "
+    print(f"node cases: {len(cases)} (+ {len(variants) - len(cases)} with their inputs after the first made constants); "
+          f"written as float .tflite: {written}; run: {len(to_run)} "
           f"({sum(1 for p in to_run if p.get('probed'))} through an int32/float32 probe Cast); "
           f"matched: {len(matched)}; mismatched: {len(mismatched)}; interpreter errors: {len(errors)}; "
           f"known gaps: {len(known)}")
