@@ -479,6 +479,10 @@ void Writer::conv(const ir::Operation& op) {
     std::vector<std::int32_t> zeros(static_cast<std::size_t>(M), 0);
     const ir::QuantParams bq = bias_params(*x.quant, *w.quant, M);
     bias = add_tensor(unique(op.name + "/bias"), ir::DType::Int32, {M}, bq, zeros.data(), zeros.size() * 4);
+  } else if (bias < 0 && x.dtype == ir::DType::Float32) {
+    // TFLite's CONV_2D / DEPTHWISE_CONV_2D (before 2.x's optional bias) want one: zeros
+    std::vector<float> zeros(static_cast<std::size_t>(M), 0.f);
+    bias = add_tensor(unique(op.name + "/bias"), ir::DType::Float32, {M}, std::nullopt, zeros.data(), zeros.size() * 4);
   } else if (bias >= 0) {
     const ir::Tensor& b = t(op.inputs[2]);
     if (b.dtype == ir::DType::Int32 && !b.quant && x.quant && w.quant) {
@@ -801,7 +805,9 @@ void Writer::integer_arithmetic(const ir::Operation& op) {
         unsupported(op, "a base of type " + std::string(ir::dtype_name(dt)) + " (TFLite's POW takes float32 or int32)");
       if (dt == ir::DType::Int32 && dtype_is_float(e.dtype))
         unsupported(op, "an int32 base with a float exponent (TFLite's POW takes one type)");
-      if (!dtype_is_float(e.dtype) && !dtype_is_integer(e.dtype)) unsupported(op, "an exponent of type " + std::string(ir::dtype_name(e.dtype)));
+      if (e.dtype != ir::DType::Float32 && e.dtype != ir::DType::Int32 && e.dtype != ir::DType::Int64 && e.dtype != ir::DType::Int16 &&
+          e.dtype != ir::DType::Int8 && e.dtype != ir::DType::UInt8)
+        unsupported(op, "an exponent of type " + std::string(ir::dtype_name(e.dtype)) + " (TFLite's CAST cannot make it the base's type)");
       // an integer exponent is exact in float32 up to 2^24; int64 -> int32 when it fits
       const int b = cast(tensor(op.inputs[1]), e.dtype, dt, e.shape, op.inputs[1] + "/as_base");
       emit(B::POW, {tensor(op.inputs[0]), b}, {tensor(op.outputs[0])});
@@ -1993,8 +1999,11 @@ void Writer::write_op(const ir::Operation& op) {
       else c = add_tensor(unique(op.outputs[0] + "/nhwc_out"), yt.dtype, nhwc(ys), yt.quant);
       std::vector<std::int64_t> conv_shape = nhwc(ys);
       if (crop) {
-        conv_shape[1] = pb[0] + out[0];
-        conv_shape[2] = pb[1] + out[1];
+        // the whole transposed convolution ((in - 1) s + output_padding + k), never less: TFLite's
+        // XNNPACK delegate takes an output shorter than that for a SAME-like padding (the
+        // interpreter's results were rows off); the SLICE after it picks the op's rows
+        for (int i = 0; i < 2; ++i)
+          conv_shape[static_cast<std::size_t>(1 + i)] = std::max(s[i] * (xs[2 + i] - 1) + opad[i] + k[i], pb[i] + out[i]);
       }
       const int full = crop ? add_tensor(unique(op.outputs[0] + "/uncropped"), yt.dtype, conv_shape, yt.quant) : c;
       std::vector<int> ins{const_i32(op.outputs[0] + "/output_shape", conv_shape), wi, a};
