@@ -166,11 +166,13 @@ class Writer {
   void index_op(const ir::Operation& op);
   /// Shape, ConstantOfShape, Range, Tile, Expand, OneHot, Split with sizes.
   void shape_op(const ir::Operation& op);
-  /// GatherND, ScatterND, ReverseSequence.
+  /// GatherND, GatherElements, ScatterND, ReverseSequence.
   void gather_scatter(const ir::Operation& op);
   void resize(const ir::Operation& op);
+  void pad(const ir::Operation& op);
   /// Resize as constant FULLY_CONNECTED weights along H and W (any mode the op has).
-  void resize_by_matrices(const ir::Operation& op, const std::size_t hw[2], const std::vector<double> weights[2]);
+  void resize_by_matrices(const ir::Operation& op, const std::size_t hw[2], const std::vector<double> weights[2],
+                          const std::vector<char> outside[2]);
 
   // Glue tensors and ops.
   /// A fresh tensor of `shape` (dynamic dims written as 1 with a -1 signature).
@@ -203,6 +205,15 @@ class Writer {
   fb::FlatBufferBuilder fbb_{1 << 20};
   std::vector<fb::Offset<tfl::Buffer>> buffers_;
   std::vector<fb::Offset<tfl::Tensor>> tensors_;
+  /// What emit() needs to know of each written tensor (its kernels' rank limits).
+  struct TensorInfo {
+    ir::DType dtype;
+    std::vector<std::int64_t> shape;
+    bool dynamic;
+    std::optional<ir::QuantParams> quant;
+  };
+  std::vector<TensorInfo> info_;
+  const ir::Operation* current_ = nullptr;  // the op write_op is writing (named by emit's refusals)
   std::map<std::string, int> index_;
   std::set<std::string> used_;
   std::vector<fb::Offset<tfl::OperatorCode>> codes_;
@@ -245,6 +256,7 @@ int Writer::add_tensor(const std::string& name, ir::DType dt, const std::vector<
   fb::Offset<fb::Vector<std::int32_t>> sig = 0;
   if (signature) sig = fbb_.CreateVector(*signature);
   tensors_.push_back(tfl::CreateTensor(fbb_, sv, *tt, buf, nm, qo, false, 0, sig, false));
+  info_.push_back({dt, shape, signature != nullptr, q});
   used_.insert(name);
   return static_cast<int>(tensors_.size() - 1);
 }
@@ -373,6 +385,36 @@ int Writer::opcode(B code, int version, const std::string& custom) {
 
 void Writer::emit(B code, std::vector<int> in, std::vector<int> out, tfl::BuiltinOptions type, fb::Offset<void> options,
                   int version) {
+  // Rank limits of TFLite's kernels (measured on tfjs-tflite's build, tests/tflite): SLICE and
+  // STRIDED_SLICE take at most 5-D; POW, the comparisons, LOGICAL_AND/OR and FLOOR_MOD broadcast
+  // at most 4-D (5-D aborts the interpreter), SELECT_V2 5-D: wider operands are broadcast to
+  // the output's shape first (BROADCAST_TO goes to 8-D).
+  auto name_of = [&] { return current_ ? "op '" + (current_->name.empty() ? current_->op_type : current_->name) + "'" : std::string(); };
+  if ((code == B::SLICE || code == B::STRIDED_SLICE) && !in.empty() && in[0] >= 0 && info_[static_cast<std::size_t>(in[0])].shape.size() > 5)
+    throw UnsupportedOpError(std::string(tfl::EnumNameBuiltinOperator(code)) + " on " +
+                                 std::to_string(info_[static_cast<std::size_t>(in[0])].shape.size()) + "-D",
+                             "the TFLite writer", "TFLite's " + std::string(tfl::EnumNameBuiltinOperator(code)) + " takes at most 5-D", name_of());
+  const std::size_t limit = code == B::SELECT_V2 ? 5
+                            : code == B::POW || code == B::EQUAL || code == B::NOT_EQUAL || code == B::LESS || code == B::LESS_EQUAL ||
+                                      code == B::GREATER || code == B::GREATER_EQUAL || code == B::LOGICAL_AND || code == B::LOGICAL_OR ||
+                                      code == B::FLOOR_MOD || code == B::FLOOR_DIV || code == B::SQUARED_DIFFERENCE
+                                  ? 4
+                                  : 0;
+  if (limit && !out.empty() && info_[static_cast<std::size_t>(out[0])].shape.size() > limit) {
+    const TensorInfo o = info_[static_cast<std::size_t>(out[0])];
+    for (auto& i : in) {
+      if (i < 0 || info_[static_cast<std::size_t>(i)].shape == o.shape) continue;
+      if (o.dynamic || info_[static_cast<std::size_t>(i)].dynamic)
+        throw UnsupportedOpError(std::string(tfl::EnumNameBuiltinOperator(code)) + " broadcasting " + std::to_string(o.shape.size()) + "-D",
+                                 "the TFLite writer", "TFLite broadcasts it up to " + std::to_string(limit) + "-D; a dynamic shape cannot be broadcast first",
+                                 name_of());
+      const TensorInfo x = info_[static_cast<std::size_t>(i)];
+      const int b = add_tensor(unique("broadcast"), x.dtype, o.shape, x.quant);
+      emit(B::BROADCAST_TO, {i, const_i32("broadcast/shape", o.shape)}, {b}, tfl::BuiltinOptions::BroadcastToOptions,
+           tfl::CreateBroadcastToOptions(fbb_).Union(), 2);
+      i = b;
+    }
+  }
   const int oc = opcode(code, version);
   ops_.push_back(tfl::CreateOperatorDirect(fbb_, static_cast<std::uint32_t>(oc), &in, &out, type, options));
 }
@@ -1272,6 +1314,81 @@ void Writer::gather_scatter(const ir::Operation& op) {
            tfl::CreateSelectV2Options(fbb_).Union());
       return;
     }
+    case K::GatherElements: {
+      // out[p] = data[p with p[axis] = indices[p]]: GATHER_ND on full coordinates, the
+      // constant positions of every other axis CONCATENATEd around the indices.
+      const ir::Tensor& ix = t(op.inputs[1]);
+      if (!x.shape.is_static() || !ix.shape.is_static()) unsupported(op, "needs static shapes");
+      if (ix.dtype != ir::DType::Int32 && ix.dtype != ir::DType::Int64) unsupported(op, "indices of type " + std::string(ir::dtype_name(ix.dtype)));
+      const auto xs = x.shape.sizes(), is = ix.shape.sizes();
+      const auto r = static_cast<std::int64_t>(xs.size());
+      std::int64_t axis = op.attr_int("axis", 0);
+      if (axis < 0) axis += r;
+      if (axis < 0 || axis >= r || static_cast<std::int64_t>(is.size()) != r) unsupported(op, "axis or ranks out of range");
+      const std::int64_t n = xs[static_cast<std::size_t>(axis)];
+      std::int64_t count = 1;
+      for (auto d : is) count *= d;
+      auto position = [&](std::int64_t flat) {
+        std::vector<std::int64_t> pos(is.size());
+        for (std::size_t d = is.size(); d-- > 0;) {
+          pos[d] = flat % is[d];
+          flat /= is[d];
+        }
+        return pos;
+      };
+      const ir::DType it = ix.is_constant() ? ir::DType::Int32 : ix.dtype;
+      auto constant = [&](const std::string& name, const std::vector<std::int64_t>& v, std::vector<std::int64_t> shape) {
+        if (it == ir::DType::Int32) {
+          std::vector<std::int32_t> w(v.begin(), v.end());
+          return add_tensor(unique(name), it, shape, std::nullopt, w.data(), w.size() * 4);
+        }
+        return add_tensor(unique(name), it, shape, std::nullopt, v.data(), v.size() * 8);
+      };
+      std::vector<std::int64_t> cshape(is);
+      cshape.push_back(r);
+      int coords;
+      if (ix.is_constant()) {
+        const auto v = const_ints(op.inputs[1], op);
+        std::vector<std::int64_t> c;
+        for (std::int64_t p = 0; p < count; ++p) {
+          auto pos = position(p);
+          const std::int64_t i = v[static_cast<std::size_t>(p)];
+          pos[static_cast<std::size_t>(axis)] = i < 0 ? i + n : i;  // ONNX counts negative indices from the end
+          c.insert(c.end(), pos.begin(), pos.end());
+        }
+        coords = constant(base + "/coordinates", c, cshape);
+      } else {
+        const int wrapped = temp(op.inputs[1] + "/from_start", it, ix.shape);
+        emit(B::FLOOR_MOD, {tensor(op.inputs[1]), const_scalar(op.inputs[1] + "/axis_size", it, double(n))}, {wrapped},
+             tfl::BuiltinOptions::FloorModOptions, tfl::CreateFloorModOptions(fbb_).Union());
+        std::vector<std::int64_t> one(is);
+        one.push_back(1);
+        const int column = temp(op.inputs[1] + "/column", it, one);
+        emit(B::EXPAND_DIMS, {wrapped, const_i32(base + "/last", {r}, true)}, {column}, tfl::BuiltinOptions::ExpandDimsOptions,
+             tfl::CreateExpandDimsOptions(fbb_).Union());
+        std::vector<int> pieces;
+        for (int part = 0; part < 2; ++part) {
+          const std::int64_t lo = part == 0 ? 0 : axis + 1, hi = part == 0 ? axis : r;
+          if (hi > lo) {
+            std::vector<std::int64_t> c;
+            for (std::int64_t p = 0; p < count; ++p) {
+              const auto pos = position(p);
+              c.insert(c.end(), pos.begin() + lo, pos.begin() + hi);
+            }
+            std::vector<std::int64_t> s(is);
+            s.push_back(hi - lo);
+            pieces.push_back(constant(base + (part == 0 ? "/leading" : "/trailing"), c, s));
+          }
+          if (part == 0) pieces.push_back(column);
+        }
+        coords = temp(base + "/coordinates", it, cshape);
+        emit(B::CONCATENATION, pieces, {coords}, tfl::BuiltinOptions::ConcatenationOptions,
+             tfl::CreateConcatenationOptions(fbb_, static_cast<int>(r)).Union());
+      }
+      emit(B::GATHER_ND, {tensor(op.inputs[0]), coords}, {tensor(op.outputs[0])}, tfl::BuiltinOptions::GatherNdOptions,
+           tfl::CreateGatherNdOptions(fbb_).Union());
+      return;
+    }
     case K::ReverseSequence: {
       const ir::Tensor& sl = t(op.inputs[1]);
       if (sl.dtype != ir::DType::Int32 && sl.dtype != ir::DType::Int64) unsupported(op, "lengths of type " + std::string(ir::dtype_name(sl.dtype)));
@@ -1292,12 +1409,17 @@ namespace {
 // taps around it, taps past the ends clamped to them (or, exclude_outside, dropped and the
 // rest renormalised). `scale` is the op's own (its scales input, else out / in). Empty when
 // the mode needs what a matrix cannot hold (why says what).
-std::vector<double> onnx_resize_weights(const ir::Operation& op, std::int64_t in, std::int64_t out, double scale, std::string& why) {
+// tf_crop_and_resize samples the box [roi_start, roi_end] (fractions of the axis); a row whose
+// coordinate falls outside the input takes extrapolation_value: outside[o] says so.
+std::vector<double> onnx_resize_weights(const ir::Operation& op, std::int64_t in, std::int64_t out, double scale,
+                                        const std::optional<std::pair<double, double>>& roi, std::vector<char>& outside,
+                                        std::string& why) {
   const std::string mode = op.attr_string("mode", "nearest"), ctm = op.attr_string("coordinate_transformation_mode", "half_pixel");
   const std::string nm = op.attr_string("nearest_mode", "round_prefer_floor");
   const double a = attr_f(op, "cubic_coeff_a", -0.75);
   const bool exclude = op.attr_int("exclude_outside", 0) != 0;
   std::vector<double> w(static_cast<std::size_t>(out * in), 0.0);
+  outside.assign(static_cast<std::size_t>(out), 0);
   const double out_len = scale * double(in);  // the reference's length_resized (scales may not divide evenly)
   for (std::int64_t o = 0; o < out; ++o) {
     double x;
@@ -1306,7 +1428,15 @@ std::vector<double> onnx_resize_weights(const ir::Operation& op, std::int64_t in
     else if (ctm == "align_corners") x = out_len == 1 ? 0.0 : double(o) * double(in - 1) / (out_len - 1);
     else if (ctm == "asymmetric") x = o / scale;
     else if (ctm == "tf_half_pixel_for_nn") x = (o + 0.5) / scale;
-    else { why = "coordinate_transformation_mode " + ctm + " (its source box is an input)"; return {}; }
+    else if (ctm == "tf_crop_and_resize") {
+      if (!roi) { why = "coordinate_transformation_mode tf_crop_and_resize with a box known only when the model runs"; return {}; }
+      const auto [b, e] = *roi;
+      x = (out_len == 1 ? (e - b) * double(in - 1) / 2 : double(o) * (e - b) * double(in - 1) / (out_len - 1)) + b * double(in - 1);
+      if (x < 0 || x > double(in - 1)) {
+        outside[static_cast<std::size_t>(o)] = 1;
+        continue;
+      }
+    } else { why = "coordinate_transformation_mode " + ctm; return {}; }
     std::int64_t f = static_cast<std::int64_t>(std::floor(x));
     double r = x - double(f);
     auto add = [&](std::int64_t i, double v) {
@@ -1405,19 +1535,34 @@ void Writer::resize(const ir::Operation& op) {
       unsupported(op, "scales known only when the model runs");
   }
   const std::size_t hw[2] = {nchw ? 2u : 1u, nchw ? 3u : 2u};
+  // tf_crop_and_resize's box: [starts, ends] over the op's axes (LayoutTransform leaves such a Resize NCHW)
+  std::vector<float> roi;
+  if (op.inputs.size() > 1 && !op.inputs[1].empty()) {
+    const ir::Tensor& rt = t(op.inputs[1]);
+    if (rt.is_constant() && rt.dtype == ir::DType::Float32 && rt.data->size() == 32)
+      for (float v : rt.data->as<float>()) roi.push_back(v);
+  }
   std::vector<double> onnx_w[2];
+  std::vector<char> outside[2];
   for (int k = 0; k < 2; ++k) {
     const std::int64_t n_in = xs0[hw[k]], n_out = ys0[hw[k]];
     const double sc = scales.empty() ? double(n_out) / double(n_in) : scales[hw[k]];
     std::string why;
-    onnx_w[k] = onnx_resize_weights(op, n_in, n_out, sc, why);
+    std::optional<std::pair<double, double>> box;
+    if (!roi.empty()) box = std::make_pair(double(roi[hw[k]]), double(roi[4 + hw[k]]));
+    onnx_w[k] = onnx_resize_weights(op, n_in, n_out, sc, box, outside[k], why);
     if (onnx_w[k].empty()) unsupported(op, why);
   }
   // TFLite's builtins when one of their three index rules (align_corners, half_pixel_centers,
   // neither) gives the op's own weights on both axes; else the weights as matrices.
+  // Where several do (a 1-pixel or unchanged axis), linear keeps the op's own rule (a file read
+  // back says what it said); nearest tries them in order, as before.
   int chosen = -1;
+  const std::string ctm = op.attr_string("coordinate_transformation_mode", "half_pixel");
+  const int natural = mode != "linear" ? 0 : ctm == "align_corners" ? 1 : ctm == "half_pixel" || ctm == "pytorch_half_pixel" ? 2 : 0;
   if (mode == "linear" || mode == "nearest")
-    for (int c = 0; c < 3 && chosen < 0; ++c) {
+    for (int step = 0; step < 3 && chosen < 0; ++step) {
+      const int c = (natural + step) % 3;
       bool same = true;
       for (int k = 0; k < 2 && same; ++k)
         same = same_weights(onnx_w[k], tflite_resize_weights(mode == "linear", c == 1, c == 2, xs0[hw[k]], ys0[hw[k]]));
@@ -1428,7 +1573,7 @@ void Writer::resize(const ir::Operation& op) {
       unsupported(op, "mode " + mode + " with coordinate_transformation_mode " + op.attr_string("coordinate_transformation_mode", "half_pixel") +
                           " on " + std::string(ir::dtype_name(x.dtype)) +
                           " (TFLite's RESIZE_BILINEAR / RESIZE_NEAREST_NEIGHBOR cannot pick those rows; as constant matrices only in float)");
-    return resize_by_matrices(op, hw, onnx_w);
+    return resize_by_matrices(op, hw, onnx_w, outside);
   }
   auto in0 = [&] { return tensor(op.inputs[0]); };
   const int size = const_i32(op.outputs[0] + "/size", {ys[1], ys[2]});
@@ -1456,7 +1601,8 @@ void Writer::resize(const ir::Operation& op) {
 // [out, in] weights (the axis moved last by a TRANSPOSE pair when it is not). Exact up to
 // float rounding of the weighted sums; nearest weights are 0/1 (an infinity or NaN in a
 // row then spreads as 0 * inf).
-void Writer::resize_by_matrices(const ir::Operation& op, const std::size_t hw[2], const std::vector<double> weights[2]) {
+void Writer::resize_by_matrices(const ir::Operation& op, const std::size_t hw[2], const std::vector<double> weights[2],
+                                const std::vector<char> outside[2]) {
   const ir::Tensor& x = t(op.inputs[0]);
   const ir::Tensor& yt = t(op.outputs[0]);
   std::vector<std::int64_t> cur = x.shape.sizes();
@@ -1494,8 +1640,16 @@ void Writer::resize_by_matrices(const ir::Operation& op, const std::size_t hw[2]
     cur[a] = n_out;
     const bool final_step = n + 1 == axes.size();
     const int dst = final_step && a == last ? tensor(op.outputs[0]) : temp(base + "/resized", ir::DType::Float32, moved);
+    // rows sampled outside the input (tf_crop_and_resize) are the extrapolation value: the bias
+    int bias = -1;
+    if (std::count(outside[k].begin(), outside[k].end(), 1) > 0) {
+      const float e = static_cast<float>(attr_f(op, "extrapolation_value", 0.0));
+      std::vector<float> b(outside[k].size(), 0.f);
+      for (std::size_t o = 0; o < b.size(); ++o) b[o] = outside[k][o] ? e : 0.f;
+      bias = add_tensor(unique(base + "/extrapolation_" + std::to_string(a)), ir::DType::Float32, {n_out}, std::nullopt, b.data(), b.size() * 4);
+    }
     const auto o = tfl::CreateFullyConnectedOptions(fbb_, tfl::ActivationFunctionType::NONE, tfl::FullyConnectedOptionsWeightsFormat::DEFAULT, true);
-    emit(B::FULLY_CONNECTED, {src, w, -1}, {dst}, tfl::BuiltinOptions::FullyConnectedOptions, o.Union(), 5);
+    emit(B::FULLY_CONNECTED, {src, w, bias}, {dst}, tfl::BuiltinOptions::FullyConnectedOptions, o.Union(), 5);
     v = dst;
     if (a != last) {
       const int back = final_step ? tensor(op.outputs[0]) : temp(base + "/resized_back", ir::DType::Float32, cur);
@@ -1507,8 +1661,133 @@ void Writer::resize_by_matrices(const ir::Operation& op, const std::size_t hw[2]
 }
 
 
+// ONNX Pad: pads [b_0.. b_r-1, e_0.. e_r-1] (on the axes input's axes when given). constant ->
+// PAD / PADV2, reflect -> MIRROR_PAD REFLECT (both leave the edge value out), edge -> the edge
+// slice TILEd and CONCATENATEd on each side (TFLite's MIRROR_PAD has only REFLECT and
+// SYMMETRIC). Negative pads crop: the positive ones first, then a SLICE.
+void Writer::pad(const ir::Operation& op) {
+  const std::string mode = op.attr_string("mode", "constant");
+  if (mode != "constant" && mode != "reflect" && mode != "edge") unsupported(op, "mode " + mode);
+  const ir::Tensor& x = t(op.inputs[0]);
+  const ir::Tensor& yt = t(op.outputs[0]);
+  if (!x.shape.rank_known) unsupported(op, "an input of unknown rank");
+  const std::size_t r = x.shape.rank();
+  const std::string base = op.outputs[0];
+  const bool has_axes = op.inputs.size() > 3 && !op.inputs[3].empty();
+  const bool value = op.inputs.size() > 2 && !op.inputs[2].empty();
+  auto emit_pad = [&](int src, int paddings, int dst) {
+    if (mode == "reflect")
+      emit(B::MIRROR_PAD, {src, paddings}, {dst}, tfl::BuiltinOptions::MirrorPadOptions,
+           tfl::CreateMirrorPadOptions(fbb_, tfl::MirrorPadMode::REFLECT).Union(), version_for(op, 2));
+    else if (value)
+      emit(B::PADV2, {src, paddings, tensor(op.inputs[2])}, {dst}, tfl::BuiltinOptions::PadV2Options, tfl::CreatePadV2Options(fbb_).Union(),
+           version_for(op, 2));
+    else
+      emit(B::PAD, {src, paddings}, {dst}, tfl::BuiltinOptions::PadOptions, tfl::CreatePadOptions(fbb_).Union(), version_for(op, 2));
+  };
+  const ir::Tensor& pt = t(op.inputs[1]);
+  if (!pt.is_constant()) {
+    // pads known when the model runs: [2, r] -> TRANSPOSE -> TFLite's [r, 2]
+    if (mode == "edge") unsupported(op, "mode edge with pads known only when the model runs (written as slices of constant width only)");
+    if (has_axes) unsupported(op, "an axes input with pads known only when the model runs");
+    if (pt.dtype != ir::DType::Int32 && pt.dtype != ir::DType::Int64) unsupported(op, "pads of type " + std::string(ir::dtype_name(pt.dtype)));
+    // int32 paddings: this runtime's PAD reads int64 ones as int32 (it padded nothing)
+    const auto ri = static_cast<std::int64_t>(r);
+    const int p32 = cast(tensor(op.inputs[1]), pt.dtype, ir::DType::Int32, pt.shape, base + "/pads_i32");
+    const int two_r = temp(base + "/pads_2xr", ir::DType::Int32, std::vector<std::int64_t>{2, ri});
+    std::vector<std::int32_t> ns{2, static_cast<std::int32_t>(ri)};
+    emit(B::RESHAPE, {p32, const_i32(base + "/pads_shape", {2, ri})}, {two_r}, tfl::BuiltinOptions::ReshapeOptions,
+         tfl::CreateReshapeOptionsDirect(fbb_, &ns).Union());
+    const int paddings = temp(base + "/paddings", ir::DType::Int32, std::vector<std::int64_t>{ri, 2});
+    emit(B::TRANSPOSE, {two_r, const_i32(base + "/pads_perm", {1, 0})}, {paddings}, tfl::BuiltinOptions::TransposeOptions,
+         tfl::CreateTransposeOptions(fbb_).Union());
+    emit_pad(tensor(op.inputs[0]), paddings, tensor(op.outputs[0]));
+    return;
+  }
+  const auto given = const_ints(op.inputs[1], op);
+  std::vector<std::int64_t> pb(r, 0), pe(r, 0);
+  if (has_axes) {
+    const auto axes = const_ints(op.inputs[3], op);
+    if (given.size() != 2 * axes.size()) unsupported(op, "pads do not match the axes");
+    for (std::size_t i = 0; i < axes.size(); ++i) {
+      const std::int64_t a = axes[i] < 0 ? axes[i] + static_cast<std::int64_t>(r) : axes[i];
+      if (a < 0 || a >= static_cast<std::int64_t>(r)) unsupported(op, "axis out of range");
+      pb[static_cast<std::size_t>(a)] = given[i];
+      pe[static_cast<std::size_t>(a)] = given[axes.size() + i];
+    }
+  } else {
+    if (given.size() != 2 * r) unsupported(op, "pads do not match the input's rank");
+    for (std::size_t d = 0; d < r; ++d) { pb[d] = given[d]; pe[d] = given[r + d]; }
+  }
+  bool crop = false;
+  for (std::size_t d = 0; d < r; ++d) crop |= pb[d] < 0 || pe[d] < 0;
+  if ((crop || mode == "edge") && (!x.shape.is_static() || !yt.shape.is_static()))
+    unsupported(op, std::string(crop ? "negative pads" : "mode edge") + " on a dynamic shape");
+  std::vector<std::int64_t> padded_shape;
+  if (x.shape.is_static()) {
+    padded_shape = x.shape.sizes();
+    for (std::size_t d = 0; d < r; ++d) padded_shape[d] += std::max<std::int64_t>(pb[d], 0) + std::max<std::int64_t>(pe[d], 0);
+  }
+  const int padded = crop ? add_tensor(unique(base + "/padded"), x.dtype, padded_shape, x.quant) : tensor(op.outputs[0]);
+  if (mode == "edge") {
+    std::vector<std::int64_t> shape = x.shape.sizes();
+    int cur = tensor(op.inputs[0]);
+    std::size_t last = r;
+    for (std::size_t d = 0; d < r; ++d)
+      if (pb[d] > 0 || pe[d] > 0) last = d;
+    if (last == r) {  // nothing to pad
+      emit(B::RESHAPE, {cur, const_i32(base + "/shape", padded_shape)}, {padded});
+    }
+    for (std::size_t d = 0; d < r && last < r; ++d) {
+      if (pb[d] <= 0 && pe[d] <= 0) continue;
+      std::vector<int> pieces;
+      for (int side = 0; side < 2; ++side) {
+        const std::int64_t n = side == 0 ? pb[d] : pe[d];
+        if (n <= 0) {
+          if (side == 0) pieces.push_back(cur);
+          continue;
+        }
+        std::vector<std::int64_t> begin(r, 0), size = shape, mult(r, 1);
+        begin[d] = side == 0 ? 0 : shape[d] - 1;
+        size[d] = 1;
+        const int edge = add_tensor(unique(base + "/edge"), x.dtype, size, x.quant);
+        emit(B::SLICE, {cur, const_i32(base + "/edge_begin", begin), const_i32(base + "/edge_size", size)}, {edge},
+             tfl::BuiltinOptions::SliceOptions, tfl::CreateSliceOptions(fbb_).Union(), version_for(op, 2));
+        mult[d] = n;
+        size[d] = n;
+        const int tiled = add_tensor(unique(base + "/edge_tiled"), x.dtype, size, x.quant);
+        emit(B::TILE, {edge, const_i32(base + "/edge_multiples", mult)}, {tiled}, tfl::BuiltinOptions::TileOptions,
+             tfl::CreateTileOptions(fbb_).Union());
+        if (side == 0) { pieces.push_back(tiled); pieces.push_back(cur); }
+        else pieces.push_back(tiled);
+      }
+      shape[d] += std::max<std::int64_t>(pb[d], 0) + std::max<std::int64_t>(pe[d], 0);
+      const int joined = d == last ? padded : add_tensor(unique(base + "/edge_padded"), x.dtype, shape, x.quant);
+      emit(B::CONCATENATION, pieces, {joined}, tfl::BuiltinOptions::ConcatenationOptions,
+           tfl::CreateConcatenationOptions(fbb_, static_cast<int>(d)).Union(), version_for(op, 2));
+      cur = joined;
+    }
+  } else {
+    std::vector<std::int32_t> v;
+    for (std::size_t d = 0; d < r; ++d) {
+      v.push_back(static_cast<std::int32_t>(std::max<std::int64_t>(pb[d], 0)));
+      v.push_back(static_cast<std::int32_t>(std::max<std::int64_t>(pe[d], 0)));
+    }
+    const int paddings = add_tensor(unique(base + "/paddings"), ir::DType::Int32, {static_cast<std::int64_t>(r), 2}, std::nullopt, v.data(),
+                                    v.size() * 4);
+    emit_pad(tensor(op.inputs[0]), paddings, padded);
+  }
+  if (crop) {
+    std::vector<std::int64_t> begin(r);
+    for (std::size_t d = 0; d < r; ++d) begin[d] = std::max<std::int64_t>(-pb[d], 0);
+    emit(B::SLICE, {padded, const_i32(base + "/crop_begin", begin), const_i32(base + "/crop_size", yt.shape.sizes())}, {tensor(op.outputs[0])},
+         tfl::BuiltinOptions::SliceOptions, tfl::CreateSliceOptions(fbb_).Union(), version_for(op, 2));
+  }
+}
+
 void Writer::write_op(const ir::Operation& op) {
   if (folded_.count(&op)) return;
+  current_ = &op;
   using A = tfl::ActivationFunctionType;
   auto in = [&](std::size_t i) { return i < op.inputs.size() ? tensor(op.inputs[i]) : -1; };
   auto y = [&] { return tensor(op.outputs[0]); };
@@ -1522,7 +1801,7 @@ void Writer::write_op(const ir::Operation& op) {
     case K::ArgMax: case K::ArgMin: case K::CumSum: case K::TopK: case K::NonZero: return index_op(op);
     case K::Shape: case K::ConstantOfShape: case K::Range: case K::Tile: case K::Expand: case K::OneHot:
       return shape_op(op);
-    case K::GatherND: case K::ScatterND: case K::ReverseSequence: return gather_scatter(op);
+    case K::GatherND: case K::GatherElements: case K::ScatterND: case K::ReverseSequence: return gather_scatter(op);
     case K::Resize: return resize(op);
     case K::Conv: return conv(op);
     case K::MaxPool: case K::AveragePool: case K::GlobalAveragePool: case K::GlobalMaxPool: return pool(op);
@@ -1732,30 +2011,7 @@ void Writer::write_op(const ir::Operation& op) {
       emit(B::CONCATENATION, ins, {out}, tfl::BuiltinOptions::ConcatenationOptions, o.Union(), version_for(op, 2));
       return;
     }
-    case K::Pad: {
-      const std::string mode = op.attr_string("mode", "constant");
-      if (mode == "edge")
-        unsupported(op, "mode edge: TFLite's MIRROR_PAD has only REFLECT and SYMMETRIC, and PAD/PADV2 pad with a constant; "
-                        "constant and reflect pads are written");
-      if (mode != "constant" && mode != "reflect") unsupported(op, "mode " + mode);
-      const auto p = const_ints(op.inputs[1], op);
-      const std::size_t r = p.size() / 2;
-      std::vector<std::int32_t> v;
-      for (std::size_t d = 0; d < r; ++d) {
-        v.push_back(static_cast<std::int32_t>(p[d]));
-        v.push_back(static_cast<std::int32_t>(p[r + d]));
-      }
-      const int pads = add_tensor(unique(op.outputs[0] + "/paddings"), ir::DType::Int32, {static_cast<std::int64_t>(r), 2},
-                                  std::nullopt, v.data(), v.size() * 4);
-      if (mode == "reflect")  // ONNX's reflect leaves the edge out, as REFLECT does
-        emit(B::MIRROR_PAD, {in(0), pads}, {y()}, tfl::BuiltinOptions::MirrorPadOptions,
-             tfl::CreateMirrorPadOptions(fbb_, tfl::MirrorPadMode::REFLECT).Union(), version_for(op, 2));
-      else if (op.inputs.size() > 2 && !op.inputs[2].empty())
-        emit(B::PADV2, {in(0), pads, in(2)}, {y()}, tfl::BuiltinOptions::PadV2Options, tfl::CreatePadV2Options(fbb_).Union(), version_for(op, 2));
-      else
-        emit(B::PAD, {in(0), pads}, {y()}, tfl::BuiltinOptions::PadOptions, tfl::CreatePadOptions(fbb_).Union(), version_for(op, 2));
-      return;
-    }
+    case K::Pad: return pad(op);
     case K::Slice: {
       const ir::Tensor& x = t(op.inputs[0]);
       if (!x.shape.is_static()) unsupported(op, "needs a static input shape");
