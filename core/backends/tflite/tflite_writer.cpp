@@ -166,10 +166,18 @@ class Writer {
   void index_op(const ir::Operation& op);
   /// Shape, ConstantOfShape, Range, Tile, Expand, OneHot, Split with sizes.
   void shape_op(const ir::Operation& op);
-  /// GatherND, GatherElements, ScatterND, ReverseSequence.
+  /// GatherND, GatherElements, ScatterND, ScatterElements, ReverseSequence.
   void gather_scatter(const ir::Operation& op);
+  int element_coordinates(const ir::Operation& op, bool int32_only);
+  void scatter_into(const ir::Operation& op, int idx, bool add);
   void resize(const ir::Operation& op);
   void pad(const ir::Operation& op);
+  /// Max/Min/Sum/Mean of any number of inputs.
+  void variadic(const ir::Operation& op);
+  /// Softmax/LogSoftmax on any axis, Hardmax.
+  void per_axis(const ir::Operation& op);
+  /// IsNaN, IsInf, Trilu, CastLike.
+  void elementwise_misc(const ir::Operation& op);
   /// Resize as constant FULLY_CONNECTED weights along H and W (any mode the op has).
   void resize_by_matrices(const ir::Operation& op, const std::size_t hw[2], const std::vector<double> weights[2],
                           const std::vector<char> outside[2]);
@@ -1212,6 +1220,111 @@ void Writer::shape_op(const ir::Operation& op) {
 
 // ---- gather / scatter ----------------------------------------------------------------
 
+// Full coordinates [indices' shape..., rank] of GatherElements / ScatterElements: each index
+// position with its `axis` coordinate replaced by the index (negative ones counted from the
+// end): the constant positions of the other axes CONCATENATEd around the indices.
+int Writer::element_coordinates(const ir::Operation& op, bool int32_only) {
+  const ir::Tensor& ix = t(op.inputs[1]);
+  const ir::Tensor& x = t(op.inputs[0]);
+  const std::string base = op.outputs[0];
+  if (!x.shape.is_static() || !ix.shape.is_static()) unsupported(op, "needs static shapes");
+  if (ix.dtype != ir::DType::Int32 && ix.dtype != ir::DType::Int64) unsupported(op, "indices of type " + std::string(ir::dtype_name(ix.dtype)));
+  const auto xs = x.shape.sizes(), is = ix.shape.sizes();
+  const auto r = static_cast<std::int64_t>(xs.size());
+  std::int64_t axis = op.attr_int("axis", 0);
+  if (axis < 0) axis += r;
+  if (axis < 0 || axis >= r || static_cast<std::int64_t>(is.size()) != r) unsupported(op, "axis or ranks out of range");
+  const std::int64_t n = xs[static_cast<std::size_t>(axis)];
+  std::int64_t count = 1;
+  for (auto d : is) count *= d;
+  auto position = [&](std::int64_t flat) {
+    std::vector<std::int64_t> pos(is.size());
+    for (std::size_t d = is.size(); d-- > 0;) {
+      pos[d] = flat % is[d];
+      flat /= is[d];
+    }
+    return pos;
+  };
+  const ir::DType it = ix.is_constant() || int32_only ? ir::DType::Int32 : ix.dtype;
+  auto constant = [&](const std::string& name, const std::vector<std::int64_t>& v, std::vector<std::int64_t> shape) {
+    if (it == ir::DType::Int32) {
+      std::vector<std::int32_t> w(v.begin(), v.end());
+      return add_tensor(unique(name), it, shape, std::nullopt, w.data(), w.size() * 4);
+    }
+    return add_tensor(unique(name), it, shape, std::nullopt, v.data(), v.size() * 8);
+  };
+  std::vector<std::int64_t> cshape(is);
+  cshape.push_back(r);
+  int coords;
+  if (ix.is_constant()) {
+    const auto v = const_ints(op.inputs[1], op);
+    std::vector<std::int64_t> c;
+    for (std::int64_t p = 0; p < count; ++p) {
+      auto pos = position(p);
+      const std::int64_t i = v[static_cast<std::size_t>(p)];
+      pos[static_cast<std::size_t>(axis)] = i < 0 ? i + n : i;  // ONNX counts negative indices from the end
+      c.insert(c.end(), pos.begin(), pos.end());
+    }
+    coords = constant(base + "/coordinates", c, cshape);
+  } else {
+    const int wrapped = temp(op.inputs[1] + "/from_start", it, ix.shape);
+    const int typed = cast(tensor(op.inputs[1]), ix.dtype, it, ix.shape, op.inputs[1] + "/i32");
+    emit(B::FLOOR_MOD, {typed, const_scalar(op.inputs[1] + "/axis_size", it, double(n))}, {wrapped},
+         tfl::BuiltinOptions::FloorModOptions, tfl::CreateFloorModOptions(fbb_).Union());
+    std::vector<std::int64_t> one(is);
+    one.push_back(1);
+    const int column = temp(op.inputs[1] + "/column", it, one);
+    emit(B::EXPAND_DIMS, {wrapped, const_i32(base + "/last", {r}, true)}, {column}, tfl::BuiltinOptions::ExpandDimsOptions,
+         tfl::CreateExpandDimsOptions(fbb_).Union());
+    std::vector<int> pieces;
+    for (int part = 0; part < 2; ++part) {
+      const std::int64_t lo = part == 0 ? 0 : axis + 1, hi = part == 0 ? axis : r;
+      if (hi > lo) {
+        std::vector<std::int64_t> c;
+        for (std::int64_t p = 0; p < count; ++p) {
+          const auto pos = position(p);
+          c.insert(c.end(), pos.begin() + lo, pos.begin() + hi);
+        }
+        std::vector<std::int64_t> s(is);
+        s.push_back(hi - lo);
+        pieces.push_back(constant(base + (part == 0 ? "/leading" : "/trailing"), c, s));
+      }
+      if (part == 0) pieces.push_back(column);
+    }
+    coords = temp(base + "/coordinates", it, cshape);
+    emit(B::CONCATENATION, pieces, {coords}, tfl::BuiltinOptions::ConcatenationOptions,
+         tfl::CreateConcatenationOptions(fbb_, static_cast<int>(r)).Union());
+  }
+  return coords;
+}
+
+// ONNX's scatter into `data` (input 0) of `updates` (input 2) at full coordinates `idx`:
+// SCATTER_ND sums into zeros, so add = data + scatter(updates), and none =
+// select(scatter(ones) > 0, scatter(updates), data).
+void Writer::scatter_into(const ir::Operation& op, int idx, bool add) {
+  const ir::Tensor& x = t(op.inputs[0]);
+  const ir::Tensor& ut = t(op.inputs[2]);
+  const std::string base = op.outputs[0];
+  const int shape = const_i32(base + "/shape", x.shape.sizes());
+  const int scattered = temp(base + "/scattered", x.dtype, x.shape);
+  emit(B::SCATTER_ND, {idx, tensor(op.inputs[2]), shape}, {scattered}, tfl::BuiltinOptions::ScatterNdOptions,
+       tfl::CreateScatterNdOptions(fbb_).Union());
+  if (add) {
+    emit(B::ADD, {tensor(op.inputs[0]), scattered}, {tensor(op.outputs[0])}, tfl::BuiltinOptions::AddOptions, tfl::CreateAddOptions(fbb_).Union());
+    return;
+  }
+  const std::size_t n = static_cast<std::size_t>(ut.shape.num_elements().value_or(0));
+  std::vector<float> ones(n, 1.f);
+  const int one = add_tensor(unique(base + "/ones"), ir::DType::Float32, ut.shape.sizes(), std::nullopt, ones.data(), n * 4);
+  const int mask = temp(base + "/written", ir::DType::Float32, x.shape);
+  emit(B::SCATTER_ND, {idx, one, shape}, {mask}, tfl::BuiltinOptions::ScatterNdOptions, tfl::CreateScatterNdOptions(fbb_).Union());
+  const int cond = temp(base + "/is_written", ir::DType::Bool, x.shape);
+  emit(B::GREATER, {mask, const_scalar(base + "/zero", ir::DType::Float32, 0)}, {cond}, tfl::BuiltinOptions::GreaterOptions,
+       tfl::CreateGreaterOptions(fbb_).Union());
+  emit(B::SELECT_V2, {cond, scattered, tensor(op.inputs[0])}, {tensor(op.outputs[0])}, tfl::BuiltinOptions::SelectV2Options,
+       tfl::CreateSelectV2Options(fbb_).Union());
+}
+
 void Writer::gather_scatter(const ir::Operation& op) {
   const std::string base = op.outputs[0];
   const ir::Tensor& x = t(op.inputs[0]);
@@ -1294,99 +1407,26 @@ void Writer::gather_scatter(const ir::Operation& op) {
       } else {
         idx = cast(idx, ix.dtype, ir::DType::Int32, ix.shape, op.inputs[1] + "/i32");
       }
-      const int shape = const_i32(base + "/shape", x.shape.sizes());
-      const int scattered = temp(base + "/scattered", x.dtype, x.shape);
-      emit(B::SCATTER_ND, {idx, tensor(op.inputs[2]), shape}, {scattered}, tfl::BuiltinOptions::ScatterNdOptions,
-           tfl::CreateScatterNdOptions(fbb_).Union());
-      if (red == "add") {
-        emit(B::ADD, {tensor(op.inputs[0]), scattered}, {tensor(op.outputs[0])}, tfl::BuiltinOptions::AddOptions, tfl::CreateAddOptions(fbb_).Union());
-        return;
-      }
-      const std::size_t n = static_cast<std::size_t>(ut.shape.num_elements().value_or(0));
-      std::vector<float> ones(n, 1.f);
-      const int one = add_tensor(unique(base + "/ones"), ir::DType::Float32, ut.shape.sizes(), std::nullopt, ones.data(), n * 4);
-      const int mask = temp(base + "/written", ir::DType::Float32, x.shape);
-      emit(B::SCATTER_ND, {idx, one, shape}, {mask}, tfl::BuiltinOptions::ScatterNdOptions, tfl::CreateScatterNdOptions(fbb_).Union());
-      const int cond = temp(base + "/is_written", ir::DType::Bool, x.shape);
-      emit(B::GREATER, {mask, const_scalar(base + "/zero", ir::DType::Float32, 0)}, {cond}, tfl::BuiltinOptions::GreaterOptions,
-           tfl::CreateGreaterOptions(fbb_).Union());
-      emit(B::SELECT_V2, {cond, scattered, tensor(op.inputs[0])}, {tensor(op.outputs[0])}, tfl::BuiltinOptions::SelectV2Options,
-           tfl::CreateSelectV2Options(fbb_).Union());
+      scatter_into(op, idx, red == "add");
       return;
     }
     case K::GatherElements: {
-      // out[p] = data[p with p[axis] = indices[p]]: GATHER_ND on full coordinates, the
-      // constant positions of every other axis CONCATENATEd around the indices.
-      const ir::Tensor& ix = t(op.inputs[1]);
-      if (!x.shape.is_static() || !ix.shape.is_static()) unsupported(op, "needs static shapes");
-      if (ix.dtype != ir::DType::Int32 && ix.dtype != ir::DType::Int64) unsupported(op, "indices of type " + std::string(ir::dtype_name(ix.dtype)));
-      const auto xs = x.shape.sizes(), is = ix.shape.sizes();
-      const auto r = static_cast<std::int64_t>(xs.size());
-      std::int64_t axis = op.attr_int("axis", 0);
-      if (axis < 0) axis += r;
-      if (axis < 0 || axis >= r || static_cast<std::int64_t>(is.size()) != r) unsupported(op, "axis or ranks out of range");
-      const std::int64_t n = xs[static_cast<std::size_t>(axis)];
-      std::int64_t count = 1;
-      for (auto d : is) count *= d;
-      auto position = [&](std::int64_t flat) {
-        std::vector<std::int64_t> pos(is.size());
-        for (std::size_t d = is.size(); d-- > 0;) {
-          pos[d] = flat % is[d];
-          flat /= is[d];
-        }
-        return pos;
-      };
-      const ir::DType it = ix.is_constant() ? ir::DType::Int32 : ix.dtype;
-      auto constant = [&](const std::string& name, const std::vector<std::int64_t>& v, std::vector<std::int64_t> shape) {
-        if (it == ir::DType::Int32) {
-          std::vector<std::int32_t> w(v.begin(), v.end());
-          return add_tensor(unique(name), it, shape, std::nullopt, w.data(), w.size() * 4);
-        }
-        return add_tensor(unique(name), it, shape, std::nullopt, v.data(), v.size() * 8);
-      };
-      std::vector<std::int64_t> cshape(is);
-      cshape.push_back(r);
-      int coords;
-      if (ix.is_constant()) {
-        const auto v = const_ints(op.inputs[1], op);
-        std::vector<std::int64_t> c;
-        for (std::int64_t p = 0; p < count; ++p) {
-          auto pos = position(p);
-          const std::int64_t i = v[static_cast<std::size_t>(p)];
-          pos[static_cast<std::size_t>(axis)] = i < 0 ? i + n : i;  // ONNX counts negative indices from the end
-          c.insert(c.end(), pos.begin(), pos.end());
-        }
-        coords = constant(base + "/coordinates", c, cshape);
-      } else {
-        const int wrapped = temp(op.inputs[1] + "/from_start", it, ix.shape);
-        emit(B::FLOOR_MOD, {tensor(op.inputs[1]), const_scalar(op.inputs[1] + "/axis_size", it, double(n))}, {wrapped},
-             tfl::BuiltinOptions::FloorModOptions, tfl::CreateFloorModOptions(fbb_).Union());
-        std::vector<std::int64_t> one(is);
-        one.push_back(1);
-        const int column = temp(op.inputs[1] + "/column", it, one);
-        emit(B::EXPAND_DIMS, {wrapped, const_i32(base + "/last", {r}, true)}, {column}, tfl::BuiltinOptions::ExpandDimsOptions,
-             tfl::CreateExpandDimsOptions(fbb_).Union());
-        std::vector<int> pieces;
-        for (int part = 0; part < 2; ++part) {
-          const std::int64_t lo = part == 0 ? 0 : axis + 1, hi = part == 0 ? axis : r;
-          if (hi > lo) {
-            std::vector<std::int64_t> c;
-            for (std::int64_t p = 0; p < count; ++p) {
-              const auto pos = position(p);
-              c.insert(c.end(), pos.begin() + lo, pos.begin() + hi);
-            }
-            std::vector<std::int64_t> s(is);
-            s.push_back(hi - lo);
-            pieces.push_back(constant(base + (part == 0 ? "/leading" : "/trailing"), c, s));
-          }
-          if (part == 0) pieces.push_back(column);
-        }
-        coords = temp(base + "/coordinates", it, cshape);
-        emit(B::CONCATENATION, pieces, {coords}, tfl::BuiltinOptions::ConcatenationOptions,
-             tfl::CreateConcatenationOptions(fbb_, static_cast<int>(r)).Union());
-      }
+      // out[p] = data[p with p[axis] = indices[p]]: GATHER_ND on full coordinates
+      const int coords = element_coordinates(op, false);
       emit(B::GATHER_ND, {tensor(op.inputs[0]), coords}, {tensor(op.outputs[0])}, tfl::BuiltinOptions::GatherNdOptions,
            tfl::CreateGatherNdOptions(fbb_).Union());
+      return;
+    }
+    case K::ScatterElements: {
+      // data with data[p with p[axis] = indices[p]] = updates[p]: SCATTER_ND on full coordinates,
+      // then as ScatterND (none: select where written; add: data + the scattered sum)
+      const std::string red = op.attr_string("reduction", "none");
+      if (red != "none" && red != "add")
+        unsupported(op, "reduction " + red + " (TFLite's SCATTER_ND only sums into zeros: none and add are expressible)");
+      const ir::Tensor& ut = t(op.inputs[2]);
+      if (!x.shape.is_static() || !ut.shape.is_static()) unsupported(op, "needs static shapes");
+      const int coords = element_coordinates(op, true);
+      scatter_into(op, coords, red == "add");
       return;
     }
     case K::ReverseSequence: {
@@ -1785,6 +1825,178 @@ void Writer::pad(const ir::Operation& op) {
   }
 }
 
+// ---- variadic and per-axis ops ---------------------------------------------------------
+
+namespace {
+// The broadcast of two static shapes (numpy rules), or nothing.
+std::optional<std::vector<std::int64_t>> broadcast_shape(std::vector<std::int64_t> a, std::vector<std::int64_t> b) {
+  if (a.size() < b.size()) std::swap(a, b);
+  b.insert(b.begin(), a.size() - b.size(), 1);
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (a[i] == b[i] || b[i] == 1) continue;
+    if (a[i] == 1) a[i] = b[i];
+    else return std::nullopt;
+  }
+  return a;
+}
+}  // namespace
+
+void Writer::variadic(const ir::Operation& op) {
+  // Max/Min/Sum/Mean of n inputs: the binary op chained left to right (broadcasting as the
+  // n-ary op does); Mean divides the sum by n.
+  const ir::Tensor& yt = t(op.outputs[0]);
+  const std::string base = op.outputs[0];
+  const B code = op.kind == K::Max ? B::MAXIMUM : op.kind == K::Min ? B::MINIMUM : B::ADD;
+  auto binary = [&](int a, int b, int out) {
+    if (code == B::ADD) emit(B::ADD, {a, b}, {out}, tfl::BuiltinOptions::AddOptions, tfl::CreateAddOptions(fbb_).Union(), version_for(op, 2));
+    else emit(code, {a, b}, {out}, tfl::BuiltinOptions::MaximumMinimumOptions, tfl::CreateMaximumMinimumOptions(fbb_).Union(), version_for(op, 2));
+  };
+  if (op.kind == K::Mean && yt.dtype != ir::DType::Float32) unsupported(op, "on " + std::string(ir::dtype_name(yt.dtype)));
+  if (t(op.inputs[0]).quant || yt.quant) {
+    if (op.inputs.size() != 2 || op.kind == K::Mean || op.kind == K::Sum) unsupported(op, "quantised with other than two inputs");
+  }
+  const bool divide = op.kind == K::Mean;
+  if (op.inputs.size() == 1 && !divide) {
+    const auto shape = yt.shape.sizes();
+    std::vector<std::int32_t> ns(shape.begin(), shape.end());
+    emit(B::RESHAPE, {tensor(op.inputs[0]), const_i32(base + "/shape", shape)}, {tensor(op.outputs[0])}, tfl::BuiltinOptions::ReshapeOptions,
+         tfl::CreateReshapeOptionsDirect(fbb_, &ns).Union());
+    return;
+  }
+  int acc = tensor(op.inputs[0]);
+  std::vector<std::int64_t> shape = t(op.inputs[0]).shape.is_static() ? t(op.inputs[0]).shape.sizes() : std::vector<std::int64_t>{};
+  for (std::size_t i = 1; i < op.inputs.size(); ++i) {
+    const bool last = i + 1 == op.inputs.size() && !divide;
+    int out;
+    if (last) {
+      out = tensor(op.outputs[0]);
+    } else {
+      const ir::Tensor& b = t(op.inputs[i]);
+      if (!t(op.inputs[0]).shape.is_static() || !b.shape.is_static()) unsupported(op, "more than two inputs of dynamic shape");
+      const auto s = broadcast_shape(shape, b.shape.sizes());
+      if (!s) unsupported(op, "inputs that do not broadcast");
+      shape = *s;
+      out = temp(base + "/partial", yt.dtype, shape);
+    }
+    binary(acc, tensor(op.inputs[i]), out);
+    acc = out;
+  }
+  if (divide)
+    emit(B::DIV, {acc, const_scalar(base + "/count", ir::DType::Float32, double(op.inputs.size()))}, {tensor(op.outputs[0])},
+         tfl::BuiltinOptions::DivOptions, tfl::CreateDivOptions(fbb_).Union());
+}
+
+void Writer::per_axis(const ir::Operation& op) {
+  const ir::Tensor& x = t(op.inputs[0]);
+  const ir::Tensor& yt = t(op.outputs[0]);
+  const std::string base = op.outputs[0];
+  if (!x.shape.rank_known) unsupported(op, "an input of unknown rank");
+  const auto r = static_cast<std::int64_t>(x.shape.rank());
+  std::int64_t axis = op.attr_int("axis", -1);
+  if (axis < 0) axis += r;
+  if (axis < 0 || axis >= r) unsupported(op, "axis out of range");
+  switch (op.kind) {
+    case K::Softmax: case K::LogSoftmax: {
+      // TFLite's (LOG_)SOFTMAX works on the last axis: another one goes there and back (TRANSPOSE)
+      auto write = [&](int in, int out) {
+        if (op.kind == K::Softmax)
+          emit(B::SOFTMAX, {in}, {out}, tfl::BuiltinOptions::SoftmaxOptions, tfl::CreateSoftmaxOptions(fbb_, 1.0f).Union(), version_for(op, 2));
+        else
+          emit(B::LOG_SOFTMAX, {in}, {out}, tfl::BuiltinOptions::LogSoftmaxOptions, tfl::CreateLogSoftmaxOptions(fbb_).Union(), version_for(op, 2));
+      };
+      if (axis == r - 1) return write(tensor(op.inputs[0]), tensor(op.outputs[0]));
+      if (x.quant) unsupported(op, "axis other than the last on a quantised tensor");
+      std::vector<std::int64_t> perm;
+      for (std::int64_t d = 0; d < r; ++d) perm.push_back(d);
+      std::swap(perm[static_cast<std::size_t>(axis)], perm.back());
+      const int moved = transpose(tensor(op.inputs[0]), x.dtype, x.shape, perm, base + "/axis_last");
+      ir::Shape ms = x.shape;
+      std::swap(ms.dims[static_cast<std::size_t>(axis)], ms.dims.back());
+      const int s = temp(base + "/softmax_last", yt.dtype, ms);
+      write(moved, s);
+      emit(B::TRANSPOSE, {s, const_i32(base + "/perm_back", perm)}, {tensor(op.outputs[0])}, tfl::BuiltinOptions::TransposeOptions,
+           tfl::CreateTransposeOptions(fbb_).Union());
+      return;
+    }
+    case K::Hardmax: {
+      // 1 at the first largest value along the axis: ONE_HOT of ARG_MAX (which keeps the first)
+      if (x.dtype != ir::DType::Float32 || x.quant) unsupported(op, "on " + std::string(ir::dtype_name(x.dtype)));
+      if (!x.shape.dims[static_cast<std::size_t>(axis)].is_static()) unsupported(op, "a dynamic axis");
+      ir::Shape reduced = x.shape;
+      reduced.dims.erase(reduced.dims.begin() + axis);
+      const int idx = temp(base + "/argmax", ir::DType::Int32, reduced);
+      emit(B::ARG_MAX, {tensor(op.inputs[0]), const_i32(base + "/axis", {axis})}, {idx}, tfl::BuiltinOptions::ArgMaxOptions,
+           tfl::CreateArgMaxOptions(fbb_, tfl::TensorType::INT32).Union());
+      emit(B::ONE_HOT,
+           {idx, const_i32(base + "/depth", {x.shape.dims[static_cast<std::size_t>(axis)].value}, true),
+            const_scalar(base + "/one", ir::DType::Float32, 1), const_scalar(base + "/zero", ir::DType::Float32, 0)},
+           {tensor(op.outputs[0])}, tfl::BuiltinOptions::OneHotOptions, tfl::CreateOneHotOptions(fbb_, static_cast<int>(axis)).Union());
+      return;
+    }
+    default: unsupported(op);
+  }
+}
+
+void Writer::elementwise_misc(const ir::Operation& op) {
+  const ir::Tensor& x = t(op.inputs[0]);
+  const std::string base = op.outputs[0];
+  switch (op.kind) {
+    case K::IsNaN:  // NaN is the one value unequal to itself
+      if (x.dtype != ir::DType::Float32) unsupported(op, "on " + std::string(ir::dtype_name(x.dtype)));
+      emit(B::NOT_EQUAL, {tensor(op.inputs[0]), tensor(op.inputs[0])}, {tensor(op.outputs[0])}, tfl::BuiltinOptions::NotEqualOptions,
+           tfl::CreateNotEqualOptions(fbb_).Union());
+      return;
+    case K::IsInf: {
+      if (x.dtype != ir::DType::Float32) unsupported(op, "on " + std::string(ir::dtype_name(x.dtype)));
+      const bool pos = op.attr_int("detect_positive", 1) != 0, neg = op.attr_int("detect_negative", 1) != 0;
+      const double inf = std::numeric_limits<double>::infinity();
+      auto equal = [&](double v, int out) {
+        emit(B::EQUAL, {tensor(op.inputs[0]), const_scalar(base + (v > 0 ? "/plus_inf" : "/minus_inf"), ir::DType::Float32, v)}, {out},
+             tfl::BuiltinOptions::EqualOptions, tfl::CreateEqualOptions(fbb_).Union());
+      };
+      if (pos && neg) {
+        const int a = temp(base + "/is_plus_inf", ir::DType::Bool, x.shape), b = temp(base + "/is_minus_inf", ir::DType::Bool, x.shape);
+        equal(inf, a);
+        equal(-inf, b);
+        emit(B::LOGICAL_OR, {a, b}, {tensor(op.outputs[0])}, tfl::BuiltinOptions::LogicalOrOptions, tfl::CreateLogicalOrOptions(fbb_).Union());
+      } else if (pos || neg) {
+        equal(pos ? inf : -inf, tensor(op.outputs[0]));
+      } else {  // nothing detected: x < -inf is false everywhere (NaN included)
+        emit(B::LESS, {tensor(op.inputs[0]), const_scalar(base + "/minus_inf", ir::DType::Float32, -inf)}, {tensor(op.outputs[0])},
+             tfl::BuiltinOptions::LessOptions, tfl::CreateLessOptions(fbb_).Union());
+      }
+      return;
+    }
+    case K::Trilu: {
+      // A constant [N, M] mask of the kept triangle: SELECT_V2(mask, x, 0)
+      if (!x.shape.is_static() || x.shape.rank() < 2) unsupported(op, "needs a static shape of rank 2 or more");
+      std::int64_t k = 0;
+      if (op.inputs.size() > 1 && !op.inputs[1].empty()) {
+        const auto v = const_ints(op.inputs[1], op);
+        if (v.size() != 1) unsupported(op, "k must hold one value");
+        k = v[0];
+      }
+      const bool upper = op.attr_int("upper", 1) != 0;
+      const auto xs = x.shape.sizes();
+      const std::int64_t n = xs[xs.size() - 2], m = xs.back();
+      std::vector<std::uint8_t> mask(static_cast<std::size_t>(n * m));
+      for (std::int64_t i = 0; i < n; ++i)
+        for (std::int64_t j = 0; j < m; ++j) mask[static_cast<std::size_t>(i * m + j)] = upper ? j - i >= k : j - i <= k;
+      const int mk = add_tensor(unique(base + "/mask"), ir::DType::Bool, {n, m}, std::nullopt, mask.data(), mask.size());
+      emit(B::SELECT_V2, {mk, tensor(op.inputs[0]), const_scalar(base + "/zero", x.dtype, 0)}, {tensor(op.outputs[0])},
+           tfl::BuiltinOptions::SelectV2Options, tfl::CreateSelectV2Options(fbb_).Union());
+      return;
+    }
+    case K::CastLike: {
+      const auto it = tensor_type(x.dtype), ot = tensor_type(t(op.outputs[0]).dtype);
+      if (!it || !ot) unsupported(op, "types");
+      emit(B::CAST, {tensor(op.inputs[0])}, {tensor(op.outputs[0])}, tfl::BuiltinOptions::CastOptions, tfl::CreateCastOptions(fbb_, *it, *ot).Union());
+      return;
+    }
+    default: unsupported(op);
+  }
+}
+
 void Writer::write_op(const ir::Operation& op) {
   if (folded_.count(&op)) return;
   current_ = &op;
@@ -1801,8 +2013,12 @@ void Writer::write_op(const ir::Operation& op) {
     case K::ArgMax: case K::ArgMin: case K::CumSum: case K::TopK: case K::NonZero: return index_op(op);
     case K::Shape: case K::ConstantOfShape: case K::Range: case K::Tile: case K::Expand: case K::OneHot:
       return shape_op(op);
-    case K::GatherND: case K::GatherElements: case K::ScatterND: case K::ReverseSequence: return gather_scatter(op);
+    case K::GatherND: case K::GatherElements: case K::ScatterND: case K::ScatterElements: case K::ReverseSequence:
+      return gather_scatter(op);
     case K::Resize: return resize(op);
+    case K::Sum: case K::Mean: return variadic(op);
+    case K::Hardmax: return per_axis(op);
+    case K::IsNaN: case K::IsInf: case K::Trilu: case K::CastLike: return elementwise_misc(op);
     case K::Conv: return conv(op);
     case K::MaxPool: case K::AveragePool: case K::GlobalAveragePool: case K::GlobalMaxPool: return pool(op);
     case K::FullyConnected: case K::Gemm: case K::MatMul: {
@@ -1863,7 +2079,7 @@ void Writer::write_op(const ir::Operation& op) {
       return;
     }
     case K::Max: case K::Min:
-      if (op.inputs.size() != 2) unsupported(op, "only two inputs");
+      if (op.inputs.size() != 2) return variadic(op);
       emit(op.kind == K::Max ? B::MAXIMUM : B::MINIMUM, {in(0), in(1)}, {y()}, tfl::BuiltinOptions::MaximumMinimumOptions,
            tfl::CreateMaximumMinimumOptions(fbb_).Union(), version_for(op, 2));
       return;
@@ -1890,14 +2106,7 @@ void Writer::write_op(const ir::Operation& op) {
     case K::Elu:
       if (attr_f(op, "alpha", 1.0) != 1.0) unsupported(op, "alpha other than 1 (TFLite's ELU has none)");
       return unary(B::ELU, 2);
-    case K::LogSoftmax: {
-      const auto r = static_cast<std::int64_t>(t(op.inputs[0]).shape.rank());
-      const auto axis = op.attr_int("axis", -1);
-      if (axis != -1 && axis != r - 1) unsupported(op, "axis other than the last");
-      emit(B::LOG_SOFTMAX, {in(0)}, {y()}, tfl::BuiltinOptions::LogSoftmaxOptions, tfl::CreateLogSoftmaxOptions(fbb_).Union(),
-           version_for(op, 2));
-      return;
-    }
+    case K::LogSoftmax: return per_axis(op);
     case K::Reciprocal: {
       const ir::Tensor& x = t(op.inputs[0]);
       if (x.dtype != ir::DType::Float32) unsupported(op, "on " + std::string(ir::dtype_name(x.dtype)));
@@ -1941,14 +2150,7 @@ void Writer::write_op(const ir::Operation& op) {
       return;
     }
     case K::PRelu: emit(B::PRELU, {in(0), in(1)}, {y()}); return;
-    case K::Softmax: {
-      const auto r = static_cast<std::int64_t>(t(op.inputs[0]).shape.rank());
-      const auto axis = op.attr_int("axis", -1);
-      if (axis != -1 && axis != r - 1) unsupported(op, "axis other than the last");
-      emit(B::SOFTMAX, {in(0)}, {y()}, tfl::BuiltinOptions::SoftmaxOptions, tfl::CreateSoftmaxOptions(fbb_, 1.0f).Union(),
-           version_for(op, 2));
-      return;
-    }
+    case K::Softmax: return per_axis(op);
     case K::Reshape: case K::Flatten: case K::Squeeze: case K::Unsqueeze: {
       const ir::Tensor& out = t(op.outputs[0]);
       if (flattens_into_fully_connected(op)) {
