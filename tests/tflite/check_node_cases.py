@@ -5,7 +5,9 @@ interpreter on test_data_set_0's inputs and compared with the case's expected
 outputs: float within 1e-4 x max|expected| (NaN where expected), integers and
 bools exactly. A case with more than one input is also run with its inputs after
 the first made constants (initializers holding the case's data), as weights,
-shapes and axes are in real models: the writer's paths for constant operands. A written file the interpreter refuses, fails to run, or
+shapes and axes are in real models: the writer's paths for constant operands. A
+float64 case (TFLite computes in no float64: the writer refuses it) is also run
+as its float32 twin, expected outputs rounded to float32. A written file the interpreter refuses, fails to run, or
 computes wrongly is a writer bug: the test fails on any of them.
 
 An output the interpreter cannot hand back (int64, uint64, uint16, float16:
@@ -113,14 +115,48 @@ def constant_inputs(onnx, numpy_helper, model, inputs, in_data, work):
     return path
 
 
+def float32_twin(onnx, numpy_helper, model, work):
+    """The model with every float64 tensor (inputs, outputs, initializers, Constant and
+    ConstantOfShape values) made float32: TFLite computes in no float64, so a float64 case's
+    ops are checked on this twin (None when the model has no float64 or casts types itself)."""
+    D, F = onnx.TensorProto.DOUBLE, onnx.TensorProto.FLOAT
+    if any(n.op_type in ("Cast", "CastLike") for n in model.graph.node):
+        return None
+    m = onnx.ModelProto()
+    m.CopyFrom(model)
+    found = False
+    for vi in list(m.graph.input) + list(m.graph.output) + list(m.graph.value_info):
+        if vi.type.tensor_type.elem_type == D:
+            vi.type.tensor_type.elem_type = F
+            found = True
+    def narrow(t):
+        a = numpy_helper.to_array(t).astype(np.float32)
+        t.CopyFrom(numpy_helper.from_array(a, t.name))
+    for t in m.graph.initializer:
+        if t.data_type == D:
+            narrow(t)
+            found = True
+    for n in m.graph.node:
+        for at in n.attribute:
+            if at.type == onnx.AttributeProto.TENSOR and at.t.data_type == D:
+                narrow(at.t)
+                found = True
+    if not found:
+        return None
+    path = os.path.join(work, "float32.onnx")
+    onnx.save(m, path)
+    return path
+
+
 def prepare(variant, node_dir, exe, root, onnx, numpy_helper):
     """Converts one case (or its constant-input variant); returns a dict describing it (and
     its interpreter job when written)."""
-    case, const = variant
+    case, kind = variant
+    const, f32 = kind == "const", kind == "f32"
     case_dir = os.path.join(node_dir, case)
-    work = os.path.join(root, case + (".const" if const else ""))
+    work = os.path.join(root, case + ("." + kind if kind else ""))
     os.makedirs(work, exist_ok=True)
-    res = {"case": case + (" [constant inputs]" if const else "")}
+    res = {"case": case + (" [constant inputs]" if const else " [float32 twin]" if f32 else "")}
     try:
         model, inputs, in_data, out_data = load_case(case_dir, onnx, numpy_helper)
     except Exception as e:  # noqa: BLE001 -- a case onnx cannot read is not ours to judge
@@ -133,6 +169,13 @@ def prepare(variant, node_dir, exe, root, onnx, numpy_helper):
         source = constant_inputs(onnx, numpy_helper, model, inputs, in_data, work)
         model = onnx.load(source)
         inputs, in_data = inputs[:1], in_data[:1]
+    if f32:
+        source = float32_twin(onnx, numpy_helper, model, work)
+        if not source:
+            return res
+        model = onnx.load(source)
+        in_data = [a.astype(np.float32) if a.dtype == np.float64 else a for a in in_data]
+        out_data = [a.astype(np.float32) if a.dtype == np.float64 else a for a in out_data]
     out = os.path.join(work, "model.tflite")
     r = subprocess.run([exe, "convert", source, "--output", out],
                        capture_output=True, text=True, timeout=CONVERT_TIMEOUT)
@@ -261,12 +304,14 @@ def main():
                    if a.only in c and os.path.exists(os.path.join(a.node_dir, c, "model.onnx")))
     variants = []
     for c in cases:
-        variants.append((c, False))
+        variants.append((c, ""))
         try:
             m = onnx.load(os.path.join(a.node_dir, c, "model.onnx"), load_external_data=False)
             inits = {i.name for i in m.graph.initializer}
             if sum(1 for i in m.graph.input if i.name not in inits) > 1:
-                variants.append((c, True))
+                variants.append((c, "const"))
+            if any(vi.type.tensor_type.elem_type == onnx.TensorProto.DOUBLE for vi in list(m.graph.input) + list(m.graph.output)):
+                variants.append((c, "f32"))
         except Exception:  # noqa: BLE001 -- prepare() reports it
             pass
     with cf.ThreadPoolExecutor(WORKERS) as ex:
@@ -293,7 +338,10 @@ def main():
             known.append((p["case"], why))
         else:
             mismatched.append((p["case"], why))
-    print(f"node cases: {len(cases)} (+ {len(variants) - len(cases)} with their inputs after the first made constants); "
+    n_const = sum(1 for _, k in variants if k == "const")
+    n_f32 = sum(1 for _, k in variants if k == "f32")
+    print(f"node cases: {len(cases)} (+ {n_const} with their inputs after the first made constants, "
+          f"+ {n_f32} float64 ones as float32 twins); "
           f"written as float .tflite: {written}; run: {len(to_run)} "
           f"({sum(1 for p in to_run if p.get('probed'))} through an int32/float32 probe Cast); "
           f"matched: {len(matched)}; mismatched: {len(mismatched)}; interpreter errors: {len(errors)}; "
