@@ -178,6 +178,8 @@ class Writer {
   void per_axis(const ir::Operation& op);
   /// IsNaN, IsInf, Trilu, CastLike.
   void elementwise_misc(const ir::Operation& op);
+  void general_gemm(const ir::Operation& op);
+  void qdq_arithmetic(const ir::Operation& op);
   /// Resize as constant FULLY_CONNECTED weights along H and W (any mode the op has).
   void resize_by_matrices(const ir::Operation& op, const std::size_t hw[2], const std::vector<double> weights[2],
                           const std::vector<char> outside[2]);
@@ -393,12 +395,13 @@ int Writer::opcode(B code, int version, const std::string& custom) {
 
 void Writer::emit(B code, std::vector<int> in, std::vector<int> out, tfl::BuiltinOptions type, fb::Offset<void> options,
                   int version) {
-  // Rank limits of TFLite's kernels (measured on tfjs-tflite's build, tests/tflite): SLICE and
-  // STRIDED_SLICE take at most 5-D; POW, the comparisons, LOGICAL_AND/OR and FLOOR_MOD broadcast
+  // Rank limits of TFLite's kernels (measured on tfjs-tflite's build, tests/tflite): SLICE,
+  // STRIDED_SLICE and TRANSPOSE take at most 5-D; POW, the comparisons, LOGICAL_AND/OR and FLOOR_MOD broadcast
   // at most 4-D (5-D aborts the interpreter), SELECT_V2 5-D: wider operands are broadcast to
   // the output's shape first (BROADCAST_TO goes to 8-D).
   auto name_of = [&] { return current_ ? "op '" + (current_->name.empty() ? current_->op_type : current_->name) + "'" : std::string(); };
-  if ((code == B::SLICE || code == B::STRIDED_SLICE) && !in.empty() && in[0] >= 0 && info_[static_cast<std::size_t>(in[0])].shape.size() > 5)
+  if ((code == B::SLICE || code == B::STRIDED_SLICE || code == B::TRANSPOSE) && !in.empty() && in[0] >= 0 &&
+      info_[static_cast<std::size_t>(in[0])].shape.size() > 5)
     throw UnsupportedOpError(std::string(tfl::EnumNameBuiltinOperator(code)) + " on " +
                                  std::to_string(info_[static_cast<std::size_t>(in[0])].shape.size()) + "-D",
                              "the TFLite writer", "TFLite's " + std::string(tfl::EnumNameBuiltinOperator(code)) + " takes at most 5-D", name_of());
@@ -1997,6 +2000,109 @@ void Writer::elementwise_misc(const ir::Operation& op) {
   }
 }
 
+// ---- linear algebra and quantisation arithmetic on float graphs ------------------------
+
+// Gemm with transA, alpha, beta or a weight known only when the model runs:
+// alpha * BATCH_MATMUL(A, B, adj_x = transA, adj_y = transB) + beta * C.
+void Writer::general_gemm(const ir::Operation& op) {
+  const ir::Tensor& a = t(op.inputs[0]);
+  const ir::Tensor& yt = t(op.outputs[0]);
+  const std::string base = op.outputs[0];
+  if (a.dtype != ir::DType::Float32 || a.quant) unsupported(op, "transA, alpha, beta or a runtime weight on " + std::string(ir::dtype_name(a.dtype)));
+  const double alpha = attr_f(op, "alpha", 1.0), beta = attr_f(op, "beta", 1.0);
+  const bool has_c = op.inputs.size() > 2 && !op.inputs[2].empty() && beta != 0.0;
+  const tfl::ActivationFunctionType act = act_of(op.attr_string("fused_activation", "NONE"), op);
+  const bool scale = alpha != 1.0;
+  if (act != tfl::ActivationFunctionType::NONE && !scale && !has_c) unsupported(op, "a fused activation after a bare product");
+  const int p = scale || has_c ? temp(base + "/product", ir::DType::Float32, yt.shape) : tensor(op.outputs[0]);
+  emit(B::BATCH_MATMUL, {tensor(op.inputs[0]), tensor(op.inputs[1])}, {p}, tfl::BuiltinOptions::BatchMatMulOptions,
+       tfl::CreateBatchMatMulOptions(fbb_, op.attr_int("transA", 0) != 0, op.attr_int("transB", 0) != 0).Union());
+  int v = p;
+  if (scale) {
+    const int s = has_c ? temp(base + "/scaled", ir::DType::Float32, yt.shape) : tensor(op.outputs[0]);
+    emit(B::MUL, {p, const_scalar(base + "/alpha", ir::DType::Float32, alpha)}, {s}, tfl::BuiltinOptions::MulOptions,
+         tfl::CreateMulOptions(fbb_, has_c ? tfl::ActivationFunctionType::NONE : act).Union());
+    v = s;
+  }
+  if (has_c) {
+    const ir::Tensor& c = t(op.inputs[2]);
+    int cv = tensor(op.inputs[2]);
+    if (beta != 1.0) {
+      const int bc = temp(base + "/beta_c", ir::DType::Float32, c.shape);
+      emit(B::MUL, {cv, const_scalar(base + "/beta", ir::DType::Float32, beta)}, {bc}, tfl::BuiltinOptions::MulOptions,
+           tfl::CreateMulOptions(fbb_).Union());
+      cv = bc;
+    }
+    emit(B::ADD, {v, cv}, {tensor(op.outputs[0])}, tfl::BuiltinOptions::AddOptions, tfl::CreateAddOptions(fbb_, act).Union());
+  }
+}
+
+// QuantizeLinear / DequantizeLinear in a float graph (no quantisation params on the tensors,
+// constant scale and zero point): ONNX's arithmetic. Quantize: saturate(round(x / s) + zp)
+// with ROUND half to even as ONNX's, clamped, CAST to the 8-bit type; dequantize: (x - zp) * s.
+void Writer::qdq_arithmetic(const ir::Operation& op) {
+  const bool q = op.kind == K::QuantizeLinear;
+  const ir::Tensor& x = t(op.inputs[0]);
+  const ir::Tensor& yt = t(op.outputs[0]);
+  const ir::Tensor& s = t(op.inputs[1]);
+  const std::string base = op.outputs[0];
+  const bool has_zp = op.inputs.size() > 2 && !op.inputs[2].empty();
+  if (!s.is_constant() || s.dtype != ir::DType::Float32 || (has_zp && !t(op.inputs[2]).is_constant()))
+    unsupported(op, "a scale or zero point known only when the model runs");
+  if (!x.shape.rank_known) unsupported(op, "an input of unknown rank");
+  const ir::DType qt = q ? yt.dtype : x.dtype;
+  if (qt != ir::DType::UInt8 && qt != ir::DType::Int8 && qt != ir::DType::Int32)
+    unsupported(op, "type " + std::string(ir::dtype_name(qt)));
+  if ((q ? x.dtype : yt.dtype) != ir::DType::Float32) unsupported(op, "a float side of type other than float32");
+  // scale and zero point as float constants shaped to broadcast along `axis` (per-axis) or scalars
+  const auto sv = s.data->as<float>();
+  std::vector<float> scales(sv.begin(), sv.end()), zps(scales.size(), 0.f);
+  if (has_zp) {
+    const ir::Tensor& z = t(op.inputs[2]);
+    std::vector<double> zv;
+    if (z.dtype == ir::DType::UInt8) for (auto v : z.data->as<std::uint8_t>()) zv.push_back(v);
+    else if (z.dtype == ir::DType::Int8) for (auto v : z.data->as<std::int8_t>()) zv.push_back(v);
+    else if (z.dtype == ir::DType::Int32) for (auto v : z.data->as<std::int32_t>()) zv.push_back(v);
+    else unsupported(op, "a zero point of type " + std::string(ir::dtype_name(z.dtype)));
+    if (zv.size() != scales.size()) unsupported(op, "scale and zero point of different lengths");
+    for (std::size_t i = 0; i < zv.size(); ++i) zps[i] = static_cast<float>(zv[i]);
+  }
+  const auto r = static_cast<std::int64_t>(x.shape.rank());
+  std::vector<std::int64_t> cshape;
+  if (scales.size() > 1 || s.shape.rank() == 1) {
+    std::int64_t axis = op.attr_int("axis", 1);
+    if (axis < 0) axis += r;
+    if (axis < 0 || axis >= r) unsupported(op, "axis out of range");
+    cshape.assign(static_cast<std::size_t>(r), 1);
+    cshape[static_cast<std::size_t>(axis)] = static_cast<std::int64_t>(scales.size());
+  }
+  const int sc = add_tensor(unique(base + "/scale"), ir::DType::Float32, cshape, std::nullopt, scales.data(), scales.size() * 4);
+  const int zp = add_tensor(unique(base + "/zero_point"), ir::DType::Float32, cshape, std::nullopt, zps.data(), zps.size() * 4);
+  const ir::Shape& fs = q ? x.shape : yt.shape;
+  if (!q) {
+    const int xf = cast(tensor(op.inputs[0]), x.dtype, ir::DType::Float32, x.shape, base + "/float");
+    const int d = temp(base + "/centred", ir::DType::Float32, fs);
+    emit(B::SUB, {xf, zp}, {d}, tfl::BuiltinOptions::SubOptions, tfl::CreateSubOptions(fbb_).Union());
+    emit(B::MUL, {d, sc}, {tensor(op.outputs[0])}, tfl::BuiltinOptions::MulOptions, tfl::CreateMulOptions(fbb_).Union());
+    return;
+  }
+  const int d = temp(base + "/scaled", ir::DType::Float32, fs), rd = temp(base + "/rounded", ir::DType::Float32, fs),
+            sh = temp(base + "/shifted", ir::DType::Float32, fs), lo = temp(base + "/above_min", ir::DType::Float32, fs),
+            hi = temp(base + "/saturated", ir::DType::Float32, fs);
+  emit(B::DIV, {tensor(op.inputs[0]), sc}, {d}, tfl::BuiltinOptions::DivOptions, tfl::CreateDivOptions(fbb_).Union());
+  emit(B::ROUND, {d}, {rd});
+  emit(B::ADD, {rd, zp}, {sh}, tfl::BuiltinOptions::AddOptions, tfl::CreateAddOptions(fbb_).Union());
+  const double qmin = qt == ir::DType::UInt8 ? 0 : qt == ir::DType::Int8 ? -128 : -2147483648.0;
+  const double qmax = qt == ir::DType::UInt8 ? 255 : qt == ir::DType::Int8 ? 127 : 2147483520.0;  // the largest float32 below 2^31
+  emit(B::MAXIMUM, {sh, const_scalar(base + "/qmin", ir::DType::Float32, qmin)}, {lo}, tfl::BuiltinOptions::MaximumMinimumOptions,
+       tfl::CreateMaximumMinimumOptions(fbb_).Union());
+  emit(B::MINIMUM, {lo, const_scalar(base + "/qmax", ir::DType::Float32, qmax)}, {hi}, tfl::BuiltinOptions::MaximumMinimumOptions,
+       tfl::CreateMaximumMinimumOptions(fbb_).Union());
+  const auto ot = tensor_type(qt);
+  emit(B::CAST, {hi}, {tensor(op.outputs[0])}, tfl::BuiltinOptions::CastOptions,
+       tfl::CreateCastOptions(fbb_, tfl::TensorType::FLOAT32, *ot).Union());
+}
+
 void Writer::write_op(const ir::Operation& op) {
   if (folded_.count(&op)) return;
   current_ = &op;
@@ -2029,9 +2135,11 @@ void Writer::write_op(const ir::Operation& op) {
         emit(B::BATCH_MATMUL, {in(0), in(1)}, {y()}, tfl::BuiltinOptions::BatchMatMulOptions, o.Union(), version_for(op, 2));
         return;
       }
+      if (op.kind == K::Gemm && (op.attr_int("transA", 0) != 0 || attr_f(op, "alpha", 1.0) != 1.0 || attr_f(op, "beta", 1.0) != 1.0 ||
+                                 !w.is_constant() ||
+                                 (op.inputs.size() > 2 && !op.inputs[2].empty() && t(op.inputs[2]).shape.rank_known && t(op.inputs[2]).shape.rank() > 1)))
+        return general_gemm(op);
       if (!w.is_constant() || !w.shape.is_static() || w.shape.rank() != 2) unsupported(op, "needs a constant 2-D weight");
-      if (op.kind == K::Gemm && (op.attr_int("transA", 0) != 0 || attr_f(op, "alpha", 1.0) != 1.0 || attr_f(op, "beta", 1.0) != 1.0))
-        unsupported(op, "transA, alpha or beta");
       // TFLite wants [out, in]: FullyConnected and Gemm(transB=1) have it; MatMul/Gemm(transB=0) are [in, out].
       const bool transposed = op.kind == K::FullyConnected || (op.kind == K::Gemm && op.attr_int("transB", 0) != 0);
       int wi = in(1);
@@ -2127,13 +2235,15 @@ void Writer::write_op(const ir::Operation& op) {
       // both of the input's type (a quantised input: its params on the bound too).
       {
         const ir::Tensor& x = t(op.inputs[0]);
-        if (x.dtype != ir::DType::Float32 || x.quant || !x.shape.is_static())
+        const bool plain = x.dtype == ir::DType::Float32 || x.dtype == ir::DType::Int32 || x.dtype == ir::DType::Int64 ||
+                           x.dtype == ir::DType::Int8 || x.dtype == ir::DType::UInt8 || x.dtype == ir::DType::Int16;
+        if (!plain || x.quant || !x.shape.is_static())
           unsupported(op, "bounds other than [0, 6] or [-1, 1] on " + std::string(ir::dtype_name(x.dtype)));
         int v = in(0);
         for (int k = 1; k <= 2; ++k) {
           if (op.inputs.size() <= static_cast<std::size_t>(k) || op.inputs[static_cast<std::size_t>(k)].empty()) continue;
           const ir::Tensor& b = t(op.inputs[static_cast<std::size_t>(k)]);
-          if (b.dtype != ir::DType::Float32) unsupported(op, "bounds of type " + std::string(ir::dtype_name(b.dtype)));
+          if (b.dtype != x.dtype) unsupported(op, "bounds of type " + std::string(ir::dtype_name(b.dtype)));
           const bool last = k == 2 || op.inputs.size() < 3 || op.inputs[2].empty();
           const int out = last ? y() : add_tensor(unique(op.outputs[0] + "/lower_clamped"), x.dtype, x.shape.sizes(), std::nullopt);
           emit(k == 1 ? B::MAXIMUM : B::MINIMUM, {v, in(static_cast<std::size_t>(k))}, {out}, tfl::BuiltinOptions::MaximumMinimumOptions,
@@ -2317,7 +2427,7 @@ void Writer::write_op(const ir::Operation& op) {
       // Scale and zero point live on the quantised tensor (they are constants of the op in the IR).
       const bool q = op.kind == K::QuantizeLinear;
       const std::string& qt = q ? op.outputs[0] : op.inputs[0];
-      if (!t(qt).quant) unsupported(op, "tensor '" + qt + "' has no quantisation params");
+      if (!t(qt).quant) return qdq_arithmetic(op);
       emit(q ? B::QUANTIZE : B::DEQUANTIZE, {in(0)}, {y()}, q ? tfl::BuiltinOptions::QuantizeOptions : tfl::BuiltinOptions::DequantizeOptions,
            q ? tfl::CreateQuantizeOptions(fbb_).Union() : tfl::CreateDequantizeOptions(fbb_).Union(), 2);
       return;
@@ -2480,8 +2590,30 @@ void Writer::write_op(const ir::Operation& op) {
     case K::DepthToSpace: case K::SpaceToDepth: {
       // The IR's op is NCHW, TFLite's NHWC: TRANSPOSE in, the op, TRANSPOSE back (the reader's mirror).
       const bool d2s = op.kind == K::DepthToSpace;
+      if (d2s && op.attr_string("mode", "DCR") == "CRD") {
+        // CRD: [N, C/b², b, b, H, W] -> TRANSPOSE (0, 1, 4, 2, 5, 3) -> [N, C/b², H b, W b] (ONNX's
+        // definition), N and C/b² merged (they keep their order): TFLite's TRANSPOSE takes at most 5-D
+        const ir::Tensor& x = t(op.inputs[0]);
+        const ir::Tensor& yt = t(op.outputs[0]);
+        if (!x.shape.is_static() || !yt.shape.is_static() || x.shape.rank() != 4) unsupported(op, "a dynamic or non-4-D shape");
+        const auto xs = x.shape.sizes();
+        const std::int64_t b = op.attr_int("blocksize", 0);
+        if (b < 1 || xs[1] % (b * b) != 0) unsupported(op, "blocksize");
+        const std::vector<std::int64_t> six{xs[0] * (xs[1] / (b * b)), b, b, xs[2], xs[3]};
+        const std::vector<std::int64_t> moved{xs[0] * (xs[1] / (b * b)), xs[2], b, xs[3], b};
+        const int a = temp(op.outputs[0] + "/blocks", x.dtype, six), c = temp(op.outputs[0] + "/moved", x.dtype, moved);
+        std::vector<std::int32_t> s6(six.begin(), six.end()), so;
+        for (auto v : yt.shape.sizes()) so.push_back(static_cast<std::int32_t>(v));
+        emit(B::RESHAPE, {in(0), const_i32(op.outputs[0] + "/six", six)}, {a}, tfl::BuiltinOptions::ReshapeOptions,
+             tfl::CreateReshapeOptionsDirect(fbb_, &s6).Union());
+        emit(B::TRANSPOSE, {a, const_i32(op.outputs[0] + "/perm", {0, 3, 1, 4, 2})}, {c}, tfl::BuiltinOptions::TransposeOptions,
+             tfl::CreateTransposeOptions(fbb_).Union());
+        emit(B::RESHAPE, {c, const_i32(op.outputs[0] + "/shape", yt.shape.sizes())}, {y()}, tfl::BuiltinOptions::ReshapeOptions,
+             tfl::CreateReshapeOptionsDirect(fbb_, &so).Union());
+        return;
+      }
       if (d2s && op.attr_string("mode", "DCR") != "DCR")
-        unsupported(op, "mode " + op.attr_string("mode", "DCR") + " (TFLite's DEPTH_TO_SPACE is DCR)");
+        unsupported(op, "mode " + op.attr_string("mode", "DCR") + " (TFLite's DEPTH_TO_SPACE is DCR; CRD is written as RESHAPE/TRANSPOSE)");
       const ir::Tensor& x = t(op.inputs[0]);
       const ir::Tensor& yt = t(op.outputs[0]);
       if (!x.shape.is_static() || !yt.shape.is_static() || x.shape.rank() != 4 || yt.shape.rank() != 4)
