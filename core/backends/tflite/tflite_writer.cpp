@@ -2135,9 +2135,15 @@ void Writer::write_op(const ir::Operation& op) {
         emit(B::BATCH_MATMUL, {in(0), in(1)}, {y()}, tfl::BuiltinOptions::BatchMatMulOptions, o.Union(), version_for(op, 2));
         return;
       }
+      // a bias FULLY_CONNECTED cannot take: a matrix, or one value broadcast over the outputs
+      const bool odd_bias = [&] {
+        if (op.kind != K::Gemm || op.inputs.size() < 3 || op.inputs[2].empty() || !w.shape.is_static() || w.shape.rank() != 2) return false;
+        const ir::Tensor& c = t(op.inputs[2]);
+        const std::int64_t n = w.shape.sizes()[op.attr_int("transB", 0) != 0 ? 0 : 1];
+        return !c.shape.rank_known || c.shape.rank() > 1 || c.shape.num_elements().value_or(-1) != n;
+      }();
       if (op.kind == K::Gemm && (op.attr_int("transA", 0) != 0 || attr_f(op, "alpha", 1.0) != 1.0 || attr_f(op, "beta", 1.0) != 1.0 ||
-                                 !w.is_constant() ||
-                                 (op.inputs.size() > 2 && !op.inputs[2].empty() && t(op.inputs[2]).shape.rank_known && t(op.inputs[2]).shape.rank() > 1)))
+                                 !w.is_constant() || odd_bias))
         return general_gemm(op);
       if (!w.is_constant() || !w.shape.is_static() || w.shape.rank() != 2) unsupported(op, "needs a constant 2-D weight");
       // TFLite wants [out, in]: FullyConnected and Gemm(transB=1) have it; MatMul/Gemm(transB=0) are [in, out].
@@ -2250,7 +2256,12 @@ void Writer::write_op(const ir::Operation& op) {
                tfl::CreateMaximumMinimumOptions(fbb_).Union(), 1);
           v = out;
         }
-        if (v == in(0)) unsupported(op, "no bounds (an identity; Cleanup removes it)");
+        if (v == in(0)) {  // no bounds: an identity
+          const auto shape = x.shape.sizes();
+          std::vector<std::int32_t> ns(shape.begin(), shape.end());
+          emit(B::RESHAPE, {in(0), const_i32(op.outputs[0] + "/shape", shape)}, {y()}, tfl::BuiltinOptions::ReshapeOptions,
+               tfl::CreateReshapeOptionsDirect(fbb_, &ns).Union());
+        }
         return;
       }
     }
