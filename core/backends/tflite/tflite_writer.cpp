@@ -164,7 +164,7 @@ class Writer {
   void integer_arithmetic(const ir::Operation& op);
   /// ArgMax/ArgMin, TopK, CumSum, NonZero.
   void index_op(const ir::Operation& op);
-  /// Shape, ConstantOfShape, Range, Tile, Expand, OneHot, Split with sizes.
+  /// Shape, Size, EyeLike, ConstantOfShape, Range, Tile, Expand, OneHot, Split with sizes.
   void shape_op(const ir::Operation& op);
   /// GatherND, GatherElements, ScatterND, ScatterElements, ReverseSequence.
   void gather_scatter(const ir::Operation& op);
@@ -1081,6 +1081,46 @@ void Writer::shape_op(const ir::Operation& op) {
       if (!whole)
         emit(B::SLICE, {s, const_i32(base + "/begin", {b}), const_i32(base + "/size", {e - b})}, {tensor(op.outputs[0])},
              tfl::BuiltinOptions::SliceOptions, tfl::CreateSliceOptions(fbb_).Union());
+      return;
+    }
+    case K::Size: {
+      // the product of SHAPE (int32), CAST to the output's type
+      const ir::Tensor& x = t(op.inputs[0]);
+      if (!x.shape.rank_known) unsupported(op, "an input of unknown rank");
+      const auto r = static_cast<std::int64_t>(x.shape.rank());
+      if (yt.dtype != ir::DType::Int64 && yt.dtype != ir::DType::Int32) unsupported(op, "output type");
+      const int s = temp(base + "/shape", ir::DType::Int32, std::vector<std::int64_t>{r});
+      emit(B::SHAPE, {in(0)}, {s}, tfl::BuiltinOptions::ShapeOptions, tfl::CreateShapeOptions(fbb_, tfl::TensorType::INT32).Union());
+      const int n = yt.dtype == ir::DType::Int32 ? tensor(op.outputs[0]) : temp(base + "/count", ir::DType::Int32, std::vector<std::int64_t>{});
+      emit(B::REDUCE_PROD, {s, const_i32(base + "/axes", {0})}, {n}, tfl::BuiltinOptions::ReducerOptions, tfl::CreateReducerOptions(fbb_, false).Union());
+      if (yt.dtype == ir::DType::Int64)
+        emit(B::CAST, {n}, {tensor(op.outputs[0])}, tfl::BuiltinOptions::CastOptions,
+             tfl::CreateCastOptions(fbb_, tfl::TensorType::INT32, tfl::TensorType::INT64).Union());
+      return;
+    }
+    case K::EyeLike: {
+      // ones on the k-th diagonal of the input's static [N, M] shape: a constant, RESHAPEd to the output
+      const ir::Tensor& x = t(op.inputs[0]);
+      if (!x.shape.is_static() || x.shape.rank() != 2) unsupported(op, "needs a static 2-D input");
+      const auto xs = x.shape.sizes();
+      const std::int64_t k = op.attr_int("k", 0);
+      const std::size_t es = ir::dtype_size(yt.dtype);
+      if (!tensor_type(yt.dtype) || es == 0 || yt.dtype == ir::DType::String) unsupported(op, "output type");
+      std::vector<std::uint8_t> bytes(static_cast<std::size_t>(xs[0] * xs[1]) * es, 0);
+      for (std::int64_t i = 0; i < xs[0]; ++i) {
+        const std::int64_t j = i + k;
+        if (j < 0 || j >= xs[1]) continue;
+        std::uint8_t* p = &bytes[static_cast<std::size_t>(i * xs[1] + j) * es];
+        switch (yt.dtype) {
+          case ir::DType::Float32: { const float one = 1.f; std::memcpy(p, &one, 4); break; }
+          case ir::DType::Float64: { const double one = 1.0; std::memcpy(p, &one, 8); break; }
+          default: p[0] = 1;  // little-endian integers and bool
+        }
+      }
+      const int c = add_tensor(unique(base + "/eye"), yt.dtype, xs, std::nullopt, bytes.data(), bytes.size());
+      std::vector<std::int32_t> ns(xs.begin(), xs.end());
+      emit(B::RESHAPE, {c, const_i32(base + "/shape", xs)}, {tensor(op.outputs[0])}, tfl::BuiltinOptions::ReshapeOptions,
+           tfl::CreateReshapeOptionsDirect(fbb_, &ns).Union());
       return;
     }
     case K::ConstantOfShape: {
@@ -2117,7 +2157,7 @@ void Writer::write_op(const ir::Operation& op) {
       return logic(op);
     case K::Mod: case K::BitShift: case K::Pow: return integer_arithmetic(op);
     case K::ArgMax: case K::ArgMin: case K::CumSum: case K::TopK: case K::NonZero: return index_op(op);
-    case K::Shape: case K::ConstantOfShape: case K::Range: case K::Tile: case K::Expand: case K::OneHot:
+    case K::Shape: case K::Size: case K::EyeLike: case K::ConstantOfShape: case K::Range: case K::Tile: case K::Expand: case K::OneHot:
       return shape_op(op);
     case K::GatherND: case K::GatherElements: case K::ScatterND: case K::ScatterElements: case K::ReverseSequence:
       return gather_scatter(op);
