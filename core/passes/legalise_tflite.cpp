@@ -6,7 +6,8 @@
 //
 // Order matters: recurrent layers and normalisations first (their parts may be
 // 1-D), then 1-D ops to 2-D, then grouped convolutions (a 1-D grouped Conv becomes
-// a 2-D one first), then element-wise activations.
+// a 2-D one first), then element-wise activations (after recurrent: an RNN's
+// activation may be one of them).
 #include <array>
 
 #include "core/passes/decompose/decompose.h"
@@ -27,16 +28,27 @@ struct Step {
 };
 
 // Gelu has a TFLite builtin (GELU): its tanh form is the Coral backend's override.
-constexpr std::array<Step, 9> kSteps{{
-    {"recurrent", &decompose::recurrent},
+constexpr std::array<Step, 20> kSteps{{
+    {"recurrent", &decompose::recurrent_unless_sequence_op},
     {"layer_norm", &decompose::layer_norm},
     {"batch_norm", &decompose::batch_norm},
+    {"instance_group_norm", &decompose::instance_group_norm},
+    {"mean_variance_norm", &decompose::mean_variance_norm},
+    {"lrn", &decompose::lrn},
+    {"reduction", &decompose::reduction},
+    {"softmax_axis", &decompose::softmax_axis},
+    {"gemm", &decompose::gemm},
+    {"variadic", &decompose::variadic},
+    {"dropout", &decompose::dropout},
+    {"depth_to_space_crd", &decompose::depth_to_space_crd},
     {"one_d", &decompose::one_d_as_two_d},
     {"pool_3d", &decompose::pool_3d},
     {"dilated_conv_transpose", &decompose::dilated_conv_transpose},
     {"grouped_conv", &decompose::grouped_conv},
     {"hard_sigmoid", &decompose::hard_sigmoid},
     {"erf", &decompose::erf},
+    {"smooth_activations", &decompose::smooth_activations},
+    {"trigonometric", &decompose::trigonometric},
 }};
 
 class LegaliseTflite final : public Pass {
@@ -44,11 +56,18 @@ class LegaliseTflite final : public Pass {
   std::string_view name() const override { return "LegaliseTflite"; }
   std::string_view summary() const override { return find_pass(name())->summary; }
   std::string_view description() const override {
-    return "Rewrites ops TFLite has no builtin for into ops it has, with the same values: LSTM and GRU unrolled "
-           "over their sequence; LayerNormalization and BatchNormalization as arithmetic; 1-D convolutions and "
-           "pools as 2-D ones over a unit dimension; grouped convolutions as one per group (Split, Conv, Concat); "
-           "dilated ConvTranspose with a dilated kernel; HardSigmoid as relu6(6a x + 6b) / 6; Erf by its "
-           "Abramowitz-Stegun polynomial (1.5e-7). An op of such a kind it cannot rewrite is left, with a note.";
+    return "Rewrites ops TFLite has no builtin for into ops it has, with the same values: GRU, RNN and an LSTM TFLite's "
+           "sequence ops cannot express unrolled over their sequence; LayerNormalization, BatchNormalization, InstanceNormalization, GroupNormalization, "
+           "MeanVarianceNormalization and LRN (a Conv of ones sums the channel window) as arithmetic; ReduceL1, "
+           "ReduceL2, ReduceSumSquare, ReduceLogSum and ReduceLogSumExp from ReduceSum / ReduceMax; Softmax and "
+           "LogSoftmax over a non-last axis between Transposes; Gemm with transA, alpha, beta or a broadcast C as "
+           "Transpose, MatMul, Mul, Add; Sum, Mean, Max and Min of one or many inputs as Identity or chains of "
+           "binary ops; Dropout (inference) as Identity; DepthToSpace CRD as a channel permutation and the DCR op; "
+           "1-D convolutions and pools as 2-D ones over a unit dimension; grouped convolutions as one per group "
+           "(Split, Conv, Concat); dilated ConvTranspose with a dilated kernel; HardSigmoid as relu6(6a x + 6b) / 6; "
+           "Erf by its Abramowitz-Stegun polynomial (1.5e-7); Softplus, Softsign, Mish, Elu, Selu, Celu and "
+           "ThresholdedRelu from Relu, Exp, Log, ELU, Min and Sign; Tan, Sinh, Cosh, Asinh, Acosh and Atanh by "
+           "Sin / Cos / Exp / Log / Sqrt forms. An op of such a kind it cannot rewrite is left, with a note.";
   }
   std::span<const StatisticSpec> statistics() const override { return kStats; }
 

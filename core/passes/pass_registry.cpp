@@ -9,7 +9,7 @@
 namespace ec::passes {
 namespace {
 
-const std::array<PassEntry, 10> kPasses{{
+const std::array<PassEntry, 11> kPasses{{
     {"Cleanup", "Remove Identity, Dropout, same-type Cast and no-op or chained Reshape",
      &make_cleanup_pass},
     {"ConstantFolding",
@@ -32,9 +32,13 @@ const std::array<PassEntry, 10> kPasses{{
      "Rewrite NCHW ops to NHWC with Transposes only at the edges (for NHWC backends)",
      &make_layout_transform_pass},
     {"LegaliseTflite",
-     "Rewrite ops without a TFLite builtin (LSTM/GRU, LayerNorm, 1-D and grouped convolutions, HardSigmoid, Erf) "
-     "into ops with one",
+     "Rewrite ops without a TFLite builtin (GRU, LSTM beyond TFLite's sequence op, LayerNorm, 1-D and grouped "
+     "convolutions, HardSigmoid, Erf) into ops with one",
      &make_legalise_tflite_pass},
+    {"LegaliseTfliteInt8",
+     "Rewrite ops TFLite has only in float into ops it has in int8 (LSTM/GRU unrolled, 3-D convolution as a 2-D one "
+     "over frames), for fully quantised targets (the Edge TPU)",
+     &make_legalise_tflite_int8_pass},
 }};
 
 // Probe: y = op(x = 1, w = -1) with fused RELU must give 0.

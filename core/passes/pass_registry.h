@@ -52,5 +52,6 @@ std::unique_ptr<Pass> make_layout_transform_pass(LayoutFilter convertible, bool 
 std::unique_ptr<Pass> make_fuse_layer_norm_pass();
 std::unique_ptr<Pass> make_fuse_gelu_pass();
 std::unique_ptr<Pass> make_legalise_tflite_pass();
+std::unique_ptr<Pass> make_legalise_tflite_int8_pass();
 
 }  // namespace ec::passes

@@ -454,6 +454,15 @@ def fuzz_found_onnx_recursive_local_function(exe, d):
             r"calls itself")
 
 
+@case
+def fuzz_found_onnx_output_is_initializer(exe, d):
+    # fuzz_onnx: an opset-6 graph whose output is an initializer no node computes crashed (SEGV)
+    # in libonnx's graphProtoToGraph, inside the version converter
+    shutil.copy(os.path.join(REGRESSIONS, "onnx", "output-is-initializer-opset6.onnx"), d)
+    refused(exe, ["inspect", "output-is-initializer-opset6.onnx"], d, ["output-is-initializer-opset6.onnx"],
+            r"graph output '3' is a constant")
+
+
 def main():
     exe, data, name = sys.argv[1], sys.argv[2], sys.argv[3]
     if name == "list":

@@ -75,6 +75,8 @@ std::vector<std::string> CoralBackend::pipeline() const {
   std::erase(p, std::string("FuseLayerNorm"));
   // ops without a TFLite builtin become ops with one before quantisation, so they are
   // calibrated and can map (an unrolled GRU's FULLY_CONNECTED, LOGISTIC, TANH, MUL, ADD)
+  // float-only TFLite ops (sequence LSTM, CONV_3D) first become ops TFLite has in int8
+  p.insert(std::find(p.begin(), p.end(), std::string("DeadCodeElimination")), "LegaliseTfliteInt8");
   p.insert(std::find(p.begin(), p.end(), std::string("DeadCodeElimination")), "LegaliseTflite");
   return p;
 }

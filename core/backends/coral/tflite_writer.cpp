@@ -27,7 +27,7 @@ void write_edgetpu_tflite(const ir::Graph& graph, const Partition&, const std::s
   ir::Graph g = graph;
   passes::PassManagerOptions po;
   po.record_diffs = false;
-  passes::make_pipeline({"LegaliseTflite"}, po).run(g);
+  passes::make_pipeline({"LegaliseTfliteInt8", "LegaliseTflite"}, po).run(g);
   const std::string bytes = tflite::save_tflite(g, edgetpu_write_options());
   util::write_file_atomically(path, bytes);
 }

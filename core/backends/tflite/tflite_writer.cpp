@@ -3,6 +3,7 @@
 #include "core/backends/tflite/tflite_writer.h"
 
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <cmath>
 #include <cstring>
@@ -14,6 +15,8 @@
 #include "core/errors.h"
 #include "core/frontends/tflite/tflite_schema_generated.h"
 #include "core/ir/shape_inference.h"
+#include "core/passes/decompose/decompose.h"
+#include "core/passes/op_builder.h"
 #include "core/passes/pass_manager.h"
 
 namespace ec::backends::tflite {
@@ -172,13 +175,10 @@ class Writer {
   void scatter_into(const ir::Operation& op, int idx, bool add);
   void resize(const ir::Operation& op);
   void pad(const ir::Operation& op);
-  /// Max/Min/Sum/Mean of any number of inputs.
-  void variadic(const ir::Operation& op);
-  /// Softmax/LogSoftmax on any axis, Hardmax.
+  /// Softmax/LogSoftmax (last axis), Hardmax.
   void per_axis(const ir::Operation& op);
   /// IsNaN, IsInf, Trilu, CastLike.
   void elementwise_misc(const ir::Operation& op);
-  void general_gemm(const ir::Operation& op);
   void qdq_arithmetic(const ir::Operation& op);
   /// Resize as constant FULLY_CONNECTED weights along H and W (any mode the op has).
   void resize_by_matrices(const ir::Operation& op, const std::size_t hw[2], const std::vector<double> weights[2],
@@ -200,6 +200,13 @@ class Writer {
   int scalar_i32(const std::string& name, const ir::Operation& op);
   /// Refuses an op reading or writing float64/float16/string tensors: TFLite's kernels compute in none of them.
   void check_computable(const ir::Operation& op) const;
+  void lstm(const ir::Operation& op);
+  /// A float tensor the op keeps state in (is_variable, no buffer: the interpreter
+  /// allocates it and resets it to zero).
+  int variable_tensor(const std::string& name, const std::vector<std::int64_t>& shape);
+  int f32_const(const std::string& name, const std::vector<std::int64_t>& shape, const std::vector<float>& v) {
+    return add_tensor(unique(name), ir::DType::Float32, shape, std::nullopt, v.data(), v.size() * sizeof(float));
+  }
   /// An activation op reading only `y` (and nothing else reads `y`) folds into its producer.
   const ir::Operation* fusable_activation(const ir::Operation& op, tfl::ActivationFunctionType& act) const;
   int output_of(const ir::Operation& op, tfl::ActivationFunctionType& act);
@@ -521,7 +528,11 @@ void Writer::conv(const ir::Operation& op) {
     xin = padded;
   }
   // A fused SIGMOID (FuseActivation makes them) has no TFLite fused form: a LOGISTIC after.
-  const bool sigmoid = op.attr_string("fused_activation", "NONE") == "SIGMOID" && !t(op.outputs[0]).quant;
+  // A fused SIGMOID or TANH: a LOGISTIC / TANH op after (FULLY_CONNECTED refuses a fused TANH,
+  // and CONV_2D's float kernel would clamp nothing for it: the interpreter ignored it)
+  const std::string fused = op.attr_string("fused_activation", "NONE");
+  const bool sigmoid = (fused == "SIGMOID" || fused == "TANH") && !t(op.outputs[0]).quant;
+  const B after = fused == "TANH" ? B::TANH : B::LOGISTIC;
   tfl::ActivationFunctionType act =
       sigmoid ? tfl::ActivationFunctionType::NONE
               : legal_activation(act_of(op.attr_string("fused_activation", "NONE"), op), t(op.outputs[0]));
@@ -552,7 +563,7 @@ void Writer::conv(const ir::Operation& op) {
     const bool per_channel = w.quant && w.quant->scales.size() > 1;
     emit(B::CONV_2D, {xin, tensor(op.inputs[1]), bias}, {y}, tfl::BuiltinOptions::Conv2DOptions, o.Union(),
          x.dtype == ir::DType::Int8 ? (per_channel ? 3 : 2) : 1);
-    if (sigmoid) emit(B::LOGISTIC, {y}, {tensor(op.outputs[0])});
+    if (sigmoid) emit(after, {y}, {tensor(op.outputs[0])});
     return;
   }
   if (group == C && cg == 1 && M % C == 0) {
@@ -573,7 +584,7 @@ void Writer::conv(const ir::Operation& op) {
     const bool per_channel = w.quant && w.quant->scales.size() > 1;
     emit(B::DEPTHWISE_CONV_2D, {xin, wi, bias}, {y}, tfl::BuiltinOptions::DepthwiseConv2DOptions, o.Union(),
          x.dtype == ir::DType::Int8 ? (per_channel ? 3 : 2) : (d[0] > 1 || d[1] > 1 ? 2 : 1));
-    if (sigmoid) emit(B::LOGISTIC, {y}, {tensor(op.outputs[0])});
+    if (sigmoid) emit(after, {y}, {tensor(op.outputs[0])});
     return;
   }
   unsupported(op, "grouped convolution with " + std::to_string(group) + " groups");
@@ -645,6 +656,180 @@ void Writer::conv3d(const ir::Operation& op) {
   emit(B::CONV_3D, ins, {yn}, tfl::BuiltinOptions::Conv3DOptions, o.Union(), 1);
   emit(B::TRANSPOSE, {yn, const_i32(op.name + "/to_ncdhw", {0, 4, 1, 2, 3})}, {tensor(op.outputs[0])},
        tfl::BuiltinOptions::TransposeOptions, tfl::CreateTransposeOptions(fbb_).Union());
+}
+
+int Writer::variable_tensor(const std::string& name, const std::vector<std::int64_t>& shape) {
+  const std::string n = unique(name);
+  std::vector<std::int32_t> s(shape.begin(), shape.end());
+  tensors_.push_back(tfl::CreateTensor(fbb_, fbb_.CreateVector(s), tfl::TensorType::FLOAT32, 0, fbb_.CreateString(n), 0, true));
+  return static_cast<int>(tensors_.size() - 1);
+}
+
+// An ONNX LSTM as TFLite's UNIDIRECTIONAL_SEQUENCE_LSTM (one direction; reverse through
+// REVERSE_V2 in time before and after) or BIDIRECTIONAL_SEQUENCE_LSTM (merged output),
+// as the TensorFlow converter writes a Keras LSTM. Gates: ONNX W, R and B hold i, o, f, c;
+// TFLite takes one tensor per gate in the order i, f, c, o, bias = Wb + Rb, peepholes
+// i, f, o. Y [T, dirs, B, H] (layout 1: [B, T, dirs, H]) is the sequence output reshaped;
+// Y_h its last step (step 0 for the backward direction). The states are variable
+// tensors: they start at zero, and the interpreter carries them from one Invoke to the
+// next unless reset (tf.lite.Interpreter.reset_all_variables), as for the converter's.
+void Writer::lstm(const ir::Operation& op) {
+  if (const std::string why = passes::decompose::tflite_sequence_lstm_refusal(g_, op); !why.empty()) unsupported(op, why);
+  const auto xs = t(op.inputs[0]).shape.sizes();
+  const bool time_major = op.attr_int("layout", 0) == 0;
+  const std::int64_t T = time_major ? xs[0] : xs[1], Bn = time_major ? xs[1] : xs[0], I = xs[2];
+  const std::string dir = op.attr_string("direction", "forward");
+  const std::int64_t dirs = dir == "bidirectional" ? 2 : 1;
+  const std::int64_t H = t(op.inputs[2]).shape.sizes()[2];
+  const auto W = *passes::f32_values(g_, op.inputs[1]), R = *passes::f32_values(g_, op.inputs[2]);
+  if (static_cast<std::int64_t>(W.size()) != dirs * 4 * H * I || static_cast<std::int64_t>(R.size()) != dirs * 4 * H * H)
+    unsupported(op, "weights do not match the hidden size");
+  std::vector<float> bias(static_cast<std::size_t>(dirs * 8 * H), 0.f);
+  if (op.inputs.size() > 3 && !op.inputs[3].empty()) bias = *passes::f32_values(g_, op.inputs[3]);
+  std::optional<std::vector<float>> peep;
+  if (op.inputs.size() > 7 && !op.inputs[7].empty()) {
+    peep = passes::f32_values(g_, op.inputs[7]);
+    if (std::all_of(peep->begin(), peep->end(), [](float v) { return v == 0.f; })) peep.reset();
+  }
+  const std::string base = op.name.empty() ? op.outputs[0] : op.name;
+  const auto Hu = static_cast<std::size_t>(H), Iu = static_cast<std::size_t>(I);
+  constexpr std::array<std::size_t, 4> kOnnxGate{0, 2, 3, 1};  // TFLite gate k (i, f, c, o) -> ONNX's i, o, f, c
+  constexpr std::array<const char*, 4> kGateName{"input", "forget", "cell", "output"};
+  // inputs 1..17 of one direction's cell
+  auto cell = [&](std::int64_t d) {
+    const auto du = static_cast<std::size_t>(d);
+    std::vector<int> v;
+    auto rows = [&](const std::vector<float>& m, std::size_t first, std::size_t width) {
+      return std::vector<float>(m.begin() + static_cast<std::ptrdiff_t>(first * width),
+                                m.begin() + static_cast<std::ptrdiff_t>((first + Hu) * width));
+    };
+    const std::string pre = base + (dirs == 2 ? (d == 0 ? "/fw" : "/bw") : "");
+    for (std::size_t k = 0; k < 4; ++k)
+      v.push_back(f32_const(pre + "/input_to_" + kGateName[k] + "_weights", {H, I}, rows(W, (du * 4 + kOnnxGate[k]) * Hu, Iu)));
+    for (std::size_t k = 0; k < 4; ++k)
+      v.push_back(f32_const(pre + "/recurrent_to_" + kGateName[k] + "_weights", {H, H}, rows(R, (du * 4 + kOnnxGate[k]) * Hu, Hu)));
+    if (peep) {
+      // ONNX P: i, o, f per direction; TFLite: cell_to_input, cell_to_forget, cell_to_output
+      constexpr std::array<std::size_t, 3> kOnnxPeep{0, 2, 1};
+      constexpr std::array<const char*, 3> kPeepName{"input", "forget", "output"};
+      for (std::size_t k = 0; k < 3; ++k) {
+        const auto first = peep->begin() + static_cast<std::ptrdiff_t>((du * 3 + kOnnxPeep[k]) * Hu);
+        v.push_back(f32_const(pre + "/cell_to_" + kPeepName[k] + "_weights", {H}, std::vector<float>(first, first + static_cast<std::ptrdiff_t>(Hu))));
+      }
+    } else {
+      v.insert(v.end(), {-1, -1, -1});
+    }
+    for (std::size_t k = 0; k < 4; ++k) {
+      std::vector<float> b(Hu);
+      const std::size_t g = kOnnxGate[k];
+      for (std::size_t j = 0; j < Hu; ++j) b[j] = bias[du * 8 * Hu + g * Hu + j] + bias[du * 8 * Hu + (4 + g) * Hu + j];
+      v.push_back(f32_const(pre + "/" + kGateName[k] + "_gate_bias", {H}, b));
+    }
+    v.insert(v.end(), {-1, -1});  // no projection
+    return v;
+  };
+  // TFLite's BIDIRECTIONAL_SEQUENCE_LSTM computes wrong values batch-major with merged
+  // outputs for a batch above 2 (tfjs-tflite, checked against the ONNX definition): a
+  // bidirectional layer always runs time-major, between TRANSPOSEs.
+  const bool tm = time_major || dirs == 2;
+  const std::int64_t time_axis = tm ? 0 : 1;
+  const std::vector<std::int64_t> seq_shape = tm ? std::vector<std::int64_t>{T, Bn, dirs * H} : std::vector<std::int64_t>{Bn, T, dirs * H};
+  auto transpose = [&](int from, int to, const std::vector<std::int64_t>& perm) {
+    emit(B::TRANSPOSE, {from, const_i32(base + "/perm", perm)}, {to}, tfl::BuiltinOptions::TransposeOptions,
+         tfl::CreateTransposeOptions(fbb_).Union());
+  };
+  auto fresh = [&](const std::string& name, const std::vector<std::int64_t>& shape) {
+    return add_tensor(unique(base + name), ir::DType::Float32, shape, std::nullopt);
+  };
+  auto reverse_time = [&](int from, const std::vector<std::int64_t>& shape, const std::string& name) {
+    const int to = fresh(name, shape);
+    emit(B::REVERSE_V2, {from, const_i32(base + "/time_axis", {time_axis})}, {to}, tfl::BuiltinOptions::ReverseV2Options,
+         tfl::CreateReverseV2Options(fbb_).Union(), 1);
+    return to;
+  };
+  int x = tensor(op.inputs[0]);
+  if (tm && !time_major) {
+    const int xt = fresh("/time_major_input", {T, Bn, I});
+    transpose(x, xt, {1, 0, 2});
+    x = xt;
+  }
+  const bool reverse = dir == "reverse";
+  if (reverse) x = reverse_time(x, tm ? std::vector<std::int64_t>{T, Bn, I} : std::vector<std::int64_t>{Bn, T, I}, "/reversed_input");
+  const int seq = fresh("/sequence", seq_shape);
+  using A = tfl::ActivationFunctionType;
+  if (dirs == 1) {
+    std::vector<int> ins{x};
+    const auto c = cell(0);
+    ins.insert(ins.end(), c.begin(), c.end());
+    ins.push_back(variable_tensor(base + "/output_state", {Bn, H}));
+    ins.push_back(variable_tensor(base + "/cell_state", {Bn, H}));
+    ins.insert(ins.end(), {-1, -1, -1, -1});  // no layer normalisation
+    const auto o = tfl::CreateUnidirectionalSequenceLSTMOptions(fbb_, A::TANH, 0.f, 0.f, tm);
+    emit(B::UNIDIRECTIONAL_SEQUENCE_LSTM, ins, {seq}, tfl::BuiltinOptions::UnidirectionalSequenceLSTMOptions, o.Union(), 1);
+  } else {
+    std::vector<int> ins{x};
+    for (std::int64_t d = 0; d < 2; ++d) {
+      const auto c = cell(d);
+      ins.insert(ins.end(), c.begin(), c.end());
+    }
+    ins.push_back(variable_tensor(base + "/fw_output_state", {Bn, H}));
+    ins.push_back(variable_tensor(base + "/fw_cell_state", {Bn, H}));
+    ins.push_back(variable_tensor(base + "/bw_output_state", {Bn, H}));
+    ins.push_back(variable_tensor(base + "/bw_cell_state", {Bn, H}));
+    ins.insert(ins.end(), 9, -1);  // no auxiliary input
+    const auto o = tfl::CreateBidirectionalSequenceLSTMOptions(fbb_, A::TANH, 0.f, 0.f, true, true);
+    emit(B::BIDIRECTIONAL_SEQUENCE_LSTM, ins, {seq}, tfl::BuiltinOptions::BidirectionalSequenceLSTMOptions, o.Union(), 1);
+  }
+  const int s = reverse ? reverse_time(seq, seq_shape, "/sequence_in_time") : seq;
+  auto reshape = [&](int from, int to, const std::vector<std::int64_t>& shape) {
+    std::vector<std::int32_t> ns(shape.begin(), shape.end());
+    emit(B::RESHAPE, {from, const_i32(base + "/shape", shape)}, {to}, tfl::BuiltinOptions::ReshapeOptions,
+         tfl::CreateReshapeOptionsDirect(fbb_, &ns).Union());
+  };
+  auto wanted = [&](std::size_t i) {
+    return op.outputs.size() > i && !op.outputs[i].empty() && (outputs_.count(op.outputs[i]) || consumers_.count(op.outputs[i]));
+  };
+  if (wanted(0)) {
+    // Y: [T, dirs, B, H] (layout 1: [B, T, dirs, H])
+    const int y = tensor(op.outputs[0]);
+    if (!tm) {
+      reshape(s, y, {Bn, T, 1, H});
+    } else if (dirs == 1 && time_major) {
+      reshape(s, y, {T, 1, Bn, H});
+    } else {
+      const int split = fresh("/directions", {T, Bn, dirs, H});
+      reshape(s, split, {T, Bn, dirs, H});
+      transpose(split, y, time_major ? std::vector<std::int64_t>{0, 2, 1, 3} : std::vector<std::int64_t>{1, 0, 2, 3});
+    }
+  }
+  if (wanted(1)) {
+    // Y_h [dirs, B, H] (layout 1: [B, dirs, H]): each direction's h after its last step
+    const int yh = tensor(op.outputs[1]);
+    if (!tm) {
+      const std::int64_t step = reverse ? 0 : T - 1;
+      emit(B::SLICE, {s, const_i32(base + "/begin", {0, step, 0}), const_i32(base + "/size", {Bn, 1, H})}, {yh},
+           tfl::BuiltinOptions::SliceOptions, tfl::CreateSliceOptions(fbb_).Union());
+    } else {
+      std::vector<int> parts;
+      const bool direct = dirs == 1 && time_major;
+      for (std::int64_t d = 0; d < dirs; ++d) {
+        const std::int64_t step = (reverse || d == 1) ? 0 : T - 1;
+        const int p = direct ? yh : fresh("/last_h", {1, Bn, H});
+        emit(B::SLICE, {s, const_i32(base + "/begin", {step, 0, d * H}), const_i32(base + "/size", {1, Bn, H})}, {p},
+             tfl::BuiltinOptions::SliceOptions, tfl::CreateSliceOptions(fbb_).Union());
+        parts.push_back(p);
+      }
+      if (!direct) {
+        int all = parts[0];
+        if (dirs == 2) {
+          all = time_major ? yh : fresh("/last_h_all", {dirs, Bn, H});
+          emit(B::CONCATENATION, parts, {all}, tfl::BuiltinOptions::ConcatenationOptions,
+               tfl::CreateConcatenationOptions(fbb_, 0, A::NONE).Union());
+        }
+        if (!time_major) transpose(all, yh, {1, 0, 2});
+      }
+    }
+  }
 }
 
 void Writer::pool(const ir::Operation& op) {
@@ -1868,70 +2053,10 @@ void Writer::pad(const ir::Operation& op) {
   }
 }
 
-// ---- variadic and per-axis ops ---------------------------------------------------------
-
-namespace {
-// The broadcast of two static shapes (numpy rules), or nothing.
-std::optional<std::vector<std::int64_t>> broadcast_shape(std::vector<std::int64_t> a, std::vector<std::int64_t> b) {
-  if (a.size() < b.size()) std::swap(a, b);
-  b.insert(b.begin(), a.size() - b.size(), 1);
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (a[i] == b[i] || b[i] == 1) continue;
-    if (a[i] == 1) a[i] = b[i];
-    else return std::nullopt;
-  }
-  return a;
-}
-}  // namespace
-
-void Writer::variadic(const ir::Operation& op) {
-  // Max/Min/Sum/Mean of n inputs: the binary op chained left to right (broadcasting as the
-  // n-ary op does); Mean divides the sum by n.
-  const ir::Tensor& yt = t(op.outputs[0]);
-  const std::string base = op.outputs[0];
-  const B code = op.kind == K::Max ? B::MAXIMUM : op.kind == K::Min ? B::MINIMUM : B::ADD;
-  auto binary = [&](int a, int b, int out) {
-    if (code == B::ADD) emit(B::ADD, {a, b}, {out}, tfl::BuiltinOptions::AddOptions, tfl::CreateAddOptions(fbb_).Union(), version_for(op, 2));
-    else emit(code, {a, b}, {out}, tfl::BuiltinOptions::MaximumMinimumOptions, tfl::CreateMaximumMinimumOptions(fbb_).Union(), version_for(op, 2));
-  };
-  if (op.kind == K::Mean && yt.dtype != ir::DType::Float32) unsupported(op, "on " + std::string(ir::dtype_name(yt.dtype)));
-  if (t(op.inputs[0]).quant || yt.quant) {
-    if (op.inputs.size() != 2 || op.kind == K::Mean || op.kind == K::Sum) unsupported(op, "quantised with other than two inputs");
-  }
-  const bool divide = op.kind == K::Mean;
-  if (op.inputs.size() == 1 && !divide) {
-    const auto shape = yt.shape.sizes();
-    std::vector<std::int32_t> ns(shape.begin(), shape.end());
-    emit(B::RESHAPE, {tensor(op.inputs[0]), const_i32(base + "/shape", shape)}, {tensor(op.outputs[0])}, tfl::BuiltinOptions::ReshapeOptions,
-         tfl::CreateReshapeOptionsDirect(fbb_, &ns).Union());
-    return;
-  }
-  int acc = tensor(op.inputs[0]);
-  std::vector<std::int64_t> shape = t(op.inputs[0]).shape.is_static() ? t(op.inputs[0]).shape.sizes() : std::vector<std::int64_t>{};
-  for (std::size_t i = 1; i < op.inputs.size(); ++i) {
-    const bool last = i + 1 == op.inputs.size() && !divide;
-    int out;
-    if (last) {
-      out = tensor(op.outputs[0]);
-    } else {
-      const ir::Tensor& b = t(op.inputs[i]);
-      if (!t(op.inputs[0]).shape.is_static() || !b.shape.is_static()) unsupported(op, "more than two inputs of dynamic shape");
-      const auto s = broadcast_shape(shape, b.shape.sizes());
-      if (!s) unsupported(op, "inputs that do not broadcast");
-      shape = *s;
-      out = temp(base + "/partial", yt.dtype, shape);
-    }
-    binary(acc, tensor(op.inputs[i]), out);
-    acc = out;
-  }
-  if (divide)
-    emit(B::DIV, {acc, const_scalar(base + "/count", ir::DType::Float32, double(op.inputs.size()))}, {tensor(op.outputs[0])},
-         tfl::BuiltinOptions::DivOptions, tfl::CreateDivOptions(fbb_).Union());
-}
+// ---- per-axis ops ---------------------------------------------------------------------
 
 void Writer::per_axis(const ir::Operation& op) {
   const ir::Tensor& x = t(op.inputs[0]);
-  const ir::Tensor& yt = t(op.outputs[0]);
   const std::string base = op.outputs[0];
   if (!x.shape.rank_known) unsupported(op, "an input of unknown rank");
   const auto r = static_cast<std::int64_t>(x.shape.rank());
@@ -1940,26 +2065,15 @@ void Writer::per_axis(const ir::Operation& op) {
   if (axis < 0 || axis >= r) unsupported(op, "axis out of range");
   switch (op.kind) {
     case K::Softmax: case K::LogSoftmax: {
-      // TFLite's (LOG_)SOFTMAX works on the last axis: another one goes there and back (TRANSPOSE)
       auto write = [&](int in, int out) {
         if (op.kind == K::Softmax)
           emit(B::SOFTMAX, {in}, {out}, tfl::BuiltinOptions::SoftmaxOptions, tfl::CreateSoftmaxOptions(fbb_, 1.0f).Union(), version_for(op, 2));
         else
           emit(B::LOG_SOFTMAX, {in}, {out}, tfl::BuiltinOptions::LogSoftmaxOptions, tfl::CreateLogSoftmaxOptions(fbb_).Union(), version_for(op, 2));
       };
-      if (axis == r - 1) return write(tensor(op.inputs[0]), tensor(op.outputs[0]));
-      if (x.quant) unsupported(op, "axis other than the last on a quantised tensor");
-      std::vector<std::int64_t> perm;
-      for (std::int64_t d = 0; d < r; ++d) perm.push_back(d);
-      std::swap(perm[static_cast<std::size_t>(axis)], perm.back());
-      const int moved = transpose(tensor(op.inputs[0]), x.dtype, x.shape, perm, base + "/axis_last");
-      ir::Shape ms = x.shape;
-      std::swap(ms.dims[static_cast<std::size_t>(axis)], ms.dims.back());
-      const int s = temp(base + "/softmax_last", yt.dtype, ms);
-      write(moved, s);
-      emit(B::TRANSPOSE, {s, const_i32(base + "/perm_back", perm)}, {tensor(op.outputs[0])}, tfl::BuiltinOptions::TransposeOptions,
-           tfl::CreateTransposeOptions(fbb_).Union());
-      return;
+      // another axis: LegaliseTflite moves it last between TRANSPOSEs before the writer runs
+      if (axis != r - 1) unsupported(op, "axis other than the last");
+      return write(tensor(op.inputs[0]), tensor(op.outputs[0]));
     }
     case K::Hardmax: {
       // 1 at the first largest value along the axis: ONE_HOT of ARG_MAX (which keeps the first)
@@ -2040,42 +2154,7 @@ void Writer::elementwise_misc(const ir::Operation& op) {
   }
 }
 
-// ---- linear algebra and quantisation arithmetic on float graphs ------------------------
-
-// Gemm with transA, alpha, beta or a weight known only when the model runs:
-// alpha * BATCH_MATMUL(A, B, adj_x = transA, adj_y = transB) + beta * C.
-void Writer::general_gemm(const ir::Operation& op) {
-  const ir::Tensor& a = t(op.inputs[0]);
-  const ir::Tensor& yt = t(op.outputs[0]);
-  const std::string base = op.outputs[0];
-  if (a.dtype != ir::DType::Float32 || a.quant) unsupported(op, "transA, alpha, beta or a runtime weight on " + std::string(ir::dtype_name(a.dtype)));
-  const double alpha = attr_f(op, "alpha", 1.0), beta = attr_f(op, "beta", 1.0);
-  const bool has_c = op.inputs.size() > 2 && !op.inputs[2].empty() && beta != 0.0;
-  const tfl::ActivationFunctionType act = act_of(op.attr_string("fused_activation", "NONE"), op);
-  const bool scale = alpha != 1.0;
-  if (act != tfl::ActivationFunctionType::NONE && !scale && !has_c) unsupported(op, "a fused activation after a bare product");
-  const int p = scale || has_c ? temp(base + "/product", ir::DType::Float32, yt.shape) : tensor(op.outputs[0]);
-  emit(B::BATCH_MATMUL, {tensor(op.inputs[0]), tensor(op.inputs[1])}, {p}, tfl::BuiltinOptions::BatchMatMulOptions,
-       tfl::CreateBatchMatMulOptions(fbb_, op.attr_int("transA", 0) != 0, op.attr_int("transB", 0) != 0).Union());
-  int v = p;
-  if (scale) {
-    const int s = has_c ? temp(base + "/scaled", ir::DType::Float32, yt.shape) : tensor(op.outputs[0]);
-    emit(B::MUL, {p, const_scalar(base + "/alpha", ir::DType::Float32, alpha)}, {s}, tfl::BuiltinOptions::MulOptions,
-         tfl::CreateMulOptions(fbb_, has_c ? tfl::ActivationFunctionType::NONE : act).Union());
-    v = s;
-  }
-  if (has_c) {
-    const ir::Tensor& c = t(op.inputs[2]);
-    int cv = tensor(op.inputs[2]);
-    if (beta != 1.0) {
-      const int bc = temp(base + "/beta_c", ir::DType::Float32, c.shape);
-      emit(B::MUL, {cv, const_scalar(base + "/beta", ir::DType::Float32, beta)}, {bc}, tfl::BuiltinOptions::MulOptions,
-           tfl::CreateMulOptions(fbb_).Union());
-      cv = bc;
-    }
-    emit(B::ADD, {v, cv}, {tensor(op.outputs[0])}, tfl::BuiltinOptions::AddOptions, tfl::CreateAddOptions(fbb_, act).Union());
-  }
-}
+// ---- quantisation arithmetic on float graphs ------------------------------------------
 
 // QuantizeLinear / DequantizeLinear in a float graph (no quantisation params on the tensors,
 // constant scale and zero point): ONNX's arithmetic. Quantize: saturate(round(x / s) + zp)
@@ -2162,10 +2241,10 @@ void Writer::write_op(const ir::Operation& op) {
     case K::GatherND: case K::GatherElements: case K::ScatterND: case K::ScatterElements: case K::ReverseSequence:
       return gather_scatter(op);
     case K::Resize: return resize(op);
-    case K::Sum: case K::Mean: return variadic(op);
     case K::Hardmax: return per_axis(op);
     case K::IsNaN: case K::IsInf: case K::Trilu: case K::CastLike: return elementwise_misc(op);
     case K::Conv: return conv(op);
+    case K::LSTM: return lstm(op);
     case K::MaxPool: case K::AveragePool: case K::GlobalAveragePool: case K::GlobalMaxPool: return pool(op);
     case K::FullyConnected: case K::Gemm: case K::MatMul: {
       const ir::Tensor& x = t(op.inputs[0]);
@@ -2175,17 +2254,9 @@ void Writer::write_op(const ir::Operation& op) {
         emit(B::BATCH_MATMUL, {in(0), in(1)}, {y()}, tfl::BuiltinOptions::BatchMatMulOptions, o.Union(), version_for(op, 2));
         return;
       }
-      // a bias FULLY_CONNECTED cannot take: a matrix, or one value broadcast over the outputs
-      const bool odd_bias = [&] {
-        if (op.kind != K::Gemm || op.inputs.size() < 3 || op.inputs[2].empty() || !w.shape.is_static() || w.shape.rank() != 2) return false;
-        const ir::Tensor& c = t(op.inputs[2]);
-        const std::int64_t n = w.shape.sizes()[op.attr_int("transB", 0) != 0 ? 0 : 1];
-        return !c.shape.rank_known || c.shape.rank() > 1 || c.shape.num_elements().value_or(-1) != n;
-      }();
-      if (op.kind == K::Gemm && (op.attr_int("transA", 0) != 0 || attr_f(op, "alpha", 1.0) != 1.0 || attr_f(op, "beta", 1.0) != 1.0 ||
-                                 !w.is_constant() || odd_bias))
-        return general_gemm(op);
       if (!w.is_constant() || !w.shape.is_static() || w.shape.rank() != 2) unsupported(op, "needs a constant 2-D weight");
+      if (op.kind == K::Gemm && (op.attr_int("transA", 0) != 0 || attr_f(op, "alpha", 1.0) != 1.0 || attr_f(op, "beta", 1.0) != 1.0))
+        unsupported(op, "transA, alpha or beta");
       // TFLite wants [out, in]: FullyConnected and Gemm(transB=1) have it; MatMul/Gemm(transB=0) are [in, out].
       const bool transposed = op.kind == K::FullyConnected || (op.kind == K::Gemm && op.attr_int("transB", 0) != 0);
       int wi = in(1);
@@ -2212,14 +2283,16 @@ void Writer::write_op(const ir::Operation& op) {
           bias = add_tensor(unique(op.inputs[2] + "/q"), ir::DType::Int32, {N}, bq, b.data->data(), b.data->size());
         }
       }
-      const bool sigmoid = op.attr_string("fused_activation", "NONE") == "SIGMOID" && !t(op.outputs[0]).quant;
+      // fused SIGMOID / TANH: FULLY_CONNECTED takes neither (a LOGISTIC / TANH op after)
+      const std::string fused = op.attr_string("fused_activation", "NONE");
+      const bool sigmoid = (fused == "SIGMOID" || fused == "TANH") && !t(op.outputs[0]).quant;
       A act = sigmoid ? A::NONE : legal_activation(act_of(op.attr_string("fused_activation", "NONE"), op), t(op.outputs[0]));
       const int out = sigmoid ? pre_sigmoid(op) : act == A::NONE ? output_of(op, act) : y();
       const bool keep = x.shape.rank() > 2;
       const auto o = tfl::CreateFullyConnectedOptions(fbb_, act, tfl::FullyConnectedOptionsWeightsFormat::DEFAULT, keep);
       emit(B::FULLY_CONNECTED, {in(0), wi, bias}, {out}, tfl::BuiltinOptions::FullyConnectedOptions, o.Union(),
            x.dtype == ir::DType::Int8 ? (keep ? 5 : 4) : (keep ? 5 : 1));
-      if (sigmoid) emit(B::LOGISTIC, {out}, {y()});
+      if (sigmoid) emit(fused == "TANH" ? B::TANH : B::LOGISTIC, {out}, {y()});
       return;
     }
     case K::Add: case K::Sub: case K::Mul: case K::Div: {
@@ -2233,7 +2306,7 @@ void Writer::write_op(const ir::Operation& op) {
       return;
     }
     case K::Max: case K::Min:
-      if (op.inputs.size() != 2) return variadic(op);
+      if (op.inputs.size() != 2) unsupported(op, "only two inputs");
       emit(op.kind == K::Max ? B::MAXIMUM : B::MINIMUM, {in(0), in(1)}, {y()}, tfl::BuiltinOptions::MaximumMinimumOptions,
            tfl::CreateMaximumMinimumOptions(fbb_).Union(), version_for(op, 2));
       return;
@@ -2641,30 +2714,8 @@ void Writer::write_op(const ir::Operation& op) {
     case K::DepthToSpace: case K::SpaceToDepth: {
       // The IR's op is NCHW, TFLite's NHWC: TRANSPOSE in, the op, TRANSPOSE back (the reader's mirror).
       const bool d2s = op.kind == K::DepthToSpace;
-      if (d2s && op.attr_string("mode", "DCR") == "CRD") {
-        // CRD: [N, C/b², b, b, H, W] -> TRANSPOSE (0, 1, 4, 2, 5, 3) -> [N, C/b², H b, W b] (ONNX's
-        // definition), N and C/b² merged (they keep their order): TFLite's TRANSPOSE takes at most 5-D
-        const ir::Tensor& x = t(op.inputs[0]);
-        const ir::Tensor& yt = t(op.outputs[0]);
-        if (!x.shape.is_static() || !yt.shape.is_static() || x.shape.rank() != 4) unsupported(op, "a dynamic or non-4-D shape");
-        const auto xs = x.shape.sizes();
-        const std::int64_t b = op.attr_int("blocksize", 0);
-        if (b < 1 || xs[1] % (b * b) != 0) unsupported(op, "blocksize");
-        const std::vector<std::int64_t> six{xs[0] * (xs[1] / (b * b)), b, b, xs[2], xs[3]};
-        const std::vector<std::int64_t> moved{xs[0] * (xs[1] / (b * b)), xs[2], b, xs[3], b};
-        const int a = temp(op.outputs[0] + "/blocks", x.dtype, six), c = temp(op.outputs[0] + "/moved", x.dtype, moved);
-        std::vector<std::int32_t> s6(six.begin(), six.end()), so;
-        for (auto v : yt.shape.sizes()) so.push_back(static_cast<std::int32_t>(v));
-        emit(B::RESHAPE, {in(0), const_i32(op.outputs[0] + "/six", six)}, {a}, tfl::BuiltinOptions::ReshapeOptions,
-             tfl::CreateReshapeOptionsDirect(fbb_, &s6).Union());
-        emit(B::TRANSPOSE, {a, const_i32(op.outputs[0] + "/perm", {0, 3, 1, 4, 2})}, {c}, tfl::BuiltinOptions::TransposeOptions,
-             tfl::CreateTransposeOptions(fbb_).Union());
-        emit(B::RESHAPE, {c, const_i32(op.outputs[0] + "/shape", yt.shape.sizes())}, {y()}, tfl::BuiltinOptions::ReshapeOptions,
-             tfl::CreateReshapeOptionsDirect(fbb_, &so).Union());
-        return;
-      }
       if (d2s && op.attr_string("mode", "DCR") != "DCR")
-        unsupported(op, "mode " + op.attr_string("mode", "DCR") + " (TFLite's DEPTH_TO_SPACE is DCR; CRD is written as RESHAPE/TRANSPOSE)");
+        unsupported(op, "mode " + op.attr_string("mode", "DCR") + " (TFLite's DEPTH_TO_SPACE is DCR)");
       const ir::Tensor& x = t(op.inputs[0]);
       const ir::Tensor& yt = t(op.outputs[0]);
       if (!x.shape.is_static() || !yt.shape.is_static() || x.shape.rank() != 4 || yt.shape.rank() != 4)

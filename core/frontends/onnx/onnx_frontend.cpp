@@ -1103,9 +1103,16 @@ void check_names_for_converter(const onnx::GraphProto& g, const std::string& pat
                          "' (" + node.op_type() + ") reads tensor '" + in +
                          "', which no node, initializer or graph input defines");
   }
-  for (const auto& vi : g.output())
+  std::unordered_set<std::string> inputs;
+  for (const auto& vi : g.input()) inputs.insert(vi.name());
+  for (const auto& vi : g.output()) {
     if (!defined.count(vi.name()))
       refuse(path, "graph output '" + vi.name() + "' is not produced by any node, initializer or graph input");
+    // libonnx's graphProtoToGraph dereferences a null value for it (fuzz finding)
+    if (!produced.count(vi.name()) && !inputs.count(vi.name()))
+      refuse(path, "graph output '" + vi.name() + "' is a constant (an initializer no node computes), which the ONNX "
+                   "version converter cannot take; re-export the model with opset 13 or newer");
+  }
 }
 
 // The converter rebuilds initializers from their bytes and drops the external-data

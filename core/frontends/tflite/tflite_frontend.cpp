@@ -8,6 +8,7 @@
 #include "core/frontends/tflite/tflite_frontend.h"
 
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <cmath>
 #include <cstring>
@@ -796,6 +797,23 @@ void Reader::import_op(int index) {
       if (!shrink.empty()) emit("Squeeze", {target, add_i64(y + "/axes", shrink)}, {y});
       return;
     }
+    case B::REVERSE_V2: {
+      // a Slice with step -1 along each axis
+      need(2, 1);
+      const ir::Tensor& x = t(in(op, 0));
+      if (!x.shape.rank_known) fail(what + " needs an input of known rank");
+      const auto r = static_cast<std::int64_t>(x.shape.rank());
+      std::vector<std::int64_t> axes = const_ints(op, 1, what + " axis");
+      if (axes.empty() || axes.size() > static_cast<std::size_t>(r)) fail(what + " axis must hold 1 to rank values");
+      for (auto& a : axes) {
+        if (a < -r || a >= r) fail(what + " axis " + std::to_string(a) + " is out of range for rank " + std::to_string(r));
+        if (a < 0) a += r;
+      }
+      const std::vector<std::int64_t> starts(axes.size(), -1), ends(axes.size(), INT64_MIN), steps(axes.size(), -1);
+      emit("Slice", {in(op, 0), add_i64(y + "/starts", starts), add_i64(y + "/ends", ends), add_i64(y + "/axes", axes),
+                     add_i64(y + "/steps", steps)}, {y});
+      return;
+    }
     case B::SPLIT: {
       need(2, 1);
       const auto axis = const_ints(op, 0, what + " axis");
@@ -1063,6 +1081,131 @@ void Reader::import_op(int index) {
       cv.attributes["group"] = std::int64_t{1};
       emit("Transpose", {c}, {with_activation(o->fused_activation_function(), y, what)}, y).attributes["perm"] =
           std::vector<std::int64_t>{0, 2, 3, 4, 1};
+      return;
+    }
+    case B::UNIDIRECTIONAL_SEQUENCE_LSTM: case B::BIDIRECTIONAL_SEQUENCE_LSTM: {
+      // The IR's LSTM (ONNX semantics: W, R, B of gates i, o, f, c; Wb + Rb = TFLite's gate bias)
+      // over the same input, its Y reshaped to TFLite's [T, B, dirs * H] (batch-major: [B, T, ...]).
+      // Supported as the writer writes them: sigmoid/tanh/tanh, no CIFG, projection, layer
+      // normalisation, clip or auxiliary input; the states start at zero.
+      const bool bi = b == B::BIDIRECTIONAL_SEQUENCE_LSTM;
+      if (nin < (bi ? 48u : 20u) || nout < 1 || in(op, 0).empty())
+        fail(what + " has " + std::to_string(nin) + " inputs and " + std::to_string(nout) + " outputs, needs " +
+             (bi ? "48" : "20 or 24") + " and 1");
+      bool time_major = true;
+      tflite::ActivationFunctionType act = tflite::ActivationFunctionType::NONE;
+      float cell_clip = 0.f, proj_clip = 0.f;
+      if (bi) {
+        const auto* o = op->builtin_options_as_BidirectionalSequenceLSTMOptions();
+        if (!o) fail(what + " has no BidirectionalSequenceLSTMOptions");
+        if (!o->merge_outputs() || nout != 1) fail(what + " with separate forward and backward outputs is not supported; merge_outputs is");
+        time_major = o->time_major();
+        act = o->fused_activation_function();
+        cell_clip = o->cell_clip();
+        proj_clip = o->proj_clip();
+        for (std::size_t i = 39; i < 48; ++i)
+          if (!in(op, i).empty()) fail(what + " with an auxiliary input is not supported");
+      } else {
+        const auto* o = op->builtin_options_as_UnidirectionalSequenceLSTMOptions();
+        if (!o) fail(what + " has no UnidirectionalSequenceLSTMOptions");
+        time_major = o->time_major();
+        act = o->fused_activation_function();
+        cell_clip = o->cell_clip();
+        proj_clip = o->proj_clip();
+        for (std::size_t i = 20; i < nin; ++i)
+          if (!in(op, i).empty()) fail(what + " with layer normalisation is not supported");
+      }
+      if (act != tflite::ActivationFunctionType::TANH) fail(what + " has cell activation " + act_name(act) + "; only TANH is supported");
+      if (cell_clip != 0.f || proj_clip != 0.f) fail(what + " clips its cell or projection; not supported");
+      const ir::Tensor& x = t(in(op, 0));
+      if (x.dtype != ir::DType::Float32 || x.quant || !x.shape.rank_known || x.shape.rank() != 3 || !x.shape.is_static())
+        fail(what + " needs a float input of static shape [T, B, I]");
+      const auto xs = x.shape.sizes();
+      const std::int64_t I = xs[2];
+      const std::int64_t dirs = bi ? 2 : 1;
+      // one direction's cell: inputs first .. first + 16
+      auto values = [&](std::size_t i, std::int64_t count, const char* role) {
+        const std::string n = in(op, i);
+        if (n.empty()) fail(what + " has no " + role);
+        const ir::Tensor& c = t(n);
+        if (!c.is_constant() || c.dtype != ir::DType::Float32 || c.data->size() != static_cast<std::size_t>(count) * 4)
+          fail(what + " " + role + " '" + n + "' must be a float constant of " + std::to_string(count) + " values");
+        const auto v = c.data->as<float>();
+        return std::vector<float>(v.begin(), v.end());
+      };
+      const std::string forget_w = in(op, 2);
+      if (forget_w.empty() || !t(forget_w).shape.is_static() || t(forget_w).shape.rank() != 2)
+        fail(what + " needs a 2-D input-to-forget weight");
+      const std::int64_t H = t(forget_w).shape.sizes()[0];
+      if (H < 1 || H > (std::int64_t{1} << 20) || I < 1 || I > (std::int64_t{1} << 20) || t(forget_w).shape.sizes()[1] != I)
+        fail(what + " input-to-forget weight does not match the input");
+      constexpr std::array<std::size_t, 4> kTflGate{0, 3, 1, 2};  // ONNX gate i, o, f, c -> TFLite i, f, c, o
+      std::vector<float> W, R, Bv, P;
+      bool peepholes = false;
+      for (std::int64_t d = 0; d < dirs; ++d) {
+        const std::size_t first = 1 + static_cast<std::size_t>(d) * 17;
+        if (in(op, first).empty() || in(op, first + 4).empty())
+          fail(what + " without an input gate (CIFG) is not supported");
+        if (!in(op, first + 15).empty() || !in(op, first + 16).empty()) fail(what + " with a projection is not supported");
+        const bool pd = !in(op, first + 8).empty() || !in(op, first + 9).empty() || !in(op, first + 10).empty();
+        if (d > 0 && pd != peepholes) fail(what + " has peepholes in one direction only");
+        peepholes = pd;
+        for (std::size_t g : kTflGate) {
+          const auto w = values(first + g, H * I, "input weight");
+          W.insert(W.end(), w.begin(), w.end());
+        }
+        for (std::size_t g : kTflGate) {
+          const auto r = values(first + 4 + g, H * H, "recurrent weight");
+          R.insert(R.end(), r.begin(), r.end());
+        }
+        for (std::size_t g : kTflGate) {
+          const auto bias = values(first + 11 + g, H, "gate bias");
+          Bv.insert(Bv.end(), bias.begin(), bias.end());
+        }
+        Bv.insert(Bv.end(), static_cast<std::size_t>(4 * H), 0.f);  // Rb
+        if (pd)
+          for (std::size_t k : {0, 2, 1}) {  // ONNX P: i, o, f; TFLite cell_to_input, _forget, _output
+            const auto p = values(first + 8 + k, H, "peephole weight");
+            P.insert(P.end(), p.begin(), p.end());
+          }
+      }
+      auto add_const = [&](const std::string& base, const std::vector<std::int64_t>& shape, const std::vector<float>& v) {
+        ir::Tensor c;
+        c.name = fresh(base);
+        c.dtype = ir::DType::Float32;
+        c.shape = ir::Shape::of(shape);
+        c.data = ir::ConstantData::copy_of(v.data(), v.size() * sizeof(float));
+        const std::string n = c.name;
+        graph_.add_tensor(std::move(c));
+        return n;
+      };
+      std::vector<std::string> ins{in(op, 0), add_const(y + "/W", {dirs, 4 * H, I}, W), add_const(y + "/R", {dirs, 4 * H, H}, R),
+                                   add_const(y + "/B", {dirs, 8 * H}, Bv)};
+      if (peepholes) ins.insert(ins.end(), {"", "", "", add_const(y + "/P", {dirs, 3 * H}, P)});
+      ir::Tensor yt = t(y);
+      yt.name = fresh(y + "/onnx_y");
+      yt.data.reset();
+      yt.shape = ir::Shape::unknown_rank();
+      const std::string onnx_y = yt.name;
+      graph_.add_tensor(std::move(yt));
+      auto& l = emit("LSTM", ins, {onnx_y});
+      l.attributes["hidden_size"] = H;
+      l.attributes["direction"] = std::string(bi ? "bidirectional" : "forward");
+      l.attributes["layout"] = std::int64_t{time_major ? 0 : 1};
+      const std::int64_t T = time_major ? xs[0] : xs[1], Bn = time_major ? xs[1] : xs[0];
+      std::string seq = onnx_y;
+      if (bi && time_major) {  // [T, 2, B, H] -> [T, B, 2, H]
+        ir::Tensor tt = t(y);
+        tt.name = fresh(y + "/directions_last");
+        tt.data.reset();
+        tt.shape = ir::Shape::unknown_rank();
+        seq = tt.name;
+        graph_.add_tensor(std::move(tt));
+        emit("Transpose", {onnx_y}, {seq}).attributes["perm"] = std::vector<std::int64_t>{0, 2, 1, 3};
+      }
+      emit("Reshape", {seq, add_i64(y + "/shape", time_major ? std::vector<std::int64_t>{T, Bn, dirs * H}
+                                                               : std::vector<std::int64_t>{Bn, T, dirs * H})},
+           {y});
       return;
     }
     case B::GELU: {

@@ -4,12 +4,21 @@
 //   Gelu(x) ~ x sigmoid(2c (x + 0.044715 x^3)), c = sqrt(2/pi)           (the tanh form:
 //            0.5 x (1 + tanh(u)) = x sigmoid(2u))                        Mul, Mul, Add, Mul, Sigmoid, Mul
 //   erf(x) = sign(x) (1 - (a1 t + ... + a5 t^5) e^(-x^2)), t = 1/(1 + p|x|)   A&S 7.1.26
+//   Softplus(x) = max(x, 0) + log(1 + e^-|x|)                           (never overflows)
+//   Softsign(x) = x / (1 + |x|),  Mish(x) = x tanh(Softplus(x))
+//   Elu_a(x)  = relu(x) + a min(elu(x), 0)                              (elu: TFLite's ELU, a = 1)
+//   Selu(x)   = g relu(x) + g a min(elu(x), 0)
+//   Celu_a(x) = relu(x) + a min(elu(x / a), 0)                          (a > 0)
+//   ThresholdedRelu(x) = x relu(sign(x - a))                            (0 at x == a; x is relu(x)
+//                        when a >= 0, so x = -inf gives 0, not 0 * -inf)
+//   Softmax / LogSoftmax over a non-last axis: Transpose (swap it with the last), the op, Transpose back
 //
 // int8 forms take each intermediate's params from the real range it can hold,
 // derived from the input's params (as TFLite's converter would calibrate them).
 #include <algorithm>
 #include <cmath>
 
+#include "core/passes/decompose/common.h"
 #include "core/passes/decompose/decompose.h"
 #include "core/passes/op_builder.h"
 
@@ -18,13 +27,8 @@ namespace {
 
 using K = ir::OpKind;
 
-double attr_double(const ir::Operation& op, const std::string& key, double fallback) {
-  const ir::Attribute* a = op.attr(key);
-  if (!a) return fallback;
-  if (const auto* d = std::get_if<double>(a)) return *d;
-  if (const auto* i = std::get_if<std::int64_t>(a)) return static_cast<double>(*i);
-  return fallback;
-}
+using detail::attr_double;
+using detail::finish;
 
 // The op's single input/output, and whether they are per-tensor int8 (else float32).
 struct Io {
@@ -46,12 +50,6 @@ std::optional<Io> unary_io(const ir::Graph& g, const ir::Operation& op, bool all
   if (io.x->dtype == ir::DType::Float32 && io.y->dtype == ir::DType::Float32 && !io.x->quant) return io;
   if (why) *why = op.op_type + " on " + std::string(ir::dtype_name(io.x->dtype)) + (q8 ? " (int8 form not written)" : "");
   return std::nullopt;
-}
-
-std::size_t finish(ir::Graph& g, std::size_t index, OpBuilder& b) {
-  const std::size_t n = b.ops().size();
-  splice_ops(g, index, std::move(b.ops()));
-  return n;
 }
 
 // An intermediate: float32, or int8 over [lo, hi].
@@ -124,6 +122,84 @@ std::size_t erf(ir::Graph& g, std::size_t index, std::string* why) {
   // sign(x) as x / max(|x|, 1e-30): at |x| < 1e-30, r is ~1e-30 anyway
   const std::string sign = f(K::Div, {x, f(K::Max, {ax, c("tiny", 1e-30)})});
   b.op(K::Mul, {r, sign}, {op.outputs[0]}, {}, op.name);
+  return finish(g, index, b);
+}
+
+namespace {
+
+// y = p relu(x) + q min(elu(s x), 0): Elu, Selu and Celu (see the table above).
+void elu_family(OpBuilder& b, const ir::Operation& op, double p, double q, double s) {
+  const std::string& x = op.inputs[0];
+  auto scaled = [&](const std::string& v, double k, const char* name) {
+    return k == 1.0 ? v : b.op1(K::Mul, {v, b.f32_scalar(name, static_cast<float>(k))});
+  };
+  const std::string e = b.op1(K::Elu, {scaled(x, s, "one_over_alpha")});
+  const std::string neg = scaled(b.op1(K::Min, {e, b.f32_scalar("zero", 0.f)}), q, "negative_scale");
+  const std::string pos = scaled(b.op1(K::Relu, {x}), p, "positive_scale");
+  b.op1(K::Add, {pos, neg});
+}
+
+}  // namespace
+
+std::size_t smooth_activations(ir::Graph& g, std::size_t index, std::string* why) {
+  const ir::Operation op = g.ops[index];
+  const K k = op.kind;
+  if (k != K::Softplus && k != K::Softsign && k != K::Mish && k != K::Elu && k != K::Selu && k != K::Celu &&
+      k != K::ThresholdedRelu)
+    return 0;
+  const double alpha = attr_double(op, "alpha", k == K::Selu ? 1.67326319217681884765625 : 1.0);
+  if (k == K::Elu && alpha == 1.0) return 0;  // TFLite's ELU
+  if (!unary_io(g, op, false, why)) return 0;
+  if (k == K::Celu && !(alpha > 0)) return detail::refuse(why, "Celu with alpha <= 0");
+  OpBuilder b(g, detail::base_of(op));
+  const std::string& x = op.inputs[0];
+  auto f = [&](K kind, std::vector<std::string> in) { return b.op1(kind, std::move(in)); };
+  auto softplus = [&] {
+    const std::string t = f(K::Exp, {f(K::Neg, {f(K::Abs, {x})})});
+    return f(K::Add, {f(K::Relu, {x}), f(K::Log, {f(K::Add, {t, b.f32_scalar("one", 1.f)})})});
+  };
+  switch (k) {
+    case K::Softplus: softplus(); break;
+    case K::Softsign: f(K::Div, {x, f(K::Add, {f(K::Abs, {x}), b.f32_scalar("one", 1.f)})}); break;
+    case K::Mish: f(K::Mul, {x, f(K::Tanh, {softplus()})}); break;
+    case K::Elu: elu_family(b, op, 1.0, alpha, 1.0); break;
+    case K::Selu: {
+      const double gamma = attr_double(op, "gamma", 1.05070102214813232421875);
+      elu_family(b, op, gamma, gamma * alpha, 1.0);
+      break;
+    }
+    case K::Celu: elu_family(b, op, 1.0, alpha, 1.0 / alpha); break;
+    default: {  // ThresholdedRelu
+      const std::string step = f(K::Relu, {f(K::Sign, {f(K::Sub, {x, b.f32_scalar("alpha", static_cast<float>(alpha))})})});
+      f(K::Mul, {alpha >= 0 ? f(K::Relu, {x}) : x, step});
+      break;
+    }
+  }
+  detail::write_last_to(b, op);
+  return finish(g, index, b);
+}
+
+std::size_t softmax_axis(ir::Graph& g, std::size_t index, std::string* why) {
+  const ir::Operation op = g.ops[index];
+  if ((op.kind != K::Softmax && op.kind != K::LogSoftmax) || op.inputs.empty() || op.outputs.empty()) return 0;
+  const ir::Tensor* x = g.find_tensor(op.inputs[0]);
+  const ir::Tensor* y = g.find_tensor(op.outputs[0]);
+  if (!x || !y || !x->shape.rank_known) return 0;
+  const auto r = static_cast<std::int64_t>(x->shape.rank());
+  std::int64_t axis = op.attr_int("axis", -1);
+  if (axis < 0) axis += r;
+  if (axis == r - 1 || axis < 0 || axis >= r) return 0;
+  if (!unary_io(g, op, true, why)) return 0;
+  // swapping the axis with the last is its own inverse
+  std::vector<std::int64_t> perm(static_cast<std::size_t>(r));
+  for (std::int64_t d = 0; d < r; ++d) perm[static_cast<std::size_t>(d)] = d;
+  std::swap(perm[static_cast<std::size_t>(axis)], perm.back());
+  OpBuilder b(g, detail::base_of(op));
+  const std::string t = b.op(K::Transpose, {op.inputs[0]}, {b.activation("last_axis_in", x->dtype, x->quant)}, {{"perm", perm}});
+  auto attrs = op.attributes;
+  attrs["axis"] = std::int64_t{-1};
+  const std::string s = b.op(op.kind, {t}, {b.activation("last_axis_out", y->dtype, y->quant)}, attrs);
+  b.op(K::Transpose, {s}, {op.outputs[0]}, {{"perm", perm}}, op.name);
   return finish(g, index, b);
 }
 

@@ -36,6 +36,12 @@ std::size_t dilated_conv_transpose(ir::Graph& g, std::size_t index, std::string*
 /// Mul, Add, Clip [0, 6], Mul. float, and int8 with intermediate params from the
 /// input's range.
 std::size_t hard_sigmoid(ir::Graph& g, std::size_t index, std::string* why);
+/// Softplus, Softsign, Mish, Elu (alpha != 1), Selu, Celu and ThresholdedRelu from Relu,
+/// Abs, Exp, Log, Tanh, TFLite's ELU (alpha 1), Min, Sign, Mul, Add, Div. float.
+std::size_t smooth_activations(ir::Graph& g, std::size_t index, std::string* why);
+/// Softmax / LogSoftmax over a non-last axis: Transpose (the axis swapped with the last),
+/// the op over the last axis, Transpose back. float and int8.
+std::size_t softmax_axis(ir::Graph& g, std::size_t index, std::string* why);
 /// Erf by Abramowitz & Stegun 7.1.26 (|error| <= 1.5e-7): float only.
 std::size_t erf(ir::Graph& g, std::size_t index, std::string* why);
 /// Gelu in its tanh form 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))): at most
@@ -43,15 +49,68 @@ std::size_t erf(ir::Graph& g, std::size_t index, std::string* why);
 std::size_t gelu_tanh(ir::Graph& g, std::size_t index, std::string* why);
 
 // normalization.cpp
-/// LayerNormalization as ReduceMean, Sub, Mul, ReduceMean, Add(eps), Sqrt, Div, Mul, Add. float.
+/// LayerNormalization as ReduceMean, Sub, Mul, ReduceMean, Add(eps), Sqrt, Div, Mul, Add
+/// (its Mean / InvStdDev outputs too). float.
 std::size_t layer_norm(ir::Graph& g, std::size_t index, std::string* why);
 /// BatchNormalization (inference) as Mul + Add by per-channel constants. float.
 std::size_t batch_norm(ir::Graph& g, std::size_t index, std::string* why);
+/// InstanceNormalization and GroupNormalization (static shape; per-group scale / bias
+/// constants repeated per channel) as LayerNormalization's arithmetic, then Mul + Add. float.
+std::size_t instance_group_norm(ir::Graph& g, std::size_t index, std::string* why);
+/// MeanVarianceNormalization as (x - mean) / sqrt(var + 1e-9) over its axes. float.
+std::size_t mean_variance_norm(ir::Graph& g, std::size_t index, std::string* why);
+/// LRN: the channel window's sum of squares as a Conv with a kernel of ones, then Mul,
+/// Add, Pow, Div. float, static shape.
+std::size_t lrn(ir::Graph& g, std::size_t index, std::string* why);
+
+// reduction.cpp
+/// ReduceL1, ReduceL2, ReduceSumSquare, ReduceLogSum, ReduceLogSumExp (max-shifted) from
+/// Abs, Mul, ReduceSum, ReduceMax, Sqrt, Log, Exp. float.
+std::size_t reduction(ir::Graph& g, std::size_t index, std::string* why);
+
+// linear.cpp
+/// Gemm with transA, alpha != 1, beta != 1, a non-constant B or a C other than a constant
+/// [N] bias: Transpose, Gemm (plain) or MatMul, Mul, Add. float.
+std::size_t gemm(ir::Graph& g, std::size_t index, std::string* why);
+
+// elementwise.cpp
+/// Sum / Mean / Max / Min of one input (Identity) or of more than two (Max / Min) or two
+/// (Sum, Mean): chains of Add / Max / Min, Mul by 1/n for Mean. Any dtype but quantised;
+/// Mean float.
+std::size_t variadic(ir::Graph& g, std::size_t index, std::string* why);
+/// Tan, Sinh, Cosh, Asinh, Acosh, Atanh by Sin / Cos / Exp / Log / Sqrt forms. float.
+std::size_t trigonometric(ir::Graph& g, std::size_t index, std::string* why);
+
+// data_movement.cpp
+/// DepthToSpace in CRD mode: a channel permutation (Reshape, Transpose, Reshape), then
+/// the DCR op. Exact, any dtype.
+std::size_t depth_to_space_crd(ir::Graph& g, std::size_t index, std::string* why);
+/// Dropout in inference mode: Identity; a used mask, a constant of ones (bool).
+std::size_t dropout(ir::Graph& g, std::size_t index, std::string* why);
 
 // recurrent.cpp
-/// LSTM and GRU unrolled over their (static) sequence: one FullyConnected for the
+/// LSTM, GRU and RNN unrolled over their (static) sequence: one FullyConnected for the
 /// inputs of every step, then per step FullyConnected on the state, Split,
-/// Sigmoid/Tanh, Mul, Add (Sub for GRU). float.
+/// Sigmoid/Tanh, Mul, Add (Sub for GRU); RNN with any ONNX activation and clip. float.
 std::size_t recurrent(ir::Graph& g, std::size_t index, std::string* why);
+
+// conv3d.cpp
+/// A float 3-D Conv (group 1) as one 2-D Conv over [N*Do, kd*C, H, W]: each output
+/// frame's kd input frames stacked in channels (Transpose, Reshape, Pad in depth,
+/// strided Slices, Concat; weight reordered), then Reshape and Transpose back.
+std::size_t conv3d_as_conv2d(ir::Graph& g, std::size_t index, std::string* why);
+
+// global_pool.cpp
+/// GlobalAveragePool / GlobalMaxPool over more than 2 spatial dims as ReduceMean /
+/// ReduceMax over all of them (keepdims). float.
+std::size_t global_pool_as_reduce(ir::Graph& g, std::size_t index, std::string* why);
+
+// sequence_lstm.cpp
+/// Why TFLite's UNIDIRECTIONAL_/BIDIRECTIONAL_SEQUENCE_LSTM cannot express this LSTM,
+/// or "" when it can (float, constant weights, default activations, no clip or
+/// input_forget, full sequences, zero initial states, the last cell state unused).
+std::string tflite_sequence_lstm_refusal(const ir::Graph& g, const ir::Operation& op);
+/// recurrent(), except that an LSTM TFLite's sequence op expresses stays whole.
+std::size_t recurrent_unless_sequence_op(ir::Graph& g, std::size_t index, std::string* why);
 
 }  // namespace ec::passes::decompose

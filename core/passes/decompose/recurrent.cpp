@@ -1,4 +1,4 @@
-// LSTM and GRU (ONNX semantics) unrolled over their static sequence, in ops every
+// LSTM, GRU and RNN (ONNX semantics) unrolled over their static sequence, in ops every
 // TFLite runtime has (and the Edge TPU maps once quantised):
 //
 //   xw = FullyConnected(X as [T*B, I], W_d, Wb + Rb)   the input part of every step at once
@@ -7,11 +7,16 @@
 //   GRU  (gates z, r, h):     n = tanh(xh + r (h Rh + Rbh))   (linear_before_reset = 1)
 //                                 tanh(xh + (r h) Rh + Rbh)   (linear_before_reset = 0)
 //                             h = n + z (h - n)
+//   RNN (one gate):           h = f(clip(xw_t + h R))      f per direction (default Tanh)
 //   Y = Concat of the steps' h as [T, dirs, B, H] (layout 1: [B, T, dirs, H]); Y_h, Y_c the last ones.
-// Only the default activations, no clip, no peepholes, all sequences full length.
+// LSTM / GRU: only the default activations and no clip; RNN: any activation the ONNX spec
+// lists, alpha / beta read by activation index as the CPU runtime does, and clip. No
+// peepholes, all sequences full length.
 #include <algorithm>
 #include <cstring>
+#include <variant>
 
+#include "core/passes/decompose/common.h"
 #include "core/passes/decompose/decompose.h"
 #include "core/passes/op_builder.h"
 
@@ -30,25 +35,74 @@ std::vector<float> rows(const std::vector<float>& v, std::size_t begin, std::siz
   return {v.begin() + static_cast<std::ptrdiff_t>(begin * width), v.begin() + static_cast<std::ptrdiff_t>((begin + count) * width)};
 }
 
+// An RNN activation's defaults, as the CPU runtime's (core/runtime/kernels/recurrent.cpp).
+double default_alpha(const std::string& n) { return n == "LeakyRelu" ? 0.01 : n == "HardSigmoid" ? 0.2 : 1.0; }
+double default_beta(const std::string& n) { return n == "HardSigmoid" ? 0.5 : n == "Affine" ? 0.0 : 1.0; }
+
+struct Activation {
+  std::string name;
+  double alpha, beta;
+};
+
+bool known_activation(const std::string& n) {
+  for (const char* k : {"Tanh", "Sigmoid", "Relu", "LeakyRelu", "ThresholdedRelu", "HardSigmoid", "Elu", "Softsign", "Softplus",
+                        "Affine", "ScaledTanh"})
+    if (n == k) return true;
+  return false;
+}
+
+// f(v) as IR ops; ThresholdedRelu, HardSigmoid, Elu (alpha != 1), Softsign and Softplus are
+// decomposed by LegaliseTflite's later steps.
+std::string activate(OpBuilder& b, const Activation& a, const std::string& v) {
+  using K = ir::OpKind;
+  auto c = [&](const char* n, double x) { return b.f32_scalar(n, static_cast<float>(x)); };
+  if (a.name == "Tanh") return b.op1(K::Tanh, {v});
+  if (a.name == "Sigmoid") return b.op1(K::Sigmoid, {v});
+  if (a.name == "Relu") return b.op1(K::Relu, {v});
+  if (a.name == "Softsign") return b.op1(K::Softsign, {v});
+  if (a.name == "Softplus") return b.op1(K::Softplus, {v});
+  if (a.name == "LeakyRelu") return b.op1(K::LeakyRelu, {v}, {{"alpha", a.alpha}});
+  if (a.name == "ThresholdedRelu") return b.op1(K::ThresholdedRelu, {v}, {{"alpha", a.alpha}});
+  if (a.name == "Elu") return b.op1(K::Elu, {v}, {{"alpha", a.alpha}});
+  if (a.name == "HardSigmoid") return b.op1(K::HardSigmoid, {v}, {{"alpha", a.alpha}, {"beta", a.beta}});
+  if (a.name == "Affine") return b.op1(K::Add, {b.op1(K::Mul, {v, c("alpha", a.alpha)}), c("beta", a.beta)});
+  // ScaledTanh: alpha tanh(beta v)
+  return b.op1(K::Mul, {b.op1(K::Tanh, {b.op1(K::Mul, {v, c("beta", a.beta)})}), c("alpha", a.alpha)});
+}
+
 }  // namespace
 
 std::size_t recurrent(ir::Graph& g, std::size_t index, std::string* why) {
   const ir::Operation op = g.ops[index];
-  if (op.kind != K::LSTM && op.kind != K::GRU) return 0;
+  if (op.kind != K::LSTM && op.kind != K::GRU && op.kind != K::RNN) return 0;
   auto refuse = [&](const std::string& w) {
     if (why) *why = w;
     return std::size_t{0};
   };
-  const bool lstm = op.kind == K::LSTM;
-  const std::int64_t G = lstm ? 4 : 3;
+  const bool lstm = op.kind == K::LSTM, rnn = op.kind == K::RNN;
+  const std::int64_t G = lstm ? 4 : rnn ? 1 : 3;
   const ir::Tensor* x = g.find_tensor(op.inputs[0]);
   if (!x || x->dtype != ir::DType::Float32 || x->quant || !x->shape.rank_known || x->shape.rank() != 3 || !x->shape.is_static())
     return refuse(op.op_type + " needs a float input of static shape [T, B, I] to unroll");
   const std::int64_t layout = op.attr_int("layout", 0);
   const auto xs = x->shape.sizes();
   const std::int64_t T = layout ? xs[1] : xs[0], B = layout ? xs[0] : xs[1], I = xs[2];
+  // Weights and bias: constants (FullyConnected weights), or float tensors of static
+  // shape computed at run time (sliced per direction, MatMul against their transpose).
   const auto W = f32_values(g, op.inputs[1]), R = f32_values(g, op.inputs[2]);
-  if (!W || !R) return refuse(op.op_type + " with non-constant weights");
+  auto runtime_ok = [&](std::size_t i) {
+    return detail::is_float(g, op.inputs[i]) && detail::static_shape(g, op.inputs[i]) &&
+           detail::static_shape(g, op.inputs[i])->size() == (i == 3 ? 2u : 3u);
+  };
+  if ((!W && !runtime_ok(1)) || (!R && !runtime_ok(2)))
+    return refuse(op.op_type + " with weights neither constant nor float of static shape");
+  auto count = [&](const std::optional<std::vector<float>>& v, std::size_t i) {
+    if (v) return static_cast<std::int64_t>(v->size());
+    const auto shape = detail::static_shape(g, op.inputs[i]);
+    std::int64_t n = 1;
+    for (auto e : *shape) n *= e;
+    return n;
+  };
   const std::string dir = op.attr_string("direction", "forward");
   const std::int64_t dirs = dir == "bidirectional" ? 2 : 1;
   std::int64_t H = op.attr_int("hidden_size", 0);
@@ -58,17 +112,40 @@ std::size_t recurrent(ir::Graph& g, std::size_t index, std::string* why) {
       return refuse(op.op_type + " without hidden_size");
     H = rt->shape.dims[2].value;
   }
-  if (static_cast<std::int64_t>(W->size()) != dirs * G * H * I || static_cast<std::int64_t>(R->size()) != dirs * G * H * H)
+  if (count(W, 1) != dirs * G * H * I || count(R, 2) != dirs * G * H * H)
     return refuse(op.op_type + " weights do not match hidden_size " + std::to_string(H));
-  if (op.attr("activations") || op.attr("activation_alpha") || op.attr("activation_beta"))
-    return refuse(op.op_type + " with non-default activations");
-  if (op.attr("clip")) return refuse(op.op_type + " with clip");
+  std::vector<Activation> acts;  // RNN: one per direction
+  if (rnn) {
+    std::vector<std::string> names;
+    if (const auto* a = op.attr("activations"))
+      if (const auto* v = std::get_if<std::vector<std::string>>(a)) names = *v;
+    std::vector<double> alphas, betas;
+    if (const auto* a = op.attr("activation_alpha"))
+      if (const auto* v = std::get_if<std::vector<double>>(a)) alphas = *v;
+    if (const auto* a = op.attr("activation_beta"))
+      if (const auto* v = std::get_if<std::vector<double>>(a)) betas = *v;
+    for (std::size_t d = 0; d < static_cast<std::size_t>(dirs); ++d) {
+      const std::string n = d < names.size() ? names[d] : "Tanh";
+      if (!known_activation(n)) return refuse("RNN with activation " + n);
+      acts.push_back({n, d < alphas.size() ? alphas[d] : default_alpha(n), d < betas.size() ? betas[d] : default_beta(n)});
+    }
+  } else {
+    if (op.attr("activations") || op.attr("activation_alpha") || op.attr("activation_beta"))
+      return refuse(op.op_type + " with non-default activations");
+    if (op.attr("clip")) return refuse(op.op_type + " with clip");
+  }
+  const ir::Attribute* clip_attr = op.attr("clip");
+  const double* clip = clip_attr ? std::get_if<double>(clip_attr) : nullptr;
+  if (clip_attr && !clip) return refuse(op.op_type + " with a non-float clip");
   if (lstm && op.attr_int("input_forget", 0) != 0) return refuse("LSTM with input_forget");
   std::vector<float> bias(static_cast<std::size_t>(dirs * 2 * G * H), 0.f);
+  bool runtime_bias = false;
   if (present(op, 3)) {
     const auto bv = f32_values(g, op.inputs[3]);
-    if (!bv || bv->size() != bias.size()) return refuse(op.op_type + " with a non-constant bias");
-    bias = *bv;
+    runtime_bias = !bv;
+    if (runtime_bias ? !runtime_ok(3) || count(bv, 3) != static_cast<std::int64_t>(bias.size()) : bv->size() != bias.size())
+      return refuse(op.op_type + " with a bias neither constant nor float of static shape [dirs, " + std::to_string(2 * G * H) + "]");
+    if (bv) bias = *bv;
   }
   if (present(op, 4)) {
     const ir::Tensor* sl = g.find_tensor(op.inputs[4]);
@@ -91,13 +168,38 @@ std::size_t recurrent(ir::Graph& g, std::size_t index, std::string* why) {
     return op.inputs[i];
   };
   const auto h0 = initial(5), c0 = lstm ? initial(6) : std::nullopt;
-  const bool lbr = !lstm && op.attr_int("linear_before_reset", 0) != 0;
+  const bool op_is_gru = op.kind == K::GRU;
+  const bool lbr = op_is_gru && op.attr_int("linear_before_reset", 0) != 0;
 
   OpBuilder b(g, op.name.empty() ? op.outputs[0] : op.name);
-  auto fc = [&](const std::string& in, const std::string& w, const std::string& bias_name) {
-    std::vector<std::string> ins{in, w};
+  // A weight block [rows, cols]: a constant in FullyConnected's [out, in] form, or a run-time
+  // tensor already transposed to MatMul's [in, out].
+  struct Weight {
+    std::string name;
+    bool constant;
+  };
+  // rows [begin, begin + n) of direction d of input `i` ([dirs, per_dir, width]).
+  auto block = [&](std::size_t i, const std::optional<std::vector<float>>& v, std::int64_t d, std::int64_t per_dir,
+                   std::int64_t begin, std::int64_t n, std::int64_t width, const char* what) -> Weight {
+    if (v)
+      return {b.f32(what, {n, width}, rows(*v, static_cast<std::size_t>(d * per_dir + begin), static_cast<std::size_t>(n),
+                                           static_cast<std::size_t>(width))),
+              true};
+    const std::string sl = b.op1(K::Slice, {op.inputs[i], b.i64("starts", {d, begin, 0}), b.i64("ends", {d + 1, begin + n, width})});
+    return {b.op1(K::Transpose, {b.reshape(sl, {n, width})}, {{"perm", std::vector<std::int64_t>{1, 0}}}), false};
+  };
+  auto fc = [&](const std::string& in, const Weight& w, const std::string& bias_name) {
+    if (!w.constant) {
+      const std::string y = b.op1(K::MatMul, {in, w.name});
+      return bias_name.empty() ? y : b.op1(K::Add, {y, bias_name});
+    }
+    std::vector<std::string> ins{in, w.name};
     if (!bias_name.empty()) ins.push_back(bias_name);
     return b.op1(K::FullyConnected, ins);
+  };
+  // Elements [begin, begin + n) of direction d's bias row, as [n] (run-time bias).
+  auto bias_part = [&](std::int64_t d, std::int64_t begin, std::int64_t n) {
+    return b.reshape(b.op1(K::Slice, {op.inputs[3], b.i64("starts", {d, begin}), b.i64("ends", {d + 1, begin + n})}), {n});
   };
   auto split = [&](const std::string& v, std::int64_t n, std::int64_t axis) {
     std::vector<std::string> outs;
@@ -122,45 +224,78 @@ std::size_t recurrent(ir::Graph& g, std::size_t index, std::string* why) {
   const auto GH = static_cast<std::size_t>(G * H), Hs = static_cast<std::size_t>(H);
   for (std::int64_t d = 0; d < dirs; ++d) {
     const auto du = static_cast<std::size_t>(d);
-    const std::vector<float> wd = rows(*W, du * GH, GH, static_cast<std::size_t>(I));
-    const std::vector<float> rd = rows(*R, du * GH, GH, Hs);
     const float* wb = bias.data() + du * 2 * GH;
     const float* rb = wb + GH;
-    std::vector<float> bx(GH);
-    for (std::size_t i = 0; i < GH; ++i) bx[i] = wb[i] + ((lbr && i >= 2 * Hs) ? 0.f : rb[i]);
-    const std::string xw = fc(x2, b.f32("w", {G * H, I}, wd), b.f32("bias", {G * H}, bx));
+    // the input part's bias: Wb + Rb (GRU with linear_before_reset: Rbh stays inside r (...))
+    std::string bias_x, rbh;
+    if (runtime_bias) {
+      std::string rbx = bias_part(d, G * H, G * H);
+      if (lbr) {
+        std::vector<float> keep(GH, 1.f);
+        std::fill(keep.begin() + 2 * H, keep.end(), 0.f);
+        rbx = b.op1(K::Mul, {rbx, b.f32("keep_zr", {G * H}, keep)});
+        rbh = bias_part(d, G * H + 2 * H, H);
+      }
+      bias_x = b.op1(K::Add, {bias_part(d, 0, G * H), rbx});
+    } else {
+      std::vector<float> bx(GH);
+      for (std::size_t i = 0; i < GH; ++i) bx[i] = wb[i] + ((lbr && i >= 2 * Hs) ? 0.f : rb[i]);
+      bias_x = b.f32("bias", {G * H}, bx);
+      if (lbr) rbh = b.f32("rb_h", {H}, std::vector<float>(rb + 2 * Hs, rb + 3 * Hs));
+    }
+    const std::string xw = fc(x2, block(1, W, d, G * H, 0, G * H, I, "w"), bias_x);
     std::vector<std::string> steps;
     if (T == 1) steps = {xw};
     else
       for (const auto& s : split(b.reshape(xw, {T, B * G * H}), T, 0)) steps.push_back(b.reshape(s, {B, G * H}));
-    std::string h = state_of(h0, d, "h0"), c = lstm ? state_of(c0, d, "c0") : std::string();
+    // A zero initial state (none, or a constant of zeros) contributes nothing to the first step:
+    // its terms are left out, rather than computed from a constant of zeros (which would
+    // stay float when quantised: a zero range has no int8 scale).
+    bool h_zero = !h0, c_zero = lstm && !c0;
+    std::string h = h_zero ? std::string() : state_of(h0, d, "h0");
+    std::string c = lstm && !c_zero ? state_of(c0, d, "c0") : std::string();
     hs[du].assign(static_cast<std::size_t>(T), {});
     const bool reverse = dir == "reverse" || d == 1;
-    std::string r_all, r_zr, r_h, rbh;
-    if (lstm) r_all = b.f32("r", {G * H, H}, rd);
+    Weight r_all, r_zr, r_h;
+    if (!op_is_gru) r_all = block(2, R, d, G * H, 0, G * H, H, "r");
     else {
-      r_zr = b.f32("r_zr", {2 * H, H}, rows(rd, 0, 2 * Hs, Hs));
-      r_h = b.f32("r_h", {H, H}, rows(rd, 2 * Hs, Hs, Hs));
-      if (lbr) rbh = b.f32("rb_h", {H}, std::vector<float>(rb + 2 * Hs, rb + 3 * Hs));
+      r_zr = block(2, R, d, G * H, 0, 2 * H, H, "r_zr");
+      r_h = block(2, R, d, G * H, 2 * H, H, H, "r_h");
     }
     for (std::int64_t k = 0; k < T; ++k) {
       const std::int64_t t = reverse ? T - 1 - k : k;
       const std::string& gx = steps[static_cast<std::size_t>(t)];
-      if (lstm) {
-        const auto p = split(b.op1(K::Add, {gx, fc(h, r_all, "")}), 4, 1);  // i, o, f, c~
-        const std::string i = b.op1(K::Sigmoid, {p[0]}), o = b.op1(K::Sigmoid, {p[1]}), f = b.op1(K::Sigmoid, {p[2]});
-        c = b.op1(K::Add, {b.op1(K::Mul, {f, c}), b.op1(K::Mul, {i, b.op1(K::Tanh, {p[3]})})});
+      if (rnn) {
+        std::string v = h_zero ? gx : b.op1(K::Add, {gx, fc(h, r_all, "")});
+        if (clip)
+          v = b.op1(K::Clip, {v, b.f32_scalar("clip_min", static_cast<float>(-*clip)), b.f32_scalar("clip_max", static_cast<float>(*clip))});
+        h = activate(b, acts[du], v);
+      } else if (lstm) {
+        const auto p = split(h_zero ? gx : b.op1(K::Add, {gx, fc(h, r_all, "")}), 4, 1);  // i, o, f, c~
+        const std::string i = b.op1(K::Sigmoid, {p[0]}), o = b.op1(K::Sigmoid, {p[1]});
+        const std::string ic = b.op1(K::Mul, {i, b.op1(K::Tanh, {p[3]})});
+        c = c_zero ? ic : b.op1(K::Add, {b.op1(K::Mul, {b.op1(K::Sigmoid, {p[2]}), c}), ic});
         h = b.op1(K::Mul, {o, b.op1(K::Tanh, {c})});
       } else {
         const auto xp = split(gx, 3, 1);  // z, r, h
-        const auto hp = split(fc(h, r_zr, ""), 2, 1);
-        const std::string z = b.op1(K::Sigmoid, {b.op1(K::Add, {xp[0], hp[0]})});
-        const std::string r = b.op1(K::Sigmoid, {b.op1(K::Add, {xp[1], hp[1]})});
-        const std::string hh = lbr ? b.op1(K::Mul, {r, fc(h, r_h, rbh)}) : fc(b.op1(K::Mul, {r, h}), r_h, "");
-        const std::string n = b.op1(K::Tanh, {b.op1(K::Add, {xp[2], hh})});
-        h = b.op1(K::Add, {n, b.op1(K::Mul, {z, b.op1(K::Sub, {h, n})})});
+        if (h_zero) {
+          // h = 0: z = sigmoid(xz), n = tanh(xh + r Rbh) (r's other term is 0), h' = n - z n
+          const std::string z = b.op1(K::Sigmoid, {xp[0]});
+          std::string xn = xp[2];
+          if (lbr) xn = b.op1(K::Add, {xn, b.op1(K::Mul, {b.op1(K::Sigmoid, {xp[1]}), rbh})});
+          const std::string n = b.op1(K::Tanh, {xn});
+          h = b.op1(K::Sub, {n, b.op1(K::Mul, {z, n})});
+        } else {
+          const auto hp = split(fc(h, r_zr, ""), 2, 1);
+          const std::string z = b.op1(K::Sigmoid, {b.op1(K::Add, {xp[0], hp[0]})});
+          const std::string r = b.op1(K::Sigmoid, {b.op1(K::Add, {xp[1], hp[1]})});
+          const std::string hh = lbr ? b.op1(K::Mul, {r, fc(h, r_h, rbh)}) : fc(b.op1(K::Mul, {r, h}), r_h, "");
+          const std::string n = b.op1(K::Tanh, {b.op1(K::Add, {xp[2], hh})});
+          h = b.op1(K::Add, {n, b.op1(K::Mul, {z, b.op1(K::Sub, {h, n})})});
+        }
       }
       hs[du][static_cast<std::size_t>(t)] = h;
+      h_zero = c_zero = false;
     }
     h_last.push_back(h);
     c_last.push_back(c);
@@ -169,15 +304,7 @@ std::size_t recurrent(ir::Graph& g, std::size_t index, std::string* why) {
   auto concat = [&](const std::vector<std::string>& v, std::int64_t axis) {
     return v.size() == 1 ? v[0] : b.op1(K::Concat, v, {{"axis", axis}});
   };
-  auto emit = [&](std::string value, const std::string& out) {
-    for (auto it = b.ops().rbegin(); it != b.ops().rend(); ++it)
-      if (!it->outputs.empty() && it->outputs[0] == value) {
-        it->outputs[0] = out;
-        g.tensors.erase(value);
-        return;
-      }
-    b.op(K::Identity, {value}, {out});
-  };
+  auto emit = [&](const std::string& value, const std::string& out) { detail::emit_as(b, value, out); };
   if (!op.outputs.empty() && !op.outputs[0].empty()) {
     std::vector<std::string> per_dir;
     for (std::int64_t d = 0; d < dirs; ++d) {

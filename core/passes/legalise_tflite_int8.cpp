@@ -1,0 +1,63 @@
+// LegaliseTfliteInt8: ops whose TFLite builtin is float only become ops TFLite has in
+// int8, computing the same values, for fully quantised targets (the Edge TPU). Run
+// before quantisation (the ops it makes are calibrated) and before LegaliseTflite,
+// which then keeps nothing float-only:
+//   LSTM (UNIDIRECTIONAL_/BIDIRECTIONAL_SEQUENCE_LSTM: float, or int8 with 16-bit
+//   states) and GRU unrolled over their sequence (decompose/recurrent.cpp): the Edge TPU
+//   maps the unrolled FULLY_CONNECTED, LOGISTIC, TANH, MUL and ADD;
+//   a 3-D convolution (CONV_3D: float only) as one 2-D convolution over frames
+//   (decompose/conv3d.cpp); a global pool over 3 spatial dims as MEAN / REDUCE_MAX
+//   (decompose/global_pool.cpp).
+#include <array>
+
+#include "core/passes/decompose/decompose.h"
+#include "core/passes/pass.h"
+#include "core/passes/pass_registry.h"
+
+namespace ec::passes {
+namespace {
+
+constexpr std::array<StatisticSpec, 2> kStats{{
+    {"ops_decomposed", "ops decomposed"},
+    {"ops_made", "ops made"},
+}};
+
+constexpr std::array<decompose::Fn, 3> kSteps{{&decompose::recurrent, &decompose::conv3d_as_conv2d,
+                                               &decompose::global_pool_as_reduce}};
+
+class LegaliseTfliteInt8 final : public Pass {
+ public:
+  std::string_view name() const override { return "LegaliseTfliteInt8"; }
+  std::string_view summary() const override { return find_pass(name())->summary; }
+  std::string_view description() const override {
+    return "Rewrites ops whose TFLite builtin is float only into ops TFLite has in int8, with the same values, for "
+           "fully quantised targets (the Edge TPU): LSTM and GRU unrolled over their static sequence (one "
+           "FullyConnected for every step's input, then per step FullyConnected on the state, Split, Sigmoid, Tanh, "
+           "Mul, Add); a 3-D convolution as one 2-D convolution over its output frames, the frames each reads "
+           "stacked in channels; a global pool over more than two spatial dims as ReduceMean / ReduceMax. An op of such a kind it cannot rewrite is left, with a note.";
+  }
+  std::span<const StatisticSpec> statistics() const override { return kStats; }
+
+  PassResult run(ir::Graph& g) override {
+    PassResult r;
+    for (const auto step : kSteps)
+      for (std::size_t i = g.ops.size(); i-- > 0;) {
+        std::string why;
+        const std::string name = g.ops[i].name;
+        const std::size_t n = step(g, i, &why);
+        if (n > 0) {
+          r.add("ops_decomposed");
+          r.add("ops_made", static_cast<std::int64_t>(n));
+        } else if (!why.empty()) {
+          r.note(name, why);
+        }
+      }
+    return r;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> make_legalise_tflite_int8_pass() { return std::make_unique<LegaliseTfliteInt8>(); }
+
+}  // namespace ec::passes
