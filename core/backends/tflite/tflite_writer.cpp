@@ -3,6 +3,7 @@
 #include "core/backends/tflite/tflite_writer.h"
 
 #include <algorithm>
+#include <cassert>
 #include <array>
 #include <climits>
 #include <cmath>
@@ -407,6 +408,7 @@ void Writer::emit(B code, std::vector<int> in, std::vector<int> out, tfl::Builti
   // at most 4-D (5-D aborts the interpreter), SELECT_V2 5-D: wider operands are broadcast to
   // the output's shape first (BROADCAST_TO goes to 8-D).
   auto name_of = [&] { return current_ ? "op '" + (current_->name.empty() ? current_->op_type : current_->name) + "'" : std::string(); };
+  assert(info_.size() == tensors_.size() && "every tensor is made by add_tensor or variable_tensor");
   if ((code == B::SLICE || code == B::STRIDED_SLICE || code == B::TRANSPOSE) && !in.empty() && in[0] >= 0 &&
       info_[static_cast<std::size_t>(in[0])].shape.size() > 5)
     throw UnsupportedOpError(std::string(tfl::EnumNameBuiltinOperator(code)) + " on " +
@@ -662,6 +664,7 @@ int Writer::variable_tensor(const std::string& name, const std::vector<std::int6
   const std::string n = unique(name);
   std::vector<std::int32_t> s(shape.begin(), shape.end());
   tensors_.push_back(tfl::CreateTensor(fbb_, fbb_.CreateVector(s), tfl::TensorType::FLOAT32, 0, fbb_.CreateString(n), 0, true));
+  info_.push_back({ir::DType::Float32, shape, false, std::nullopt});  // one entry per tensor, as add_tensor's
   return static_cast<int>(tensors_.size() - 1);
 }
 
