@@ -3,6 +3,7 @@
 #include "core/backends/tflite/tflite_writer.h"
 
 #include <algorithm>
+#include <cassert>
 #include <array>
 #include <climits>
 #include <cmath>
@@ -160,6 +161,46 @@ class Writer {
   void conv(const ir::Operation& op);
   void pool(const ir::Operation& op);
   void conv3d(const ir::Operation& op);
+  // Op families write_op hands on (one member function each).
+  /// Equal/Greater/GreaterOrEqual/Less/LessOrEqual, And/Or/Xor/Not, Where.
+  void logic(const ir::Operation& op);
+  /// Add/Sub/Mul/Div/Pow on types TFLite's kernels do not compute in, Mod, BitShift.
+  void integer_arithmetic(const ir::Operation& op);
+  /// ArgMax/ArgMin, TopK, CumSum, NonZero.
+  void index_op(const ir::Operation& op);
+  /// Shape, Size, EyeLike, ConstantOfShape, Range, Tile, Expand, OneHot, Split with sizes.
+  void shape_op(const ir::Operation& op);
+  /// GatherND, GatherElements, ScatterND, ScatterElements, ReverseSequence.
+  void gather_scatter(const ir::Operation& op);
+  int element_coordinates(const ir::Operation& op, bool int32_only);
+  void scatter_into(const ir::Operation& op, int idx, bool add);
+  void resize(const ir::Operation& op);
+  void pad(const ir::Operation& op);
+  /// Softmax/LogSoftmax (last axis), Hardmax.
+  void per_axis(const ir::Operation& op);
+  /// IsNaN, IsInf, Trilu, CastLike.
+  void elementwise_misc(const ir::Operation& op);
+  void qdq_arithmetic(const ir::Operation& op);
+  /// Resize as constant FULLY_CONNECTED weights along H and W (any mode the op has).
+  void resize_by_matrices(const ir::Operation& op, const std::size_t hw[2], const std::vector<double> weights[2],
+                          const std::vector<char> outside[2]);
+
+  // Glue tensors and ops.
+  /// A fresh tensor of `shape` (dynamic dims written as 1 with a -1 signature).
+  int temp(const std::string& base, ir::DType dt, const ir::Shape& shape);
+  int temp(const std::string& base, ir::DType dt, const std::vector<std::int64_t>& shape) {
+    return add_tensor(unique(base), dt, shape, std::nullopt);
+  }
+  /// A scalar constant of type dt holding v.
+  int const_scalar(const std::string& base, ir::DType dt, double v);
+  /// CAST of tensor `x` (IR shape `shape`) from `from` to `to`; x itself when they agree.
+  int cast(int x, ir::DType from, ir::DType to, const ir::Shape& shape, const std::string& base);
+  /// TRANSPOSE of x (IR shape `shape`) by perm; returns the new tensor.
+  int transpose(int x, ir::DType dt, const ir::Shape& shape, const std::vector<std::int64_t>& perm, const std::string& base);
+  /// An int32 scalar from a tensor holding one integer (constant or not).
+  int scalar_i32(const std::string& name, const ir::Operation& op);
+  /// Refuses an op reading or writing float64/float16/string tensors: TFLite's kernels compute in none of them.
+  void check_computable(const ir::Operation& op) const;
   void lstm(const ir::Operation& op);
   /// A float tensor the op keeps state in (is_variable, no buffer: the interpreter
   /// allocates it and resets it to zero).
@@ -182,6 +223,15 @@ class Writer {
   fb::FlatBufferBuilder fbb_{1 << 20};
   std::vector<fb::Offset<tfl::Buffer>> buffers_;
   std::vector<fb::Offset<tfl::Tensor>> tensors_;
+  /// What emit() needs to know of each written tensor (its kernels' rank limits).
+  struct TensorInfo {
+    ir::DType dtype;
+    std::vector<std::int64_t> shape;
+    bool dynamic;
+    std::optional<ir::QuantParams> quant;
+  };
+  std::vector<TensorInfo> info_;
+  const ir::Operation* current_ = nullptr;  // the op write_op is writing (named by emit's refusals)
   std::map<std::string, int> index_;
   std::set<std::string> used_;
   std::vector<fb::Offset<tfl::OperatorCode>> codes_;
@@ -224,6 +274,7 @@ int Writer::add_tensor(const std::string& name, ir::DType dt, const std::vector<
   fb::Offset<fb::Vector<std::int32_t>> sig = 0;
   if (signature) sig = fbb_.CreateVector(*signature);
   tensors_.push_back(tfl::CreateTensor(fbb_, sv, *tt, buf, nm, qo, false, 0, sig, false));
+  info_.push_back({dt, shape, signature != nullptr, q});
   used_.insert(name);
   return static_cast<int>(tensors_.size() - 1);
 }
@@ -256,6 +307,87 @@ int Writer::const_i32(const std::string& base, const std::vector<std::int64_t>& 
   return add_tensor(unique(base), ir::DType::Int32, shape, std::nullopt, w.data(), w.size() * 4);
 }
 
+int Writer::temp(const std::string& base, ir::DType dt, const ir::Shape& shape) {
+  if (!shape.rank_known) throw UnsupportedOpError("tensor '" + base + "' of unknown rank", "the TFLite writer", "");
+  std::vector<std::int64_t> sizes;
+  std::vector<std::int32_t> sig;
+  bool dynamic = false;
+  for (const auto& d : shape.dims) {
+    sizes.push_back(d.is_static() ? d.value : 1);
+    sig.push_back(d.is_static() ? static_cast<std::int32_t>(d.value) : -1);
+    dynamic |= !d.is_static();
+  }
+  return add_tensor(unique(base), dt, sizes, std::nullopt, nullptr, 0, dynamic ? &sig : nullptr);
+}
+
+int Writer::const_scalar(const std::string& base, ir::DType dt, double v) {
+  switch (dt) {
+    case ir::DType::Float32: { const float x = static_cast<float>(v); return add_tensor(unique(base), dt, {}, std::nullopt, &x, 4); }
+    case ir::DType::Int32: { const auto x = static_cast<std::int32_t>(v); return add_tensor(unique(base), dt, {}, std::nullopt, &x, 4); }
+    case ir::DType::Int64: { const auto x = static_cast<std::int64_t>(v); return add_tensor(unique(base), dt, {}, std::nullopt, &x, 8); }
+    case ir::DType::Int16: { const auto x = static_cast<std::int16_t>(v); return add_tensor(unique(base), dt, {}, std::nullopt, &x, 2); }
+    case ir::DType::Int8: { const auto x = static_cast<std::int8_t>(v); return add_tensor(unique(base), dt, {}, std::nullopt, &x, 1); }
+    case ir::DType::UInt8: { const auto x = static_cast<std::uint8_t>(v); return add_tensor(unique(base), dt, {}, std::nullopt, &x, 1); }
+    case ir::DType::Bool: { const std::uint8_t x = v != 0; return add_tensor(unique(base), dt, {}, std::nullopt, &x, 1); }
+    default:
+      throw UnsupportedOpError("a scalar of type " + std::string(ir::dtype_name(dt)), "the TFLite writer", "");
+  }
+}
+
+int Writer::cast(int x, ir::DType from, ir::DType to, const ir::Shape& shape, const std::string& base) {
+  if (from == to) return x;
+  const auto it = tensor_type(from), ot = tensor_type(to);
+  if (!it || !ot) throw UnsupportedOpError("a CAST from " + std::string(ir::dtype_name(from)), "the TFLite writer", "");
+  const int y = temp(base, to, shape);
+  emit(B::CAST, {x}, {y}, tfl::BuiltinOptions::CastOptions, tfl::CreateCastOptions(fbb_, *it, *ot).Union());
+  return y;
+}
+
+int Writer::transpose(int x, ir::DType dt, const ir::Shape& shape, const std::vector<std::int64_t>& perm, const std::string& base) {
+  ir::Shape ps = shape;
+  for (std::size_t i = 0; i < perm.size(); ++i) ps.dims[i] = shape.dims[static_cast<std::size_t>(perm[i])];
+  const int y = temp(base, dt, ps);
+  emit(B::TRANSPOSE, {x, const_i32(base + "/perm", perm)}, {y}, tfl::BuiltinOptions::TransposeOptions,
+       tfl::CreateTransposeOptions(fbb_).Union());
+  return y;
+}
+
+int Writer::scalar_i32(const std::string& name, const ir::Operation& op) {
+  const ir::Tensor& x = t(name);
+  if (x.is_constant()) {
+    if (x.dtype == ir::DType::Int32 || x.dtype == ir::DType::Int64) {
+      const auto v = const_ints(name, op);
+      if (v.size() != 1) unsupported(op, "input '" + name + "' must hold one value");
+      return const_i32(name + "/i32", v, true);
+    }
+    if (x.dtype == ir::DType::Float32 && x.data->size() == 4)
+      return const_i32(name + "/i32", {static_cast<std::int64_t>(x.data->as<float>()[0])}, true);
+  }
+  if (!x.shape.rank_known || x.shape.num_elements().value_or(-1) != 1) unsupported(op, "input '" + name + "' must hold one value");
+  // CAST truncates toward zero as ONNX's cast to an integer does; RESHAPE makes it a scalar.
+  const int c = cast(tensor(name), x.dtype, ir::DType::Int32, x.shape, name + "/i32");
+  if (x.shape.rank() == 0) return c;
+  const int sc = temp(name + "/scalar", ir::DType::Int32, std::vector<std::int64_t>{});
+  std::vector<std::int32_t> none;
+  emit(B::RESHAPE, {c, const_i32(name + "/scalar_shape", {})}, {sc}, tfl::BuiltinOptions::ReshapeOptions,
+       tfl::CreateReshapeOptionsDirect(fbb_, &none).Union());
+  return sc;
+}
+
+void Writer::check_computable(const ir::Operation& op) const {
+  auto check = [&](const std::string& n) {
+    if (n.empty()) return;
+    const ir::Tensor* x = g_.find_tensor(n);
+    if (!x || x->is_constant()) return;
+    if (x->dtype == ir::DType::Float64 || x->dtype == ir::DType::Float16 || x->dtype == ir::DType::String ||
+        x->dtype == ir::DType::BFloat16)
+      unsupported(op, "tensor '" + n + "' is " + std::string(ir::dtype_name(x->dtype)) +
+                          ": TFLite's kernels compute in none of float64, float16, bfloat16 or strings; convert the model to float32");
+  };
+  for (const auto& i : op.inputs) check(i);
+  for (const auto& o : op.outputs) check(o);
+}
+
 int Writer::opcode(B code, int version, const std::string& custom) {
   const auto key = std::make_pair(static_cast<int>(code), custom);
   auto it = code_index_.find(key);
@@ -271,6 +403,38 @@ int Writer::opcode(B code, int version, const std::string& custom) {
 
 void Writer::emit(B code, std::vector<int> in, std::vector<int> out, tfl::BuiltinOptions type, fb::Offset<void> options,
                   int version) {
+  // Rank limits of TFLite's kernels (measured on tfjs-tflite's build, tests/tflite): SLICE,
+  // STRIDED_SLICE and TRANSPOSE take at most 5-D; POW, the comparisons, LOGICAL_AND/OR and FLOOR_MOD broadcast
+  // at most 4-D (5-D aborts the interpreter), SELECT_V2 5-D: wider operands are broadcast to
+  // the output's shape first (BROADCAST_TO goes to 8-D).
+  auto name_of = [&] { return current_ ? "op '" + (current_->name.empty() ? current_->op_type : current_->name) + "'" : std::string(); };
+  assert(info_.size() == tensors_.size() && "every tensor is made by add_tensor or variable_tensor");
+  if ((code == B::SLICE || code == B::STRIDED_SLICE || code == B::TRANSPOSE) && !in.empty() && in[0] >= 0 &&
+      info_[static_cast<std::size_t>(in[0])].shape.size() > 5)
+    throw UnsupportedOpError(std::string(tfl::EnumNameBuiltinOperator(code)) + " on " +
+                                 std::to_string(info_[static_cast<std::size_t>(in[0])].shape.size()) + "-D",
+                             "the TFLite writer", "TFLite's " + std::string(tfl::EnumNameBuiltinOperator(code)) + " takes at most 5-D", name_of());
+  const std::size_t limit = code == B::SELECT_V2 ? 5
+                            : code == B::POW || code == B::EQUAL || code == B::NOT_EQUAL || code == B::LESS || code == B::LESS_EQUAL ||
+                                      code == B::GREATER || code == B::GREATER_EQUAL || code == B::LOGICAL_AND || code == B::LOGICAL_OR ||
+                                      code == B::FLOOR_MOD || code == B::FLOOR_DIV || code == B::SQUARED_DIFFERENCE
+                                  ? 4
+                                  : 0;
+  if (limit && !out.empty() && info_[static_cast<std::size_t>(out[0])].shape.size() > limit) {
+    const TensorInfo o = info_[static_cast<std::size_t>(out[0])];
+    for (auto& i : in) {
+      if (i < 0 || info_[static_cast<std::size_t>(i)].shape == o.shape) continue;
+      if (o.dynamic || info_[static_cast<std::size_t>(i)].dynamic)
+        throw UnsupportedOpError(std::string(tfl::EnumNameBuiltinOperator(code)) + " broadcasting " + std::to_string(o.shape.size()) + "-D",
+                                 "the TFLite writer", "TFLite broadcasts it up to " + std::to_string(limit) + "-D; a dynamic shape cannot be broadcast first",
+                                 name_of());
+      const TensorInfo x = info_[static_cast<std::size_t>(i)];
+      const int b = add_tensor(unique("broadcast"), x.dtype, o.shape, x.quant);
+      emit(B::BROADCAST_TO, {i, const_i32("broadcast/shape", o.shape)}, {b}, tfl::BuiltinOptions::BroadcastToOptions,
+           tfl::CreateBroadcastToOptions(fbb_).Union(), 2);
+      i = b;
+    }
+  }
   const int oc = opcode(code, version);
   ops_.push_back(tfl::CreateOperatorDirect(fbb_, static_cast<std::uint32_t>(oc), &in, &out, type, options));
 }
@@ -366,7 +530,11 @@ void Writer::conv(const ir::Operation& op) {
     xin = padded;
   }
   // A fused SIGMOID (FuseActivation makes them) has no TFLite fused form: a LOGISTIC after.
-  const bool sigmoid = op.attr_string("fused_activation", "NONE") == "SIGMOID" && !t(op.outputs[0]).quant;
+  // A fused SIGMOID or TANH: a LOGISTIC / TANH op after (FULLY_CONNECTED refuses a fused TANH,
+  // and CONV_2D's float kernel would clamp nothing for it: the interpreter ignored it)
+  const std::string fused = op.attr_string("fused_activation", "NONE");
+  const bool sigmoid = (fused == "SIGMOID" || fused == "TANH") && !t(op.outputs[0]).quant;
+  const B after = fused == "TANH" ? B::TANH : B::LOGISTIC;
   tfl::ActivationFunctionType act =
       sigmoid ? tfl::ActivationFunctionType::NONE
               : legal_activation(act_of(op.attr_string("fused_activation", "NONE"), op), t(op.outputs[0]));
@@ -377,6 +545,10 @@ void Writer::conv(const ir::Operation& op) {
     std::vector<std::int32_t> zeros(static_cast<std::size_t>(M), 0);
     const ir::QuantParams bq = bias_params(*x.quant, *w.quant, M);
     bias = add_tensor(unique(op.name + "/bias"), ir::DType::Int32, {M}, bq, zeros.data(), zeros.size() * 4);
+  } else if (bias < 0 && x.dtype == ir::DType::Float32) {
+    // TFLite's CONV_2D / DEPTHWISE_CONV_2D (before 2.x's optional bias) want one: zeros
+    std::vector<float> zeros(static_cast<std::size_t>(M), 0.f);
+    bias = add_tensor(unique(op.name + "/bias"), ir::DType::Float32, {M}, std::nullopt, zeros.data(), zeros.size() * 4);
   } else if (bias >= 0) {
     const ir::Tensor& b = t(op.inputs[2]);
     if (b.dtype == ir::DType::Int32 && !b.quant && x.quant && w.quant) {
@@ -393,7 +565,7 @@ void Writer::conv(const ir::Operation& op) {
     const bool per_channel = w.quant && w.quant->scales.size() > 1;
     emit(B::CONV_2D, {xin, tensor(op.inputs[1]), bias}, {y}, tfl::BuiltinOptions::Conv2DOptions, o.Union(),
          x.dtype == ir::DType::Int8 ? (per_channel ? 3 : 2) : 1);
-    if (sigmoid) emit(B::LOGISTIC, {y}, {tensor(op.outputs[0])});
+    if (sigmoid) emit(after, {y}, {tensor(op.outputs[0])});
     return;
   }
   if (group == C && cg == 1 && M % C == 0) {
@@ -414,7 +586,7 @@ void Writer::conv(const ir::Operation& op) {
     const bool per_channel = w.quant && w.quant->scales.size() > 1;
     emit(B::DEPTHWISE_CONV_2D, {xin, wi, bias}, {y}, tfl::BuiltinOptions::DepthwiseConv2DOptions, o.Union(),
          x.dtype == ir::DType::Int8 ? (per_channel ? 3 : 2) : (d[0] > 1 || d[1] > 1 ? 2 : 1));
-    if (sigmoid) emit(B::LOGISTIC, {y}, {tensor(op.outputs[0])});
+    if (sigmoid) emit(after, {y}, {tensor(op.outputs[0])});
     return;
   }
   unsupported(op, "grouped convolution with " + std::to_string(group) + " groups");
@@ -492,6 +664,7 @@ int Writer::variable_tensor(const std::string& name, const std::vector<std::int6
   const std::string n = unique(name);
   std::vector<std::int32_t> s(shape.begin(), shape.end());
   tensors_.push_back(tfl::CreateTensor(fbb_, fbb_.CreateVector(s), tfl::TensorType::FLOAT32, 0, fbb_.CreateString(n), 0, true));
+  info_.push_back({ir::DType::Float32, shape, false, std::nullopt});  // one entry per tensor, as add_tensor's
   return static_cast<int>(tensors_.size() - 1);
 }
 
@@ -787,13 +960,1292 @@ void Writer::pool(const ir::Operation& op) {
     emit(B::QUANTIZE, {y}, {tensor(op.outputs[0])}, tfl::BuiltinOptions::QuantizeOptions, tfl::CreateQuantizeOptions(fbb_).Union(), 2);
 }
 
+// ---- logic: comparisons, boolean ops, Where ------------------------------------------
+
+void Writer::logic(const ir::Operation& op) {
+  const int y = tensor(op.outputs[0]);
+  auto in = [&](std::size_t i) { return tensor(op.inputs[i]); };
+  const ir::Tensor& a = t(op.inputs[0]);
+  if (op.kind != K::Not && op.kind != K::Where && t(op.inputs[1]).dtype != a.dtype)
+    unsupported(op, "inputs of two types");
+  const int v = a.quant ? 2 : 1;
+  switch (op.kind) {
+    case K::Equal: emit(B::EQUAL, {in(0), in(1)}, {y}, tfl::BuiltinOptions::EqualOptions, tfl::CreateEqualOptions(fbb_).Union(), v); return;
+    case K::Greater: emit(B::GREATER, {in(0), in(1)}, {y}, tfl::BuiltinOptions::GreaterOptions, tfl::CreateGreaterOptions(fbb_).Union(), v); return;
+    case K::GreaterOrEqual:
+      emit(B::GREATER_EQUAL, {in(0), in(1)}, {y}, tfl::BuiltinOptions::GreaterEqualOptions, tfl::CreateGreaterEqualOptions(fbb_).Union(), v);
+      return;
+    case K::Less: emit(B::LESS, {in(0), in(1)}, {y}, tfl::BuiltinOptions::LessOptions, tfl::CreateLessOptions(fbb_).Union(), v); return;
+    case K::LessOrEqual:
+      emit(B::LESS_EQUAL, {in(0), in(1)}, {y}, tfl::BuiltinOptions::LessEqualOptions, tfl::CreateLessEqualOptions(fbb_).Union(), v);
+      return;
+    case K::And: case K::Or: case K::Xor: case K::Not:
+      if (a.dtype != ir::DType::Bool) unsupported(op, "on " + std::string(ir::dtype_name(a.dtype)) + " (ONNX's logic ops take bool)");
+      if (op.kind == K::And)
+        emit(B::LOGICAL_AND, {in(0), in(1)}, {y}, tfl::BuiltinOptions::LogicalAndOptions, tfl::CreateLogicalAndOptions(fbb_).Union());
+      else if (op.kind == K::Or)
+        emit(B::LOGICAL_OR, {in(0), in(1)}, {y}, tfl::BuiltinOptions::LogicalOrOptions, tfl::CreateLogicalOrOptions(fbb_).Union());
+      else if (op.kind == K::Xor)  // a xor b = a != b on bool
+        emit(B::NOT_EQUAL, {in(0), in(1)}, {y}, tfl::BuiltinOptions::NotEqualOptions, tfl::CreateNotEqualOptions(fbb_).Union());
+      else
+        emit(B::LOGICAL_NOT, {in(0)}, {y}, tfl::BuiltinOptions::LogicalNotOptions, tfl::CreateLogicalNotOptions(fbb_).Union());
+      return;
+    case K::Where:
+      if (a.dtype != ir::DType::Bool) unsupported(op, "a condition of type " + std::string(ir::dtype_name(a.dtype)));
+      emit(B::SELECT_V2, {in(0), in(1), in(2)}, {y}, tfl::BuiltinOptions::SelectV2Options, tfl::CreateSelectV2Options(fbb_).Union());
+      return;
+    default: unsupported(op);
+  }
+}
+
+// ---- integer arithmetic TFLite's kernels lack -----------------------------------------
+
+namespace {
+bool narrow_int(ir::DType d) {
+  return d == ir::DType::UInt8 || d == ir::DType::Int8 || d == ir::DType::Int16 || d == ir::DType::UInt16;
+}
+}  // namespace
+
+void Writer::integer_arithmetic(const ir::Operation& op) {
+  const ir::Tensor& x = t(op.inputs[0]);
+  const ir::Tensor& yt = t(op.outputs[0]);
+  const ir::DType dt = x.dtype;
+  const std::string base = op.outputs[0];
+  // 8- and 16-bit integers without quantisation params: TFLite's 8-bit ADD/SUB/MUL/DIV are
+  // quantised ops. Computed in int32 and cast back (the CAST wraps as ONNX's arithmetic does).
+  const bool widen = narrow_int(dt) && !x.quant;
+  const ir::DType ct = widen ? ir::DType::Int32 : dt;
+  auto operand = [&](std::size_t i) {
+    const ir::Tensor& a = t(op.inputs[i]);
+    return cast(tensor(op.inputs[i]), a.dtype, ct, a.shape, op.inputs[i] + "/i32");
+  };
+  auto result = [&](B code, tfl::BuiltinOptions ot, fb::Offset<void> o, std::vector<int> ins) {
+    const int r = widen ? temp(base + "/i32", ct, yt.shape) : tensor(op.outputs[0]);
+    emit(code, std::move(ins), {r}, ot, o);
+    if (widen) {
+      const auto it = tensor_type(ct), to = tensor_type(yt.dtype);
+      emit(B::CAST, {r}, {tensor(op.outputs[0])}, tfl::BuiltinOptions::CastOptions, tfl::CreateCastOptions(fbb_, *it, *to).Union());
+    }
+  };
+  switch (op.kind) {
+    case K::Add: case K::Sub: case K::Mul: case K::Div: {
+      if (!widen) unsupported(op, "on " + std::string(ir::dtype_name(dt)));
+      const int a = operand(0), b = operand(1);
+      if (op.kind == K::Add) result(B::ADD, tfl::BuiltinOptions::AddOptions, tfl::CreateAddOptions(fbb_).Union(), {a, b});
+      if (op.kind == K::Sub) result(B::SUB, tfl::BuiltinOptions::SubOptions, tfl::CreateSubOptions(fbb_).Union(), {a, b});
+      if (op.kind == K::Mul) result(B::MUL, tfl::BuiltinOptions::MulOptions, tfl::CreateMulOptions(fbb_).Union(), {a, b});
+      // int32 DIV truncates: ONNX's integer Div too (its operands here are never both negative
+      // for unsigned types; signed ones truncate in both)
+      if (op.kind == K::Div) result(B::DIV, tfl::BuiltinOptions::DivOptions, tfl::CreateDivOptions(fbb_).Union(), {a, b});
+      return;
+    }
+    case K::Pow: {
+      // TFLite's POW takes two float32 or two int32 operands.
+      const ir::Tensor& e = t(op.inputs[1]);
+      if (dt != ir::DType::Float32 && dt != ir::DType::Int32)
+        unsupported(op, "a base of type " + std::string(ir::dtype_name(dt)) + " (TFLite's POW takes float32 or int32)");
+      if (dt == ir::DType::Int32 && dtype_is_float(e.dtype))
+        unsupported(op, "an int32 base with a float exponent (TFLite's POW takes one type)");
+      if (e.dtype != ir::DType::Float32 && e.dtype != ir::DType::Int32 && e.dtype != ir::DType::Int64 && e.dtype != ir::DType::Int16 &&
+          e.dtype != ir::DType::Int8 && e.dtype != ir::DType::UInt8)
+        unsupported(op, "an exponent of type " + std::string(ir::dtype_name(e.dtype)) + " (TFLite's CAST cannot make it the base's type)");
+      // an integer exponent is exact in float32 up to 2^24; int64 -> int32 when it fits
+      const int b = cast(tensor(op.inputs[1]), e.dtype, dt, e.shape, op.inputs[1] + "/as_base");
+      emit(B::POW, {tensor(op.inputs[0]), b}, {tensor(op.outputs[0])});
+      return;
+    }
+    case K::Mod: {
+      const bool fmod = op.attr_int("fmod", 0) != 0;
+      if (x.quant) unsupported(op, "on quantised tensors");
+      if (!fmod) {
+        // ONNX's integer Mod takes the divisor's sign: TFLite's FLOOR_MOD
+        if (dt != ir::DType::Int32 && dt != ir::DType::Int64 && dt != ir::DType::Float32 && !widen)
+          unsupported(op, "on " + std::string(ir::dtype_name(dt)));
+        result(B::FLOOR_MOD, tfl::BuiltinOptions::FloorModOptions, tfl::CreateFloorModOptions(fbb_).Union(), {operand(0), operand(1)});
+        return;
+      }
+      if (dt == ir::DType::Float32) {
+        // fmod(x, y) = sign(x) * fmod(|x|, |y|), and on |x|, |y| FLOOR_MOD is fmod exactly
+        const ir::Tensor& d = t(op.inputs[1]);
+        const int ax = temp(base + "/abs_x", dt, x.shape), ad = temp(base + "/abs_y", dt, d.shape);
+        emit(B::ABS, {tensor(op.inputs[0])}, {ax});
+        emit(B::ABS, {tensor(op.inputs[1])}, {ad});
+        const int m = temp(base + "/fmod_abs", dt, yt.shape), nm = temp(base + "/fmod_neg", dt, yt.shape);
+        emit(B::FLOOR_MOD, {ax, ad}, {m}, tfl::BuiltinOptions::FloorModOptions, tfl::CreateFloorModOptions(fbb_).Union());
+        emit(B::NEG, {m}, {nm});
+        const int neg = temp(base + "/x_negative", ir::DType::Bool, x.shape);
+        emit(B::LESS, {tensor(op.inputs[0]), const_scalar(base + "/zero", dt, 0)}, {neg}, tfl::BuiltinOptions::LessOptions,
+             tfl::CreateLessOptions(fbb_).Union());
+        emit(B::SELECT_V2, {neg, nm, m}, {tensor(op.outputs[0])}, tfl::BuiltinOptions::SelectV2Options, tfl::CreateSelectV2Options(fbb_).Union());
+        return;
+      }
+      if (dt == ir::DType::Int32 || widen) {
+        // fmod on integers: x - trunc(x / y) * y, and int32 DIV truncates
+        const int a = operand(0), b = operand(1);
+        const int q = temp(base + "/quotient", ct, yt.shape), p = temp(base + "/product", ct, yt.shape);
+        emit(B::DIV, {a, b}, {q}, tfl::BuiltinOptions::DivOptions, tfl::CreateDivOptions(fbb_).Union());
+        emit(B::MUL, {q, b}, {p}, tfl::BuiltinOptions::MulOptions, tfl::CreateMulOptions(fbb_).Union());
+        result(B::SUB, tfl::BuiltinOptions::SubOptions, tfl::CreateSubOptions(fbb_).Union(), {a, p});
+        return;
+      }
+      unsupported(op, "fmod 1 on " + std::string(ir::dtype_name(dt)) +
+                          " (TFLite's integer DIV, which a truncated modulo needs, is int32 only; FLOOR_MOD rounds toward -inf)");
+    }
+    case K::BitShift: {
+      // x << s = x * 2^s and x >> s = x / 2^s (truncating) in int32, cast back: exact for
+      // unsigned 8- and 16-bit values (TFLite's RIGHT_SHIFT is newer than the runtimes this targets)
+      if (dt != ir::DType::UInt8 && dt != ir::DType::UInt16)
+        unsupported(op, "on " + std::string(ir::dtype_name(dt)) + " (exact through int32 for uint8 and uint16 only)");
+      const ir::Tensor& s = t(op.inputs[1]);
+      const int a = operand(0), sh = operand(1);
+      const int p = temp(base + "/pow2", ct, s.shape);
+      emit(B::POW, {const_scalar(base + "/two", ct, 2), sh}, {p});
+      const bool left = op.attr_string("direction", "") == "LEFT";
+      if (!left && op.attr_string("direction", "") != "RIGHT") unsupported(op, "direction " + op.attr_string("direction", ""));
+      if (left) result(B::MUL, tfl::BuiltinOptions::MulOptions, tfl::CreateMulOptions(fbb_).Union(), {a, p});
+      else result(B::DIV, tfl::BuiltinOptions::DivOptions, tfl::CreateDivOptions(fbb_).Union(), {a, p});
+      return;
+    }
+    default: unsupported(op);
+  }
+}
+
+// ---- index ops -----------------------------------------------------------------------
+
+void Writer::index_op(const ir::Operation& op) {
+  const ir::Tensor& x = t(op.inputs[0]);
+  if (!x.shape.rank_known) unsupported(op, "an input of unknown rank");
+  const auto r = static_cast<std::int64_t>(x.shape.rank());
+  const std::string base = op.outputs[0];
+  switch (op.kind) {
+    case K::ArgMax: case K::ArgMin: {
+      std::int64_t axis = op.attr_int("axis", 0);
+      if (axis < 0) axis += r;
+      if (axis < 0 || axis >= r) unsupported(op, "axis out of range");
+      const ir::Tensor& yt = t(op.outputs[0]);
+      const bool last = op.attr_int("select_last_index", 0) != 0;
+      const bool keep = op.attr_int("keepdims", 1) != 0;
+      int xin = tensor(op.inputs[0]);
+      if (last) {
+        // the last extreme index = (n - 1) - the first one in the axis reversed
+        if (!x.shape.dims[static_cast<std::size_t>(axis)].is_static()) unsupported(op, "select_last_index on a dynamic axis");
+        const int rev = temp(base + "/reversed", x.dtype, x.shape);
+        emit(B::REVERSE_V2, {xin, const_i32(base + "/reverse_axis", {axis})}, {rev}, tfl::BuiltinOptions::ReverseV2Options,
+             tfl::CreateReverseV2Options(fbb_).Union());
+        xin = rev;
+      }
+      ir::Shape reduced = x.shape;
+      reduced.dims.erase(reduced.dims.begin() + axis);
+      const bool direct = !last && !keep && (yt.dtype == ir::DType::Int32 || yt.dtype == ir::DType::Int64);
+      const ir::DType it = last ? ir::DType::Int32 : yt.dtype;
+      if (it != ir::DType::Int32 && it != ir::DType::Int64) unsupported(op, "an output of type " + std::string(ir::dtype_name(yt.dtype)));
+      const int idx = direct ? tensor(op.outputs[0]) : temp(base + "/index", it, reduced);
+      const auto ot = *tensor_type(it);
+      const int ax = const_i32(base + "/axis", {axis});
+      if (op.kind == K::ArgMax)
+        emit(B::ARG_MAX, {xin, ax}, {idx}, tfl::BuiltinOptions::ArgMaxOptions, tfl::CreateArgMaxOptions(fbb_, ot).Union(), version_for(op, 2));
+      else
+        emit(B::ARG_MIN, {xin, ax}, {idx}, tfl::BuiltinOptions::ArgMinOptions, tfl::CreateArgMinOptions(fbb_, ot).Union(), version_for(op, 2));
+      if (direct) return;
+      int v = idx;
+      if (last) {
+        const int flipped = temp(base + "/last_index", ir::DType::Int32, reduced);
+        emit(B::SUB, {const_scalar(base + "/n_minus_1", ir::DType::Int32, double(x.shape.dims[static_cast<std::size_t>(axis)].value - 1)), idx},
+             {flipped}, tfl::BuiltinOptions::SubOptions, tfl::CreateSubOptions(fbb_).Union());
+        v = keep ? cast(flipped, ir::DType::Int32, yt.dtype, reduced, base + "/typed") : flipped;
+        if (!keep) {
+          const auto i = tensor_type(ir::DType::Int32), o = tensor_type(yt.dtype);
+          if (!o) unsupported(op, "output type");
+          emit(B::CAST, {flipped}, {tensor(op.outputs[0])}, tfl::BuiltinOptions::CastOptions, tfl::CreateCastOptions(fbb_, *i, *o).Union());
+          return;
+        }
+      }
+      // keepdims: the reduced axis back as 1
+      emit(B::EXPAND_DIMS, {v, const_i32(base + "/keep_axis", {axis}, true)}, {tensor(op.outputs[0])}, tfl::BuiltinOptions::ExpandDimsOptions,
+           tfl::CreateExpandDimsOptions(fbb_).Union());
+      return;
+    }
+    case K::CumSum: {
+      if (x.dtype != ir::DType::Float32 && x.dtype != ir::DType::Int32 && x.dtype != ir::DType::Int64)
+        unsupported(op, "on " + std::string(ir::dtype_name(x.dtype)) + " (TFLite's CUMSUM takes float32, int32, int64)");
+      const int axis = scalar_i32(op.inputs[1], op);  // negative axes count from the end in both
+      emit(B::CUMSUM, {tensor(op.inputs[0]), axis}, {tensor(op.outputs[0])}, tfl::BuiltinOptions::CumsumOptions,
+           tfl::CreateCumsumOptions(fbb_, op.attr_int("exclusive", 0) != 0, op.attr_int("reverse", 0) != 0).Union());
+      return;
+    }
+    case K::TopK: {
+      // TOPK_V2 works on the last axis, largest first, ties by the lower index (as ONNX),
+      // with int32 indices: other axes through a TRANSPOSE pair, smallest as top-k of -x.
+      std::int64_t axis = op.attr_int("axis", -1);
+      if (axis < 0) axis += r;
+      if (axis < 0 || axis >= r) unsupported(op, "axis out of range");
+      const bool largest = op.attr_int("largest", 1) != 0;
+      if (!largest && x.dtype != ir::DType::Float32)
+        unsupported(op, "largest 0 on " + std::string(ir::dtype_name(x.dtype)) + " (smallest is top-k of -x, exact for floats only)");
+      const ir::Tensor& vt = t(op.outputs[0]);
+      const ir::Tensor& it = t(op.outputs[1]);
+      if (!vt.shape.rank_known || !it.shape.rank_known) unsupported(op, "outputs of unknown rank");
+      std::vector<std::int64_t> perm;
+      for (std::int64_t d = 0; d < r; ++d) perm.push_back(d);
+      std::swap(perm[static_cast<std::size_t>(axis)], perm.back());
+      const bool moved = axis != r - 1;
+      int xin = moved ? transpose(tensor(op.inputs[0]), x.dtype, x.shape, perm, base + "/last_axis") : tensor(op.inputs[0]);
+      ir::Shape xs = x.shape, vs = vt.shape;
+      if (moved) {
+        std::swap(xs.dims[static_cast<std::size_t>(axis)], xs.dims.back());
+        std::swap(vs.dims[static_cast<std::size_t>(axis)], vs.dims.back());
+      }
+      if (!largest) {
+        const int n = temp(base + "/negated_input", x.dtype, xs);
+        emit(B::NEG, {xin}, {n});
+        xin = n;
+      }
+      const int k = scalar_i32(op.inputs[1], op);
+      const bool direct_values = largest && !moved;
+      const int values = direct_values ? tensor(op.outputs[0]) : temp(base + "/values", vt.dtype, vs);
+      const int index = temp(base + "/indices_i32", ir::DType::Int32, vs);
+      emit(B::TOPK_V2, {xin, k}, {values, index}, tfl::BuiltinOptions::TopKV2Options, tfl::CreateTopKV2Options(fbb_).Union());
+      int v = values;
+      if (!largest) {
+        const int n = moved ? temp(base + "/values_back", vt.dtype, vs) : tensor(op.outputs[0]);
+        emit(B::NEG, {values}, {n});
+        v = n;
+      }
+      if (moved)
+        emit(B::TRANSPOSE, {v, const_i32(base + "/perm_back", perm)}, {tensor(op.outputs[0])}, tfl::BuiltinOptions::TransposeOptions,
+             tfl::CreateTransposeOptions(fbb_).Union());
+      int idx = index;
+      if (moved) idx = transpose(index, ir::DType::Int32, vs, perm, base + "/indices_back");
+      // ONNX's indices are int64: a CAST widens TFLite's int32 ones
+      if (it.dtype != ir::DType::Int64) unsupported(op, "indices of type " + std::string(ir::dtype_name(it.dtype)));
+      emit(B::CAST, {idx}, {tensor(op.outputs[1])}, tfl::BuiltinOptions::CastOptions,
+           tfl::CreateCastOptions(fbb_, tfl::TensorType::INT32, tfl::TensorType::INT64).Union());
+      return;
+    }
+    case K::NonZero: {
+      // WHERE on a bool condition gives [count, rank] int64 coordinates; ONNX's are [rank, count]
+      int c = tensor(op.inputs[0]);
+      if (x.dtype != ir::DType::Bool) {
+        c = temp(base + "/nonzero", ir::DType::Bool, x.shape);
+        emit(B::NOT_EQUAL, {tensor(op.inputs[0]), const_scalar(base + "/zero", x.dtype, 0)}, {c}, tfl::BuiltinOptions::NotEqualOptions,
+             tfl::CreateNotEqualOptions(fbb_).Union());
+      }
+      ir::Shape ws;
+      ws.rank_known = true;
+      ws.dims = {ir::Dim::unknown(), ir::Dim::fixed(r)};
+      const int w = temp(base + "/coordinates", ir::DType::Int64, ws);
+      emit(B::WHERE, {c}, {w}, tfl::BuiltinOptions::WhereOptions, tfl::CreateWhereOptions(fbb_).Union());
+      const ir::Tensor& yt = t(op.outputs[0]);
+      if (yt.dtype != ir::DType::Int64) unsupported(op, "an output of type " + std::string(ir::dtype_name(yt.dtype)));
+      emit(B::TRANSPOSE, {w, const_i32(base + "/perm", {1, 0})}, {tensor(op.outputs[0])}, tfl::BuiltinOptions::TransposeOptions,
+           tfl::CreateTransposeOptions(fbb_).Union());
+      return;
+    }
+    default: unsupported(op);
+  }
+}
+
+// ---- shape ops -----------------------------------------------------------------------
+
+void Writer::shape_op(const ir::Operation& op) {
+  const std::string base = op.outputs[0];
+  const ir::Tensor& yt = t(op.outputs[0]);
+  auto in = [&](std::size_t i) { return tensor(op.inputs[i]); };
+  switch (op.kind) {
+    case K::Shape: {
+      const ir::Tensor& x = t(op.inputs[0]);
+      if (!x.shape.rank_known) unsupported(op, "an input of unknown rank");
+      const auto r = static_cast<std::int64_t>(x.shape.rank());
+      if (yt.dtype != ir::DType::Int64 && yt.dtype != ir::DType::Int32) unsupported(op, "output type");
+      std::int64_t b = op.attr_int("start", 0), e = op.attr_int("end", r);
+      if (b < 0) b += r;
+      if (e < 0) e += r;
+      b = std::clamp<std::int64_t>(b, 0, r);
+      e = std::clamp<std::int64_t>(e, b, r);
+      const auto ot = *tensor_type(yt.dtype);
+      const bool whole = b == 0 && e == r;
+      const int s = whole ? tensor(op.outputs[0]) : temp(base + "/full", yt.dtype, std::vector<std::int64_t>{r});
+      emit(B::SHAPE, {in(0)}, {s}, tfl::BuiltinOptions::ShapeOptions, tfl::CreateShapeOptions(fbb_, ot).Union());
+      if (!whole)
+        emit(B::SLICE, {s, const_i32(base + "/begin", {b}), const_i32(base + "/size", {e - b})}, {tensor(op.outputs[0])},
+             tfl::BuiltinOptions::SliceOptions, tfl::CreateSliceOptions(fbb_).Union());
+      return;
+    }
+    case K::Size: {
+      // the product of SHAPE (int32), CAST to the output's type
+      const ir::Tensor& x = t(op.inputs[0]);
+      if (!x.shape.rank_known) unsupported(op, "an input of unknown rank");
+      const auto r = static_cast<std::int64_t>(x.shape.rank());
+      if (yt.dtype != ir::DType::Int64 && yt.dtype != ir::DType::Int32) unsupported(op, "output type");
+      const int s = temp(base + "/shape", ir::DType::Int32, std::vector<std::int64_t>{r});
+      emit(B::SHAPE, {in(0)}, {s}, tfl::BuiltinOptions::ShapeOptions, tfl::CreateShapeOptions(fbb_, tfl::TensorType::INT32).Union());
+      const int n = yt.dtype == ir::DType::Int32 ? tensor(op.outputs[0]) : temp(base + "/count", ir::DType::Int32, std::vector<std::int64_t>{});
+      emit(B::REDUCE_PROD, {s, const_i32(base + "/axes", {0})}, {n}, tfl::BuiltinOptions::ReducerOptions, tfl::CreateReducerOptions(fbb_, false).Union());
+      if (yt.dtype == ir::DType::Int64)
+        emit(B::CAST, {n}, {tensor(op.outputs[0])}, tfl::BuiltinOptions::CastOptions,
+             tfl::CreateCastOptions(fbb_, tfl::TensorType::INT32, tfl::TensorType::INT64).Union());
+      return;
+    }
+    case K::EyeLike: {
+      // ones on the k-th diagonal of the input's static [N, M] shape: a constant, RESHAPEd to the output
+      const ir::Tensor& x = t(op.inputs[0]);
+      if (!x.shape.is_static() || x.shape.rank() != 2) unsupported(op, "needs a static 2-D input");
+      const auto xs = x.shape.sizes();
+      const std::int64_t k = op.attr_int("k", 0);
+      const std::size_t es = ir::dtype_size(yt.dtype);
+      if (!tensor_type(yt.dtype) || es == 0 || yt.dtype == ir::DType::String) unsupported(op, "output type");
+      std::vector<std::uint8_t> bytes(static_cast<std::size_t>(xs[0] * xs[1]) * es, 0);
+      for (std::int64_t i = 0; i < xs[0]; ++i) {
+        const std::int64_t j = i + k;
+        if (j < 0 || j >= xs[1]) continue;
+        std::uint8_t* p = &bytes[static_cast<std::size_t>(i * xs[1] + j) * es];
+        switch (yt.dtype) {
+          case ir::DType::Float32: { const float one = 1.f; std::memcpy(p, &one, 4); break; }
+          case ir::DType::Float64: { const double one = 1.0; std::memcpy(p, &one, 8); break; }
+          default: p[0] = 1;  // little-endian integers and bool
+        }
+      }
+      const int c = add_tensor(unique(base + "/eye"), yt.dtype, xs, std::nullopt, bytes.data(), bytes.size());
+      std::vector<std::int32_t> ns(xs.begin(), xs.end());
+      emit(B::RESHAPE, {c, const_i32(base + "/shape", xs)}, {tensor(op.outputs[0])}, tfl::BuiltinOptions::ReshapeOptions,
+           tfl::CreateReshapeOptionsDirect(fbb_, &ns).Union());
+      return;
+    }
+    case K::ConstantOfShape: {
+      // FILL(dims, value): dims int32 or int64, the value a scalar of the output's type
+      ir::DType vt = ir::DType::Float32;
+      double v = 0;
+      if (const auto* a = op.attr("value")) {
+        const auto* tv = std::get_if<ir::TensorValue>(a);
+        if (!tv) unsupported(op, "value must be a tensor");
+        vt = tv->dtype;
+        if (tv->data.size() < ir::dtype_size(vt) || ir::dtype_size(vt) == 0) unsupported(op, "an empty value");
+        switch (vt) {
+          case ir::DType::Float32: v = tv->data.as<float>()[0]; break;
+          case ir::DType::Int32: v = tv->data.as<std::int32_t>()[0]; break;
+          case ir::DType::Int64: v = double(tv->data.as<std::int64_t>()[0]); break;
+          case ir::DType::Int8: v = tv->data.as<std::int8_t>()[0]; break;
+          case ir::DType::UInt8: v = tv->data.as<std::uint8_t>()[0]; break;
+          case ir::DType::Bool: v = tv->data.as<std::uint8_t>()[0]; break;
+          default: unsupported(op, "a value of type " + std::string(ir::dtype_name(vt)));
+        }
+      }
+      const ir::Tensor& d = t(op.inputs[0]);
+      int dims = in(0);
+      if (d.dtype != ir::DType::Int32 && d.dtype != ir::DType::Int64) unsupported(op, "dims of type " + std::string(ir::dtype_name(d.dtype)));
+      if (d.is_constant()) dims = const_i32(base + "/dims", const_ints(op.inputs[0], op));
+      emit(B::FILL, {dims, const_scalar(base + "/value", vt, v)}, {tensor(op.outputs[0])}, tfl::BuiltinOptions::FillOptions,
+           tfl::CreateFillOptions(fbb_).Union());
+      return;
+    }
+    case K::Range: {
+      // RANGE(start, limit, delta): ceil((limit - start) / delta) values, as ONNX's
+      const ir::DType dt = t(op.inputs[0]).dtype;
+      if (dt != ir::DType::Float32 && dt != ir::DType::Int32)
+        unsupported(op, "on " + std::string(ir::dtype_name(dt)) + " (TFLite's RANGE takes float32 or int32)");
+      std::vector<int> ins;
+      for (std::size_t i = 0; i < 3; ++i) {
+        const ir::Tensor& a = t(op.inputs[i]);
+        if (a.dtype != dt) unsupported(op, "inputs of two types");
+        if (!a.shape.rank_known || a.shape.num_elements().value_or(-1) != 1) unsupported(op, "inputs must be scalars");
+        ins.push_back(in(i));
+      }
+      emit(B::RANGE, ins, {tensor(op.outputs[0])}, tfl::BuiltinOptions::RangeOptions, tfl::CreateRangeOptions(fbb_).Union());
+      return;
+    }
+    case K::Tile: {
+      const ir::Tensor& m = t(op.inputs[1]);
+      int reps = in(1);
+      if (m.is_constant()) reps = const_i32(base + "/multiples", const_ints(op.inputs[1], op));
+      else if (m.dtype != ir::DType::Int32 && m.dtype != ir::DType::Int64) unsupported(op, "repeats of type " + std::string(ir::dtype_name(m.dtype)));
+      emit(B::TILE, {in(0), reps}, {tensor(op.outputs[0])}, tfl::BuiltinOptions::TileOptions, tfl::CreateTileOptions(fbb_).Union());
+      return;
+    }
+    case K::Expand: {
+      // ONNX broadcasts both ways (the output may be larger than `shape` says): BROADCAST_TO the
+      // output's shape when it is static, else x * ones(shape), which broadcasts both ways too.
+      const ir::Tensor& x = t(op.inputs[0]);
+      if (yt.shape.rank_known && yt.shape.is_static()) {
+        emit(B::BROADCAST_TO, {in(0), const_i32(base + "/shape", yt.shape.sizes())}, {tensor(op.outputs[0])},
+             tfl::BuiltinOptions::BroadcastToOptions, tfl::CreateBroadcastToOptions(fbb_).Union(), 2);  // its versions start at 2
+        return;
+      }
+      if (x.dtype != ir::DType::Float32 && x.dtype != ir::DType::Int32 && x.dtype != ir::DType::Int64)
+        unsupported(op, "a dynamic output shape on " + std::string(ir::dtype_name(x.dtype)));
+      const ir::Tensor& s = t(op.inputs[1]);
+      if (!s.shape.rank_known || s.shape.rank() != 1 || !s.shape.dims[0].is_static()) unsupported(op, "a shape of unknown length");
+      ir::Shape os;
+      os.rank_known = true;
+      os.dims.assign(static_cast<std::size_t>(s.shape.dims[0].value), ir::Dim::unknown());
+      const int ones = temp(base + "/ones", x.dtype, os);
+      emit(B::FILL, {in(1), const_scalar(base + "/one", x.dtype, 1)}, {ones}, tfl::BuiltinOptions::FillOptions, tfl::CreateFillOptions(fbb_).Union());
+      emit(B::MUL, {in(0), ones}, {tensor(op.outputs[0])}, tfl::BuiltinOptions::MulOptions, tfl::CreateMulOptions(fbb_).Union());
+      return;
+    }
+    case K::OneHot: {
+      // ONE_HOT(indices, depth, on, off) with ONNX's axis (a position in the output). ONNX counts
+      // negative indices from the end (TFLite writes a row of `off` for them): idx + depth first.
+      const ir::Tensor& ix = t(op.inputs[0]);
+      const ir::Tensor& vals = t(op.inputs[2]);
+      if (!ix.shape.rank_known) unsupported(op, "indices of unknown rank");
+      const auto r = static_cast<std::int64_t>(ix.shape.rank());
+      std::int64_t axis = op.attr_int("axis", -1);
+      if (axis < 0) axis += r + 1;
+      if (axis < 0 || axis > r) unsupported(op, "axis out of range");
+      ir::DType it = ix.dtype == ir::DType::Int64 ? ir::DType::Int64 : ir::DType::Int32;
+      if (!dtype_is_float(ix.dtype) && !dtype_is_integer(ix.dtype)) unsupported(op, "indices of type " + std::string(ir::dtype_name(ix.dtype)));
+      int idx = cast(in(0), ix.dtype, it, ix.shape, op.inputs[0] + "/index");
+      const int depth = scalar_i32(op.inputs[1], op);
+      const int depth_t = cast(depth, ir::DType::Int32, it, ir::Shape::of(std::vector<std::int64_t>{}), base + "/depth");
+      const int neg = temp(base + "/negative", ir::DType::Bool, ix.shape);
+      emit(B::LESS, {idx, const_scalar(base + "/zero", it, 0)}, {neg}, tfl::BuiltinOptions::LessOptions, tfl::CreateLessOptions(fbb_).Union());
+      const int wrapped = temp(base + "/wrapped", it, ix.shape);
+      emit(B::ADD, {idx, depth_t}, {wrapped}, tfl::BuiltinOptions::AddOptions, tfl::CreateAddOptions(fbb_).Union());
+      const int fixed = temp(base + "/from_start", it, ix.shape);
+      emit(B::SELECT_V2, {neg, wrapped, idx}, {fixed}, tfl::BuiltinOptions::SelectV2Options, tfl::CreateSelectV2Options(fbb_).Union());
+      // values = [off, on]
+      int off, on;
+      if (vals.dtype != yt.dtype) unsupported(op, "values of another type than the output");
+      if (vals.is_constant() && vals.shape.num_elements().value_or(-1) == 2) {
+        const std::size_t es = ir::dtype_size(vals.dtype);
+        off = add_tensor(unique(base + "/off"), vals.dtype, {}, std::nullopt, vals.data->data(), es);
+        on = add_tensor(unique(base + "/on"), vals.dtype, {}, std::nullopt, vals.data->data() + es, es);
+      } else {
+        const ir::Shape scalar = ir::Shape::of(std::vector<std::int64_t>{});
+        off = temp(base + "/off", vals.dtype, scalar);
+        on = temp(base + "/on", vals.dtype, scalar);
+        emit(B::GATHER, {in(2), const_i32(base + "/off_index", {0}, true)}, {off}, tfl::BuiltinOptions::GatherOptions,
+             tfl::CreateGatherOptions(fbb_, 0).Union());
+        emit(B::GATHER, {in(2), const_i32(base + "/on_index", {1}, true)}, {on}, tfl::BuiltinOptions::GatherOptions,
+             tfl::CreateGatherOptions(fbb_, 0).Union());
+      }
+      emit(B::ONE_HOT, {fixed, depth, on, off}, {tensor(op.outputs[0])}, tfl::BuiltinOptions::OneHotOptions,
+           tfl::CreateOneHotOptions(fbb_, static_cast<int>(axis)).Union());
+      return;
+    }
+    case K::Split: {
+      const ir::Tensor& x = t(op.inputs[0]);
+      if (!x.shape.rank_known) unsupported(op, "an input of unknown rank");
+      std::int64_t axis = op.attr_int("axis", 0);
+      if (axis < 0) axis += static_cast<std::int64_t>(x.shape.rank());
+      std::vector<int> outs;
+      for (const auto& o : op.outputs) outs.push_back(tensor(o));
+      // the sizes: the outputs' own (static) extents, else the sizes input as it is
+      std::vector<std::int64_t> sizes;
+      for (const auto& o : op.outputs) {
+        const ir::Tensor& ot = t(o);
+        if (!ot.shape.rank_known || !ot.shape.dims[static_cast<std::size_t>(axis)].is_static()) { sizes.clear(); break; }
+        sizes.push_back(ot.shape.dims[static_cast<std::size_t>(axis)].value);
+      }
+      int sz;
+      if (!sizes.empty()) sz = const_i32(base + "/size_splits", sizes);
+      else if (t(op.inputs[1]).is_constant()) sz = const_i32(base + "/size_splits", const_ints(op.inputs[1], op));
+      else sz = cast(in(1), t(op.inputs[1]).dtype, ir::DType::Int32, t(op.inputs[1]).shape, base + "/size_splits");
+      emit(B::SPLIT_V, {in(0), sz, const_i32(base + "/axis", {axis}, true)}, outs, tfl::BuiltinOptions::SplitVOptions,
+           tfl::CreateSplitVOptions(fbb_, static_cast<int>(outs.size())).Union());
+      return;
+    }
+    default: unsupported(op);
+  }
+}
+
+// ---- gather / scatter ----------------------------------------------------------------
+
+// Full coordinates [indices' shape..., rank] of GatherElements / ScatterElements: each index
+// position with its `axis` coordinate replaced by the index (negative ones counted from the
+// end): the constant positions of the other axes CONCATENATEd around the indices.
+int Writer::element_coordinates(const ir::Operation& op, bool int32_only) {
+  const ir::Tensor& ix = t(op.inputs[1]);
+  const ir::Tensor& x = t(op.inputs[0]);
+  const std::string base = op.outputs[0];
+  if (!x.shape.is_static() || !ix.shape.is_static()) unsupported(op, "needs static shapes");
+  if (ix.dtype != ir::DType::Int32 && ix.dtype != ir::DType::Int64) unsupported(op, "indices of type " + std::string(ir::dtype_name(ix.dtype)));
+  const auto xs = x.shape.sizes(), is = ix.shape.sizes();
+  const auto r = static_cast<std::int64_t>(xs.size());
+  std::int64_t axis = op.attr_int("axis", 0);
+  if (axis < 0) axis += r;
+  if (axis < 0 || axis >= r || static_cast<std::int64_t>(is.size()) != r) unsupported(op, "axis or ranks out of range");
+  const std::int64_t n = xs[static_cast<std::size_t>(axis)];
+  std::int64_t count = 1;
+  for (auto d : is) count *= d;
+  auto position = [&](std::int64_t flat) {
+    std::vector<std::int64_t> pos(is.size());
+    for (std::size_t d = is.size(); d-- > 0;) {
+      pos[d] = flat % is[d];
+      flat /= is[d];
+    }
+    return pos;
+  };
+  const ir::DType it = ix.is_constant() || int32_only ? ir::DType::Int32 : ix.dtype;
+  auto constant = [&](const std::string& name, const std::vector<std::int64_t>& v, std::vector<std::int64_t> shape) {
+    if (it == ir::DType::Int32) {
+      std::vector<std::int32_t> w(v.begin(), v.end());
+      return add_tensor(unique(name), it, shape, std::nullopt, w.data(), w.size() * 4);
+    }
+    return add_tensor(unique(name), it, shape, std::nullopt, v.data(), v.size() * 8);
+  };
+  std::vector<std::int64_t> cshape(is);
+  cshape.push_back(r);
+  int coords;
+  if (ix.is_constant()) {
+    const auto v = const_ints(op.inputs[1], op);
+    std::vector<std::int64_t> c;
+    for (std::int64_t p = 0; p < count; ++p) {
+      auto pos = position(p);
+      const std::int64_t i = v[static_cast<std::size_t>(p)];
+      pos[static_cast<std::size_t>(axis)] = i < 0 ? i + n : i;  // ONNX counts negative indices from the end
+      c.insert(c.end(), pos.begin(), pos.end());
+    }
+    coords = constant(base + "/coordinates", c, cshape);
+  } else {
+    const int wrapped = temp(op.inputs[1] + "/from_start", it, ix.shape);
+    const int typed = cast(tensor(op.inputs[1]), ix.dtype, it, ix.shape, op.inputs[1] + "/i32");
+    emit(B::FLOOR_MOD, {typed, const_scalar(op.inputs[1] + "/axis_size", it, double(n))}, {wrapped},
+         tfl::BuiltinOptions::FloorModOptions, tfl::CreateFloorModOptions(fbb_).Union());
+    std::vector<std::int64_t> one(is);
+    one.push_back(1);
+    const int column = temp(op.inputs[1] + "/column", it, one);
+    emit(B::EXPAND_DIMS, {wrapped, const_i32(base + "/last", {r}, true)}, {column}, tfl::BuiltinOptions::ExpandDimsOptions,
+         tfl::CreateExpandDimsOptions(fbb_).Union());
+    std::vector<int> pieces;
+    for (int part = 0; part < 2; ++part) {
+      const std::int64_t lo = part == 0 ? 0 : axis + 1, hi = part == 0 ? axis : r;
+      if (hi > lo) {
+        std::vector<std::int64_t> c;
+        for (std::int64_t p = 0; p < count; ++p) {
+          const auto pos = position(p);
+          c.insert(c.end(), pos.begin() + lo, pos.begin() + hi);
+        }
+        std::vector<std::int64_t> s(is);
+        s.push_back(hi - lo);
+        pieces.push_back(constant(base + (part == 0 ? "/leading" : "/trailing"), c, s));
+      }
+      if (part == 0) pieces.push_back(column);
+    }
+    coords = temp(base + "/coordinates", it, cshape);
+    emit(B::CONCATENATION, pieces, {coords}, tfl::BuiltinOptions::ConcatenationOptions,
+         tfl::CreateConcatenationOptions(fbb_, static_cast<int>(r)).Union());
+  }
+  return coords;
+}
+
+// ONNX's scatter into `data` (input 0) of `updates` (input 2) at full coordinates `idx`:
+// SCATTER_ND sums into zeros, so add = data + scatter(updates), and none =
+// select(scatter(ones) > 0, scatter(updates), data).
+void Writer::scatter_into(const ir::Operation& op, int idx, bool add) {
+  const ir::Tensor& x = t(op.inputs[0]);
+  const ir::Tensor& ut = t(op.inputs[2]);
+  const std::string base = op.outputs[0];
+  const int shape = const_i32(base + "/shape", x.shape.sizes());
+  const int scattered = temp(base + "/scattered", x.dtype, x.shape);
+  emit(B::SCATTER_ND, {idx, tensor(op.inputs[2]), shape}, {scattered}, tfl::BuiltinOptions::ScatterNdOptions,
+       tfl::CreateScatterNdOptions(fbb_).Union());
+  if (add) {
+    emit(B::ADD, {tensor(op.inputs[0]), scattered}, {tensor(op.outputs[0])}, tfl::BuiltinOptions::AddOptions, tfl::CreateAddOptions(fbb_).Union());
+    return;
+  }
+  const std::size_t n = static_cast<std::size_t>(ut.shape.num_elements().value_or(0));
+  std::vector<float> ones(n, 1.f);
+  const int one = add_tensor(unique(base + "/ones"), ir::DType::Float32, ut.shape.sizes(), std::nullopt, ones.data(), n * 4);
+  const int mask = temp(base + "/written", ir::DType::Float32, x.shape);
+  emit(B::SCATTER_ND, {idx, one, shape}, {mask}, tfl::BuiltinOptions::ScatterNdOptions, tfl::CreateScatterNdOptions(fbb_).Union());
+  const int cond = temp(base + "/is_written", ir::DType::Bool, x.shape);
+  emit(B::GREATER, {mask, const_scalar(base + "/zero", ir::DType::Float32, 0)}, {cond}, tfl::BuiltinOptions::GreaterOptions,
+       tfl::CreateGreaterOptions(fbb_).Union());
+  emit(B::SELECT_V2, {cond, scattered, tensor(op.inputs[0])}, {tensor(op.outputs[0])}, tfl::BuiltinOptions::SelectV2Options,
+       tfl::CreateSelectV2Options(fbb_).Union());
+}
+
+void Writer::gather_scatter(const ir::Operation& op) {
+  const std::string base = op.outputs[0];
+  const ir::Tensor& x = t(op.inputs[0]);
+  const ir::Tensor& yt = t(op.outputs[0]);
+  switch (op.kind) {
+    case K::GatherND: {
+      // batch_dims b: each index row gets its b batch coordinates in front (a constant
+      // CONCATENATEd before it), which makes it GATHER_ND with batch_dims 0.
+      const ir::Tensor& ix = t(op.inputs[1]);
+      const std::int64_t b = op.attr_int("batch_dims", 0);
+      if (ix.dtype != ir::DType::Int32 && ix.dtype != ir::DType::Int64) unsupported(op, "indices of type " + std::string(ir::dtype_name(ix.dtype)));
+      int idx = tensor(op.inputs[1]);
+      if (ix.is_constant()) {
+        // ONNX counts negative indices from the end of their axis; TFLite refuses them
+        if (!x.shape.is_static() || !ix.shape.is_static()) unsupported(op, "constant indices on a dynamic shape");
+        const auto v = const_ints(op.inputs[1], op);
+        const auto is = ix.shape.sizes();
+        const std::int64_t k = is.back();
+        std::vector<std::int64_t> w(v);
+        for (std::size_t i = 0; i < w.size(); ++i) {
+          const std::int64_t n = x.shape.dims[static_cast<std::size_t>(b + static_cast<std::int64_t>(i) % k)].value;
+          if (w[i] < 0) w[i] += n;
+        }
+        std::vector<std::int32_t> w32(w.begin(), w.end());
+        idx = add_tensor(unique(op.inputs[1] + "/from_start"), ir::DType::Int32, is, std::nullopt, w32.data(), w32.size() * 4);
+      }
+      if (b > 0) {
+        if (!ix.shape.is_static()) unsupported(op, "batch_dims with indices of dynamic shape");
+        const auto is = ix.shape.sizes();
+        std::vector<std::int64_t> cs(is.begin(), is.end() - 1);
+        cs.push_back(b);
+        std::int64_t rows = 1;
+        for (std::size_t d = 0; d + 1 < is.size(); ++d) rows *= is[d];
+        const ir::DType it = ix.is_constant() ? ir::DType::Int32 : ix.dtype;
+        std::vector<std::int64_t> coords;
+        for (std::int64_t row = 0; row < rows; ++row) {
+          // row's position along the index dims; the first b of them are its batch coordinates
+          std::vector<std::int64_t> pos(is.size() - 1);
+          std::int64_t rem = row;
+          for (std::size_t d = is.size() - 1; d-- > 0;) {
+            pos[d] = rem % is[d];
+            rem /= is[d];
+          }
+          for (std::int64_t j = 0; j < b; ++j) coords.push_back(pos[static_cast<std::size_t>(j)]);
+        }
+        int c;
+        if (it == ir::DType::Int32) {
+          std::vector<std::int32_t> c32(coords.begin(), coords.end());
+          c = add_tensor(unique(base + "/batch_coordinates"), it, cs, std::nullopt, c32.data(), c32.size() * 4);
+        } else {
+          c = add_tensor(unique(base + "/batch_coordinates"), it, cs, std::nullopt, coords.data(), coords.size() * 8);
+        }
+        std::vector<std::int64_t> full(is);
+        full.back() += b;
+        const int joined = temp(base + "/full_indices", it, full);
+        emit(B::CONCATENATION, {c, idx}, {joined}, tfl::BuiltinOptions::ConcatenationOptions,
+             tfl::CreateConcatenationOptions(fbb_, static_cast<int>(is.size()) - 1).Union());
+        idx = joined;
+      }
+      emit(B::GATHER_ND, {tensor(op.inputs[0]), idx}, {tensor(op.outputs[0])}, tfl::BuiltinOptions::GatherNdOptions,
+           tfl::CreateGatherNdOptions(fbb_).Union());
+      return;
+    }
+    case K::ScatterND: {
+      // SCATTER_ND scatters into zeros (adding duplicates). ONNX's ScatterND updates `data`:
+      // add = data + scatter(updates); none = select(scatter(ones) > 0, scatter(updates), data).
+      const std::string red = op.attr_string("reduction", "none");
+      if (red != "none" && red != "add")
+        unsupported(op, "reduction " + red + " (TFLite's SCATTER_ND only sums into zeros: none and add are expressible)");
+      if (!x.shape.is_static()) unsupported(op, "needs a static data shape");
+      const ir::Tensor& ix = t(op.inputs[1]);
+      const ir::Tensor& ut = t(op.inputs[2]);
+      if (!ut.shape.is_static()) unsupported(op, "needs static update shapes");
+      int idx = tensor(op.inputs[1]);
+      if (ix.is_constant()) {
+        // keep the index tensor's shape
+        const auto v = const_ints(op.inputs[1], op);
+        std::vector<std::int32_t> w(v.begin(), v.end());
+        idx = add_tensor(unique(op.inputs[1] + "/i32"), ir::DType::Int32, ix.shape.sizes(), std::nullopt, w.data(), w.size() * 4);
+      } else {
+        idx = cast(idx, ix.dtype, ir::DType::Int32, ix.shape, op.inputs[1] + "/i32");
+      }
+      scatter_into(op, idx, red == "add");
+      return;
+    }
+    case K::GatherElements: {
+      // out[p] = data[p with p[axis] = indices[p]]: GATHER_ND on full coordinates
+      const int coords = element_coordinates(op, false);
+      emit(B::GATHER_ND, {tensor(op.inputs[0]), coords}, {tensor(op.outputs[0])}, tfl::BuiltinOptions::GatherNdOptions,
+           tfl::CreateGatherNdOptions(fbb_).Union());
+      return;
+    }
+    case K::ScatterElements: {
+      // data with data[p with p[axis] = indices[p]] = updates[p]: SCATTER_ND on full coordinates,
+      // then as ScatterND (none: select where written; add: data + the scattered sum)
+      const std::string red = op.attr_string("reduction", "none");
+      if (red != "none" && red != "add")
+        unsupported(op, "reduction " + red + " (TFLite's SCATTER_ND only sums into zeros: none and add are expressible)");
+      const ir::Tensor& ut = t(op.inputs[2]);
+      if (!x.shape.is_static() || !ut.shape.is_static()) unsupported(op, "needs static shapes");
+      const int coords = element_coordinates(op, true);
+      scatter_into(op, coords, red == "add");
+      return;
+    }
+    case K::ReverseSequence: {
+      const ir::Tensor& sl = t(op.inputs[1]);
+      if (sl.dtype != ir::DType::Int32 && sl.dtype != ir::DType::Int64) unsupported(op, "lengths of type " + std::string(ir::dtype_name(sl.dtype)));
+      emit(B::REVERSE_SEQUENCE, {tensor(op.inputs[0]), tensor(op.inputs[1])}, {tensor(op.outputs[0])},
+           tfl::BuiltinOptions::ReverseSequenceOptions,
+           tfl::CreateReverseSequenceOptions(fbb_, static_cast<int>(op.attr_int("time_axis", 0)), static_cast<int>(op.attr_int("batch_axis", 1))).Union());
+      (void)yt;
+      return;
+    }
+    default: unsupported(op);
+  }
+}
+
+namespace {
+
+// ONNX Resize's weights along one axis (out x in, row-major), as the ONNX reference computes
+// them: the source coordinate by coordinate_transformation_mode, then nearest / linear / cubic
+// taps around it, taps past the ends clamped to them (or, exclude_outside, dropped and the
+// rest renormalised). `scale` is the op's own (its scales input, else out / in). Empty when
+// the mode needs what a matrix cannot hold (why says what).
+// tf_crop_and_resize samples the box [roi_start, roi_end] (fractions of the axis); a row whose
+// coordinate falls outside the input takes extrapolation_value: outside[o] says so.
+std::vector<double> onnx_resize_weights(const ir::Operation& op, std::int64_t in, std::int64_t out, double scale,
+                                        const std::optional<std::pair<double, double>>& roi, std::vector<char>& outside,
+                                        std::string& why) {
+  const std::string mode = op.attr_string("mode", "nearest"), ctm = op.attr_string("coordinate_transformation_mode", "half_pixel");
+  const std::string nm = op.attr_string("nearest_mode", "round_prefer_floor");
+  const double a = attr_f(op, "cubic_coeff_a", -0.75);
+  const bool exclude = op.attr_int("exclude_outside", 0) != 0;
+  std::vector<double> w(static_cast<std::size_t>(out * in), 0.0);
+  outside.assign(static_cast<std::size_t>(out), 0);
+  const double out_len = scale * double(in);  // the reference's length_resized (scales may not divide evenly)
+  for (std::int64_t o = 0; o < out; ++o) {
+    double x;
+    if (ctm == "half_pixel") x = (o + 0.5) / scale - 0.5;
+    else if (ctm == "pytorch_half_pixel") x = out_len > 1 ? (o + 0.5) / scale - 0.5 : 0.0;
+    else if (ctm == "align_corners") x = out_len == 1 ? 0.0 : double(o) * double(in - 1) / (out_len - 1);
+    else if (ctm == "asymmetric") x = o / scale;
+    else if (ctm == "tf_half_pixel_for_nn") x = (o + 0.5) / scale;
+    else if (ctm == "tf_crop_and_resize") {
+      if (!roi) { why = "coordinate_transformation_mode tf_crop_and_resize with a box known only when the model runs"; return {}; }
+      const auto [b, e] = *roi;
+      x = (out_len == 1 ? (e - b) * double(in - 1) / 2 : double(o) * (e - b) * double(in - 1) / (out_len - 1)) + b * double(in - 1);
+      if (x < 0 || x > double(in - 1)) {
+        outside[static_cast<std::size_t>(o)] = 1;
+        continue;
+      }
+    } else { why = "coordinate_transformation_mode " + ctm; return {}; }
+    std::int64_t f = static_cast<std::int64_t>(std::floor(x));
+    double r = x - double(f);
+    auto add = [&](std::int64_t i, double v) {
+      w[static_cast<std::size_t>(o * in + std::clamp<std::int64_t>(i, 0, in - 1))] += v;
+    };
+    if (mode == "nearest") {
+      std::int64_t i = f;
+      if (r != 0) {
+        if (nm == "round_prefer_floor") i = r <= 0.5 ? f : f + 1;
+        else if (nm == "round_prefer_ceil") i = r < 0.5 ? f : f + 1;
+        else if (nm == "floor") i = f;
+        else if (nm == "ceil") i = f + 1;
+        else { why = "nearest_mode " + nm; return {}; }
+      }
+      add(i, 1.0);
+    } else if (mode == "linear") {
+      if (r == 0) add(f, 1.0);
+      else { add(f, 1 - r); add(f + 1, r); }
+    } else if (mode == "cubic") {
+      if (r == 0) { f -= 1; r = 1; }  // the reference's taps around an integer coordinate
+      const double s = r + 1, t1 = 1 - r, t2 = 2 - r;
+      double c[4] = {((a * s - 5 * a) * s + 8 * a) * s - 4 * a, ((a + 2) * r - (a + 3)) * r * r + 1,
+                     ((a + 2) * t1 - (a + 3)) * t1 * t1 + 1, ((a * t2 - 5 * a) * t2 + 8 * a) * t2 - 4 * a};
+      if (exclude) {
+        double sum = 0;
+        for (int k = 0; k < 4; ++k) {
+          const std::int64_t i = f - 1 + k;
+          if (i < 0 || i >= in) c[k] = 0;
+          sum += c[k];
+        }
+        for (auto& v : c) v /= sum;
+      }
+      for (int k = 0; k < 4; ++k) add(f - 1 + k, c[k]);
+    } else {
+      why = "mode " + mode;
+      return {};
+    }
+  }
+  return w;
+}
+
+// TFLite's RESIZE_BILINEAR / RESIZE_NEAREST_NEIGHBOR weights along one axis (reference kernels).
+std::vector<double> tflite_resize_weights(bool linear, bool align, bool half, std::int64_t in, std::int64_t out) {
+  std::vector<double> w(static_cast<std::size_t>(out * in), 0.0);
+  const double sc = align && out > 1 ? double(in - 1) / double(out - 1) : double(in) / double(out);
+  for (std::int64_t o = 0; o < out; ++o) {
+    if (linear) {
+      const double v = half ? (o + 0.5) * sc - 0.5 : o * sc;
+      const double fl = std::floor(v);
+      const std::int64_t lo = std::max<std::int64_t>(static_cast<std::int64_t>(fl), 0);
+      const std::int64_t hi = std::min<std::int64_t>(static_cast<std::int64_t>(std::ceil(v)), in - 1);
+      w[static_cast<std::size_t>(o * in + lo)] += 1 - (v - fl);
+      w[static_cast<std::size_t>(o * in + hi)] += v - fl;
+    } else {
+      const double v = (o + (half ? 0.5 : 0.0)) * sc;
+      const auto i = std::min<std::int64_t>(static_cast<std::int64_t>(align ? std::round(v) : std::floor(v)), in - 1);
+      w[static_cast<std::size_t>(o * in + std::max<std::int64_t>(i, 0))] = 1;
+    }
+  }
+  return w;
+}
+
+bool same_weights(const std::vector<double>& a, const std::vector<double>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (std::abs(a[i] - b[i]) > 1e-6) return false;
+  return true;
+}
+
+}  // namespace
+
+void Writer::resize(const ir::Operation& op) {
+  const ir::Tensor& x = t(op.inputs[0]);
+  const ir::Tensor& out = t(op.outputs[0]);
+  if (!x.shape.rank_known || !out.shape.rank_known || x.shape.rank() != 4 || out.shape.rank() != 4 || !out.shape.is_static() ||
+      !x.shape.is_static())
+    unsupported(op, "needs static 4-D shapes");
+  const auto xs0 = x.shape.sizes(), ys0 = out.shape.sizes();
+  // An NCHW Resize (one LayoutTransform left: a float island in an 8-bit graph) runs
+  // between two TRANSPOSEs.
+  const bool nchw = xs0[3] != ys0[3] && xs0[1] == ys0[1];
+  auto xs = xs0, ys = ys0;
+  if (nchw) {
+    xs = {xs[0], xs[2], xs[3], xs[1]};
+    ys = {ys[0], ys[2], ys[3], ys[1]};
+  }
+  if (xs[0] != ys[0] || xs[3] != ys[3]) unsupported(op, "resizes other axes than H and W");
+  const std::string mode = op.attr_string("mode", "nearest");
+  // The op's scale per axis (in the tensor's own axis order): its scales input, else out / in.
+  std::vector<double> scales;
+  if (op.inputs.size() > 2 && !op.inputs[2].empty()) {
+    const ir::Tensor& s = t(op.inputs[2]);
+    if (s.is_constant() && s.dtype == ir::DType::Float32 && s.data->size() == 16)
+      for (float v : s.data->as<float>()) scales.push_back(v);
+    else if (!s.is_constant() && s.shape.num_elements().value_or(0) != 0)
+      unsupported(op, "scales known only when the model runs");
+  }
+  const std::size_t hw[2] = {nchw ? 2u : 1u, nchw ? 3u : 2u};
+  // tf_crop_and_resize's box: [starts, ends] over the op's axes (LayoutTransform leaves such a Resize NCHW)
+  std::vector<float> roi;
+  if (op.inputs.size() > 1 && !op.inputs[1].empty()) {
+    const ir::Tensor& rt = t(op.inputs[1]);
+    if (rt.is_constant() && rt.dtype == ir::DType::Float32 && rt.data->size() == 32)
+      for (float v : rt.data->as<float>()) roi.push_back(v);
+  }
+  std::vector<double> onnx_w[2];
+  std::vector<char> outside[2];
+  for (int k = 0; k < 2; ++k) {
+    const std::int64_t n_in = xs0[hw[k]], n_out = ys0[hw[k]];
+    const double sc = scales.empty() ? double(n_out) / double(n_in) : scales[hw[k]];
+    std::string why;
+    std::optional<std::pair<double, double>> box;
+    if (!roi.empty()) box = std::make_pair(double(roi[hw[k]]), double(roi[4 + hw[k]]));
+    onnx_w[k] = onnx_resize_weights(op, n_in, n_out, sc, box, outside[k], why);
+    if (onnx_w[k].empty()) unsupported(op, why);
+  }
+  // TFLite's builtins when one of their three index rules (align_corners, half_pixel_centers,
+  // neither) gives the op's own weights on both axes; else the weights as matrices.
+  // Where several do (a 1-pixel or unchanged axis), linear keeps the op's own rule (a file read
+  // back says what it said); nearest tries them in order, as before.
+  int chosen = -1;
+  const std::string ctm = op.attr_string("coordinate_transformation_mode", "half_pixel");
+  const int natural = mode != "linear" ? 0 : ctm == "align_corners" ? 1 : ctm == "half_pixel" || ctm == "pytorch_half_pixel" ? 2 : 0;
+  if (mode == "linear" || mode == "nearest")
+    for (int step = 0; step < 3 && chosen < 0; ++step) {
+      const int c = (natural + step) % 3;
+      bool same = true;
+      for (int k = 0; k < 2 && same; ++k)
+        same = same_weights(onnx_w[k], tflite_resize_weights(mode == "linear", c == 1, c == 2, xs0[hw[k]], ys0[hw[k]]));
+      if (same) chosen = c;
+    }
+  if (chosen < 0) {
+    if (x.dtype != ir::DType::Float32 || x.quant)
+      unsupported(op, "mode " + mode + " with coordinate_transformation_mode " + op.attr_string("coordinate_transformation_mode", "half_pixel") +
+                          " on " + std::string(ir::dtype_name(x.dtype)) +
+                          " (TFLite's RESIZE_BILINEAR / RESIZE_NEAREST_NEIGHBOR cannot pick those rows; as constant matrices only in float)");
+    return resize_by_matrices(op, hw, onnx_w, outside);
+  }
+  auto in0 = [&] { return tensor(op.inputs[0]); };
+  const int size = const_i32(op.outputs[0] + "/size", {ys[1], ys[2]});
+  int rin = in0(), rout = tensor(op.outputs[0]);
+  if (nchw) {
+    rin = add_tensor(unique(op.inputs[0] + "/nhwc"), x.dtype, xs, x.quant);
+    emit(B::TRANSPOSE, {in0(), const_i32(op.name + "/to_nhwc", {0, 2, 3, 1})}, {rin}, tfl::BuiltinOptions::TransposeOptions,
+         tfl::CreateTransposeOptions(fbb_).Union(), version_for(op, 2));
+    rout = add_tensor(unique(op.outputs[0] + "/nhwc"), out.dtype, ys, out.quant);
+  }
+  if (mode == "linear") {
+    const auto o = tfl::CreateResizeBilinearOptions(fbb_, chosen == 1, chosen == 2);
+    emit(B::RESIZE_BILINEAR, {rin, size}, {rout}, tfl::BuiltinOptions::ResizeBilinearOptions, o.Union(), chosen == 2 ? 3 : version_for(op, 2));
+  } else {
+    const auto o = tfl::CreateResizeNearestNeighborOptions(fbb_, chosen == 1, chosen == 2);
+    emit(B::RESIZE_NEAREST_NEIGHBOR, {rin, size}, {rout}, tfl::BuiltinOptions::ResizeNearestNeighborOptions, o.Union(),
+         chosen == 2 ? 3 : version_for(op, 2));
+  }
+  if (nchw)
+    emit(B::TRANSPOSE, {rout, const_i32(op.name + "/to_nchw", {0, 3, 1, 2})}, {tensor(op.outputs[0])}, tfl::BuiltinOptions::TransposeOptions,
+         tfl::CreateTransposeOptions(fbb_).Union(), version_for(op, 2));
+}
+
+// y = W_h x W_w^T per image: along each resized axis a FULLY_CONNECTED with the constant
+// [out, in] weights (the axis moved last by a TRANSPOSE pair when it is not). Exact up to
+// float rounding of the weighted sums; nearest weights are 0/1 (an infinity or NaN in a
+// row then spreads as 0 * inf).
+void Writer::resize_by_matrices(const ir::Operation& op, const std::size_t hw[2], const std::vector<double> weights[2],
+                                const std::vector<char> outside[2]) {
+  const ir::Tensor& x = t(op.inputs[0]);
+  const ir::Tensor& yt = t(op.outputs[0]);
+  std::vector<std::int64_t> cur = x.shape.sizes();
+  const std::vector<std::int64_t> final_shape = yt.shape.sizes();
+  int v = tensor(op.inputs[0]);
+  const std::string base = op.outputs[0];
+  const std::size_t last = cur.size() - 1;
+  std::vector<std::size_t> axes;
+  for (int k = 0; k < 2; ++k)
+    if (cur[hw[k]] != final_shape[hw[k]] ||
+        !same_weights(weights[k], tflite_resize_weights(false, false, false, cur[hw[k]], cur[hw[k]])))
+      axes.push_back(static_cast<std::size_t>(k));
+  if (axes.empty()) {
+    emit(B::RESHAPE, {v, const_i32(base + "/shape", final_shape)}, {tensor(op.outputs[0])});
+    return;
+  }
+  for (std::size_t n = 0; n < axes.size(); ++n) {
+    const std::size_t k = axes[n];
+    const std::size_t a = hw[k];
+    const std::int64_t n_in = cur[a], n_out = final_shape[a];
+    std::vector<float> wf(weights[k].begin(), weights[k].end());
+    const int w = add_tensor(unique(base + "/resize_weights_" + std::to_string(a)), ir::DType::Float32, {n_out, n_in}, std::nullopt,
+                             wf.data(), wf.size() * 4);
+    std::vector<std::int64_t> perm(cur.size());
+    for (std::size_t d = 0; d < cur.size(); ++d) perm[d] = static_cast<std::int64_t>(d);
+    std::swap(perm[a], perm[last]);
+    std::vector<std::int64_t> moved = cur;
+    std::swap(moved[a], moved[last]);
+    int src = v;
+    if (a != last) {
+      src = temp(base + "/axis_last", ir::DType::Float32, moved);
+      emit(B::TRANSPOSE, {v, const_i32(base + "/perm", perm)}, {src}, tfl::BuiltinOptions::TransposeOptions, tfl::CreateTransposeOptions(fbb_).Union());
+    }
+    moved[last] = n_out;
+    cur[a] = n_out;
+    const bool final_step = n + 1 == axes.size();
+    const int dst = final_step && a == last ? tensor(op.outputs[0]) : temp(base + "/resized", ir::DType::Float32, moved);
+    // rows sampled outside the input (tf_crop_and_resize) are the extrapolation value: the bias
+    int bias = -1;
+    if (std::count(outside[k].begin(), outside[k].end(), 1) > 0) {
+      const float e = static_cast<float>(attr_f(op, "extrapolation_value", 0.0));
+      std::vector<float> b(outside[k].size(), 0.f);
+      for (std::size_t o = 0; o < b.size(); ++o) b[o] = outside[k][o] ? e : 0.f;
+      bias = add_tensor(unique(base + "/extrapolation_" + std::to_string(a)), ir::DType::Float32, {n_out}, std::nullopt, b.data(), b.size() * 4);
+    }
+    const auto o = tfl::CreateFullyConnectedOptions(fbb_, tfl::ActivationFunctionType::NONE, tfl::FullyConnectedOptionsWeightsFormat::DEFAULT, true);
+    emit(B::FULLY_CONNECTED, {src, w, bias}, {dst}, tfl::BuiltinOptions::FullyConnectedOptions, o.Union(), 5);
+    v = dst;
+    if (a != last) {
+      const int back = final_step ? tensor(op.outputs[0]) : temp(base + "/resized_back", ir::DType::Float32, cur);
+      emit(B::TRANSPOSE, {dst, const_i32(base + "/perm_back", perm)}, {back}, tfl::BuiltinOptions::TransposeOptions,
+           tfl::CreateTransposeOptions(fbb_).Union());
+      v = back;
+    }
+  }
+}
+
+
+// ONNX Pad: pads [b_0.. b_r-1, e_0.. e_r-1] (on the axes input's axes when given). constant ->
+// PAD / PADV2, reflect -> MIRROR_PAD REFLECT (both leave the edge value out), edge -> the edge
+// slice TILEd and CONCATENATEd on each side (TFLite's MIRROR_PAD has only REFLECT and
+// SYMMETRIC). Negative pads crop: the positive ones first, then a SLICE.
+void Writer::pad(const ir::Operation& op) {
+  const std::string mode = op.attr_string("mode", "constant");
+  if (mode != "constant" && mode != "reflect" && mode != "edge") unsupported(op, "mode " + mode);
+  const ir::Tensor& x = t(op.inputs[0]);
+  const ir::Tensor& yt = t(op.outputs[0]);
+  if (!x.shape.rank_known) unsupported(op, "an input of unknown rank");
+  const std::size_t r = x.shape.rank();
+  const std::string base = op.outputs[0];
+  const bool has_axes = op.inputs.size() > 3 && !op.inputs[3].empty();
+  const bool value = op.inputs.size() > 2 && !op.inputs[2].empty();
+  auto emit_pad = [&](int src, int paddings, int dst) {
+    if (mode == "reflect")
+      emit(B::MIRROR_PAD, {src, paddings}, {dst}, tfl::BuiltinOptions::MirrorPadOptions,
+           tfl::CreateMirrorPadOptions(fbb_, tfl::MirrorPadMode::REFLECT).Union(), version_for(op, 2));
+    else if (value)
+      emit(B::PADV2, {src, paddings, tensor(op.inputs[2])}, {dst}, tfl::BuiltinOptions::PadV2Options, tfl::CreatePadV2Options(fbb_).Union(),
+           version_for(op, 2));
+    else
+      emit(B::PAD, {src, paddings}, {dst}, tfl::BuiltinOptions::PadOptions, tfl::CreatePadOptions(fbb_).Union(), version_for(op, 2));
+  };
+  const ir::Tensor& pt = t(op.inputs[1]);
+  if (!pt.is_constant()) {
+    // pads known when the model runs: [2, r] -> TRANSPOSE -> TFLite's [r, 2]
+    if (mode == "edge") unsupported(op, "mode edge with pads known only when the model runs (written as slices of constant width only)");
+    if (has_axes) unsupported(op, "an axes input with pads known only when the model runs");
+    if (pt.dtype != ir::DType::Int32 && pt.dtype != ir::DType::Int64) unsupported(op, "pads of type " + std::string(ir::dtype_name(pt.dtype)));
+    // int32 paddings: this runtime's PAD reads int64 ones as int32 (it padded nothing)
+    const auto ri = static_cast<std::int64_t>(r);
+    const int p32 = cast(tensor(op.inputs[1]), pt.dtype, ir::DType::Int32, pt.shape, base + "/pads_i32");
+    const int two_r = temp(base + "/pads_2xr", ir::DType::Int32, std::vector<std::int64_t>{2, ri});
+    std::vector<std::int32_t> ns{2, static_cast<std::int32_t>(ri)};
+    emit(B::RESHAPE, {p32, const_i32(base + "/pads_shape", {2, ri})}, {two_r}, tfl::BuiltinOptions::ReshapeOptions,
+         tfl::CreateReshapeOptionsDirect(fbb_, &ns).Union());
+    const int paddings = temp(base + "/paddings", ir::DType::Int32, std::vector<std::int64_t>{ri, 2});
+    emit(B::TRANSPOSE, {two_r, const_i32(base + "/pads_perm", {1, 0})}, {paddings}, tfl::BuiltinOptions::TransposeOptions,
+         tfl::CreateTransposeOptions(fbb_).Union());
+    emit_pad(tensor(op.inputs[0]), paddings, tensor(op.outputs[0]));
+    return;
+  }
+  const auto given = const_ints(op.inputs[1], op);
+  std::vector<std::int64_t> pb(r, 0), pe(r, 0);
+  if (has_axes) {
+    const auto axes = const_ints(op.inputs[3], op);
+    if (given.size() != 2 * axes.size()) unsupported(op, "pads do not match the axes");
+    for (std::size_t i = 0; i < axes.size(); ++i) {
+      const std::int64_t a = axes[i] < 0 ? axes[i] + static_cast<std::int64_t>(r) : axes[i];
+      if (a < 0 || a >= static_cast<std::int64_t>(r)) unsupported(op, "axis out of range");
+      pb[static_cast<std::size_t>(a)] = given[i];
+      pe[static_cast<std::size_t>(a)] = given[axes.size() + i];
+    }
+  } else {
+    if (given.size() != 2 * r) unsupported(op, "pads do not match the input's rank");
+    for (std::size_t d = 0; d < r; ++d) { pb[d] = given[d]; pe[d] = given[r + d]; }
+  }
+  bool crop = false;
+  for (std::size_t d = 0; d < r; ++d) crop |= pb[d] < 0 || pe[d] < 0;
+  if ((crop || mode == "edge") && (!x.shape.is_static() || !yt.shape.is_static()))
+    unsupported(op, std::string(crop ? "negative pads" : "mode edge") + " on a dynamic shape");
+  std::vector<std::int64_t> padded_shape;
+  if (x.shape.is_static()) {
+    padded_shape = x.shape.sizes();
+    for (std::size_t d = 0; d < r; ++d) padded_shape[d] += std::max<std::int64_t>(pb[d], 0) + std::max<std::int64_t>(pe[d], 0);
+  }
+  const int padded = crop ? add_tensor(unique(base + "/padded"), x.dtype, padded_shape, x.quant) : tensor(op.outputs[0]);
+  if (mode == "edge") {
+    std::vector<std::int64_t> shape = x.shape.sizes();
+    int cur = tensor(op.inputs[0]);
+    std::size_t last = r;
+    for (std::size_t d = 0; d < r; ++d)
+      if (pb[d] > 0 || pe[d] > 0) last = d;
+    if (last == r) {  // nothing to pad
+      emit(B::RESHAPE, {cur, const_i32(base + "/shape", padded_shape)}, {padded});
+    }
+    for (std::size_t d = 0; d < r && last < r; ++d) {
+      if (pb[d] <= 0 && pe[d] <= 0) continue;
+      std::vector<int> pieces;
+      for (int side = 0; side < 2; ++side) {
+        const std::int64_t n = side == 0 ? pb[d] : pe[d];
+        if (n <= 0) {
+          if (side == 0) pieces.push_back(cur);
+          continue;
+        }
+        std::vector<std::int64_t> begin(r, 0), size = shape, mult(r, 1);
+        begin[d] = side == 0 ? 0 : shape[d] - 1;
+        size[d] = 1;
+        const int edge = add_tensor(unique(base + "/edge"), x.dtype, size, x.quant);
+        emit(B::SLICE, {cur, const_i32(base + "/edge_begin", begin), const_i32(base + "/edge_size", size)}, {edge},
+             tfl::BuiltinOptions::SliceOptions, tfl::CreateSliceOptions(fbb_).Union(), version_for(op, 2));
+        mult[d] = n;
+        size[d] = n;
+        const int tiled = add_tensor(unique(base + "/edge_tiled"), x.dtype, size, x.quant);
+        emit(B::TILE, {edge, const_i32(base + "/edge_multiples", mult)}, {tiled}, tfl::BuiltinOptions::TileOptions,
+             tfl::CreateTileOptions(fbb_).Union());
+        if (side == 0) { pieces.push_back(tiled); pieces.push_back(cur); }
+        else pieces.push_back(tiled);
+      }
+      shape[d] += std::max<std::int64_t>(pb[d], 0) + std::max<std::int64_t>(pe[d], 0);
+      const int joined = d == last ? padded : add_tensor(unique(base + "/edge_padded"), x.dtype, shape, x.quant);
+      emit(B::CONCATENATION, pieces, {joined}, tfl::BuiltinOptions::ConcatenationOptions,
+           tfl::CreateConcatenationOptions(fbb_, static_cast<int>(d)).Union(), version_for(op, 2));
+      cur = joined;
+    }
+  } else {
+    std::vector<std::int32_t> v;
+    for (std::size_t d = 0; d < r; ++d) {
+      v.push_back(static_cast<std::int32_t>(std::max<std::int64_t>(pb[d], 0)));
+      v.push_back(static_cast<std::int32_t>(std::max<std::int64_t>(pe[d], 0)));
+    }
+    const int paddings = add_tensor(unique(base + "/paddings"), ir::DType::Int32, {static_cast<std::int64_t>(r), 2}, std::nullopt, v.data(),
+                                    v.size() * 4);
+    emit_pad(tensor(op.inputs[0]), paddings, padded);
+  }
+  if (crop) {
+    std::vector<std::int64_t> begin(r);
+    for (std::size_t d = 0; d < r; ++d) begin[d] = std::max<std::int64_t>(-pb[d], 0);
+    emit(B::SLICE, {padded, const_i32(base + "/crop_begin", begin), const_i32(base + "/crop_size", yt.shape.sizes())}, {tensor(op.outputs[0])},
+         tfl::BuiltinOptions::SliceOptions, tfl::CreateSliceOptions(fbb_).Union(), version_for(op, 2));
+  }
+}
+
+// ---- per-axis ops ---------------------------------------------------------------------
+
+void Writer::per_axis(const ir::Operation& op) {
+  const ir::Tensor& x = t(op.inputs[0]);
+  const std::string base = op.outputs[0];
+  if (!x.shape.rank_known) unsupported(op, "an input of unknown rank");
+  const auto r = static_cast<std::int64_t>(x.shape.rank());
+  std::int64_t axis = op.attr_int("axis", -1);
+  if (axis < 0) axis += r;
+  if (axis < 0 || axis >= r) unsupported(op, "axis out of range");
+  switch (op.kind) {
+    case K::Softmax: case K::LogSoftmax: {
+      auto write = [&](int in, int out) {
+        if (op.kind == K::Softmax)
+          emit(B::SOFTMAX, {in}, {out}, tfl::BuiltinOptions::SoftmaxOptions, tfl::CreateSoftmaxOptions(fbb_, 1.0f).Union(), version_for(op, 2));
+        else
+          emit(B::LOG_SOFTMAX, {in}, {out}, tfl::BuiltinOptions::LogSoftmaxOptions, tfl::CreateLogSoftmaxOptions(fbb_).Union(), version_for(op, 2));
+      };
+      // another axis: LegaliseTflite moves it last between TRANSPOSEs before the writer runs
+      if (axis != r - 1) unsupported(op, "axis other than the last");
+      return write(tensor(op.inputs[0]), tensor(op.outputs[0]));
+    }
+    case K::Hardmax: {
+      // 1 at the first largest value along the axis: ONE_HOT of ARG_MAX (which keeps the first)
+      if (x.dtype != ir::DType::Float32 || x.quant) unsupported(op, "on " + std::string(ir::dtype_name(x.dtype)));
+      if (!x.shape.dims[static_cast<std::size_t>(axis)].is_static()) unsupported(op, "a dynamic axis");
+      ir::Shape reduced = x.shape;
+      reduced.dims.erase(reduced.dims.begin() + axis);
+      const int idx = temp(base + "/argmax", ir::DType::Int32, reduced);
+      emit(B::ARG_MAX, {tensor(op.inputs[0]), const_i32(base + "/axis", {axis})}, {idx}, tfl::BuiltinOptions::ArgMaxOptions,
+           tfl::CreateArgMaxOptions(fbb_, tfl::TensorType::INT32).Union());
+      emit(B::ONE_HOT,
+           {idx, const_i32(base + "/depth", {x.shape.dims[static_cast<std::size_t>(axis)].value}, true),
+            const_scalar(base + "/one", ir::DType::Float32, 1), const_scalar(base + "/zero", ir::DType::Float32, 0)},
+           {tensor(op.outputs[0])}, tfl::BuiltinOptions::OneHotOptions, tfl::CreateOneHotOptions(fbb_, static_cast<int>(axis)).Union());
+      return;
+    }
+    default: unsupported(op);
+  }
+}
+
+void Writer::elementwise_misc(const ir::Operation& op) {
+  const ir::Tensor& x = t(op.inputs[0]);
+  const std::string base = op.outputs[0];
+  switch (op.kind) {
+    case K::IsNaN:  // NaN is the one value unequal to itself
+      if (x.dtype != ir::DType::Float32) unsupported(op, "on " + std::string(ir::dtype_name(x.dtype)));
+      emit(B::NOT_EQUAL, {tensor(op.inputs[0]), tensor(op.inputs[0])}, {tensor(op.outputs[0])}, tfl::BuiltinOptions::NotEqualOptions,
+           tfl::CreateNotEqualOptions(fbb_).Union());
+      return;
+    case K::IsInf: {
+      if (x.dtype != ir::DType::Float32) unsupported(op, "on " + std::string(ir::dtype_name(x.dtype)));
+      const bool pos = op.attr_int("detect_positive", 1) != 0, neg = op.attr_int("detect_negative", 1) != 0;
+      const double inf = std::numeric_limits<double>::infinity();
+      auto equal = [&](double v, int out) {
+        emit(B::EQUAL, {tensor(op.inputs[0]), const_scalar(base + (v > 0 ? "/plus_inf" : "/minus_inf"), ir::DType::Float32, v)}, {out},
+             tfl::BuiltinOptions::EqualOptions, tfl::CreateEqualOptions(fbb_).Union());
+      };
+      if (pos && neg) {
+        const int a = temp(base + "/is_plus_inf", ir::DType::Bool, x.shape), b = temp(base + "/is_minus_inf", ir::DType::Bool, x.shape);
+        equal(inf, a);
+        equal(-inf, b);
+        emit(B::LOGICAL_OR, {a, b}, {tensor(op.outputs[0])}, tfl::BuiltinOptions::LogicalOrOptions, tfl::CreateLogicalOrOptions(fbb_).Union());
+      } else if (pos || neg) {
+        equal(pos ? inf : -inf, tensor(op.outputs[0]));
+      } else {  // nothing detected: x < -inf is false everywhere (NaN included)
+        emit(B::LESS, {tensor(op.inputs[0]), const_scalar(base + "/minus_inf", ir::DType::Float32, -inf)}, {tensor(op.outputs[0])},
+             tfl::BuiltinOptions::LessOptions, tfl::CreateLessOptions(fbb_).Union());
+      }
+      return;
+    }
+    case K::Trilu: {
+      // A constant [N, M] mask of the kept triangle: SELECT_V2(mask, x, 0)
+      if (!x.shape.is_static() || x.shape.rank() < 2) unsupported(op, "needs a static shape of rank 2 or more");
+      std::int64_t k = 0;
+      if (op.inputs.size() > 1 && !op.inputs[1].empty()) {
+        const auto v = const_ints(op.inputs[1], op);
+        if (v.size() != 1) unsupported(op, "k must hold one value");
+        k = v[0];
+      }
+      const bool upper = op.attr_int("upper", 1) != 0;
+      const auto xs = x.shape.sizes();
+      const std::int64_t n = xs[xs.size() - 2], m = xs.back();
+      std::vector<std::uint8_t> mask(static_cast<std::size_t>(n * m));
+      for (std::int64_t i = 0; i < n; ++i)
+        for (std::int64_t j = 0; j < m; ++j) mask[static_cast<std::size_t>(i * m + j)] = upper ? j - i >= k : j - i <= k;
+      const int mk = add_tensor(unique(base + "/mask"), ir::DType::Bool, {n, m}, std::nullopt, mask.data(), mask.size());
+      emit(B::SELECT_V2, {mk, tensor(op.inputs[0]), const_scalar(base + "/zero", x.dtype, 0)}, {tensor(op.outputs[0])},
+           tfl::BuiltinOptions::SelectV2Options, tfl::CreateSelectV2Options(fbb_).Union());
+      return;
+    }
+    case K::CastLike: {
+      const auto it = tensor_type(x.dtype), ot = tensor_type(t(op.outputs[0]).dtype);
+      if (!it || !ot) unsupported(op, "types");
+      emit(B::CAST, {tensor(op.inputs[0])}, {tensor(op.outputs[0])}, tfl::BuiltinOptions::CastOptions, tfl::CreateCastOptions(fbb_, *it, *ot).Union());
+      return;
+    }
+    default: unsupported(op);
+  }
+}
+
+// ---- quantisation arithmetic on float graphs ------------------------------------------
+
+// QuantizeLinear / DequantizeLinear in a float graph (no quantisation params on the tensors,
+// constant scale and zero point): ONNX's arithmetic. Quantize: saturate(round(x / s) + zp)
+// with ROUND half to even as ONNX's, clamped, CAST to the 8-bit type; dequantize: (x - zp) * s.
+void Writer::qdq_arithmetic(const ir::Operation& op) {
+  const bool q = op.kind == K::QuantizeLinear;
+  const ir::Tensor& x = t(op.inputs[0]);
+  const ir::Tensor& yt = t(op.outputs[0]);
+  const ir::Tensor& s = t(op.inputs[1]);
+  const std::string base = op.outputs[0];
+  const bool has_zp = op.inputs.size() > 2 && !op.inputs[2].empty();
+  if (!s.is_constant() || s.dtype != ir::DType::Float32 || (has_zp && !t(op.inputs[2]).is_constant()))
+    unsupported(op, "a scale or zero point known only when the model runs");
+  if (!x.shape.rank_known) unsupported(op, "an input of unknown rank");
+  const ir::DType qt = q ? yt.dtype : x.dtype;
+  if (qt != ir::DType::UInt8 && qt != ir::DType::Int8 && qt != ir::DType::Int32)
+    unsupported(op, "type " + std::string(ir::dtype_name(qt)));
+  if ((q ? x.dtype : yt.dtype) != ir::DType::Float32) unsupported(op, "a float side of type other than float32");
+  // scale and zero point as float constants shaped to broadcast along `axis` (per-axis) or scalars
+  const auto sv = s.data->as<float>();
+  std::vector<float> scales(sv.begin(), sv.end()), zps(scales.size(), 0.f);
+  if (has_zp) {
+    const ir::Tensor& z = t(op.inputs[2]);
+    std::vector<double> zv;
+    if (z.dtype == ir::DType::UInt8) for (auto v : z.data->as<std::uint8_t>()) zv.push_back(v);
+    else if (z.dtype == ir::DType::Int8) for (auto v : z.data->as<std::int8_t>()) zv.push_back(v);
+    else if (z.dtype == ir::DType::Int32) for (auto v : z.data->as<std::int32_t>()) zv.push_back(v);
+    else unsupported(op, "a zero point of type " + std::string(ir::dtype_name(z.dtype)));
+    if (zv.size() != scales.size()) unsupported(op, "scale and zero point of different lengths");
+    for (std::size_t i = 0; i < zv.size(); ++i) zps[i] = static_cast<float>(zv[i]);
+  }
+  const auto r = static_cast<std::int64_t>(x.shape.rank());
+  std::vector<std::int64_t> cshape;
+  if (scales.size() > 1 || s.shape.rank() == 1) {
+    std::int64_t axis = op.attr_int("axis", 1);
+    if (axis < 0) axis += r;
+    if (axis < 0 || axis >= r) unsupported(op, "axis out of range");
+    cshape.assign(static_cast<std::size_t>(r), 1);
+    cshape[static_cast<std::size_t>(axis)] = static_cast<std::int64_t>(scales.size());
+  }
+  const int sc = add_tensor(unique(base + "/scale"), ir::DType::Float32, cshape, std::nullopt, scales.data(), scales.size() * 4);
+  const int zp = add_tensor(unique(base + "/zero_point"), ir::DType::Float32, cshape, std::nullopt, zps.data(), zps.size() * 4);
+  const ir::Shape& fs = q ? x.shape : yt.shape;
+  if (!q) {
+    const int xf = cast(tensor(op.inputs[0]), x.dtype, ir::DType::Float32, x.shape, base + "/float");
+    const int d = temp(base + "/centred", ir::DType::Float32, fs);
+    emit(B::SUB, {xf, zp}, {d}, tfl::BuiltinOptions::SubOptions, tfl::CreateSubOptions(fbb_).Union());
+    emit(B::MUL, {d, sc}, {tensor(op.outputs[0])}, tfl::BuiltinOptions::MulOptions, tfl::CreateMulOptions(fbb_).Union());
+    return;
+  }
+  const int d = temp(base + "/scaled", ir::DType::Float32, fs), rd = temp(base + "/rounded", ir::DType::Float32, fs),
+            sh = temp(base + "/shifted", ir::DType::Float32, fs), lo = temp(base + "/above_min", ir::DType::Float32, fs),
+            hi = temp(base + "/saturated", ir::DType::Float32, fs);
+  emit(B::DIV, {tensor(op.inputs[0]), sc}, {d}, tfl::BuiltinOptions::DivOptions, tfl::CreateDivOptions(fbb_).Union());
+  emit(B::ROUND, {d}, {rd});
+  emit(B::ADD, {rd, zp}, {sh}, tfl::BuiltinOptions::AddOptions, tfl::CreateAddOptions(fbb_).Union());
+  const double qmin = qt == ir::DType::UInt8 ? 0 : qt == ir::DType::Int8 ? -128 : -2147483648.0;
+  const double qmax = qt == ir::DType::UInt8 ? 255 : qt == ir::DType::Int8 ? 127 : 2147483520.0;  // the largest float32 below 2^31
+  emit(B::MAXIMUM, {sh, const_scalar(base + "/qmin", ir::DType::Float32, qmin)}, {lo}, tfl::BuiltinOptions::MaximumMinimumOptions,
+       tfl::CreateMaximumMinimumOptions(fbb_).Union());
+  emit(B::MINIMUM, {lo, const_scalar(base + "/qmax", ir::DType::Float32, qmax)}, {hi}, tfl::BuiltinOptions::MaximumMinimumOptions,
+       tfl::CreateMaximumMinimumOptions(fbb_).Union());
+  const auto ot = tensor_type(qt);
+  emit(B::CAST, {hi}, {tensor(op.outputs[0])}, tfl::BuiltinOptions::CastOptions,
+       tfl::CreateCastOptions(fbb_, tfl::TensorType::FLOAT32, *ot).Union());
+}
+
 void Writer::write_op(const ir::Operation& op) {
   if (folded_.count(&op)) return;
+  current_ = &op;
   using A = tfl::ActivationFunctionType;
   auto in = [&](std::size_t i) { return i < op.inputs.size() ? tensor(op.inputs[i]) : -1; };
   auto y = [&] { return tensor(op.outputs[0]); };
   auto unary = [&](B code, int v8 = 2) { emit(code, {in(0)}, {y()}, tfl::BuiltinOptions::NONE, 0, version_for(op, v8)); };
+  if (op.kind != K::Unknown) check_computable(op);
   switch (op.kind) {
+    case K::Equal: case K::Greater: case K::GreaterOrEqual: case K::Less: case K::LessOrEqual:
+    case K::And: case K::Or: case K::Xor: case K::Not: case K::Where:
+      return logic(op);
+    case K::Mod: case K::BitShift: case K::Pow: return integer_arithmetic(op);
+    case K::ArgMax: case K::ArgMin: case K::CumSum: case K::TopK: case K::NonZero: return index_op(op);
+    case K::Shape: case K::Size: case K::EyeLike: case K::ConstantOfShape: case K::Range: case K::Tile: case K::Expand: case K::OneHot:
+      return shape_op(op);
+    case K::GatherND: case K::GatherElements: case K::ScatterND: case K::ScatterElements: case K::ReverseSequence:
+      return gather_scatter(op);
+    case K::Resize: return resize(op);
+    case K::Hardmax: return per_axis(op);
+    case K::IsNaN: case K::IsInf: case K::Trilu: case K::CastLike: return elementwise_misc(op);
     case K::Conv: return conv(op);
     case K::LSTM: return lstm(op);
     case K::MaxPool: case K::AveragePool: case K::GlobalAveragePool: case K::GlobalMaxPool: return pool(op);
@@ -834,17 +2286,20 @@ void Writer::write_op(const ir::Operation& op) {
           bias = add_tensor(unique(op.inputs[2] + "/q"), ir::DType::Int32, {N}, bq, b.data->data(), b.data->size());
         }
       }
-      const bool sigmoid = op.attr_string("fused_activation", "NONE") == "SIGMOID" && !t(op.outputs[0]).quant;
+      // fused SIGMOID / TANH: FULLY_CONNECTED takes neither (a LOGISTIC / TANH op after)
+      const std::string fused = op.attr_string("fused_activation", "NONE");
+      const bool sigmoid = (fused == "SIGMOID" || fused == "TANH") && !t(op.outputs[0]).quant;
       A act = sigmoid ? A::NONE : legal_activation(act_of(op.attr_string("fused_activation", "NONE"), op), t(op.outputs[0]));
       const int out = sigmoid ? pre_sigmoid(op) : act == A::NONE ? output_of(op, act) : y();
       const bool keep = x.shape.rank() > 2;
       const auto o = tfl::CreateFullyConnectedOptions(fbb_, act, tfl::FullyConnectedOptionsWeightsFormat::DEFAULT, keep);
       emit(B::FULLY_CONNECTED, {in(0), wi, bias}, {out}, tfl::BuiltinOptions::FullyConnectedOptions, o.Union(),
            x.dtype == ir::DType::Int8 ? (keep ? 5 : 4) : (keep ? 5 : 1));
-      if (sigmoid) emit(B::LOGISTIC, {out}, {y()});
+      if (sigmoid) emit(fused == "TANH" ? B::TANH : B::LOGISTIC, {out}, {y()});
       return;
     }
     case K::Add: case K::Sub: case K::Mul: case K::Div: {
+      if (narrow_int(t(op.inputs[0]).dtype) && !t(op.inputs[0]).quant) return integer_arithmetic(op);
       A act;
       const int out = output_of(op, act);
       if (op.kind == K::Add) emit(B::ADD, {in(0), in(1)}, {out}, tfl::BuiltinOptions::AddOptions, tfl::CreateAddOptions(fbb_, act).Union(), version_for(op, 2));
@@ -858,7 +2313,6 @@ void Writer::write_op(const ir::Operation& op) {
       emit(op.kind == K::Max ? B::MAXIMUM : B::MINIMUM, {in(0), in(1)}, {y()}, tfl::BuiltinOptions::MaximumMinimumOptions,
            tfl::CreateMaximumMinimumOptions(fbb_).Union(), version_for(op, 2));
       return;
-    case K::Pow: emit(B::POW, {in(0), in(1)}, {y()}); return;
     case K::Relu: return unary(B::RELU);
     case K::Sigmoid: return unary(B::LOGISTIC);
     case K::Tanh: return unary(B::TANH);
@@ -882,14 +2336,7 @@ void Writer::write_op(const ir::Operation& op) {
     case K::Elu:
       if (attr_f(op, "alpha", 1.0) != 1.0) unsupported(op, "alpha other than 1 (TFLite's ELU has none)");
       return unary(B::ELU, 2);
-    case K::LogSoftmax: {
-      const auto r = static_cast<std::int64_t>(t(op.inputs[0]).shape.rank());
-      const auto axis = op.attr_int("axis", -1);
-      if (axis != -1 && axis != r - 1) unsupported(op, "axis other than the last");
-      emit(B::LOG_SOFTMAX, {in(0)}, {y()}, tfl::BuiltinOptions::LogSoftmaxOptions, tfl::CreateLogSoftmaxOptions(fbb_).Union(),
-           version_for(op, 2));
-      return;
-    }
+    case K::LogSoftmax: return per_axis(op);
     case K::Reciprocal: {
       const ir::Tensor& x = t(op.inputs[0]);
       if (x.dtype != ir::DType::Float32) unsupported(op, "on " + std::string(ir::dtype_name(x.dtype)));
@@ -910,20 +2357,27 @@ void Writer::write_op(const ir::Operation& op) {
       // both of the input's type (a quantised input: its params on the bound too).
       {
         const ir::Tensor& x = t(op.inputs[0]);
-        if (x.dtype != ir::DType::Float32 || x.quant || !x.shape.is_static())
+        const bool plain = x.dtype == ir::DType::Float32 || x.dtype == ir::DType::Int32 || x.dtype == ir::DType::Int64 ||
+                           x.dtype == ir::DType::Int8 || x.dtype == ir::DType::UInt8 || x.dtype == ir::DType::Int16;
+        if (!plain || x.quant || !x.shape.is_static())
           unsupported(op, "bounds other than [0, 6] or [-1, 1] on " + std::string(ir::dtype_name(x.dtype)));
         int v = in(0);
         for (int k = 1; k <= 2; ++k) {
           if (op.inputs.size() <= static_cast<std::size_t>(k) || op.inputs[static_cast<std::size_t>(k)].empty()) continue;
           const ir::Tensor& b = t(op.inputs[static_cast<std::size_t>(k)]);
-          if (b.dtype != ir::DType::Float32) unsupported(op, "bounds of type " + std::string(ir::dtype_name(b.dtype)));
+          if (b.dtype != x.dtype) unsupported(op, "bounds of type " + std::string(ir::dtype_name(b.dtype)));
           const bool last = k == 2 || op.inputs.size() < 3 || op.inputs[2].empty();
           const int out = last ? y() : add_tensor(unique(op.outputs[0] + "/lower_clamped"), x.dtype, x.shape.sizes(), std::nullopt);
           emit(k == 1 ? B::MAXIMUM : B::MINIMUM, {v, in(static_cast<std::size_t>(k))}, {out}, tfl::BuiltinOptions::MaximumMinimumOptions,
                tfl::CreateMaximumMinimumOptions(fbb_).Union(), 1);
           v = out;
         }
-        if (v == in(0)) unsupported(op, "no bounds (an identity; Cleanup removes it)");
+        if (v == in(0)) {  // no bounds: an identity
+          const auto shape = x.shape.sizes();
+          std::vector<std::int32_t> ns(shape.begin(), shape.end());
+          emit(B::RESHAPE, {in(0), const_i32(op.outputs[0] + "/shape", shape)}, {y()}, tfl::BuiltinOptions::ReshapeOptions,
+               tfl::CreateReshapeOptionsDirect(fbb_, &ns).Union());
+        }
         return;
       }
     }
@@ -933,14 +2387,7 @@ void Writer::write_op(const ir::Operation& op) {
       return;
     }
     case K::PRelu: emit(B::PRELU, {in(0), in(1)}, {y()}); return;
-    case K::Softmax: {
-      const auto r = static_cast<std::int64_t>(t(op.inputs[0]).shape.rank());
-      const auto axis = op.attr_int("axis", -1);
-      if (axis != -1 && axis != r - 1) unsupported(op, "axis other than the last");
-      emit(B::SOFTMAX, {in(0)}, {y()}, tfl::BuiltinOptions::SoftmaxOptions, tfl::CreateSoftmaxOptions(fbb_, 1.0f).Union(),
-           version_for(op, 2));
-      return;
-    }
+    case K::Softmax: return per_axis(op);
     case K::Reshape: case K::Flatten: case K::Squeeze: case K::Unsqueeze: {
       const ir::Tensor& out = t(op.outputs[0]);
       if (flattens_into_fully_connected(op)) {
@@ -1003,23 +2450,7 @@ void Writer::write_op(const ir::Operation& op) {
       emit(B::CONCATENATION, ins, {out}, tfl::BuiltinOptions::ConcatenationOptions, o.Union(), version_for(op, 2));
       return;
     }
-    case K::Pad: {
-      if (op.attr_string("mode", "constant") != "constant") unsupported(op, "mode " + op.attr_string("mode", ""));
-      const auto p = const_ints(op.inputs[1], op);
-      const std::size_t r = p.size() / 2;
-      std::vector<std::int32_t> v;
-      for (std::size_t d = 0; d < r; ++d) {
-        v.push_back(static_cast<std::int32_t>(p[d]));
-        v.push_back(static_cast<std::int32_t>(p[r + d]));
-      }
-      const int pads = add_tensor(unique(op.outputs[0] + "/paddings"), ir::DType::Int32, {static_cast<std::int64_t>(r), 2},
-                                  std::nullopt, v.data(), v.size() * 4);
-      if (op.inputs.size() > 2 && !op.inputs[2].empty())
-        emit(B::PADV2, {in(0), pads, in(2)}, {y()}, tfl::BuiltinOptions::PadV2Options, tfl::CreatePadV2Options(fbb_).Union(), version_for(op, 2));
-      else
-        emit(B::PAD, {in(0), pads}, {y()}, tfl::BuiltinOptions::PadOptions, tfl::CreatePadOptions(fbb_).Union(), version_for(op, 2));
-      return;
-    }
+    case K::Pad: return pad(op);
     case K::Slice: {
       const ir::Tensor& x = t(op.inputs[0]);
       if (!x.shape.is_static()) unsupported(op, "needs a static input shape");
@@ -1083,6 +2514,16 @@ void Writer::write_op(const ir::Operation& op) {
           std::vector<std::int64_t> shape = it.shape.sizes();
           idx = add_tensor(unique(op.inputs[1] + "/from_start"), ir::DType::Int32, shape, std::nullopt, v.data(), v.size() * 4);
         }
+      } else if (!it.is_constant() && x.shape.rank_known && axis >= 0 && static_cast<std::size_t>(axis) < x.shape.rank() &&
+                 x.shape.dims[static_cast<std::size_t>(axis)].is_static() &&
+                 (it.dtype == ir::DType::Int32 || it.dtype == ir::DType::Int64)) {
+        // indices known only when the model runs: FLOOR_MOD(i, n) is i for 0 <= i < n and
+        // i + n for -n <= i < 0, the index ONNX means
+        const std::int64_t n = x.shape.dims[static_cast<std::size_t>(axis)].value;
+        const int wrapped = temp(op.inputs[1] + "/from_start", it.dtype, it.shape);
+        emit(B::FLOOR_MOD, {idx, const_scalar(op.inputs[1] + "/axis_size", it.dtype, double(n))}, {wrapped},
+             tfl::BuiltinOptions::FloorModOptions, tfl::CreateFloorModOptions(fbb_).Union());
+        idx = wrapped;
       }
       const auto o = tfl::CreateGatherOptions(fbb_, static_cast<int>(axis));
       emit(B::GATHER, {in(0), idx}, {y()}, tfl::BuiltinOptions::GatherOptions, o.Union(), version_for(op, 2));
@@ -1101,7 +2542,7 @@ void Writer::write_op(const ir::Operation& op) {
       return;
     }
     case K::Split: {
-      if (op.inputs.size() > 1 && !op.inputs[1].empty()) unsupported(op, "explicit split sizes");
+      if (op.inputs.size() > 1 && !op.inputs[1].empty()) return shape_op(op);  // SPLIT_V
       std::vector<int> outs;
       for (const auto& o : op.outputs) outs.push_back(tensor(o));
       const auto o = tfl::CreateSplitOptions(fbb_, static_cast<int>(outs.size()));
@@ -1109,99 +2550,11 @@ void Writer::write_op(const ir::Operation& op) {
            o.Union(), version_for(op, 2));
       return;
     }
-    case K::Resize: {
-      const ir::Tensor& x = t(op.inputs[0]);
-      const ir::Tensor& out = t(op.outputs[0]);
-      if (!x.shape.rank_known || !out.shape.rank_known || x.shape.rank() != 4 || out.shape.rank() != 4 || !out.shape.is_static() ||
-          !x.shape.is_static())
-        unsupported(op, "needs static 4-D shapes");
-      auto xs = x.shape.sizes(), ys = out.shape.sizes();
-      // An NCHW Resize (one LayoutTransform left: a float island in an 8-bit graph) runs
-      // between two TRANSPOSEs.
-      const bool nchw = xs[3] != ys[3] && xs[1] == ys[1];
-      if (nchw) {
-        xs = {xs[0], xs[2], xs[3], xs[1]};
-        ys = {ys[0], ys[2], ys[3], ys[1]};
-      }
-      if (xs[0] != ys[0] || xs[3] != ys[3]) unsupported(op, "resizes other axes than H and W");
-      const std::string mode = op.attr_string("mode", "nearest"), ctm = op.attr_string("coordinate_transformation_mode", "half_pixel");
-      const int size = const_i32(op.outputs[0] + "/size", {ys[1], ys[2]});
-      int rin = in(0), rout = y();
-      if (nchw) {
-        rin = add_tensor(unique(op.inputs[0] + "/nhwc"), x.dtype, xs, x.quant);
-        emit(B::TRANSPOSE, {in(0), const_i32(op.name + "/to_nhwc", {0, 2, 3, 1})}, {rin}, tfl::BuiltinOptions::TransposeOptions,
-             tfl::CreateTransposeOptions(fbb_).Union(), version_for(op, 2));
-        rout = add_tensor(unique(op.outputs[0] + "/nhwc"), out.dtype, ys, out.quant);
-      }
-      if (mode == "linear") {
-        const bool align = ctm == "align_corners";
-        const bool half = ctm == "half_pixel" || ctm == "pytorch_half_pixel";
-        if (!align && !half && ctm != "asymmetric") unsupported(op, "linear with coordinate_transformation_mode " + ctm);
-        const auto o = tfl::CreateResizeBilinearOptions(fbb_, align, half);
-        emit(B::RESIZE_BILINEAR, {rin, size}, {rout}, tfl::BuiltinOptions::ResizeBilinearOptions, o.Union(), half ? 3 : version_for(op, 2));
-      } else if (mode == "nearest") {
-        // TFLite's nearest neighbour has three index rules (align_corners, half_pixel_centers,
-        // neither); pick the one giving the op's own index for every output row and column.
-        const std::string nm = op.attr_string("nearest_mode", "round_prefer_floor");
-        auto onnx_index = [&](std::int64_t o, std::int64_t n_in, std::int64_t n_out) {
-          const double sc = double(n_out) / double(n_in);
-          double v = 0;
-          if (ctm == "half_pixel") v = (o + 0.5) / sc - 0.5;
-          else if (ctm == "pytorch_half_pixel") v = n_out > 1 ? (o + 0.5) / sc - 0.5 : 0.0;
-          else if (ctm == "align_corners") v = n_out > 1 ? double(o) * double(n_in - 1) / double(n_out - 1) : 0.0;
-          else if (ctm == "asymmetric") v = o / sc;
-          else if (ctm == "tf_half_pixel_for_nn") v = (o + 0.5) / sc;
-          else return std::int64_t{-1};
-          double r;
-          if (nm == "floor") r = std::floor(v);
-          else if (nm == "ceil") r = std::ceil(v);
-          else if (nm == "round_prefer_ceil") r = std::floor(v + 0.5);
-          else r = (v - std::floor(v) == 0.5) ? std::floor(v) : std::round(v);
-          return std::clamp<std::int64_t>(static_cast<std::int64_t>(r), 0, n_in - 1);
-        };
-        auto tflite_index = [](std::int64_t o, std::int64_t n_in, std::int64_t n_out, bool align, bool half) {
-          const double sc = align && n_out > 1 ? double(n_in - 1) / double(n_out - 1) : double(n_in) / double(n_out);
-          const double v = (o + (half ? 0.5 : 0.0)) * sc;
-          const auto r = static_cast<std::int64_t>(align ? std::round(v) : std::floor(v));
-          return std::min<std::int64_t>(r, n_in - 1);
-        };
-        int chosen = -1;
-        for (int c = 0; c < 3 && chosen < 0; ++c) {
-          const bool align = c == 1, half = c == 2;
-          bool same = true;
-          for (int a = 0; a < 2 && same; ++a)
-            for (std::int64_t o = 0; o < ys[1 + a] && same; ++o) same = onnx_index(o, xs[1 + a], ys[1 + a]) == tflite_index(o, xs[1 + a], ys[1 + a], align, half);
-          if (same) chosen = c;
-        }
-        if (chosen < 0)
-          unsupported(op, "nearest with coordinate_transformation_mode " + ctm + " and nearest_mode " + nm +
-                              " picks rows TFLite's RESIZE_NEAREST_NEIGHBOR cannot (it has align_corners and half_pixel_centers only)");
-        const auto o = tfl::CreateResizeNearestNeighborOptions(fbb_, chosen == 1, chosen == 2);
-        emit(B::RESIZE_NEAREST_NEIGHBOR, {rin, size}, {rout}, tfl::BuiltinOptions::ResizeNearestNeighborOptions, o.Union(),
-             chosen == 2 ? 3 : version_for(op, 2));
-      } else {
-        unsupported(op, "mode " + mode + " (TFLite resizes by nearest neighbour or bilinear only)");
-      }
-      if (nchw)
-        emit(B::TRANSPOSE, {rout, const_i32(op.name + "/to_nchw", {0, 3, 1, 2})}, {y()}, tfl::BuiltinOptions::TransposeOptions,
-             tfl::CreateTransposeOptions(fbb_).Union(), version_for(op, 2));
-      return;
-    }
-    case K::ArgMax: case K::ArgMin: {
-      if (op.attr_int("keepdims", 1) != 0) unsupported(op, "keepdims 1");
-      const auto ot = tensor_type(t(op.outputs[0]).dtype).value_or(tfl::TensorType::INT64);
-      const int axis = const_i32(op.name + "/axis", {op.attr_int("axis", 0)});
-      if (op.kind == K::ArgMax)
-        emit(B::ARG_MAX, {in(0), axis}, {y()}, tfl::BuiltinOptions::ArgMaxOptions, tfl::CreateArgMaxOptions(fbb_, ot).Union(), version_for(op, 2));
-      else
-        emit(B::ARG_MIN, {in(0), axis}, {y()}, tfl::BuiltinOptions::ArgMinOptions, tfl::CreateArgMinOptions(fbb_, ot).Union(), version_for(op, 2));
-      return;
-    }
     case K::QuantizeLinear: case K::DequantizeLinear: {
       // Scale and zero point live on the quantised tensor (they are constants of the op in the IR).
       const bool q = op.kind == K::QuantizeLinear;
       const std::string& qt = q ? op.outputs[0] : op.inputs[0];
-      if (!t(qt).quant) unsupported(op, "tensor '" + qt + "' has no quantisation params");
+      if (!t(qt).quant) return qdq_arithmetic(op);
       emit(q ? B::QUANTIZE : B::DEQUANTIZE, {in(0)}, {y()}, q ? tfl::BuiltinOptions::QuantizeOptions : tfl::BuiltinOptions::DequantizeOptions,
            q ? tfl::CreateQuantizeOptions(fbb_).Union() : tfl::CreateDequantizeOptions(fbb_).Union(), 2);
       return;
@@ -1341,8 +2694,11 @@ void Writer::write_op(const ir::Operation& op) {
       else c = add_tensor(unique(op.outputs[0] + "/nhwc_out"), yt.dtype, nhwc(ys), yt.quant);
       std::vector<std::int64_t> conv_shape = nhwc(ys);
       if (crop) {
-        conv_shape[1] = pb[0] + out[0];
-        conv_shape[2] = pb[1] + out[1];
+        // the whole transposed convolution ((in - 1) s + output_padding + k), never less: TFLite's
+        // XNNPACK delegate takes an output shorter than that for a SAME-like padding (the
+        // interpreter's results were rows off); the SLICE after it picks the op's rows
+        for (int i = 0; i < 2; ++i)
+          conv_shape[static_cast<std::size_t>(1 + i)] = std::max(s[i] * (xs[2 + i] - 1) + opad[i] + k[i], pb[i] + out[i]);
       }
       const int full = crop ? add_tensor(unique(op.outputs[0] + "/uncropped"), yt.dtype, conv_shape, yt.quant) : c;
       std::vector<int> ins{const_i32(op.outputs[0] + "/output_shape", conv_shape), wi, a};

@@ -1323,6 +1323,9 @@ void Reader::import_op(int index) {
     case B::ELU: need(1, 1); emit("Elu", {in(op, 0)}, {y}); return;
     case B::LOG_SOFTMAX: need(1, 1); emit("LogSoftmax", {in(op, 0)}, {y}); return;
     case B::POW: need(2, 1); emit("Pow", {in(op, 0), in(op, 1)}, {y}); return;
+    // ONNX's Mod (fmod 0) takes the divisor's sign, as FLOOR_MOD does (the writer normalises
+    // runtime Gather indices with it)
+    case B::FLOOR_MOD: need(2, 1); emit("Mod", {in(op, 0), in(op, 1)}, {y}); return;
     default: return opaque(bname);
   }
 }

@@ -137,7 +137,7 @@ TEST(TfliteWriter, DepthToSpaceAndSpaceToDepthComputeTheSame) {
     SCOPED_TRACE(name);
     EXPECT_EQ(a.at(name).to_float_vector(), b.at(name).to_float_vector());
   }
-  // CRD has no TFLite form: one line naming the op.
+  // CRD has no TFLite form: one line naming the op (LegaliseTflite rewrites it before the writer).
   ec::ir::Graph crd = ec::ir::parse(R"(graph "f" {
   input %x : f32[1,8,2,3]
   %y = DepthToSpace(%x) {blocksize = 2, mode = "CRD"} : f32[1,2,4,6]
@@ -251,6 +251,41 @@ TEST(TfliteWriter, OpWithoutTfliteFormIsOneLineError) {
   } catch (const ec::UnsupportedOpError& e) {
     EXPECT_NE(std::string(e.what()).find("Erf"), std::string::npos);
     EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos);
+  }
+}
+
+// Refusals where TFLite has no exact form say what TFLite lacks, in one line naming the op.
+TEST(TfliteWriter, RefusalsSayWhatTfliteLacks) {
+  struct Case {
+    const char* text;
+    const char* says;
+  };
+  const Case cases[] = {
+      {R"(graph "f" {
+  input %x : f64[2,3]
+  %y = Abs(%x) : f64[2,3]
+  output %y
+})",
+       "float64"},
+      {R"(graph "f" {
+  input %d : f32[4,4]
+  const %i : i64[2,1] = hex"00000000000000000200000000000000"
+  input %u : f32[2,4]
+  %y = ScatterND(%d, %i, %u) {reduction = "mul"} : f32[4,4]
+  output %y
+})",
+       "SCATTER_ND only sums"},
+  };
+  for (const auto& c : cases) {
+    ec::ir::Graph g = ec::ir::parse(c.text);
+    g.metadata["source.format"] = "tflite";
+    try {
+      (void)save_tflite(g);
+      ADD_FAILURE() << "written: " << c.text;
+    } catch (const ec::UnsupportedOpError& e) {
+      EXPECT_NE(std::string(e.what()).find(c.says), std::string::npos) << e.what();
+      EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
+    }
   }
 }
 
