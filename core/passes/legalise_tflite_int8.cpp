@@ -9,7 +9,9 @@
 //   (decompose/conv3d.cpp); a global pool over 3 spatial dims as MEAN / REDUCE_MAX
 //   (decompose/global_pool.cpp); a ConvTranspose's bias as an Add after it
 //   (decompose/conv_transpose_bias.cpp: TRANSPOSE_CONV with a bias is version 3, which the
-//   Edge TPU compiler's TFLite cannot parse).
+//   Edge TPU compiler's TFLite cannot parse); a channel shuffle's 5-D Reshape/Transpose/
+//   Reshape as one 1x1 Conv with the permutation as weight (decompose/channel_shuffle.cpp:
+//   the Edge TPU maps no 5-D tensor).
 #include <array>
 
 #include "core/passes/decompose/decompose.h"
@@ -24,8 +26,9 @@ constexpr std::array<StatisticSpec, 2> kStats{{
     {"ops_made", "ops made"},
 }};
 
-constexpr std::array<decompose::Fn, 4> kSteps{{&decompose::recurrent, &decompose::conv3d_as_conv2d,
-                                               &decompose::global_pool_as_reduce, &decompose::conv_transpose_bias_as_add}};
+constexpr std::array<decompose::Fn, 5> kSteps{{&decompose::recurrent, &decompose::conv3d_as_conv2d,
+                                               &decompose::global_pool_as_reduce, &decompose::conv_transpose_bias_as_add,
+                                               &decompose::channel_shuffle_as_conv}};
 
 class LegaliseTfliteInt8 final : public Pass {
  public:
@@ -37,7 +40,8 @@ class LegaliseTfliteInt8 final : public Pass {
            "FullyConnected for every step's input, then per step FullyConnected on the state, Split, Sigmoid, Tanh, "
            "Mul, Add); a 3-D convolution as one 2-D convolution over its output frames, the frames each reads "
            "stacked in channels; a global pool over more than two spatial dims as ReduceMean / ReduceMax; a ConvTranspose's bias as an Add after "
-           "it (TRANSPOSE_CONV takes a bias from version 3, which the Edge TPU compiler cannot parse). An op of such a kind it cannot rewrite is left, with a note.";
+           "it (TRANSPOSE_CONV takes a bias from version 3, which the Edge TPU compiler cannot parse); a channel shuffle "
+           "(5-D Reshape, Transpose, Reshape) as a 1x1 Conv with the permutation as weight. An op of such a kind it cannot rewrite is left, with a note.";
   }
   std::span<const StatisticSpec> statistics() const override { return kStats; }
 

@@ -141,11 +141,16 @@ def _nets():
         "video_conv3d": (Video3d, lambda: torch.randn(1, 3, 8, 32, 32)),
         "seg_bilinear": (SegHead, img(64)),
         "encoder_decoder": (EncDec, img(64)),
+        # channel shuffle (5-D Reshape/Transpose/Reshape) and convolutions without bias
+        "shufflenet_v2_x0_5": (lambda: torchvision.models.shufflenet_v2_x0_5(weights=None), img(64)),
+        # squeeze-excitation with Sigmoid gates (a Conv with a fused SIGMOID) and SiLU
+        "efficientnet_b0": (lambda: torchvision.models.efficientnet_b0(weights=None), img(64)),
     }
 
 
 NAMES = ("squeezenet1_1", "regnet_x_400mf", "mobilenet_v3_small", "gru_bi80", "lstm_bi48", "audio_conv1d",
-         "gelu_transformer", "mlp_mixer", "video_conv3d", "seg_bilinear", "encoder_decoder")
+         "gelu_transformer", "mlp_mixer", "video_conv3d", "seg_bilinear", "encoder_decoder", "shufflenet_v2_x0_5",
+         "efficientnet_b0")
 TOKEN_MODELS = ("gru_bi80", "lstm_bi48", "gelu_transformer")
 
 

@@ -100,6 +100,11 @@ std::size_t recurrent(ir::Graph& g, std::size_t index, std::string* why);
 /// strided Slices, Concat; weight reordered), then Reshape and Transpose back.
 std::size_t conv3d_as_conv2d(ir::Graph& g, std::size_t index, std::string* why);
 
+// channel_shuffle.cpp
+/// A channel shuffle (Reshape to [N, g, C/g, H, W], Transpose [0, 2, 1, 3, 4], Reshape
+/// back) as one 1x1 Conv with the permutation as its weight. float.
+std::size_t channel_shuffle_as_conv(ir::Graph& g, std::size_t index, std::string* why);
+
 // conv_transpose_bias.cpp
 /// A float ConvTranspose's constant bias as an Add after it ([1, M, 1, 1]): TFLite's
 /// TRANSPOSE_CONV takes a bias only from version 3, which the Edge TPU compiler refuses.
