@@ -463,6 +463,15 @@ def fuzz_found_onnx_output_is_initializer(exe, d):
             r"graph output '3' is a constant")
 
 
+@case
+def fuzz_found_onnx_function_defined_twice(exe, d):
+    # fuzz_onnx: two definitions of one local function hid a call cycle from our check (it took
+    # one, libonnx's inference the other): stack overflow in InferShapeForFunctionNode
+    shutil.copy(os.path.join(REGRESSIONS, "onnx", "function-defined-twice-cycle.onnx"), d)
+    refused(exe, ["inspect", "function-defined-twice-cycle.onnx"], d, ["function-defined-twice-cycle.onnx"],
+            r"defined more than once")
+
+
 def main():
     exe, data, name = sys.argv[1], sys.argv[2], sys.argv[3]
     if name == "list":

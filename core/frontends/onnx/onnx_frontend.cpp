@@ -1007,7 +1007,12 @@ constexpr int kMaxFunctionNesting = 128;
 
 void check_function_calls(const onnx::ModelProto& m, const std::string& path) {
   std::map<std::pair<std::string, std::string>, const onnx::FunctionProto*> fns;
-  for (const auto& f : m.functions()) fns[{f.domain(), f.name()}] = &f;
+  for (const auto& f : m.functions())
+    // two definitions of one function: which a caller gets differs between readers (libonnx's
+    // inference took the other one and recursed through it: fuzz finding), so none is taken
+    if (!fns.emplace(std::make_pair(f.domain(), f.name()), &f).second)
+      refuse(path, "local function '" + excerpt(f.name()) + "' (domain '" + excerpt(f.domain()) +
+                       "') is defined more than once; each function needs one definition");
   if (fns.empty()) return;
   // 0 unvisited, 1 on the current call path, 2 done (with its depth below)
   std::map<const onnx::FunctionProto*, int> state, depth;

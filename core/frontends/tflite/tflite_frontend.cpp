@@ -797,6 +797,96 @@ void Reader::import_op(int index) {
       if (!shrink.empty()) emit("Squeeze", {target, add_i64(y + "/axes", shrink)}, {y});
       return;
     }
+    // The builtins the writer makes of ONNX comparison, logic, shape and gather ops, read back
+    // as those IR ops (so `run` takes the files `convert` writes).
+    case B::EQUAL: case B::NOT_EQUAL: case B::GREATER: case B::GREATER_EQUAL: case B::LESS: case B::LESS_EQUAL: {
+      need(2, 1);
+      const char* ty = b == B::GREATER ? "Greater" : b == B::GREATER_EQUAL ? "GreaterOrEqual" : b == B::LESS ? "Less"
+                     : b == B::LESS_EQUAL ? "LessOrEqual" : "Equal";
+      if (b != B::NOT_EQUAL) {
+        emit(ty, {in(op, 0), in(op, 1)}, {y});
+        return;
+      }
+      ir::Tensor eq = t(y);
+      eq.name = fresh(y + "/equal");
+      eq.data.reset();
+      const std::string e = eq.name;
+      graph_.add_tensor(std::move(eq));
+      emit("Equal", {in(op, 0), in(op, 1)}, {e});
+      emit("Not", {e}, {y}, y);
+      return;
+    }
+    case B::LOGICAL_AND: need(2, 1); emit("And", {in(op, 0), in(op, 1)}, {y}); return;
+    case B::LOGICAL_OR: need(2, 1); emit("Or", {in(op, 0), in(op, 1)}, {y}); return;
+    case B::LOGICAL_NOT: need(1, 1); emit("Not", {in(op, 0)}, {y}); return;
+    case B::SELECT_V2: need(3, 1); emit("Where", {in(op, 0), in(op, 1), in(op, 2)}, {y}); return;
+    case B::SQUARED_DIFFERENCE: {
+      need(2, 1);
+      ir::Tensor d = t(y);
+      d.name = fresh(y + "/difference");
+      d.data.reset();
+      const std::string dn = d.name;
+      graph_.add_tensor(std::move(d));
+      emit("Sub", {in(op, 0), in(op, 1)}, {dn});
+      emit("Mul", {dn, dn}, {y}, y);
+      return;
+    }
+    case B::TILE: need(2, 1); emit("Tile", {in(op, 0), add_i64(y + "/repeats", const_ints(op, 1, what + " multiples"))}, {y}); return;
+    case B::BROADCAST_TO: need(2, 1); emit("Expand", {in(op, 0), add_i64(y + "/shape", const_ints(op, 1, what + " shape"))}, {y}); return;
+    case B::CUMSUM: {
+      need(2, 1);
+      const auto* o = op->builtin_options_as_CumsumOptions();
+      auto& c = emit("CumSum", {in(op, 0), add_i64(y + "/axis", const_ints(op, 1, what + " axis"), true)}, {y});
+      c.attributes["exclusive"] = std::int64_t{o && o->exclusive() ? 1 : 0};
+      c.attributes["reverse"] = std::int64_t{o && o->reverse() ? 1 : 0};
+      return;
+    }
+    case B::SPLIT_V: {
+      // (x, size_splits, axis): ONNX's Split with the sizes as its input (-1: the rest)
+      need(3, 1);
+      const ir::Tensor& x = t(in(op, 0));
+      auto axis = const_ints(op, 2, what + " axis");
+      auto sizes = const_ints(op, 1, what + " size_splits");
+      if (axis.size() != 1 || !x.shape.rank_known) fail(what + " needs one axis and an input of known rank");
+      const auto r = static_cast<std::int64_t>(x.shape.rank());
+      if (axis[0] < -r || axis[0] >= r) fail(what + " axis is out of range");
+      if (axis[0] < 0) axis[0] += r;
+      const auto& dim = x.shape.dims[static_cast<std::size_t>(axis[0])];
+      std::int64_t known = 0, unknown = 0;
+      for (auto v : sizes) v < 0 ? ++unknown : known += v;
+      if (unknown > 1 || (unknown && !dim.is_static())) fail(what + " has more than one -1 size, or one on a dynamic axis");
+      for (auto& v : sizes)
+        if (v < 0) v = dim.value - known;
+      auto& sp = emit("Split", {in(op, 0), add_i64(y + "/split", sizes)}, all_outputs());
+      sp.attributes["axis"] = axis[0];
+      return;
+    }
+    case B::MIRROR_PAD: {
+      need(2, 1);
+      const auto* o = op->builtin_options_as_MirrorPadOptions();
+      if (o && o->mode() != tflite::MirrorPadMode::REFLECT) return opaque(bname);  // SYMMETRIC: no ONNX mode
+      const auto p = const_ints(op, 1, what + " paddings");
+      std::vector<std::int64_t> pads(p.size());
+      const std::size_t r = p.size() / 2;
+      for (std::size_t d = 0; d < r; ++d) {
+        pads[d] = p[2 * d];
+        pads[r + d] = p[2 * d + 1];
+      }
+      emit("Pad", {in(op, 0), add_i64(y + "/pads", pads)}, {y}).attributes["mode"] = std::string("reflect");
+      return;
+    }
+    case B::GATHER_ND: {
+      need(2, 1);
+      ir::Tensor idx = t(in(op, 1));
+      idx.name = fresh(in(op, 1) + "/int64");
+      idx.dtype = ir::DType::Int64;
+      idx.data.reset();
+      const std::string i64 = idx.name;
+      graph_.add_tensor(std::move(idx));
+      emit("Cast", {in(op, 1)}, {i64}).attributes["to"] = std::string(ir::dtype_name(ir::DType::Int64));
+      emit("GatherND", {in(op, 0), i64}, {y}, y);
+      return;
+    }
     case B::REVERSE_V2: {
       // a Slice with step -1 along each axis
       need(2, 1);
