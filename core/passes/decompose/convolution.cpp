@@ -68,7 +68,12 @@ std::size_t one_d_as_two_d(ir::Graph& g, std::size_t index, std::string* why) {
   two.inputs[0] = x4;
   widen(two, "kernel_shape", 1, false);
   widen(two, "strides", 1, false);
-  widen(two, "dilations", 1, false);
+  // The unit H axis takes the W dilation: with a kernel height of 1 it changes nothing, and the
+  // Edge TPU maps a dilated convolution only with the same dilation on both axes.
+  {
+    const auto d = two.attr_ints("dilations");
+    widen(two, "dilations", d.size() == 1 ? d[0] : 1, false);
+  }
   widen(two, "output_padding", 0, false);
   widen(two, "output_shape", 1, false);
   widen(two, "pads", 0, true);
