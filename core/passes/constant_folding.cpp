@@ -10,6 +10,7 @@
 #include <exception>
 
 #include "core/ir/algorithms.h"
+#include "core/ir/shape_inference.h"
 #include "core/passes/pass.h"
 #include "core/passes/pass_registry.h"
 #include "core/passes/rewrite.h"
@@ -79,8 +80,23 @@ class ConstantFolding final : public Pass {
   }
   std::span<const StatisticSpec> statistics() const override { return kStats; }
 
+  // Sweeps until nothing more folds (at most kMaxSweeps): a fold can make a later op's input
+  // shape static only once shapes are inferred again (Swin's Pad whose pads are computed from
+  // shapes, then Shape of the padded tensor).
   PassResult run(ir::Graph& g) override {
     PassResult r;
+    constexpr int kMaxSweeps = 8;
+    for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {
+      if (sweep > 0) ir::infer_shapes(g);
+      if (!run_sweep(g, r)) break;
+    }
+    return r;
+  }
+
+ private:
+  // One pass over the ops; true when anything folded.
+  bool run_sweep(ir::Graph& g, PassResult& r) {
+    bool folded = false;
     const auto outputs = graph_output_set(g);
     ShapeProducers shapes;
     GraphRewriter rw(g);
@@ -96,6 +112,7 @@ class ConstantFolding final : public Pass {
         assign_constant(*g.find_tensor(op.outputs[0]), *v);
         rw.erase(i);
         r.add("shape_ops_folded");
+        folded = true;
         continue;
       }
       std::vector<runtime::Tensor> in;
@@ -140,12 +157,12 @@ class ConstantFolding final : public Pass {
         if (!op.outputs[k].empty()) assign_constant(*g.find_tensor(op.outputs[k]), out[k]);
       rw.erase(i);
       r.add("ops_folded");
+      folded = true;
     }
     rw.commit();
-    return r;
+    return folded;
   }
 
- private:
   static std::optional<runtime::Tensor> fold_shape(const ir::Graph& g, const ShapeProducers& shapes,
                                                    const GraphRewriter& rw, const ir::Operation& op) {
     // The kind first: this runs for every op, and tensor lookups are what costs.

@@ -2424,6 +2424,59 @@ void Writer::write_op(const ir::Operation& op) {
         const auto r = static_cast<std::int64_t>(t(op.inputs[0]).shape.rank());
         for (std::int64_t i = r - 1; i >= 0; --i) perm.push_back(i);
       }
+      const ir::Tensor& xt = t(op.inputs[0]);
+      if (perm.size() > 5 && xt.shape.rank_known && xt.shape.is_static() && xt.shape.rank() == perm.size()) {
+        // TFLite's TRANSPOSE takes at most 5-D. Unit axes go anywhere, and input axes that stay
+        // side by side in the output move as one (Swin's window partition [B, H/w, w, W/w, w, C]
+        // -> [0, 1, 3, 2, 4, 5] is a 4-D transpose): RESHAPE to the merged axes, TRANSPOSE
+        // them, RESHAPE to the output.
+        const auto xs = xt.shape.sizes();
+        std::vector<std::int64_t> rank_of(xs.size(), -1), nz;
+        for (std::size_t a = 0; a < xs.size(); ++a)
+          if (xs[a] != 1) {
+            rank_of[a] = static_cast<std::int64_t>(nz.size());
+            nz.push_back(static_cast<std::int64_t>(a));
+          }
+        std::vector<std::pair<std::int64_t, std::int64_t>> groups;  // output order: {first non-unit rank, count}
+        for (auto a : perm) {
+          if (a < 0 || a >= static_cast<std::int64_t>(xs.size())) unsupported(op, "perm out of range");
+          const std::int64_t k = rank_of[static_cast<std::size_t>(a)];
+          if (k < 0) continue;
+          if (!groups.empty() && groups.back().first + groups.back().second == k) ++groups.back().second;
+          else groups.push_back({k, 1});
+        }
+        if (groups.size() <= 5) {
+          auto in_order = groups;
+          std::sort(in_order.begin(), in_order.end());
+          std::vector<std::int64_t> merged_in, merged_out, p2;
+          auto size_of = [&](const std::pair<std::int64_t, std::int64_t>& gr) {
+            std::int64_t n = 1;
+            for (std::int64_t k = gr.first; k < gr.first + gr.second; ++k) n *= xs[static_cast<std::size_t>(nz[static_cast<std::size_t>(k)])];
+            return n;
+          };
+          for (const auto& gr : in_order) merged_in.push_back(size_of(gr));
+          for (const auto& gr : groups) {
+            merged_out.push_back(size_of(gr));
+            p2.push_back(std::find(in_order.begin(), in_order.end(), gr) - in_order.begin());
+          }
+          auto reshape_to = [&](int from, int to, const std::vector<std::int64_t>& shape) {
+            std::vector<std::int32_t> ns(shape.begin(), shape.end());
+            emit(B::RESHAPE, {from, const_i32(op.outputs[0] + "/shape", shape)}, {to}, tfl::BuiltinOptions::ReshapeOptions,
+                 tfl::CreateReshapeOptionsDirect(fbb_, &ns).Union());
+          };
+          if (groups.size() <= 1) {
+            reshape_to(in(0), y(), t(op.outputs[0]).shape.sizes());
+            return;
+          }
+          const int a = add_tensor(unique(op.outputs[0] + "/merged_in"), xt.dtype, merged_in, xt.quant);
+          const int c = add_tensor(unique(op.outputs[0] + "/merged_out"), xt.dtype, merged_out, xt.quant);
+          reshape_to(in(0), a, merged_in);
+          emit(B::TRANSPOSE, {a, const_i32(op.outputs[0] + "/perm", p2)}, {c}, tfl::BuiltinOptions::TransposeOptions,
+               tfl::CreateTransposeOptions(fbb_).Union(), version_for(op, 2));
+          reshape_to(c, y(), t(op.outputs[0]).shape.sizes());
+          return;
+        }
+      }
       emit(B::TRANSPOSE, {in(0), const_i32(op.outputs[0] + "/perm", perm)}, {y()}, tfl::BuiltinOptions::TransposeOptions,
            tfl::CreateTransposeOptions(fbb_).Union(), version_for(op, 2));
       return;

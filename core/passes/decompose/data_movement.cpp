@@ -41,6 +41,9 @@ std::size_t dropout(ir::Graph& g, std::size_t index, std::string* why) {
     const ir::Tensor* t = g.find_tensor(op.inputs[2]);
     bool inference = t && t->is_constant() && t->data->size() > 0;
     if (inference) inference = std::all_of(t->data->data(), t->data->data() + t->data->size(), [](std::byte v) { return v == std::byte{0}; });
+    // training mode with a ratio of 0 drops nothing (PyTorch exports Swin's attention dropout so)
+    if (!inference && op.inputs.size() > 1 && !op.inputs[1].empty())
+      if (const auto r = f32_values(g, op.inputs[1]); r && r->size() == 1 && (*r)[0] == 0.f) inference = true;
     if (!inference) return detail::refuse(why, "Dropout in training mode (or decided at run time)");
   }
   std::optional<std::vector<std::int64_t>> mask_shape;  // of a used mask
