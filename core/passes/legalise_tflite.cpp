@@ -73,20 +73,12 @@ class LegaliseTflite final : public Pass {
 
   PassResult run(ir::Graph& g) override {
     PassResult r;
-    for (const auto& step : kSteps) {
-      // last op first: what a rewrite splices in sits after the ops still to visit
-      for (std::size_t i = g.ops.size(); i-- > 0;) {
-        std::string why;
-        const std::string name = g.ops[i].name;
-        const std::size_t n = step.fn(g, i, &why);
-        if (n > 0) {
-          r.add("ops_decomposed");
-          r.add("ops_made", static_cast<std::int64_t>(n));
-        } else if (!why.empty()) {
-          r.note(name, why);
-        }
-      }
-    }
+    static constexpr auto kFns = [] {
+      std::array<decompose::Fn, kSteps.size()> a{};
+      for (std::size_t i = 0; i < kSteps.size(); ++i) a[i] = kSteps[i].fn;
+      return a;
+    }();
+    decompose::apply(g, kFns, r);
     return r;
   }
 };
@@ -94,5 +86,20 @@ class LegaliseTflite final : public Pass {
 }  // namespace
 
 std::unique_ptr<Pass> make_legalise_tflite_pass() { return std::make_unique<LegaliseTflite>(); }
+
+void decompose::apply(ir::Graph& g, std::span<const Fn> steps, PassResult& r) {
+  for (const Fn step : steps)
+    for (std::size_t i = g.ops.size(); i-- > 0;) {
+      std::string why;
+      const std::string name = g.ops[i].name;
+      const std::size_t n = step(g, i, &why);
+      if (n > 0) {
+        r.add("ops_decomposed");
+        r.add("ops_made", static_cast<std::int64_t>(n));
+      } else if (!why.empty()) {
+        r.note(name, why);
+      }
+    }
+}
 
 }  // namespace ec::passes

@@ -47,18 +47,7 @@ class LegaliseTfliteInt8 final : public Pass {
 
   PassResult run(ir::Graph& g) override {
     PassResult r;
-    for (const auto step : kSteps)
-      for (std::size_t i = g.ops.size(); i-- > 0;) {
-        std::string why;
-        const std::string name = g.ops[i].name;
-        const std::size_t n = step(g, i, &why);
-        if (n > 0) {
-          r.add("ops_decomposed");
-          r.add("ops_made", static_cast<std::int64_t>(n));
-        } else if (!why.empty()) {
-          r.note(name, why);
-        }
-      }
+    decompose::apply(g, kSteps, r);
     return r;
   }
 };

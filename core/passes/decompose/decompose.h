@@ -11,11 +11,22 @@
 #include <cstddef>
 #include <string>
 
+#include <span>
+
 #include "core/ir/graph.h"
+
+namespace ec::passes {
+struct PassResult;
+}
 
 namespace ec::passes::decompose {
 
 using Fn = std::size_t (*)(ir::Graph& g, std::size_t index, std::string* why);
+
+/// Each step over every op, last op first (what a rewrite splices in sits after the ops
+/// still to visit), counting "ops_decomposed" / "ops_made" into `r` and noting each
+/// refusal under the op's name. The loop of LegaliseTflite and LegaliseTfliteInt8.
+void apply(ir::Graph& g, std::span<const Fn> steps, PassResult& r);
 
 // convolution.cpp
 /// Conv, ConvTranspose, MaxPool, AveragePool, GlobalAveragePool, GlobalMaxPool over
