@@ -887,6 +887,46 @@ void Reader::import_op(int index) {
       emit("GatherND", {in(op, 0), i64}, {y}, y);
       return;
     }
+    case B::SHAPE: case B::TOPK_V2: case B::WHERE: {
+      // The IR's Shape / TopK / NonZero give int64 where TFLite's give int32 (SHAPE's out_type,
+      // TOPK_V2's indices) or [n, rank] (WHERE): the IR op, then a Cast / Transpose to the file's.
+      need(b == B::TOPK_V2 ? 2 : 1, 1);
+      const std::size_t idx = b == B::TOPK_V2 ? 1 : 0;  // the int output
+      const std::string target = out(op, idx);
+      if (target.empty()) fail(what + " has no output " + std::to_string(idx));
+      ir::Tensor w = t(target);
+      w.name = fresh(target + "/int64");
+      w.dtype = ir::DType::Int64;
+      w.data.reset();
+      w.shape = ir::Shape::unknown_rank();
+      const std::string wide = w.name;
+      graph_.add_tensor(std::move(w));
+      if (b == B::SHAPE) {
+        emit("Shape", {in(op, 0)}, {wide});
+      } else if (b == B::TOPK_V2) {
+        auto& k = emit("TopK", {in(op, 0), add_i64(y + "/k", const_ints(op, 1, what + " k"))}, {y, wide});
+        k.attributes["axis"] = std::int64_t{-1};
+        k.attributes["largest"] = std::int64_t{1};
+        k.attributes["sorted"] = std::int64_t{1};
+      } else {
+        ir::Tensor nz = t(target);
+        nz.name = fresh(target + "/nonzero");
+        nz.dtype = ir::DType::Int64;
+        nz.data.reset();
+        nz.shape = ir::Shape::unknown_rank();
+        const std::string n = nz.name;
+        graph_.add_tensor(std::move(nz));
+        emit("NonZero", {in(op, 0)}, {n});
+        emit("Transpose", {n}, {wide}).attributes["perm"] = std::vector<std::int64_t>{1, 0};
+      }
+      if (t(target).dtype == ir::DType::Int64) {
+        emit("Identity", {wide}, {target}, target);
+      } else {
+        emit("Cast", {wide}, {target}, target).attributes["to"] = std::string(ir::dtype_name(t(target).dtype));
+      }
+      return;
+    }
+    case B::RANGE: need(3, 1); emit("Range", {in(op, 0), in(op, 1), in(op, 2)}, {y}); return;
     case B::REVERSE_V2: {
       // a Slice with step -1 along each axis
       need(2, 1);
