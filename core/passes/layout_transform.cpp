@@ -334,9 +334,12 @@ class LayoutTransform final : public Pass {
           g.tensors.erase(op.outputs[0]);
           continue;
         }
-        if (!op.quant && is_rank4(g, op.inputs[0]) && q == kToNchw && !twin.count(op.outputs[0])) {
+        if (!op.quant && is_rank4(g, op.inputs[0]) && q == kToNchw && !twin.count(op.outputs[0]) &&
+            !twin.count(op.inputs[0])) {
           // The model's own NHWC -> NCHW Transpose: its input is the output's twin, and
-          // the NCHW tensor is made only where something needs it.
+          // the NCHW tensor is made only where something needs it. (Not when its input is
+          // itself an NCHW tensor held as a twin: a CRNN's permute(0, 3, 1, 2) of a pooled
+          // NCHW map is then an ordinary Transpose of the NCHW tensor.)
           twin[op.outputs[0]] = op.inputs[0];
           twin_order.push_back(op.outputs[0]);
           nchw_missing.insert(op.outputs[0]);

@@ -122,6 +122,23 @@ def _nets():
             y = self.d2(torch.cat([self.u2(c), b], 1))
             return self.d1(torch.cat([self.u1(y), a], 1))
 
+    class Crnn(nn.Module):
+        """OCR-style CRNN: convolutions, a (2, 1) pool, permute(0, 3, 1, 2) of the NCHW map
+        into a sequence, a batch-first bidirectional LSTM of an odd hidden size."""
+
+        def __init__(self):
+            super().__init__()
+            self.c = nn.Sequential(nn.Conv2d(1, 16, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
+                                   nn.Conv2d(16, 32, 3, padding=1), nn.BatchNorm2d(32), nn.ReLU(), nn.MaxPool2d((2, 1)))
+            self.rnn = nn.LSTM(32 * 8, 37, batch_first=True, bidirectional=True)
+            self.fc = nn.Linear(74, 11)
+
+        def forward(self, x):
+            y = self.c(x)
+            b, c, h, w = y.shape
+            y, _ = self.rnn(y.permute(0, 3, 1, 2).reshape(b, w, c * h))
+            return self.fc(y)
+
     def tokens(n, vocab):
         return lambda: torch.randint(0, vocab, (1, n), dtype=torch.int64)
 
@@ -145,12 +162,14 @@ def _nets():
         "shufflenet_v2_x0_5": (lambda: torchvision.models.shufflenet_v2_x0_5(weights=None), img(64)),
         # squeeze-excitation with Sigmoid gates (a Conv with a fused SIGMOID) and SiLU
         "efficientnet_b0": (lambda: torchvision.models.efficientnet_b0(weights=None), img(64)),
+        # a CRNN: NCHW feature map permuted into a sequence for a batch-first bidirectional LSTM
+        "crnn": (Crnn, lambda: torch.rand(1, 1, 32, 24)),
     }
 
 
 NAMES = ("squeezenet1_1", "regnet_x_400mf", "mobilenet_v3_small", "gru_bi80", "lstm_bi48", "audio_conv1d",
          "gelu_transformer", "mlp_mixer", "video_conv3d", "seg_bilinear", "encoder_decoder", "shufflenet_v2_x0_5",
-         "efficientnet_b0")
+         "efficientnet_b0", "crnn")
 TOKEN_MODELS = ("gru_bi80", "lstm_bi48", "gelu_transformer")
 
 
