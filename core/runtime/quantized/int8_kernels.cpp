@@ -82,6 +82,9 @@ constexpr Int8KernelEntry kTable[] = {
      P::Observed, kDataOnly},
     {K::ReduceMax, "int8 max over axes (the stored values; params kept)", prepare_Reduce, nullptr, P::SameAsInput, kDataOnly},
     {K::ReduceMin, "int8 min over axes (the stored values; params kept)", prepare_Reduce, nullptr, P::SameAsInput, kDataOnly},
+    {K::DepthToSpace, "params pass through (int8 values moved; a super-resolution head's pixel shuffle)",
+     prepare_PassThrough, nullptr, P::SameAsInput, kDataOnly},
+    {K::SpaceToDepth, "params pass through (int8 values moved)", prepare_PassThrough, nullptr, P::SameAsInput, kDataOnly},
     {K::Resize, "int8 Resize of the stored values, params kept (TFLite's RESIZE_BILINEAR / NEAREST_NEIGHBOR)",
      prepare_Resize, nullptr, P::SameAsInput, kDataOnly},
 };
