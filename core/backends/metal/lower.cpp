@@ -962,6 +962,28 @@ void lower_transpose(Builder& b, const ir::Operation& op) {
   b.emit("transpose", {{"x", {b.value(op.inputs[0])}}, {"perm", {b.ints(op.name + "_perm", perm)}}}, op.outputs[0]);
 }
 
+// DepthToSpace (DCR or CRD: PyTorch's PixelShuffle) as reshape, transpose, reshape: with a batch
+// of 1 the channel split is 5-D, within Core ML's rank limit.
+//   DCR: [b, b, C', H, W] -> perm [2, 3, 0, 4, 1];  CRD: [C', b, b, H, W] -> perm [0, 3, 1, 4, 2]
+// both giving [C', H, b, W, b] -> [1, C', H b, W b].
+void lower_depth_to_space(Builder& b, const ir::Operation& op) {
+  const MilType xt = b.type_of(op.inputs[0]);
+  const std::int64_t bs = op.attr_int("blocksize", 0);
+  if (xt.shape.size() != 4 || std::any_of(xt.shape.begin(), xt.shape.end(), [](auto d) { return d < 0; }) || xt.shape[0] != 1)
+    no_form(op, "a static 4-D input of batch 1 is needed (its channel split is 6-D otherwise)");
+  const std::int64_t C = xt.shape[1], H = xt.shape[2], W = xt.shape[3];
+  if (bs < 1 || C % (bs * bs) != 0) no_form(op, "channels not divisible by blocksize^2");
+  const std::int64_t Cp = C / (bs * bs);
+  const bool crd = op.attr_string("mode", "DCR") == "CRD";
+  const MilType split{xt.dtype, crd ? std::vector<std::int64_t>{Cp, bs, bs, H, W} : std::vector<std::int64_t>{bs, bs, Cp, H, W}};
+  const MilType moved{xt.dtype, {Cp, H, bs, W, bs}};
+  std::string v = b.emit("reshape", {{"x", {b.value(op.inputs[0])}}, {"shape", {b.ints(op.name + "_split", split.shape)}}}, "", &split);
+  v = b.emit("transpose", {{"x", {v}}, {"perm", {b.ints(op.name + "_perm", crd ? std::vector<std::int64_t>{0, 3, 1, 4, 2}
+                                                                                  : std::vector<std::int64_t>{2, 3, 0, 4, 1})}}},
+             "", &moved);
+  b.emit("reshape", {{"x", {v}}, {"shape", {b.ints(op.name + "_shape", {1, Cp, H * bs, W * bs})}}}, op.outputs[0]);
+}
+
 void lower_concat(Builder& b, const ir::Operation& op) {
   std::vector<std::string> vals;
   for (const auto& i : op.inputs) vals.push_back(b.value(i));
@@ -1163,6 +1185,7 @@ const std::vector<Lowering>& lowerings() {
       {K::Squeeze, "reshape", lower_reshape},
       {K::Unsqueeze, "reshape", lower_reshape},
       {K::Transpose, "transpose", lower_transpose},
+      {K::DepthToSpace, "reshape", lower_depth_to_space},
       {K::Concat, "concat", lower_concat},
       {K::BatchNormalization, "batch_norm", lower_batch_norm},
       {K::LayerNormalization, "layer_norm", lower_layer_norm},
