@@ -56,8 +56,10 @@ inline std::string attr_str(const ir::Operation& op, const std::string& key, con
 }
 
 /// Maps a possibly negative axis into [0, rank); fails when out of range.
+// A scalar has no axis: kernels index the shape by the result (Split, Gather, ArgMax, TopK
+// on a crafted rank-0 input crashed).
 inline std::int64_t norm_axis(std::int64_t axis, std::int64_t rank) {
-  if (axis < -rank || axis >= std::max<std::int64_t>(rank, 1))
+  if (axis < -rank || axis >= rank)
     fail("axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
   return axis < 0 ? axis + rank : axis;
 }

@@ -355,6 +355,7 @@ Outputs kernel_Concat(const ir::Operation& op, Inputs x) {
   if (parts.empty()) fail("needs at least one input");
   const Tensor& first = *parts[0];
   const auto rank = static_cast<std::int64_t>(first.rank());
+  if (rank == 0) fail("Concat takes tensors of rank 1 or more, not scalars");  // a crafted model crashed here
   const std::int64_t axis = norm_axis(attr_int(op, "axis", 0), rank);
   Shape out = first.shape();
   out[static_cast<std::size_t>(axis)] = 0;
