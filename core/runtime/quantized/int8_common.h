@@ -53,6 +53,11 @@ QParams activation_quant_of(const ir::Tensor& t);
 /// (per-tensor params always fit); throws QuantizationError otherwise.
 void check_channels(const ir::Tensor& t, const QParams& q, int axis, std::int64_t channels);
 
+/// check_channels for an int8 weight, which must also be symmetric (zero points 0).
+void check_weight_params(const ir::Tensor& w, const QParams& q, int axis, std::int64_t channels);
+/// The int32 bias (input 2) of a Conv / ConvTranspose, or zeros when it has none; throws
+/// QuantizationError when its length is not `channels`.
+std::vector<std::int32_t> weighted_op_bias(const ir::Operation& op, const ir::Graph& graph, std::int64_t channels);
 /// A constant input as a runtime tensor (aliasing its bytes); throws
 /// UnsupportedOpError when `name` is not a constant of dtype `dtype`.
 Tensor constant_of(const ir::Graph& graph, const ir::Operation& op, const std::string& name, ir::DType dtype,

@@ -278,17 +278,6 @@ void depthwise_channels(const Geo2& g, const std::int8_t* x, const std::int32_t*
 }
 
 // The i32 bias of an int8 Conv with M output channels (zeros without one).
-std::vector<std::int32_t> conv_bias(const ir::Operation& op, const ir::Graph& graph, std::int64_t M) {
-  std::vector<std::int32_t> bias(static_cast<std::size_t>(M), 0);
-  if (op.inputs.size() > 2 && !op.inputs[2].empty()) {
-    const Tensor B = constant_of(graph, op, op.inputs[2], ir::DType::Int32, "bias");
-    if (B.numel() != M)
-      throw QuantizationError(op.inputs[2], "bias has " + std::to_string(B.numel()) + " values for " +
-                                                std::to_string(M) + " output channels");
-    std::copy(B.data<std::int32_t>(), B.data<std::int32_t>() + M, bias.begin());
-  }
-  return bias;
-}
 
 class ConvInt8 final : public PreparedOp {
  public:
@@ -305,15 +294,13 @@ class ConvInt8 final : public PreparedOp {
       throw UnsupportedOpError(op.op_type + " with " + std::to_string(W_.rank() - 2) + " spatial dims",
                                "the CPU runtime's int8 kernels", "1-D and 2-D convolutions only");
     const std::int64_t M = W_.dim(0);
-    check_channels(w, qw, 0, M);
-    for (auto z : qw.zero_points)
-      if (z != 0) throw QuantizationError(w.name, "int8 weights must be symmetric (zero point 0), got " + std::to_string(z));
+    check_weight_params(w, qw, 0, M);
     zx_ = qx.zero_point();
     zy_ = qy.zero_point();
     output_activation_range(op, qy, act_min_, act_max_);
     group_ = op.attr_int("group", 1);
     cw_ = prepare_weights(W_, group_);
-    bias_ = conv_bias(op, graph, M);
+    bias_ = weighted_op_bias(op, graph, M);
     for (std::int64_t c = 0; c < M; ++c) {
       mult_.push_back(quantize_multiplier(double(qx.scale()) * double(qw.scale(c)) / double(qy.scale())));
       // Wrapping (uint32) sums: the int32 total is exact whatever order the terms come in.
@@ -475,9 +462,7 @@ class ConvHybrid final : public PreparedOp {
       throw UnsupportedOpError(op.op_type + " with " + std::to_string(W_.rank() - 2) + " spatial dims",
                                "the CPU runtime's int8 kernels", "1-D and 2-D convolutions only");
     const std::int64_t M = W_.dim(0);
-    check_channels(w, qw, 0, M);
-    for (auto z : qw.zero_points)
-      if (z != 0) throw QuantizationError(w.name, "int8 weights must be symmetric (zero point 0), got " + std::to_string(z));
+    check_weight_params(w, qw, 0, M);
     for (std::int64_t c = 0; c < M; ++c) wscale_.push_back(qw.scale(c));
     cw_ = prepare_weights(W_, op.attr_int("group", 1));
     bias_.assign(static_cast<std::size_t>(M), 0.f);
@@ -577,7 +562,7 @@ class ConvInt8Nhwc final : public PreparedOp {
     zx_ = qx.zero_point();
     zy_ = qy.zero_point();
     output_activation_range(op, qy, lo_, hi_);
-    bias_ = conv_bias(op, graph, M);
+    bias_ = weighted_op_bias(op, graph, M);
     for (std::int64_t m = 0; m < M; ++m)
       mult_.push_back(
           quantize_multiplier(double(qx.scale()) * double(qw.scale(m)) / double(qy.scale())));

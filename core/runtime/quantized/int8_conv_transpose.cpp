@@ -39,9 +39,7 @@ class ConvTransposeInt8 final : public PreparedOp {
     wshape_ = W.shape();
     cin_ = W.dim(0);
     m_ = W.dim(1);
-    check_channels(w, qw, 1, m_);
-    for (auto z : qw.zero_points)
-      if (z != 0) throw QuantizationError(w.name, "int8 weights must be symmetric (zero point 0), got " + std::to_string(z));
+    check_weight_params(w, qw, 1, m_);
     zx_ = qx.zero_point();
     zy_ = qy.zero_point();
     output_activation_range(op, qy, lo_, hi_);
@@ -53,14 +51,7 @@ class ConvTransposeInt8 final : public PreparedOp {
       for (std::int64_t m = 0; m < m_; ++m)
         for (std::int64_t k = 0; k < k_sp_; ++k)
           wt_[static_cast<std::size_t>((c * k_sp_ + k) * m_ + m)] = src[(c * m_ + m) * k_sp_ + k];
-    bias_.assign(static_cast<std::size_t>(m_), 0);
-    if (op.inputs.size() > 2 && !op.inputs[2].empty()) {
-      const Tensor B = constant_of(graph, op, op.inputs[2], ir::DType::Int32, "bias");
-      if (B.numel() != m_)
-        throw QuantizationError(op.inputs[2], "bias has " + std::to_string(B.numel()) + " values for " + std::to_string(m_) +
-                                                  " output channels");
-      std::copy(B.data<std::int32_t>(), B.data<std::int32_t>() + m_, bias_.begin());
-    }
+    bias_ = weighted_op_bias(op, graph, m_);
     for (std::int64_t c = 0; c < m_; ++c) {
       const double s = double(qx.scale()) * double(qw.scale(c)) / double(qy.scale());
       mult_.push_back(quantize_multiplier(s));

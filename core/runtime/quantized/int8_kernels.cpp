@@ -316,6 +316,24 @@ void check_channels(const ir::Tensor& t, const QParams& q, int axis, std::int64_
                                         std::to_string(channels) + " channels");
 }
 
+void check_weight_params(const ir::Tensor& w, const QParams& q, int axis, std::int64_t channels) {
+  check_channels(w, q, axis, channels);
+  for (auto z : q.zero_points)
+    if (z != 0) throw QuantizationError(w.name, "int8 weights must be symmetric (zero point 0), got " + std::to_string(z));
+}
+
+std::vector<std::int32_t> weighted_op_bias(const ir::Operation& op, const ir::Graph& graph, std::int64_t channels) {
+  std::vector<std::int32_t> bias(static_cast<std::size_t>(channels), 0);
+  if (op.inputs.size() > 2 && !op.inputs[2].empty()) {
+    const Tensor B = constant_of(graph, op, op.inputs[2], ir::DType::Int32, "bias");
+    if (B.numel() != channels)
+      throw QuantizationError(op.inputs[2], "bias has " + std::to_string(B.numel()) + " values for " +
+                                                std::to_string(channels) + " output channels");
+    std::copy(B.data<std::int32_t>(), B.data<std::int32_t>() + channels, bias.begin());
+  }
+  return bias;
+}
+
 Tensor constant_of(const ir::Graph& graph, const ir::Operation& op, const std::string& name, ir::DType dtype,
                    const char* role) {
   const ir::Tensor& t = ir_tensor(graph, name);

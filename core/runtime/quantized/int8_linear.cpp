@@ -44,9 +44,7 @@ LinearWeights prepare_linear_weights(const ir::Graph& graph, const ir::Operation
   const ir::Tensor& w = ir_tensor(graph, name);
   const QParams qw = quant_of(w, {ir::DType::Int8});
   const Tensor W = constant_of(graph, op, name, ir::DType::Int8, "weight");
-  check_channels(w, qw, axis, N);
-  for (auto z : qw.zero_points)
-    if (z != 0) throw QuantizationError(name, "int8 weights must be symmetric (zero point 0), got " + std::to_string(z));
+  check_weight_params(w, qw, axis, N);
   LinearWeights lw;
   lw.N = N;
   lw.K = K;
