@@ -14,11 +14,13 @@ packages=(
   ocl-icd-opencl-dev  # only a Recommends of libdnnl-dev, but its CMake config requires OpenCL
   libcli11-dev nlohmann-json3-dev
   libsqlite3-dev nettle-dev  # run history (core/history): SQLite, SHA-256 of model files
+  # frontends: TorchScript (libtorch, loaded as a plugin), Keras (.keras zip + HDF5 weights)
+  libtorch-dev libzip-dev libhdf5-dev
   # GUI
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-tools-dev qt6-l10n-tools qt6-tools-dev-tools libgl-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev libonnx-testdata
-  python3 python3-numpy python3-onnx python3-protobuf python3-torch python3-torchvision
+  python3 python3-numpy python3-onnx python3-protobuf python3-torch python3-torchvision python3-h5py
   xvfb xauth
   # the ssh provider's test starts a real sshd on 127.0.0.1 (core/devices/test)
   openssh-server openssh-client

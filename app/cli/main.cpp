@@ -13,6 +13,7 @@
 
 #include "app/cli/commands/commands.h"
 #include "core/errors.h"
+#include "core/frontends/frontend.h"
 #include "core/ir/excerpt.h"
 
 namespace {
@@ -33,6 +34,14 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   bool verbose = false;
   app.add_flag("-v,--verbose", verbose, "Log detail to stderr, and explain errors at length");
+  // What a model file may not record, for every subcommand that opens one.
+  std::vector<std::string> input_shapes;
+  std::string signature;
+  app.add_option("--input-shape", input_shapes,
+                 "An input's shape where the model file does not record it (TorchScript, Keras): "
+                 "NAME=1,3,224,224, or 1,3,224,224 for the first input; repeat per input")
+      ->type_name("NAME=DIMS");
+  app.add_option("--signature", signature, "SavedModel: the signature to import (default serving_default)");
 
   // The subcommand table: one entry per file in app/cli/commands/.
   const std::vector<ec::cli::Command> commands{
@@ -56,6 +65,7 @@ int main(int argc, char** argv) {
   }
   std::vector<char*> argv2;
   for (auto& a : args) argv2.push_back(a.data());
+  for (const auto& c : commands) c.app->fallthrough();  // --input-shape and --signature after the subcommand
 
   try {
     app.parse(static_cast<int>(argv2.size()), argv2.data());
@@ -80,6 +90,10 @@ int main(int argc, char** argv) {
   spdlog::set_level(verbose ? spdlog::level::debug : spdlog::level::warn);
 
   try {
+    ec::frontends::ModelHints hints;
+    for (const auto& s : input_shapes) ec::frontends::parse_input_shape(s, hints);
+    hints.signature = signature;
+    ec::frontends::set_default_model_hints(std::move(hints));
     for (const auto& c : commands)
       if (c.app->parsed()) return c.run();
   } catch (const ec::EdgeCompilerError& e) {

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <map>
 #include <memory>
 #include <span>
 #include <string>
@@ -21,7 +23,28 @@ struct OpenOptions {
   bool allow_unknown_ops = true;
   /// Run the format's shape inference to type intermediate tensors.
   bool infer_shapes = true;
+  /// Input shapes the file does not record (a scripted TorchScript module, a
+  /// Keras model with free dimensions): input name -> dims. The name "" means
+  /// the first input. Empty: open_model() takes the process defaults
+  /// (set_default_model_hints), then the file's own shapes.
+  std::map<std::string, std::vector<std::int64_t>> input_shapes;
+  /// SavedModel: the signature to import ("" = serving_default).
+  std::string signature;
 };
+
+/// What a user states about a model beside its file (edgecompile --input-shape,
+/// --signature; the workbench's open dialog). open_model() applies them to
+/// every open whose OpenOptions leaves them empty.
+struct ModelHints {
+  std::map<std::string, std::vector<std::int64_t>> input_shapes;
+  std::string signature;
+};
+void set_default_model_hints(ModelHints hints);
+const ModelHints& default_model_hints();
+
+/// Parses "NAME=1,3,224,224" (or "1,3,224,224" for the first input) into
+/// `hints.input_shapes`; throws EdgeCompilerError(Usage) naming the text.
+void parse_input_shape(const std::string& text, ModelHints& hints);
 
 class Frontend {
  public:
@@ -41,6 +64,12 @@ struct FrontendEntry {
   std::string_view name;
   std::string_view summary;
   std::unique_ptr<Frontend> (*make)();
+  /// File-name patterns for help texts and open dialogs ("*.pt *.pth").
+  std::string_view patterns;
+  /// True when a model of this format is a folder (.mlpackage, a SavedModel).
+  bool folder;
+  /// What the frontend says when it does not recognise a file.
+  std::string_view no_match;
 };
 
 /// The one registry table.
@@ -54,5 +83,9 @@ ir::Graph open_model(const std::string& path, const OpenOptions& opts = {}, std:
 
 /// The extensions the frontends read, for help texts: ".onnx, .eir".
 std::string supported_extensions();
+
+/// Every pattern of every frontend, space-separated, for an open dialog's
+/// "Models (...)" filter: "*.onnx *.tflite ...".
+std::string model_file_patterns();
 
 }  // namespace ec::frontends

@@ -16,35 +16,33 @@
 #include "core/frontends/frontend.h"
 #include "core/frontends/coreml/coreml_frontend.h"
 #include "core/frontends/eir/eir_frontend.h"
+#include "core/frontends/keras/keras_frontend.h"
 #include "core/frontends/onnx/onnx_frontend.h"
+#include "core/frontends/savedmodel/savedmodel_frontend.h"
 #include "core/frontends/tflite/tflite_frontend.h"
+#include "core/frontends/torchscript/torchscript_frontend.h"
 
 namespace ec::frontends {
 namespace {
 
 namespace fs = std::filesystem;
 
-// TorchScript and Keras slot in here.
-const std::array<FrontendEntry, 4> kFrontends{{
-    {"onnx", "ONNX models (.onnx), opsets 1-20", &make_onnx_frontend},
-    {"tflite", "TensorFlow Lite flatbuffers (.tflite), schema 3", &make_tflite_frontend},
-    {"eir", "edgecompiler IR text (.eir)", &make_eir_frontend},
-    {"coreml", "Core ML ML Programs (.mlpackage, .mlmodel)", &make_coreml_frontend},
+const std::array<FrontendEntry, 7> kFrontends{{
+    {"onnx", "ONNX models (.onnx), opsets 1-20", &make_onnx_frontend, "*.onnx", false,
+     "no ONNX protobuf header found"},
+    {"tflite", "TensorFlow Lite flatbuffers (.tflite), schema 3", &make_tflite_frontend, "*.tflite", false,
+     "no 'TFL3' file identifier"},
+    {"eir", "edgecompiler IR text (.eir)", &make_eir_frontend, "*.eir", false,
+     "text does not start with 'graph \"'"},
+    {"coreml", "Core ML ML Programs (.mlpackage, .mlmodel)", &make_coreml_frontend, "*.mlpackage *.mlmodel", true,
+     "no Manifest.json folder (.mlpackage) nor Model protobuf (.mlmodel)"},
+    {"torchscript", "PyTorch TorchScript archives (.pt, .pth) saved with torch.jit.save", &make_torchscript_frontend,
+     "*.pt *.pth *.torchscript", false, "no TorchScript zip archive (code/ and constants.pkl)"},
+    {"keras", "Keras models (.keras zip, legacy .h5 with a model config)", &make_keras_frontend, "*.keras *.h5 *.hdf5",
+     false, "no .keras zip (config.json) nor HDF5 signature"},
+    {"savedmodel", "TensorFlow SavedModel folders (saved_model.pb + variables/)", &make_savedmodel_frontend,
+     "saved_model.pb", true, "no saved_model.pb"},
 }};
-
-// What each frontend says when it does not recognise a file, and the
-// extensions it reads; parallel to kFrontends.
-struct FrontendHints {
-  std::string_view no_match;
-  std::string_view extensions;
-};
-const std::array<FrontendHints, 4> kHints{{
-    {"no ONNX protobuf header found", ".onnx"},
-    {"no 'TFL3' file identifier", ".tflite"},
-    {"text does not start with 'graph \"'", ".eir"},
-    {"no Manifest.json folder (.mlpackage) nor Model protobuf (.mlmodel)", ".mlpackage, .mlmodel"},
-}};
-static_assert(kHints.size() == kFrontends.size(), "one hint row per frontend");
 
 constexpr std::size_t kHeadBytes = 4096;
 
@@ -52,13 +50,73 @@ constexpr std::size_t kHeadBytes = 4096;
 
 std::span<const FrontendEntry> frontend_table() { return kFrontends; }
 
+namespace {
+std::vector<std::string> patterns_of(const FrontendEntry& e) {
+  std::vector<std::string> out;
+  std::string_view p = e.patterns;
+  while (!p.empty()) {
+    const auto sp = p.find(' ');
+    out.emplace_back(p.substr(0, sp));
+    p = sp == std::string_view::npos ? std::string_view{} : p.substr(sp + 1);
+  }
+  return out;
+}
+
+ModelHints& hints_storage() {
+  static ModelHints hints;
+  return hints;
+}
+}  // namespace
+
 std::string supported_extensions() {
   std::string s;
-  for (const auto& h : kHints) s += (s.empty() ? "" : ", ") + std::string(h.extensions);
+  for (const auto& e : kFrontends)
+    for (const auto& p : patterns_of(e)) {
+      const std::string shown = p.rfind("*", 0) == 0 ? p.substr(1) : "SavedModel folders (" + p + ")";
+      s += (s.empty() ? "" : ", ") + shown;
+    }
   return s;
 }
 
-ir::Graph open_model(const std::string& path, const OpenOptions& opts, std::string* format) {
+std::string model_file_patterns() {
+  std::string s;
+  for (const auto& e : kFrontends) s += (s.empty() ? "" : " ") + std::string(e.patterns);
+  return s;
+}
+
+void set_default_model_hints(ModelHints hints) { hints_storage() = std::move(hints); }
+const ModelHints& default_model_hints() { return hints_storage(); }
+
+void parse_input_shape(const std::string& text, ModelHints& hints) {
+  const auto bad = [&](const std::string& why) {
+    return EdgeCompilerError(ErrorKind::Usage, "--input-shape '" + text.substr(0, 80) + "': " + why +
+                                                   " (expected NAME=1,3,224,224 or 1,3,224,224)");
+  };
+  const auto eq = text.rfind('=');
+  const std::string name = eq == std::string::npos ? "" : text.substr(0, eq);
+  const std::string dims = eq == std::string::npos ? text : text.substr(eq + 1);
+  if (dims.empty()) throw bad("no dimensions");
+  std::vector<std::int64_t> shape;
+  std::size_t i = 0;
+  while (i <= dims.size()) {
+    const auto comma = std::min(dims.find(',', i), dims.size());
+    const std::string d = dims.substr(i, comma - i);
+    if (d.empty() || d.size() > 9 || d.find_first_not_of("0123456789") != std::string::npos)
+      throw bad("'" + d.substr(0, 12) + "' is not a dimension from 1 to 999999999");
+    const std::int64_t v = std::stoll(d);
+    if (v < 1) throw bad("a dimension must be at least 1");
+    shape.push_back(v);
+    if (shape.size() > 8) throw bad("more than 8 dimensions");
+    i = comma + 1;
+  }
+  if (hints.input_shapes.count(name)) throw bad("given twice for the same input");
+  hints.input_shapes[name] = std::move(shape);
+}
+
+ir::Graph open_model(const std::string& path, const OpenOptions& given, std::string* format) {
+  OpenOptions opts = given;
+  if (opts.input_shapes.empty()) opts.input_shapes = default_model_hints().input_shapes;
+  if (opts.signature.empty()) opts.signature = default_model_hints().signature;
   std::error_code ec;
   const fs::file_status st = fs::status(path, ec);
   if (ec || !fs::exists(st)) throw FrontendError(path, "no such file; check the path");
@@ -69,7 +127,8 @@ ir::Graph open_model(const std::string& path, const OpenOptions& opts, std::stri
         if (format) *format = std::string(fe->name());
         return g;
       }
-    throw FrontendError(path, "is a directory; pass a model file such as model.onnx (or an .mlpackage folder)");
+    throw FrontendError(path, "is a directory; pass a model file such as model.onnx (or an .mlpackage or "
+                              "SavedModel folder)");
   }
   if (!fs::is_regular_file(st)) throw FrontendError(path, "is not a regular file");
 
@@ -107,7 +166,7 @@ ir::Graph open_model(const std::string& path, const OpenOptions& opts, std::stri
   if (candidates.empty()) {
     std::string tried;
     for (std::size_t i = 0; i < kFrontends.size(); ++i) {
-      tried += (i ? "; " : "") + std::string(kFrontends[i].name) + ": " + std::string(kHints[i].no_match);
+      tried += (i ? "; " : "") + std::string(kFrontends[i].name) + ": " + std::string(kFrontends[i].no_match);
     }
     throw FrontendError(path, "not a model file this tool can read (" + tried + "); supported: " +
                                   supported_extensions());

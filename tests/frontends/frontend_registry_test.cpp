@@ -38,7 +38,7 @@ TEST(FrontendRegistry, MissingPath) {
 TEST(FrontendRegistry, Directory) {
   TempDir dir;
   EXPECT_EQ(error_of(dir.path().string()),
-            dir.path().string() + ": is a directory; pass a model file such as model.onnx (or an .mlpackage folder)");
+            dir.path().string() + ": is a directory; pass a model file such as model.onnx (or an .mlpackage or SavedModel folder)");
 }
 
 TEST(FrontendRegistry, EmptyFile) {
@@ -60,10 +60,34 @@ TEST(FrontendRegistry, RandomBytesListWhatWasTried) {
             dir.file("r.onnx") +
                 ": not a model file this tool can read (onnx: no ONNX protobuf header found; "
                 "tflite: no 'TFL3' file identifier; eir: text does not start with 'graph \"'; "
-                "coreml: no Manifest.json folder (.mlpackage) nor Model protobuf (.mlmodel)); "
-                "supported: .onnx, .tflite, .eir, .mlpackage, .mlmodel");
+                "coreml: no Manifest.json folder (.mlpackage) nor Model protobuf (.mlmodel); "
+                "torchscript: no TorchScript zip archive (code/ and constants.pkl); "
+                "keras: no .keras zip (config.json) nor HDF5 signature; savedmodel: no saved_model.pb); "
+                "supported: .onnx, .tflite, .eir, .mlpackage, .mlmodel, .pt, .pth, .torchscript, .keras, .h5, "
+                ".hdf5, SavedModel folders (saved_model.pb)");
   ec::testing::write_bytes(dir.file("notes.txt"), "just some text\n");
   EXPECT_NE(error_of(dir.file("notes.txt")).find("not a model file this tool can read"), std::string::npos);
+}
+
+TEST(FrontendRegistry, InputShapeHints) {
+  ModelHints h;
+  parse_input_shape("x=1,3,224,224", h);
+  parse_input_shape("2,5", h);
+  EXPECT_EQ(h.input_shapes.at("x"), (std::vector<std::int64_t>{1, 3, 224, 224}));
+  EXPECT_EQ(h.input_shapes.at(""), (std::vector<std::int64_t>{2, 5}));
+  for (const char* bad : {"x=", "x=1,,2", "x=1,-2", "x=a", "x=0", "x=1,2,3,4,5,6,7,8,9"}) {
+    ModelHints g;
+    EXPECT_THROW(parse_input_shape(bad, g), EdgeCompilerError) << bad;
+  }
+  EXPECT_THROW(parse_input_shape("x=3", h), EdgeCompilerError);  // twice for x
+}
+
+TEST(FrontendRegistry, PatternsComeFromTheTable) {
+  const std::string p = model_file_patterns();
+  for (const auto& e : frontend_table()) {
+    EXPECT_NE(p.find(std::string(e.patterns)), std::string::npos) << e.name;
+    EXPECT_FALSE(e.no_match.empty()) << e.name;
+  }
 }
 
 }  // namespace

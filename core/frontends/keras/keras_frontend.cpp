@@ -1,0 +1,32 @@
+#include "core/frontends/keras/keras_frontend.h"
+
+#include <filesystem>
+#include <string_view>
+
+#include "core/errors.h"
+#include "core/frontends/zip_archive.h"
+
+namespace ec::frontends {
+namespace {
+
+class KerasFrontend final : public Frontend {
+ public:
+  std::string_view name() const override { return "keras"; }
+  std::string_view summary() const override { return "Keras models (.keras, .h5)"; }
+  float match(std::span<const std::byte> head, const std::string& path) const override {
+    const std::string_view h(reinterpret_cast<const char*>(head.data()), head.size());
+    const auto ext = std::filesystem::path(path).extension();
+    if (ext == ".keras" && ZipArchive::looks_like_zip(h)) return 1.0f;
+    if ((ext == ".h5" || ext == ".hdf5") && h.substr(0, 8) == std::string_view("\x89HDF\r\n\x1a\n", 8)) return 1.0f;
+    return 0.0f;
+  }
+  ir::Graph open(const std::string& path, const OpenOptions&) const override {
+    throw FrontendError(path, "the Keras reader is not written yet");
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Frontend> make_keras_frontend() { return std::make_unique<KerasFrontend>(); }
+
+}  // namespace ec::frontends
