@@ -364,7 +364,8 @@ void Importer::visit(const Node* n) {
   }
   for (const auto& r : current_results_)
     if (!(r.isTensor() || r.isTensorList() || r.isNone()))
-      refuse("turns a tensor's values into a number the graph then uses; such models cannot be compiled ahead of time");
+      refuse("turns the input's values into a number the graph then uses (a branch or a shape that depends on the "
+             "data); such models cannot be compiled ahead of time");
 
   const auto& table = aten_table();
   const auto it = table.find(base);
@@ -399,6 +400,9 @@ ir::Graph Importer::run() {
     module = torch::jit::load(path_);
   } catch (const c10::Error& e) {
     refuse("is not a TorchScript archive torch.jit.load can read (" + torch_message(e) +
+           "); save the model with torch.jit.save");
+  } catch (const std::exception& e) {  // torch::jit::ErrorReport: the archive's code does not compile
+    refuse("is not a TorchScript archive torch.jit.load can read (" + first_line(e.what()) +
            "); save the model with torch.jit.save");
   }
   module.eval();
