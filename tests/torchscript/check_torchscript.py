@@ -170,6 +170,85 @@ for name, build, make_inputs, coral in MODELS:
             print(f"FAIL {name} {mode}: {e}")
             failures.append(f"{name} {mode}")
 
+
+
+# QAT (torch.ao.quantization, eager mode): a model that still holds FakeQuantize modules and
+# the same model converted to quantized:: ops. Both import as QDQ; `run` follows PyTorch;
+# `quantize --strategy qat` takes the model's own scales (no calibration) and they equal the
+# converted modules'; `compile --quantize qat` writes a Coral file without calibration data.
+class QatNet(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        import torch.ao.quantization as tq
+        self.quant = tq.QuantStub()
+        self.conv = torch.nn.Conv2d(3, 8, 3)
+        self.relu = torch.nn.ReLU()
+        self.conv2 = torch.nn.Conv2d(8, 12, 3, groups=4)
+        self.fc = torch.nn.Linear(12 * 12 * 12, 6)
+        self.dequant = tq.DeQuantStub()
+
+    def forward(self, x):
+        x = self.conv2(self.relu(self.conv(self.quant(x))))
+        return self.dequant(self.fc(torch.flatten(x, 1)))
+
+
+def check_qat():
+    import re
+    import torch.ao.quantization as tq
+    torch.manual_seed(0)
+    m = QatNet().train()
+    m.qconfig = tq.get_default_qat_qconfig("fbgemm")
+    tq.fuse_modules_qat(m, [["conv", "relu"]], inplace=True)
+    tq.prepare_qat(m, inplace=True)
+    opt = torch.optim.SGD(m.parameters(), lr=0.01)
+    for _ in range(5):
+        opt.zero_grad()
+        m(torch.randn(4, 3, 16, 16)).square().mean().backward()
+        opt.step()
+    m.eval()
+    m.apply(tq.disable_observer)  # as for any export: the scales stop moving
+    q = tq.convert(m)
+    x = torch.randn(1, 3, 16, 16)
+    xp = os.path.join(WORK, "qat_x.npy")
+    np.save(xp, x.numpy())
+    shape = "--input-shape=x=1,3,16,16"
+    for tag, model, tol in (("fake_quant", m, 1e-2), ("converted", q, 1e-5)):
+        pt = os.path.join(WORK, f"qat_{tag}.pt")
+        with torch.no_grad():
+            torch.jit.save(torch.jit.trace(model, x), pt)
+            ref = model(x).numpy()
+        out_dir = os.path.join(WORK, f"qat_{tag}_out")
+        ec("run", pt, "--input", f"x={xp}", "--output-dir", out_dir, shape)
+        err = float(np.abs(np.load(os.path.join(out_dir, "output.npy")) - ref).max() / np.abs(ref).max())
+        line = f"qat {tag}: run error {err:.2e} x max|out|"
+        if err > tol:
+            raise RuntimeError(line + f": above {tol}")
+        eir = os.path.join(WORK, f"qat_{tag}.eir")
+        ec("quantize", pt, "--strategy", "qat", "--output", eir, shape)
+        text = open(eir).read()
+        scales = [[float(v) for v in group.split(",")] for group in re.findall(r"scales=\[([^\]]*)\]", text)]
+        if tag == "converted":
+            want = {"conv weight": q.conv.weight().q_per_channel_scales().tolist(),
+                    "conv2 weight": q.conv2.weight().q_per_channel_scales().tolist(),
+                    "fc weight": q.fc.weight().q_per_channel_scales().tolist(),
+                    "input": [float(q.quant.scale)], "conv out": [q.conv.scale], "conv2 out": [q.conv2.scale],
+                    "fc out": [q.fc.scale]}
+            for what, w in want.items():
+                if not any(len(s) == len(w) and np.allclose(s, w, rtol=1e-6, atol=0) for s in scales):
+                    raise RuntimeError(f"{line}: the {what} scales {w[:3]}... are not in the quantised graph")
+            line += f", {len(want)} scale sets equal the converted modules'"
+            tfl = os.path.join(WORK, "qat.tflite")
+            ec("compile", pt, "--target", "coral", "--quantize", "qat", "--output", tfl, "--no-record", shape)
+            line += f", coral file {os.path.getsize(tfl)} bytes"
+        print(line)
+
+
+try:
+    check_qat()
+except Exception as e:
+    print(f"FAIL qat: {e}")
+    failures.append("qat")
+
 if failures:
     print(f"{len(failures)} failed: {', '.join(failures)}")
     sys.exit(1)

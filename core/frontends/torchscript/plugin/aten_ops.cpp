@@ -108,13 +108,15 @@ Names conv(Importer& im, const Args& a, std::size_t stride_i, std::size_t pad_i,
 
 Names linear(Importer& im, const Args& a) {
   const at::Tensor x = a.actual(0);
-  if (a.slot(1).data) im.refuse("a linear layer whose weight is computed from the input is not supported");
   if (x.dim() == 2) {
     Names in{a.tensor(0), a.tensor(1)};
     if (!a.is_none(2)) in.push_back(a.tensor(2));
     return one(im, "Gemm", in, {{"transB", std::int64_t{1}}});
   }
-  const std::string wt = im.constant(a.actual(1).t().contiguous(), "weight_t");
+  // A weight the IR holds (a fake-quantised one, between Q and DQ) is transposed by an op.
+  const std::string wt = a.slot(1).data ? im.emit("Transpose", {a.tensor(1)}, {{"perm", std::vector<std::int64_t>{1, 0}}},
+                                                  {a.actual(1).t()}, "_weight")[0]
+                                        : im.constant(a.actual(1).t().contiguous(), "weight_t");
   if (a.is_none(2)) return one(im, "MatMul", {a.tensor(0), wt});
   const std::string mm = im.emit("MatMul", {a.tensor(0), wt}, {}, {at::Tensor()})[0];
   return one(im, "Add", {mm, a.tensor(2)});
@@ -677,6 +679,7 @@ std::unordered_map<std::string, Handler> make_table() {
   t["aten::gru"] = [](Importer& im, const Args& a) { return recurrent(im, a, false); };
   t["aten::_transformer_encoder_layer_fwd"] = encoder_layer;
   t["aten::_native_multi_head_attention"] = native_mha;
+  add_quantized_rows(t);
   return t;
 }
 

@@ -73,6 +73,15 @@ class Args {
 /// its outputs (one per tensor output; a list output returns its elements).
 using Handler = std::function<std::vector<std::string>(Importer&, const Args&)>;
 const std::unordered_map<std::string, Handler>& aten_table();
+/// Rows that compute their node's results themselves (Importer::set_results) and run
+/// even on known inputs: fake quantisation, whose observers would update the module's
+/// scales if executed. quantized_ops.cpp.
+const std::unordered_map<std::string, Handler>& self_evaluating_table();
+/// Adds the rows of converted quantised models (quantized::conv2d, ...). quantized_ops.cpp.
+void add_quantized_rows(std::unordered_map<std::string, Handler>& table);
+/// `name` followed by QuantizeLinear -> DequantizeLinear with the qparams of the
+/// quantised tensor `result` (an aten op on a quantised tensor keeps them implicitly).
+std::string requantize_like(Importer& im, const std::string& name, const at::Tensor& result);
 /// Ops whose result depends only on their inputs' shapes (aten::size, zeros_like...).
 bool is_shape_only(std::string_view kind);
 
@@ -93,6 +102,7 @@ class Importer {
   /// The concrete results of the current node's outputs.
   const std::vector<c10::IValue>& results() const { return current_results_; }
   at::Tensor result(std::size_t i = 0) const { return current_results_.at(i).toTensor(); }
+  void set_results(std::vector<c10::IValue> r) { current_results_ = std::move(r); }
   const Slot& slot_of(const torch::jit::Value* v) const;
   [[noreturn]] void refuse(const std::string& why, bool unsupported = false) const;
   std::string where() const;  // "at layer1/0/conv1 (aten::conv2d)"

@@ -75,7 +75,7 @@ bool feeds_indices(const Value* v, int depth = 0) {
 bool is_identity(std::string_view k) {
   static const char* const kIds[] = {"aten::contiguous", "aten::detach",       "aten::clone",   "aten::dropout",
                                      "aten::feature_dropout", "aten::alpha_dropout", "prim::unchecked_cast",
-                                     "aten::alias",  "aten::dropout_",        "aten::lift_fresh"};
+                                     "aten::alias",  "aten::dropout_",        "aten::lift_fresh", "aten::dequantize"};
   return std::any_of(std::begin(kIds), std::end(kIds), [&](const char* s) { return k == s; });
 }
 
@@ -199,7 +199,8 @@ std::vector<std::string> Importer::emit(const std::string& op_type, std::vector<
     t.name = sanitize(op.name.substr(1)) + (results.size() > 1 ? "_out" + std::to_string(i) : "_out") ;
     const at::Tensor& r = results[i];
     if (r.defined()) {
-      t.dtype = dtype_of(r.scalar_type() == at::kDouble ? at::kFloat : r.scalar_type());
+      // Quantised tensors are held as their dequantised float values (QDQ form).
+      t.dtype = r.is_quantized() ? ir::DType::Float32 : dtype_of(r.scalar_type() == at::kDouble ? at::kFloat : r.scalar_type());
       t.shape = ir::Shape::of(std::vector<std::int64_t>(r.sizes().begin(), r.sizes().end()));
     }
     names.push_back(t.name);
@@ -335,7 +336,22 @@ void Importer::visit(const Node* n) {
     return;
   }
   if (any_data && is_identity(kind)) {
-    env_[n->output()] = slot_of(n->input(0));
+    Slot s = slot_of(n->input(0));
+    if (s.value.isTensor() && s.value.toTensor().is_quantized() && kind == "aten::dequantize")
+      s.value = s.value.toTensor().dequantize();  // the IR already holds the float value (QDQ)
+    env_[n->output()] = std::move(s);
+    return;
+  }
+
+  if (kind == "prim::GetAttr") {  // modules that keep mutable state (FakeQuantize) are not frozen away
+    const Slot& obj = slot_of(n->input(0));
+    if (!obj.value.isObject()) refuse("reads an attribute of something that is not a module");
+    env_[n->output()] = Slot{obj.value.toObjectRef().getAttr(n->s(c10::attr::name))};
+    return;
+  }
+  if (const auto& ev = self_evaluating_table(); ev.count(kind)) {
+    current_results_.clear();
+    bind_data_outputs(n, ev.at(kind)(*this, Args(*this, n)));
     return;
   }
 
@@ -372,6 +388,14 @@ void Importer::visit(const Node* n) {
   std::vector<std::string> names;
   if (it != table.end()) {
     names = it->second(*this, Args(*this, n));
+    // An aten op on quantised tensors: its result keeps qparams the IR states as a QDQ pair.
+    if (base.rfind("quantized::", 0) != 0 && base != "aten::quantize_per_tensor")
+      for (std::size_t i = 0, k = 0; i < current_results_.size(); ++i)
+        if (current_results_[i].isTensor()) {
+          const at::Tensor r = current_results_[i].toTensor();
+          if (r.is_quantized() && k < names.size() && !names[k].empty()) names[k] = requantize_like(*this, names[k], r);
+          ++k;
+        }
   } else {
     if (!opts_.allow_unknown_ops)
       refuse("has no mapping to the IR; export with torch.onnx.export for ONNX's wider coverage", true);
@@ -427,7 +451,7 @@ ir::Graph Importer::run() {
   std::size_t arg = 0;
   for (const Value* v : graph->inputs()) {
     if (v->type()->cast<c10::ClassType>()) {  // self
-      env_[v] = Slot{};
+      env_[v] = Slot{frozen._ivalue()};
       ++arg;
       continue;
     }
