@@ -2211,10 +2211,6 @@ Unterstützt: %1</translation>
         <translation>Jede aufgezeichnete Kompilierung und jeder Benchmark; zwei Läufe vergleichen</translation>
     </message>
     <message>
-        <source>Models (*.onnx *.tflite *.eir *.mlmodel *.pt *.pth *.keras *.h5);;All files (*)</source>
-        <translation>Modelle (*.onnx *.tflite *.eir *.mlmodel *.pt *.pth *.keras *.h5);;Alle Dateien (*)</translation>
-    </message>
-    <message>
         <source>Compiled (prediction): %1 op(s) on the Neural Engine, %2 on the GPU, %3 on the CPU</source>
         <translation>Kompiliert (Vorhersage): %1 Op(s) auf der Neural Engine, %2 auf der GPU, %3 auf der CPU</translation>
     </message>
@@ -2273,6 +2269,36 @@ Unterstützt: %1</translation>
     <message>
         <source>&amp;Deployment target:</source>
         <translation>&amp;Zielplattform:</translation>
+    </message>
+    <message>
+        <source>Open &amp;Folder…</source>
+        <translation>&amp;Ordner öffnen…</translation>
+    </message>
+    <message>
+        <source>Open a model that is a folder: a Core ML .mlpackage or a TensorFlow SavedModel</source>
+        <translation>Ein Modell öffnen, das ein Ordner ist: ein Core-ML-.mlpackage oder ein TensorFlow-SavedModel</translation>
+    </message>
+    <message>
+        <source>Models (%1);;All files (*)</source>
+        <translation>Modelle (%1);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Open Model Folder</source>
+        <translation>Modellordner öffnen</translation>
+    </message>
+    <message>
+        <source>Input Shapes</source>
+        <translation>Eingabeformen</translation>
+    </message>
+    <message>
+        <source>%1 does not record the shapes of its inputs.
+%2
+
+Enter them as NAME=1,3,224,224 (several separated by spaces):</source>
+        <translation>%1 enthält die Formen seiner Eingaben nicht.
+%2
+
+Geben Sie sie als NAME=1,3,224,224 ein (mehrere durch Leerzeichen getrennt):</translation>
     </message>
 </context>
 <context>
@@ -2371,6 +2397,10 @@ Unterstützt: %1</translation>
     <message>
         <source>Compile MODEL for &lt;target&gt; (coral, cpu) once it is open (after the passes of --optimize if given) and show the partition.</source>
         <translation>MODEL für &lt;target&gt; (coral, cpu) kompilieren, sobald es geöffnet ist (nach den Passes von --optimize, falls angegeben), und die Partition zeigen.</translation>
+    </message>
+    <message>
+        <source>An input&apos;s shape where the model does not record it (TorchScript): NAME=1,3,224,224; repeat per input.</source>
+        <translation>Die Form einer Eingabe, wo das Modell sie nicht enthält (TorchScript): NAME=1,3,224,224; je Eingabe wiederholen.</translation>
     </message>
 </context>
 </TS>

@@ -2206,10 +2206,6 @@ Supported: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Models (*.onnx *.tflite *.eir *.mlmodel *.pt *.pth *.keras *.h5);;All files (*)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Compiled (prediction): %1 op(s) on the Neural Engine, %2 on the GPU, %3 on the CPU</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2267,6 +2263,33 @@ Supported: %1</source>
     </message>
     <message>
         <source>&amp;Deployment target:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open &amp;Folder…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open a model that is a folder: a Core ML .mlpackage or a TensorFlow SavedModel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Models (%1);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open Model Folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Input Shapes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 does not record the shapes of its inputs.
+%2
+
+Enter them as NAME=1,3,224,224 (several separated by spaces):</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2365,6 +2388,10 @@ Supported: %1</source>
     </message>
     <message>
         <source>Compile MODEL for &lt;target&gt; (coral, cpu) once it is open (after the passes of --optimize if given) and show the partition.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An input&apos;s shape where the model does not record it (TorchScript): NAME=1,3,224,224; repeat per input.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

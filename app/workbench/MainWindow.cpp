@@ -11,6 +11,8 @@
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
+#include <QInputDialog>
+#include <QLineEdit>
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -31,6 +33,7 @@
 
 #include "app/workbench/Language.h"
 #include "app/workbench/ModelLoader.h"
+#include "core/errors.h"
 #include "core/frontends/frontend.h"
 #include "widgets/GraphView.h"
 #include "widgets/LogPanel.h"
@@ -221,6 +224,9 @@ void MainWindow::createActions() {
   file->setObjectName(QStringLiteral("fileMenu"));
   QAction* open = file->addAction(QString(), this, &MainWindow::chooseFile);
   open->setShortcut(QKeySequence::Open);
+  // Formats whose model is a folder (.mlpackage, a SavedModel) open from here.
+  QAction* openFolder = file->addAction(QString(), this, &MainWindow::chooseFolder);
+  openFolder->setObjectName(QStringLiteral("openFolderAction"));
   recentMenu_ = file->addMenu(QString());
   rebuildRecentMenu();
   file->addSeparator();
@@ -235,6 +241,8 @@ void MainWindow::createActions() {
     file->setTitle(tr("&File"));
     open->setText(tr("&Open…"));
     open->setStatusTip(tr("Open a model file"));
+    openFolder->setText(tr("Open &Folder…"));
+    openFolder->setStatusTip(tr("Open a model that is a folder: a Core ML .mlpackage or a TensorFlow SavedModel"));
     recentMenu_->setTitle(tr("Open &Recent"));
     rebuildRecentMenu();
     quit->setText(tr("&Quit"));
@@ -357,9 +365,18 @@ void MainWindow::dropEvent(QDropEvent* event) {
 
 void MainWindow::chooseFile() {
   QString dir = settings_.value(QStringLiteral("lastOpenDir")).toString();
-  const QString path = QFileDialog::getOpenFileName(
-      this, tr("Open Model"), dir,
-      tr("Models (*.onnx *.tflite *.eir *.mlmodel *.pt *.pth *.keras *.h5);;All files (*)"));
+  // The filter lists exactly what the frontend registry reads.
+  const QString patterns = QString::fromStdString(ec::frontends::model_file_patterns());
+  const QString path = QFileDialog::getOpenFileName(this, tr("Open Model"), dir,
+                                                    tr("Models (%1);;All files (*)").arg(patterns));
+  if (path.isEmpty()) return;
+  settings_.setValue(QStringLiteral("lastOpenDir"), QFileInfo(path).absolutePath());
+  openFile(path);
+}
+
+void MainWindow::chooseFolder() {
+  QString dir = settings_.value(QStringLiteral("lastOpenDir")).toString();
+  const QString path = QFileDialog::getExistingDirectory(this, tr("Open Model Folder"), dir);
   if (path.isEmpty()) return;
   settings_.setValue(QStringLiteral("lastOpenDir"), QFileInfo(path).absolutePath());
   openFile(path);
@@ -420,6 +437,30 @@ void MainWindow::onLoadFailed(quint64 requestId, const QString& path, const QStr
   if (requestId != currentRequest_) return;
   currentRequest_ = 0;
   setLoading(false);
+  // A format that records no input shapes (TorchScript, some Keras models): ask for them
+  // once, as the CLI's --input-shape takes them, and open again.
+  if (message.contains(QStringLiteral("--input-shape")) && isVisible()) {
+    bool ok = false;
+    const QString text = QInputDialog::getText(
+        this, tr("Input Shapes"),
+        tr("%1 does not record the shapes of its inputs.\n%2\n\nEnter them as NAME=1,3,224,224 "
+           "(several separated by spaces):")
+            .arg(QFileInfo(path).fileName(), message.section(QStringLiteral(": "), -1)),
+        QLineEdit::Normal, QString(), &ok);
+    if (ok && !text.trimmed().isEmpty()) {
+      try {
+        ec::frontends::ModelHints hints;
+        for (const QString& item : text.split(QLatin1Char(' '), Qt::SkipEmptyParts))
+          ec::frontends::parse_input_shape(item.toStdString(), hints);
+        ec::frontends::set_default_model_hints(std::move(hints));  // later compiles of this model use them too
+        openFile(path);
+        return;
+      } catch (const ec::EdgeCompilerError& e) {
+        messageBar_->showError(QString::fromStdString(e.what()));
+        return;
+      }
+    }
+  }
   // Whatever was shown before stays shown; the bar says why the new file is not.
   messageBar_->showError(message);
   statusBar()->showMessage(tr("Could not open %1").arg(QFileInfo(path).fileName()), 10000);

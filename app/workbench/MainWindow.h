@@ -175,6 +175,7 @@ class MainWindow : public QMainWindow {
   void setRecentFiles(const QStringList& files);
   void rebuildRecentMenu();
   void chooseFile();
+  void chooseFolder();
   void showAbout();
   void onModelLoaded(quint64 requestId, const QString& path, ec::ir::FrozenGraph graph,
                      const ec::report::ModelSummary& summary);

@@ -29,6 +29,8 @@
 #include "app/workbench/Language.h"
 #include "app/workbench/MainWindow.h"
 #include "widgets/GraphView.h"
+#include "core/errors.h"
+#include "core/frontends/frontend.h"
 
 #ifndef EC_VERSION
 #define EC_VERSION "0.0.0"
@@ -101,7 +103,21 @@ Options parseCommandLine(const QCoreApplication& app) {
                   "--optimize if given) and show the partition."),
       QStringLiteral("target"));
   parser.addOption(compile);
+  const QCommandLineOption inputShape(
+      QStringLiteral("input-shape"),
+      QCoreApplication::translate("main", "An input's shape where the model does not record it (TorchScript): "
+                                          "NAME=1,3,224,224; repeat per input."),
+      QStringLiteral("NAME=DIMS"));
+  parser.addOption(inputShape);
   parser.process(app);
+  try {
+    ec::frontends::ModelHints hints;
+    for (const QString& s : parser.values(inputShape)) ec::frontends::parse_input_shape(s.toStdString(), hints);
+    ec::frontends::set_default_model_hints(std::move(hints));
+  } catch (const ec::EdgeCompilerError& e) {
+    printError(QString::fromStdString(e.what()));
+    std::exit(2);
+  }
 
   const QStringList positional = parser.positionalArguments();
   if (positional.size() > 1) {
