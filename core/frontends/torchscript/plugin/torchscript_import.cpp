@@ -410,7 +410,7 @@ void Importer::visit(const Node* n) {
     if (const auto* schema = n->maybeSchema()) {
       std::ostringstream s;
       s << *schema;
-      attrs["schema"] = s.str();
+      attrs["description"] = s.str();  // inspect lists an opaque op with it
     }
     names = emit(kind, ins, attrs, results);
   }
