@@ -614,6 +614,27 @@ std::unordered_map<std::string, Handler> make_table() {
     return one(im, "Slice", {a.tensor(0), im.constant_ints({start}, "starts"), im.constant_ints({end}, "ends"),
                              im.constant_ints({dim}, "axes"), im.constant_ints({a.i64(4)}, "steps")});
   };
+  t["aten::roll"] = [](Importer& im, const Args& a) {  // per dim: Concat(x[n-s:], x[:n-s]), as ONNX export does
+    const auto shifts = a.ints(1);
+    auto dims = a.ints(2);
+    at::Tensor x = a.actual(0);
+    std::string y = a.tensor(0);
+    if (dims.empty()) im.refuse("roll over the flattened tensor is not supported; give dims");
+    for (std::size_t i = 0; i < dims.size() && i < shifts.size(); ++i) {
+      const std::int64_t d = norm_dim(dims[i], x.dim()), n = x.size(d);
+      const std::int64_t s = ((shifts[i] % n) + n) % n;
+      if (s == 0) continue;
+      const at::Tensor rolled = at::roll(x, {s}, {d});
+      auto slice = [&](std::int64_t b, std::int64_t e, const std::string& tag) {
+        return im.emit("Slice", {y, im.constant_ints({b}, "starts"), im.constant_ints({e}, "ends"), im.constant_ints({d}, "axes")},
+                       {}, {x.narrow(d, b, e - b)}, tag)[0];
+      };
+      const std::string tail = slice(n - s, n, "_tail"), head = slice(0, n - s, "_head");
+      y = im.emit("Concat", {tail, head}, {{"axis", d}}, {rolled})[0];
+      x = rolled;
+    }
+    return one(im, "Identity", {y});
+  };
   t["aten::narrow"] = [](Importer& im, const Args& a) {
     const std::int64_t dim = norm_dim(a.i64(1), a.actual(0).dim());
     const std::int64_t start = a.i64(2);

@@ -33,7 +33,8 @@ struct Slot {
   c10::IValue value;        // the concrete result on the sample input
   bool data = false;        // depends on the input's values
   std::string ir;           // the IR tensor holding it (a data-dependent tensor)
-  std::vector<Slot> items;  // a data-dependent list or tuple, element by element
+  std::vector<Slot> items;  // a data-dependent list, tuple or dict's values, element by element
+  std::vector<c10::IValue> keys;  // a data-dependent dict's keys, parallel to items
 };
 
 /// Thrown for a refusal; `unsupported` marks an aten op with no mapping.

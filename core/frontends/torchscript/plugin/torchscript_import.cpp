@@ -325,6 +325,73 @@ void Importer::visit(const Node* n) {
     for (std::size_t i = 0; i < n->outputs().size(); ++i) env_[n->output(i)] = in.items[i];
     return;
   }
+  if (kind == "prim::DictConstruct") {  // key, value, key, value, ...
+    Slot s;
+    s.data = any_data;
+    const auto dt = n->output()->type()->cast<c10::DictType>();
+    if (!dt) refuse("a dict of an unknown type");
+    c10::impl::GenericDict dict(dt->getKeyType(), dt->getValueType());
+    for (std::size_t i = 0; i + 1 < n->inputs().size(); i += 2) {
+      const Slot& k = slot_of(n->input(i));
+      if (k.data) refuse("a dict key computed from the input's values");
+      dict.insert_or_assign(k.value, slot_of(n->input(i + 1)).value);
+      if (any_data) {
+        s.keys.push_back(k.value);
+        s.items.push_back(slot_of(n->input(i + 1)));
+      }
+    }
+    s.value = c10::IValue(std::move(dict));
+    env_[n->output()] = std::move(s);
+    return;
+  }
+  if (kind == "aten::warn" || kind == "prim::Print") return;  // no result, nothing to compute
+  if (any_data && kind == "aten::append") {  // list.append(x) on a list the IR holds element by element
+    Slot list = slot_of(n->input(0));
+    const Slot& x = slot_of(n->input(1));
+    list.items.push_back(x);
+    list.data = true;
+    auto l = list.value.toList();
+    l.push_back(x.value);
+    env_[n->input(0)] = list;
+    env_[n->output()] = std::move(list);
+    return;
+  }
+  if (kind == "aten::_set_item" && slot_of(n->input(0)).value.isGenericDict()) {  // d[key] = value
+    Slot d = slot_of(n->input(0));
+    const Slot& key = slot_of(n->input(1));
+    const Slot& val = slot_of(n->input(2));
+    if (key.data) refuse("a dict key computed from the input's values");
+    if (val.data || d.data) {
+      if (!d.data)  // a known dict becomes one the IR holds value by value
+        for (const auto& e : d.value.toGenericDict()) {
+          d.keys.push_back(e.key());
+          d.items.push_back(Slot{e.value()});
+        }
+      d.data = true;
+      const auto at = std::find(d.keys.begin(), d.keys.end(), key.value);
+      if (at == d.keys.end()) {
+        d.keys.push_back(key.value);
+        d.items.push_back(val);
+      } else {
+        d.items[static_cast<std::size_t>(at - d.keys.begin())] = val;
+      }
+    }
+    auto dict = d.value.toGenericDict();
+    dict.insert_or_assign(key.value, val.value);
+    env_[n->input(0)] = std::move(d);
+    return;
+  }
+  if (any_data && kind == "aten::__getitem__" && !slot_of(n->input(0)).keys.empty()) {
+    const Slot& in = slot_of(n->input(0));
+    const Slot& key = slot_of(n->input(1));
+    if (key.data) refuse("indexes a dict by a value computed from the input's values");
+    for (std::size_t i = 0; i < in.keys.size(); ++i)
+      if (in.keys[i] == key.value) {
+        env_[n->output()] = in.items[i];
+        return;
+      }
+    refuse("dict has no such key");
+  }
   if (any_data && (kind == "aten::__getitem__" || kind == "prim::TupleIndex")) {
     const Slot& in = slot_of(n->input(0));
     const Slot& idx = slot_of(n->input(1));
@@ -339,6 +406,8 @@ void Importer::visit(const Node* n) {
     Slot s = slot_of(n->input(0));
     if (s.value.isTensor() && s.value.toTensor().is_quantized() && kind == "aten::dequantize")
       s.value = s.value.toTensor().dequantize();  // the IR already holds the float value (QDQ)
+    if (s.value.isTensor() && kind == "aten::contiguous")
+      s.value = s.value.toTensor().contiguous();  // a later view() needs the memory layout torch would have
     env_[n->output()] = std::move(s);
     return;
   }
@@ -496,7 +565,11 @@ ir::Graph Importer::run() {
 
   std::vector<Slot> outs;
   for (const Value* v : graph->outputs()) outs.push_back(slot_of(v));
-  for (std::size_t i = 0; i < outs.size(); ++i) {  // flatten tuples and lists
+  for (auto& o : outs)  // a known dict output holds its values
+    if (!o.data && o.value.isGenericDict()) {
+      for (const auto& e : o.value.toGenericDict()) o.items.push_back(Slot{e.value()});
+    }
+  for (std::size_t i = 0; i < outs.size(); ++i) {  // flatten tuples, lists and dicts
     if (!outs[i].items.empty()) {
       auto items = outs[i].items;
       outs.erase(outs.begin() + static_cast<std::ptrdiff_t>(i));
@@ -504,6 +577,8 @@ ir::Graph Importer::run() {
       --i;
     }
   }
+  outs.erase(std::remove_if(outs.begin(), outs.end(), [](const Slot& s) { return !s.data && s.value.isNone(); }),
+             outs.end());  // None fields of an output tuple (GoogLeNet's aux logits in eval)
   for (const auto& s : outs) {
     if (!s.value.isTensor()) refuse("forward() returns a " + s.value.tagKind() + "; only tensors can be outputs");
     std::string name = s.ir;
