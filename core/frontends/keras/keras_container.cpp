@@ -345,11 +345,11 @@ namespace {
 
 nlohmann::json parse(const std::string& path, const std::string& text, const std::string& what) {
   try {
-    return util::parse_json(text, path + ": " + what);
+    return util::parse_json(text, what);
   } catch (const FrontendError&) {
     throw;
-  } catch (const EdgeCompilerError& e) {
-    throw FrontendError(path, what + " is not valid JSON (" + bounded_message(e.what(), 160) + ")", "keras");
+  } catch (const EdgeCompilerError& e) {  // "config.json: not JSON: <reason>"
+    throw FrontendError(path, e.what(), "keras");
   }
 }
 

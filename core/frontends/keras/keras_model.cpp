@@ -360,11 +360,14 @@ std::string ModelReader::make_input(const json& layer, const std::string& name, 
       file_dims[i] = (*given)[i];
     }
   }
+  std::string example;
+  for (std::size_t i = 0; i < file_dims.size(); ++i)
+    example += (i ? "," : "") + (i == 0 ? std::string("1") : file_dims[i] < 0 ? "D" + std::to_string(i) : std::to_string(file_dims[i]));
   for (std::size_t i = 0; i < file_dims.size(); ++i) {
     if (file_dims[i] < 0 && i == 0) file_dims[i] = 1;  // a free batch runs as 1
     if (file_dims[i] < 0)
-      fail("input '" + shown + "' has free dimensions [" + as_text + "]; pass --input-shape " + shown + "=1," +
-           "... with every dimension");
+      fail("input '" + shown + "' has free dimensions [" + as_text + "]; pass --input-shape " + shown + "=" + example +
+           " with the sizes to use");
   }
   const std::string dt = cfg.is_object() && cfg.contains("dtype") ? dtype_name(cfg["dtype"]) : "float32";
   ir::DType dtype = ir::DType::Float32;
@@ -612,11 +615,9 @@ std::vector<std::string> ModelReader::call_layer(const json& layer, const Scope&
   }
   const LayerEntry* e = find_layer(c.cls);
   if (!e) {
-    const std::string module = c.config && layer.contains("module") && layer["module"].is_string()
-                                   ? " from module " + excerpt(layer["module"].get<std::string>(), 40) : "";
     throw UnsupportedOpError("keras::" + excerpt(c.cls, 40), "the Keras frontend",
-                             "layer '" + excerpt(c.name, 60) + "' (class " + excerpt(c.cls, 40) + module +
-                                 ") has no mapping; see core/frontends/keras/README.md for the layers it reads",
+                             "layer '" + excerpt(c.name, 60) + "' (class " + excerpt(c.cls, 40) +
+                                 ") has no mapping; rebuild it from supported layers (core/frontends/keras/README.md)",
                              path_);
   }
   const auto n = static_cast<int>(inputs.size());
