@@ -285,6 +285,73 @@ class GruModel(nn.Module):
         return Model("Sequential", "gru_model", [5], L, input_dtype="int32")
 
 
+class NestedModel(nn.Module):
+    """Functional with a Sequential used as a layer (Conv2D, BatchNormalization,
+    Activation) and a shared Dense called twice: Add, Average, Multiply, Subtract."""
+
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Conv2d(3, 4, 3)
+        self.inner = nn.Conv2d(4, 4, 3)
+        self.bn = nn.BatchNorm2d(4, eps=1e-3)
+        randomize_bn(self.bn)
+        self.fc = nn.Linear(4, 4)
+
+    def forward(self, x):
+        s = F.relu(self.stem(same_pad(x, (3, 3), (1, 1))))
+        b = torch.sigmoid(self.bn(self.inner(same_pad(s, (3, 3), (1, 1)))))
+        a = s + b
+        g = a.mean(dim=(2, 3))
+        f1 = self.fc(g)
+        f2 = self.fc(f1)
+        return ((f1 + f2) / 2) * f1 - f2
+
+    def keras(self):
+        backbone = Model("Sequential", "backbone", [10, 10, 4], [
+            Layer("Conv2D", "conv2d", {"filters": 4, "kernel_size": 3, "padding": "same"},
+                  [("kernel", conv_kernel(self.inner)), ("bias", t2n(self.inner.bias))]),
+            bn_layer("batch_normalization", self.bn),
+            Layer("Activation", "act", {"activation": "sigmoid"})], input_name="backbone_input")
+        L = [Layer("Conv2D", "stem", {"filters": 4, "kernel_size": 3, "padding": "same", "activation": "relu"},
+                   [("kernel", conv_kernel(self.stem)), ("bias", t2n(self.stem.bias))]),
+             Layer("Sequential", "backbone", {}, inbound=["stem"], sub=backbone),
+             Layer("Add", "add", {}, inbound=["stem", "backbone"]),
+             Layer("GlobalAveragePooling2D", "gap", {}, inbound=["add"]),
+             Layer("Dense", "fc", {"units": 4}, [("kernel", t2n(self.fc.weight.T)), ("bias", t2n(self.fc.bias))],
+                   inbound=["gap"])]
+        m = Model("Functional", "nested", [10, 10, 3], L, outputs=["out"])
+        return m
+
+
+def nested_configs(m):
+    """The shared Dense's second call (node 1) and the merges after it, added to the
+    writer's configs by hand (the writer makes one call per layer)."""
+    from keras_writer import keras2_config, keras3_config
+    k3, k2 = keras3_config(m), keras2_config(m)
+    kt = lambda n, i=0: {"class_name": "__keras_tensor__", "config": {"keras_history": [n, i, 0]}}  # noqa: E731
+    for cfg, k3style in ((k3, True), (k2, False)):
+        layers = cfg["config"]["layers"]
+        fc = next(l for l in layers if l["name"] == "fc")
+        if k3style:
+            fc["inbound_nodes"].append({"args": [kt("fc", 0)], "kwargs": {}})
+        else:
+            fc["inbound_nodes"].append([["fc", 0, 0, {}]])
+
+        def merge(cls, name, ins):
+            d = {"class_name": cls, "config": {"name": name, "trainable": True, "dtype": "float32"}, "name": name}
+            if k3style:
+                d["module"] = "keras.layers"
+                d["inbound_nodes"] = [{"args": [[kt(n, i) for n, i in ins]], "kwargs": {}}]
+            else:
+                d["inbound_nodes"] = [[[n, i, 0, {}] for n, i in ins]]
+            layers.append(d)
+        merge("Average", "avg", [("fc", 0), ("fc", 1)])
+        merge("Multiply", "mul", [("avg", 0), ("fc", 0)])
+        merge("Subtract", "out", [("mul", 0), ("fc", 1)])
+        cfg["config"]["output_layers"] = ["out", 0, 0] if k3style else [["out", 0, 0]]
+    return k3, k2
+
+
 # ---------------------------------------------------------------- checks
 
 def run(exe, model, x, outdir, input_name):
@@ -304,6 +371,7 @@ def main():
         (Seq1d(), lambda: np.random.randn(1, 16, 4).astype(np.float32), "nlc"),
         (LstmModel(), lambda: np.random.randn(1, 7, 5).astype(np.float32), "seq"),
         (GruModel(), lambda: np.random.randint(0, 20, size=(1, 5)).astype(np.int32), "idx"),
+        (NestedModel(), lambda: np.random.rand(1, 10, 10, 3).astype(np.float32), "nhwc"),
     ]
     with tempfile.TemporaryDirectory() as d:
         for module, make_x, kind in cases:
@@ -321,8 +389,15 @@ def main():
                     ref = module(torch.from_numpy(x))
             refs = [t2n(r) for r in (ref if isinstance(ref, list) else [ref])]
             files = [(os.path.join(d, m.name + ".keras"), "keras3 .keras"), (os.path.join(d, m.name + ".h5"), "legacy .h5")]
-            write_keras(files[0][0], m)
-            write_legacy_h5(files[1][0], m)
+            if m.name == "nested":
+                k3, k2 = nested_configs(m)
+                write_keras(files[0][0], m, config_override=k3)
+                write_legacy_h5(files[1][0], m, config_override=k2)
+                files.append((os.path.join(d, m.name + "_k2.keras"), "keras2 .keras"))
+                write_keras(files[2][0], m, variant="keras2", version="2.15.0", config_override=k2)
+            else:
+                write_keras(files[0][0], m)
+                write_legacy_h5(files[1][0], m)
             if m.name == "func_cnn":
                 files.append((os.path.join(d, m.name + "_k2.keras"), "keras2 .keras"))
                 write_keras(files[2][0], m, variant="keras2", version="2.15.0")

@@ -43,8 +43,9 @@ class Layer:
     as (name, array) pairs, inbound layer names (Functional) and whether the
     variables sit in an RNN cell."""
 
-    def __init__(self, cls, name, config, weights=(), inbound=(), cell=None):
+    def __init__(self, cls, name, config, weights=(), inbound=(), cell=None, sub=None):
         self.cls, self.name, self.config = cls, name, dict(config)
+        self.sub = sub  # a Model used as this layer (cls "Sequential" or "Functional")
         self.weights = list(weights)
         self.inbound = list(inbound)
         self.cell = cell  # e.g. "lstm_cell" for the legacy weight names
@@ -61,7 +62,20 @@ class Model:
         self.outputs = outputs or [layers[-1].name]
 
 
-def _k3_layer(l, inbound_shapes=None):
+def _node(layers, name):
+    """The node index a reference to layer `name` carries: a Functional model counts its
+    own construction node first (functional.py get_config, kept_nodes = 1)."""
+    for l in layers:
+        if l.name == name and l.sub is not None and l.sub.kind == "Functional":
+            return 1
+    return 0
+
+
+def _k3_layer(l):
+    if l.sub is not None:
+        d = keras3_config(l.sub)
+        d["config"]["name"] = l.name
+        return d
     cfg = dict(l.config)
     cfg.setdefault("name", l.name)
     cfg.setdefault("trainable", True)
@@ -70,8 +84,9 @@ def _k3_layer(l, inbound_shapes=None):
     return {"module": "keras.layers", "class_name": l.cls, "config": cfg, "registered_name": None}
 
 
-def _keras_tensor(name):
-    return {"class_name": "__keras_tensor__", "config": {"shape": None, "dtype": "float32", "keras_history": [name, 0, 0]}}
+def _keras_tensor(name, node=0):
+    return {"class_name": "__keras_tensor__", "config": {"shape": None, "dtype": "float32",
+                                                         "keras_history": [name, node, 0]}}
 
 
 def keras3_config(m):
@@ -90,10 +105,11 @@ def keras3_config(m):
         d = _k3_layer(l)
         d["name"] = l.name
         ins = l.inbound or [m.input_name]
-        args = [_keras_tensor(ins[0])] if len(ins) == 1 else [[_keras_tensor(n) for n in ins]]
+        ts = [_keras_tensor(n, _node(m.layers, n)) for n in ins]
+        args = [ts[0]] if len(ts) == 1 else [ts]
         d["inbound_nodes"] = [{"args": args, "kwargs": {}}]
         layers.append(d)
-    outs = [[o, 0, 0] for o in m.outputs]
+    outs = [[o, _node(m.layers, o), 0] for o in m.outputs]
     return {"module": "keras.src.models.functional", "class_name": "Functional",
             "config": {"name": m.name, "trainable": True, "layers": layers,
                        "input_layers": [m.input_name, 0, 0],
@@ -103,6 +119,10 @@ def keras3_config(m):
 
 def keras2_config(m):
     def legacy(l):
+        if l.sub is not None:
+            d = keras2_config(l.sub)
+            d["config"]["name"] = l.name
+            return d
         cfg = dict(l.config)
         cfg.setdefault("name", l.name)
         cfg.setdefault("trainable", True)
@@ -121,11 +141,49 @@ def keras2_config(m):
     for l in m.layers:
         d = legacy(l)
         d["name"] = l.name
-        d["inbound_nodes"] = [[[n, 0, 0, {}] for n in (l.inbound or [m.input_name])]]
+        # tf.keras's Sequential is a Functional too: a nested model's calls count from 1
+        nested = {x.name for x in m.layers if x.sub is not None}
+        d["inbound_nodes"] = [[[n, 1 if n in nested else 0, 0, {}] for n in (l.inbound or [m.input_name])]]
         layers.append(d)
     return {"class_name": "Functional",
             "config": {"name": m.name, "layers": layers, "input_layers": [[m.input_name, 0, 0]],
                        "output_layers": [[o, 0, 0] for o in m.outputs]}}
+
+
+def _write_vars(f, prefix, layers, variant, weight_override):
+    counts = {}
+    if variant == "keras3":
+        _empty(f, prefix + "layers/" + snake("InputLayer"))
+    for l in layers:
+        if variant == "keras3":
+            s = snake(l.cls)
+            n = counts.get(s, -1) + 1
+            counts[s] = n
+            base = prefix + "layers/" + s + (f"_{n}" if n else "")
+        else:
+            base = prefix + "_layer_checkpoint_dependencies/" + l.name
+        if l.sub is not None:
+            _write_vars(f, base + "/", l.sub.layers, variant, weight_override)
+            f.require_group(base).require_group("vars")
+            continue
+        arrays = [a for _, a in l.weights]
+        if weight_override:
+            arrays = weight_override(l, arrays)
+        g = f.require_group(base)
+        vars_group = g.require_group("cell").require_group("vars") if l.cell else g.require_group("vars")
+        if l.cell:
+            g.require_group("vars")
+        for i, a in enumerate(arrays):
+            vars_group.create_dataset(str(i), data=a)
+
+
+def _legacy_weights(l):
+    """(weight name, array) of a layer as tf.keras lists them; a nested model's are its
+    layers' in order, each named after its own layer."""
+    if l.sub is not None:
+        return [w for inner in l.sub.layers for w in _legacy_weights(inner)]
+    prefix = f"{l.name}/{l.cell}/" if l.cell else f"{l.name}/"
+    return [(prefix + n + ":0", a) for n, a in l.weights]
 
 
 def _empty(f, path):
@@ -137,26 +195,7 @@ def write_keras(path, m, variant="keras3", version="3.3.3", config_override=None
     import io
     buf = io.BytesIO()
     with h5py.File(buf, "w") as f:
-        counts = {}
-        if variant == "keras3":
-            _empty(f, "layers/" + snake("InputLayer"))
-        for l in m.layers:
-            arrays = [a for _, a in l.weights]
-            if weight_override:
-                arrays = weight_override(l, arrays)
-            if variant == "keras3":
-                s = snake(l.cls)
-                n = counts.get(s, -1) + 1
-                counts[s] = n
-                base = "layers/" + s + (f"_{n}" if n else "")
-            else:
-                base = "_layer_checkpoint_dependencies/" + l.name
-            g = f.require_group(base)
-            vars_group = g.require_group("cell").require_group("vars") if l.cell else g.require_group("vars")
-            if l.cell:
-                g.require_group("vars")
-            for i, a in enumerate(arrays):
-                vars_group.create_dataset(str(i), data=a)
+        _write_vars(f, "", m.layers, variant, weight_override)
         f.require_group("vars")
         f.require_group("optimizer").require_group("vars")
     config = config_override if config_override is not None else keras3_config(m)
@@ -166,10 +205,11 @@ def write_keras(path, m, variant="keras3", version="3.3.3", config_override=None
         z.writestr("model.weights.h5", buf.getvalue())
 
 
-def write_legacy_h5(path, m, version="2.15.0", with_config=True):
+def write_legacy_h5(path, m, version="2.15.0", with_config=True, config_override=None):
     with h5py.File(path, "w") as f:
         if with_config:
-            f.attrs["model_config"] = json.dumps(keras2_config(m)).encode("utf8")
+            config = config_override if config_override is not None else keras2_config(m)
+            f.attrs["model_config"] = json.dumps(config).encode("utf8")
         f.attrs["keras_version"] = version.encode("utf8")
         f.attrs["backend"] = b"tensorflow"
         mw = f.create_group("model_weights")
@@ -180,8 +220,22 @@ def write_legacy_h5(path, m, version="2.15.0", with_config=True):
         mw.create_group(m.input_name).attrs["weight_names"] = np.array([], dtype="S1")
         for l in sorted(m.layers, key=lambda l: l.name):
             g = mw.create_group(l.name)
-            prefix = f"{l.name}/{l.cell}/" if l.cell else f"{l.name}/"
-            wn = [(prefix + n + ":0").encode("utf8") for n, _ in l.weights]
-            g.attrs["weight_names"] = np.array(wn) if wn else np.array([], dtype="S1")
-            for n, (_, a) in zip(wn, l.weights):
-                g.create_dataset(n.decode(), data=a)
+            ws = _legacy_weights(l)
+            g.attrs["weight_names"] = np.array([n.encode("utf8") for n, _ in ws]) if ws else np.array([], dtype="S1")
+            for n, a in ws:
+                g.create_dataset(n, data=a)
+
+
+def seed_files(m, tmp_dir):
+    """The fuzz target's inputs for model `m` (tests/fuzz/fuzz_keras.cpp): the .keras zip,
+    the legacy .h5, and the split forms CONFIG@@WEIGHTS@@H5 of both layouts."""
+    import os
+    k, h = os.path.join(tmp_dir, m.name + ".keras"), os.path.join(tmp_dir, m.name + ".h5")
+    write_keras(k, m)
+    write_legacy_h5(h, m)
+    zipped, legacy = open(k, "rb").read(), open(h, "rb").read()
+    with zipfile.ZipFile(k) as z:
+        config, weights = z.read("config.json"), z.read("model.weights.h5")
+    return {m.name + ".keras": zipped, m.name + ".h5": legacy,
+            m.name + ".split": config + b"@@WEIGHTS@@" + weights,
+            m.name + ".legacy.split": json.dumps(keras2_config(m)).encode() + b"@@WEIGHTS@@" + legacy}

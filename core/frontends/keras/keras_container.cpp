@@ -415,6 +415,17 @@ KerasFile read_keras_bytes(const std::string& path, std::string bytes) {
   return read_h5(path, std::move(bytes));
 }
 
+KerasFile read_keras_parts(const std::string& path, const std::string& config_json, std::string weights_h5) {
+  KerasFile k;
+  if (config_json.size() > kMaxJsonBytes) throw FrontendError(path, "config is larger than 64 MiB", "keras");
+  k.model = parse(path, config_json, "config.json");
+  auto h5 = std::make_unique<Hdf5Image>(path, "weights", std::move(weights_h5));
+  const bool legacy = h5->is_group("model_weights");
+  k.variant = legacy ? "legacy h5" : h5->exists("_layer_checkpoint_dependencies") ? "keras2 zip" : "keras3 zip";
+  k.weights = std::make_unique<WeightStore>(path, std::move(h5), legacy);
+  return k;
+}
+
 KerasFile read_keras_file(const std::string& path) {
   std::uint64_t size = 0;
   const int fd = util::open_regular_file(path, util::kMaxReadBytes, path, size);

@@ -61,8 +61,14 @@ struct KerasFile {
 /// Reads a .keras zip or a legacy .h5 (chosen by content). Throws FrontendError.
 KerasFile read_keras_file(const std::string& path);
 
-/// The same from bytes already in memory (the fuzz target).
+/// The same from bytes already in memory (a zip's must also be the file at `path`).
 KerasFile read_keras_bytes(const std::string& path, std::string bytes);
+
+/// A model from its two parts: config JSON ({"class_name", "config"}) and an HDF5
+/// weights image in either layout (model.weights.h5, or a legacy file with
+/// model_weights/). The fuzz target reads this form: a zip's CRC would refuse
+/// nearly every mutation of the config before it is parsed.
+KerasFile read_keras_parts(const std::string& path, const std::string& config_json, std::string weights_h5);
 
 /// Keras's naming.to_snake_case: "Conv2DTranspose" -> "conv2d_transpose",
 /// "PReLU" -> "p_re_lu" (the .keras weight groups are named after it).
