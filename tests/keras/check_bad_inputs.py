@@ -16,7 +16,7 @@ import h5py
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from keras_writer import Layer, Model, keras3_config, write_keras, write_legacy_h5  # noqa: E402
+from keras_writer import report, Layer, Model, keras3_config, write_keras, write_legacy_h5  # noqa: E402
 
 
 def small_model(input_shape=(8, 8, 3)):
@@ -133,9 +133,7 @@ def main():
         print(f"free_dimensions with --input-shape: exit {r.returncode}")
         if r.returncode != 0:
             failures.append(f"--input-shape: exit {r.returncode}: {r.stderr.strip()}")
-    for f in failures:
-        print("FAIL:", f)
-    return 1 if failures else 0
+    return report(failures)
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from keras_writer import Layer, Model, write_keras, write_legacy_h5  # noqa: E402
+from keras_writer import report, Layer, Model, write_keras, write_legacy_h5  # noqa: E402
 
 torch.manual_seed(0)
 np.random.seed(0)
@@ -326,7 +326,7 @@ class NestedModel(nn.Module):
 def nested_configs(m):
     """The shared Dense's second call (node 1) and the merges after it, added to the
     writer's configs by hand (the writer makes one call per layer)."""
-    from keras_writer import keras2_config, keras3_config
+    from keras_writer import report, keras2_config, keras3_config
     k3, k2 = keras3_config(m), keras2_config(m)
     kt = lambda n, i=0: {"class_name": "__keras_tensor__", "config": {"keras_history": [n, i, 0]}}  # noqa: E731
     for cfg, k3style in ((k3, True), (k2, False)):
@@ -434,9 +434,7 @@ def main():
         print(f"compile --target coral seq_cnn.keras: exit {r.returncode}, {size} bytes")
         if r.returncode != 0 or size == 0:
             failures.append(f"compile --target coral: exit {r.returncode}, {size} bytes: {r.stderr.strip()[-300:]}")
-    for f in failures:
-        print("FAIL:", f)
-    return 1 if failures else 0
+    return report(failures)
 
 
 if __name__ == "__main__":

@@ -62,6 +62,13 @@ class Model:
         self.outputs = outputs or [layers[-1].name]
 
 
+def report(failures):
+    """The test scripts' end: every failure on its own line; the exit status."""
+    for f in failures:
+        print("FAIL:", f)
+    return 1 if failures else 0
+
+
 def _node(layers, name):
     """The node index a reference to layer `name` carries: a Functional model counts its
     own construction node first (functional.py get_config, kept_nodes = 1)."""
@@ -71,16 +78,25 @@ def _node(layers, name):
     return 0
 
 
-def _k3_layer(l):
+def _layer_config(l, model_config, dtype):
+    """A nested model's whole config (renamed), or the layer's config with the keys
+    every layer serialises; None for the former."""
     if l.sub is not None:
-        d = keras3_config(l.sub)
+        d = model_config(l.sub)
         d["config"]["name"] = l.name
-        return d
+        return d, None
     cfg = dict(l.config)
     cfg.setdefault("name", l.name)
     cfg.setdefault("trainable", True)
-    cfg.setdefault("dtype", {"module": "keras", "class_name": "DTypePolicy", "config": {"name": "float32"},
-                             "registered_name": None})
+    cfg.setdefault("dtype", dtype)
+    return None, cfg
+
+
+def _k3_layer(l):
+    nested, cfg = _layer_config(l, keras3_config, {"module": "keras", "class_name": "DTypePolicy",
+                                                  "config": {"name": "float32"}, "registered_name": None})
+    if nested:
+        return nested
     return {"module": "keras.layers", "class_name": l.cls, "config": cfg, "registered_name": None}
 
 
@@ -119,14 +135,9 @@ def keras3_config(m):
 
 def keras2_config(m):
     def legacy(l):
-        if l.sub is not None:
-            d = keras2_config(l.sub)
-            d["config"]["name"] = l.name
-            return d
-        cfg = dict(l.config)
-        cfg.setdefault("name", l.name)
-        cfg.setdefault("trainable", True)
-        cfg.setdefault("dtype", "float32")
+        nested, cfg = _layer_config(l, keras2_config, "float32")
+        if nested:
+            return nested
         if "negative_slope" in cfg and l.cls == "LeakyReLU":
             cfg["alpha"] = cfg.pop("negative_slope")
         return {"class_name": l.cls, "config": cfg}

@@ -13,6 +13,7 @@
 // `padding="same"` pads as TensorFlow does: total = max((ceil(in/s)-1)*s + (k-1)*d+1 - in, 0),
 // total/2 before and the rest after.
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <cmath>
 #include <cstring>
@@ -168,6 +169,22 @@ std::string main_output(Builder& b, const LayerCall& c) {
   return is_linear(act) ? b.result(c) : b.result(c, "/pre_activation");
 }
 
+// A row-major [n0, n1, n2] array with its axes reordered: out dims are n[perm[0]],
+// n[perm[1]], n[perm[2]] (HWIO -> OHWI is [taps, in, out] with perm {2, 0, 1}).
+std::vector<float> permuted(const std::vector<float>& v, const std::array<std::int64_t, 3>& n, const std::array<int, 3>& perm) {
+  std::vector<float> out(v.size());
+  const std::array<std::int64_t, 3> stride{n[1] * n[2], n[2], 1};
+  const std::int64_t a = n[static_cast<std::size_t>(perm[0])], b = n[static_cast<std::size_t>(perm[1])],
+                     c = n[static_cast<std::size_t>(perm[2])];
+  const std::int64_t sa = stride[static_cast<std::size_t>(perm[0])], sb = stride[static_cast<std::size_t>(perm[1])],
+                     sc = stride[static_cast<std::size_t>(perm[2])];
+  std::size_t o = 0;
+  for (std::int64_t i = 0; i < a; ++i)
+    for (std::int64_t j = 0; j < b; ++j)
+      for (std::int64_t k = 0; k < c; ++k) out[o++] = v[static_cast<std::size_t>(i * sa + j * sb + k * sc)];
+  return out;
+}
+
 // [N, L, C] <-> [N, 1, L, C]: 1-D layers run as their 2-D forms.
 std::string to_2d(Builder& b, const LayerCall& c, const std::string& x, const Shape& xs) {
   const std::string y = b.tensor(c.out + "/as_2d");
@@ -210,13 +227,7 @@ std::string conv_core(Builder& b, const LayerCall& c, const std::string& x, int 
   const bool bias = b.get_bool(c, "use_bias", true);
   if (bias) want.push_back({"bias", {filters}});
   const auto w = b.weights(c, want);
-  // HWIO -> OHWI: o[f][i][j][ch] = w[i][j][ch][f]
-  const std::int64_t taps = k[0] * k[1];
-  std::vector<float> ohwi(static_cast<std::size_t>(filters * taps * ci));
-  for (std::int64_t t = 0; t < taps; ++t)
-    for (std::int64_t ch = 0; ch < ci; ++ch)
-      for (std::int64_t f = 0; f < filters; ++f)
-        ohwi[static_cast<std::size_t>((f * taps + t) * ci + ch)] = w[0].values[static_cast<std::size_t>((t * ci + ch) * filters + f)];
+  std::vector<float> ohwi = permuted(w[0].values, {k[0] * k[1], ci, filters}, {2, 0, 1});  // HWIO -> OHWI
   Ints pads;
   if (padding == "causal") pads = {0, (k[1] - 1) * d[1], 0, 0};
   else pads = window_pads(b, c, padding, xs, k, s, d);
@@ -248,12 +259,8 @@ std::string depthwise(Builder& b, const LayerCall& c, const std::string& x, cons
                       const Ints& k, const Ints& s, const Ints& d, const std::string& padding, const std::string& out,
                       const std::string& name) {
   const Shape xs = b.shape_of(c, x);
-  const std::int64_t cin = w.shape[2], mult = w.shape[3], taps = k[0] * k[1];
-  std::vector<float> dw(static_cast<std::size_t>(cin * mult * taps));
-  for (std::int64_t t = 0; t < taps; ++t)
-    for (std::int64_t ch = 0; ch < cin; ++ch)
-      for (std::int64_t m = 0; m < mult; ++m)
-        dw[static_cast<std::size_t>((ch * mult + m) * taps + t)] = w.values[static_cast<std::size_t>((t * cin + ch) * mult + m)];
+  const std::int64_t cin = w.shape[2], mult = w.shape[3];
+  std::vector<float> dw = permuted(w.values, {k[0] * k[1], cin, mult}, {1, 2, 0});  // channel c*mult+m major
   std::vector<std::string> ins{x, b.constant(name + "/depthwise_kernel", {cin * mult, k[0], k[1], 1}, std::move(dw))};
   if (bias) ins.push_back(b.constant(name + "/bias", {cin * mult}, std::vector<float>(bias, bias + cin * mult)));
   auto& op = b.emit("Conv", ins, {out}, name);
@@ -315,10 +322,7 @@ std::vector<std::string> separable_conv2d(Builder& b, const LayerCall& c) {
                                     b.tensor(c.out + "/depthwise"), c.out + "/depthwise");
   // pointwise [1, 1, in*mult, filters] -> OHWI [filters, 1, 1, in*mult]
   const std::int64_t ci = cin * g.mult;
-  std::vector<float> pw(static_cast<std::size_t>(filters * ci));
-  for (std::int64_t ch = 0; ch < ci; ++ch)
-    for (std::int64_t f = 0; f < filters; ++f)
-      pw[static_cast<std::size_t>(f * ci + ch)] = w[1].values[static_cast<std::size_t>(ch * filters + f)];
+  std::vector<float> pw = permuted(w[1].values, {1, ci, filters}, {2, 0, 1});
   std::vector<std::string> ins{mid, b.constant(c.out + "/pointwise_kernel", {filters, 1, 1, ci}, std::move(pw))};
   if (bias) ins.push_back(b.constant(c.out + "/bias", {filters}, w[2].values));
   auto& op = b.emit("Conv", ins, {main_output(b, c)}, c.out);
@@ -366,13 +370,7 @@ std::vector<std::string> conv2d_transpose(Builder& b, const LayerCall& c) {
     pads[2 + i] = std::max<std::int64_t>(rest, 0);
     out_pad[i] = std::max<std::int64_t>(-rest, 0);
   }
-  // [kh, kw, filters, in] -> [in, filters, kh, kw]
-  const std::int64_t taps = k[0] * k[1];
-  std::vector<float> iohw(static_cast<std::size_t>(cin * filters * taps));
-  for (std::int64_t t = 0; t < taps; ++t)
-    for (std::int64_t f = 0; f < filters; ++f)
-      for (std::int64_t ch = 0; ch < cin; ++ch)
-        iohw[static_cast<std::size_t>((ch * filters + f) * taps + t)] = w[0].values[static_cast<std::size_t>((t * filters + f) * cin + ch)];
+  std::vector<float> iohw = permuted(w[0].values, {k[0] * k[1], filters, cin}, {2, 1, 0});  // -> [in, filters, kh, kw]
   const std::string nchw = b.tensor(c.out + "/nchw_in"), nchw_out = b.tensor(c.out + "/nchw_out");
   b.emit("Transpose", {c.inputs[0]}, {nchw}, c.out + "/to_nchw").attributes["perm"] = Ints{0, 3, 1, 2};
   std::vector<std::string> ins{nchw, b.constant(c.out + "/kernel", {cin, filters, k[0], k[1]}, std::move(iohw))};
@@ -402,10 +400,7 @@ std::vector<std::string> dense(Builder& b, const LayerCall& c) {
   const auto w = b.weights(c, want);
   const std::string y = main_output(b, c);
   if (xs.size() == 2) {  // Gemm(x, W^T [units, in], bias), transB = 1 (PyTorch's Linear form)
-    std::vector<float> wt(static_cast<std::size_t>(units * in));
-    for (std::int64_t i = 0; i < in; ++i)
-      for (std::int64_t u = 0; u < units; ++u)
-        wt[static_cast<std::size_t>(u * in + i)] = w[0].values[static_cast<std::size_t>(i * units + u)];
+    std::vector<float> wt = permuted(w[0].values, {1, in, units}, {2, 0, 1});
     std::vector<std::string> ins{c.inputs[0], b.constant(c.out + "/kernel", {units, in}, std::move(wt))};
     if (bias) ins.push_back(b.constant(c.out + "/bias", {units}, w[1].values));
     b.emit("Gemm", ins, {y}, c.out).attributes["transB"] = std::int64_t{1};

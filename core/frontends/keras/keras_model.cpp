@@ -650,18 +650,6 @@ ir::Graph ModelReader::read() {
     g.outputs.push_back(o);
   }
   b_.infer_pending(nullptr);
-  // Drop constants nothing reads (a layer that failed over to another form).
-  std::set<std::string> live(g.inputs.begin(), g.inputs.end());
-  live.insert(g.outputs.begin(), g.outputs.end());
-  for (const auto& op : g.ops) {
-    live.insert(op.inputs.begin(), op.inputs.end());
-    live.insert(op.outputs.begin(), op.outputs.end());
-  }
-  std::vector<std::string> dead;
-  for (const auto& tn : g.tensors.by_name())
-    if (!live.count(tn->first)) dead.push_back(tn->first);
-  for (const auto& n : dead) g.tensors.erase(n);
-
   auto& md = g.metadata;
   md["source.format"] = "keras";
   md["source.producer"] = file_.keras_version.empty() ? "Keras" : "Keras " + file_.keras_version;
