@@ -155,58 +155,35 @@ std::string Builder::fresh(const std::string& base) {
   }
 }
 
-std::string Builder::tensor(const std::string& base, ir::DType dtype) {
-  ir::Tensor t;
-  t.name = fresh(base);
-  t.dtype = dtype;
+std::string Builder::add(ir::Tensor t) {
   const std::string n = t.name;
+  used_.insert(n);
   graph_.add_tensor(std::move(t));
   return n;
 }
+
+std::string Builder::tensor(const std::string& base, ir::DType dtype) { return add({fresh(base), dtype, ir::Shape::unknown_rank(), {}, {}}); }
 
 std::string Builder::result(const LayerCall& c, const std::string& suffix, ir::DType dtype) {
   std::string n = c.out + suffix;
-  if (graph_.find_tensor(n) || (!suffix.empty() && !used_.insert(n).second)) n = fresh(n);
-  used_.insert(n);
-  ir::Tensor t;
-  t.name = n;
-  t.dtype = dtype;
-  graph_.add_tensor(std::move(t));
-  return n;
+  if (graph_.find_tensor(n) || (!suffix.empty() && used_.count(n))) n = fresh(n);
+  return add({n, dtype, ir::Shape::unknown_rank(), {}, {}});
 }
 
 std::string Builder::constant(const std::string& base, const std::vector<std::int64_t>& shape, std::vector<float> values) {
-  ir::Tensor t;
-  t.name = fresh(base);
-  t.dtype = ir::DType::Float32;
-  t.shape = ir::Shape::of(shape);
-  t.data = ir::ConstantData::copy_of(values.data(), values.size() * sizeof(float));
-  const std::string n = t.name;
-  graph_.add_tensor(std::move(t));
-  return n;
+  return add({fresh(base), ir::DType::Float32, ir::Shape::of(shape),
+              ir::ConstantData::copy_of(values.data(), values.size() * sizeof(float)), {}});
 }
 
 std::string Builder::ints(const std::string& base, const std::vector<std::int64_t>& v) {
-  ir::Tensor t;
-  t.name = fresh(base);
-  t.dtype = ir::DType::Int64;
-  t.shape = ir::Shape::of({static_cast<std::int64_t>(v.size())});
-  t.data = ir::ConstantData::copy_of(v.data(), v.size() * sizeof(std::int64_t));
-  const std::string n = t.name;
-  graph_.add_tensor(std::move(t));
-  return n;
+  return add({fresh(base), ir::DType::Int64, ir::Shape::of({static_cast<std::int64_t>(v.size())}),
+              ir::ConstantData::copy_of(v.data(), v.size() * sizeof(std::int64_t)), {}});
 }
 
 ir::Operation& Builder::emit(const std::string& type, std::vector<std::string> inputs, std::vector<std::string> outputs,
                              const std::string& name) {
-  ir::Operation op;
-  op.op_type = type;
-  op.kind = ir::op_kind_from_name(type).value_or(ir::OpKind::Unknown);
-  op.inputs = std::move(inputs);
-  op.outputs = std::move(outputs);
-  op.name = fresh(name);
-  graph_.ops.push_back(std::move(op));
-  return graph_.ops.back();
+  return graph_.ops.emplace_back(ir::Operation{fresh(name), ir::op_kind_from_name(type).value_or(ir::OpKind::Unknown), type,
+                                               std::move(inputs), std::move(outputs), {}, {}});
 }
 
 // Shape inference over the ops emitted since the last run, on a small graph of

@@ -90,6 +90,8 @@ class Builder {
   void infer_pending(const LayerCall* c);
 
  private:
+  std::string add(ir::Tensor t);  // adds `t` (its name already unique) and returns the name
+
   std::string path_;
   int keras_major_;
   const WeightStore* weights_ = nullptr;
