@@ -13,16 +13,14 @@
 //    the layer's datasets in order. An attribute larger than 64512 bytes is split into
 //    `<name>0`, `<name>1`, ...
 #include "core/frontends/keras/keras_container.h"
+#include "core/frontends/keras/keras_hdf5.h"
 
-#include <hdf5.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cctype>
 #include <cstring>
 #include <filesystem>
-#include <mutex>
 #include <regex>
 
 #include "core/errors.h"
@@ -35,220 +33,56 @@ namespace ec::frontends::keras {
 namespace {
 
 constexpr std::uint64_t kMaxJsonBytes = std::uint64_t{64} << 20;  // config.json, model_config
-constexpr std::size_t kMaxRank = 8;
 constexpr std::size_t kMaxListEntries = 1'000'000;  // layer_names, weight_names
-
-// libhdf5 keeps global state; one caller at a time, its error stack never printed.
-std::mutex& h5_mutex() {
-  static std::mutex m;
-  return m;
-}
-
-struct H5Lock {
-  std::lock_guard<std::mutex> lock{h5_mutex()};
-  H5Lock() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
-};
-
-// An hid_t closed by the matching H5?close when it goes out of scope.
-class Hid {
- public:
-  Hid(hid_t id, herr_t (*close)(hid_t)) : id_(id), close_(close) {}
-  ~Hid() {
-    if (id_ >= 0) close_(id_);
-  }
-  Hid(const Hid&) = delete;
-  Hid& operator=(const Hid&) = delete;
-  hid_t get() const { return id_; }
-  bool ok() const { return id_ >= 0; }
-
- private:
-  hid_t id_;
-  herr_t (*close_)(hid_t);
-};
 
 std::string shown(const std::string& s) { return excerpt(s, 80); }
 
 }  // namespace
 
+// The HDF5 part as read by snapshot_hdf5 (keras_hdf5.h): libhdf5 never runs in this process.
 class Hdf5Image {
  public:
-  Hdf5Image(const std::string& path, const std::string& what, std::string bytes) : path_(path), what_(what) {
-    size_ = bytes.size();
-    if (size_ < 8 || std::memcmp(bytes.data(), "\x89HDF\r\n\x1a\n", 8) != 0)
-      fail("is not an HDF5 file (no HDF5 signature)");
-    H5Lock lock;
-    Hid fapl(H5Pcreate(H5P_FILE_ACCESS), &H5Pclose);
-    if (!fapl.ok() || H5Pset_fapl_core(fapl.get(), 1 << 16, 0) < 0 ||
-        H5Pset_file_image(fapl.get(), bytes.data(), bytes.size()) < 0)
-      fail("cannot be handed to libhdf5");
-    bytes = std::string();  // the property list holds its own copy
-    static std::atomic<unsigned> serial{0};
-    const std::string name = "edgecompiler-keras-" + std::to_string(serial++);
-    file_ = H5Fopen(name.c_str(), H5F_ACC_RDONLY, fapl.get());
-    if (file_ < 0) fail("is damaged or truncated (libhdf5 cannot open it)");
-  }
-  ~Hdf5Image() {
-    if (file_ >= 0) {
-      H5Lock lock;
-      H5Fclose(file_);
-    }
-  }
-  Hdf5Image(const Hdf5Image&) = delete;
-  Hdf5Image& operator=(const Hdf5Image&) = delete;
+  Hdf5Image(const std::string& path, const std::string& what, std::string bytes)
+      : path_(path), what_(what), snap_(snapshot_hdf5(path, what, bytes)) {}
 
   [[noreturn]] void fail(const std::string& why) const { throw FrontendError(path_, what_ + " " + why, "keras"); }
-  std::uint64_t size() const { return size_; }
 
-  /// True when every component of `path` ("a/b/c") exists (links checked one by one,
-  /// as libhdf5 asks).
-  bool exists(const std::string& path) const {
-    H5Lock lock;
-    return exists_locked(path);
-  }
-
-  /// True when `path` names a group.
+  bool exists(const std::string& path) const { return snap_.count(path.empty() ? "/" : path) > 0; }
   bool is_group(const std::string& path) const {
-    H5Lock lock;
-    if (!exists_locked(path)) return false;
-    H5O_info_t info;
-    if (H5Oget_info_by_name(file_, path.c_str(), &info, H5P_DEFAULT) < 0) return false;
-    return info.type == H5O_TYPE_GROUP;
+    const auto it = snap_.find(path.empty() ? "/" : path);
+    return it != snap_.end() && it->second.group;
   }
-
-  /// Names of the links in group `path`.
+  /// Names of the members of group `path`.
   std::vector<std::string> children(const std::string& path) const {
-    H5Lock lock;
     std::vector<std::string> out;
-    if (!exists_locked(path)) return out;
-    Hid g(H5Gopen2(file_, path.c_str(), H5P_DEFAULT), &H5Gclose);
-    if (!g.ok()) return out;
-    H5G_info_t info;
-    if (H5Gget_info(g.get(), &info) < 0) fail("group '" + shown(path) + "' is damaged");
-    if (info.nlinks > kMaxListEntries || info.nlinks > size_)
-      fail("group '" + shown(path) + "' declares " + std::to_string(info.nlinks) + " members; refused");
-    for (hsize_t i = 0; i < info.nlinks; ++i) {
-      const ssize_t n = H5Lget_name_by_idx(g.get(), ".", H5_INDEX_NAME, H5_ITER_INC, i, nullptr, 0, H5P_DEFAULT);
-      if (n < 0 || static_cast<std::uint64_t>(n) > size_) fail("group '" + shown(path) + "' has a damaged member name");
-      std::string name(static_cast<std::size_t>(n) + 1, '\0');
-      if (H5Lget_name_by_idx(g.get(), ".", H5_INDEX_NAME, H5_ITER_INC, i, name.data(), name.size(), H5P_DEFAULT) < 0)
-        fail("group '" + shown(path) + "' has a damaged member name");
-      name.resize(static_cast<std::size_t>(n));
-      out.push_back(std::move(name));
+    const std::string prefix = path.empty() || path == "/" ? "" : path + "/";
+    for (auto it = snap_.lower_bound(prefix); it != snap_.end() && it->first.compare(0, prefix.size(), prefix) == 0; ++it) {
+      const std::string rest = it->first.substr(prefix.size());
+      if (!rest.empty() && rest != "/" && rest.find('/') == std::string::npos) out.push_back(rest);
     }
     return out;
   }
-
   /// The string(s) of attribute `attr` on object `obj` ("/" = root); nullopt when absent.
   std::optional<std::vector<std::string>> strings(const std::string& obj, const std::string& attr) const {
-    H5Lock lock;
-    if (obj != "/" && !exists_locked(obj)) return std::nullopt;
-    if (H5Aexists_by_name(file_, obj.c_str(), attr.c_str(), H5P_DEFAULT) <= 0) return std::nullopt;
-    const std::string where = "attribute '" + shown(attr) + "' of '" + shown(obj) + "'";
-    Hid a(H5Aopen_by_name(file_, obj.c_str(), attr.c_str(), H5P_DEFAULT, H5P_DEFAULT), &H5Aclose);
-    if (!a.ok()) fail(where + " cannot be opened");
-    Hid type(H5Aget_type(a.get()), &H5Tclose);
-    Hid space(H5Aget_space(a.get()), &H5Sclose);
-    if (!type.ok() || !space.ok()) fail(where + " is damaged");
-    if (H5Tget_class(type.get()) != H5T_STRING) fail(where + " is not a string");
-    const int rank = H5Sget_simple_extent_ndims(space.get());
-    if (rank < 0 || rank > 1) fail(where + " is not a string or a list of strings");
-    hsize_t n = 1;
-    if (rank == 1 && H5Sget_simple_extent_dims(space.get(), &n, nullptr) < 0) fail(where + " is damaged");
-    if (n > kMaxListEntries || n > size_) fail(where + " declares " + std::to_string(n) + " strings; refused");
-    std::vector<std::string> out;
-    const htri_t vlen = H5Tis_variable_str(type.get());
-    if (vlen < 0) fail(where + " is damaged");
-    if (vlen) {
-      Hid mem(H5Tcopy(H5T_C_S1), &H5Tclose);
-      if (!mem.ok() || H5Tset_size(mem.get(), H5T_VARIABLE) < 0) fail(where + " cannot be read");
-      std::vector<char*> ptrs(static_cast<std::size_t>(n), nullptr);
-      if (H5Aread(a.get(), mem.get(), ptrs.data()) < 0) fail(where + " cannot be read (damaged)");
-      std::uint64_t total = 0;
-      for (char* p : ptrs) {
-        std::string s = p ? std::string(p, strnlen(p, kMaxJsonBytes)) : std::string();
-        total += s.size();
-        out.push_back(std::move(s));
-      }
-      H5Dvlen_reclaim(mem.get(), space.get(), H5P_DEFAULT, ptrs.data());
-      if (total > kMaxJsonBytes) fail(where + " is larger than " + std::to_string(kMaxJsonBytes) + " bytes");
-      return out;
-    }
-    const std::size_t each = H5Tget_size(type.get());
-    if (each == 0 || each > kMaxJsonBytes || n * each > size_ * 2 + 1024)
-      fail(where + " declares " + std::to_string(n) + " strings of " + std::to_string(each) + " bytes; refused");
-    Hid mem(H5Tcopy(H5T_C_S1), &H5Tclose);
-    if (!mem.ok() || H5Tset_size(mem.get(), each) < 0 || H5Tset_strpad(mem.get(), H5T_STR_NULLPAD) < 0)
-      fail(where + " cannot be read");
-    std::string buf(static_cast<std::size_t>(n * each), '\0');
-    if (H5Aread(a.get(), mem.get(), buf.data()) < 0) fail(where + " cannot be read (damaged)");
-    for (hsize_t i = 0; i < n; ++i) {
-      std::string s = buf.substr(static_cast<std::size_t>(i * each), each);
-      s.resize(strnlen(s.data(), s.size()));
-      out.push_back(std::move(s));
-    }
-    return out;
+    const auto it = snap_.find(obj.empty() ? "/" : obj);
+    if (it == snap_.end()) return std::nullopt;
+    const auto a = it->second.attrs.find(attr);
+    if (a == it->second.attrs.end()) return std::nullopt;
+    return a->second;
   }
-
-  /// Dataset `path` as f32 (HDF5 converts any float or integer type).
+  /// Dataset `path` as f32.
   WeightArray read(const std::string& path) const {
-    H5Lock lock;
     const std::string where = "dataset '" + shown(path) + "'";
-    if (!exists_locked(path)) fail(where + " is missing");
-    Hid d(H5Dopen2(file_, path.c_str(), H5P_DEFAULT), &H5Dclose);
-    if (!d.ok()) fail(where + " cannot be opened (not a dataset, or damaged)");
-    Hid type(H5Dget_type(d.get()), &H5Tclose);
-    Hid space(H5Dget_space(d.get()), &H5Sclose);
-    if (!type.ok() || !space.ok()) fail(where + " is damaged");
-    const H5T_class_t cls = H5Tget_class(type.get());
-    if (cls != H5T_FLOAT && cls != H5T_INTEGER)
-      fail(where + " holds neither floats nor integers (bfloat16 and other opaque types are not supported)");
-    const std::size_t es = H5Tget_size(type.get());
-    if (es == 0 || es > 8) fail(where + " has an element size of " + std::to_string(es) + " bytes");
-    const int rank = H5Sget_simple_extent_ndims(space.get());
-    if (rank < 0 || static_cast<std::size_t>(rank) > kMaxRank) fail(where + " has rank " + std::to_string(rank));
-    std::vector<hsize_t> dims(static_cast<std::size_t>(rank));
-    if (rank > 0 && H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr) < 0) fail(where + " is damaged");
-    // Every allocation is bounded by the file: stored bytes cannot exceed it, except
-    // through a compression filter (allowed up to 1024:1).
-    Hid dcpl(H5Dget_create_plist(d.get()), &H5Pclose);
-    const int filters = dcpl.ok() ? H5Pget_nfilters(dcpl.get()) : 0;
-    const std::uint64_t limit = std::min<std::uint64_t>(filters > 0 ? size_ * 1024 : size_, util::kMaxReadBytes);
-    WeightArray w;
-    w.where = path;
-    std::uint64_t numel = 1;
-    for (hsize_t v : dims) {
-      if (v != 0 && numel > limit / v) fail(where + " declares more elements than the file can hold");
-      numel *= v;
-      w.shape.push_back(static_cast<std::int64_t>(v));
-    }
-    if (numel * es > limit || numel * sizeof(float) > util::kMaxReadBytes)
-      fail(where + " declares " + std::to_string(numel * es) + " bytes, more than the file can hold");
-    w.values.resize(static_cast<std::size_t>(numel));
-    if (numel && H5Dread(d.get(), H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, w.values.data()) < 0)
-      fail(where + " cannot be read (truncated or damaged)");
-    return w;
+    const auto it = snap_.find(path);
+    if (it == snap_.end()) fail(where + " is missing");
+    if (it->second.group) fail(where + " is a group, not a dataset");
+    if (!it->second.unreadable.empty()) fail(where + " " + it->second.unreadable);
+    return {path, it->second.shape, it->second.values};
   }
 
  private:
-  bool exists_locked(const std::string& path) const {
-    if (path.empty() || path == "/") return true;
-    std::string prefix;
-    std::size_t i = 0;
-    while (i <= path.size()) {
-      const auto slash = std::min(path.find('/', i), path.size());
-      const std::string part = path.substr(i, slash - i);
-      if (part.empty()) return false;
-      prefix += (prefix.empty() ? "" : "/") + part;
-      if (H5Lexists(file_, prefix.c_str(), H5P_DEFAULT) <= 0) return false;
-      if (H5Oexists_by_name(file_, prefix.c_str(), H5P_DEFAULT) <= 0) return false;
-      i = slash + 1;
-    }
-    return true;
-  }
-
   std::string path_, what_;
-  std::uint64_t size_ = 0;
-  hid_t file_ = -1;
+  Hdf5Snapshot snap_;
 };
 
 WeightStore::WeightStore(std::string path, std::unique_ptr<Hdf5Image> h5, bool legacy)
