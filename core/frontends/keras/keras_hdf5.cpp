@@ -277,10 +277,10 @@ Hdf5Snapshot snapshot_hdf5(const std::string& path, const std::string& what, con
   }
   ::close(fds[1]);
   // The child's output: groups, attributes and the values as f32 (4 bytes per element of
-  // at most 1024x the file); a deadline that grows with the file (5 s + 20 MB/s).
+  // at most 1024x the file); a deadline that grows with the file (3 s + 20 MB/s).
   const std::uint64_t cap = std::min<std::uint64_t>(util::kMaxReadBytes + bytes.size() * 4 + (1 << 20),
                                                     std::uint64_t{3} << 31);
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(5000 + bytes.size() / 20000);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(3000 + bytes.size() / 20000);
   std::string data;
   std::string problem;
   char buf[1 << 16];
