@@ -99,6 +99,14 @@ def make_cases(d):
     write_keras(p, m, config_override=cfg)
     cases["absurd_filters"] = (p, "out of range")
 
+    # Found by fuzz_keras: libhdf5 1.10 loops for ever on this file's damaged global heap;
+    # it runs in a reader process with a deadline.
+    regression = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fuzz", "regressions", "keras",
+                              "hang_in_libhdf5_global_heap.h5")
+    p = os.path.join(d, "libhdf5_hangs.h5")
+    shutil.copy(regression, p)
+    cases["libhdf5_does_not_finish"] = (p, "took too long to read")
+
     free = small_model((None, None, 3))
     p = os.path.join(d, "free_dims.keras")
     write_keras(p, free)
