@@ -99,6 +99,21 @@ def main():
         " \"op_profile\": [{\"name\": \"conv\", \"op_type\": \"Conv\", \"ms\": 1.5}]}', '{}', 'edgecompile 0.1.0', 'host-cpu', 4.25);"
         "PRAGMA user_version=2;")
     con.close()
+    # Keras: the test models of tests/keras (PyTorch weights in Keras layouts), each as a
+    # .keras zip, a legacy .h5 and the split CONFIG@@WEIGHTS@@H5 forms fuzz_keras reads.
+    try:
+        import tempfile
+        sys.path.insert(0, os.path.join(ROOT, "tests", "keras"))
+        import check_keras
+        import keras_writer
+        with tempfile.TemporaryDirectory() as tmp:
+            for cls in (check_keras.SeqCnn, check_keras.FuncCnn, check_keras.Seq1d, check_keras.LstmModel,
+                        check_keras.GruModel):
+                for name, data in keras_writer.seed_files(cls().keras(), tmp).items():
+                    write(out, "keras", name, data)
+    except ImportError:
+        pass
+
     # Inputs the fuzzers found (tests/fuzz/regressions/TARGET/): run first by every smoke run.
     for p in glob.glob(f"{ROOT}/tests/fuzz/regressions/*/*"):
         add(out, os.path.basename(os.path.dirname(p)), p, "regression_" + os.path.basename(p))

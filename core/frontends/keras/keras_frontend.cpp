@@ -1,9 +1,14 @@
+// The Keras frontend: match (.keras zip / .h5 HDF5 signature) and open
+// (keras_container.cpp reads the file, keras_model.cpp walks the config, the
+// layer table in keras_layers.cpp maps each layer).
 #include "core/frontends/keras/keras_frontend.h"
 
 #include <filesystem>
 #include <string_view>
 
 #include "core/errors.h"
+#include "core/frontends/keras/keras_container.h"
+#include "core/frontends/keras/keras_model.h"
 #include "core/frontends/zip_archive.h"
 
 namespace ec::frontends {
@@ -20,8 +25,9 @@ class KerasFrontend final : public Frontend {
     if ((ext == ".h5" || ext == ".hdf5") && h.substr(0, 8) == std::string_view("\x89HDF\r\n\x1a\n", 8)) return 1.0f;
     return 0.0f;
   }
-  ir::Graph open(const std::string& path, const OpenOptions&) const override {
-    throw FrontendError(path, "the Keras reader is not written yet");
+  ir::Graph open(const std::string& path, const OpenOptions& opts) const override {
+    keras::KerasFile file = keras::read_keras_file(path);
+    return keras::load_keras(path, file, opts);
   }
 };
 

@@ -1,0 +1,32 @@
+// The HDF5 part of a Keras file, read whole by libhdf5 in a child process.
+//
+// Why a child: libhdf5 1.10 crashes (SIGSEGV in H5F__accum_read) and loops for ever
+// (H5HG global heap, H5C cache) on damaged files; fuzz_keras finds both within a minute.
+// So the bytes are parsed in a fork()ed child that walks every object (H5Ovisit) and
+// sends back the groups, the string attributes and the numeric datasets
+// (as f32, bounded by the file's size); the parent reads that stream with a deadline.
+// A child that crashes, hangs or overruns a bound is one FrontendError.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ec::frontends::keras {
+
+struct Hdf5Object {
+  bool group = false;
+  std::vector<std::int64_t> shape;  // datasets
+  std::vector<float> values;        // datasets of a float or integer type
+  std::string unreadable;           // why a dataset's values are missing (its type, its size)
+  std::map<std::string, std::vector<std::string>> attrs;  // string attributes
+};
+
+/// Objects by path: "/" is the root group, others "a/b" (no leading slash).
+using Hdf5Snapshot = std::map<std::string, Hdf5Object>;
+
+/// Reads `bytes` (an HDF5 file image). Throws FrontendError(path, what + " ...").
+Hdf5Snapshot snapshot_hdf5(const std::string& path, const std::string& what, const std::string& bytes);
+
+}  // namespace ec::frontends::keras
