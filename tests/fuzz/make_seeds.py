@@ -114,6 +114,23 @@ def main():
     except ImportError:
         pass
 
+    # TorchScript: small archives saved with torch.jit.save and torch.save here.
+    try:
+        import tempfile
+        import warnings
+        import torch
+        warnings.filterwarnings("ignore")
+        with tempfile.TemporaryDirectory() as tmp:
+            torch.manual_seed(0)
+            m = torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3), torch.nn.ReLU()).eval()
+            torch.jit.save(torch.jit.trace(m, torch.randn(1, 3, 8, 8)), os.path.join(tmp, "traced.pt"))
+            torch.jit.save(torch.jit.script(m), os.path.join(tmp, "scripted.pt"))
+            torch.save(m.state_dict(), os.path.join(tmp, "state_dict.pt"))
+            for name in ("traced.pt", "scripted.pt", "state_dict.pt"):
+                write(out, "torchscript", name, open(os.path.join(tmp, name), "rb").read())
+    except ImportError:
+        pass
+
     # Inputs the fuzzers found (tests/fuzz/regressions/TARGET/): run first by every smoke run.
     for p in glob.glob(f"{ROOT}/tests/fuzz/regressions/*/*"):
         add(out, os.path.basename(os.path.dirname(p)), p, "regression_" + os.path.basename(p))

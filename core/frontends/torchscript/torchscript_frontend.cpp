@@ -87,26 +87,7 @@ class TorchScriptFrontend final : public Frontend {
   }
 
   ir::Graph open(const std::string& path, const OpenOptions& opts) const override {
-    std::array<char, 4> head{};
-    {
-      FILE* f = std::fopen(path.c_str(), "rb");
-      if (!f) throw FrontendError(path, "cannot be read; check its permissions");
-      const std::size_t n = std::fread(head.data(), 1, head.size(), f);
-      std::fclose(f);
-      if (n > 0 && head[0] == '\x80')
-        throw FrontendError(path, "was saved with torch.save in the legacy pickle format (weights or an eager module), "
-                                  "not TorchScript; " + std::string(kExport));
-    }
-    {
-      const ZipArchive zip(path);
-      const bool has_code = has_entry_ending(zip, ".py", "/code/");
-      if (!has_code && has_entry_ending(zip, "/data.pkl"))
-        throw FrontendError(path, "was saved with torch.save (a pickled state dict or eager module), not TorchScript; " +
-                                      std::string(kExport));
-      if (!has_code) throw FrontendError(path, "is a zip but not a TorchScript archive (no code/ folder)");
-      if (!has_entry_ending(zip, "/constants.pkl"))
-        throw FrontendError(path, "TorchScript archive has no constants.pkl; the file is incomplete: save it again");
-    }
+    check_torchscript_archive(path);
     std::string why;
     const EcTorchScriptImportFn import = load_plugin(why);
     if (!import) throw FrontendError(path, why);
@@ -120,6 +101,29 @@ class TorchScriptFrontend final : public Frontend {
 };
 
 }  // namespace
+
+void check_torchscript_archive(const std::string& path) {
+  std::array<char, 4> head{};
+  {
+    FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f) throw FrontendError(path, "cannot be read; check its permissions");
+    const std::size_t n = std::fread(head.data(), 1, head.size(), f);
+    std::fclose(f);
+    if (n > 0 && head[0] == '\x80')
+      throw FrontendError(path, "was saved with torch.save in the legacy pickle format (weights or an eager module), "
+                                "not TorchScript; " + std::string(kExport));
+  }
+  {
+    const ZipArchive zip(path);
+    const bool has_code = has_entry_ending(zip, ".py", "/code/");
+    if (!has_code && has_entry_ending(zip, "/data.pkl"))
+      throw FrontendError(path, "was saved with torch.save (a pickled state dict or eager module), not TorchScript; " +
+                                    std::string(kExport));
+    if (!has_code) throw FrontendError(path, "is a zip but not a TorchScript archive (no code/ folder)");
+    if (!has_entry_ending(zip, "/constants.pkl"))
+      throw FrontendError(path, "TorchScript archive has no constants.pkl; the file is incomplete: save it again");
+  }
+}
 
 std::unique_ptr<Frontend> make_torchscript_frontend() { return std::make_unique<TorchScriptFrontend>(); }
 

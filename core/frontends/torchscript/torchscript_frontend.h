@@ -13,4 +13,8 @@ namespace ec::frontends {
 
 std::unique_ptr<Frontend> make_torchscript_frontend();
 
+/// The checks made before libtorch sees a file: a torch.save pickle or state dict,
+/// a zip without code/ or constants.pkl. Throws FrontendError naming what it is.
+void check_torchscript_archive(const std::string& path);
+
 }  // namespace ec::frontends
