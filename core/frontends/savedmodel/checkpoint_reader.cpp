@@ -190,6 +190,11 @@ ir::DType ir_dtype_of(int tf) {
   }
 }
 
+std::string tf_type_name(int tf) {
+  if (ec_tf::DataType_IsValid(tf)) return ec_tf::DataType_Name(static_cast<ec_tf::DataType>(tf));
+  return "type " + std::to_string(tf);
+}
+
 std::map<std::string, std::string> read_sstable(std::string_view bytes, const std::string& what) {
   return Table(bytes, what).read();
 }
@@ -276,7 +281,7 @@ BundleTensor CheckpointReader::tensor(const std::string& key) const {
   BundleTensor t;
   t.dtype = ir_dtype_of(e.dtype());
   const std::size_t es = ir::dtype_size(t.dtype);
-  if (es == 0) fail(index, "entry '" + excerpt(key) + "' has TensorFlow type " + std::to_string(e.dtype()) + ", not a numeric type this reader takes");
+  if (es == 0) fail(index, "entry '" + excerpt(key) + "' has " + tf_type_name(e.dtype()) + ", not a numeric type this reader takes");
   std::uint64_t numel = 1;
   for (const auto& d : e.shape().dim()) {
     if (d.size() < 0) fail(index, "entry '" + excerpt(key) + "' has an unknown dimension");

@@ -67,6 +67,8 @@ class CheckpointReader {
 /// The IR type of a TensorFlow DataType number (reference types, value + 100,
 /// count as their value type); Undefined for types the IR has no equal of.
 ir::DType ir_dtype_of(int tf_dtype);
+/// "DT_STRING", or "type N" for a number TensorFlow does not define.
+std::string tf_type_name(int tf_dtype);
 
 /// CRC-32C (Castagnoli) of `n` bytes, continuing from `crc`.
 std::uint32_t crc32c_extend(std::uint32_t crc, const void* data, std::size_t n);

@@ -66,7 +66,7 @@ struct Importer::Node {
 
 // ---------------------------------------------------------------- OpContext
 
-void OpContext::fail(const std::string& why) const { im.fail(where() + ": " + why); }
+void OpContext::fail(const std::string& why) const { im.fail_mapping(where() + ": " + why); }
 std::string OpContext::where() const { return "node '" + excerpt(name) + "' (" + excerpt(def.op()) + ")"; }
 
 const ec_tf::AttrValue* OpContext::attr(const std::string& key) const {
@@ -116,6 +116,16 @@ Importer::Importer(const std::string& pb, const std::string& dir, const OpenOpti
 Importer::~Importer() = default;
 
 void Importer::fail(const std::string& why) const { throw FrontendError(what_, why, "savedmodel"); }
+
+// A mapping that fails after an op was kept as Unknown most likely lacks the shape that
+// op could not give: the unsupported op is the error to report.
+void Importer::fail_mapping(const std::string& why) const {
+  if (!first_unknown_.first.empty())
+    throw UnsupportedOpError(first_unknown_.second, "the SavedModel frontend",
+                             "the ops after it cannot be imported without its output shape (" + why + ")",
+                             what_ + ": node '" + first_unknown_.first + "'");
+  fail(why);
+}
 
 std::string Importer::fresh(const std::string& base) {
   std::string n = base.empty() ? "t" : base;
@@ -199,7 +209,7 @@ std::optional<std::vector<std::int64_t>> Importer::ints_of(const std::string& na
 void Importer::const_from_proto(const ec_tf::TensorProto& tp, const std::string& name, const std::string& where) {
   const ir::DType dt = ir_dtype_of(tp.dtype());
   const std::size_t es = ir::dtype_size(dt);
-  if (es == 0) fail(where + ": a constant of TensorFlow type " + std::to_string(tp.dtype()) + " (not a numeric type this reader takes)");
+  if (es == 0) fail(where + ": a constant of " + tf_type_name(tp.dtype()) + " (not a numeric type this reader takes)");
   std::vector<std::int64_t> shape;
   std::uint64_t numel = 1;
   for (const auto& d : tp.tensor_shape().dim()) {
@@ -438,7 +448,7 @@ void Importer::bind_inputs() {
     t.name = key;
     t.dtype = ir_dtype_of(tf_type);
     if (t.dtype == ir::DType::Undefined || t.dtype == ir::DType::String)
-      fail(where + " has TensorFlow type " + std::to_string(tf_type) + ", not a numeric type this frontend takes");
+      fail(where + " has " + tf_type_name(tf_type) + ", not a numeric type this frontend takes");
     // shape: the TensorInfo's, else the node's recorded output shape, else a Placeholder's shape
     const ec_tf::TensorShapeProto* sp = info->has_tensor_shape() ? &info->tensor_shape() : nullptr;
     if (!sp)
@@ -561,10 +571,11 @@ void Importer::import_node(int id) {
   if (!row || row->kind != RowKind::Map) {
     if (!opts_.allow_unknown_ops)
       throw UnsupportedOpError("tf::" + excerpt(def.op()), "the SavedModel frontend",
-                               "kept only by `inspect` (run it to list every unsupported op)",
+                               "core/frontends/savedmodel/README.md lists the ops it maps",
                                what_ + ": node '" + excerpt(n.name) + "'");
     auto& op = emit("tf::" + def.op(), ctx.in, ctx.out, n.name);
     op.kind = ir::OpKind::Unknown;
+    if (first_unknown_.first.empty()) first_unknown_ = {excerpt(n.name), "tf::" + excerpt(def.op())};
     return;
   }
   for (int i = row->outputs; i < n.used; ++i)

@@ -97,6 +97,8 @@ class Importer {
 
   // --- used by the op table
   [[noreturn]] void fail(const std::string& why) const;
+  /// fail() for an op mapping (see savedmodel_import.cpp).
+  [[noreturn]] void fail_mapping(const std::string& why) const;
   ir::Operation& emit(const std::string& type, std::vector<std::string> inputs, std::vector<std::string> outputs,
                       const std::string& name);
   /// A new constant tensor (name made unique from `base`), returned by name.
@@ -157,7 +159,8 @@ class Importer {
   std::map<std::string, std::string> handle_keys_;  // VarHandleOp node name -> checkpoint key
   std::map<std::string, std::string> name_keys_;    // SavedVariable name -> checkpoint key
   std::map<std::string, std::int64_t> op_counts_;
-  std::size_t budget_ = 0;  // nodes created so far (inlining is bounded)
+  std::size_t budget_ = 0;
+  std::pair<std::string, std::string> first_unknown_;  // node, op kept as Unknown  // nodes created so far (inlining is bounded)
 };
 
 }  // namespace ec::frontends::savedmodel

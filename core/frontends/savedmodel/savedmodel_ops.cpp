@@ -64,6 +64,8 @@ const ir::Tensor& const_input(OpContext& c, std::size_t i, std::size_t rank, con
 }
 
 // TensorFlow's SAME: total = max((ceil(in/s) - 1) * s + (k-1)*d + 1 - in, 0), before = total / 2.
+// Empty when the input's height or width is unknown (after an op kept as Unknown): the op
+// then says auto_pad SAME_UPPER, the same rule.
 Ints spatial_pads(OpContext& c, const std::string& x, std::int64_t kh, std::int64_t kw, std::int64_t sh,
                   std::int64_t sw, std::int64_t dh, std::int64_t dw) {
   if (kh < 1 || kw < 1 || sh < 1 || sw < 1 || dh < 1 || dw < 1) c.fail("has a window, stride or dilation below 1");
@@ -76,7 +78,8 @@ Ints spatial_pads(OpContext& c, const std::string& x, std::int64_t kh, std::int6
   }
   if (p != "SAME") c.fail("has padding '" + excerpt(p) + "' (expected SAME, VALID or EXPLICIT)");
   const ir::Shape& s = c.im.shape_of(x);
-  if (s.rank() != 4 || !s.dims[1].is_static() || !s.dims[2].is_static()) c.fail("with SAME padding needs a 4-D input of known height and width");
+  if (!s.rank_known || !s.dims[1].is_static() || !s.dims[2].is_static()) return {};
+  if (s.rank() != 4) c.fail("needs a 4-D NHWC input, got " + s.to_string());
   auto same = [](std::int64_t in, std::int64_t k, std::int64_t st, std::int64_t d, std::int64_t& before, std::int64_t& after) {
     const std::int64_t out = (in + st - 1) / st;
     const std::int64_t total = std::max<std::int64_t>((out - 1) * st + (k - 1) * d + 1 - in, 0);
@@ -102,7 +105,8 @@ void conv_attrs(ir::Operation& op, const Ints& kernel, std::array<std::int64_t, 
   op.attributes["kernel_shape"] = kernel;
   op.attributes["strides"] = Ints{s[0], s[1]};
   op.attributes["dilations"] = Ints{d[0], d[1]};
-  op.attributes["pads"] = pads;
+  if (pads.empty()) op.attributes["auto_pad"] = std::string("SAME_UPPER");
+  else op.attributes["pads"] = pads;
   op.attributes["layout"] = std::string("NHWC");
   op.attributes["group"] = group;
 }
@@ -288,7 +292,8 @@ void op_pool(OpContext& c) {
   auto& op = c.im.emit(kMaxPool ? "MaxPool" : "AveragePool", {c.input(0)}, {c.out[0]}, c.name);
   op.attributes["kernel_shape"] = Ints{k[1], k[2]};
   op.attributes["strides"] = Ints{s[0], s[1]};
-  op.attributes["pads"] = pads;
+  if (pads.empty()) op.attributes["auto_pad"] = std::string("SAME_UPPER");
+  else op.attributes["pads"] = pads;
   op.attributes["layout"] = std::string("NHWC");
   if (!kMaxPool) op.attributes["count_include_pad"] = std::int64_t{0};  // TensorFlow averages the real pixels only
 }
