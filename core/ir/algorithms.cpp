@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <queue>
+#include <set>
 
 #include "core/errors.h"
 
@@ -145,6 +146,20 @@ bool is_topologically_sorted(const Graph& g) {
       if (uses.producer(in) >= static_cast<std::ptrdiff_t>(i)) return false;
     }
   return true;
+}
+
+std::size_t drop_unused_tensors(Graph& g) {
+  std::set<std::string> live(g.inputs.begin(), g.inputs.end());
+  live.insert(g.outputs.begin(), g.outputs.end());
+  for (const auto& op : g.ops) {
+    live.insert(op.inputs.begin(), op.inputs.end());
+    live.insert(op.outputs.begin(), op.outputs.end());
+  }
+  std::vector<std::string> dead;
+  for (const auto& tn : g.tensors.by_name())
+    if (!live.count(tn->first)) dead.push_back(tn->first);
+  for (const auto& n : dead) g.tensors.erase(n);
+  return dead.size();
 }
 
 }  // namespace ec::ir

@@ -34,4 +34,9 @@ void topological_sort(Graph& g);
 /// True when every op's inputs are defined before it.
 bool is_topologically_sorted(const Graph& g);
 
+/// Erases the tensors that are no graph input or output and that no op reads or
+/// writes (an importer's leftovers: unused intermediates, superseded names), so
+/// the graph validates. Returns how many it erased.
+std::size_t drop_unused_tensors(Graph& g);
+
 }  // namespace ec::ir

@@ -296,7 +296,9 @@ BundleTensor CheckpointReader::tensor(const std::string& key) const {
   auto [path, bytes] = entry_bytes(e, key, index, num_shards_, [this](std::int32_t s) { return data_path(s); });
   if (crc32c_mask(crc32c_extend(0, bytes.data(), bytes.size())) != e.crc32c())
     fail(path, "the bytes of '" + excerpt(key) + "' fail their CRC-32C check: the data file is damaged or does not belong to this index");
-  t.data = std::move(bytes);
+  // Kernels read typed pointers: an entry at an offset that is no multiple of its element size is copied.
+  if (reinterpret_cast<std::uintptr_t>(bytes.data()) % es != 0) t.data = ir::ConstantData::copy_of(bytes.data(), bytes.size());
+  else t.data = std::move(bytes);
   return t;
 }
 

@@ -9,6 +9,7 @@
 #include "core/errors.h"
 #include "core/ir/excerpt.h"
 #include "core/ir/shape_inference.h"
+#include "core/ir/algorithms.h"
 #include "core/ir/validate.h"
 #include "ec_tf/saved_model.pb.h"
 #include "ec_tf/trackable_object_graph.pb.h"
@@ -21,6 +22,7 @@ constexpr int kMaxCallDepth = 32;                 // nested function calls
 constexpr std::size_t kMaxNodes = 1u << 20;       // nodes after inlining
 constexpr std::int64_t kMaxFillElements = 1 << 24;  // a Const expanded from fewer values than elements
 constexpr std::uint64_t kMaxConstBytes = std::uint64_t{1} << 31;
+constexpr std::int64_t kMaxDim = std::int64_t{1} << 31;  // a signature input's dimension
 constexpr const char* kObjectGraphKey = "_CHECKPOINTABLE_OBJECT_GRAPH";
 
 bool all_digits(const std::string& s) {
@@ -476,6 +478,8 @@ void Importer::bind_inputs() {
     }
     if (!known)
       fail(where + " has no recorded shape; pass --input-shape " + excerpt(key) + "=1,2,3 (its dimensions)");
+    if (std::any_of(dims.begin(), dims.end(), [](std::int64_t d) { return d > kMaxDim; }))
+      fail(where + " has a dimension over " + std::to_string(kMaxDim) + " in " + shape_text(dims));
     if (std::any_of(dims.begin(), dims.end(), [](std::int64_t d) { return d < 0; }))
       fail(where + " has free dimensions " + shape_text(dims) + "; pass --input-shape " + excerpt(key) + "=" + [&] {
              std::string s;
@@ -507,7 +511,7 @@ std::vector<int> Importer::order() {
   };
   std::vector<Frame> stack;
   auto visit = [&](Ref r) {
-    read_.insert(r);
+    ++read_[r];
     if (feeds_.count(r)) return;
     Node& n = nodes_[static_cast<std::size_t>(r.node)];
     n.used = std::max(n.used, r.index + 1);
@@ -584,6 +588,31 @@ void Importer::import_node(int id) {
   row->import(ctx);
   for (const auto& o : ctx.out)
     if (!o.empty() && !graph_.find_tensor(o)) ctx.fail("internal: the mapping made no tensor '" + excerpt(o) + "'");
+}
+
+int Importer::uses(const std::string& tensor) const {
+  int n = 0;
+  for (const auto& [r, name] : names_)
+    if (name == tensor)
+      if (const auto it = read_.find(r); it != read_.end()) n += it->second;
+  return n;
+}
+
+void Importer::rewire_output(ir::Operation& op, std::size_t k, const std::string& name) {
+  op.outputs.at(k) = name;
+  if (!graph_.find_tensor(name)) {
+    ir::Tensor t;
+    t.name = name;
+    used_.insert(name);
+    graph_.add_tensor(std::move(t));
+  }
+  shapes_dirty_ = true;
+}
+
+ir::Operation* Importer::producer(const std::string& tensor) {
+  for (auto it = graph_.ops.rbegin(); it != graph_.ops.rend(); ++it)
+    if (std::find(it->outputs.begin(), it->outputs.end(), tensor) != it->outputs.end()) return &*it;
+  return nullptr;
 }
 
 // ---------------------------------------------------------------- variables
@@ -693,17 +722,8 @@ ir::Graph Importer::run() {
     graph_.outputs.push_back(t);
   }
 
-  // Drop tensors nothing reads or writes (a variable whose only use was unused).
-  std::set<std::string> live(graph_.inputs.begin(), graph_.inputs.end());
-  live.insert(graph_.outputs.begin(), graph_.outputs.end());
-  for (const auto& op : graph_.ops) {
-    live.insert(op.inputs.begin(), op.inputs.end());
-    live.insert(op.outputs.begin(), op.outputs.end());
-  }
-  std::vector<std::string> dead;
-  for (const auto& tn : graph_.tensors.by_name())
-    if (!live.count(tn->first)) dead.push_back(tn->first);
-  for (const auto& n : dead) graph_.tensors.erase(n);
+  // Conv outputs a BiasAdd took over, variables read only by unused outputs.
+  ir::drop_unused_tensors(graph_);
 
   graph_.name = fs::path(dir_).filename().string();
   if (graph_.name.empty() || graph_.name == ".") graph_.name = "savedmodel";

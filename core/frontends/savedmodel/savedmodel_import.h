@@ -117,6 +117,12 @@ class Importer {
   /// A variable node's value (from the checkpoint) under `name`.
   void variable(const OpContext& ctx);
   bool allow_unknown_ops() const { return opts_.allow_unknown_ops; }
+  /// How many inputs of mapped nodes and signature outputs read the tensor.
+  int uses(const std::string& tensor) const;
+  /// Makes `op` write `name` as its output `k` (a new tensor of unknown shape).
+  void rewire_output(ir::Operation& op, std::size_t k, const std::string& name);
+  /// The op that writes `tensor`, or nullptr.
+  ir::Operation* producer(const std::string& tensor);
 
  private:
   struct Scope;
@@ -150,7 +156,7 @@ class Importer {
   std::vector<std::pair<std::string, Ref>> fetches_;  // signature output key -> value
   std::map<Ref, std::string> names_;       // canonical value -> IR tensor name
   std::map<Ref, std::string> preferred_;   // value -> signature output key to name it by
-  std::set<Ref> read_;                     // canonical values something reads
+  std::map<Ref, int> read_;                // canonical value -> how many readers
   std::set<std::string> used_;
   ir::Graph graph_;
   bool shapes_dirty_ = false;

@@ -92,11 +92,14 @@ Ints spatial_pads(OpContext& c, const std::string& x, std::int64_t kh, std::int6
   return {t, l, b, r};
 }
 
+constexpr std::int64_t kMaxWindow = 1 << 20;  // strides, dilations, pooling windows
+
 // strides / dilations given as [1, h, w, 1]
 std::array<std::int64_t, 2> hw_attr(OpContext& c, const std::string& key) {
   Ints v = c.attr_ints(key);
   if (v.empty()) v = {1, 1, 1, 1};
   if (v.size() != 4 || v[0] != 1 || v[3] != 1) c.fail("has " + key + " that are not [1, h, w, 1]");
+  if (v[1] < 1 || v[2] < 1 || v[1] > kMaxWindow || v[2] > kMaxWindow) c.fail("has " + key + " outside 1.." + std::to_string(kMaxWindow));
   return {v[1], v[2]};
 }
 
@@ -160,6 +163,19 @@ void op_matmul(OpContext& c) {
 
 void op_bias_add(OpContext& c) {
   std::string b = c.input(1);
+  // Conv2D / DepthwiseConv2dNative + BiasAdd: the bias becomes the Conv's third input (as
+  // TFLite and ONNX files hold it), when nothing else reads the Conv's own result.
+  ir::Operation* conv = c.im.producer(c.input(0));
+  const ir::Tensor* bt = c.im.tensor(b);
+  if (conv && conv->kind == ir::OpKind::Conv && conv->inputs.size() == 2 && c.im.uses(c.input(0)) == 1 && bt &&
+      bt->is_constant() && bt->shape.rank() == 1 && c.attr_string("data_format", "NHWC") == "NHWC") {
+    const ir::Tensor* w = c.im.tensor(conv->inputs[1]);
+    if (w && w->shape.rank() == 4 && w->shape.dims[0] == bt->shape.dims[0]) {
+      conv->inputs.push_back(b);
+      c.im.rewire_output(*conv, 0, c.out[0]);
+      return;
+    }
+  }
   if (c.attr_string("data_format", "NHWC") == "NCHW") {  // bias over dim 1: [C] -> [C, 1, 1]
     const ir::Tensor& bt = const_input(c, 1, 1, "the bias of an NCHW BiasAdd");
     b = c.im.add_const(b + "/c11", bt.dtype, {bt.shape.dims[0].value, 1, 1}, *bt.data);
@@ -287,6 +303,7 @@ void op_pool(OpContext& c) {
   require_nhwc(c);
   const Ints k = c.attr_ints("ksize");
   if (k.size() != 4 || k[0] != 1 || k[3] != 1) c.fail("has ksize that is not [1, h, w, 1]");
+  if (k[1] < 1 || k[2] < 1 || k[1] > kMaxWindow || k[2] > kMaxWindow) c.fail("has ksize outside 1.." + std::to_string(kMaxWindow));
   const auto s = hw_attr(c, "strides");
   const Ints pads = spatial_pads(c, c.input(0), k[1], k[2], s[0], s[1], 1, 1);
   auto& op = c.im.emit(kMaxPool ? "MaxPool" : "AveragePool", {c.input(0)}, {c.out[0]}, c.name);
@@ -351,7 +368,7 @@ void op_strided_slice(OpContext& c) {
   for (std::size_t d = 0; d < begin.size(); ++d) {
     if (!xs.dims[d].is_static()) c.fail("slices a dimension of unknown size");
     const std::int64_t n = xs.dims[d].value, st = strides[d];
-    if (st == 0) c.fail("has a stride of 0");
+    if (st == 0 || st > kMaxWindow || st < -kMaxWindow) c.fail("has a stride of 0 or beyond " + std::to_string(kMaxWindow));
     const bool shr = (sm >> d) & 1;
     auto clampi = [&](std::int64_t i, bool is_begin) {
       if (i < 0) i += n;

@@ -21,6 +21,7 @@
 #include "core/errors.h"
 #include "core/util/safe_file.h"
 #include "core/frontends/tflite/tflite_schema_generated.h"
+#include "core/ir/algorithms.h"
 #include "core/ir/validate.h"
 
 namespace ec::frontends {
@@ -1478,18 +1479,8 @@ ir::Graph Reader::read() {
   if (sg->outputs())
     for (std::int32_t i : *sg->outputs()) graph_.outputs.push_back(names_[static_cast<std::size_t>(i)]);
 
-  // Drop tensors nothing reads or writes (TFLite files keep a few, e.g. unused
-  // intermediates), so the graph validates.
-  std::set<std::string> live(graph_.inputs.begin(), graph_.inputs.end());
-  live.insert(graph_.outputs.begin(), graph_.outputs.end());
-  for (const auto& op : graph_.ops) {
-    live.insert(op.inputs.begin(), op.inputs.end());
-    live.insert(op.outputs.begin(), op.outputs.end());
-  }
-  std::vector<std::string> dead;
-  for (const auto& tn : graph_.tensors.by_name())
-    if (!live.count(tn->first)) dead.push_back(tn->first);
-  for (const auto& n : dead) graph_.tensors.erase(n);
+  // TFLite files keep a few tensors nothing reads or writes (unused intermediates).
+  ir::drop_unused_tensors(graph_);
 
   auto& md = graph_.metadata;
   md["source.format"] = "tflite";
