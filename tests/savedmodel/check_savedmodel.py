@@ -7,6 +7,10 @@ usage: check_savedmodel.py EDGECOMPILE PROTO_DIR CASE
   cnn            TF2 small CNN (signature -> StatefulPartitionedCall -> FunctionDefs, variables
                  from the object graph) equals its PyTorch twin within 1e-4 x max|output|, for
                  serving_default and, with --signature features, the second signature
+  ops            a TF1 graph with a resource variable over the remaining mapped ops (MatMul
+                 transpose_b, LeakyRelu, Rsqrt, Square, Maximum/Minimum, Sum/Max, ExpandDims,
+                 Squeeze, Sub, RealDiv, Sigmoid, Tanh, IdentityN, Transpose, ResizeBilinear,
+                 ResizeNearestNeighbor, StridedSlice and Pack of non-constants) against NumPy/PyTorch
   compile        `compile --target coral --output m.tflite` writes a file, exit 0
   bad            bad folders: exit 1, one stderr line naming the folder or file, no crash
 """
@@ -79,6 +83,20 @@ def cnn(d):
         check(err <= tol, f"signature {sig} equals PyTorch within 1e-4 x max|output|")
     r = ec("inspect", model, "--input-shape", "input_1=1,16,16,3")
     check(r.returncode == 0 and "Conv" in r.stdout and "BatchNormalization" in r.stdout, "inspect lists the mapped ops")
+
+
+def ops(d):
+    model = os.path.join(d, "op_zoo")
+    x, ref = m.op_zoo(model)
+    np.save(os.path.join(d, "x.npy"), x)
+    r = ec("run", model, "--input", f"x={d}/x.npy", "--output-dir", d)
+    check(r.returncode == 0, f"run op_zoo exits 0 ({r.stderr.strip()})")
+    if r.returncode != 0:
+        return
+    for key, want in ref.items():
+        got = np.load(os.path.join(d, key + ".npy"))
+        err = float(np.abs(got - want).max()) if got.shape == want.shape else float("inf")
+        check(err <= 1e-5 * max(1.0, float(np.abs(want).max())), f"op_zoo {key} {got.shape} vs {want.shape}: max error {err:.3g}")
 
 
 def compile_coral(d):
@@ -163,7 +181,7 @@ def bad(d):
 
 
 with tempfile.TemporaryDirectory(prefix="ec-savedmodel-") as tmp:
-    {"half_plus_two": half_plus_two, "cnn": cnn, "compile": compile_coral, "bad": bad}[CASE](tmp)
+    {"half_plus_two": half_plus_two, "cnn": cnn, "ops": ops, "compile": compile_coral, "bad": bad}[CASE](tmp)
 if failures:
     print(f"{len(failures)} check(s) failed")
     sys.exit(1)

@@ -346,3 +346,89 @@ def small_cnn(out_dir, unknown_op=None, with_variables=True, entry_hook=None):
     if with_variables:
         w.write_bundle(os.path.join(out_dir, "variables", "variables"), tensors, entry_hook)
     return net
+
+
+# ---------------------------------------------------------------- op zoo (TF1 graph, resource variable)
+
+def op_zoo(out_dir):
+    """A TF1-style graph (VarHandleOp + ReadVariableOp in the graph itself, checkpoint key =
+    the variable's name) over the ops the CNN does not use. Returns {output key: reference}
+    for the input it also returns, computed with NumPy / PyTorch."""
+    pb = w.pb
+    rng = np.random.default_rng(11)
+    x = rng.standard_normal((1, 4, 4, 2)).astype(np.float32)
+    wv = rng.standard_normal((3, 2)).astype(np.float32)  # used as MatMul(a, w, transpose_b)
+    sm = pb.saved_model.SavedModel(saved_model_schema_version=1)
+    mg = sm.meta_graphs.add()
+    mg.meta_info_def.tags.append("serve")
+    g = mg.graph_def.node
+    T = w.attr_type(FLOAT)
+    b = lambda v: pb.attr_value.AttrValue(b=v)
+    w.node(g, "x", "Placeholder", dtype=T, shape=w.attr_shape([1, 4, 4, 2]))
+    w.node(g, "w", "VarHandleOp", dtype=T, shape=w.attr_shape([3, 2]), shared_name=pb.attr_value.AttrValue(s=b"w"))
+    w.node(g, "w/Read", "ReadVariableOp", ["w"], dtype=T)
+    w.const_node(g, "shape16x2", np.array([16, 2], np.int32))
+    w.node(g, "a", "Reshape", ["x", "shape16x2"], T=T)
+    w.node(g, "m", "MatMul", ["a", "w/Read"], T=T, transpose_a=b(False), transpose_b=b(True))
+    w.node(g, "l", "LeakyRelu", ["m"], T=T, alpha=pb.attr_value.AttrValue(f=0.1))
+    w.node(g, "sq", "Square", ["l"], T=T)
+    w.const_node(g, "one", np.float32(1.0))
+    w.node(g, "sq1", "AddV2", ["sq", "one"], T=T)
+    w.node(g, "r", "Rsqrt", ["sq1"], T=T)
+    w.const_node(g, "lo", np.float32(0.5))
+    w.const_node(g, "hi", np.float32(0.9))
+    w.node(g, "mx", "Maximum", ["r", "lo"], T=T)
+    w.node(g, "mn", "Minimum", ["mx", "hi"], T=T)
+    w.const_node(g, "axis1", np.array([1], np.int32))
+    w.const_node(g, "axis0", np.int32(0))
+    w.node(g, "s", "Sum", ["mn", "axis1"], T=T, keep_dims=b(True))
+    w.node(g, "mxr", "Max", ["mn", "axis0"], T=T, keep_dims=b(False))
+    w.const_node(g, "minus1", np.int32(-1))
+    w.node(g, "e", "ExpandDims", ["s", "minus1"], T=T)
+    w.node(g, "q", "Squeeze", ["e"], T=T, squeeze_dims=w.attr_ints([2]))
+    w.const_node(g, "quarter", np.float32(0.25))
+    w.const_node(g, "two", np.float32(2.0))
+    w.node(g, "qs", "Sub", ["q", "quarter"], T=T)
+    w.node(g, "d", "RealDiv", ["qs", "two"], T=T)
+    w.node(g, "sig", "Sigmoid", ["d"], T=T)
+    w.node(g, "th", "Tanh", ["mxr"], T=T)
+    w.node(g, "ids", "IdentityN", ["sig", "th"])
+    w.const_node(g, "perm", np.array([0, 3, 1, 2], np.int32))
+    w.node(g, "tr", "Transpose", ["x", "perm"], T=T)
+    w.const_node(g, "size8", np.array([8, 8], np.int32))
+    w.node(g, "rb", "ResizeBilinear", ["x", "size8"], T=T, align_corners=b(False), half_pixel_centers=b(True))
+    w.node(g, "rn", "ResizeNearestNeighbor", ["x", "size8"], T=T, align_corners=b(False), half_pixel_centers=b(False))
+    for nm, v in (("sb", [0, 1, 0, 0]), ("se", [1, 3, 4, 2]), ("st", [1, 1, 2, 1])):
+        w.const_node(g, nm, np.array(v, np.int32))
+    w.node(g, "ss", "StridedSlice", ["x", "sb", "se", "st"], T=T, Index=w.attr_type(INT32))
+    w.node(g, "pk", "Pack", ["ss", "ss"], T=T, N=pb.attr_value.AttrValue(i=2), axis=pb.attr_value.AttrValue(i=1))
+    w.node(g, "rl", "Relu", ["x"], T=T)
+    sig = mg.signature_def["serving_default"]
+    sig.inputs["x"].name = "x:0"
+    outs = {"sig": "ids:0", "tanh": "ids:1", "transpose": "tr:0", "resize_bilinear": "rb:0",
+            "resize_nearest": "rn:0", "pack": "pk:0", "relu": "rl:0"}
+    for k, v in outs.items():
+        sig.outputs[k].name = v
+    os.makedirs(out_dir, exist_ok=True)
+    with open(os.path.join(out_dir, "saved_model.pb"), "wb") as f:
+        f.write(sm.SerializeToString())
+    w.write_bundle(os.path.join(out_dir, "variables", "variables"), {"w": wv})
+
+    a = x.reshape(16, 2)
+    m = a @ wv.T
+    l = np.where(m > 0, m, 0.1 * m)
+    mn = np.minimum(np.maximum(1 / np.sqrt(l * l + 1), 0.5), 0.9)
+    s = mn.sum(1, keepdims=True)
+    xt = torch.from_numpy(x).permute(0, 3, 1, 2)
+    nhwc = lambda t: t.permute(0, 2, 3, 1).numpy()
+    ss = x[:, 1:3, 0:4:2, :]
+    ref = {
+        "sig": 1 / (1 + np.exp(-(s - 0.25) / 2)),
+        "tanh": np.tanh(mn.max(0)),
+        "transpose": x.transpose(0, 3, 1, 2),
+        "resize_bilinear": nhwc(F.interpolate(xt, size=(8, 8), mode="bilinear", align_corners=False)),
+        "resize_nearest": nhwc(F.interpolate(xt, size=(8, 8), mode="nearest")),
+        "pack": np.stack([ss, ss], 1),
+        "relu": np.maximum(x, 0),
+    }
+    return x, ref
