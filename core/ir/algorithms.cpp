@@ -148,6 +148,15 @@ bool is_topologically_sorted(const Graph& g) {
   return true;
 }
 
+std::string claim_unique_name(std::set<std::string>& used, const std::string& base) {
+  const std::string n = base.empty() ? "t" : base;
+  if (used.insert(n).second) return n;
+  for (int k = 1;; ++k) {
+    std::string c = n + "_" + std::to_string(k);
+    if (used.insert(c).second) return c;
+  }
+}
+
 std::size_t drop_unused_tensors(Graph& g) {
   std::set<std::string> live(g.inputs.begin(), g.inputs.end());
   live.insert(g.outputs.begin(), g.outputs.end());

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -33,6 +34,10 @@ void topological_sort(Graph& g);
 
 /// True when every op's inputs are defined before it.
 bool is_topologically_sorted(const Graph& g);
+
+/// Claims a name not in `used`: `base` ("t" when empty), else `base_1`, `base_2`, ...
+/// (an importer's SSA names). Inserts it into `used` and returns it.
+std::string claim_unique_name(std::set<std::string>& used, const std::string& base);
 
 /// Erases the tensors that are no graph input or output and that no op reads or
 /// writes (an importer's leftovers: unused intermediates, superseded names), so

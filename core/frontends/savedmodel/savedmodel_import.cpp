@@ -129,14 +129,7 @@ void Importer::fail_mapping(const std::string& why) const {
   fail(why);
 }
 
-std::string Importer::fresh(const std::string& base) {
-  std::string n = base.empty() ? "t" : base;
-  if (used_.insert(n).second) return n;
-  for (int k = 1;; ++k) {
-    std::string c = n + "_" + std::to_string(k);
-    if (used_.insert(c).second) return c;
-  }
-}
+std::string Importer::fresh(const std::string& base) { return ir::claim_unique_name(used_, base); }
 
 ir::Operation& Importer::emit(const std::string& type, std::vector<std::string> inputs,
                               std::vector<std::string> outputs, const std::string& name) {

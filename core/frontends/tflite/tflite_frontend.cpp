@@ -248,14 +248,7 @@ void Reader::check_subgraph_calls() {
     if (state[s] == 0) dfs(s);
 }
 
-std::string Reader::fresh(const std::string& base) {
-  std::string n = base.empty() ? "t" : base;
-  if (used_.insert(n).second) return n;
-  for (int k = 1;; ++k) {
-    std::string c = n + "_" + std::to_string(k);
-    if (used_.insert(c).second) return c;
-  }
-}
+std::string Reader::fresh(const std::string& base) { return ir::claim_unique_name(used_, base); }
 
 void Reader::import_tensors() {
   const auto* sg = model_->subgraphs()->Get(0);
