@@ -11,7 +11,8 @@ usage: check_savedmodel.py EDGECOMPILE PROTO_DIR CASE
                  transpose_b, LeakyRelu, Rsqrt, Square, Maximum/Minimum, Sum/Max, ExpandDims,
                  Squeeze, Sub, RealDiv, Sigmoid, Tanh, IdentityN, Transpose, ResizeBilinear,
                  ResizeNearestNeighbor, StridedSlice and Pack of non-constants) against NumPy/PyTorch
-  compile        `compile --target coral --output m.tflite` writes a file, exit 0
+  compile        `compile --target coral --output m.tflite` writes a file, exit 0; optimize,
+                 quantize, convert and bench take the folder too
   bad            bad folders: exit 1, one stderr line naming the folder or file, no crash
 """
 import os
@@ -112,6 +113,15 @@ def compile_coral(d):
     with open(out, "rb") if ok else open(os.devnull, "rb") as f:
         head = f.read(8)
     check(ok and head[4:8] == b"TFL3", f"{out} is a .tflite file ({os.path.getsize(out) if ok else 0} bytes)")
+    # the rest of the pipeline takes the folder unchanged
+    shape = ("--input-shape", "input_1=1,16,16,3")
+    for args, made in ((("optimize", model, *shape, "--output", f"{d}/o.eir"), f"{d}/o.eir"),
+                       (("quantize", model, *shape, "--calibration-data", calib, "--output", f"{d}/q.eir"), f"{d}/q.eir"),
+                       (("convert", model, *shape, "--output", f"{d}/c.tflite"), f"{d}/c.tflite"),
+                       (("bench", model, *shape, "--iterations", "5"), None)):
+        r = ec(*args, timeout=600)
+        check(r.returncode == 0 and (made is None or os.path.isfile(made)),
+              f"{args[0]} on the folder exits 0{' and writes ' + os.path.basename(made) if made else ''} ({r.stderr.strip()[-200:]})")
 
 
 def bad(d):

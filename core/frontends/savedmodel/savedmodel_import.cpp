@@ -145,7 +145,8 @@ ir::Operation& Importer::emit(const std::string& type, std::vector<std::string> 
       used_.insert(o);
       graph_.add_tensor(std::move(t));
     }
-  op.name = fresh(name.empty() ? (op.outputs.empty() ? type : op.outputs[0]) : name);
+  // Op names are a namespace of their own: an op is named after its node, as its first output is.
+  op.name = ir::claim_unique_name(op_names_, name.empty() ? (op.outputs.empty() ? type : op.outputs[0]) : name);
   graph_.ops.push_back(std::move(op));
   shapes_dirty_ = true;
   return graph_.ops.back();

@@ -157,7 +157,8 @@ class Importer {
   std::map<Ref, std::string> names_;       // canonical value -> IR tensor name
   std::map<Ref, std::string> preferred_;   // value -> signature output key to name it by
   std::map<Ref, int> read_;                // canonical value -> how many readers
-  std::set<std::string> used_;
+  std::set<std::string> used_;      // tensor names
+  std::set<std::string> op_names_;
   ir::Graph graph_;
   bool shapes_dirty_ = false;
   std::unique_ptr<CheckpointReader> ckpt_;
