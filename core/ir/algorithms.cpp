@@ -148,6 +148,18 @@ bool is_topologically_sorted(const Graph& g) {
   return true;
 }
 
+std::optional<std::vector<std::int64_t>> constant_ints(const Tensor& t) {
+  if (!t.is_constant()) return std::nullopt;
+  std::vector<std::int64_t> v;
+  if (t.dtype == DType::Int32)
+    for (auto x : t.data->as<std::int32_t>()) v.push_back(x);
+  else if (t.dtype == DType::Int64)
+    for (auto x : t.data->as<std::int64_t>()) v.push_back(x);
+  else
+    return std::nullopt;
+  return v;
+}
+
 std::string claim_unique_name(std::set<std::string>& used, const std::string& base) {
   const std::string n = base.empty() ? "t" : base;
   if (used.insert(n).second) return n;

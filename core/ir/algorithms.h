@@ -2,6 +2,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -34,6 +36,10 @@ void topological_sort(Graph& g);
 
 /// True when every op's inputs are defined before it.
 bool is_topologically_sorted(const Graph& g);
+
+/// The values of an int32 or int64 constant (shapes, axes, paddings), widened to
+/// int64; nullopt for a non-constant or another dtype.
+std::optional<std::vector<std::int64_t>> constant_ints(const Tensor& t);
 
 /// Claims a name not in `used`: `base` ("t" when empty), else `base_1`, `base_2`, ...
 /// (an importer's SSA names). Inserts it into `used` and returns it.

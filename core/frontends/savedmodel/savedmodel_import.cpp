@@ -191,15 +191,7 @@ const ir::Shape& Importer::shape_of(const std::string& name) {
 
 std::optional<std::vector<std::int64_t>> Importer::ints_of(const std::string& name) const {
   const ir::Tensor* t = graph_.find_tensor(name);
-  if (!t || !t->is_constant()) return std::nullopt;
-  std::vector<std::int64_t> v;
-  if (t->dtype == ir::DType::Int32)
-    for (auto x : t->data->as<std::int32_t>()) v.push_back(x);
-  else if (t->dtype == ir::DType::Int64)
-    for (auto x : t->data->as<std::int64_t>()) v.push_back(x);
-  else
-    return std::nullopt;
-  return v;
+  return t ? ir::constant_ints(*t) : std::nullopt;
 }
 
 void Importer::const_from_proto(const ec_tf::TensorProto& tp, const std::string& name, const std::string& where) {

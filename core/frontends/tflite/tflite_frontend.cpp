@@ -385,14 +385,9 @@ std::vector<std::int64_t> Reader::const_ints(const tflite::Operator* op, std::si
   const std::string n = in(op, i);
   const ir::Tensor* t = n.empty() ? nullptr : graph_.find_tensor(n);
   if (!t || !t->is_constant()) fail(what + " must be a constant");
-  std::vector<std::int64_t> v;
-  if (t->dtype == ir::DType::Int32)
-    for (auto x : t->data->as<std::int32_t>()) v.push_back(x);
-  else if (t->dtype == ir::DType::Int64)
-    for (auto x : t->data->as<std::int64_t>()) v.push_back(x);
-  else
-    fail(what + " must be int32 or int64, got " + std::string(ir::dtype_name(t->dtype)));
-  return v;
+  auto v = ir::constant_ints(*t);
+  if (!v) fail(what + " must be int32 or int64, got " + std::string(ir::dtype_name(t->dtype)));
+  return *v;
 }
 
 std::string Reader::add_i64(const std::string& base, const std::vector<std::int64_t>& v, bool scalar) {
