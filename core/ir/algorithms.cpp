@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <queue>
+#include <set>
 
 #include "core/errors.h"
 
@@ -145,6 +146,41 @@ bool is_topologically_sorted(const Graph& g) {
       if (uses.producer(in) >= static_cast<std::ptrdiff_t>(i)) return false;
     }
   return true;
+}
+
+std::optional<std::vector<std::int64_t>> constant_ints(const Tensor& t) {
+  if (!t.is_constant()) return std::nullopt;
+  std::vector<std::int64_t> v;
+  if (t.dtype == DType::Int32)
+    for (auto x : t.data->as<std::int32_t>()) v.push_back(x);
+  else if (t.dtype == DType::Int64)
+    for (auto x : t.data->as<std::int64_t>()) v.push_back(x);
+  else
+    return std::nullopt;
+  return v;
+}
+
+std::string claim_unique_name(std::set<std::string>& used, const std::string& base) {
+  const std::string n = base.empty() ? "t" : base;
+  if (used.insert(n).second) return n;
+  for (int k = 1;; ++k) {
+    std::string c = n + "_" + std::to_string(k);
+    if (used.insert(c).second) return c;
+  }
+}
+
+std::size_t drop_unused_tensors(Graph& g) {
+  std::set<std::string> live(g.inputs.begin(), g.inputs.end());
+  live.insert(g.outputs.begin(), g.outputs.end());
+  for (const auto& op : g.ops) {
+    live.insert(op.inputs.begin(), op.inputs.end());
+    live.insert(op.outputs.begin(), op.outputs.end());
+  }
+  std::vector<std::string> dead;
+  for (const auto& tn : g.tensors.by_name())
+    if (!live.count(tn->first)) dead.push_back(tn->first);
+  for (const auto& n : dead) g.tensors.erase(n);
+  return dead.size();
 }
 
 }  // namespace ec::ir

@@ -2,6 +2,9 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -33,5 +36,18 @@ void topological_sort(Graph& g);
 
 /// True when every op's inputs are defined before it.
 bool is_topologically_sorted(const Graph& g);
+
+/// The values of an int32 or int64 constant (shapes, axes, paddings), widened to
+/// int64; nullopt for a non-constant or another dtype.
+std::optional<std::vector<std::int64_t>> constant_ints(const Tensor& t);
+
+/// Claims a name not in `used`: `base` ("t" when empty), else `base_1`, `base_2`, ...
+/// (an importer's SSA names). Inserts it into `used` and returns it.
+std::string claim_unique_name(std::set<std::string>& used, const std::string& base);
+
+/// Erases the tensors that are no graph input or output and that no op reads or
+/// writes (an importer's leftovers: unused intermediates, superseded names), so
+/// the graph validates. Returns how many it erased.
+std::size_t drop_unused_tensors(Graph& g);
 
 }  // namespace ec::ir

@@ -70,18 +70,6 @@ ir::Tensor like(const ir::Graph& g, const std::string& src, const std::string& n
   return t;
 }
 
-// Removes tensors no op, graph input or output refers to (replaced float weights).
-void drop_unused_tensors(ir::Graph& g) {
-  std::set<std::string> used(g.inputs.begin(), g.inputs.end());
-  used.insert(g.outputs.begin(), g.outputs.end());
-  for (const auto& op : g.ops) {
-    used.insert(op.inputs.begin(), op.inputs.end());
-    used.insert(op.outputs.begin(), op.outputs.end());
-  }
-  for (auto it = g.tensors.begin(); it != g.tensors.end();)
-    it = used.count(it->first) ? std::next(it) : g.tensors.erase(it);
-}
-
 // Name for a per-op replacement of a constant: the constant's own name when only
 // this op reads it, else "name@op".
 std::string replacement_name(const ir::UseLists& uses, const std::string& c, const ir::Operation& op) {
@@ -241,7 +229,7 @@ ir::Graph build_int8_graph(const Plan& plan, bool int8_io) {
     for (const auto& [from, to] : dq_after) emit_dq(from, to, to);
   }
   q.ops = std::move(ops);
-  drop_unused_tensors(q);
+  ir::drop_unused_tensors(q);  // the replaced float weights
   ir::topological_sort(q);
   return q;
 }
@@ -344,7 +332,7 @@ ir::Graph build_simulation_graph(const Plan& plan, const std::set<std::size_t>& 
       s.ops.push_back(std::move(op));
     }
   }
-  drop_unused_tensors(s);
+  ir::drop_unused_tensors(s);
   ir::topological_sort(s);
   return s;
 }
@@ -444,7 +432,7 @@ std::map<std::string, ir::QuantParams> strip_qdq_pairs(ir::Graph& g) {
       found.erase(it);
     }
   }
-  drop_unused_tensors(g);
+  ir::drop_unused_tensors(g);
   return found;
 }
 

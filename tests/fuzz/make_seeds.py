@@ -131,6 +131,26 @@ def main():
     except ImportError:
         pass
 
+    # SavedModels (tests/savedmodel/make_savedmodels.py): saved_model.pb @@INDEX@@ variables.index
+    # @@DATA@@ variables.data-00000-of-00001 for fuzz_savedmodel; the index @@DATA@@ data for
+    # fuzz_savedmodel_index. Needs protoc and Debian's python3-protobuf and python3-torch.
+    try:
+        import tempfile
+        sys.path.insert(0, os.path.join(ROOT, "tests", "savedmodel"))
+        import savedmodel_writer as smw
+        smw.load_protos(os.path.join(ROOT, "core", "frontends", "savedmodel", "proto"))
+        import make_savedmodels as sm
+        with tempfile.TemporaryDirectory() as tmp:
+            for name, build in (("half_plus_two", sm.half_plus_two), ("small_cnn", sm.small_cnn)):
+                d = os.path.join(tmp, name)
+                build(d)
+                parts = [open(os.path.join(d, rel), "rb").read() for rel in
+                         ("saved_model.pb", "variables/variables.index", "variables/variables.data-00000-of-00001")]
+                write(out, "savedmodel", name, parts[0] + b"@@INDEX@@" + parts[1] + b"@@DATA@@" + parts[2])
+                write(out, "savedmodel_index", name, parts[1] + b"@@DATA@@" + parts[2])
+    except ImportError as e:
+        print(f"savedmodel seeds skipped: {e}")
+
     # Inputs the fuzzers found (tests/fuzz/regressions/TARGET/): run first by every smoke run.
     for p in glob.glob(f"{ROOT}/tests/fuzz/regressions/*/*"):
         add(out, os.path.basename(os.path.dirname(p)), p, "regression_" + os.path.basename(p))

@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 secs=${1:-20}
 build=${2:-build/fuzz}
-targets=${EC_FUZZ_TARGETS:-"onnx tflite coreml_package coreml_blob eir npy devices_json runs_db keras torchscript"}
+targets=${EC_FUZZ_TARGETS:-"onnx tflite coreml_package coreml_blob eir npy devices_json runs_db keras torchscript savedmodel savedmodel_index"}
 
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
   -DCMAKE_CXX_COMPILER=clang++ -DEC_FUZZ=ON \

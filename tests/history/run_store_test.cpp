@@ -219,5 +219,24 @@ TEST(ModelHash, HashesFileBytes) {
   fs::remove_all(dir);
 }
 
+// A model folder (SavedModel, .mlpackage) hashes its files with their relative paths:
+// the same content gives the same hash, a changed byte or a renamed file another.
+TEST(ModelHash, HashesModelFolders) {
+  const auto dir = fresh_dir("hash_folder");
+  fs::create_directories(dir / "m" / "variables");
+  std::ofstream(dir / "m" / "saved_model.pb", std::ios::binary) << "graph";
+  std::ofstream(dir / "m" / "variables" / "variables.index", std::ios::binary) << "index";
+  const std::string h = sha256_file((dir / "m").string());
+  EXPECT_EQ(h.size(), 64u);
+  EXPECT_EQ(sha256_file((dir / "m").string()), h);
+  std::ofstream(dir / "m" / "variables" / "variables.index", std::ios::binary) << "indeX";
+  EXPECT_NE(sha256_file((dir / "m").string()), h);
+  std::ofstream(dir / "m" / "variables" / "variables.index", std::ios::binary) << "index";
+  EXPECT_EQ(sha256_file((dir / "m").string()), h);
+  fs::rename(dir / "m" / "variables" / "variables.index", dir / "m" / "variables" / "other.index");
+  EXPECT_NE(sha256_file((dir / "m").string()), h);
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace ec::history

@@ -21,6 +21,7 @@
 #include "core/errors.h"
 #include "core/util/safe_file.h"
 #include "core/frontends/tflite/tflite_schema_generated.h"
+#include "core/ir/algorithms.h"
 #include "core/ir/validate.h"
 
 namespace ec::frontends {
@@ -247,14 +248,7 @@ void Reader::check_subgraph_calls() {
     if (state[s] == 0) dfs(s);
 }
 
-std::string Reader::fresh(const std::string& base) {
-  std::string n = base.empty() ? "t" : base;
-  if (used_.insert(n).second) return n;
-  for (int k = 1;; ++k) {
-    std::string c = n + "_" + std::to_string(k);
-    if (used_.insert(c).second) return c;
-  }
-}
+std::string Reader::fresh(const std::string& base) { return ir::claim_unique_name(used_, base); }
 
 void Reader::import_tensors() {
   const auto* sg = model_->subgraphs()->Get(0);
@@ -391,14 +385,9 @@ std::vector<std::int64_t> Reader::const_ints(const tflite::Operator* op, std::si
   const std::string n = in(op, i);
   const ir::Tensor* t = n.empty() ? nullptr : graph_.find_tensor(n);
   if (!t || !t->is_constant()) fail(what + " must be a constant");
-  std::vector<std::int64_t> v;
-  if (t->dtype == ir::DType::Int32)
-    for (auto x : t->data->as<std::int32_t>()) v.push_back(x);
-  else if (t->dtype == ir::DType::Int64)
-    for (auto x : t->data->as<std::int64_t>()) v.push_back(x);
-  else
-    fail(what + " must be int32 or int64, got " + std::string(ir::dtype_name(t->dtype)));
-  return v;
+  auto v = ir::constant_ints(*t);
+  if (!v) fail(what + " must be int32 or int64, got " + std::string(ir::dtype_name(t->dtype)));
+  return *v;
 }
 
 std::string Reader::add_i64(const std::string& base, const std::vector<std::int64_t>& v, bool scalar) {
@@ -1478,18 +1467,8 @@ ir::Graph Reader::read() {
   if (sg->outputs())
     for (std::int32_t i : *sg->outputs()) graph_.outputs.push_back(names_[static_cast<std::size_t>(i)]);
 
-  // Drop tensors nothing reads or writes (TFLite files keep a few, e.g. unused
-  // intermediates), so the graph validates.
-  std::set<std::string> live(graph_.inputs.begin(), graph_.inputs.end());
-  live.insert(graph_.outputs.begin(), graph_.outputs.end());
-  for (const auto& op : graph_.ops) {
-    live.insert(op.inputs.begin(), op.inputs.end());
-    live.insert(op.outputs.begin(), op.outputs.end());
-  }
-  std::vector<std::string> dead;
-  for (const auto& tn : graph_.tensors.by_name())
-    if (!live.count(tn->first)) dead.push_back(tn->first);
-  for (const auto& n : dead) graph_.tensors.erase(n);
+  // TFLite files keep a few tensors nothing reads or writes (unused intermediates).
+  ir::drop_unused_tensors(graph_);
 
   auto& md = graph_.metadata;
   md["source.format"] = "tflite";
