@@ -93,6 +93,16 @@ with zipfile.ZipFile(good) as zin, zipfile.ZipFile(path("bad_code.pt"), "w") as 
         if item.filename.endswith(".py"):
             data = b"def forward(self, x:\n  return ((("
         zout.writestr(item, data)
+# A tensor's bytes cut short (data/N empty or half), CRCs valid: libtorch builds tensors that
+# reach past their storage (found by mutating archives: a SIGSEGV inside a convolution).
+# (A cut within the allocator's rounding, under 64 bytes, reads no byte outside the block.)
+for record, cut, fname in (("/data/1", 0, "empty_record.pt"), ("/data/0", 8, "short_record.pt")):
+    with zipfile.ZipFile(good) as zin, zipfile.ZipFile(path(fname), "w") as zout:
+        for item in zin.infolist():
+            data = zin.read(item.filename)
+            if item.filename.endswith(record):
+                data = data[:cut]
+            zout.writestr(item, data)
 torch.jit.save(torch.jit.script(DataFlow()), path("dataflow.pt"))
 torch.jit.save(torch.jit.trace(Unmapped().eval(), torch.randn(1, 8)), path("unmapped.pt"))
 
@@ -110,6 +120,8 @@ CASES = [
     ("pickle_junk.pt", [], "torch.save"),
     ("bad_code.pt", ["--input-shape", "x=1,3,8,8"], "torch.jit.load"),
     ("dataflow.pt", ["--input-shape", "x=1,4"], "input's values"),
+    ("empty_record.pt", ["--input-shape", "x=1,3,8,8"], "past its stored bytes"),
+    ("short_record.pt", ["--input-shape", "x=1,3,8,8"], "past its stored bytes"),
     ("small.pt", [], "--input-shape x="),
     ("small.pt", ["--input-shape", "y=1,3,8,8", "--input-shape", "x=1,3,8,8"], "not an input"),
     ("small.pt", ["--input-shape", "x=1,5,8,8"], "check --input-shape"),

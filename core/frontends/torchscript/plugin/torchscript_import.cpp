@@ -3,12 +3,14 @@
 #include <torch/csrc/jit/api/module.h>
 #include <torch/csrc/jit/passes/inliner.h>
 #include <torch/csrc/jit/passes/remove_mutation.h>
+#include <malloc.h>
 #include <torch/script.h>
 #include <torch/version.h>
 
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <sstream>
 
 #include "core/frontends/torchscript/plugin/importer.h"
@@ -77,6 +79,44 @@ bool is_identity(std::string_view k) {
                                      "aten::feature_dropout", "aten::alpha_dropout", "prim::unchecked_cast",
                                      "aten::alias",  "aten::dropout_",        "aten::lift_fresh", "aten::dequantize"};
   return std::any_of(std::begin(kIds), std::end(kIds), [&](const char* s) { return k == s; });
+}
+
+// A tensor from the archive must lie inside its storage: data.pkl and constants.pkl give
+// sizes, strides and offsets that libtorch does not check against the bytes it read, and an
+// op on a tensor that reaches past them reads outside the buffer.
+bool inside_storage(const at::Tensor& t) {
+  if (!t.defined() || t.is_quantized() || !t.has_storage()) return true;
+  if (t.numel() == 0) return true;
+  std::int64_t last = t.storage_offset();
+  if (last < 0) return false;
+  for (std::int64_t d = 0; d < t.dim(); ++d) {
+    if (t.stride(d) < 0) return false;
+    if (t.size(d) > 1 && t.stride(d) > (std::numeric_limits<std::int64_t>::max() - last) / (t.size(d) - 1)) return false;
+    last += (t.size(d) - 1) * t.stride(d);
+  }
+  const auto bytes = static_cast<std::uint64_t>(t.storage().nbytes());
+  if (t.storage().data() == nullptr) return false;  // a data/N record shorter than its storage: no bytes at all
+  // libtorch sizes a loaded storage from data.pkl, not from its record: a record cut short
+  // gives a storage larger than its allocation. The CPU allocator's blocks come from
+  // posix_memalign (c10::alloc_cpu; the block is its own context), whose usable size bounds
+  // the bytes that really exist.
+  const auto& dp = t.storage().data_ptr();
+  if (dp.device().is_cpu() && dp.get_deleter() != nullptr && dp.get_context() == dp.get() &&
+      bytes > ::malloc_usable_size(const_cast<void*>(dp.get())))
+    return false;
+  const auto item = static_cast<std::uint64_t>(t.element_size());
+  return item != 0 && static_cast<std::uint64_t>(last) < bytes / item;
+}
+
+bool values_inside_storage(const c10::IValue& v) {
+  if (v.isTensor()) return inside_storage(v.toTensor());
+  if (v.isTensorList())
+    for (const auto& t : v.toTensorVector())
+      if (!inside_storage(t)) return false;
+  if (v.isTuple())
+    for (const auto& e : v.toTupleRef().elements())
+      if (!values_inside_storage(e)) return false;
+  return true;
 }
 
 }  // namespace
@@ -245,7 +285,9 @@ void Importer::visit(const Node* n) {
   const std::string kind = n->kind().toQualString();
 
   if (kind == "prim::Constant") {
-    env_[n->output()] = Slot{torch::jit::toIValue(n->output()).value_or(c10::IValue())};
+    auto v = torch::jit::toIValue(n->output()).value_or(c10::IValue());
+    if (!values_inside_storage(v)) refuse("a constant tensor reaches past its stored bytes; the archive is damaged");
+    env_[n->output()] = Slot{std::move(v)};
     return;
   }
   if (kind == "prim::RaiseException") refuse("the model raises an exception for inputs of these shapes");
@@ -415,7 +457,9 @@ void Importer::visit(const Node* n) {
   if (kind == "prim::GetAttr") {  // modules that keep mutable state (FakeQuantize) are not frozen away
     const Slot& obj = slot_of(n->input(0));
     if (!obj.value.isObject()) refuse("reads an attribute of something that is not a module");
-    env_[n->output()] = Slot{obj.value.toObjectRef().getAttr(n->s(c10::attr::name))};
+    auto v = obj.value.toObjectRef().getAttr(n->s(c10::attr::name));
+    if (!values_inside_storage(v)) refuse("a module tensor reaches past its stored bytes; the archive is damaged");
+    env_[n->output()] = Slot{std::move(v)};
     return;
   }
   if (const auto& ev = self_evaluating_table(); ev.count(kind)) {
@@ -500,6 +544,16 @@ ir::Graph Importer::run() {
   }
   module.eval();
   if (!module.find_method("forward")) refuse("the module has no forward method");
+  // Before freezing (which folds constants by running ops on them): every tensor the
+  // archive holds lies inside its bytes.
+  for (const auto& attr : module.named_attributes(/*recurse=*/true))
+    if (!values_inside_storage(attr.value))
+      refuse("tensor '" + bounded_message(attr.name, 80) + "' reaches past its stored bytes; the archive is damaged");
+  for (const auto& m : module.get_methods())
+    for (const Node* cn : torch::jit::toGraphFunction(m.function()).graph()->nodes())
+      if (cn->kind() == c10::prim::Constant)
+        if (auto v = torch::jit::toIValue(cn->output()); v && !values_inside_storage(*v))
+          refuse("a constant tensor reaches past its stored bytes; the archive is damaged");
   torch::jit::Module frozen;
   try {
     frozen = torch::jit::freeze(module);
