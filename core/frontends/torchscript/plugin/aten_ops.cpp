@@ -655,6 +655,27 @@ std::unordered_map<std::string, Handler> make_table() {
   t["aten::sum"] = [](Importer& im, const Args& a) { return reduce(im, a, "ReduceSum"); };
   t["aten::amax"] = [](Importer& im, const Args& a) { return reduce(im, a, "ReduceMax"); };
   t["aten::amin"] = [](Importer& im, const Args& a) { return reduce(im, a, "ReduceMin"); };
+  // max / min: of two tensors (elementwise), of all elements, or along a dim (values, indices).
+  for (const auto& [k, elem, red, arg] : {std::tuple{"aten::max", "Max", "ReduceMax", "ArgMax"},
+                                          std::tuple{"aten::min", "Min", "ReduceMin", "ArgMin"}}) {
+    const std::string e = elem, r = red, g = arg;
+    t[k] = [e, r, g](Importer& im, const Args& a) -> Names {
+      const std::int64_t rank = a.actual(0).dim();
+      if (a.size() == 2 && (a.slot(1).data || a.slot(1).value.isTensor()))
+        return one(im, e, {a.tensor(0, 1), a.tensor(1, 0)});
+      if (a.size() == 1) {
+        std::vector<std::int64_t> axes;
+        for (std::int64_t d = 0; d < rank; ++d) axes.push_back(d);
+        return one(im, r, {a.tensor(0)}, {{"axes", axes}, {"keepdims", std::int64_t{0}}});
+      }
+      const std::int64_t dim = norm_dim(a.i64(1), rank);
+      const std::int64_t keep = a.size() > 2 && a.flag(2);
+      const std::string v = im.emit(r, {a.tensor(0)}, {{"axes", std::vector<std::int64_t>{dim}}, {"keepdims", keep}},
+                                    {im.result(0)})[0];
+      const std::string i = im.emit(g, {a.tensor(0)}, {{"axis", dim}, {"keepdims", keep}}, {im.result(1)})[0];
+      return {v, i};
+    };
+  }
   t["aten::argmax"] = [](Importer& im, const Args& a) {
     if (a.is_none(1)) im.refuse("argmax over the flattened tensor is not supported; give dim");
     return one(im, "ArgMax", {a.tensor(0)},
