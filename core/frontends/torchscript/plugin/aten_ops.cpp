@@ -2,6 +2,8 @@
 // Semantics follow the PyTorch operator reference; the IR ops are ONNX opset 13
 // (core/ir/ops.def), so each row does what torch.onnx's symbolic for that op
 // does, with every shape known (reshaping ops take their concrete result shape).
+#include <ATen/ScalarOps.h>
+
 #include <cmath>
 #include <limits>
 
@@ -33,8 +35,29 @@ Handler unary(const std::string& op, Attrs attrs = {}) {
   return [op, attrs](Importer& im, const Args& a) { return one(im, op, {a.tensor(0)}, attrs); };
 }
 
+// Operand i of an elementwise op in the dtype both operands promote to, by PyTorch's own
+// rule (at::result_type: a float tensor and an int scalar compute in float, a long tensor
+// and an int scalar in long).
+std::string promoted(Importer& im, const Args& a, std::size_t i, std::size_t other) {
+  const c10::IValue& x = a.slot(i).value;
+  const c10::IValue& y = a.slot(other).value;
+  at::ScalarType want;
+  if (x.isTensor() && y.isTensor()) want = at::result_type(x.toTensor(), y.toTensor());
+  else if (x.isTensor()) want = at::result_type(x.toTensor(), y.toScalar());
+  else if (y.isTensor()) want = at::result_type(y.toTensor(), x.toScalar());
+  else want = at::result_type(at::scalar_to_tensor(x.toScalar()), y.toScalar());
+  if (!x.isTensor()) return im.constant(at::scalar_tensor(x.toScalar(), at::TensorOptions().dtype(want)), "scalar");
+  const at::Tensor t = x.toTensor();
+  if (t.scalar_type() == want) return a.tensor(i);
+  if (!a.slot(i).data) return im.constant(t.to(want), "operand");
+  const ir::DType dt = want == at::kFloat ? ir::DType::Float32 : want == at::kLong ? ir::DType::Int64
+                       : want == at::kInt ? ir::DType::Int32 : want == at::kBool ? ir::DType::Bool : ir::DType::Undefined;
+  if (dt == ir::DType::Undefined) im.refuse(std::string("an operand promoted to ") + c10::toString(want) + " is not supported");
+  return im.emit("Cast", {a.tensor(i)}, {{"to", std::string(ir::dtype_name(dt))}}, {t.to(want)}, "_promote")[0];
+}
+
 Handler binary(const std::string& op) {
-  return [op](Importer& im, const Args& a) { return one(im, op, {a.tensor(0, 1), a.tensor(1, 0)}); };
+  return [op](Importer& im, const Args& a) { return one(im, op, {promoted(im, a, 0, 1), promoted(im, a, 1, 0)}); };
 }
 
 Names reshape_to_result(Importer& im, const Args& a) {
@@ -44,12 +67,12 @@ Names reshape_to_result(Importer& im, const Args& a) {
 // add/sub with alpha: x + alpha * y.
 Handler add_like(const std::string& op, bool reversed = false) {
   return [op, reversed](Importer& im, const Args& a) {
-    std::string y = a.tensor(1, 0);
+    std::string y = promoted(im, a, 1, 0);
     if (a.size() > 2 && !a.is_none(2) && a.f64(2) != 1.0) {
       const at::Tensor alpha = at::scalar_tensor(a.f64(2), at::TensorOptions().dtype(a.actual(0).scalar_type()));
       y = im.emit("Mul", {y, im.constant(alpha, "alpha")}, {}, {at::Tensor()}, "_alpha")[0];
     }
-    const std::string x = a.tensor(0, 1);
+    const std::string x = promoted(im, a, 0, 1);
     return one(im, op, reversed ? Names{y, x} : Names{x, y});
   };
 }
@@ -425,7 +448,8 @@ std::unordered_map<std::string, Handler> make_table() {
   std::unordered_map<std::string, Handler> t;
   // convolution
   t["aten::_convolution"] = [](Importer& im, const Args& a) { return conv(im, a, 3, 4, 5, a.flag(6), 7, 8); };
-  for (const char* k : {"aten::conv1d", "aten::conv2d", "aten::conv3d"})
+  // conv*d(padding='same'|'valid') traces as _convolution_mode with the same arguments.
+  for (const char* k : {"aten::conv1d", "aten::conv2d", "aten::conv3d", "aten::_convolution_mode"})
     t[k] = [](Importer& im, const Args& a) { return conv(im, a, 3, 4, 5, false, 0, 6); };
   for (const char* k : {"aten::conv_transpose1d", "aten::conv_transpose2d", "aten::conv_transpose3d"})
     t[k] = [](Importer& im, const Args& a) { return conv(im, a, 3, 4, 7, true, 5, 6); };
@@ -488,7 +512,6 @@ std::unordered_map<std::string, Handler> make_table() {
   t["aten::relu6"] = [](Importer& im, const Args& a) { return fixed_clip(im, a, 0, 6); };
   t["aten::hardtanh"] = [](Importer& im, const Args& a) { return fixed_clip(im, a, a.f64(1), a.f64(2)); };
   t["aten::clamp"] = [](Importer& im, const Args& a) { return clip(im, a, 1, 2); };
-  t["aten::clip"] = t["aten::clamp"];
   t["aten::silu"] = [](Importer& im, const Args& a) {
     const std::string s = im.emit("Sigmoid", {a.tensor(0)}, {}, {im.result()})[0];
     return one(im, "Mul", {a.tensor(0), s});
@@ -542,6 +565,24 @@ std::unordered_map<std::string, Handler> make_table() {
   t["aten::le"] = binary("LessOrEqual");
   t["aten::logical_and"] = binary("And");
   t["aten::logical_or"] = binary("Or");
+  t["aten::logical_xor"] = binary("Xor");
+  for (const char* k : {"aten::__and__", "aten::bitwise_and", "aten::__or__", "aten::bitwise_or", "aten::__xor__",
+                        "aten::bitwise_xor"}) {
+    const std::string op = std::string(k).find("and") != std::string::npos ? "And"
+                           : std::string(k).find("xor") != std::string::npos ? "Xor" : "Or";
+    t[k] = [op](Importer& im, const Args& a) {  // logical on bools, bitwise on integers
+      const bool logical = a.actual(0).scalar_type() == at::kBool;
+      if (!logical && op == "Xor") im.refuse("bitwise xor on integers has no IR form");
+      return one(im, logical ? op : "Bitwise" + op, {promoted(im, a, 0, 1), promoted(im, a, 1, 0)});
+    };
+  }
+  t["aten::bitwise_not"] = [](Importer& im, const Args& a) {
+    return one(im, a.actual(0).scalar_type() == at::kBool ? "Not" : "BitwiseNot", {a.tensor(0)});
+  };
+  t["aten::ne"] = [](Importer& im, const Args& a) {
+    const std::string eq = im.emit("Equal", {promoted(im, a, 0, 1), promoted(im, a, 1, 0)}, {}, {im.result()})[0];
+    return one(im, "Not", {eq});
+  };
   t["aten::where"] = [](Importer& im, const Args& a) {
     return one(im, "Where", {a.tensor(0), a.tensor(1, 2), a.tensor(2, 1)});
   };
@@ -592,7 +633,6 @@ std::unordered_map<std::string, Handler> make_table() {
   t["aten::cat"] = [](Importer& im, const Args& a) {
     return one(im, "Concat", tensor_list(im, a, 0), {{"axis", norm_dim(a.i64(1), im.result().dim())}});
   };
-  t["aten::concat"] = t["aten::cat"];
   t["aten::stack"] = [](Importer& im, const Args& a) {
     const std::int64_t dim = norm_dim(a.i64(1), im.result().dim());
     Names parts;
@@ -602,8 +642,7 @@ std::unordered_map<std::string, Handler> make_table() {
       parts.push_back(im.emit("Reshape", {p, im.constant_ints(shape, "shape")}, {}, {at::empty(shape)}, "_unsqueeze")[0]);
     return one(im, "Concat", parts, {{"axis", dim}});
   };
-  for (const char* k : {"aten::chunk", "aten::split", "aten::split_with_sizes", "aten::unsafe_chunk",
-                        "aten::unsafe_split", "aten::tensor_split"})
+  for (const char* k : {"aten::chunk", "aten::split", "aten::split_with_sizes", "aten::tensor_split"})
     t[k] = [](Importer& im, const Args& a) { return split_like(im, a, a.size() > 2 ? a.i64(2) : 0, false); };
   t["aten::unbind"] = [](Importer& im, const Args& a) { return split_like(im, a, a.size() > 1 ? a.i64(1) : 0, true); };
   t["aten::slice"] = [](Importer& im, const Args& a) {
@@ -707,14 +746,15 @@ std::unordered_map<std::string, Handler> make_table() {
   for (const char* k : {"aten::replication_pad1d", "aten::replication_pad2d", "aten::replication_pad3d"})
     t[k] = [](Importer& im, const Args& a) { return pad(im, a, "edge", 99); };
   // dtype
-  for (const char* k : {"aten::to", "aten::type_as", "aten::float", "aten::int", "aten::long"})
+  for (const char* k : {"aten::to", "aten::type_as"})
     t[k] = [](Importer& im, const Args& a) {
       const at::ScalarType from = a.actual(0).scalar_type(), to = im.result().scalar_type();
       if (from == to) return one(im, "Identity", {a.tensor(0)});
-      const char* name = to == at::kFloat ? "float32" : to == at::kLong ? "int64" : to == at::kInt ? "int32"
-                         : to == at::kBool ? "bool" : to == at::kHalf ? "float16" : nullptr;
-      if (!name) im.refuse(std::string("a cast to ") + c10::toString(to) + " is not supported");
-      return one(im, "Cast", {a.tensor(0)}, {{"to", std::string(name)}});
+      const ir::DType dt = to == at::kFloat ? ir::DType::Float32 : to == at::kLong ? ir::DType::Int64
+                           : to == at::kInt ? ir::DType::Int32 : to == at::kBool ? ir::DType::Bool
+                           : to == at::kHalf ? ir::DType::Float16 : ir::DType::Undefined;
+      if (dt == ir::DType::Undefined) im.refuse(std::string("a cast to ") + c10::toString(to) + " is not supported");
+      return one(im, "Cast", {a.tensor(0)}, {{"to", std::string(ir::dtype_name(dt))}});
     };
   // recurrent and attention
   t["aten::lstm"] = [](Importer& im, const Args& a) { return recurrent(im, a, true); };
