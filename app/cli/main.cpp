@@ -38,8 +38,8 @@ int main(int argc, char** argv) {
   std::vector<std::string> input_shapes;
   std::string signature;
   app.add_option("--input-shape", input_shapes,
-                 "An input's shape where the model file does not record it (TorchScript, Keras): "
-                 "NAME=1,3,224,224, or 1,3,224,224 for the first input; repeat per input")
+                 "An input's shape (and dtype) where the model file does not record it (TorchScript, Keras): "
+                 "NAME=1,3,224,224, or 1,3,224,224 for the first input, :int64 for an integer input; repeat per input")
       ->type_name("NAME=DIMS");
   app.add_option("--signature", signature, "SavedModel: the signature to import (default serving_default)");
 

@@ -28,6 +28,9 @@ struct OpenOptions {
   /// the first input. Empty: open_model() takes the process defaults
   /// (set_default_model_hints), then the file's own shapes.
   std::map<std::string, std::vector<std::int64_t>> input_shapes;
+  /// Input dtypes the file does not record (a TorchScript input of int64 ids): input
+  /// name ("" = first) -> IR dtype name ("i64"). From `--input-shape NAME=1,12:int64`.
+  std::map<std::string, std::string> input_dtypes;
   /// SavedModel: the signature to import ("" = serving_default).
   std::string signature;
 };
@@ -37,13 +40,15 @@ struct OpenOptions {
 /// every open whose OpenOptions leaves them empty.
 struct ModelHints {
   std::map<std::string, std::vector<std::int64_t>> input_shapes;
+  std::map<std::string, std::string> input_dtypes;
   std::string signature;
 };
 void set_default_model_hints(ModelHints hints);
 const ModelHints& default_model_hints();
 
-/// Parses "NAME=1,3,224,224" (or "1,3,224,224" for the first input) into
-/// `hints.input_shapes`; throws EdgeCompilerError(Usage) naming the text.
+/// Parses "NAME=1,3,224,224" (or "1,3,224,224" for the first input), optionally with a
+/// dtype suffix (":int64", ":int32", ":float32", ":bool"), into `hints`; throws
+/// EdgeCompilerError(Usage) naming the text.
 void parse_input_shape(const std::string& text, ModelHints& hints);
 
 class Frontend {

@@ -90,11 +90,20 @@ const ModelHints& default_model_hints() { return hints_storage(); }
 void parse_input_shape(const std::string& text, ModelHints& hints) {
   const auto bad = [&](const std::string& why) {
     return EdgeCompilerError(ErrorKind::Usage, "--input-shape '" + text.substr(0, 80) + "': " + why +
-                                                   " (expected NAME=1,3,224,224 or 1,3,224,224)");
+                                                   " (expected NAME=1,3,224,224 or 1,3,224,224, optionally :int64)");
   };
   const auto eq = text.rfind('=');
   const std::string name = eq == std::string::npos ? "" : text.substr(0, eq);
-  const std::string dims = eq == std::string::npos ? text : text.substr(eq + 1);
+  std::string dims = eq == std::string::npos ? text : text.substr(eq + 1);
+  if (const auto colon = dims.find(':'); colon != std::string::npos) {
+    static const std::map<std::string, std::string> kTypes{
+        {"float32", "f32"}, {"f32", "f32"}, {"int64", "i64"}, {"i64", "i64"}, {"int32", "i32"}, {"i32", "i32"},
+        {"bool", "bool"}};
+    const auto t = kTypes.find(dims.substr(colon + 1));
+    if (t == kTypes.end()) throw bad("unknown dtype '" + dims.substr(colon + 1, 12) + "' (float32, int64, int32 or bool)");
+    hints.input_dtypes[name] = t->second;
+    dims = dims.substr(0, colon);
+  }
   if (dims.empty()) throw bad("no dimensions");
   std::vector<std::int64_t> shape;
   std::size_t i = 0;
@@ -116,6 +125,7 @@ void parse_input_shape(const std::string& text, ModelHints& hints) {
 ir::Graph open_model(const std::string& path, const OpenOptions& given, std::string* format) {
   OpenOptions opts = given;
   if (opts.input_shapes.empty()) opts.input_shapes = default_model_hints().input_shapes;
+  if (opts.input_dtypes.empty()) opts.input_dtypes = default_model_hints().input_dtypes;
   if (opts.signature.empty()) opts.signature = default_model_hints().signature;
   std::error_code ec;
   const fs::file_status st = fs::status(path, ec);

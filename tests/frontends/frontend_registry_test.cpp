@@ -80,6 +80,11 @@ TEST(FrontendRegistry, InputShapeHints) {
     EXPECT_THROW(parse_input_shape(bad, g), EdgeCompilerError) << bad;
   }
   EXPECT_THROW(parse_input_shape("x=3", h), EdgeCompilerError);  // twice for x
+  parse_input_shape("ids=1,12:int64", h);
+  EXPECT_EQ(h.input_shapes.at("ids"), (std::vector<std::int64_t>{1, 12}));
+  EXPECT_EQ(h.input_dtypes.at("ids"), "i64");
+  ModelHints g;
+  EXPECT_THROW(parse_input_shape("ids=1,12:int7", g), EdgeCompilerError);
 }
 
 TEST(FrontendRegistry, PatternsComeFromTheTable) {

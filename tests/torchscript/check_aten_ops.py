@@ -98,6 +98,7 @@ C = [
     ("bitwise", lambda x: ((torch.bitwise_and((x * 4).long(), 6) + torch.bitwise_or((x * 4).long(), 3)
                             + torch.bitwise_not((x * 4).long())).float() + torch.bitwise_xor(x > 0, x > 1).float()),
      [(3, 4)]),
+    ("int_input", lambda a: (a * 2 + 1).float() + torch.bitwise_and(a, 3).float(), [("int", (3, 4))]),
     ("tensor_split", lambda x: sum(p.sum(-1) for p in torch.tensor_split(x, 3, dim=-1)), [(2, 3, 7)]),
     ("masked_fill", lambda a: a.masked_fill(a > 0.5, -1.0), [(3, 4)]),
     ("reshape", lambda x: x.view(2, -1).reshape(4, 6).flatten().unsqueeze(0).squeeze(0).reshape(2, 3, 4)
@@ -191,7 +192,8 @@ for name, fn, specs in C + S:
         for a, t in zip(arg_names, inputs):
             p = os.path.join(WORK, f"{name}_{a}.npy")
             np.save(p, t.numpy())
-            args += ["--input", f"{a}={p}", f"--input-shape={a}={','.join(map(str, t.shape))}"]
+            dtype = ":int64" if t.dtype == torch.int64 else ""  # a dtype the archive does not record
+            args += ["--input", f"{a}={p}", f"--input-shape={a}={','.join(map(str, t.shape))}{dtype}"]
         r = subprocess.run(args, capture_output=True, text=True, timeout=120)
         if r.returncode != 0:
             raise RuntimeError(r.stderr.strip()[:300])

@@ -30,6 +30,8 @@ namespace ec::frontends::torchscript {
 
 /// One value of the walk.
 struct Slot {
+  Slot() = default;
+  explicit Slot(c10::IValue v) : value(std::move(v)) {}
   c10::IValue value;        // the concrete result on the sample input
   bool data = false;        // depends on the input's values
   std::string ir;           // the IR tensor holding it (a data-dependent tensor)

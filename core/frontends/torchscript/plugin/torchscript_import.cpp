@@ -594,14 +594,21 @@ ir::Graph Importer::run() {
     else if (const auto f = opts_.input_shapes.find(""); f != opts_.input_shapes.end() && g_.inputs.empty()) shape = f->second;
     else
       refuse("the file records no shape for input '" + name + "'; pass --input-shape " + name + "=1,3,224,224 (its real dims)");
-    const bool indices = feeds_indices(v);
+    // The dtype: as --input-shape NAME=...:int64 states it, else int64 for an input that
+    // indexes an embedding, else float32. Integer samples are zeros (a valid index).
+    std::string dt = feeds_indices(v) ? "i64" : "f32";
+    if (const auto d = opts_.input_dtypes.find(name); d != opts_.input_dtypes.end()) dt = d->second;
+    else if (const auto f = opts_.input_dtypes.find(""); f != opts_.input_dtypes.end() && g_.inputs.empty()) dt = f->second;
     Slot s;
-    s.value = indices ? at::zeros(shape, at::kLong) : at::randn(shape);
+    s.value = dt == "f32"   ? at::randn(shape)
+              : dt == "i64" ? at::zeros(shape, at::kLong)
+              : dt == "i32" ? at::zeros(shape, at::kInt)
+                            : at::zeros(shape, at::kBool);
     s.data = true;
     s.ir = sanitize(name);
     ir::Tensor t;
     t.name = s.ir;
-    t.dtype = indices ? ir::DType::Int64 : ir::DType::Float32;
+    t.dtype = ir::dtype_from_name(dt).value_or(ir::DType::Float32);
     t.shape = ir::Shape::of(shape);
     g_.add_tensor(std::move(t));
     g_.inputs.push_back(s.ir);
