@@ -94,7 +94,6 @@ class TorchScriptFrontend final : public Frontend {
     ir::Graph g;
     std::array<char, 1024> error{};
     const int rc = import(path.c_str(), &opts, &g, error.data(), error.size());
-    if (rc == 2) throw FrontendError(path, std::string(error.data()), "torchscript");
     if (rc != 0) throw FrontendError(path, std::string(error.data()), "torchscript");
     return g;
   }

@@ -35,6 +35,15 @@ Handler unary(const std::string& op, Attrs attrs = {}) {
   return [op, attrs](Importer& im, const Args& a) { return one(im, op, {a.tensor(0)}, attrs); };
 }
 
+// x as dtype `to` (the IR's Cast); `result` is the value it stands for.
+std::string cast(Importer& im, const std::string& x, at::ScalarType to, const at::Tensor& result,
+                 const std::string& suffix = "") {
+  const ir::DType dt = dtype_of(to);
+  if (dt == ir::DType::Undefined || dt == ir::DType::Float64)
+    im.refuse(std::string("a cast to ") + c10::toString(to) + " is not supported");
+  return im.emit("Cast", {x}, {{"to", std::string(ir::dtype_name(dt))}}, {result}, suffix)[0];
+}
+
 // Operand i of an elementwise op in the dtype both operands promote to, by PyTorch's own
 // rule (at::result_type: a float tensor and an int scalar compute in float, a long tensor
 // and an int scalar in long).
@@ -50,10 +59,7 @@ std::string promoted(Importer& im, const Args& a, std::size_t i, std::size_t oth
   const at::Tensor t = x.toTensor();
   if (t.scalar_type() == want) return a.tensor(i);
   if (!a.slot(i).data) return im.constant(t.to(want), "operand");
-  const ir::DType dt = want == at::kFloat ? ir::DType::Float32 : want == at::kLong ? ir::DType::Int64
-                       : want == at::kInt ? ir::DType::Int32 : want == at::kBool ? ir::DType::Bool : ir::DType::Undefined;
-  if (dt == ir::DType::Undefined) im.refuse(std::string("an operand promoted to ") + c10::toString(want) + " is not supported");
-  return im.emit("Cast", {a.tensor(i)}, {{"to", std::string(ir::dtype_name(dt))}}, {t.to(want)}, "_promote")[0];
+  return cast(im, a.tensor(i), want, t.to(want), "_promote");
 }
 
 Handler binary(const std::string& op) {
@@ -287,14 +293,8 @@ Names recurrent(Importer& im, const Args& a, bool lstm) {
   if (params.size() != static_cast<std::size_t>(layers * dirs) * per)
     im.refuse("the recurrent layer's parameter list has an unexpected length (projections are not supported)");
   const Slot& hx = a.slot(1);
-  std::vector<at::Tensor> h0;
-  if (lstm) {
-    if (hx.data) im.refuse("initial states computed from the input are not supported");
-    h0 = hx.value.toTensorVector();
-  } else {
-    if (hx.data) im.refuse("initial states computed from the input are not supported");
-    h0 = {hx.value.toTensor()};
-  }
+  if (hx.data) im.refuse("initial states computed from the input are not supported");
+  const std::vector<at::Tensor> h0 = lstm ? hx.value.toTensorVector() : std::vector<at::Tensor>{hx.value.toTensor()};
   const std::int64_t H = params[1].size(1);
   const std::int64_t gates = lstm ? 4 : 3;
   auto reorder = [&](const at::Tensor& w) {
@@ -750,11 +750,7 @@ std::unordered_map<std::string, Handler> make_table() {
     t[k] = [](Importer& im, const Args& a) {
       const at::ScalarType from = a.actual(0).scalar_type(), to = im.result().scalar_type();
       if (from == to) return one(im, "Identity", {a.tensor(0)});
-      const ir::DType dt = to == at::kFloat ? ir::DType::Float32 : to == at::kLong ? ir::DType::Int64
-                           : to == at::kInt ? ir::DType::Int32 : to == at::kBool ? ir::DType::Bool
-                           : to == at::kHalf ? ir::DType::Float16 : ir::DType::Undefined;
-      if (dt == ir::DType::Undefined) im.refuse(std::string("a cast to ") + c10::toString(to) + " is not supported");
-      return one(im, "Cast", {a.tensor(0)}, {{"to", std::string(ir::dtype_name(dt))}});
+      return Names{cast(im, a.tensor(0), to, im.result())};
     };
   // recurrent and attention
   t["aten::lstm"] = [](Importer& im, const Args& a) { return recurrent(im, a, true); };

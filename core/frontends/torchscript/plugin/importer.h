@@ -39,6 +39,9 @@ struct Slot {
   std::vector<c10::IValue> keys;  // a data-dependent dict's keys, parallel to items
 };
 
+/// The IR dtype of a torch dtype (Undefined where the IR has none).
+ir::DType dtype_of(at::ScalarType t);
+
 /// Thrown for a refusal; `unsupported` marks an aten op with no mapping.
 struct ImportError {
   std::string message;

@@ -39,21 +39,6 @@ std::string first_line(const std::string& s) {
 
 std::string torch_message(const c10::Error& e) { return first_line(e.what_without_backtrace()); }
 
-ir::DType dtype_of(at::ScalarType t) {
-  switch (t) {
-    case at::kFloat: return ir::DType::Float32;
-    case at::kDouble: return ir::DType::Float64;
-    case at::kHalf: return ir::DType::Float16;
-    case at::kBFloat16: return ir::DType::BFloat16;
-    case at::kLong: return ir::DType::Int64;
-    case at::kInt: return ir::DType::Int32;
-    case at::kShort: return ir::DType::Int16;
-    case at::kChar: return ir::DType::Int8;
-    case at::kByte: return ir::DType::UInt8;
-    case at::kBool: return ir::DType::Bool;
-    default: return ir::DType::Undefined;
-  }
-}
 
 std::string sanitize(std::string s) {
   for (char& c : s)
@@ -120,6 +105,22 @@ bool values_inside_storage(const c10::IValue& v) {
 }
 
 }  // namespace
+
+ir::DType dtype_of(at::ScalarType t) {
+  switch (t) {
+    case at::kFloat: return ir::DType::Float32;
+    case at::kDouble: return ir::DType::Float64;
+    case at::kHalf: return ir::DType::Float16;
+    case at::kBFloat16: return ir::DType::BFloat16;
+    case at::kLong: return ir::DType::Int64;
+    case at::kInt: return ir::DType::Int32;
+    case at::kShort: return ir::DType::Int16;
+    case at::kChar: return ir::DType::Int8;
+    case at::kByte: return ir::DType::UInt8;
+    case at::kBool: return ir::DType::Bool;
+    default: return ir::DType::Undefined;
+  }
+}
 
 // --- Args
 
