@@ -341,5 +341,103 @@ TEST(FastLayerNorm, MatchesReference) {
   }
 }
 
+// Float Resize runs separably, one axis at a time (resize.cpp); a double tensor takes the
+// reference (the sum over every tap combination, in double). Random ranks, modes,
+// coordinate transforms, up- and down-scaling on one or two axes anywhere (NCHW's H, W or
+// an NHWC twin's), odd sizes, 1 and 2 threads.
+TEST(FastResize, SeparableMatchesReference) {
+  std::mt19937 rng(11);
+  auto pick = [&](int lo, int hi) { return std::int64_t(std::uniform_int_distribution<int>(lo, hi)(rng)); };
+  const char* modes[] = {"nearest", "linear", "cubic"};
+  const char* ctms[] = {"half_pixel", "pytorch_half_pixel", "align_corners", "asymmetric", "half_pixel_symmetric"};
+  const char* nearest[] = {"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"};
+  ThreadPool pool(2);
+  int compared = 0;
+  for (int trial = 0; trial < 240; ++trial) {
+    const std::int64_t rank = pick(3, 5);
+    V x, sizes;
+    for (std::int64_t d = 0; d < rank; ++d) x.push_back(d == 0 ? pick(1, 2) : pick(1, 13));
+    sizes = x;
+    // one or two resized axes among the last three (NCHW: H, W; NHWC: H, W before C)
+    const std::int64_t a0 = rank - 1 - pick(0, 2), a1 = rank - 1 - pick(0, 2);
+    for (std::int64_t a : {a0, a1}) sizes[static_cast<std::size_t>(a)] = pick(1, 29);
+    std::map<std::string, ir::Attribute> attrs{{"mode", std::string(modes[trial % 3])},
+                                               {"coordinate_transformation_mode", std::string(ctms[pick(0, 4)])},
+                                               {"nearest_mode", std::string(nearest[pick(0, 3)])},
+                                               {"exclude_outside", pick(0, 1)}};
+    const auto xs = random_floats(rng, shape_numel(x));
+    const auto op = make_op("Resize", {"x", "", "", "sizes"}, {"y"}, attrs);
+    const Tensor sz = i64({rank}, sizes);
+    const std::vector<double> xd(xs.begin(), xs.end());
+    const auto ref = run1(op, {Tensor::from_values(ir::DType::Float64, x, xd), Tensor(), Tensor(), sz});
+    ASSERT_EQ(ref[0].dtype(), ir::DType::Float64);
+    const auto want = ref[0].to_float_vector();
+    for (bool threaded : {false, true}) {
+      PoolScope scope(threaded ? &pool : nullptr);
+      const auto y = run1(op, {f32(x, xs), Tensor(), Tensor(), sz});
+      ASSERT_EQ(y[0].shape(), ref[0].shape());
+      const auto got = y[0].to_float_vector();
+      for (std::size_t i = 0; i < got.size(); ++i)
+        ASSERT_NEAR(got[i], want[i], 1e-5f * (1 + std::abs(want[i])))
+            << "trial " << trial << " x" << shape_string(x) << " -> " << shape_string(sizes) << " "
+            << std::get<std::string>(attrs["mode"]) << " " << std::get<std::string>(attrs["coordinate_transformation_mode"])
+            << (threaded ? " 2 threads" : " 1 thread") << " element " << i;
+    }
+    ++compared;
+  }
+  EXPECT_EQ(compared, 240);
+}
+
+// ConvTranspose: GEMM + col2im against the direct scatter, random ranks (1-3), strides,
+// dilations, pads, output padding, groups, odd sizes, 1 and 2 threads; bands of input
+// rows (a large input is split) included.
+TEST(FastConvTranspose, MatchesReferenceOnRandomShapes) {
+  std::mt19937 rng(7);
+  auto pick = [&](int lo, int hi) { return std::int64_t(std::uniform_int_distribution<int>(lo, hi)(rng)); };
+  ThreadPool pool(2);
+  int compared = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    const bool big = trial % 25 == 0;  // several bands of input rows
+    const std::int64_t rank = pick(1, 3), group = pick(1, 3), cg = big ? 40 : pick(1, 4), mg = pick(1, 4), n = pick(1, 2);  // several bands of input rows
+    V x{n, group * cg}, w{group * cg, mg}, strides, dil, pads(static_cast<std::size_t>(2 * rank)), opad;
+    for (std::int64_t d = 0; d < rank; ++d) {
+      const std::int64_t k = pick(1, 4), s = pick(1, 3), dl = pick(1, 2);
+      x.push_back(big && d == 0 ? pick(300, 700) : pick(1, rank == 3 ? 5 : 9));
+      w.push_back(k);
+      strides.push_back(s);
+      dil.push_back(dl);
+      pads[static_cast<std::size_t>(d)] = pick(0, k - 1);
+      pads[static_cast<std::size_t>(d + rank)] = pick(0, k - 1);
+      opad.push_back(pick(0, std::max(s, dl) - 1));
+    }
+    auto op = make_op("ConvTranspose", {"x", "w", "b"}, {"y"},
+                      {{"group", group}, {"strides", strides}, {"dilations", dil}, {"pads", pads}, {"output_padding", opad}});
+    kernels::ConvGeometry g;
+    try {
+      g = kernels::conv_geometry(op, x, w, true);
+    } catch (const std::exception&) {
+      continue;
+    }
+    const auto xs = random_floats(rng, shape_numel(x)), ws = random_floats(rng, shape_numel(w)),
+               bs = random_floats(rng, group * mg);
+    const std::int64_t out_n = g.n * g.m * shape_numel(g.out);
+    std::vector<float> ref(static_cast<std::size_t>(out_n));
+    kernels::conv_transpose_reference(g, xs.data(), ws.data(), trial % 2 ? bs.data() : nullptr, ref.data());
+    for (bool threaded : {false, true}) {
+      PoolScope scope(threaded ? &pool : nullptr);
+      std::vector<float> fast(static_cast<std::size_t>(out_n), -7.f);
+      kernels::conv_transpose_fast(g, xs.data(), ws.data(), trial % 2 ? bs.data() : nullptr, fast.data());
+      // within 1e-5 of the output's scale (the sums are taken in another order)
+      float scale = 1;
+      for (float v : ref) scale = std::max(scale, std::abs(v));
+      for (std::size_t i = 0; i < ref.size(); ++i)
+        ASSERT_NEAR(fast[i], ref[i], 1e-5f * scale)
+            << "trial " << trial << " x" << shape_string(x) << " w" << shape_string(w) << (threaded ? " 2 threads" : "");
+    }
+    ++compared;
+  }
+  EXPECT_GT(compared, 150);
+}
+
 }  // namespace
 }  // namespace ec::runtime::test

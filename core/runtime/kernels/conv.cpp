@@ -600,20 +600,12 @@ Outputs kernel_Conv(const ir::Operation& op, Inputs x) {
 }
 
 // y[n, m, i*s - pb + k*d] += x[n, c, i] * w[c, m', k]   (the adjoint of Conv)
-Outputs kernel_ConvTranspose(const ir::Operation& op, Inputs x) {
-  const Tensor &X = x[0], &W = x[1], &B = in(x, 2);
-  if (X.dtype() != DType::Float32 || W.dtype() != DType::Float32)
-    throw UnsupportedOpError("ConvTranspose on " + std::string(ir::dtype_name(X.dtype())), "the CPU runtime", "");
-  const ConvGeometry g = conv_geometry(op, X.shape(), W.shape(), true);
-  Shape out{g.n, g.m};
-  out.insert(out.end(), g.out.begin(), g.out.end());
-  Tensor Y(DType::Float32, out);
+void conv_transpose_reference(const ConvGeometry& g, const float* px, const float* pw, const float* b, float* py) {
   const std::size_t k = g.in.size();
   const std::int64_t in_sp = shape_numel(g.in), out_sp = shape_numel(g.out), k_sp = shape_numel(g.kernel);
   const std::int64_t cg = g.c / g.group, mg = g.m / g.group;
   const Shape out_st = strides_of(g.out);
-  const float *px = X.data<float>(), *pw = W.data<float>();
-  float* py = Y.mutable_data<float>();
+  std::fill_n(py, g.n * g.m * out_sp, 0.f);
   std::vector<std::int64_t> i(k), kk(k);
   for (std::int64_t n = 0; n < g.n; ++n)
     for (std::int64_t c = 0; c < g.c; ++c) {
@@ -636,10 +628,96 @@ Outputs kernel_ConvTranspose(const ir::Operation& op, Inputs x) {
         }
       }
     }
-  if (B.defined())
+  if (b)
     for (std::int64_t n = 0; n < g.n; ++n)
       for (std::int64_t m = 0; m < g.m; ++m)
-        for (std::int64_t p = 0; p < out_sp; ++p) py[(n * g.m + m) * out_sp + p] += B.data<float>()[m];
+        for (std::int64_t p = 0; p < out_sp; ++p) py[(n * g.m + m) * out_sp + p] += b[m];
+}
+
+void conv_transpose_fast(const ConvGeometry& g, const float* x, const float* w, const float* b, float* y) {
+  const std::size_t k = g.in.size();
+  const std::int64_t in_sp = shape_numel(g.in), out_sp = shape_numel(g.out), k_sp = shape_numel(g.kernel);
+  const std::int64_t cg = g.c / g.group, mg = g.m / g.group, rows = mg * k_sp;
+  if (k == 0 || in_sp == 0 || out_sp == 0) {
+    for (std::int64_t n = 0; n < g.n; ++n)
+      for (std::int64_t m = 0; m < g.m; ++m) std::fill_n(y + (n * g.m + m) * out_sp, out_sp, b ? b[m] : 0.f);
+    if (k == 0 || in_sp == 0) return;
+  }
+  // Per axis d, the output index of input index i and tap t (-1: outside the output).
+  std::vector<std::vector<std::int64_t>> pos(k);
+  for (std::size_t d = 0; d < k; ++d) {
+    pos[d].resize(static_cast<std::size_t>(g.in[d] * g.kernel[d]));
+    for (std::int64_t t = 0; t < g.kernel[d]; ++t)
+      for (std::int64_t i = 0; i < g.in[d]; ++i) {
+        const std::int64_t o = i * g.strides[d] - g.pad_begin[d] + t * g.dilations[d];
+        pos[d][static_cast<std::size_t>(t * g.in[d] + i)] = o >= 0 && o < g.out[d] ? o : -1;
+      }
+  }
+  const Shape out_st = strides_of(g.out);
+  // A band of whole input rows (outermost spatial axis) per GEMM, col at most ~4 MB.
+  const std::int64_t row_len = in_sp / g.in[0];
+  const std::int64_t band_rows = std::clamp<std::int64_t>((std::int64_t(1) << 20) / std::max<std::int64_t>(rows * row_len, 1), 1, g.in[0]);
+  thread_local std::vector<float> col_buffer;
+  float* col = scratch(col_buffer, static_cast<std::size_t>(rows * band_rows * row_len));
+  for (std::int64_t n = 0; n < g.n; ++n)
+    for (std::int64_t grp = 0; grp < g.group; ++grp) {
+      float* yg = y + (n * g.m + grp * mg) * out_sp;
+      for (std::int64_t m = 0; m < mg; ++m) std::fill_n(yg + m * out_sp, out_sp, b ? b[grp * mg + m] : 0.f);
+      const float* xg = x + (n * g.c + grp * cg) * in_sp;
+      const float* wg = w + grp * cg * rows;  // [cg, mg * k_sp]
+      for (std::int64_t r0 = 0; r0 < g.in[0]; r0 += band_rows) {
+        const std::int64_t nr = std::min(band_rows, g.in[0] - r0), cols = nr * row_len;
+        // col[mg * k_sp, cols] = W_g^T [mg * k_sp, cg] x X_g[cg, band]
+        gemm::sgemm(rows, cols, cg, 1.f, wg, rows, true, xg + r0 * row_len, in_sp, false, false, col, cols);
+        // col2im: each output channel on one task (no two tasks write the same element).
+        parallel_for_if(mg > 1 && rows * cols >= (std::int64_t(1) << 14), mg, [&](std::int64_t m) {
+          float* ym = yg + m * out_sp;
+          std::vector<std::int64_t> kk(k, 0), ii(k, 0);
+          for (std::int64_t kp = 0; kp < k_sp; ++kp, next_index(kk, g.kernel)) {
+            const float* c = col + (m * k_sp + kp) * cols;
+            // every input position of the band, the last axis as the inner loop (a 1-D
+            // input's band is a piece of that axis)
+            const std::int64_t last = k == 1 ? cols : g.in[k - 1];
+            const std::int64_t* pl = pos[k - 1].data() + kk[k - 1] * g.in[k - 1] + (k == 1 ? r0 : 0);
+            std::fill(ii.begin(), ii.end(), 0);
+            ii[0] = r0;
+            for (std::int64_t p = 0; p < cols; p += last) {
+              std::int64_t base = 0;
+              bool inside = true;
+              for (std::size_t d = 0; d + 1 < k; ++d) {
+                const std::int64_t o = pos[d][static_cast<std::size_t>(kk[d] * g.in[d] + ii[d])];
+                if (o < 0) { inside = false; break; }
+                base += o * out_st[d];
+              }
+              if (inside) {
+                float* yr = ym + base;
+                const float* cr = c + p;
+                for (std::int64_t i = 0; i < last; ++i)
+                  if (pl[i] >= 0) yr[pl[i]] += cr[i];
+              }
+              // next input row (all axes but the last)
+              for (std::size_t d = k - 1; d-- > 0;) {
+                if (++ii[d] < g.in[d]) break;
+                ii[d] = 0;
+              }
+            }
+          }
+        });
+      }
+    }
+}
+
+Outputs kernel_ConvTranspose(const ir::Operation& op, Inputs x) {
+  const Tensor &X = x[0], &W = x[1], &B = in(x, 2);
+  if (X.dtype() != DType::Float32 || W.dtype() != DType::Float32)
+    throw UnsupportedOpError("ConvTranspose on " + std::string(ir::dtype_name(X.dtype())), "the CPU runtime", "");
+  const ConvGeometry g = conv_geometry(op, X.shape(), W.shape(), true);
+  Shape out{g.n, g.m};
+  out.insert(out.end(), g.out.begin(), g.out.end());
+  Tensor Y = Tensor::uninitialized(DType::Float32, out);  // conv_transpose_fast writes every element
+  if (B.defined() && B.numel() != g.m) fail("bias has " + std::to_string(B.numel()) + " values, expected " + std::to_string(g.m));
+  if (Y.numel() > 0)
+    conv_transpose_fast(g, X.data<float>(), W.data<float>(), B.defined() ? B.data<float>() : nullptr, Y.mutable_data<float>());
   apply_fused_activation(op, Y);  // as the int8 kernel clamps (no pass fuses one into it today)
   return {Y};
 }

@@ -29,4 +29,13 @@ void conv_fast(const ConvGeometry& g, const float* x, const float* w, const floa
                float act_lo = -std::numeric_limits<float>::infinity(),
                float act_hi = std::numeric_limits<float>::infinity());
 
+/// ConvTranspose (the adjoint of Conv; g from conv_geometry(..., transpose = true), w
+/// [C, M/group, K...]) by direct scatter; `b` may be null; y (N*M*prod(out) floats) is
+/// overwritten.
+void conv_transpose_reference(const ConvGeometry& g, const float* x, const float* w, const float* b, float* y);
+/// The same as GEMM + col2im: per group, col[M/g * K, P] = W_g^T X_g over a band of input
+/// positions at a time (the packed GEMM, split over the thread pool), then each output
+/// channel's taps added into y (channels split over the pool); y starts as the bias.
+void conv_transpose_fast(const ConvGeometry& g, const float* x, const float* w, const float* b, float* y);
+
 }  // namespace ec::runtime::kernels

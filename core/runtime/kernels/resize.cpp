@@ -2,9 +2,18 @@
 // cubic, separable over every axis. For each axis and output index we list the
 // (input index, weight) taps; an output element is
 //   y[o] = sum over tap combinations of prod_axis(weight) * x[taps]
+// That sum (in double) is the reference. Float tensors take the separable form
+// instead: one 1-D pass per resized axis, innermost axis first, each over a
+// [outer, len, inner] view, where an output row is the weighted sum of whole
+// input rows of `inner` contiguous values (vectorised; AVX2 when the CPU has
+// it) and the passes are split over the thread pool. Either layout (NCHW, or an
+// NHWC twin of the layout pass) is just another view.
 #include <cmath>
+#include <immintrin.h>
 
+#include "core/runtime/gemm/gemm.h"
 #include "core/runtime/kernels/common.h"
+#include "core/runtime/thread_pool.h"
 
 namespace ec::runtime::kernels {
 namespace {
@@ -47,6 +56,96 @@ std::vector<double> cubic_weights(double t, double A) {
     return 0.0;
   };
   return {w(t + 1), w(t), w(1 - t), w(2 - t)};
+}
+
+// y[i] = sum_t w[t] * rows[t][i], i < n.
+void weighted_rows_generic(const float* const* rows, const float* w, int taps, float* y, std::int64_t n) {
+  for (std::int64_t i = 0; i < n; ++i) {
+    float acc = w[0] * rows[0][i];
+    for (int t = 1; t < taps; ++t) acc += w[t] * rows[t][i];
+    y[i] = acc;
+  }
+}
+
+__attribute__((target("avx2,fma"))) void weighted_rows_avx2(const float* const* rows, const float* w, int taps,
+                                                            float* y, std::int64_t n) {
+  std::int64_t i = 0;
+  if (taps == 2) {  // linear: the common case
+    const __m256 w0 = _mm256_set1_ps(w[0]), w1 = _mm256_set1_ps(w[1]);
+    for (; i + 8 <= n; i += 8)
+      _mm256_storeu_ps(y + i, _mm256_fmadd_ps(w1, _mm256_loadu_ps(rows[1] + i), _mm256_mul_ps(w0, _mm256_loadu_ps(rows[0] + i))));
+  } else {
+    for (; i + 8 <= n; i += 8) {
+      __m256 acc = _mm256_mul_ps(_mm256_set1_ps(w[0]), _mm256_loadu_ps(rows[0] + i));
+      for (int t = 1; t < taps; ++t) acc = _mm256_fmadd_ps(_mm256_set1_ps(w[t]), _mm256_loadu_ps(rows[t] + i), acc);
+      _mm256_storeu_ps(y + i, acc);
+    }
+  }
+  for (; i < n; ++i) {
+    float acc = w[0] * rows[0][i];
+    for (int t = 1; t < taps; ++t) acc += w[t] * rows[t][i];
+    y[i] = acc;
+  }
+}
+
+// One axis's taps flattened: output o reads count[o] taps from first[o].
+struct AxisTaps {
+  std::vector<std::int32_t> first, count;
+  std::vector<std::int64_t> index;
+  std::vector<float> weight;
+  int max_taps = 0;
+};
+
+AxisTaps flatten(const std::vector<std::vector<Tap>>& taps) {
+  AxisTaps a;
+  for (const auto& t : taps) {
+    a.first.push_back(static_cast<std::int32_t>(a.index.size()));
+    a.count.push_back(static_cast<std::int32_t>(t.size()));
+    a.max_taps = std::max(a.max_taps, static_cast<int>(t.size()));
+    for (const Tap& tp : t) {
+      a.index.push_back(tp.index);
+      a.weight.push_back(static_cast<float>(tp.weight));
+    }
+  }
+  return a;
+}
+
+bool identity_axis(const std::vector<std::vector<Tap>>& taps, std::int64_t in_len) {
+  if (static_cast<std::int64_t>(taps.size()) != in_len) return false;
+  for (std::size_t o = 0; o < taps.size(); ++o)
+    if (taps[o].size() != 1 || taps[o][0].index != static_cast<std::int64_t>(o) || taps[o][0].weight != 1.0) return false;
+  return true;
+}
+
+// x [outer, len, inner] -> y [outer, a.first.size(), inner] along the middle axis.
+void resize_axis(const float* x, float* y, std::int64_t outer, std::int64_t len, std::int64_t inner, const AxisTaps& a) {
+  const auto out_len = static_cast<std::int64_t>(a.first.size());
+  const std::int64_t rows = outer * out_len;
+  const auto fn = gemm::active_isa() == gemm::Isa::Generic ? weighted_rows_generic : weighted_rows_avx2;
+  // Chunks of about 16k outputs, at least one row each.
+  const std::int64_t per = std::max<std::int64_t>(1, (std::int64_t(1) << 14) / std::max<std::int64_t>(inner, 1));
+  const std::int64_t chunks = (rows + per - 1) / per;
+  parallel_for_if(rows * inner >= (std::int64_t(1) << 15), chunks, [&](std::int64_t c) {
+    const float* rp[8];
+    for (std::int64_t r = c * per, end = std::min(rows, r + per); r < end; ++r) {
+      const std::int64_t ou = r / out_len, o = r % out_len;
+      const float* xo = x + ou * len * inner;
+      float* yr = y + r * inner;
+      const std::int32_t f = a.first[static_cast<std::size_t>(o)], n = a.count[static_cast<std::size_t>(o)];
+      if (inner == 1) {
+        float acc = 0;
+        for (std::int32_t t = 0; t < n; ++t) acc += a.weight[static_cast<std::size_t>(f + t)] * xo[a.index[static_cast<std::size_t>(f + t)]];
+        *yr = acc;
+        continue;
+      }
+      if (n == 1 && a.weight[static_cast<std::size_t>(f)] == 1.f) {
+        std::copy_n(xo + a.index[static_cast<std::size_t>(f)] * inner, inner, yr);
+        continue;
+      }
+      for (std::int32_t t = 0; t < n; ++t) rp[t] = xo + a.index[static_cast<std::size_t>(f + t)] * inner;
+      fn(rp, a.weight.data() + f, n, yr, inner);
+    }
+  });
 }
 
 }  // namespace
@@ -129,6 +228,43 @@ Outputs kernel_Resize(const ir::Operation& op, Inputs x) {
           for (auto& tp : t) tp.weight /= sum;
       }
     }
+  }
+  // Float tensors, every output inside the roi, at most 8 taps per output: the separable form.
+  bool separable = X.dtype() == DType::Float32;
+  for (std::size_t d = 0; d < r && separable; ++d)
+    for (const auto& t : taps[d])
+      if (t.empty() || t.size() > 8) separable = false;
+  if (separable) {
+    Shape cur = X.shape();
+    Tensor Y = Tensor::uninitialized(DType::Float32, out);
+    if (Y.numel() == 0) return {Y};
+    Tensor buf[2];
+    const float* src = X.data<float>();
+    std::vector<std::size_t> axes;
+    for (std::size_t d = r; d-- > 0;)
+      if (!identity_axis(taps[d], X.dim(d))) axes.push_back(d);
+    if (axes.empty()) {
+      std::copy_n(src, Y.numel(), Y.mutable_data<float>());
+      return {Y};
+    }
+    for (std::size_t k = 0; k < axes.size(); ++k) {
+      const std::size_t d = axes[k];
+      std::int64_t outer = 1, inner = 1;
+      for (std::size_t i = 0; i < d; ++i) outer *= cur[i];
+      for (std::size_t i = d + 1; i < r; ++i) inner *= cur[i];
+      const std::int64_t len = cur[d];
+      cur[d] = out[d];
+      float* dst;
+      if (k + 1 == axes.size()) {
+        dst = Y.mutable_data<float>();
+      } else {
+        buf[k % 2] = Tensor::uninitialized(DType::Float32, cur);
+        dst = buf[k % 2].mutable_data<float>();
+      }
+      resize_axis(src, dst, outer, len, inner, flatten(taps[d]));
+      src = dst;
+    }
+    return {Y};
   }
   const Shape st = strides_of(X.shape());
   return {dispatch_numeric(X.dtype(), [&]<typename T>() {
