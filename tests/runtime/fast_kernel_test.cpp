@@ -67,37 +67,50 @@ TEST(FastConv, MatchesReferenceOnRandomShapes) {
 }
 
 // The 2-D pooling fast path against the generic N-d loop (the same pooling as 3-D with a unit depth).
-TEST(FastPool, TwoDMatchesGenericPath) {
+// The f32 pooling fast paths (2-D; 1-D as 2-D with a unit H; 3-D as 2-D planes and a
+// depth pass) against the generic N-d loop, which a float64 tensor takes.
+TEST(FastPool, MatchesGenericPathInEveryRank) {
   std::mt19937 rng(3);
   auto pick = [&](int lo, int hi) { return std::int64_t(std::uniform_int_distribution<int>(lo, hi)(rng)); };
+  ThreadPool pool(2);
   int compared = 0;
-  for (int trial = 0; trial < 300; ++trial) {
+  for (int trial = 0; trial < 450; ++trial) {
     const std::string type = trial % 2 ? "MaxPool" : "AveragePool";
-    const std::int64_t kh = pick(1, 3), kw = pick(1, 3), sh = pick(1, 3), sw = pick(1, 3);
-    const std::int64_t pt = pick(0, kh - 1), pl = pick(0, kw - 1), pb = pick(0, kh - 1), pr = pick(0, kw - 1);
-    const std::int64_t H = pick(kh, 9), W = pick(kw, 40);  // wide rows: interior columns
-    const std::int64_t dil = type == "MaxPool" ? pick(1, 2) : 1;
-    const std::int64_t ceil = pick(0, 1), incl = pick(0, 1);
-    std::map<std::string, ir::Attribute> a2{{"kernel_shape", V{kh, kw}}, {"strides", V{sh, sw}},
-                                            {"pads", V{pt, pl, pb, pr}}, {"ceil_mode", ceil}};
-    std::map<std::string, ir::Attribute> a3{{"kernel_shape", V{1, kh, kw}}, {"strides", V{1, sh, sw}},
-                                            {"pads", V{0, pt, pl, 0, pb, pr}}, {"ceil_mode", ceil}};
-    if (type == "MaxPool") { a2["dilations"] = V{dil, dil}; a3["dilations"] = V{1, dil, dil}; }
-    else { a2["count_include_pad"] = incl; a3["count_include_pad"] = incl; }
-    const auto xs = random_floats(rng, 2 * 3 * H * W);
-    std::vector<Tensor> y2, y3;
+    const std::int64_t rank = 1 + (trial / 2) % 3;
+    V x{pick(1, 2), pick(1, 5)}, kernel, strides, dilations, pads(static_cast<std::size_t>(2 * rank));
+    for (std::int64_t d = 0; d < rank; ++d) {
+      const std::int64_t k = pick(1, 3);
+      kernel.push_back(k);
+      strides.push_back(pick(1, 3));
+      dilations.push_back(type == "MaxPool" ? pick(1, 2) : 1);
+      pads[static_cast<std::size_t>(d)] = pick(0, k - 1);
+      pads[static_cast<std::size_t>(d + rank)] = pick(0, k - 1);
+      x.push_back(d + 1 == rank ? pick(k, 40) : pick(k, 9));  // wide rows: interior columns
+    }
+    std::map<std::string, ir::Attribute> a{{"kernel_shape", kernel}, {"strides", strides}, {"pads", pads},
+                                           {"ceil_mode", pick(0, 1)}};
+    if (type == "MaxPool") a["dilations"] = dilations;
+    else a["count_include_pad"] = pick(0, 1);
+    const auto xs = random_floats(rng, shape_numel(x));
+    const auto op = make_op(type, {"x"}, {"y"}, a);
+    std::vector<Tensor> ref;
     try {
-      y2 = run1(make_op(type, {"x"}, {"y"}, a2), {f32({2, 3, H, W}, xs)});
-      y3 = run1(make_op(type, {"x"}, {"y"}, a3), {f32({2, 3, 1, H, W}, xs)});
+      ref = run1(op, {Tensor::from_values(ir::DType::Float64, x, std::vector<double>(xs.begin(), xs.end()))});
     } catch (const std::exception&) {
       continue;  // dilated kernel larger than the padded input
     }
-    ASSERT_EQ(y2[0].numel(), y3[0].numel());
-    for (std::int64_t i = 0; i < y2[0].numel(); ++i)
-      ASSERT_NEAR(y2[0].data<float>()[i], y3[0].data<float>()[i], 1e-5) << type << " trial " << trial;
+    const auto want = ref[0].to_float_vector();
+    for (bool threaded : {false, true}) {
+      PoolScope scope(threaded ? &pool : nullptr);
+      const auto y = run1(op, {f32(x, xs)});
+      ASSERT_EQ(y[0].shape(), ref[0].shape()) << type << " trial " << trial;
+      const auto got = y[0].to_float_vector();
+      for (std::size_t i = 0; i < got.size(); ++i)
+        ASSERT_NEAR(got[i], want[i], 1e-5) << type << " trial " << trial << " x" << shape_string(x);
+    }
     ++compared;
   }
-  EXPECT_GT(compared, 200);
+  EXPECT_GT(compared, 350);
 }
 
 TEST(FastMatMul, MatchesLoopsOnOddSizes) {

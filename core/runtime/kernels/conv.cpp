@@ -518,6 +518,57 @@ class Im2colPacker final : public gemm::BPacker {
   std::int64_t half_ = 0;
 };
 
+// A 1-D convolution is the 2-D one with a unit H axis (same memory): every 2-D fast
+// path (depthwise direct, streamed im2col) applies.
+static ConvGeometry with_unit_height(const ConvGeometry& g) {
+  ConvGeometry g2 = g;
+  auto lift = [](std::vector<std::int64_t>& v, std::int64_t unit) { v.insert(v.begin(), unit); };
+  lift(g2.in, 1), lift(g2.out, 1), lift(g2.kernel, 1), lift(g2.strides, 1), lift(g2.dilations, 1);
+  lift(g2.pad_begin, 0), lift(g2.pad_end, 0);
+  return g2;
+}
+
+// A 3-D convolution as one 2-D convolution per output depth od: the input planes each
+// kernel depth kd reads (x[c, od*sd - pd + kd*dd], zeros outside) copied as channels
+// c*KD + kd of a [C/group * KD, H, W] image, which the OIDHW weights [M, C/group, KD, KH, KW]
+// already are as OIHW [M, C/group * KD, KH, KW]; the GEMM writes y[:, od] in place
+// (row stride OD*OH*OW). The im2col matrix is streamed as for 2-D.
+static void conv3d_by_depth(const ConvGeometry& g, const float* x, const float* w, const float* b, float* y,
+                            float act_lo, float act_hi) {
+  const std::int64_t cg = g.c / g.group, mg = g.m / g.group, KD = g.kernel[0];
+  const std::int64_t D = g.in[0], plane = g.in[1] * g.in[2], oplane = g.out[1] * g.out[2];
+  const std::int64_t in_sp = D * plane, out_sp = g.out[0] * oplane, kdim = cg * shape_numel(g.kernel);
+  ConvGeometry g2;
+  g2.n = 1, g2.c = cg * KD, g2.m = mg, g2.group = 1;
+  auto tail = [](const std::vector<std::int64_t>& v) { return std::vector<std::int64_t>(v.begin() + 1, v.end()); };
+  g2.in = tail(g.in), g2.out = tail(g.out), g2.kernel = tail(g.kernel), g2.strides = tail(g.strides);
+  g2.dilations = tail(g.dilations), g2.pad_begin = tail(g.pad_begin), g2.pad_end = tail(g.pad_end);
+  thread_local std::vector<float> slab_buffer;
+  float* slab = scratch(slab_buffer, static_cast<std::size_t>(cg * KD * plane));
+  for (std::int64_t n = 0; n < g.n; ++n)
+    for (std::int64_t grp = 0; grp < g.group; ++grp) {
+      gemm::Epilogue ep;
+      if (b) {
+        ep.bias_kind = gemm::Epilogue::Bias::PerRow;
+        ep.bias = b + grp * mg;
+      }
+      ep.lo = act_lo;
+      ep.hi = act_hi;
+      const float* xg = x + (n * g.c + grp * cg) * in_sp;
+      for (std::int64_t od = 0; od < g.out[0]; ++od) {
+        for (std::int64_t c = 0; c < cg; ++c)
+          for (std::int64_t kd = 0; kd < KD; ++kd) {
+            const std::int64_t id = od * g.strides[0] - g.pad_begin[0] + kd * g.dilations[0];
+            float* dst = slab + (c * KD + kd) * plane;
+            if (id < 0 || id >= D) std::fill_n(dst, plane, 0.f);
+            else std::copy_n(xg + c * in_sp + id * plane, plane, dst);
+          }
+        gemm::sgemm(mg, oplane, kdim, 1.f, w + grp * mg * kdim, kdim, false, Im2colPacker(g2, slab, cg * KD), false,
+                    y + (n * g.m + grp * mg) * out_sp + od * oplane, out_sp, ep);
+      }
+    }
+}
+
 // im2col + GEMM. col[(c, kpos), p] = x[c, p*s - pb + kpos*d] (0 outside).
 void conv_fast(const ConvGeometry& g, const float* x, const float* w, const float* b, float* y, float act_lo,
                float act_hi) {
@@ -525,10 +576,12 @@ void conv_fast(const ConvGeometry& g, const float* x, const float* w, const floa
   const std::int64_t in_sp = shape_numel(g.in), out_sp = shape_numel(g.out), k_sp = shape_numel(g.kernel);
   const std::int64_t cg = g.c / g.group, mg = g.m / g.group;
   const Shape in_st = strides_of(g.in);
+  if (k == 1) return conv_fast(with_unit_height(g), x, w, b, y, act_lo, act_hi);
   if (k == 2 && cg == 1 && mg == 1) return conv_depthwise2d(g, x, w, b, y, act_lo, act_hi);
   bool pointwise = true;  // 1x1, stride 1, no pad: x itself is the column matrix
   for (std::size_t d = 0; d < k; ++d)
     pointwise = pointwise && g.kernel[d] == 1 && g.strides[d] == 1 && g.pad_begin[d] == 0 && g.pad_end[d] == 0;
+  if (k == 3 && !pointwise && !(cg == 1 && mg == 1)) return conv3d_by_depth(g, x, w, b, y, act_lo, act_hi);
   std::vector<float> col;
   if (!pointwise && k != 2) col.resize(static_cast<std::size_t>(cg * k_sp * out_sp));
   std::vector<std::int64_t> o(k), kk(k);

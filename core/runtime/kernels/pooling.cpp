@@ -166,6 +166,61 @@ Tensor pool2d_f32(const PoolGeometry& g, const Tensor& X, PoolKind kind, bool in
   return Y;
 }
 
+// A 1-D pool is the 2-D one with a unit H axis (same memory).
+PoolGeometry with_unit_height(const PoolGeometry& g) {
+  PoolGeometry g2 = g;
+  for (auto* v : {&g2.in, &g2.out, &g2.kernel, &g2.strides, &g2.dilations}) v->insert(v->begin(), 1);
+  g2.pb.insert(g2.pb.begin(), 0);
+  g2.pe.insert(g2.pe.begin(), 0);
+  return g2;
+}
+
+// A 3-D pool as a 2-D pool of every depth plane ([N, C*D, H, W], the same memory), then
+// a pass over depth: y[od] = max, or sum / count, of the planes od*sd - pd + kd*dd inside
+// the input. A window clipped to the input is a box, so its tap count is the depth count
+// times the plane's (which the 2-D average already divided by); the same holds with
+// count_include_pad for the padded box. Max is exact; average within float rounding.
+Tensor pool3d_f32(const PoolGeometry& g, const Tensor& X, PoolKind kind, bool include_pad) {
+  const std::int64_t D = g.in[0], OD = g.out[0], KD = g.kernel[0], sd = g.strides[0], dd = g.dilations[0];
+  PoolGeometry g2;
+  g2.n = g.n, g2.c = g.c * D;
+  auto tail = [](const Shape& v) { return Shape(v.begin() + 1, v.end()); };
+  g2.in = tail(g.in), g2.out = tail(g.out), g2.kernel = tail(g.kernel), g2.strides = tail(g.strides);
+  g2.dilations = tail(g.dilations), g2.pb = tail(g.pb), g2.pe = tail(g.pe);
+  const Tensor planes = pool2d_f32(g2, X.reshaped({g.n, g.c * D, g.in[1], g.in[2]}), kind, include_pad);
+  const std::int64_t P = g.out[1] * g.out[2];
+  Tensor Y = Tensor::uninitialized(DType::Float32, {g.n, g.c, OD, g.out[1], g.out[2]});
+  const float* px = planes.data<float>();
+  float* py = Y.mutable_data<float>();
+  parallel_for_if(g.n * g.c * OD * P >= (1 << 14), g.n * g.c, [&](std::int64_t nc) {
+    for (std::int64_t od = 0; od < OD; ++od) {
+      float* yr = py + (nc * OD + od) * P;
+      const std::int64_t d0 = od * sd - g.pb[0];
+      std::int64_t inside = 0, padded = 0;
+      for (std::int64_t kd = 0; kd < KD; ++kd) {
+        const std::int64_t d = d0 + kd * dd;
+        padded += d >= -g.pb[0] && d < D + g.pe[0];
+        if (d < 0 || d >= D) continue;
+        const float* xr = px + (nc * D + d) * P;
+        if (inside++ == 0) std::copy_n(xr, P, yr);
+        else if (kind == PoolKind::Max)
+          for (std::int64_t i = 0; i < P; ++i) yr[i] = yr[i] < xr[i] ? xr[i] : yr[i];
+        else
+          for (std::int64_t i = 0; i < P; ++i) yr[i] += xr[i];
+      }
+      if (inside == 0) {
+        std::fill_n(yr, P, kind == PoolKind::Max ? -std::numeric_limits<float>::infinity() : 0.f);
+        continue;
+      }
+      if (kind == PoolKind::Average) {
+        const float inv = 1.f / static_cast<float>(include_pad ? padded : inside);
+        for (std::int64_t i = 0; i < P; ++i) yr[i] *= inv;
+      }
+    }
+  });
+  return Y;
+}
+
 // Visits each window: f(nc, out_pos, list of (input offset) inside the input, taps in padded area).
 Outputs pool(const ir::Operation& op, Inputs x, PoolKind kind) {
   const Tensor& X = x[0];
@@ -182,8 +237,11 @@ Outputs pool(const ir::Operation& op, Inputs x, PoolKind kind) {
   // Column-major strides over the spatial dims (MaxPool storage_order = 1).
   Shape cm_st(k, 1);
   for (std::size_t d = 1; d < k; ++d) cm_st[d] = cm_st[d - 1] * g.in[d - 1];
-  if (k == 2 && X.dtype() == DType::Float32 && !want_indices && kind != PoolKind::Lp)
-    return {pool2d_f32(g, X, kind, include_pad)};
+  if (X.dtype() == DType::Float32 && !want_indices && kind != PoolKind::Lp) {
+    if (k == 2) return {pool2d_f32(g, X, kind, include_pad)};
+    if (k == 1) return {pool2d_f32(with_unit_height(g), X, kind, include_pad).reshaped(out)};
+    if (k == 3) return {pool3d_f32(g, X, kind, include_pad).reshaped(out)};
+  }
   Tensor I(DType::Int64, want_indices ? out : Shape{0});
   auto compute = [&]<typename T>() {
     Tensor Y(X.dtype(), out);
