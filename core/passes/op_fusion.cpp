@@ -13,10 +13,11 @@
 namespace ec::passes {
 namespace {
 
-constexpr std::array<StatisticSpec, 3> kStats{{
+constexpr std::array<StatisticSpec, 4> kStats{{
     {"conv_bn_fused", "Conv+BatchNorm fused"},
     {"conv_add_fused", "Conv+Add(bias) fused"},
     {"matmul_add_fc", "MatMul+Add -> FullyConnected"},
+    {"conv_taps_trimmed", "Conv kernels trimmed to the taps that read the input"},
 }};
 
 const ir::Tensor* f32_constant(const ir::Graph& g, const std::string& name) {
@@ -64,7 +65,10 @@ class OpFusion final : public Pass {
            "constant takes it as bias; MatMul by a constant [K,N] matrix followed by an Add of a "
            "constant [N] becomes FullyConnected (weights transposed to [N,K]; inputs of rank > 2 "
            "get a Reshape back, when at most one of their dims is dynamic). Only f32 NCHW Convs "
-           "whose result has one reader are fused.";
+           "whose result has one reader are fused. A Conv whose outer kernel taps only ever read "
+           "padding (a dilation as large as its input, as in DeepLab's ASPP at low resolution) gets "
+           "the smaller kernel of the taps that read the input, its pads reduced to match: the "
+           "same result for less work.";
   }
   std::span<const StatisticSpec> statistics() const override { return kStats; }
 
@@ -89,6 +93,8 @@ class OpFusion final : public Pass {
     for (std::size_t i = 0; i < g.ops.size(); ++i) {
       if (rw.erased(i)) continue;
       if (g.ops[i].kind == ir::OpKind::Conv) {
+        rw.touch(g.ops[i].inputs.size() > 1 ? g.ops[i].inputs[1] : std::string());
+        if (trim_conv_taps(g, i)) r.add("conv_taps_trimmed");
         while (true) {
           const auto j = sole_reader(g.ops[i].outputs[0]);
           if (j < 0) break;
@@ -163,6 +169,78 @@ class OpFusion final : public Pass {
   static void take_output(ir::Graph& g, ir::Operation& first, const ir::Operation& second) {
     g.tensors.erase(first.outputs[0]);
     first.outputs[0] = second.outputs[0];
+  }
+
+  // Drops the kernel taps of an f32 NCHW Conv with constant weights and a static input that
+  // read padding at every output position: along each spatial axis the taps [first, last]
+  // that read the input for some output are kept, pads shrink by the dropped taps' reach
+  // (the output size is unchanged). Left alone when a pad would go negative.
+  static bool trim_conv_taps(ir::Graph& g, std::size_t ci) {
+    ir::Operation& conv = g.ops[ci];
+    if (conv.attr_string("layout", "NCHW") != "NCHW" || conv.attr_string("auto_pad", "NOTSET") != "NOTSET" ||
+        conv.quant || conv.inputs.size() < 2)
+      return false;
+    const ir::Tensor* x = g.find_tensor(conv.inputs[0]);
+    const ir::Tensor* w = f32_constant(g, conv.inputs[1]);
+    if (!x || !w || !x->shape.rank_known || !w->shape.rank_known || !w->shape.is_static()) return false;
+    const auto xs = x->shape.sizes(), ws = w->shape.sizes();  // the batch may be dynamic, not the rest
+    if (xs.size() != ws.size() || ws.size() < 3) return false;
+    const std::size_t k = ws.size() - 2;
+    auto strides = conv.attr_ints("strides"), dil = conv.attr_ints("dilations"), pads = conv.attr_ints("pads");
+    if (strides.empty()) strides.assign(k, 1);
+    if (dil.empty()) dil.assign(k, 1);
+    if (pads.empty()) pads.assign(2 * k, 0);
+    if (strides.size() != k || dil.size() != k || pads.size() != 2 * k) return false;
+    std::vector<std::int64_t> first(k), last(k), shape = ws, new_pads = pads;
+    bool trimmed = false;
+    for (std::size_t d = 0; d < k; ++d) {
+      const std::int64_t in = xs[d + 2], K = ws[d + 2], s = strides[d], dl = dil[d], pb = pads[d], pe = pads[d + k];
+      if (in <= 0 || K <= 0 || s <= 0 || dl <= 0) return false;
+      const std::int64_t span = in + pb + pe - ((K - 1) * dl + 1);
+      if (span < 0) return false;
+      const std::int64_t out = span / s + 1;
+      std::int64_t f = -1, l = -1;
+      for (std::int64_t t = 0; t < K; ++t) {
+        const std::int64_t c = t * dl - pb;                  // input index of output 0
+        const std::int64_t o0 = c >= 0 ? 0 : (-c + s - 1) / s;  // first output whose index is >= 0
+        if (o0 < out && o0 * s + c < in) {
+          if (f < 0) f = t;
+          l = t;
+        }
+      }
+      if (f < 0) return false;  // reads padding only: nothing to keep
+      const std::int64_t npb = pb - f * dl, npe = pe - (K - 1 - l) * dl;
+      if (npb < 0 || npe < 0) f = 0, l = K - 1;
+      else new_pads[d] = npb, new_pads[d + k] = npe;
+      first[d] = f, last[d] = l;
+      shape[d + 2] = l - f + 1;
+      trimmed = trimmed || shape[d + 2] != K;
+    }
+    if (!trimmed) return false;
+    const auto src = w->data->as<float>();
+    std::int64_t count = 1;
+    for (std::int64_t d : shape) count *= d;
+    std::vector<float> v;
+    v.reserve(static_cast<std::size_t>(count));
+    std::vector<std::int64_t> idx(shape.size(), 0);
+    const auto st = [&] {
+      std::vector<std::int64_t> r(ws.size(), 1);
+      for (std::size_t i = ws.size() - 1; i-- > 0;) r[i] = r[i + 1] * ws[i + 1];
+      return r;
+    }();
+    for (std::int64_t n = count; n-- > 0;) {
+      std::int64_t off = idx[0] * st[0] + idx[1] * st[1];
+      for (std::size_t d = 0; d < k; ++d) off += (idx[d + 2] + first[d]) * st[d + 2];
+      v.push_back(src[static_cast<std::size_t>(off)]);
+      for (std::size_t d = shape.size(); d-- > 0;) {
+        if (++idx[d] < shape[d]) break;
+        idx[d] = 0;
+      }
+    }
+    conv.inputs[1] = add_constant(g, conv.inputs[1] + ".trimmed", f32(shape, v));
+    conv.attributes["pads"] = new_pads;
+    if (conv.attr("kernel_shape")) conv.attributes["kernel_shape"] = std::vector<std::int64_t>(shape.begin() + 2, shape.end());
+    return true;
   }
 
   static bool fuse_conv_bn(ir::Graph& g, std::size_t ci, std::size_t bi) {
