@@ -43,14 +43,20 @@ for name in names:
 PY
 
 # Parsed after the run ends (see bench/runtime.sh: a reader in a pipe shares the cores).
+# ISA=avx2 p50 ... runs with every kernel family and oneDNN capped to AVX2 (EC_ISA).
 p50() {
   local out
-  out=$("$exe" bench "$1" --input "input=$work/input.npy" --iterations "$2" --warmup 2 --threads 1 --json)
+  out=$(env ${ISA:+EC_ISA=$ISA} "$exe" bench "$1" --input "input=$work/input.npy" --iterations "$2" --warmup 2 --threads 1 --json)
   $py -c 'import json,sys; print(json.load(sys.stdin)["p50_ms"])' <<<"$out"
 }
 
+# On an AVX-512 machine each model is measured again with EC_ISA=avx2 (row MODEL@avx2):
+# the column an AVX2-only laptop sees, from the same machine.
+isas=("")
+if grep -q -w avx512f /proc/cpuinfo; then isas+=(avx2); fi
 printf '%-20s %12s %12s %8s  %s\n' model fp32_p50_ms int8_p50_ms ratio "ops left in float"
 ratios=()
+for ISA in "${isas[@]}"; do
 for m in "${models[@]}"; do
   int8=$work/$m.int8.eir
   if [ ! -f "$int8" ]; then
@@ -65,7 +71,7 @@ for m in "${models[@]}"; do
     f+=("$(p50 "$work/$m.onnx" $iters)")
     q+=("$(p50 "$int8" $iters)")
   done
-  ratios+=("$($py - "$m" "${f[*]}" "${q[*]}" "$floats" <<'PY'
+  ratios+=("$($py - "$m${ISA:+@$ISA}" "${f[*]}" "${q[*]}" "$floats" <<'PY'
 import statistics, sys
 m, f, q, floats = sys.argv[1], list(map(float, sys.argv[2].split())), list(map(float, sys.argv[3].split())), sys.argv[4]
 mf, mq = statistics.median(f), statistics.median(q)
@@ -74,6 +80,7 @@ print(mq / mf)
 PY
 )")
 done 2>&1
+done
 $py -c 'import math,sys; r=list(map(float,sys.argv[1:])); print(f"geometric mean int8/fp32: {math.exp(sum(map(math.log,r))/len(r)):.2f} over {len(r)} models")' "${ratios[@]}"
 echo "(1 thread; median over $rounds alternating rounds of each run's p50; ratio = int8 / fp32, < 1: int8 faster)"
 

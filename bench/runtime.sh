@@ -10,6 +10,8 @@
 #   MODELS="resnet50 vit_b_16" bench/runtime.sh ...   only these rows
 #   THREADS="1" bench/runtime.sh ...                  only these thread counts
 #   EXE=/path/to/edgecompile bench/runtime.sh ...     time another binary against the same peer
+#   On an AVX-512 machine every row is measured twice: native and with EC_ISA=avx2 (one
+#   switch capping every kernel family and oneDNN), so the AVX2 column comes from one machine.
 #
 # To add rows (e.g. int8 ones), call `row LABEL THREADS ITERS OURS_CMD... -- PEER_CMD...`
 # where both commands print one JSON line holding "p50_ms"; every row's ratio
@@ -30,14 +32,22 @@ if [ ! -d bench/ort/node_modules/onnxruntime-node ]; then
   # the CPU library ships inside the npm tarball itself.
   (cd bench/ort && ONNXRUNTIME_NODE_INSTALL=skip npm ci --no-audit --no-fund >/dev/null)
 fi
-set_names=(mobilenet_v2 mobilenet_v3_large resnet18 resnet50 densenet121 convnext_tiny vit_b_16 transformer gru_text lstm_text)
+# The classifiers and text models of issue 18, then one model of each family they do not
+# cover (issue 38: segmentation, encoder-decoder, video, audio, MLP-Mixer, pre-norm text
+# transformer, bidirectional GRU/LSTM of odd hidden sizes). Held back, measured the same
+# way with MODELS=...: fcn_resnet50 r2plus1d_18 bigru72 bilstm60 (export_bench_models.py).
+set_names=(mobilenet_v2 mobilenet_v3_large resnet18 resnet50 densenet121 convnext_tiny vit_b_16 transformer gru_text lstm_text
+           deeplabv3_mnv3 lraspp_mnv3 unet video3d audio1d mixer prenorm_text bigru80 bilstm100)
 read -r -a names <<<"${MODELS:-${set_names[*]}}"
 read -r -a thread_counts <<<"${THREADS:-1 2}"
 $py bench/export_bench_models.py "$models" "${names[@]}" >/dev/null
 
 # Iterations per run (about a second of work at 1 thread).
 declare -A iters=([mobilenet_v2]=30 [mobilenet_v3_large]=40 [resnet18]=20 [resnet50]=8 [densenet121]=8
-                  [convnext_tiny]=6 [vit_b_16]=4 [transformer]=300 [gru_text]=300 [lstm_text]=300)
+                  [convnext_tiny]=6 [vit_b_16]=4 [transformer]=300 [gru_text]=300 [lstm_text]=300
+                  [deeplabv3_mnv3]=15 [lraspp_mnv3]=40 [unet]=40 [video3d]=10 [audio1d]=150 [mixer]=40
+                  [prenorm_text]=80 [bigru80]=600 [bilstm100]=400 [fcn_resnet50]=2 [r2plus1d_18]=2
+                  [bigru72]=600 [bilstm60]=600)
 for m in "${names[@]}"; do [ -n "${iters[$m]:-}" ] || iters[$m]=10; done  # models beyond the table
 
 # The command's output is read only after it exits: a reader started beside it (python's
@@ -73,6 +83,13 @@ open(ours, "w").write(f"{oa}\n")
 PY
 }
 
+avx512=0
+grep -q -w avx512f /proc/cpuinfo && avx512=1
+if [ "$avx512" = 1 ]; then
+  echo "AVX-512 machine: rows MODEL@avx2 run ours with EC_ISA=avx2 (every kernel family and oneDNN capped to AVX2)"
+else
+  echo "AVX2-only machine (no AVX-512): every row is the AVX2 column"
+fi
 printf '%-20s %7s %10s %10s %7s\n' model threads ours_ms ort_ms ratio
 for m in "${names[@]}"; do
   if [ ! -f "$models/$m.onnx" ]; then echo "$m: not exported (see the message above), no row"; continue; fi
@@ -81,6 +98,13 @@ for m in "${names[@]}"; do
     row "$m" "$t" "${iters[$m]}" \
       "$exe" bench "$models/$m.onnx" --input "input=$in" --iterations "${iters[$m]}" --warmup 2 --threads "$t" --no-profile --no-record --json \
       -- node bench/ort/ort_bench.js "$models/$m.onnx" "$in" "${iters[$m]}" 2 "$t"
+    # On an AVX-512 machine, ours again with every kernel family (and oneDNN) capped to
+    # AVX2 (EC_ISA=avx2), against the same uncapped peer: what an AVX2-only laptop sees.
+    if [ "$avx512" = 1 ]; then
+      GROUP="$t-capped-avx2" row "$m@avx2" "$t" "${iters[$m]}" \
+        env EC_ISA=avx2 "$exe" bench "$models/$m.onnx" --input "input=$in" --iterations "${iters[$m]}" --warmup 2 --threads "$t" --no-profile --no-record --json \
+        -- node bench/ort/ort_bench.js "$models/$m.onnx" "$in" "${iters[$m]}" 2 "$t"
+    fi
   done
 done
 

@@ -305,7 +305,11 @@ Isa widest_supported() {
 
 Isa initial_isa() {
   Isa isa = widest_supported();
-  if (const char* env = std::getenv("EC_GEMM_ISA")) {
+  // EC_ISA caps every kernel family (the GEMMs, vmath, int8, pooling, recurrent, oneDNN:
+  // kernels/onednn_util.cpp); EC_GEMM_ISA is its older name.
+  const char* env = std::getenv("EC_ISA");
+  if (!env) env = std::getenv("EC_GEMM_ISA");
+  if (env) {
     for (Isa want : {Isa::Generic, Isa::Avx2, Isa::Avx512})
       if (std::string(env) == isa_name(want) && isa_supported(want)) isa = want;
   }

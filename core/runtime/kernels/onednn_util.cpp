@@ -8,12 +8,29 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/runtime/gemm/gemm.h"
+
 #include "core/runtime/thread_pool.h"
 
 namespace ec::runtime::kernels::onednn {
 
 dnnl::engine& cpu_engine() {
-  static dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  static dnnl::engine engine = [] {
+    // oneDNN's JIT follows the ISA the rest of the runtime uses (EC_ISA / EC_GEMM_ISA), so
+    // one switch measures an AVX2-only machine on an AVX-512 one. Only effective before
+    // oneDNN generates its first kernel, which nothing does before the engine exists; an
+    // ONEDNN_MAX_CPU_ISA set by the user wins (oneDNN reads it first).
+    if (!std::getenv("ONEDNN_MAX_CPU_ISA")) {
+      const gemm::Isa isa = gemm::active_isa();
+      try {
+        if (isa == gemm::Isa::Avx2) dnnl::set_max_cpu_isa(dnnl::cpu_isa::avx2);
+        else if (isa == gemm::Isa::Generic) dnnl::set_max_cpu_isa(dnnl::cpu_isa::sse41);
+      } catch (const dnnl::error&) {
+        // already fixed by an earlier use: keep what oneDNN has
+      }
+    }
+    return dnnl::engine(dnnl::engine::kind::cpu, 0);
+  }();
   return engine;
 }
 
