@@ -638,6 +638,70 @@ TEST(Session, ReductionsOfChannelsLastTensorsRunOnThem) {
   }
 }
 
+// 3-D convolutions run on oneDNN through channels-last copies (conv.cpp,
+// conv_channels_last_onednn): equal to our own per-depth GEMMs (EC_CONV=own) to float
+// rounding, with groups, strides, dilations, asymmetric pads, a fused Relu, batch 2, at 1
+// and 2 threads. (Batch 2 with strides (2,1,2) found oneDNN wrong on 2-image pieces.)
+TEST(Session, Conv3dOnOneDnnMatchesOwnKernels) {
+  struct Case {
+    std::vector<std::int64_t> x, w, strides, dilations, pads;
+    std::int64_t group;
+    bool relu;
+  };
+  const std::vector<Case> cases = {
+      {{1, 3, 8, 20, 18}, {16, 3, 3, 3, 3}, {1, 1, 1}, {1, 1, 1}, {1, 1, 1, 1, 1, 1}, 1, true},
+      {{2, 8, 5, 9, 11}, {12, 4, 3, 1, 3}, {2, 1, 2}, {1, 1, 1}, {1, 0, 1, 0, 0, 1}, 2, false},
+      {{1, 6, 6, 7, 7}, {6, 1, 3, 3, 3}, {1, 1, 1}, {2, 1, 2}, {2, 1, 2, 2, 1, 2}, 6, true},  // depthwise, dilated
+      {{1, 16, 4, 6, 6}, {24, 16, 1, 1, 1}, {1, 1, 1}, {1, 1, 1}, {0, 0, 0, 0, 0, 0}, 1, false},  // pointwise
+      {{1, 8, 5, 9, 11}, {12, 8, 3, 1, 3}, {2, 1, 2}, {1, 1, 1}, {1, 0, 1, 0, 0, 1}, 1, false},
+      {{1, 8, 5, 9, 11}, {12, 8, 3, 1, 3}, {1, 1, 1}, {1, 1, 1}, {1, 0, 1, 0, 0, 1}, 1, false},
+      {{1, 8, 5, 9, 11}, {12, 8, 3, 1, 3}, {1, 1, 1}, {1, 1, 1}, {1, 0, 1, 1, 0, 1}, 1, false},
+      {{1, 8, 5, 9, 11}, {12, 8, 3, 3, 3}, {2, 1, 2}, {1, 1, 1}, {1, 1, 1, 1, 1, 1}, 1, false},
+      {{1, 8, 5, 9, 11}, {12, 4, 3, 3, 3}, {1, 1, 1}, {1, 1, 1}, {1, 1, 1, 1, 1, 1}, 2, false},
+      {{2, 8, 5, 9, 11}, {12, 8, 3, 1, 3}, {2, 1, 2}, {1, 1, 1}, {1, 0, 1, 0, 0, 1}, 1, false},
+      {{1, 8, 5, 9, 11}, {12, 4, 3, 1, 3}, {2, 1, 2}, {1, 1, 1}, {1, 0, 1, 0, 0, 1}, 2, false},
+      {{2, 8, 5, 9, 11}, {12, 8, 3, 3, 3}, {1, 1, 1}, {1, 1, 1}, {1, 1, 1, 1, 1, 1}, 1, false},
+      {{2, 3, 4, 5, 6}, {4, 3, 1, 1, 1}, {1, 1, 1}, {1, 1, 1}, {0, 0, 0, 0, 0, 0}, 1, false},
+  };
+  for (const auto& c : cases) {
+    ir::Graph g;
+    g.name = "conv3d";
+    g.add_tensor({"x", ir::DType::Float32, ir::Shape::of(c.x), std::nullopt, std::nullopt});
+    std::int64_t wn = 1;
+    for (auto d : c.w) wn *= d;
+    std::vector<float> w(static_cast<std::size_t>(wn)), b(static_cast<std::size_t>(c.w[0]));
+    for (std::size_t i = 0; i < w.size(); ++i) w[i] = static_cast<float>(static_cast<int>(i * 37 % 11) - 5) * 0.1f;
+    for (std::size_t i = 0; i < b.size(); ++i) b[i] = static_cast<float>(i % 5) * 0.25f - 0.5f;
+    g.add_tensor({"w", ir::DType::Float32, ir::Shape::of(c.w), ir::ConstantData::copy_of(w.data(), w.size() * 4), std::nullopt});
+    g.add_tensor({"b", ir::DType::Float32, ir::Shape::of({c.w[0]}), ir::ConstantData::copy_of(b.data(), b.size() * 4),
+                  std::nullopt});
+    g.add_tensor({"c", ir::DType::Float32, ir::Shape::unknown_rank(), std::nullopt, std::nullopt});
+    g.add_tensor({"y", ir::DType::Float32, ir::Shape::unknown_rank(), std::nullopt, std::nullopt});
+    g.inputs = {"x"};
+    g.outputs = {"y"};
+    g.ops.push_back(make_op("Conv", {"x", "w", "b"}, {c.relu ? "c" : "y"},
+                            {{"pads", c.pads}, {"strides", c.strides}, {"dilations", c.dilations}, {"group", c.group}}));
+    if (c.relu) g.ops.push_back(make_op("Relu", {"c"}, {"y"}));
+    const ir::FrozenGraph fg = ir::freeze(std::move(g));
+    kernels::force_own_conv(true);
+    const OwnKernelsRun ref = own_kernels_run(fg, c.x);
+    kernels::force_own_conv(false);
+    for (int threads : {1, 2}) {
+      SessionOptions o;
+      o.threads = threads;
+      InferenceSession s(o);
+      s.load(fg);
+      const auto got = s.run({{"x", ref.x}}).at("y");
+      ASSERT_EQ(got.shape(), ref.outputs.at("y").shape());
+      const auto v = got.to_float_vector();
+      std::size_t bad = 0;
+      for (std::size_t i = 0; i < v.size(); ++i) bad += std::abs(v[i] - ref.want[i]) > 1e-5f * ref.scale;
+      EXPECT_EQ(bad, 0u) << "case x" << shape_string(c.x) << " w" << shape_string(c.w) << " s" << shape_string(c.strides) << " p" << shape_string(c.pads)
+                                                           << ", " << threads << " threads";
+    }
+  }
+}
+
 TEST(Session, ArenaIsReusedAcrossRuns) {
   std::vector<float> xv(4 * 9 * 9, 0.25f);
   InferenceSession s;

@@ -12,6 +12,7 @@
 
 #include "core/runtime/gemm/gemm.h"
 #include "core/runtime/kernels/common.h"
+#include "core/runtime/kernels/conv_onednn.h"
 #include "core/runtime/kernels/conv_reference.h"
 #include "core/runtime/kernels/nhwc.h"
 #include "core/runtime/thread_pool.h"
@@ -633,6 +634,39 @@ void conv_fast(const ConvGeometry& g, const float* x, const float* w, const floa
     }
 }
 
+// A Conv of NC... layout (used for 3-D: NCDHW) on oneDNN's channels-last kernels: x copied
+// to N...C (NDHWC), the weights to O...I (ODHWI) once per session (kept in the session's cache and
+// declared constant there, so oneDNN's reordered copy is cached too), y copied back. The
+// LayoutTransform pass converts 2-D regions only; for 3-D the two copies cost a few per
+// cent of what oneDNN saves over our per-depth GEMMs (video3d: 2x, docs/PERFORMANCE.md). False (y
+// untouched) when oneDNN cannot take it (outside a session run, weights not a session
+// constant, oneDNN off or declining).
+static bool conv_channels_last_onednn(const ConvGeometry& g, const Tensor& X, const Tensor& W, const float* b,
+                                      Tensor& Y, std::string_view act) {
+  gemm::PackCache* cache = gemm::current_pack_cache();
+  const auto wbytes = static_cast<std::size_t>(W.numel()) * sizeof(float);
+  if (!onednn_conv_enabled() || !cache || !cache->is_constant(W.data<float>(), wbytes)) return false;
+  const auto r = static_cast<std::int64_t>(X.rank());
+  std::vector<std::int64_t> to_last{0}, to_first{0, r - 1};  // [N, C, S...] <-> [N, S..., C]
+  for (std::int64_t d = 2; d < r; ++d) to_last.push_back(d), to_first.push_back(d - 1);
+  to_last.push_back(1);
+  const std::string key = "conv-channels-last|" + std::to_string(reinterpret_cast<std::uintptr_t>(W.data<float>()));
+  auto w_t = std::static_pointer_cast<const Tensor>(cache->find_prepared(key));
+  if (!w_t) {
+    auto made = std::make_shared<Tensor>(permute(W, to_last));
+    w_t = std::static_pointer_cast<const Tensor>(cache->put_prepared(key, made, wbytes));
+    if (w_t == made) cache->add_constant_range(made->data<float>(), wbytes);
+  }
+  const Tensor x_t = permute(X, to_last);
+  Shape ys{g.n};
+  ys.insert(ys.end(), g.out.begin(), g.out.end());
+  ys.push_back(g.m);
+  Tensor y_t = Tensor::uninitialized(DType::Float32, ys);
+  if (!conv_onednn(g, x_t.data<float>(), w_t->data<float>(), b, y_t.mutable_data<float>(), act)) return false;
+  Y = permute(y_t, to_first);
+  return true;
+}
+
 Outputs kernel_Conv(const ir::Operation& op, Inputs x) {
   if (attr_str(op, "layout", "NCHW") == "NHWC") return conv_nhwc(op, x);
   const Tensor &X = x[0], &W = x[1], &B = in(x, 2);
@@ -647,6 +681,11 @@ Outputs kernel_Conv(const ir::Operation& op, Inputs x) {
   float lo = 0, hi = 0;
   const bool clamp = fused_clamp(op, lo, hi);  // otherwise (SIGMOID, TANH) applied after
   const float* b = B.defined() ? B.data<float>() : nullptr;
+  // 3-D only: on 1-D convolutions oneDNN lost to our 2-D paths (audio1d: its dilated
+  // depthwise 1-D convs 10-30x slower), so those keep our kernels.
+  if (g.in.size() == 3 && Y.numel() > 0 &&
+      conv_channels_last_onednn(g, X, W, b, Y, attr_str(op, "fused_activation", "NONE")))
+    return {Y};  // the activation was oneDNN's post-op
   if (Y.numel() > 0) conv_fast(g, X.data<float>(), W.data<float>(), b, Y.mutable_data<float>(), lo, hi);
   if (!clamp) apply_fused_activation(op, Y);
   return {Y};
