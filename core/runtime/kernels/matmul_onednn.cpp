@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "core/runtime/gemm/gemm.h"
+#include "core/runtime/kernels/common.h"
 #include "core/runtime/kernels/onednn_util.h"
 #include "core/runtime/thread_pool.h"
 
@@ -29,7 +31,7 @@ struct Piece {
   dnnl::matmul mm;
   memory::desc src, dst, scratch;
   memory weights, bias;
-  std::int64_t m0 = 0, n0 = 0;
+  std::int64_t m0 = 0, n0 = 0, rows = 0, cols = 0;
 };
 
 // pieces empty: oneDNN cannot run this product here (remembered, not retried per call).
@@ -62,6 +64,8 @@ std::shared_ptr<Prepared> prepare(const Shape3& s, const float* w, const float* 
     piece.m0 = by_cols ? 0 : a0;
     piece.n0 = by_cols ? a0 : 0;
     const std::int64_t rows = by_cols ? s.M : len, cols = by_cols ? len : s.N;
+    piece.rows = rows;
+    piece.cols = cols;
     piece.src = memory::desc({rows, s.K}, memory::data_type::f32, Dims{s.K, 1});
     piece.dst = memory::desc({rows, cols}, memory::data_type::f32, Dims{s.ldy, 1});
     const memory::desc any_w({s.K, cols}, memory::data_type::f32, memory::format_tag::any);
@@ -90,7 +94,18 @@ std::shared_ptr<Prepared> prepare(const Shape3& s, const float* w, const float* 
 
 }  // namespace
 
-bool onednn_matmul_enabled() { return matmul_switch().on(); }
+bool onednn_matmul_enabled() {
+  // The default follows the ISA: oneDNN's matmul where it was measured faster (AVX-512:
+  // 3-40% on ViT's and ConvNeXt's layers), our packed GEMM below it (AVX2: ViT-B's
+  // 768 -> 3072 layers took 2x as long on oneDNN's, vit_b_16 0.53-0.74x the CPU time on
+  // ours). EC_MATMUL=own / =onednn or force_own_matmul() choose either on any machine.
+  onednn::EnvSwitch& s = matmul_switch();
+  if (s.v.load(std::memory_order_relaxed) < 0) {
+    const char* env = std::getenv("EC_MATMUL");
+    s.set(env ? std::string(env) != "own" : gemm::active_isa() == gemm::Isa::Avx512);
+  }
+  return s.on();
+}
 
 void force_own_matmul(bool own) { matmul_switch().set(!own); }
 
@@ -109,6 +124,12 @@ bool matmul_onednn(std::int64_t M, std::int64_t N, std::int64_t K, const float* 
   if (!cache || !cache->is_constant(w, static_cast<std::size_t>(N * K) * sizeof(float)) ||
       (bias && !cache->is_constant(bias, static_cast<std::size_t>(N) * sizeof(float))))
     return false;
+  // oneDNN's exp-based post-ops (GELU, SiLU, sigmoid, tanh) cost more than the product on
+  // AVX2 (ViT-B's 197 x 768 -> 3072 with GELU: 47 ms against 26 for the same product
+  // without): those run as our vmath over each piece's output right after it, as the
+  // convolutions do (conv_onednn.cpp).
+  const StripFn strip = strip_fn_for(act);
+  if (strip) act = "NONE+vmath";
   const ThreadPool* pool = current_pool();
   const int parts = pool ? pool->size() : 1;
   const Shape3 s{M, N, K, ldy, trans_w};
@@ -122,7 +143,7 @@ bool matmul_onednn(std::int64_t M, std::int64_t N, std::int64_t K, const float* 
     onednn::one_omp_thread();
     std::shared_ptr<Prepared> made;
     try {
-      made = prepare(s, w, bias, act, parts);
+      made = prepare(s, w, bias, strip ? std::string_view("NONE") : act, parts);
     } catch (const dnnl::error&) {
       made = std::make_shared<Prepared>();  // a product oneDNN has no implementation for
     }
@@ -146,6 +167,9 @@ bool matmul_onednn(std::int64_t M, std::int64_t N, std::int64_t K, const float* 
     dnnl::stream& stream = onednn::thread_stream();
     args.execute(piece.mm, stream);
     stream.wait();
+    if (strip) {
+      for (std::int64_t r = 0; r < piece.rows; ++r) strip(y + (piece.m0 + r) * ldy + piece.n0, piece.cols);
+    }
   });
   runs.fetch_add(1, std::memory_order_relaxed);
   return true;
