@@ -26,6 +26,9 @@ packages=(
   openssh-server openssh-client
   # fuzzing (tests/fuzz, EC_FUZZ=ON): clang and its libFuzzer/sanitizer runtimes
   clang libclang-rt-14-dev
+  # Debian packages of edgecompiler (packaging/make-debs.sh, ctest packaging_debs): dpkg-shlibdeps,
+  # and the validators of the desktop entry, the AppStream metainfo and the packages
+  dpkg-dev file desktop-file-utils appstream lintian
 )
 
 missing=()

@@ -13,6 +13,7 @@
 
 #include "app/cli/commands/commands.h"
 #include "core/errors.h"
+#include "ec_version.h"
 #include "core/frontends/frontend.h"
 #include "core/ir/excerpt.h"
 
@@ -30,7 +31,7 @@ std::string one_line(std::string_view msg) { return ec::bounded_message(msg, 200
 int main(int argc, char** argv) {
   CLI::App app{"edgecompile: compile trained models for edge accelerators and see what the "
                "compiler did"};
-  app.set_version_flag("--version", std::string("edgecompile 0.1.0"));
+  app.set_version_flag("--version", std::string("edgecompile " EC_VERSION_LINE));
   app.require_subcommand(1);
   bool verbose = false;
   app.add_flag("-v,--verbose", verbose, "Log detail to stderr, and explain errors at length");
@@ -54,6 +55,8 @@ int main(int argc, char** argv) {
       ec::cli::add_compile_command(app),
       ec::cli::add_devices_command(app),
       ec::cli::add_runs_command(app),
+      ec::cli::add_completion_command(app),
+      ec::cli::add_manpage_command(app),
   };
 
   // The seed form `edgecompile MODEL --target coral --output OUT.tflite` is `compile`.

@@ -46,9 +46,7 @@
 #include "widgets/SearchBar.h"
 #include "widgets/SummaryPanel.h"
 
-#ifndef EC_VERSION
-#define EC_VERSION "0.0.0"
-#endif
+#include "ec_version.h"
 
 namespace ec::workbench {
 namespace {
@@ -538,7 +536,7 @@ void MainWindow::showAbout() {
          "<p>A model-compilation workbench for edge AI: open a model, inspect it, and "
          "(in later versions) optimise, quantise and compile it for an accelerator.</p>"
          "<p>Model formats: %2<br>Built with Qt %3.</p>")
-          .arg(QStringLiteral(EC_VERSION), formats.join(QStringLiteral(", ")),
+          .arg(QStringLiteral(EC_VERSION_LINE), formats.join(QStringLiteral(", ")),
                QString::fromLatin1(qVersion())));
 }
 

@@ -32,9 +32,7 @@
 #include "core/errors.h"
 #include "core/frontends/frontend.h"
 
-#ifndef EC_VERSION
-#define EC_VERSION "0.0.0"
-#endif
+#include "ec_version.h"
 
 namespace {
 
@@ -58,7 +56,7 @@ bool displayAvailable() {
 void setApplicationNames() {
   QCoreApplication::setOrganizationName(QStringLiteral("edgecompiler"));
   QCoreApplication::setApplicationName(QStringLiteral("edgecompiler-workbench"));
-  QCoreApplication::setApplicationVersion(QStringLiteral(EC_VERSION));
+  QCoreApplication::setApplicationVersion(QStringLiteral(EC_VERSION_LINE));
 }
 
 struct Options {

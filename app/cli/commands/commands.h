@@ -34,5 +34,9 @@ Command add_devices_command(CLI::App& app);
 
 /// `edgecompile runs list|show ID|compare A B [--json] [--runs-db FILE]`
 Command add_runs_command(CLI::App& app);
+/// `edgecompile completion bash`: a completion script from the command tree.
+Command add_completion_command(CLI::App& app);
+/// `edgecompile manpage` (not listed): the edgecompile(1) man page from the command tree.
+Command add_manpage_command(CLI::App& app);
 
 }  // namespace ec::cli

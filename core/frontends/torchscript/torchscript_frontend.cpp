@@ -22,20 +22,28 @@ constexpr std::string_view kExport =
     "export it with torch.jit.trace(model, example) then torch.jit.save(traced, 'model.pt'), or with "
     "torch.onnx.export";
 
-// Where libec_torchscript.so may be: $EC_TORCHSCRIPT_PLUGIN, beside the program's
-// lib folder when installed (bin/../lib/edgecompiler), the build tree.
+// Where libec_torchscript.so may be: $EC_TORCHSCRIPT_PLUGIN, else lib/edgecompiler/ in a
+// folder above the program, or above the library holding this code (the Python module):
+// bin/../lib/edgecompiler when installed, BUILD/lib/edgecompiler in a build tree (no path
+// is compiled in, so an installed binary names no build folder).
 std::vector<fs::path> plugin_candidates() {
   std::vector<fs::path> out;
   if (const char* env = std::getenv("EC_TORCHSCRIPT_PLUGIN"); env && *env) out.emplace_back(env);
+  std::vector<fs::path> anchors;
   std::error_code ec;
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    out.push_back(exe.parent_path() / "../lib/edgecompiler/libec_torchscript.so");
-    out.push_back(exe.parent_path() / "../lib/x86_64-linux-gnu/edgecompiler/libec_torchscript.so");
+  if (!ec) anchors.push_back(exe.parent_path());
+  Dl_info info{};
+  if (::dladdr(reinterpret_cast<const void*>(&plugin_candidates), &info) && info.dli_fname && *info.dli_fname)
+    anchors.push_back(fs::absolute(fs::path(info.dli_fname), ec).parent_path());
+  for (const fs::path& anchor : anchors) {
+    fs::path dir = anchor;
+    for (int up = 0; up < 5 && !dir.empty(); ++up, dir = dir.parent_path()) {
+      out.push_back(dir / "lib/edgecompiler/libec_torchscript.so");
+      if (up == 1) out.push_back(dir / "lib/x86_64-linux-gnu/edgecompiler/libec_torchscript.so");
+      if (dir == dir.root_path()) break;
+    }
   }
-#ifdef EC_TORCHSCRIPT_PLUGIN_BUILD_PATH
-  out.emplace_back(EC_TORCHSCRIPT_PLUGIN_BUILD_PATH);
-#endif
   return out;
 }
 
