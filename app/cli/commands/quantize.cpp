@@ -23,6 +23,7 @@
 #include "app/cli/commands/options.h"
 #include "app/cli/commands/text_util.h"
 #include "core/errors.h"
+#include "core/flows/flows.h"
 #include "core/frontends/frontend.h"
 #include "core/ir/text_format.h"
 #include "core/quantize/calibration_data.h"
@@ -118,57 +119,26 @@ void print_report(const quantize::QuantReport& r, const std::string& model) {
 
 int run_quantize(const QuantizeCliOptions& o) {
   if (o.model.empty()) throw EdgeCompilerError(ErrorKind::Usage, "quantize needs a MODEL");
-  require_eir_output(o.output);
   if (o.per_channel && o.per_tensor) throw EdgeCompilerError(ErrorKind::Usage, "--per-channel and --per-tensor exclude each other");
-  // Bad requests are usage errors (exit 2), checked before any work.
-  bool known = false;
-  std::string names;
-  for (const auto& e : quantize::strategy_table()) {
-    known |= e.name == o.strategy;
-    names += (names.empty() ? "" : ", ") + std::string(e.name);
-  }
-  if (!known)
-    throw EdgeCompilerError(ErrorKind::Usage, "unknown strategy '" + o.strategy + "'; valid strategies: " + names);
-  if (o.strategy == "ptq" && o.calibration_data.empty())
-    throw EdgeCompilerError(ErrorKind::Usage, "--strategy ptq needs --calibration-data FILE.npy (or a directory of NAME.npy)");
-
-  const ir::Graph g = frontends::open_model(o.model);
-  std::vector<quantize::Sample> samples;
-  if (!o.calibration_data.empty()) samples = quantize::load_calibration_data(o.calibration_data, g, o.num_samples);
-
-  quantize::QuantizeOptions qo;
-  qo.strategy = o.strategy;
-  qo.per_channel = !o.per_tensor;
-  qo.calibration_percentile = o.percentile;
-  qo.num_calibration_samples = o.num_samples;
-  qo.keep_float = split_list(o.keep_float);
-  qo.int8_io = o.int8_io;
-  qo.sensitivity = o.sensitivity;
-  qo.threads = o.threads;
-  if (!samples.empty())
-    qo.data_source = o.calibration_data + " (" + std::to_string(samples.size()) +
-                     (samples.size() == 1 ? " sample)" : " samples)");
-  quantize::QuantizeResult res;
-  try {
-    res = quantize::quantize(g, samples, qo, make_progress());
-  } catch (const EdgeCompilerError& e) {
-    if (e.kind() != ErrorKind::Usage) throw;
-    // A bad --keep-float name or percentile refuses the request: exit 1.
-    throw EdgeCompilerError(ErrorKind::Quantization, e.what(), e.detail());
-  }
-  if (!o.output.empty()) util::write_file_atomically(o.output, ir::print(res.graph));
-  nlohmann::json j;
-  if (o.json || !o.report_path.empty()) {
-    j = quantize::to_json(res.report);
-    j["model"] = o.model;
-    j["output"] = o.output.empty() ? nlohmann::json() : nlohmann::json(o.output);
-  }
+  flows::QuantizeOptions q;
+  q.strategy = o.strategy;
+  q.calibration.path = o.calibration_data;
+  q.num_calibration_samples = o.num_samples;
+  q.calibration_percentile = o.percentile;
+  q.per_channel = !o.per_tensor;
+  q.keep_float = split_list(o.keep_float);
+  q.int8_io = o.int8_io;
+  q.sensitivity = o.sensitivity;
+  q.threads = o.threads;
+  q.output = o.output;
+  const auto out = flows::quantize({o.model}, q, make_progress());
+  const auto& j = out.report;
   if (!o.report_path.empty()) util::write_file_atomically(o.report_path, j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   if (o.json) {
     std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
     return 0;
   }
-  print_report(res.report, o.model);
+  print_report(out.result.report, o.model);
   if (!o.output.empty()) std::cout << "wrote " << o.output << '\n';
   if (!o.report_path.empty()) std::cout << "wrote " << o.report_path << '\n';
   return 0;
