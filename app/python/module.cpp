@@ -117,10 +117,10 @@ struct Model {
   std::string format;  // what the frontend registry read it as ("" for a graph made here)
 };
 
-Model load_model(const std::string& path) {
+Model load_model(const std::string& path, const frontends::OpenOptions& options = {}) {
   Model m;
   m.path = path;
-  m.graph = std::make_shared<const ir::Graph>(frontends::open_model(path, {}, &m.format));
+  m.graph = std::make_shared<const ir::Graph>(frontends::open_model(path, options, &m.format));
   return m;
 }
 
@@ -380,14 +380,36 @@ PYBIND11_MODULE(_core, m) {
 
   m.def(
       "load",
-      [](const py::object& path) {
+      [](const py::object& path, const std::map<std::string, std::vector<std::int64_t>>& input_shapes,
+         const py::dict& input_dtypes, const std::string& signature) {
         const std::string p = path_of(path);
+        frontends::OpenOptions options;  // what the CLI's --input-shape NAME=DIMS:DTYPE and --signature set
+        options.input_shapes = input_shapes;
+        for (const auto& [k, v] : input_dtypes) {
+          const std::string name = py::str(k);
+          const ir::DType t = ir_dtype(py::dtype::from_args(py::reinterpret_borrow<py::object>(v)));
+          if (t == ir::DType::Undefined)
+            throw EdgeCompilerError(ErrorKind::Usage, "input_dtypes['" + name + "']: not a dtype edgecompiler knows");
+          options.input_dtypes[name] = std::string(ir::dtype_name(t));
+        }
+        options.signature = signature;
         py::gil_scoped_release nogil;
-        return load_model(p);
+        return load_model(p, options);
       },
-      py::arg("path"),
-      "Open a model file (.onnx, .tflite, .eir, .pt, .keras, .h5, SavedModel and .mlpackage folders, ...) with the "
-      "frontend registry, as every edgecompile command does. Raises FrontendError naming what each frontend said.");
+      py::arg("path"), py::arg("input_shapes") = std::map<std::string, std::vector<std::int64_t>>{},
+      py::arg("input_dtypes") = py::dict(), py::arg("signature") = "",
+      R"(Open a model file (.onnx, .tflite, .eir, .pt, .keras, .h5, SavedModel and .mlpackage folders, ...)
+with the frontend registry, as every edgecompile command does.
+
+Args:
+    path: the model file or folder.
+    input_shapes: {input name: dims} for inputs the file does not record (TorchScript, Keras);
+        the name "" means the first input (the CLI's --input-shape NAME=1,3,224,224).
+    input_dtypes: {input name: numpy dtype} for such inputs (--input-shape ...:int64).
+    signature: a SavedModel's signature ("" = serving_default).
+
+Raises:
+    FrontendError naming what each frontend said.)");
 
   m.def(
       "optimize",

@@ -32,3 +32,17 @@ def test_readme_import_command():
     import edgecompiler
     built = os.path.join(os.environ["EC_BINARY_DIR"], "python", "edgecompiler")
     assert os.path.samefile(os.path.dirname(edgecompiler.__file__), built)
+
+
+def test_top_readme_python_lines(tmp_path):
+    # the top README's Python command(s), run from a folder whose build/ci is this build
+    source = os.environ["EC_SOURCE_DIR"]
+    lines = [l.strip() for l in open(os.path.join(source, "README.md")).read().splitlines()
+             if l.startswith("    PYTHONPATH=build/ci/python")]
+    assert lines, "the top README has no Python command"
+    (tmp_path / "build").mkdir()
+    os.symlink(os.environ["EC_BINARY_DIR"], tmp_path / "build" / "ci")
+    for line in lines:
+        r = subprocess.run(["bash", "-euo", "pipefail", "-c", line], cwd=tmp_path, capture_output=True, text=True,
+                           timeout=120)
+        assert r.returncode == 0, (line, r.stderr)
