@@ -439,15 +439,16 @@ Returns:
          double calibration_percentile, bool per_channel, const std::vector<std::string>& keep_float, bool int8_io,
          bool sensitivity, int threads) {
         flows::QuantizeOptions o;
-        o.strategy = strategy;
         o.calibration = calibration_source(calibration_data);
-        o.num_calibration_samples = num_calibration_samples;
-        o.calibration_percentile = calibration_percentile;
-        o.per_channel = per_channel;
-        o.keep_float = keep_float;
-        o.int8_io = int8_io;
-        o.sensitivity = sensitivity;
-        o.threads = threads;
+        auto& q = o.options;
+        q.strategy = strategy;
+        q.num_calibration_samples = num_calibration_samples;
+        q.calibration_percentile = calibration_percentile;
+        q.per_channel = per_channel;
+        q.keep_float = keep_float;
+        q.int8_io = int8_io;
+        q.sensitivity = sensitivity;
+        q.threads = threads;
         const auto ref = model_ref(model);
         Interrupt interrupt;
         auto out = interrupt.run([&] { return flows::quantize(ref, o, interrupt.stage_progress()); });

@@ -137,28 +137,19 @@ QuantizeOutcome quantize(const ModelRef& model, const QuantizeOptions& o, const 
   if (model.path.empty() && !model.graph) throw EdgeCompilerError(ErrorKind::Usage, "quantize needs a MODEL");
   require_eir_output(o.output);
   // Bad requests are usage errors, checked before any work.
+  quantize::QuantizeOptions qo = o.options;
   std::string names;
-  if (!known_strategy(o.strategy, names))
-    throw EdgeCompilerError(ErrorKind::Usage, "unknown strategy '" + o.strategy + "'; valid strategies: " + names);
-  if (o.strategy == "ptq" && o.calibration.empty())
+  if (!known_strategy(qo.strategy, names))
+    throw EdgeCompilerError(ErrorKind::Usage, "unknown strategy '" + qo.strategy + "'; valid strategies: " + names);
+  if (qo.strategy == "ptq" && o.calibration.empty())
     throw EdgeCompilerError(ErrorKind::Usage, "--strategy ptq needs --calibration-data FILE.npy (or a directory of NAME.npy)");
-  if (o.num_calibration_samples < 1)
+  if (qo.num_calibration_samples < 1)
     throw EdgeCompilerError(ErrorKind::Usage, "--num-calibration-samples must be at least 1");
 
   ir::Graph storage;
   const ir::Graph& g = graph_of(model, storage);
   std::vector<quantize::Sample> samples;
-  if (!o.calibration.empty()) samples = o.calibration.samples(g, o.num_calibration_samples);
-
-  quantize::QuantizeOptions qo;
-  qo.strategy = o.strategy;
-  qo.per_channel = o.per_channel;
-  qo.calibration_percentile = o.calibration_percentile;
-  qo.num_calibration_samples = o.num_calibration_samples;
-  qo.keep_float = o.keep_float;
-  qo.int8_io = o.int8_io;
-  qo.sensitivity = o.sensitivity;
-  qo.threads = o.threads;
+  if (!o.calibration.empty()) samples = o.calibration.samples(g, qo.num_calibration_samples);
   if (!samples.empty())
     qo.data_source = o.calibration.label() + " (" + std::to_string(samples.size()) +
                      (samples.size() == 1 ? " sample)" : " samples)");

@@ -75,14 +75,10 @@ void check_artefact_written(const CompileOptions& o, const report::CompileReport
 // ---- quantize ---------------------------------------------------------------------
 
 struct QuantizeOptions {
-  std::string strategy = "ptq";  // a name of quantize::strategy_table()
+  /// The quantiser's options (strategy, per_channel, percentile, sample count, keep_float,
+  /// int8_io, sensitivity, threads); data_source is filled from `calibration`.
+  quantize::QuantizeOptions options;
   CalibrationSource calibration;
-  int num_calibration_samples = 100;
-  double calibration_percentile = 100;
-  bool per_channel = true;
-  std::vector<std::string> keep_float;  // op names or op types
-  bool int8_io = false, sensitivity = false;
-  int threads = 0;
   std::string output;  // the int8 graph's IR text (.eir); "" = not written
 };
 

@@ -26,31 +26,14 @@ namespace {
 
 struct CompileCliOptions {
   std::string model;
-  std::string target = "auto";
-  std::string quantize;  // "" = none for a quantised model, else ptq
-  std::string calibration_data;
-  int num_samples = 100;
-  double percentile = 100;
-  int num_segments = 1;
-  std::string output, report_path;
+  flows::CompileOptions flow;  // target, quantisation, calibration, segments, --output, metal's options
+  std::string report_path;
   bool json = false;
   RecordOptions record;
-  // metal (Core ML): empty = the backend's default
-  std::string precision, compute_units, deployment_target;
 };
 
 int run_compile(const CompileCliOptions& o) {
-  flows::CompileOptions c;
-  c.target = o.target;
-  c.quantize = o.quantize;
-  c.calibration.path = o.calibration_data;
-  c.num_calibration_samples = o.num_samples;
-  c.calibration_percentile = o.percentile;
-  c.num_segments = o.num_segments;
-  c.output = o.output;
-  c.precision = o.precision;
-  c.compute_units = o.compute_units;
-  c.deployment_target = o.deployment_target;
+  const flows::CompileOptions& c = o.flow;
   check_writable(o.report_path, "--report");
   const auto out = flows::compile({o.model}, c);
   const auto& rep = out.run.report;
@@ -73,21 +56,21 @@ Command add_compile_command(CLI::App& app) {
   auto o = std::make_shared<CompileCliOptions>();
   auto* cmd = app.add_subcommand("compile", "Compile a model for a target and show what runs where, and why");
   cmd->add_option("model", o->model, model_help());
-  cmd->add_option("--target", o->target, "coral, metal, cpu or auto (coral when a Coral device is attached, else the backend writing the --output file type: .tflite coral, .mlpackage metal; else cpu)");
-  cmd->add_option("--quantize", o->quantize,
+  cmd->add_option("--target", o->flow.target, "coral, metal, cpu or auto (coral when a Coral device is attached, else the backend writing the --output file type: .tflite coral, .mlpackage metal; else cpu)");
+  cmd->add_option("--quantize", o->flow.quantize,
                   "ptq, qat, dynamic, weights-int8 (metal) or none (default: none for a quantised model or metal, else ptq)");
-  cmd->add_option("--calibration-data", o->calibration_data, "Calibration samples (.npy, or a directory of NAME.npy)");
-  cmd->add_option("--num-calibration-samples", o->num_samples, "Use at most this many samples (default 100)")
+  cmd->add_option("--calibration-data", o->flow.calibration.path, "Calibration samples (.npy, or a directory of NAME.npy)");
+  cmd->add_option("--num-calibration-samples", o->flow.num_calibration_samples, "Use at most this many samples (default 100)")
       ->check(whole_number_at_least(1));
-  cmd->add_option("--calibration-percentile", o->percentile, "Activation range percentile (default 100 = min/max)")
+  cmd->add_option("--calibration-percentile", o->flow.calibration_percentile, "Activation range percentile (default 100 = min/max)")
       ->check(number_in(0, 100, "a percentile above 0 and at most 100"));
-  cmd->add_option("--num-segments", o->num_segments, "Edge TPU segments allowed (default 1, as edgetpu_compiler)")
+  cmd->add_option("--num-segments", o->flow.num_segments, "Edge TPU segments allowed (default 1, as edgetpu_compiler)")
       ->check(whole_number_at_least(1));
-  cmd->add_option("--precision", o->precision, "metal: fp16 (default) or fp32 compute; inputs and outputs stay fp32");
-  cmd->add_option("--compute-units", o->compute_units, "metal: all (default), cpu_and_ne, cpu_and_gpu or cpu_only");
-  cmd->add_option("--deployment-target", o->deployment_target,
+  cmd->add_option("--precision", o->flow.precision, "metal: fp16 (default) or fp32 compute; inputs and outputs stay fp32");
+  cmd->add_option("--compute-units", o->flow.compute_units, "metal: all (default), cpu_and_ne, cpu_and_gpu or cpu_only");
+  cmd->add_option("--deployment-target", o->flow.deployment_target,
                   "metal: macOS13 (default), macOS14, macOS15, iOS16, iOS17 or iOS18 (spec version and MIL opset)");
-  cmd->add_option("--output", o->output, "Write the artefact here (.tflite for coral, .mlpackage for metal)");
+  cmd->add_option("--output", o->flow.output, "Write the artefact here (.tflite for coral, .mlpackage for metal)");
   cmd->add_option("--report", o->report_path, "Write the CompileReport as JSON here");
   cmd->add_flag("--json", o->json, "Print the CompileReport as JSON (docs/compile-json.md)");
   add_record_options(cmd, o->record);
