@@ -179,3 +179,27 @@ def test_docstrings_and_stubs():
                   {b.target.id for b in classes[name].body if isinstance(b, ast.AnnAssign)}
         public = {k for k in dir(getattr(ec, name)) if not k.startswith("_")}
         assert public <= members, (name, public - members)
+
+
+RESHAPE = """graph "view" version 1 {
+  input %x : f32[2,3]
+  const %s : i64[2] = hex"03000000000000000200000000000000"
+  %y = Reshape(%x, %s) : f32[3,2] @r
+  output %y
+}
+"""
+
+
+def test_input_read_in_place(tmp_path):
+    # a Reshape's output is a view of its input: with zero-copy in and out, the output
+    # array shares the caller's memory (and is read-only: the caller's array is not ours)
+    path = tmp_path / "view.eir"
+    path.write_text(RESHAPE)
+    s = ec.InferenceSession(str(path), threads=1)
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    y = s.run({"x": x})["y"]
+    assert np.shares_memory(x, y) and not y.flags.writeable
+    assert np.array_equal(y, x.reshape(3, 2))
+    f = np.asfortranarray(x)  # not C-contiguous: copied once, same values
+    y2 = s.run({"x": f})["y"]
+    assert not np.shares_memory(f, y2) and np.array_equal(y2, y)
