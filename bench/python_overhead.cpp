@@ -27,7 +27,10 @@ int main(int argc, char** argv) {
   for (int round = 0; round < 7; ++round) {
     const auto start = std::chrono::steady_clock::now();
     for (int i = 0; i < calls; ++i) (void)session.run(inputs);
-    const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count() / calls;
+    const double us =
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start)
+            .count() /
+        calls;
     best = std::min(best, us);
   }
   std::printf("cpp_us_per_call %.3f\n", best);

@@ -12,10 +12,12 @@ struct DTypeRow {
 };
 // The dtypes NumPy and the IR share (core/util/npy.h reads and writes the same set).
 constexpr DTypeRow kDTypes[] = {
-    {ir::DType::Float32, "float32"}, {ir::DType::Float16, "float16"},   {ir::DType::Float64, "float64"},
-    {ir::DType::Int8, "int8"},       {ir::DType::Int16, "int16"},       {ir::DType::Int32, "int32"},
-    {ir::DType::Int64, "int64"},     {ir::DType::UInt8, "uint8"},       {ir::DType::UInt16, "uint16"},
-    {ir::DType::UInt32, "uint32"},   {ir::DType::UInt64, "uint64"},     {ir::DType::Bool, "bool"},
+    {ir::DType::Float32, "float32"},     {ir::DType::Float16, "float16"},
+    {ir::DType::Float64, "float64"},     {ir::DType::Int8, "int8"},
+    {ir::DType::Int16, "int16"},         {ir::DType::Int32, "int32"},
+    {ir::DType::Int64, "int64"},         {ir::DType::UInt8, "uint8"},
+    {ir::DType::UInt16, "uint16"},       {ir::DType::UInt32, "uint32"},
+    {ir::DType::UInt64, "uint64"},       {ir::DType::Bool, "bool"},
     {ir::DType::Complex64, "complex64"}, {ir::DType::Complex128, "complex128"},
 };
 
@@ -36,29 +38,58 @@ py::object numpy_dtype(ir::DType t) {
 }
 
 ir::DType ir_dtype(const py::dtype& d) {
-  const char order = d.attr("byteorder").cast<std::string>().front();
-  if (order == '>' || order == '!') return ir::DType::Undefined;  // '=' native, '|' not applicable, '<' little
-  const std::string name = py::str(d.attr("name"));
-  for (const auto& r : kDTypes)
-    if (name == r.numpy) return r.ir;
-  return ir::DType::Undefined;
+  // Read from the descriptor itself (kind, size, byte order): run() converts every input.
+  const char order = d.byteorder();
+  if (order == '>' || order == '!')
+    return ir::DType::Undefined;  // '=' native, '|' not applicable, '<' little
+  const auto size = d.itemsize();
+  switch (d.kind()) {
+    case 'f':
+      return size == 4   ? ir::DType::Float32
+             : size == 2 ? ir::DType::Float16
+             : size == 8 ? ir::DType::Float64
+                         : ir::DType::Undefined;
+    case 'i':
+      return size == 1   ? ir::DType::Int8
+             : size == 2 ? ir::DType::Int16
+             : size == 4 ? ir::DType::Int32
+             : size == 8 ? ir::DType::Int64
+                         : ir::DType::Undefined;
+    case 'u':
+      return size == 1   ? ir::DType::UInt8
+             : size == 2 ? ir::DType::UInt16
+             : size == 4 ? ir::DType::UInt32
+             : size == 8 ? ir::DType::UInt64
+                         : ir::DType::Undefined;
+    case 'b':
+      return size == 1 ? ir::DType::Bool : ir::DType::Undefined;
+    case 'c':
+      return size == 8    ? ir::DType::Complex64
+             : size == 16 ? ir::DType::Complex128
+                          : ir::DType::Undefined;
+    default:
+      return ir::DType::Undefined;
+  }
 }
 
 util::NpyArray array_view(const py::handle& obj, const std::string& what) {
   py::array a = py::array::ensure(obj);
   if (!a) {
     PyErr_Clear();
-    throw EdgeCompilerError(ErrorKind::Input, what + ": expected a numpy array, got " +
-                                                  std::string(py::str(py::type::handle_of(obj).attr("__name__"))));
+    throw EdgeCompilerError(ErrorKind::Input,
+                            what + ": expected a numpy array, got " +
+                                std::string(py::str(py::type::handle_of(obj).attr("__name__"))));
   }
   util::NpyArray out;
   out.dtype = ir_dtype(a.dtype());
   if (out.dtype == ir::DType::Undefined)
-    throw EdgeCompilerError(ErrorKind::Input, what + ": numpy dtype " + std::string(py::str(a.dtype())) +
-                                                  " is not a tensor type edgecompiler runs (float32, float16, "
-                                                  "int8, uint8, int32, int64, bool, ...)");
+    throw EdgeCompilerError(ErrorKind::Input,
+                            what + ": numpy dtype " + std::string(py::str(a.dtype())) +
+                                " is not a tensor type edgecompiler runs (float32, float16, "
+                                "int8, uint8, int32, int64, bool, ...)");
   if (!(a.flags() & py::array::c_style) || !(a.flags() & py::detail::npy_api::NPY_ARRAY_ALIGNED_))
-    a = py::array::ensure(a, py::array::c_style | py::array::forcecast);  // a C-ordered copy, same dtype
+    a = py::array::ensure(
+        a, py::array::c_style | py::array::forcecast);  // a C-ordered copy, same dtype
   out.shape.assign(a.shape(), a.shape() + a.ndim());
   const auto* data = static_cast<const std::byte*>(a.data());
   const auto bytes = static_cast<std::size_t>(a.nbytes());
@@ -74,12 +105,14 @@ runtime::Tensor tensor_from_array(const py::handle& obj, const std::string& what
 py::array array_from_tensor(runtime::Tensor t) {
   py::object dt = numpy_dtype(t.dtype());
   if (dt.is_none())
-    throw EdgeCompilerError(ErrorKind::Input, "a " + t.type_string() + " tensor has no numpy dtype");
+    throw EdgeCompilerError(ErrorKind::Input,
+                            "a " + t.type_string() + " tensor has no numpy dtype");
   auto* keep = new runtime::Tensor(std::move(t));
   py::capsule owner(keep, [](void* p) { delete static_cast<runtime::Tensor*>(p); });
   std::vector<py::ssize_t> shape(keep->shape().begin(), keep->shape().end());
   py::array a(py::dtype::from_args(dt), shape, static_cast<const void*>(keep->raw()), owner);
-  if (!keep->writable()) py::detail::array_proxy(a.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
+  if (!keep->writable())
+    py::detail::array_proxy(a.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
   return a;
 }
 
@@ -87,7 +120,8 @@ std::map<std::string, runtime::Tensor> tensors_from_dict(const py::dict& feeds) 
   std::map<std::string, runtime::Tensor> out;
   for (const auto& [k, v] : feeds) {
     if (!py::isinstance<py::str>(k))
-      throw EdgeCompilerError(ErrorKind::Input, "inputs are named: give a dict {name: numpy array}");
+      throw EdgeCompilerError(ErrorKind::Input,
+                              "inputs are named: give a dict {name: numpy array}");
     const std::string name = k.cast<std::string>();
     out.emplace(name, tensor_from_array(v, "input '" + name + "'"));
   }
@@ -105,18 +139,25 @@ py::object shape_tuple(const ir::Shape& s) {
   py::tuple t(s.dims.size());
   for (std::size_t i = 0; i < s.dims.size(); ++i) {
     const auto& d = s.dims[i];
-    t[i] = d.is_static() ? py::object(py::int_(d.value)) : d.symbol.empty() ? py::object(py::none()) : py::object(py::str(d.symbol));
+    t[i] = d.is_static()      ? py::object(py::int_(d.value))
+           : d.symbol.empty() ? py::object(py::none())
+                              : py::object(py::str(d.symbol));
   }
   return std::move(t);
 }
 
 py::object from_json(const nlohmann::json& j) {
   switch (j.type()) {
-    case nlohmann::json::value_t::null: return py::none();
-    case nlohmann::json::value_t::boolean: return py::bool_(j.get<bool>());
-    case nlohmann::json::value_t::number_integer: return py::int_(j.get<std::int64_t>());
-    case nlohmann::json::value_t::number_unsigned: return py::int_(j.get<std::uint64_t>());
-    case nlohmann::json::value_t::number_float: return py::float_(j.get<double>());
+    case nlohmann::json::value_t::null:
+      return py::none();
+    case nlohmann::json::value_t::boolean:
+      return py::bool_(j.get<bool>());
+    case nlohmann::json::value_t::number_integer:
+      return py::int_(j.get<std::int64_t>());
+    case nlohmann::json::value_t::number_unsigned:
+      return py::int_(j.get<std::uint64_t>());
+    case nlohmann::json::value_t::number_float:
+      return py::float_(j.get<double>());
     case nlohmann::json::value_t::string: {
       const auto& s = j.get_ref<const std::string&>();
       PyObject* o = PyUnicode_DecodeUTF8(s.data(), static_cast<py::ssize_t>(s.size()), "replace");
@@ -133,7 +174,8 @@ py::object from_json(const nlohmann::json& j) {
       for (const auto& [k, v] : j.items()) d[py::str(k)] = from_json(v);
       return std::move(d);
     }
-    default: return py::none();  // binary, discarded: never in the core's JSON
+    default:
+      return py::none();  // binary, discarded: never in the core's JSON
   }
 }
 
@@ -148,9 +190,11 @@ ErrorClasses& error_classes() {
   return c;
 }
 
-PyObject* new_error(py::module_& m, const char* name, const char* doc, std::vector<PyObject*> bases) {
+PyObject* new_error(py::module_& m, const char* name, const char* doc,
+                    std::vector<PyObject*> bases) {
   py::tuple b(bases.size());
-  for (std::size_t i = 0; i < bases.size(); ++i) b[i] = py::reinterpret_borrow<py::object>(bases[i]);
+  for (std::size_t i = 0; i < bases.size(); ++i)
+    b[i] = py::reinterpret_borrow<py::object>(bases[i]);
   const std::string qualified = std::string("edgecompiler.") + name;
   PyObject* cls = PyErr_NewExceptionWithDoc(qualified.c_str(), doc, b.ptr(), nullptr);
   if (!cls) throw py::error_already_set();
@@ -170,24 +214,35 @@ void raise(PyObject* cls, const EdgeCompilerError& e) {
 
 void register_errors(py::module_& m) {
   auto& c = error_classes();
-  c.base = new_error(m, "Error",
-                     "Base of every error edgecompiler reports: str(e) is the one line the CLI prints; "
-                     "e.detail the longer explanation (--verbose).",
-                     {PyExc_Exception});
+  c.base =
+      new_error(m, "Error",
+                "Base of every error edgecompiler reports: str(e) is the one line the CLI prints; "
+                "e.detail the longer explanation (--verbose).",
+                {PyExc_Exception});
   c.by_kind[ErrorKind::Frontend] =
-      new_error(m, "FrontendError", "A model file no frontend could open, or that a frontend refused.", {c.base});
-  c.by_kind[ErrorKind::UnsupportedOp] =
-      new_error(m, "UnsupportedError", "An op a frontend, the runtime or a backend cannot handle.", {c.base});
-  c.by_kind[ErrorKind::Quantization] = new_error(m, "QuantizationError", "Quantisation was refused or failed.", {c.base});
+      new_error(m, "FrontendError",
+                "A model file no frontend could open, or that a frontend refused.", {c.base});
+  c.by_kind[ErrorKind::UnsupportedOp] = new_error(
+      m, "UnsupportedError", "An op a frontend, the runtime or a backend cannot handle.", {c.base});
+  c.by_kind[ErrorKind::Quantization] =
+      new_error(m, "QuantizationError", "Quantisation was refused or failed.", {c.base});
   c.by_kind[ErrorKind::Backend] = new_error(
-      m, "BackendError", "A backend or target runtime is not available (the reason says why) or could not compile.", {c.base});
-  m.add_object("BackendUnavailableError", py::reinterpret_borrow<py::object>(c.by_kind[ErrorKind::Backend]));
-  c.by_kind[ErrorKind::Graph] = new_error(m, "GraphError", "A graph that breaks the IR's invariants.", {c.base});
-  c.by_kind[ErrorKind::Io] = new_error(m, "IoError", "A file that cannot be read or written.", {c.base, PyExc_OSError});
-  c.by_kind[ErrorKind::Usage] = new_error(
-      m, "UsageError", "A wrong request: an unknown target, strategy or pass, a value out of range.", {c.base, PyExc_ValueError});
+      m, "BackendError",
+      "A backend or target runtime is not available (the reason says why) or could not compile.",
+      {c.base});
+  m.add_object("BackendUnavailableError",
+               py::reinterpret_borrow<py::object>(c.by_kind[ErrorKind::Backend]));
+  c.by_kind[ErrorKind::Graph] =
+      new_error(m, "GraphError", "A graph that breaks the IR's invariants.", {c.base});
+  c.by_kind[ErrorKind::Io] =
+      new_error(m, "IoError", "A file that cannot be read or written.", {c.base, PyExc_OSError});
+  c.by_kind[ErrorKind::Usage] =
+      new_error(m, "UsageError",
+                "A wrong request: an unknown target, strategy or pass, a value out of range.",
+                {c.base, PyExc_ValueError});
   c.by_kind[ErrorKind::Input] = new_error(
-      m, "InputError", "Data that does not fit the model: a wrong input name, dtype or shape, bad calibration data.",
+      m, "InputError",
+      "Data that does not fit the model: a wrong input name, dtype or shape, bad calibration data.",
       {c.base, PyExc_ValueError});
 
   py::register_exception_translator([](std::exception_ptr p) {

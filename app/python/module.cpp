@@ -47,7 +47,9 @@ class Interrupt {
     if (fired_.load()) return false;
     const auto now = std::chrono::steady_clock::now().time_since_epoch().count();
     auto last = last_.load();
-    if (now - last < std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::milliseconds(50)).count() ||
+    if (now - last < std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                         std::chrono::milliseconds(50))
+                         .count() ||
         !last_.compare_exchange_strong(last, now))
       return true;
     py::gil_scoped_acquire gil;
@@ -99,7 +101,8 @@ std::vector<TensorSpec> specs(const ir::Graph& g, const std::vector<std::string>
   std::vector<TensorSpec> out;
   for (const auto& n : names) {
     const ir::Tensor* t = g.find_tensor(n);
-    out.push_back({n, t ? t->dtype : ir::DType::Undefined, t ? t->shape : ir::Shape::unknown_rank()});
+    out.push_back(
+        {n, t ? t->dtype : ir::DType::Undefined, t ? t->shape : ir::Shape::unknown_rank()});
   }
   return out;
 }
@@ -125,7 +128,9 @@ Model load_model(const std::string& path, const frontends::OpenOptions& options 
 }
 
 // A model argument: a Model, or a path (str or os.PathLike).
-std::string path_of(const py::object& o) { return py::str(py::module_::import("os").attr("fspath")(o)); }
+std::string path_of(const py::object& o) {
+  return py::str(py::module_::import("os").attr("fspath")(o));
+}
 
 flows::ModelRef model_ref(const py::object& arg) {
   if (py::isinstance<Model>(arg)) {
@@ -150,7 +155,9 @@ flows::CalibrationSource calibration_source(const py::object& data) {
       src.arrays.push_back({name, what, array_view(v, what)});
     }
     if (src.arrays.empty())
-      throw EdgeCompilerError(ErrorKind::Input, "calibration_data: an empty dict; give {input name: array of (N, ...) samples}");
+      throw EdgeCompilerError(
+          ErrorKind::Input,
+          "calibration_data: an empty dict; give {input name: array of (N, ...) samples}");
     return src;
   }
   src.arrays.push_back({"", "calibration_data", array_view(data, "calibration_data")});
@@ -168,10 +175,14 @@ struct CompileResult {
   Model model;  // the graph the backend compiled
 };
 
-CompileResult compile(const py::object& model, const std::string& target, const std::optional<std::string>& quantize,
-                      const py::object& calibration_data, int num_calibration_samples, double calibration_percentile,
-                      int num_segments, const std::optional<std::string>& output, const std::optional<std::string>& precision,
-                      const std::optional<std::string>& compute_units, const std::optional<std::string>& deployment_target) {
+CompileResult compile(const py::object& model, const std::string& target,
+                      const std::optional<std::string>& quantize,
+                      const py::object& calibration_data, int num_calibration_samples,
+                      double calibration_percentile, int num_segments,
+                      const std::optional<std::string>& output,
+                      const std::optional<std::string>& precision,
+                      const std::optional<std::string>& compute_units,
+                      const std::optional<std::string>& deployment_target) {
   flows::CompileOptions o;
   o.target = target;
   o.quantize = optional_str(quantize);
@@ -199,7 +210,8 @@ CompileResult compile(const py::object& model, const std::string& target, const 
 
 struct Session {
   explicit Session(int threads) {
-    if (threads < 0) throw EdgeCompilerError(ErrorKind::Usage, "threads must be 0 (every core) or more");
+    if (threads < 0)
+      throw EdgeCompilerError(ErrorKind::Usage, "threads must be 0 (every core) or more");
     options.threads = threads;
     session = std::make_unique<runtime::InferenceSession>(options);
   }
@@ -209,7 +221,8 @@ struct Session {
   double init_ms = 0;
 
   runtime::InferenceSession& loaded() {
-    if (!session->loaded()) throw EdgeCompilerError(ErrorKind::Usage, "no model loaded (the session was closed)");
+    if (!session->loaded())
+      throw EdgeCompilerError(ErrorKind::Usage, "no model loaded (the session was closed)");
     return *session;
   }
   void load(const py::object& model, const std::string& target) {
@@ -218,17 +231,22 @@ struct Session {
     if (py::isinstance<Model>(model)) {
       graph = model.cast<const Model&>().graph;
       if (target != "cpu")
-        throw EdgeCompilerError(ErrorKind::Usage, "target '" + target +
-                                                      "' runs a compiled artefact: give its path (a Model runs on target 'cpu')");
+        throw EdgeCompilerError(
+            ErrorKind::Usage,
+            "target '" + target +
+                "' runs a compiled artefact: give its path (a Model runs on target 'cpu')");
     } else {
       path = path_of(model);
     }
     py::gil_scoped_release nogil;
     std::lock_guard lock(busy);
     const auto start = std::chrono::steady_clock::now();
-    if (graph) session->load(graph);
-    else session->load(path, target);
-    init_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    if (graph)
+      session->load(graph);
+    else
+      session->load(path, target);
+    init_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   }
 };
 
@@ -245,11 +263,13 @@ py::dict run(Session& s, const py::object& feeds) {
   return dict_from_tensors(std::move(outputs));
 }
 
-runtime::Stats benchmark(Session& s, int iterations, int warmup, const py::object& feeds, bool profile) {
+runtime::Stats benchmark(Session& s, int iterations, int warmup, const py::object& feeds,
+                         bool profile) {
   std::map<std::string, runtime::Tensor> inputs;
   if (!feeds.is_none()) {
     if (!py::isinstance<py::dict>(feeds))
-      throw EdgeCompilerError(ErrorKind::Input, "benchmark(inputs=...) takes a dict {input name: numpy array}");
+      throw EdgeCompilerError(ErrorKind::Input,
+                              "benchmark(inputs=...) takes a dict {input name: numpy array}");
     inputs = tensors_from_dict(feeds.cast<py::dict>());
   }
   Interrupt interrupt;
@@ -261,7 +281,8 @@ runtime::Stats benchmark(Session& s, int iterations, int warmup, const py::objec
   auto stats = interrupt.run([&] {
     std::lock_guard lock(s.busy);
     auto& session = s.loaded();
-    if (inputs.empty()) inputs = session.random_inputs(0);  // as `edgecompile bench` without --input
+    if (inputs.empty())
+      inputs = session.random_inputs(0);  // as `edgecompile bench` without --input
     return runtime::run_benchmark(session, inputs, bo);
   });
   stats.init_ms = s.init_ms;
@@ -271,12 +292,14 @@ runtime::Stats benchmark(Session& s, int iterations, int warmup, const py::objec
 // ---- run history --------------------------------------------------------------------
 
 history::RunStore open_history(const std::optional<std::string>& db) {
-  return history::RunStore(history::db_path_or_default(optional_str(db)), history::RunStore::Access::ReadOnly);
+  return history::RunStore(history::db_path_or_default(optional_str(db)),
+                           history::RunStore::Access::ReadOnly);
 }
 
 // ---- docstrings ---------------------------------------------------------------------
 
-constexpr const char* kCompileDoc = R"(Compile a model for a target: the flow `edgecompile compile` runs.
+constexpr const char* kCompileDoc =
+    R"(Compile a model for a target: the flow `edgecompile compile` runs.
 
 Passes, quantisation (when the target needs it or `quantize` asks), partition,
 fallback, artefact and estimate, exactly as the CLI and the workbench do it.
@@ -306,7 +329,8 @@ Raises:
     not fit), FrontendError (a model file refused), QuantizationError, BackendError.
     Ctrl-C raises KeyboardInterrupt; nothing half-written is left.)";
 
-constexpr const char* kSessionDoc = R"(Runs a model: the CPU runtime of `edgecompile run`, or a target's runtime.
+constexpr const char* kSessionDoc =
+    R"(Runs a model: the CPU runtime of `edgecompile run`, or a target's runtime.
 
     with ec.InferenceSession("model.onnx", threads=1) as s:
         y = s.run({"input": x})            # {name: ndarray}, dtypes kept
@@ -322,33 +346,43 @@ released while the session works, so sessions in different threads run in parall
 PYBIND11_MODULE(_core, m) {
   using namespace ec;
   using namespace ec::python;
-  m.doc() = "edgecompiler's core library: load, optimize, quantize and compile models, run and benchmark them.";
+  m.doc() =
+      "edgecompiler's core library: load, optimize, quantize and compile models, run and benchmark "
+      "them.";
   register_errors(m);
 
-  py::class_<TensorSpec>(m, "TensorSpec", "A graph input or output: name, dtype (numpy dtype), shape (ints; a named "
-                                          "dynamic dim as its name, an unknown one as None).")
+  py::class_<TensorSpec>(m, "TensorSpec",
+                         "A graph input or output: name, dtype (numpy dtype), shape (ints; a named "
+                         "dynamic dim as its name, an unknown one as None).")
       .def_readonly("name", &TensorSpec::name)
       .def_property_readonly("dtype", [](const TensorSpec& t) { return spec_dtype(t.dtype); })
       .def_property_readonly("shape", [](const TensorSpec& t) { return shape_tuple(t.shape); })
       .def("__repr__", [](const TensorSpec& t) {
-        return "TensorSpec('" + t.name + "', " + std::string(ir::dtype_name(t.dtype)) + t.shape.to_string() + ")";
+        return "TensorSpec('" + t.name + "', " + std::string(ir::dtype_name(t.dtype)) +
+               t.shape.to_string() + ")";
       });
 
-  py::class_<Model>(m, "Model", "A model as the IR holds it (immutable). Made by ec.load, ec.optimize, ec.quantize, ec.compile.")
+  py::class_<Model>(m, "Model",
+                    "A model as the IR holds it (immutable). Made by ec.load, ec.optimize, "
+                    "ec.quantize, ec.compile.")
       .def_readonly("path", &Model::path, "What reports call the model (its path).")
-      .def_readonly("format", &Model::format, "The format the frontend read (\"\" for a graph made in this process).")
+      .def_readonly("format", &Model::format,
+                    "The format the frontend read (\"\" for a graph made in this process).")
       .def_property_readonly("name", [](const Model& mo) { return mo.graph->name; })
-      .def_property_readonly("inputs", [](const Model& mo) { return specs(*mo.graph, mo.graph->inputs); },
-                             "The graph inputs (list of TensorSpec).")
-      .def_property_readonly("outputs", [](const Model& mo) { return specs(*mo.graph, mo.graph->outputs); },
-                             "The graph outputs (list of TensorSpec).")
+      .def_property_readonly(
+          "inputs", [](const Model& mo) { return specs(*mo.graph, mo.graph->inputs); },
+          "The graph inputs (list of TensorSpec).")
+      .def_property_readonly(
+          "outputs", [](const Model& mo) { return specs(*mo.graph, mo.graph->outputs); },
+          "The graph outputs (list of TensorSpec).")
       .def_property_readonly(
           "ops",
           [](const Model& mo) {
             py::list ops;
             for (const auto& op : mo.graph->ops) {
               py::dict attrs;
-              for (const auto& [k, v] : op.attributes) attrs[py::str(k)] = from_json(passes::to_json(v));
+              for (const auto& [k, v] : op.attributes)
+                attrs[py::str(k)] = from_json(passes::to_json(v));
               py::dict d;
               d["name"] = op.name;
               d["type"] = op.op_type;
@@ -360,9 +394,14 @@ PYBIND11_MODULE(_core, m) {
             }
             return ops;
           },
-          "Every op in topological order: dicts with name, type, attributes, inputs, outputs, scope.")
-      .def("summary", [](const Model& mo) { return from_json(flows::inspect_json(*mo.graph, mo.path, mo.format)); },
-           "The model summary as `edgecompile inspect --json` gives it (a dict).")
+          "Every op in topological order: dicts with name, type, attributes, inputs, outputs, "
+          "scope.")
+      .def(
+          "summary",
+          [](const Model& mo) {
+            return from_json(flows::inspect_json(*mo.graph, mo.path, mo.format));
+          },
+          "The model summary as `edgecompile inspect --json` gives it (a dict).")
       .def(
           "to_text",
           [](const Model& mo, bool full) {
@@ -370,26 +409,36 @@ PYBIND11_MODULE(_core, m) {
             if (!full) p.elide_constants_above = 64;
             return ir::print(*mo.graph, p);
           },
-          py::arg("full") = true, "The IR text form (full: constants included, parses back; else elided as `inspect --dump`).")
+          py::arg("full") = true,
+          "The IR text form (full: constants included, parses back; else elided as `inspect "
+          "--dump`).")
       .def(
-          "save", [](const Model& mo, const std::string& path) { flows::write_ir(*mo.graph, path, "save"); }, py::arg("path"),
+          "save",
+          [](const Model& mo, const std::string& path) {
+            flows::write_ir(*mo.graph, path, "save");
+          },
+          py::arg("path"),
           "Write the IR text form to PATH (*.eir) atomically; ec.load reads it back.")
       .def("__repr__", [](const Model& mo) {
-        return "<edgecompiler.Model '" + mo.path + "': " + std::to_string(mo.graph->ops.size()) + " ops>";
+        return "<edgecompiler.Model '" + mo.path + "': " + std::to_string(mo.graph->ops.size()) +
+               " ops>";
       });
 
   m.def(
       "load",
-      [](const py::object& path, const std::map<std::string, std::vector<std::int64_t>>& input_shapes,
+      [](const py::object& path,
+         const std::map<std::string, std::vector<std::int64_t>>& input_shapes,
          const py::dict& input_dtypes, const std::string& signature) {
         const std::string p = path_of(path);
-        frontends::OpenOptions options;  // what the CLI's --input-shape NAME=DIMS:DTYPE and --signature set
+        frontends::OpenOptions
+            options;  // what the CLI's --input-shape NAME=DIMS:DTYPE and --signature set
         options.input_shapes = input_shapes;
         for (const auto& [k, v] : input_dtypes) {
           const std::string name = py::str(k);
           const ir::DType t = ir_dtype(py::dtype::from_args(py::reinterpret_borrow<py::object>(v)));
           if (t == ir::DType::Undefined)
-            throw EdgeCompilerError(ErrorKind::Usage, "input_dtypes['" + name + "']: not a dtype edgecompiler knows");
+            throw EdgeCompilerError(ErrorKind::Usage,
+                                    "input_dtypes['" + name + "']: not a dtype edgecompiler knows");
           options.input_dtypes[name] = std::string(ir::dtype_name(t));
         }
         options.signature = signature;
@@ -435,9 +484,9 @@ Returns:
 
   m.def(
       "quantize",
-      [](const py::object& model, const std::string& strategy, const py::object& calibration_data, int num_calibration_samples,
-         double calibration_percentile, bool per_channel, const std::vector<std::string>& keep_float, bool int8_io,
-         bool sensitivity, int threads) {
+      [](const py::object& model, const std::string& strategy, const py::object& calibration_data,
+         int num_calibration_samples, double calibration_percentile, bool per_channel,
+         const std::vector<std::string>& keep_float, bool int8_io, bool sensitivity, int threads) {
         flows::QuantizeOptions o;
         o.calibration = calibration_source(calibration_data);
         auto& q = o.options;
@@ -451,14 +500,15 @@ Returns:
         q.threads = threads;
         const auto ref = model_ref(model);
         Interrupt interrupt;
-        auto out = interrupt.run([&] { return flows::quantize(ref, o, interrupt.stage_progress()); });
+        auto out =
+            interrupt.run([&] { return flows::quantize(ref, o, interrupt.stage_progress()); });
         Model result{std::make_shared<const ir::Graph>(std::move(out.result.graph)), ref.path, ""};
         return py::make_tuple(result, from_json(out.report));
       },
       py::arg("model"), py::arg("strategy") = "ptq", py::arg("calibration_data") = py::none(),
-      py::arg("num_calibration_samples") = 100, py::arg("calibration_percentile") = 100.0, py::arg("per_channel") = true,
-      py::arg("keep_float") = std::vector<std::string>{}, py::arg("int8_io") = false, py::arg("sensitivity") = false,
-      py::arg("threads") = 0,
+      py::arg("num_calibration_samples") = 100, py::arg("calibration_percentile") = 100.0,
+      py::arg("per_channel") = true, py::arg("keep_float") = std::vector<std::string>{},
+      py::arg("int8_io") = false, py::arg("sensitivity") = false, py::arg("threads") = 0,
       R"(Quantise a model to int8: `edgecompile quantize --json`.
 
 Args:
@@ -471,33 +521,52 @@ Args:
 Returns:
     (Model, report dict: per-tensor SQNR, per-layer errors, ops left in float; docs/quantize-json.md).)");
 
-  py::class_<CompileResult>(m, "CompileResult", "What ec.compile did: the CompileReport every face of edgecompiler reads.")
+  py::class_<CompileResult>(
+      m, "CompileResult",
+      "What ec.compile did: the CompileReport every face of edgecompiler reads.")
       .def_property_readonly("output_path",
-                             [](const CompileResult& r) { return r.report.output.empty() ? py::object(py::none()) : py::object(py::str(r.report.output)); })
+                             [](const CompileResult& r) {
+                               return r.report.output.empty()
+                                          ? py::object(py::none())
+                                          : py::object(py::str(r.report.output));
+                             })
       .def_property_readonly("backend", [](const CompileResult& r) { return r.report.backend; })
-      .def_property_readonly("ops_on_target", [](const CompileResult& r) { return r.report.result.ops_on_target; })
-      .def_property_readonly("ops_fallback", [](const CompileResult& r) { return r.report.result.ops_fallback; })
-      .def_readonly("strategy", &CompileResult::strategy, "The quantisation applied (\"none\" when none).")
-      .def_property_readonly("partition", [](const CompileResult& r) { return from_json(r.json.at("partition")); })
-      .def_property_readonly("ops", [](const CompileResult& r) { return from_json(r.json.at("ops")); },
-                             "Every op: placement (target/cpu), status, reason, segment.")
-      .def_property_readonly("backend_timeline", [](const CompileResult& r) { return from_json(r.json.at("backend_timeline")); })
-      .def_property_readonly("estimate", [](const CompileResult& r) { return from_json(r.json.at("estimate")); })
-      .def_property_readonly("report", [](const CompileResult& r) { return from_json(r.json); },
-                             "The CompileReport as `edgecompile compile --json` prints it (docs/compile-json.md).")
-      .def_readonly("model", &CompileResult::model, "The graph the backend compiled (after passes and quantisation).")
+      .def_property_readonly("ops_on_target",
+                             [](const CompileResult& r) { return r.report.result.ops_on_target; })
+      .def_property_readonly("ops_fallback",
+                             [](const CompileResult& r) { return r.report.result.ops_fallback; })
+      .def_readonly("strategy", &CompileResult::strategy,
+                    "The quantisation applied (\"none\" when none).")
+      .def_property_readonly(
+          "partition", [](const CompileResult& r) { return from_json(r.json.at("partition")); })
+      .def_property_readonly(
+          "ops", [](const CompileResult& r) { return from_json(r.json.at("ops")); },
+          "Every op: placement (target/cpu), status, reason, segment.")
+      .def_property_readonly(
+          "backend_timeline",
+          [](const CompileResult& r) { return from_json(r.json.at("backend_timeline")); })
+      .def_property_readonly(
+          "estimate", [](const CompileResult& r) { return from_json(r.json.at("estimate")); })
+      .def_property_readonly(
+          "report", [](const CompileResult& r) { return from_json(r.json); },
+          "The CompileReport as `edgecompile compile --json` prints it (docs/compile-json.md).")
+      .def_readonly("model", &CompileResult::model,
+                    "The graph the backend compiled (after passes and quantisation).")
       .def("__repr__", [](const CompileResult& r) {
-        return "<edgecompiler.CompileResult " + r.report.backend + ": " + std::to_string(r.report.result.ops_on_target) +
-               " ops on target, " + std::to_string(r.report.result.ops_fallback) + " on CPU>";
+        return "<edgecompiler.CompileResult " + r.report.backend + ": " +
+               std::to_string(r.report.result.ops_on_target) + " ops on target, " +
+               std::to_string(r.report.result.ops_fallback) + " on CPU>";
       });
 
-  m.def("compile", &compile, py::arg("model"), py::arg("target") = "auto", py::arg("quantize") = py::none(),
-        py::arg("calibration_data") = py::none(), py::arg("num_calibration_samples") = 100,
-        py::arg("calibration_percentile") = 100.0, py::arg("num_segments") = 1, py::arg("output") = py::none(),
-        py::arg("precision") = py::none(), py::arg("compute_units") = py::none(), py::arg("deployment_target") = py::none(),
-        kCompileDoc);
+  m.def("compile", &compile, py::arg("model"), py::arg("target") = "auto",
+        py::arg("quantize") = py::none(), py::arg("calibration_data") = py::none(),
+        py::arg("num_calibration_samples") = 100, py::arg("calibration_percentile") = 100.0,
+        py::arg("num_segments") = 1, py::arg("output") = py::none(),
+        py::arg("precision") = py::none(), py::arg("compute_units") = py::none(),
+        py::arg("deployment_target") = py::none(), kCompileDoc);
 
-  py::class_<runtime::Stats>(m, "Stats", "A benchmark's statistics (the record `edgecompile bench --json` prints), in ms.")
+  py::class_<runtime::Stats>(
+      m, "Stats", "A benchmark's statistics (the record `edgecompile bench --json` prints), in ms.")
       .def_readonly("init_ms", &runtime::Stats::init_ms, "Loading the session (load + prepare).")
       .def_readonly("first_ms", &runtime::Stats::first_ms, "The first run, timed on its own.")
       .def_readonly("warmup", &runtime::Stats::warmup)
@@ -507,24 +576,30 @@ Returns:
       .def_readonly("stdev_ms", &runtime::Stats::stdev_ms, "Sample standard deviation (n - 1).")
       .def_readonly("min_ms", &runtime::Stats::min_ms)
       .def_readonly("max_ms", &runtime::Stats::max_ms)
-      .def_readonly("p50_ms", &runtime::Stats::p50_ms, "Nearest-rank percentiles: always a measured value.")
+      .def_readonly("p50_ms", &runtime::Stats::p50_ms,
+                    "Nearest-rank percentiles: always a measured value.")
       .def_readonly("p90_ms", &runtime::Stats::p90_ms)
       .def_readonly("p95_ms", &runtime::Stats::p95_ms)
       .def_readonly("p99_ms", &runtime::Stats::p99_ms)
-      .def_readonly("throughput_fps", &runtime::Stats::throughput, "Inferences per second (1000 / mean_ms).")
+      .def_readonly("throughput_fps", &runtime::Stats::throughput,
+                    "Inferences per second (1000 / mean_ms).")
       .def_readonly("peak_rss_bytes", &runtime::Stats::peak_rss_bytes)
       .def_readonly("arena_bytes", &runtime::Stats::arena_bytes)
       .def_readonly("threads", &runtime::Stats::threads)
-      .def_readonly("latencies_ms", &runtime::Stats::latencies_ms, "Every timed run's latency, in order.")
+      .def_readonly("latencies_ms", &runtime::Stats::latencies_ms,
+                    "Every timed run's latency, in order.")
       .def_property_readonly(
-          "op_profile", [](const runtime::Stats& s) { return from_json(runtime::to_json(s).at("op_profile")); },
+          "op_profile",
+          [](const runtime::Stats& s) { return from_json(runtime::to_json(s).at("op_profile")); },
           "Mean ms of each op over the timed runs, in graph order.")
-      .def("as_dict", [](const runtime::Stats& s) { return from_json(runtime::to_json(s)); },
-           "Every field as `edgecompile bench --json` names it (docs/bench-json.md).")
+      .def(
+          "as_dict", [](const runtime::Stats& s) { return from_json(runtime::to_json(s)); },
+          "Every field as `edgecompile bench --json` names it (docs/bench-json.md).")
       .def("__repr__", [](const runtime::Stats& s) {
         char buf[160];
-        std::snprintf(buf, sizeof buf, "<edgecompiler.Stats mean %.3f ms, p95 %.3f ms, %.1f/s over %d runs>", s.mean_ms,
-                      s.p95_ms, s.throughput, s.iterations);
+        std::snprintf(buf, sizeof buf,
+                      "<edgecompiler.Stats mean %.3f ms, p95 %.3f ms, %.1f/s over %d runs>",
+                      s.mean_ms, s.p95_ms, s.throughput, s.iterations);
         return std::string(buf);
       });
 
@@ -543,16 +618,21 @@ Returns:
       .def_property_readonly("inputs", [](Session& s) { return specs(s.loaded().inputs()); })
       .def_property_readonly("outputs", [](Session& s) { return specs(s.loaded().outputs()); })
       .def("run", &run, py::arg("inputs"),
-           "Run once: {input name: ndarray} -> {output name: ndarray}. Every input with the model's dtype and shape "
+           "Run once: {input name: ndarray} -> {output name: ndarray}. Every input with the "
+           "model's dtype and shape "
            "(InputError otherwise); C-contiguous arrays are read in place.")
       .def(
           "random_inputs",
-          [](Session& s, std::uint64_t seed) { return dict_from_tensors(s.loaded().random_inputs(seed)); },
+          [](Session& s, std::uint64_t seed) {
+            return dict_from_tensors(s.loaded().random_inputs(seed));
+          },
           py::arg("seed") = 0,
-          "The deterministic random inputs `edgecompile run` feeds without --input (seed 0, dynamic dims = 1).")
-      .def("benchmark", &benchmark, py::arg("iterations") = 100, py::arg("warmup") = 5, py::arg("inputs") = py::none(),
-           py::arg("profile") = true,
-           "Time the first run, WARMUP runs, then ITERATIONS timed runs (the runner of `edgecompile bench`) on INPUTS "
+          "The deterministic random inputs `edgecompile run` feeds without --input (seed 0, "
+          "dynamic dims = 1).")
+      .def("benchmark", &benchmark, py::arg("iterations") = 100, py::arg("warmup") = 5,
+           py::arg("inputs") = py::none(), py::arg("profile") = true,
+           "Time the first run, WARMUP runs, then ITERATIONS timed runs (the runner of "
+           "`edgecompile bench`) on INPUTS "
            "(None = random_inputs(0)). Returns Stats. Ctrl-C raises KeyboardInterrupt.")
       .def(
           "close",
@@ -578,15 +658,20 @@ Returns:
         }();
         return from_json(flows::to_json(list));
       },
-      "Every device edgecompile knows (host CPU, Coral USB/PCIe, backends' virtual devices, devices.json) with its "
+      "Every device edgecompile knows (host CPU, Coral USB/PCIe, backends' virtual devices, "
+      "devices.json) with its "
       "availability: the dict `edgecompile devices --json` prints.");
 
-  auto runs = m.def_submodule("runs", "The run history every `edgecompile compile` and `bench` records (core/history).");
+  auto runs = m.def_submodule(
+      "runs", "The run history every `edgecompile compile` and `bench` records (core/history).");
   runs.def(
       "list",
-      [](int limit, const std::optional<std::string>& db) { return from_json(history::runs_list_json(open_history(db), limit)); },
+      [](int limit, const std::optional<std::string>& db) {
+        return from_json(history::runs_list_json(open_history(db), limit));
+      },
       py::arg("limit") = 0, py::arg("db") = py::none(),
-      "Recorded runs, newest first (at most LIMIT; 0 = all): the dict `edgecompile runs list --json` prints. "
+      "Recorded runs, newest first (at most LIMIT; 0 = all): the dict `edgecompile runs list "
+      "--json` prints. "
       "DB: the database (default $EC_RUNS_DB, else $XDG_DATA_HOME/edgecompiler/runs.db).");
   runs.def(
       "show",
@@ -594,13 +679,16 @@ Returns:
         const auto store = open_history(db);
         return from_json(history::run_show_json(store, history::must_get(store, id)));
       },
-      py::arg("id"), py::arg("db") = py::none(), "One run with its report and every latency: `edgecompile runs show ID --json`.");
+      py::arg("id"), py::arg("db") = py::none(),
+      "One run with its report and every latency: `edgecompile runs show ID --json`.");
   runs.def(
       "compare",
       [](std::int64_t a, std::int64_t b, const std::optional<std::string>& db) {
         const auto store = open_history(db);
-        return from_json(history::to_json(history::compare_runs(history::must_get(store, a), history::must_get(store, b))));
+        return from_json(history::to_json(
+            history::compare_runs(history::must_get(store, a), history::must_get(store, b))));
       },
       py::arg("a"), py::arg("b"), py::arg("db") = py::none(),
-      "Two runs side by side, each change judged against noise: `edgecompile runs compare A B --json`.");
+      "Two runs side by side, each change judged against noise: `edgecompile runs compare A B "
+      "--json`.");
 }

@@ -66,7 +66,8 @@ struct CompileOutcome {
 /// strategy, metal-only options elsewhere, an artefact name of the wrong kind, an
 /// output directory that cannot be written), resolves `auto`, opens the model, reads the
 /// calibration data and runs report::compile_model. Nothing is written but the artefact.
-CompileOutcome compile(const ModelRef& model, const CompileOptions& o, const quantize::ProgressFn& progress = {});
+CompileOutcome compile(const ModelRef& model, const CompileOptions& o,
+                       const quantize::ProgressFn& progress = {});
 
 /// Throws BackendError when `o.output` was asked for and the backend wrote none
 /// (after the report has been shown: it says why).
@@ -89,7 +90,8 @@ struct QuantizeOutcome {
 
 /// Checks the request (unknown strategy, ptq without data, an output not named .eir),
 /// opens the model, reads the calibration data, quantises, writes `o.output`.
-QuantizeOutcome quantize(const ModelRef& model, const QuantizeOptions& o, const quantize::ProgressFn& progress = {});
+QuantizeOutcome quantize(const ModelRef& model, const QuantizeOptions& o,
+                         const quantize::ProgressFn& progress = {});
 
 // ---- optimize ---------------------------------------------------------------------
 
@@ -103,14 +105,16 @@ struct OptimizeOutcome {
 /// Runs `passes` in order (nullopt = the default pipeline; none, or an unknown name, is a
 /// usage error listing the valid ones) on the model, recording each pass's diff when
 /// `diffs`; writes `output` (.eir) when given.
-OptimizeOutcome optimize(const ModelRef& model, const std::optional<std::vector<std::string>>& passes, bool diffs,
+OptimizeOutcome optimize(const ModelRef& model,
+                         const std::optional<std::vector<std::string>>& passes, bool diffs,
                          const std::string& output = {});
 
 // ---- inspect, devices, IR text ----------------------------------------------------
 
 /// `inspect --json`: the model summary (docs/inspect-json.md), with the split a compiled
 /// artefact records as "compiled_split". `format` is what open_model reported.
-nlohmann::json inspect_json(const ir::Graph& g, const std::string& model, const std::string& format);
+nlohmann::json inspect_json(const ir::Graph& g, const std::string& model,
+                            const std::string& format);
 
 /// Every device (discovery with virtual devices and devices.json) with its availability.
 struct DeviceList {
