@@ -22,6 +22,8 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev libonnx-testdata
   python3 python3-numpy python3-onnx python3-protobuf python3-torch python3-torchvision python3-h5py
   xvfb xauth
+  # the Python API (app/python): pybind11 binding, tests run by /usr/bin/python3 with pytest
+  pybind11-dev python3-dev python3-pytest
   # the ssh provider's test starts a real sshd on 127.0.0.1 (core/devices/test)
   openssh-server openssh-client
   # fuzzing (tests/fuzz, EC_FUZZ=ON): clang and its libFuzzer/sanitizer runtimes

@@ -183,4 +183,9 @@ std::size_t drop_unused_tensors(Graph& g) {
   return dead.size();
 }
 
+std::string name_scope(const std::string& op_name) {
+  const auto slash = op_name.rfind('/');
+  return slash == std::string::npos ? std::string() : op_name.substr(0, slash);
+}
+
 }  // namespace ec::ir

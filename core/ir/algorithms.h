@@ -50,4 +50,9 @@ std::string claim_unique_name(std::set<std::string>& used, const std::string& ba
 /// the graph validates. Returns how many it erased.
 std::size_t drop_unused_tensors(Graph& g);
 
+/// The name scope of an op: its name up to the last '/' ("/features/0/Conv" ->
+/// "/features/0"; PyTorch names ops after the modules that made them), "" for a
+/// name without one ("Conv_0").
+std::string name_scope(const std::string& op_name);
+
 }  // namespace ec::ir

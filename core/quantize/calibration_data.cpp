@@ -1,5 +1,6 @@
 #include "core/quantize/calibration_data.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <random>
 #include <set>
@@ -11,8 +12,8 @@
 namespace ec::quantize {
 namespace {
 
-[[noreturn]] void fail(const std::string& file, const std::string& why) {
-  throw EdgeCompilerError(ErrorKind::Io, file + ": " + why);
+[[noreturn]] void fail(const std::string& file, const std::string& why, ErrorKind kind = ErrorKind::Io) {
+  throw EdgeCompilerError(kind, file + ": " + why);
 }
 
 std::string shape_text(const std::vector<std::int64_t>& s) {
@@ -24,7 +25,7 @@ std::string shape_text(const std::vector<std::int64_t>& s) {
 // The per-sample shape of input `t` (batch of one): static dims as declared, the
 // first dim 1, other dynamic dims taken from the file.
 std::vector<std::int64_t> check_sample_shape(const std::string& file, const ir::Tensor& t,
-                                             const std::vector<std::int64_t>& file_shape) {
+                                             const std::vector<std::int64_t>& file_shape, ErrorKind kind) {
   std::vector<std::int64_t> sample(file_shape.begin() + 1, file_shape.end());
   if (!t.shape.rank_known) return sample;
   const std::size_t rank = t.shape.rank();
@@ -37,14 +38,14 @@ std::vector<std::int64_t> check_sample_shape(const std::string& file, const ir::
     sample = full;
   } else if (sample.size() != rank) {
     fail(file, "samples are " + shape_text({file_shape.begin() + 1, file_shape.end()}) + " but input '" + t.name +
-                   "' is " + want + "; give an array of shape (N, ...) with the input's shape after the batch dim");
+                   "' is " + want + "; give an array of shape (N, ...) with the input's shape after the batch dim", kind);
   }
   for (std::size_t d = 0; d < rank; ++d) {
     const auto& dim = t.shape.dims[d];
     if (!dim.is_static()) continue;  // a dynamic dim takes the file's size (1 when prepended)
     if (dim.is_static() && dim.value != sample[d])
       fail(file, "samples are " + shape_text({file_shape.begin() + 1, file_shape.end()}) + " but input '" + t.name +
-                     "' is " + want + "; give an array of shape (N, ...) with the input's shape after the batch dim");
+                     "' is " + want + "; give an array of shape (N, ...) with the input's shape after the batch dim", kind);
   }
   return sample;
 }
@@ -69,31 +70,55 @@ std::vector<Sample> load_calibration_data(const std::string& path, const ir::Gra
                      " inputs; give a directory with one NAME.npy per input");
     files.emplace_back(g.inputs[0], path);
   }
-  std::vector<Sample> samples;
-  std::int64_t n = -1;
-  std::string first_file;
+  std::vector<CalibrationArray> arrays;
   for (const auto& [name, file] : files) {
-    const ir::Tensor* t = g.find_tensor(name);
-    util::NpyArray a;
+    CalibrationArray a{name, file, {}};
     try {
-      a = util::read_npy(file);
+      a.array = util::read_npy(file);
     } catch (const EdgeCompilerError& e) {
       if (std::string(e.what()).find("'|O'") != std::string::npos)
         fail(file, "holds a ragged object array (samples of different shapes); save one (N, ...) float32 array, "
                    "e.g. np.stack(samples).astype(np.float32)");
       throw;
     }
+    arrays.push_back(std::move(a));
+  }
+  return calibration_samples(arrays, g, max_samples, ErrorKind::Io);
+}
+
+std::vector<Sample> calibration_samples(const std::vector<CalibrationArray>& arrays, const ir::Graph& g,
+                                        int max_samples, ErrorKind kind) {
+  std::vector<Sample> samples;
+  std::int64_t n = -1;
+  std::string first_file;
+  for (const auto& given : arrays) {
+    std::string name = given.input;
+    const std::string& file = given.source;
+    if (name.empty()) {
+      if (g.inputs.size() != 1)
+        fail(file, "the model has " + std::to_string(g.inputs.size()) +
+                       " inputs; give the samples of each input by name", kind);
+      name = g.inputs[0];
+    } else if (std::find(g.inputs.begin(), g.inputs.end(), name) == g.inputs.end()) {
+      std::string known;
+      for (const auto& in : g.inputs) known += (known.empty() ? "" : ", ") + in;
+      fail(file, "the model has no input '" + name + "' (its inputs: " + known + ")", kind);
+    }
+    if (std::count_if(arrays.begin(), arrays.end(), [&](const CalibrationArray& o) { return o.input == name; }) > 1)
+      fail(file, "input '" + name + "' is given more than once", kind);
+    const ir::Tensor* t = g.find_tensor(name);
+    const util::NpyArray& a = given.array;
     const ir::DType want = t && t->dtype != ir::DType::Undefined ? t->dtype : ir::DType::Float32;
     if (a.dtype != want)
       fail(file, "holds " + std::string(ir::dtype_name(a.dtype)) + " values but input '" + name + "' is " +
-                     std::string(ir::dtype_name(want)) + "; save it with that dtype (e.g. x.astype(np.float32))");
+                     std::string(ir::dtype_name(want)) + "; save it with that dtype (e.g. x.astype(np.float32))", kind);
     if (a.shape.empty() || a.shape[0] < 1)
-      fail(file, "holds no samples; give an array of shape (N, ...) with N >= 1");
+      fail(file, "holds no samples; give an array of shape (N, ...) with N >= 1", kind);
     if (n >= 0 && a.shape[0] != n)
       fail(file, "holds " + std::to_string(a.shape[0]) + " samples but " + first_file + " holds " + std::to_string(n) +
-                     "; every input needs the same number of samples");
+                     "; every input needs the same number of samples", kind);
     if (n < 0) n = a.shape[0], first_file = file;
-    const std::vector<std::int64_t> shape = t ? check_sample_shape(file, *t, a.shape)
+    const std::vector<std::int64_t> shape = t ? check_sample_shape(file, *t, a.shape, kind)
                                               : std::vector<std::int64_t>(a.shape.begin() + 1, a.shape.end());
     const std::int64_t count = max_samples > 0 ? std::min<std::int64_t>(n, max_samples) : n;
     if (samples.empty()) samples.resize(static_cast<std::size_t>(count));
@@ -103,6 +128,9 @@ std::vector<Sample> load_calibration_data(const std::string& path, const ir::Gra
       samples[static_cast<std::size_t>(i)].emplace(name, std::move(x));
     }
   }
+  for (const auto& in : g.inputs)
+    if (std::none_of(arrays.begin(), arrays.end(), [&](const CalibrationArray& a) { return a.input == in || a.input.empty(); }))
+      throw EdgeCompilerError(kind, "calibration data: the model's input '" + in + "' has no samples; give one array per input");
   return samples;
 }
 

@@ -8,8 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "core/errors.h"
 #include "core/ir/graph.h"
 #include "core/quantize/quantizer.h"
+#include "core/util/npy.h"
 
 namespace ec::quantize {
 
@@ -17,6 +19,21 @@ namespace ec::quantize {
 /// Throws EdgeCompilerError (kind Io) with one line naming the file and the
 /// input when a file is missing, unreadable, ragged, of the wrong dtype or shape.
 std::vector<Sample> load_calibration_data(const std::string& path, const ir::Graph& g, int max_samples = 0);
+
+/// Calibration samples already in memory (a NumPy array handed to the Python API):
+/// N samples on axis 0 for one graph input.
+struct CalibrationArray {
+  std::string input;   // the graph input; "" = the model's only input
+  std::string source;  // what messages call it ("calibration_data['x']", a file name)
+  util::NpyArray array;
+};
+
+/// The samples of `arrays` (one per graph input), checked as load_calibration_data()
+/// checks files (dtype, shape after the batch axis, equal counts), at most
+/// `max_samples` (all when <= 0). The samples alias the arrays' bytes (no copy).
+/// Errors are one line naming the source and the input, of kind `kind`.
+std::vector<Sample> calibration_samples(const std::vector<CalibrationArray>& arrays, const ir::Graph& g,
+                                        int max_samples = 0, ErrorKind kind = ErrorKind::Input);
 
 /// How random calibration values are drawn for one graph input.
 struct RandomInputRange {

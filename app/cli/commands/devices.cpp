@@ -8,31 +8,18 @@
 
 #include "app/cli/commands/commands.h"
 #include "core/devices/discovery.h"
+#include "core/flows/flows.h"
 
 namespace ec::cli {
 namespace {
 
 int list_devices(bool json) {
-  const std::string path = devices::devices_config_path();
-  const auto config = devices::load_devices_config(path);
-  const auto found = devices::discover_devices({.include_virtual = true, .config = &config});
+  const auto list = flows::list_devices();
   if (json) {
-    nlohmann::json list = nlohmann::json::array();
-    for (const auto& d : found.devices) {
-      const auto a = d.is_available();
-      list.push_back({{"id", d.id},
-                      {"type", devices::device_type_name(d.type)},
-                      {"vendor", d.vendor},
-                      {"name", d.name},
-                      {"available", a.available},
-                      {"reason", a.reason},
-                      {"discovered_by", d.discovered_by()},
-                      {"is_virtual", d.is_virtual()},
-                      {"metadata", d.metadata}});
-    }
-    std::cout << nlohmann::json{{"devices", list}, {"notes", found.notes}, {"config", path}}.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+    std::cout << flows::to_json(list).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
     return 0;
   }
+  const auto& found = list.found;
   // Columns sized to their contents; the availability column goes last (it holds the reasons).
   std::vector<std::vector<std::string>> rows = {{"ID", "TYPE", "VENDOR", "NAME", "DISCOVERED BY", "VIRTUAL", "AVAILABLE"}};
   for (const auto& d : found.devices) {
@@ -54,7 +41,8 @@ int list_devices(bool json) {
       std::cout << d.id << ": " << d.meta("LogicalCores") << " logical / " << d.meta("PhysicalCores")
                 << " physical cores, ISA " << (d.meta("ISA").empty() ? "(none of note)" : d.meta("ISA")) << '\n';
   for (const auto& n : found.notes) std::cout << "note: " << n << '\n';
-  std::cout << "config: " << path << " (" << config.devices.size() << " device" << (config.devices.size() == 1 ? "" : "s")
+  std::cout << "config: " << list.config_path << " (" << list.config.devices.size() << " device"
+            << (list.config.devices.size() == 1 ? "" : "s")
             << " configured)\n";
   return 0;
 }

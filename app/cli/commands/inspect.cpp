@@ -7,6 +7,7 @@
 
 #include "app/cli/commands/commands.h"
 #include "app/cli/commands/options.h"
+#include "core/flows/flows.h"
 #include "core/frontends/frontend.h"
 #include "core/ir/text_format.h"
 #include "core/report/compile_flow.h"
@@ -34,15 +35,12 @@ int inspect(const InspectOptions& o) {
     std::cout << ir::print(g, p);
     return 0;
   }
-  const auto summary = report::summarize(g, o.model, format);
-  // A compiled artefact (an *_edgetpu.tflite) also shows the split its compiler recorded.
-  const auto artefact = report::report_of_artefact(g, o.model);
   if (o.json) {
-    auto j = report::to_json(summary);
-    if (artefact) j["compiled_split"] = report::to_json(*artefact);
-    std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+    std::cout << flows::inspect_json(g, o.model, format).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
   } else {
-    std::cout << report::to_text(summary);
+    std::cout << report::to_text(report::summarize(g, o.model, format));
+    // A compiled artefact (an *_edgetpu.tflite) also shows the split its compiler recorded.
+    const auto artefact = report::report_of_artefact(g, o.model);
     if (artefact) std::cout << "\nCompiled split recorded in the file:\n" << report::to_text(*artefact);
   }
   return 0;

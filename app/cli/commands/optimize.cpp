@@ -8,6 +8,7 @@
 #include <iomanip>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "app/cli/commands/options.h"
 #include "app/cli/commands/text_util.h"
 #include "core/errors.h"
+#include "core/flows/flows.h"
 #include "core/frontends/frontend.h"
 #include "core/ir/text_format.h"
 #include "core/passes/pass_manager.h"
@@ -97,25 +99,11 @@ int run_optimize(const OptimizeOptions& o) {
   if (o.list) return list_passes();
   if (o.model.empty())
     throw EdgeCompilerError(ErrorKind::Usage, "optimize needs a MODEL (or --list)");
-  require_eir_output(o.output);
-  std::vector<std::string> pipeline = o.passes.empty() ? passes::default_pipeline() : split_list(o.passes);
-  if (pipeline.empty()) throw EdgeCompilerError(ErrorKind::Usage, "--passes names no pass; valid passes: " + passes::pass_names());
-  for (const auto& n : pipeline)
-    if (!passes::find_pass(n))
-      throw EdgeCompilerError(ErrorKind::Usage, "unknown pass '" + n + "'; valid passes: " + passes::pass_names());
-
-  ir::Graph g = frontends::open_model(o.model);
-  passes::PassManagerOptions pmo;
-  pmo.record_diffs = o.diff || o.json;
-  passes::PassManager pm = passes::make_pipeline(pipeline, pmo);
-  const passes::PipelineReport report = pm.run(g);
-  if (!o.output.empty()) util::write_file_atomically(o.output, ir::print(g));
-
+  const auto out = flows::optimize({o.model}, o.passes.empty() ? std::nullopt : std::optional(split_list(o.passes)),
+                                   o.diff || o.json, o.output);
+  const auto& report = out.report;
   if (o.json) {
-    nlohmann::json j = passes::to_json(report);
-    j["model"] = o.model;
-    j["pipeline"] = pipeline;
-    j["output"] = o.output.empty() ? nlohmann::json() : nlohmann::json(o.output);
+    nlohmann::json j = out.json;
     if (!o.diff)
       for (auto& p : j["passes"]) p.erase("diff");
     std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';

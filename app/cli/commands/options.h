@@ -13,6 +13,7 @@
 #include <string>
 
 #include "core/errors.h"
+#include "core/flows/flows.h"
 #include "core/frontends/frontend.h"
 
 namespace ec::cli {
@@ -61,14 +62,6 @@ inline void add_int8_nchw_flag(CLI::App* cmd, bool& nchw) {
 }
 
 /// Refuses an output path that cannot be written before any work is done (kind Io: exit 1).
-inline void check_writable(const std::string& path, const std::string& flag) {
-  if (path.empty()) return;
-  const auto parent = std::filesystem::absolute(path).parent_path();
-  std::error_code ec;
-  if (!std::filesystem::is_directory(parent, ec))
-    throw EdgeCompilerError(ErrorKind::Io, flag + " " + path + ": directory " + parent.string() + " does not exist");
-  if (::access(parent.c_str(), W_OK) != 0)
-    throw EdgeCompilerError(ErrorKind::Io, flag + " " + path + ": directory " + parent.string() + " is not writable");
-}
+using flows::check_writable;
 
 }  // namespace ec::cli

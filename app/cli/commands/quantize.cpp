@@ -23,6 +23,7 @@
 #include "app/cli/commands/options.h"
 #include "app/cli/commands/text_util.h"
 #include "core/errors.h"
+#include "core/flows/flows.h"
 #include "core/frontends/frontend.h"
 #include "core/ir/text_format.h"
 #include "core/quantize/calibration_data.h"
@@ -35,16 +36,11 @@ namespace {
 
 struct QuantizeCliOptions {
   std::string model;
-  std::string strategy = "ptq";
-  std::string calibration_data;
-  int num_samples = 100;
-  double percentile = 100;
+  flows::QuantizeOptions flow;  // strategy, samples, percentile, int8 I/O, sensitivity, threads, --output
   bool per_channel = false, per_tensor = false;
   std::string keep_float;
   std::string report_path;
-  std::string output;
-  bool json = false, int8_io = false, sensitivity = false;
-  int threads = 0;
+  bool json = false;
 };
 
 // Progress on stderr when it is a terminal (never in pipes or logs): one bar per
@@ -118,58 +114,19 @@ void print_report(const quantize::QuantReport& r, const std::string& model) {
 
 int run_quantize(const QuantizeCliOptions& o) {
   if (o.model.empty()) throw EdgeCompilerError(ErrorKind::Usage, "quantize needs a MODEL");
-  require_eir_output(o.output);
   if (o.per_channel && o.per_tensor) throw EdgeCompilerError(ErrorKind::Usage, "--per-channel and --per-tensor exclude each other");
-  // Bad requests are usage errors (exit 2), checked before any work.
-  bool known = false;
-  std::string names;
-  for (const auto& e : quantize::strategy_table()) {
-    known |= e.name == o.strategy;
-    names += (names.empty() ? "" : ", ") + std::string(e.name);
-  }
-  if (!known)
-    throw EdgeCompilerError(ErrorKind::Usage, "unknown strategy '" + o.strategy + "'; valid strategies: " + names);
-  if (o.strategy == "ptq" && o.calibration_data.empty())
-    throw EdgeCompilerError(ErrorKind::Usage, "--strategy ptq needs --calibration-data FILE.npy (or a directory of NAME.npy)");
-
-  const ir::Graph g = frontends::open_model(o.model);
-  std::vector<quantize::Sample> samples;
-  if (!o.calibration_data.empty()) samples = quantize::load_calibration_data(o.calibration_data, g, o.num_samples);
-
-  quantize::QuantizeOptions qo;
-  qo.strategy = o.strategy;
-  qo.per_channel = !o.per_tensor;
-  qo.calibration_percentile = o.percentile;
-  qo.num_calibration_samples = o.num_samples;
-  qo.keep_float = split_list(o.keep_float);
-  qo.int8_io = o.int8_io;
-  qo.sensitivity = o.sensitivity;
-  qo.threads = o.threads;
-  if (!samples.empty())
-    qo.data_source = o.calibration_data + " (" + std::to_string(samples.size()) +
-                     (samples.size() == 1 ? " sample)" : " samples)");
-  quantize::QuantizeResult res;
-  try {
-    res = quantize::quantize(g, samples, qo, make_progress());
-  } catch (const EdgeCompilerError& e) {
-    if (e.kind() != ErrorKind::Usage) throw;
-    // A bad --keep-float name or percentile refuses the request: exit 1.
-    throw EdgeCompilerError(ErrorKind::Quantization, e.what(), e.detail());
-  }
-  if (!o.output.empty()) util::write_file_atomically(o.output, ir::print(res.graph));
-  nlohmann::json j;
-  if (o.json || !o.report_path.empty()) {
-    j = quantize::to_json(res.report);
-    j["model"] = o.model;
-    j["output"] = o.output.empty() ? nlohmann::json() : nlohmann::json(o.output);
-  }
+  flows::QuantizeOptions q = o.flow;
+  q.options.per_channel = !o.per_tensor;
+  q.options.keep_float = split_list(o.keep_float);
+  const auto out = flows::quantize({o.model}, q, make_progress());
+  const auto& j = out.report;
   if (!o.report_path.empty()) util::write_file_atomically(o.report_path, j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   if (o.json) {
     std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
     return 0;
   }
-  print_report(res.report, o.model);
-  if (!o.output.empty()) std::cout << "wrote " << o.output << '\n';
+  print_report(out.result.report, o.model);
+  if (!q.output.empty()) std::cout << "wrote " << q.output << '\n';
   if (!o.report_path.empty()) std::cout << "wrote " << o.report_path << '\n';
   return 0;
 }
@@ -180,23 +137,23 @@ Command add_quantize_command(CLI::App& app) {
   auto o = std::make_shared<QuantizeCliOptions>();
   auto* cmd = app.add_subcommand("quantize", "Quantise a model to int8 and report where precision is lost");
   cmd->add_option("model", o->model, model_help());
-  cmd->add_option("--strategy", o->strategy, "ptq (calibrate), qat (use the model's QDQ scales) or dynamic (weights only)");
-  cmd->add_option("--calibration-data", o->calibration_data,
+  cmd->add_option("--strategy", o->flow.options.strategy, "ptq (calibrate), qat (use the model's QDQ scales) or dynamic (weights only)");
+  cmd->add_option("--calibration-data", o->flow.calibration.path,
                   "Samples: a .npy of shape (N, ...) for a single-input model, or a directory of NAME.npy per input");
-  cmd->add_option("--num-calibration-samples", o->num_samples, "Use at most this many samples (default 100)")
+  cmd->add_option("--num-calibration-samples", o->flow.options.num_calibration_samples, "Use at most this many samples (default 100)")
       ->check(whole_number_at_least(1));
-  cmd->add_option("--calibration-percentile", o->percentile,
+  cmd->add_option("--calibration-percentile", o->flow.options.calibration_percentile,
                   "Activation range: this percentile of |x| (default 100 = min/max)")
       ->check(number_in(0, 100, "a percentile above 0 and at most 100"));
   cmd->add_flag("--per-channel", o->per_channel, "Weights per output channel (the default)");
   cmd->add_flag("--per-tensor", o->per_tensor, "Weights per tensor");
   cmd->add_option("--keep-float", o->keep_float, "Comma-separated op names or op types to leave in float");
-  cmd->add_flag("--int8-io", o->int8_io, "Graph inputs and outputs in int8 (no Quantize/Dequantize at the edges)");
-  cmd->add_flag("--sensitivity", o->sensitivity, "Rank layers by the output SQNR gained when each alone stays float");
+  cmd->add_flag("--int8-io", o->flow.options.int8_io, "Graph inputs and outputs in int8 (no Quantize/Dequantize at the edges)");
+  cmd->add_flag("--sensitivity", o->flow.options.sensitivity, "Rank layers by the output SQNR gained when each alone stays float");
   cmd->add_option("--report", o->report_path, "Write the report as JSON here");
   cmd->add_flag("--json", o->json, "Print the report as JSON (docs/quantize-json.md)");
-  cmd->add_option("--output", o->output, "Write the quantised graph's IR text here (.eir)");
-  add_threads_option(cmd, o->threads, "CPU threads for calibration");
+  cmd->add_option("--output", o->flow.output, "Write the quantised graph's IR text here (.eir)");
+  add_threads_option(cmd, o->flow.options.threads, "CPU threads for calibration");
   return {cmd, [o] { return run_quantize(*o); }};
 }
 

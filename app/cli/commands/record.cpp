@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "core/history/model_hash.h"
+#include "core/history/run_json.h"
 
 namespace ec::cli {
 
@@ -18,7 +19,7 @@ void add_record_options(CLI::App* cmd, RecordOptions& o) {
 }
 
 std::string runs_db_path(const std::string& runs_db) {
-  return runs_db.empty() ? history::default_db_path() : runs_db;
+  return history::db_path_or_default(runs_db);
 }
 
 history::RunRecord make_record(const std::string& kind, const std::string& model) {

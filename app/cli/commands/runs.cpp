@@ -14,6 +14,7 @@
 #include "app/cli/commands/record.h"
 #include "app/cli/commands/text_util.h"
 #include "core/history/compare.h"
+#include "core/history/run_json.h"
 #include "core/history/run_store.h"
 #include "core/ir/excerpt.h"
 #include "core/util/json_text.h"
@@ -28,36 +29,7 @@ struct RunsOptions {
   std::int64_t id = 0, other = 0;
 };
 
-// A JSON text stored in a run, as JSON when it parses (as the string itself when it
-// does not); refused when it nests so deep that printing it would recurse too far.
-nlohmann::json stored_json(const history::RunStore& store, const history::RunRecord& r, const std::string& text,
-                           const char* what) {
-  if (util::json_too_deep(text))
-    throw EdgeCompilerError(ErrorKind::Io, "runs database " + store.path() + ": run " + std::to_string(r.id) + ": its stored " +
-                                               what + ": JSON nested deeper than " +
-                                               std::to_string(util::kMaxJsonDepth) + " levels");
-  auto j = nlohmann::json::parse(text, nullptr, false);
-  return j.is_discarded() ? nlohmann::json(text) : j;
-}
-
-nlohmann::json summary_json(const history::RunStore& store, const history::RunRecord& r) {
-  nlohmann::json j = {{"id", r.id},         {"time", r.time_utc},          {"kind", r.kind},
-                      {"model", r.model_path}, {"model_sha256", r.model_sha256}, {"target", r.target},
-                      {"device", r.device}, {"tool_version", r.tool_version}};
-  j["options"] = stored_json(store, r, r.options_json, "options");
-  j["stats"] = r.stats ? runtime::to_json(*r.stats) : nlohmann::json(nullptr);
-  return j;
-}
-
 std::string basename(const std::string& p) { return std::filesystem::path(p).filename().string(); }
-
-history::RunRecord must_get(const history::RunStore& store, std::int64_t id) {
-  auto r = store.get(id);
-  if (!r)
-    throw EdgeCompilerError(ErrorKind::Input, "run " + std::to_string(id) + " is not in " + store.path() +
-                                                  " (edgecompile runs list shows the runs it holds)");
-  return *r;
-}
 
 int runs_list(const RunsOptions& o) {
   const history::RunStore store(runs_db_path(o.runs_db), history::RunStore::Access::ReadOnly);
@@ -67,9 +39,7 @@ int runs_list(const RunsOptions& o) {
     // without holding every run's JSON at once (100k runs are ~100 MB of text).
     std::string out = "{\n  \"database\": " + util::dump_json(store.path()) + ",\n  \"runs\": [";
     for (std::size_t i = 0; i < runs.size(); ++i) {
-      auto j = summary_json(store, runs[i]);
-      if (j["stats"].is_object()) j["stats"].erase("latencies_ms");  // `runs show` has them
-      if (j["stats"].is_object()) j["stats"].erase("op_profile");
+      const auto j = history::run_list_entry_json(store, runs[i]);
       out += i ? ",\n    " : "\n    ";
       for (char c : util::dump_json(j, 2)) {
         out += c;
@@ -104,11 +74,9 @@ int runs_list(const RunsOptions& o) {
 
 int runs_show(const RunsOptions& o) {
   const history::RunStore store(runs_db_path(o.runs_db), history::RunStore::Access::ReadOnly);
-  const auto r = must_get(store, o.id);
+  const auto r = history::must_get(store, o.id);
   if (o.json) {
-    auto j = summary_json(store, r);
-    j["report"] = stored_json(store, r, r.report_json, "report");
-    std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+    std::cout << history::run_show_json(store, r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
     return 0;
   }
   // Text from the database is escaped (non-UTF-8, control characters) and cut short.
@@ -141,7 +109,7 @@ int runs_show(const RunsOptions& o) {
 
 int runs_compare(const RunsOptions& o) {
   const history::RunStore store(runs_db_path(o.runs_db), history::RunStore::Access::ReadOnly);
-  const auto c = history::compare_runs(must_get(store, o.id), must_get(store, o.other));
+  const auto c = history::compare_runs(history::must_get(store, o.id), history::must_get(store, o.other));
   if (o.json)
     std::cout << history::to_json(c).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
   else

@@ -10,15 +10,6 @@
 
 namespace ec::cli {
 
-/// optimize's and quantize's --output is the IR text form: a name that promises another
-/// format (model.onnx) would be read back as that format and fail, so it is refused up front.
-inline void require_eir_output(const std::string& path) {
-  if (path.empty() || (path.size() > 4 && path.compare(path.size() - 4, 4, ".eir") == 0)) return;
-  throw EdgeCompilerError(ErrorKind::Usage, "--output " + path +
-                                                ": the output is the IR text form; name the file *.eir "
-                                                "(writing ONNX or TFLite is not supported yet)");
-}
-
 /// "a, b,c" -> {"a", "b", "c"}: comma-separated names, spaces dropped, empty items skipped.
 inline std::vector<std::string> split_list(const std::string& s) {
   std::vector<std::string> out;

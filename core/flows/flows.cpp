@@ -1,0 +1,296 @@
+#include "core/flows/flows.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "core/backends/backend_registry.h"
+#include "core/errors.h"
+#include "core/frontends/frontend.h"
+#include "core/ir/text_format.h"
+#include "core/passes/pass_registry.h"
+#include "core/quantize/report_json.h"
+#include "core/report/compile_report.h"
+#include "core/report/model_summary.h"
+#include "core/util/atomic_file.h"
+
+namespace ec::flows {
+namespace {
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// The model's graph: the one given, else the file opened into `storage`.
+const ir::Graph& graph_of(const ModelRef& model, ir::Graph& storage) {
+  if (model.graph) return *model.graph;
+  storage = frontends::open_model(model.path);
+  return storage;
+}
+
+// "ptq, qat, dynamic" (the strategy table's names), and whether `name` is one of them.
+bool known_strategy(const std::string& name, std::string& names) {
+  bool known = false;
+  for (const auto& e : quantize::strategy_table()) {
+    known |= e.name == name;
+    names += (names.empty() ? "" : ", ") + std::string(e.name);
+  }
+  return known;
+}
+
+}  // namespace
+
+std::string CalibrationSource::label() const {
+  if (!path.empty()) return path;
+  return arrays.empty() ? std::string() : "calibration_data (array)";
+}
+
+std::vector<quantize::Sample> CalibrationSource::samples(const ir::Graph& g,
+                                                         int max_samples) const {
+  if (!path.empty()) return quantize::load_calibration_data(path, g, max_samples);
+  return quantize::calibration_samples(arrays, g, max_samples);
+}
+
+// ---- compile ----------------------------------------------------------------------
+
+CompileOutcome compile(const ModelRef& model, const CompileOptions& o,
+                       const quantize::ProgressFn& progress) {
+  if (model.path.empty() && !model.graph)
+    throw EdgeCompilerError(ErrorKind::Usage, "compile needs a MODEL");
+  if (o.num_segments < 1)
+    throw EdgeCompilerError(ErrorKind::Usage, "--num-segments must be at least 1");
+  if (o.num_calibration_samples < 1)
+    throw EdgeCompilerError(ErrorKind::Usage, "--num-calibration-samples must be at least 1");
+  if (!(o.calibration_percentile > 0 && o.calibration_percentile <= 100))
+    throw EdgeCompilerError(ErrorKind::Usage,
+                            "--calibration-percentile must be above 0 and at most 100");
+  const bool metal_weights = o.quantize == "weights-int8";
+  if (!o.quantize.empty() && o.quantize != "none" && !metal_weights) {
+    std::string names;
+    if (!known_strategy(o.quantize, names))
+      throw EdgeCompilerError(ErrorKind::Usage, "--quantize " + o.quantize + ": valid: " + names +
+                                                    ", weights-int8 (metal), none");
+  }
+  // auto: the attached device's backend (device discovery), else the backend writing the
+  // artefact the output names, else cpu; the one resolver is backends::resolve_target
+  const auto choice = devices::choose_target(
+      o.target, o.output);  // unknown target: one line listing the known ones
+  const auto resolved = backends::resolve_backend(choice.target);
+  const bool metal = resolved.backend->name() == "metal";
+  if (!metal && (!o.precision.empty() || !o.compute_units.empty() || !o.deployment_target.empty() ||
+                 metal_weights))
+    throw EdgeCompilerError(
+        ErrorKind::Usage,
+        "--precision, --compute-units, --deployment-target and --quantize weights-int8 "
+        "apply to --target metal only");
+  if (metal && !o.quantize.empty() && o.quantize != "none" && o.quantize != "ptq" && !metal_weights)
+    throw EdgeCompilerError(
+        ErrorKind::Usage,
+        "--quantize " + o.quantize +
+            ": the metal backend takes none, weights-int8 "
+            "or ptq (int8 activations, --deployment-target iOS17/macOS14 or later)");
+  const std::string artefact = resolved.backend->capabilities().artefact;
+  if (!o.output.empty() && !artefact.empty() && !ends_with(o.output, artefact))
+    throw EdgeCompilerError(
+        ErrorKind::Usage,
+        "--output " + o.output + ": the " + resolved.backend->name() + " artefact is " +
+            (artefact == ".tflite" ? "a TensorFlow Lite file" : "a Core ML package") +
+            "; name it *" + artefact);
+  report::CompileRequest request;
+  request.model = model.path;
+  request.target = choice.target;
+  request.target_reason = choice.reason;
+  request.quantize = metal_weights ? "none" : o.quantize;
+  if (metal_weights) request.quantize_label = "weights-int8";
+  request.calibration_percentile = o.calibration_percentile;
+  request.num_calibration_samples = o.num_calibration_samples;
+  request.num_segments = o.num_segments;
+  request.output_path = o.output;
+  if (metal) {
+    request.options = {{"precision", o.precision},
+                       {"compute_units", o.compute_units},
+                       {"deployment_target", o.deployment_target},
+                       {"weights", metal_weights ? "int8" : ""}};
+    backends::CompileConfig check;
+    check.options = request.options;
+    (void)resolved.backend->partition(
+        ir::Graph{}, check);  // validates the options (usage errors) before any work
+  }
+  check_writable(o.output, "--output");
+
+  ir::Graph storage;
+  const ir::Graph& g = graph_of(model, storage);
+  CompileOutcome out;
+  out.strategy = report::resolve_strategy(request, g, *resolved.backend);
+  if (out.strategy == "ptq" && !report::is_quantised(g) && o.calibration.empty())
+    throw EdgeCompilerError(
+        ErrorKind::Usage,
+        (o.target == "auto" ? "--target auto chose " + resolved.backend->name() + ", so "
+                            : std::string()) +
+            "--quantize ptq needs --calibration-data FILE.npy (or a directory of NAME.npy); "
+            "or --quantize none for an already quantised model");
+  if (!o.calibration.empty() && out.strategy != "none") {
+    request.samples = o.calibration.samples(g, o.num_calibration_samples);
+    request.data_source = o.calibration.label();
+  }
+  out.run = report::compile_model(g, request, progress);
+  out.report = report::to_json(out.run.report);
+  out.options = nlohmann::json{{"target", o.target},
+                               {"quantize", out.strategy},
+                               {"calibration_data", o.calibration.label()},
+                               {"num_calibration_samples", o.num_calibration_samples},
+                               {"calibration_percentile", o.calibration_percentile},
+                               {"num_segments", o.num_segments},
+                               {"output", o.output}};
+  return out;
+}
+
+void check_artefact_written(const CompileOptions& o, const report::CompileReport& rep) {
+  if (!o.output.empty() && rep.output.empty())
+    throw BackendError(
+        rep.backend,
+        "--output " + o.output + " not written: " +
+            (rep.notes.empty() ? std::string("the backend wrote no artefact") : rep.notes.front()));
+}
+
+// ---- quantize ---------------------------------------------------------------------
+
+QuantizeOutcome quantize(const ModelRef& model, const QuantizeOptions& o,
+                         const quantize::ProgressFn& progress) {
+  if (model.path.empty() && !model.graph)
+    throw EdgeCompilerError(ErrorKind::Usage, "quantize needs a MODEL");
+  require_eir_output(o.output);
+  // Bad requests are usage errors, checked before any work.
+  quantize::QuantizeOptions qo = o.options;
+  std::string names;
+  if (!known_strategy(qo.strategy, names))
+    throw EdgeCompilerError(ErrorKind::Usage,
+                            "unknown strategy '" + qo.strategy + "'; valid strategies: " + names);
+  if (qo.strategy == "ptq" && o.calibration.empty())
+    throw EdgeCompilerError(
+        ErrorKind::Usage,
+        "--strategy ptq needs --calibration-data FILE.npy (or a directory of NAME.npy)");
+  if (qo.num_calibration_samples < 1)
+    throw EdgeCompilerError(ErrorKind::Usage, "--num-calibration-samples must be at least 1");
+
+  ir::Graph storage;
+  const ir::Graph& g = graph_of(model, storage);
+  std::vector<quantize::Sample> samples;
+  if (!o.calibration.empty()) samples = o.calibration.samples(g, qo.num_calibration_samples);
+  if (!samples.empty())
+    qo.data_source = o.calibration.label() + " (" + std::to_string(samples.size()) +
+                     (samples.size() == 1 ? " sample)" : " samples)");
+  QuantizeOutcome out;
+  try {
+    out.result = quantize::quantize(g, samples, qo, progress);
+  } catch (const EdgeCompilerError& e) {
+    if (e.kind() != ErrorKind::Usage || std::string(e.what()) == "cancelled") throw;
+    // A bad keep-float name or percentile refuses the request (not a usage error of the command
+    // line).
+    throw EdgeCompilerError(ErrorKind::Quantization, e.what(), e.detail());
+  }
+  if (!o.output.empty()) util::write_file_atomically(o.output, ir::print(out.result.graph));
+  out.report = quantize::to_json(out.result.report);
+  out.report["model"] = model.path;
+  out.report["output"] = o.output.empty() ? nlohmann::json() : nlohmann::json(o.output);
+  return out;
+}
+
+// ---- optimize ---------------------------------------------------------------------
+
+OptimizeOutcome optimize(const ModelRef& model,
+                         const std::optional<std::vector<std::string>>& pass_list, bool diffs,
+                         const std::string& output) {
+  if (model.path.empty() && !model.graph)
+    throw EdgeCompilerError(ErrorKind::Usage, "optimize needs a MODEL (or --list)");
+  require_eir_output(output);
+  OptimizeOutcome out;
+  out.pipeline = pass_list ? *pass_list : passes::default_pipeline();
+  if (out.pipeline.empty())
+    throw EdgeCompilerError(ErrorKind::Usage,
+                            "--passes names no pass; valid passes: " + passes::pass_names());
+  for (const auto& n : out.pipeline)
+    if (!passes::find_pass(n))
+      throw EdgeCompilerError(ErrorKind::Usage,
+                              "unknown pass '" + n + "'; valid passes: " + passes::pass_names());
+
+  out.graph = model.graph ? *model.graph : frontends::open_model(model.path);
+  passes::PassManagerOptions pmo;
+  pmo.record_diffs = diffs;
+  passes::PassManager pm = passes::make_pipeline(out.pipeline, pmo);
+  out.report = pm.run(out.graph);
+  if (!output.empty()) util::write_file_atomically(output, ir::print(out.graph));
+  out.json = passes::to_json(out.report);
+  out.json["model"] = model.path;
+  out.json["pipeline"] = out.pipeline;
+  out.json["output"] = output.empty() ? nlohmann::json() : nlohmann::json(output);
+  if (!diffs)
+    for (auto& p : out.json["passes"]) p.erase("diff");
+  return out;
+}
+
+// ---- inspect, devices, IR text ----------------------------------------------------
+
+nlohmann::json inspect_json(const ir::Graph& g, const std::string& model,
+                            const std::string& format) {
+  auto j = report::to_json(report::summarize(g, model, format));
+  // A compiled artefact (an *_edgetpu.tflite) also shows the split its compiler recorded.
+  if (const auto artefact = report::report_of_artefact(g, model))
+    j["compiled_split"] = report::to_json(*artefact);
+  return j;
+}
+
+DeviceList list_devices() {
+  DeviceList list;
+  list.config_path = devices::devices_config_path();
+  list.config = devices::load_devices_config(list.config_path);
+  list.found = devices::discover_devices({.include_virtual = true, .config = &list.config});
+  return list;
+}
+
+nlohmann::json to_json(const DeviceList& list) {
+  nlohmann::json devices = nlohmann::json::array();
+  for (const auto& d : list.found.devices) {
+    const auto a = d.is_available();
+    devices.push_back({{"id", d.id},
+                       {"type", devices::device_type_name(d.type)},
+                       {"vendor", d.vendor},
+                       {"name", d.name},
+                       {"available", a.available},
+                       {"reason", a.reason},
+                       {"discovered_by", d.discovered_by()},
+                       {"is_virtual", d.is_virtual()},
+                       {"metadata", d.metadata}});
+  }
+  return {{"devices", devices}, {"notes", list.found.notes}, {"config", list.config_path}};
+}
+
+void require_eir_output(const std::string& path, const std::string& flag) {
+  if (path.empty() || ends_with(path, ".eir")) return;
+  throw EdgeCompilerError(ErrorKind::Usage,
+                          flag + " " + path +
+                              ": the output is the IR text form; name the file *.eir "
+                              "(writing ONNX or TFLite is not supported yet)");
+}
+
+void write_ir(const ir::Graph& g, const std::string& path, const std::string& flag) {
+  require_eir_output(path, flag);
+  check_writable(path, flag);
+  util::write_file_atomically(path, ir::print(g));
+}
+
+void check_writable(const std::string& path, const std::string& flag) {
+  if (path.empty()) return;
+  const auto parent = std::filesystem::absolute(path).parent_path();
+  std::error_code ec;
+  if (!std::filesystem::is_directory(parent, ec))
+    throw EdgeCompilerError(
+        ErrorKind::Io, flag + " " + path + ": directory " + parent.string() + " does not exist");
+  if (::access(parent.c_str(), W_OK) != 0)
+    throw EdgeCompilerError(
+        ErrorKind::Io, flag + " " + path + ": directory " + parent.string() + " is not writable");
+}
+
+}  // namespace ec::flows
