@@ -143,7 +143,7 @@ py::object shape_tuple(const ir::Shape& s) {
            : d.symbol.empty() ? py::object(py::none())
                               : py::object(py::str(d.symbol));
   }
-  return std::move(t);
+  return t;
 }
 
 py::object from_json(const nlohmann::json& j) {
@@ -167,12 +167,12 @@ py::object from_json(const nlohmann::json& j) {
     case nlohmann::json::value_t::array: {
       py::list l;
       for (const auto& e : j) l.append(from_json(e));
-      return std::move(l);
+      return l;
     }
     case nlohmann::json::value_t::object: {
       py::dict d;
       for (const auto& [k, v] : j.items()) d[py::str(k)] = from_json(v);
-      return std::move(d);
+      return d;
     }
     default:
       return py::none();  // binary, discarded: never in the core's JSON
