@@ -348,7 +348,7 @@ TEST(Quantize, OpsTheInt8KernelsRefuseStayFloat) {
     if (o.name == "conv2/activation") {
       split = o.kind == ir::OpKind::Sigmoid && r.graph.find_tensor(o.outputs[0])->dtype == ir::DType::Int8;
       for (const auto& c : r.graph.ops) {
-        if (c.name == "conv2") EXPECT_EQ(c.attr_string("fused_activation", "NONE"), "NONE");
+        if (c.name == "conv2") { EXPECT_EQ(c.attr_string("fused_activation", "NONE"), "NONE"); }
       }
     }
   EXPECT_TRUE(split) << "conv2's SIGMOID runs as its own int8 op";
