@@ -75,7 +75,7 @@ comp=$(bash -c "source '$root/usr/share/bash-completion/completions/edgecompile'
 comp=$(bash -c "source '$root/usr/share/bash-completion/completions/edgecompile'; COMP_WORDS=(edgecompile bench --ite); COMP_CWORD=2; _edgecompile; echo \"\${COMPREPLY[*]}\"")
 [ "$comp" = "--iterations" ] || fail "completion of 'edgecompile bench --ite' gave: $comp"
 # The TorchScript plugin, when packaged, is found beside the installed program.
-plugin=$(ls "$root"/usr/lib/edgecompiler/libec_torchscript.so "$root"/usr/lib/*/edgecompiler/libec_torchscript.so 2>/dev/null | head -1 || true)
+plugin=$(ls "$root"/usr/lib/edgecompiler/plugins/libec_torchscript.so "$root"/usr/lib/*/edgecompiler/plugins/libec_torchscript.so 2>/dev/null | head -1 || true)
 if [ -n "$plugin" ] && /usr/bin/python3 -c 'import torch' 2>/dev/null; then
   /usr/bin/python3 - "$work/linear.pt" <<'PY'
 import sys, torch

@@ -22,9 +22,10 @@ constexpr std::string_view kExport =
     "export it with torch.jit.trace(model, example) then torch.jit.save(traced, 'model.pt'), or with "
     "torch.onnx.export";
 
-// Where libec_torchscript.so may be: $EC_TORCHSCRIPT_PLUGIN, else lib/edgecompiler/ in a
+// Where libec_torchscript.so may be: $EC_TORCHSCRIPT_PLUGIN, else lib/edgecompiler/plugins/ in a
 // folder above the program, or above the library holding this code (the Python module):
-// bin/../lib/edgecompiler when installed, BUILD/lib/edgecompiler in a build tree (no path
+// bin/../lib/edgecompiler/plugins when installed (not a folder ldconfig reads, so the
+// package needs no ldconfig call), BUILD/lib/edgecompiler/plugins in a build tree (no path
 // is compiled in, so an installed binary names no build folder).
 std::vector<fs::path> plugin_candidates() {
   std::vector<fs::path> out;
@@ -39,8 +40,8 @@ std::vector<fs::path> plugin_candidates() {
   for (const fs::path& anchor : anchors) {
     fs::path dir = anchor;
     for (int up = 0; up < 5 && !dir.empty(); ++up, dir = dir.parent_path()) {
-      out.push_back(dir / "lib/edgecompiler/libec_torchscript.so");
-      if (up == 1) out.push_back(dir / "lib/x86_64-linux-gnu/edgecompiler/libec_torchscript.so");
+      out.push_back(dir / "lib/edgecompiler/plugins/libec_torchscript.so");
+      if (up == 1) out.push_back(dir / "lib/x86_64-linux-gnu/edgecompiler/plugins/libec_torchscript.so");
       if (dir == dir.root_path()) break;
     }
   }
