@@ -18,8 +18,12 @@ using K = ir::OpKind;
 const KernelEntry kKernels[] = {
     {K::Conv, "im2col + Eigen GEMM, any spatial rank, groups, dilations, auto_pad (f32)", &kernels::kernel_Conv},
     {K::ConvTranspose, "direct scatter, groups, dilations, output_padding/output_shape (f32)", &kernels::kernel_ConvTranspose},
+    {K::ConvInteger, "int32 sums of (x - x_zp)(w - w_zp): im2col into the int16 GEMM, groups, 1-3 spatial dims", &kernels::kernel_ConvInteger},
+    {K::QLinearConv, "ConvInteger's sums + bias, requantised in float as ONNX Runtime (per-tensor or per-channel w)", &kernels::kernel_QLinearConv},
     {K::Gemm, "Eigen for f32, loops otherwise; C broadcast", &kernels::kernel_Gemm},
     {K::MatMul, "numpy batch broadcasting; Eigen for f32/f64", &kernels::kernel_MatMul},
+    {K::MatMulInteger, "int32 (a - a_zp)(b - b_zp) on the int16 GEMM, zero points per tensor/row/column", &kernels::kernel_MatMulInteger},
+    {K::QLinearMatMul, "MatMulInteger's sums requantised in float as ONNX Runtime (per-tensor or per-row/column scales)", &kernels::kernel_QLinearMatMul},
     {K::FullyConnected, "x * W^T + b (TFLite weight layout), f32", &kernels::kernel_FullyConnected},
     {K::Einsum, "direct summation over all index letters, with ... broadcasting", &kernels::kernel_Einsum},
     {K::Det, "LU determinant per matrix", &kernels::kernel_Det},

@@ -33,6 +33,9 @@ EC_KERNEL(Softmax) EC_KERNEL(LogSoftmax) EC_KERNEL(Hardmax)
 // conv.cpp
 EC_KERNEL(Conv) EC_KERNEL(ConvTranspose)
 
+// integer_ops.cpp (exact int32 products) and qlinear.cpp (ONNX Runtime's QOperator format)
+EC_KERNEL(ConvInteger) EC_KERNEL(MatMulInteger) EC_KERNEL(QLinearConv) EC_KERNEL(QLinearMatMul)
+
 // linear.cpp
 EC_KERNEL(Gemm) EC_KERNEL(MatMul) EC_KERNEL(FullyConnected) EC_KERNEL(Einsum) EC_KERNEL(Det)
 
