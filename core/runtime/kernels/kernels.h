@@ -63,6 +63,12 @@ EC_KERNEL(CastLike) EC_KERNEL(DepthToSpace) EC_KERNEL(SpaceToDepth) EC_KERNEL(Re
 EC_KERNEL(Compress) EC_KERNEL(Trilu) EC_KERNEL(OneHot) EC_KERNEL(NonZero) EC_KERNEL(EyeLike)
 EC_KERNEL(ReverseSequence) EC_KERNEL(Dropout)
 
+// sampling.cpp
+EC_KERNEL(GridSample) EC_KERNEL(RoiAlign)
+
+// unique.cpp
+EC_KERNEL(Unique)
+
 // generators.cpp
 EC_KERNEL(ConstantOfShape) EC_KERNEL(Range) EC_KERNEL(HannWindow) EC_KERNEL(HammingWindow)
 EC_KERNEL(BlackmanWindow)
