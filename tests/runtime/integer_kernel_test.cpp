@@ -233,16 +233,24 @@ TEST(IntegerKernels, MatMulIntegerAndQLinearMatMulMatchDirectLoops) {
   }
 }
 
-// Ties round to even, results saturate: hand-picked sums through a 1x1 QLinearConv.
+// Ties round to even, results saturate: hand-picked sums through a 1x1 QLinearConv, and
+// 40 more (the vector loop and its tail) against nearbyint in double.
 TEST(IntegerKernels, QLinearRequantisationRoundsHalfToEvenAndSaturates) {
   // x = [0, 1, 2, 3, 5, 250] (u8, zp 0), w = 1 (i8), multiplier 0.5 * 1 / 1 = 0.5, y zp 10, i8.
   const auto op = make_op("QLinearConv", {"x", "xs", "xz", "w", "ws", "wz", "ys", "yz"});
-  const Tensor y = run1(op, {bytes(kU8, {1, 1, 6}, {0, 1, 2, 3, 5, 250}), f32({}, {0.5f}), bytes(kU8, {}, {0}),
-                             bytes(kI8, {1, 1, 1}, {1}), f32({}, {1.f}), bytes(kI8, {}, {0}), f32({}, {1.f}),
-                             bytes(kI8, {}, {10})})[0];
+  auto run = [&](const std::vector<std::int32_t>& x) {
+    return run1(op, {bytes(kU8, {1, 1, static_cast<std::int64_t>(x.size())}, x), f32({}, {0.5f}), bytes(kU8, {}, {0}),
+                     bytes(kI8, {1, 1, 1}, {1}), f32({}, {1.f}), bytes(kI8, {}, {0}), f32({}, {1.f}), bytes(kI8, {}, {10})})[0];
+  };
+  const Tensor y = run({0, 1, 2, 3, 5, 250});
   ASSERT_EQ(y.dtype(), DType::Int8);
   // 0 -> 10, 0.5 -> 0 -> 10, 1 -> 11, 1.5 -> 2 -> 12, 2.5 -> 2 -> 12, 125 + 10 -> 127
   EXPECT_EQ(y.to_int64_vector(), (std::vector<std::int64_t>{10, 10, 11, 12, 12, 127}));
+  std::vector<std::int32_t> x;
+  for (int i = 0; i < 40; ++i) x.push_back(i < 30 ? i : 200 + i);
+  const auto got = run(x).to_int64_vector();
+  for (std::size_t i = 0; i < x.size(); ++i)
+    EXPECT_EQ(got[i], std::min<std::int64_t>(127, static_cast<std::int64_t>(std::nearbyint(x[i] * 0.5)) + 10)) << i;
 }
 
 TEST(IntegerKernels, BadInputsGiveOneLineErrorsNamingTheOp) {

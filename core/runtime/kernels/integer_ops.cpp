@@ -13,6 +13,7 @@
 
 #include <cstring>
 
+#include "core/runtime/gemm/gemm.h"
 #include "core/runtime/kernels/common.h"
 #include "core/runtime/kernels/conv_reference.h"
 #include "core/runtime/quantized/igemm.h"
@@ -47,27 +48,31 @@ std::vector<std::int32_t> zero_points(const Tensor& zp, const Tensor& of, std::i
   return v;
 }
 
-inline std::int32_t zp_at(const std::vector<std::int32_t>& zp, std::int64_t i) {
-  return zp.empty() ? 0 : zp.size() == 1 ? zp[0] : zp[static_cast<std::size_t>(i)];
-}
-
-// out[i] = t[i] - zp(i) as int16, zp(i) = zp_at(zp, index(i)).
-template <typename Index>
-void widen(const Tensor& t, const std::vector<std::int32_t>& zp, Index index, std::int16_t* out) {
-  const std::int64_t n = t.numel();
+// t as [rows, inner] widened to int16 with a zero point subtracted: zp empty (0), one value,
+// or per row (zp[row_zp(r)]) or per column (zp[col_zp(r) + i]); row r of the result starts
+// at out + r * out_stride (+ out_offset(r) when given: the padded conv input).
+enum class ZpBy { Row, Column };
+template <typename RowZp, typename Dest>
+void widen(const Tensor& t, std::int64_t rows, std::int64_t inner, const std::vector<std::int32_t>& zp, ZpBy by,
+           RowZp row_zp, Dest dest) {
   const bool u8 = t.dtype() == DType::UInt8;
   const auto* pu = t.data<std::uint8_t>();
   const auto* ps = t.data<std::int8_t>();
-  constexpr std::int64_t kChunk = 1 << 16;
-  parallel_for_if(n >= 2 * kChunk, (n + kChunk - 1) / kChunk, [&](std::int64_t c) {
-    const std::int64_t end = std::min(n, (c + 1) * kChunk);
-    if (zp.size() <= 1) {
-      const std::int32_t z = zp_at(zp, 0);
-      for (std::int64_t i = c * kChunk; i < end; ++i)
-        out[i] = static_cast<std::int16_t>((u8 ? std::int32_t(pu[i]) : std::int32_t(ps[i])) - z);
-    } else {
-      for (std::int64_t i = c * kChunk; i < end; ++i)
-        out[i] = static_cast<std::int16_t>((u8 ? std::int32_t(pu[i]) : std::int32_t(ps[i])) - zp_at(zp, index(i)));
+  const std::int64_t per_task = std::max<std::int64_t>(1, (1 << 15) / std::max<std::int64_t>(inner, 1));
+  parallel_for_if(rows * inner >= (1 << 17), (rows + per_task - 1) / per_task, [&](std::int64_t task) {
+    for (std::int64_t r = task * per_task; r < std::min(rows, (task + 1) * per_task); ++r) {
+      std::int16_t* o = dest(r);
+      const std::uint8_t* su = pu + r * inner;
+      const std::int8_t* ss = ps + r * inner;
+      if (zp.size() > 1 && by == ZpBy::Column) {
+        const std::int32_t* z = zp.data() + row_zp(r);
+        if (u8) for (std::int64_t i = 0; i < inner; ++i) o[i] = static_cast<std::int16_t>(su[i] - z[i]);
+        else for (std::int64_t i = 0; i < inner; ++i) o[i] = static_cast<std::int16_t>(ss[i] - z[i]);
+        continue;
+      }
+      const std::int32_t z = zp.empty() ? 0 : zp.size() == 1 ? zp[0] : zp[static_cast<std::size_t>(row_zp(r))];
+      if (u8) for (std::int64_t i = 0; i < inner; ++i) o[i] = static_cast<std::int16_t>(su[i] - z);
+      else for (std::int64_t i = 0; i < inner; ++i) o[i] = static_cast<std::int16_t>(ss[i] - z);
     }
   });
 }
@@ -115,6 +120,47 @@ void store_tile(std::int32_t* y, std::int64_t ld, std::int64_t m0, int mr, std::
     std::memcpy(y + (m0 + r) * ld + j0, tile + r * kNR, static_cast<std::size_t>(nr) * sizeof(std::int32_t));
 }
 
+// The int16 micro-kernel igemm() would pick (the same switch: EC_GEMM_ISA, gemm::force_isa).
+using Micro16 = void (*)(std::int64_t, const std::int16_t*, const std::int16_t*, std::int32_t*);
+Micro16 micro16() {
+  const gemm::Isa isa = gemm::active_isa();
+#if defined(__x86_64__)
+  if (isa == gemm::Isa::Avx512 && __builtin_cpu_supports("avx512vnni")) return quantized::igemm_micro_avx512vnni;
+#endif
+  if (isa != gemm::Isa::Generic && gemm::isa_supported(gemm::Isa::Avx2)) return quantized::igemm_micro_avx2;
+  return quantized::igemm_micro_generic;
+}
+
+// Depthwise (one input and one output channel per group): per channel,
+//   acc[p] = sum_t (w[t] - w_zp) * xpad[first(p) + tap(t)]
+// one tap at a time over each output row (contiguous for stride 1: vectorises); channels
+// split over the pool.
+void depthwise_sums(const std::int16_t* xs, const std::int16_t* ws, std::int64_t N, std::int64_t C,
+                    std::int64_t pad_sp, std::int64_t Hp, std::int64_t Wp, const std::int64_t* out3,
+                    const std::int64_t* s3, const std::vector<std::int64_t>& koff, std::int32_t* y) {
+  const std::int64_t out_sp = out3[0] * out3[1] * out3[2], taps = static_cast<std::int64_t>(koff.size());
+  parallel_for_if(N * C * out_sp * taps >= (1 << 16), N * C, [&](std::int64_t nc) {
+    const std::int16_t* x = xs + nc * pad_sp;
+    const std::int16_t* w = ws + nc % C * taps;
+    std::int32_t* out = y + nc * out_sp;
+    std::fill(out, out + out_sp, 0);
+    for (std::int64_t od = 0; od < out3[0]; ++od)
+      for (std::int64_t oh = 0; oh < out3[1]; ++oh) {
+        std::int32_t* o = out + (od * out3[1] + oh) * out3[2];
+        const std::int16_t* row = x + (od * s3[0] * Hp + oh * s3[1]) * Wp;
+        for (std::int64_t t = 0; t < taps; ++t) {
+          const std::int32_t wt = w[t];
+          const std::int16_t* r = row + koff[static_cast<std::size_t>(t)];
+          if (s3[2] == 1) {
+            for (std::int64_t ow = 0; ow < out3[2]; ++ow) o[ow] += wt * r[ow];
+          } else {
+            for (std::int64_t ow = 0; ow < out3[2]; ++ow) o[ow] += wt * r[ow * s3[2]];
+          }
+        }
+      }
+  });
+}
+
 }  // namespace
 
 Tensor conv_integer_sums(const ir::Operation& op, const Tensor& X, const Tensor& XZ, const Tensor& W,
@@ -153,28 +199,47 @@ Tensor conv_integer_sums(const ir::Operation& op, const Tensor& X, const Tensor&
     return Y;
   }
 
-  std::vector<std::int16_t> xs(static_cast<std::size_t>(X.numel()));
-  widen(X, xzp, [](std::int64_t) { return 0; }, xs.data());
+  for (int d = 0; d < 3; ++d)
+    if (p3[d] < 0) fail(std::string(what) + ": negative pads are not supported");
+  // x - x_zp as int16, zero-padded on every side: the im2col below reads without bounds
+  // checks (every position a tap reads lies inside the padded extent by the output size).
+  std::int64_t pe3[3] = {0, 0, 0};
+  for (std::size_t i = 0; i < sp; ++i) pe3[3 - sp + i] = std::max<std::int64_t>(0, g.pad_end[i]);
+  const std::int64_t Dp = in3[0] + p3[0] + pe3[0], Hp = in3[1] + p3[1] + pe3[1], Wp = in3[2] + p3[2] + pe3[2];
+  const std::int64_t pad_sp = Dp * Hp * Wp;
+  const bool padded = pad_sp != in_sp;
+  std::vector<std::int16_t> xs(static_cast<std::size_t>(g.n * g.c * pad_sp), 0);
+  // Rows of W values of x: row r = ((n * C + c) * D + d) * H + h.
+  widen(X, g.n * g.c * in3[0] * in3[1], in3[2], xzp, ZpBy::Row, [](std::int64_t) { return 0; }, [&](std::int64_t r) {
+    const std::int64_t h = r % in3[1], d = r / in3[1] % in3[0], nc = r / (in3[1] * in3[0]);
+    return xs.data() + nc * pad_sp + ((d + p3[0]) * Hp + h + p3[1]) * Wp + p3[2];
+  });
   std::vector<std::int16_t> ws(static_cast<std::size_t>(W.numel()));
   const std::int64_t w_per_m = W.numel() / g.m;
-  widen(W, wzp, [w_per_m](std::int64_t i) { return i / w_per_m; }, ws.data());
+  widen(W, g.m, w_per_m, wzp, ZpBy::Row, [](std::int64_t r) { return r; },
+        [&](std::int64_t r) { return ws.data() + r * w_per_m; });
 
-  // im2col row k = (channel, tap): its channel's offset and its tap's offsets per dim.
-  std::vector<std::int64_t> rc(static_cast<std::size_t>(K)), rd(rc.size()), rh(rc.size()), rw(rc.size());
+  // im2col row k = (channel, tap): its offset in the padded image; column j = output
+  // position: the offset of its first tap.
+  std::vector<std::int64_t> koff(static_cast<std::size_t>(K)), coff(static_cast<std::size_t>(out_sp));
   for (std::int64_t k = 0; k < K; ++k) {
     const std::int64_t c = k / k_sp, t = k % k_sp;
-    rc[static_cast<std::size_t>(k)] = c * in_sp;
-    rd[static_cast<std::size_t>(k)] = t / (k3[1] * k3[2]) * d3[0];
-    rh[static_cast<std::size_t>(k)] = t / k3[2] % k3[1] * d3[1];
-    rw[static_cast<std::size_t>(k)] = t % k3[2] * d3[2];
+    koff[static_cast<std::size_t>(k)] = c * pad_sp + (t / (k3[1] * k3[2]) * d3[0] * Hp + t / k3[2] % k3[1] * d3[1]) * Wp +
+                                        t % k3[2] * d3[2];
   }
-  const bool pointwise = k_sp == 1 && s3[0] == 1 && s3[1] == 1 && s3[2] == 1 && p3[0] == 0 && p3[1] == 0 &&
-                         p3[2] == 0 && out_sp == in_sp;
+  for (std::int64_t p = 0; p < out_sp; ++p)
+    coff[static_cast<std::size_t>(p)] = (p / (out3[1] * out3[2]) * s3[0] * Hp + p / out3[2] % out3[1] * s3[1]) * Wp +
+                                        p % out3[2] * s3[2];
+  const bool pointwise = k_sp == 1 && s3[0] == 1 && s3[1] == 1 && s3[2] == 1 && !padded && out_sp == in_sp;
+  if (cg == 1 && mg == 1) {  // depthwise: a direct loop (a GEMM of one row per group wastes its tiles)
+    depthwise_sums(xs.data(), ws.data(), g.n, g.c, pad_sp, Hp, Wp, out3, s3, koff, y);
+    return Y;
+  }
 
   for (std::int64_t gi = 0; gi < g.group; ++gi) {
     const PackedA a = pack_a16(ws.data() + gi * mg * K, mg, K, K);
     for (std::int64_t n = 0; n < g.n; ++n) {
-      const std::int16_t* xg = xs.data() + (n * g.c + gi * cg) * in_sp;
+      const std::int16_t* xg = xs.data() + (n * g.c + gi * cg) * pad_sp;
       std::int32_t* yg = y + (n * g.m + gi * mg) * out_sp;
       const quantized::PackB pack = [&](std::int64_t j0, std::int64_t nc, std::int16_t* out) {
         if (pointwise) {  // B is x itself: [cg, in_sp]
@@ -182,35 +247,30 @@ Tensor conv_integer_sums(const ir::Operation& op, const Tensor& X, const Tensor&
           return;
         }
         for (std::int64_t pn = 0; pn * kNR < nc; ++pn) {
-          // Each column's first input position per dim; columns past the end read nothing.
-          std::int64_t bd[kNR], bh[kNR], bw[kNR];
-          const std::int64_t w = std::min<std::int64_t>(kNR, nc - pn * kNR);
-          for (std::int64_t j = 0; j < kNR; ++j) {
-            if (j >= w) {
-              bd[j] = bh[j] = bw[j] = -(std::int64_t{1} << 40);
-              continue;
-            }
-            const std::int64_t p = j0 + pn * kNR + j;
-            bd[j] = p / (out3[1] * out3[2]) * s3[0] - p3[0];
-            bh[j] = p / out3[2] % out3[1] * s3[1] - p3[1];
-            bw[j] = p % out3[2] * s3[2] - p3[2];
-          }
+          const std::int64_t jb = j0 + pn * kNR, w = std::min<std::int64_t>(kNR, nc - pn * kNR);
+          const std::int64_t* cb = coff.data() + jb;
+          // A full panel of consecutive input positions (stride 1 along one output row).
+          const bool run = w == kNR && cb[kNR - 1] - cb[0] == kNR - 1;
           std::int16_t* o = out + pn * a.kp * kNR * 2;
-          for (std::int64_t k = 0; k < 2 * a.kp; ++k) {
-            std::int16_t* ok = o + (k / 2) * kNR * 2 + (k & 1);
-            if (k >= K) {
-              for (std::int64_t j = 0; j < kNR; ++j) ok[2 * j] = 0;
+          for (std::int64_t p = 0; p < a.kp; ++p, o += kNR * 2) {
+            const std::int64_t k0 = 2 * p, k1 = 2 * p + 1;
+            const std::int16_t* r0 = xg + koff[static_cast<std::size_t>(k0)];
+            const std::int16_t* r1 = k1 < K ? xg + koff[static_cast<std::size_t>(k1)] : nullptr;
+            if (run && r1) {
+              r0 += cb[0];
+              r1 += cb[0];
+              for (int j = 0; j < kNR; ++j) {  // vectorises (interleave of two rows)
+                o[2 * j] = r0[j];
+                o[2 * j + 1] = r1[j];
+              }
               continue;
             }
-            const std::size_t ku = static_cast<std::size_t>(k);
-            const std::int16_t* xc = xg + rc[ku];
-            for (std::int64_t j = 0; j < kNR; ++j) {
-              const std::int64_t id = bd[j] + rd[ku], ih = bh[j] + rh[ku], iw = bw[j] + rw[ku];
-              const bool inside = static_cast<std::uint64_t>(id) < static_cast<std::uint64_t>(in3[0]) &&
-                                  static_cast<std::uint64_t>(ih) < static_cast<std::uint64_t>(in3[1]) &&
-                                  static_cast<std::uint64_t>(iw) < static_cast<std::uint64_t>(in3[2]);
-              ok[2 * j] = inside ? xc[(id * in3[1] + ih) * in3[2] + iw] : std::int16_t{0};
+            std::int64_t j = 0;
+            for (; j < w; ++j) {
+              o[2 * j] = r0[cb[j]];
+              o[2 * j + 1] = r1 ? r1[cb[j]] : std::int16_t{0};
             }
+            for (; j < kNR; ++j) o[2 * j] = o[2 * j + 1] = 0;
           }
         }
       };
@@ -247,11 +307,11 @@ Tensor matmul_integer_sums(const Tensor& A, const Tensor& AZ, const Tensor& B, c
     azp = zero_points(AZ, A, AZ.numel() == M ? M : na * M, what, "a_zero_point");
   if (BZ.defined())
     bzp = zero_points(BZ, B, BZ.numel() == N ? N : nb * N, what, "b_zero_point");
-  std::vector<std::int16_t> a16(static_cast<std::size_t>(A.numel())), b16(static_cast<std::size_t>(B.numel()));
+  std::vector<std::int16_t> a16(static_cast<std::size_t>(A.numel()));
+  // a's rows (of K values): zero point per row of each matrix ([M]) or per row overall.
   const bool a_rows = azp.size() == static_cast<std::size_t>(M);
-  widen(A, azp, [&](std::int64_t i) { return a_rows ? i / K % M : i / K; }, a16.data());
-  const bool b_cols = bzp.size() == static_cast<std::size_t>(N);
-  widen(B, bzp, [&](std::int64_t i) { return b_cols ? i % N : i / (K * N) * N + i % N; }, b16.data());
+  widen(A, na * M, K, azp, ZpBy::Row, [&](std::int64_t r) { return a_rows ? r % M : r; },
+        [&](std::int64_t r) { return a16.data() + r * K; });
 
   Tensor Y = Tensor::uninitialized(DType::Int32, yshape);
   if (Y.numel() == 0) return Y;
@@ -260,6 +320,38 @@ Tensor matmul_integer_sums(const Tensor& A, const Tensor& AZ, const Tensor& B, c
     std::fill(y, y + Y.numel(), 0);
     return Y;
   }
+  // B packed whole per matrix (igemm's panels of kNR columns); a session constant B with a
+  // constant (or absent) zero point is widened and packed once and kept in the session's
+  // PackCache (QLinearMatMul's weights).
+  const std::int64_t kp = (K + 1) / 2;
+  const std::size_t packed_one = quantized::packed_b_size(kp, N);
+  gemm::PackCache* cache = gemm::current_pack_cache();
+  const bool cacheable = cache && cache->is_constant(B.raw(), B.nbytes()) &&
+                         (!BZ.defined() || cache->is_constant(BZ.raw(), BZ.nbytes()));
+  std::string key;
+  std::shared_ptr<const std::vector<std::int16_t>> bpacked;
+  if (cacheable) {
+    key = std::string(what) + "/B:" + std::to_string(reinterpret_cast<std::uintptr_t>(B.raw())) + ":" +
+          std::to_string(reinterpret_cast<std::uintptr_t>(BZ.defined() ? BZ.raw() : nullptr)) + ":" +
+          std::to_string(K) + "x" + std::to_string(N);
+    bpacked = std::static_pointer_cast<const std::vector<std::int16_t>>(cache->find_prepared(key));
+  }
+  if (!bpacked) {
+    std::vector<std::int16_t> b16(static_cast<std::size_t>(B.numel()));
+    // b's rows (of N values): zero points per column, shared by every matrix ([N]) or not.
+    const bool b_cols = bzp.size() == static_cast<std::size_t>(N);
+    widen(B, nb * K, N, bzp, ZpBy::Column, [&](std::int64_t r) { return b_cols ? 0 : r / K * N; },
+          [&](std::int64_t r) { return b16.data() + r * N; });
+    auto made = std::make_shared<std::vector<std::int16_t>>(static_cast<std::size_t>(nb) * packed_one);
+    parallel_for_if(nb > 1, nb, [&](std::int64_t t) {
+      pack_b16(b16.data() + t * K * N, K, kp, N, 0, N, made->data() + t * static_cast<std::int64_t>(packed_one));
+    });
+    bpacked = cacheable ? std::static_pointer_cast<const std::vector<std::int16_t>>(
+                              cache->put_prepared(key, made, made->size() * sizeof(std::int16_t)))
+                        : made;
+  }
+  const Micro16 micro = micro16();
+  const std::function<void(std::int64_t, std::int64_t, std::int16_t*)> no_pack;  // B is packed already
   // Strides over abatch/bbatch taken as shapes: indices of whole matrices.
   const Shape ast = broadcast_strides(abatch, batch), bst = broadcast_strides(bbatch, batch);
   for (std::int64_t t = 0; t < nbatch; ++t) {
@@ -271,13 +363,13 @@ Tensor matmul_integer_sums(const Tensor& A, const Tensor& AZ, const Tensor& B, c
       ib += idx * bst[d];
     }
     const PackedA pa = pack_a16(a16.data() + ia * M * K, M, K, K);
-    const std::int16_t* bm = b16.data() + ib * K * N;
     std::int32_t* ym = y + t * M * N;
-    quantized::igemm(
-        pa, N, [&](std::int64_t j0, std::int64_t nc, std::int16_t* out) { pack_b16(bm, K, pa.kp, N, j0, nc, out); },
+    quantized::igemm_driver<kMR, 2, std::int16_t, std::int16_t>(
+        pa.m, pa.kp, pa.data.data(), N, no_pack,
         [&](std::int64_t m0, int mr, std::int64_t j0, int nr, const std::int32_t* tile) {
           store_tile(ym, N, m0, mr, j0, nr, tile);
-        });
+        },
+        micro, nullptr, bpacked->data() + ib * static_cast<std::int64_t>(packed_one));
   }
   return Y;
 }

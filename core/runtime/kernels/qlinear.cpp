@@ -7,6 +7,10 @@
 // as ONNX Runtime computes it (MlasRequantizeOutput), so outputs equal its outputs.
 #include <cmath>
 #include <limits>
+#include <type_traits>
+#if defined(__SSE2__)
+#include <immintrin.h>
+#endif
 
 #include "core/runtime/kernels/common.h"
 #include "core/runtime/kernels/integer_ops.h"
@@ -38,15 +42,50 @@ std::int32_t output_zero_point(const Tensor& z, const char* what) {
   return static_cast<std::int32_t>(z.get_int(0));
 }
 
-// out[i] = clamp(nearbyint(float(acc[i] + bias) * m) + zp) for i < n (round half to even
-// in the default rounding mode, as ONNX Runtime's requantisation).
+// out[i] = clamp(nearbyint(float(acc[i] + bias) * m[i]) + zp), as ONNX Runtime's
+// requantisation; m[i] = m_each[i], or m for every i. The value is clamped first (to within 510 of 0), so rounding it to an integer half to
+// even is exact in float: cvtps2dq in the default rounding mode (SSE2, 4 lanes), or adding
+// and subtracting 1.5 * 2^23 (the tail), both equal to nearbyint.
+template <typename Q>
+void requantize_impl(const std::int32_t* acc, std::int64_t n, std::int32_t bias, float m, const float* m_each,
+                     std::int32_t zp, Q* out) {
+  const float lo = float(std::numeric_limits<Q>::lowest()) - float(zp), hi = float(std::numeric_limits<Q>::max()) - float(zp);
+  std::int64_t i = 0;
+#if defined(__SSE2__)
+  const __m128 vlo = _mm_set1_ps(lo), vhi = _mm_set1_ps(hi), vm = _mm_set1_ps(m);
+  const __m128i vbias = _mm_set1_epi32(bias), vzp = _mm_set1_epi32(zp);
+  for (; i + 16 <= n; i += 16) {
+    __m128i q[4];
+    for (int k = 0; k < 4; ++k) {
+      const __m128i a = _mm_add_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(acc + i + 4 * k)), vbias);
+      const __m128 mk = m_each ? _mm_loadu_ps(m_each + i + 4 * k) : vm;
+      const __m128 v = _mm_min_ps(_mm_max_ps(_mm_mul_ps(_mm_cvtepi32_ps(a), mk), vlo), vhi);
+      q[k] = _mm_add_epi32(_mm_cvtps_epi32(v), vzp);  // in [lowest, max] of Q: the packs below are exact
+    }
+    const __m128i w0 = _mm_packs_epi32(q[0], q[1]), w1 = _mm_packs_epi32(q[2], q[3]);
+    const __m128i b = std::is_unsigned_v<Q> ? _mm_packus_epi16(w0, w1) : _mm_packs_epi16(w0, w1);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i), b);
+  }
+#endif
+  constexpr float kRound = 12582912.0f;  // 1.5 * 2^23
+  for (; i < n; ++i) {
+    // acc + bias wraps in int32 as ONNX Runtime's sum does (no undefined overflow)
+    const auto a = static_cast<std::int32_t>(static_cast<std::uint32_t>(acc[i]) + static_cast<std::uint32_t>(bias));
+    const float v = std::min(std::max(float(a) * (m_each ? m_each[i] : m), lo), hi);
+    out[i] = static_cast<Q>(static_cast<std::int32_t>((v + kRound) - kRound) + zp);
+  }
+}
+
+// out[i] = clamp(nearbyint(float(acc[i] + bias) * m) + zp) for i < n.
 template <typename Q>
 void requantize(const std::int32_t* acc, std::int64_t n, std::int32_t bias, float m, std::int32_t zp, Q* out) {
-  const float lo = float(std::numeric_limits<Q>::lowest()) - float(zp), hi = float(std::numeric_limits<Q>::max()) - float(zp);
-  for (std::int64_t i = 0; i < n; ++i) {
-    const float v = std::clamp(float(std::int64_t(acc[i]) + bias) * m, lo, hi);
-    out[i] = static_cast<Q>(static_cast<std::int32_t>(std::nearbyint(v)) + zp);
-  }
+  requantize_impl<Q>(acc, n, bias, m, nullptr, zp, out);
+}
+
+// The same with a multiplier per element, m[i] (QLinearMatMul's per-column scales).
+template <typename Q>
+void requantize_each(const std::int32_t* acc, std::int64_t n, const float* m, std::int32_t zp, Q* out) {
+  requantize_impl<Q>(acc, n, 0, 0.f, m, zp, out);
 }
 
 template <typename F>
@@ -110,8 +149,7 @@ Outputs kernel_QLinearMatMul(const ir::Operation&, Inputs x) {
       if (sb.size() == 1) {
         requantize<Q>(a + r * N, N, 0, mult[ri], zy, y + r * N);
       } else {
-        for (std::int64_t c = 0; c < N; ++c)
-          requantize<Q>(a + r * N + c, 1, 0, mult[ri * sb.size() + static_cast<std::size_t>(c)], zy, y + r * N + c);
+        requantize_each<Q>(a + r * N, N, mult.data() + ri * sb.size(), zy, y + r * N);
       }
     });
     return Y;
