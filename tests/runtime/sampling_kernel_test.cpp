@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 
 #include "core/errors.h"
 #include "core/runtime/thread_pool.h"
@@ -116,6 +117,20 @@ TEST(SamplingKernels, GridSampleRefusesBadInputsWithOneLine) {
   }
 }
 
+// NaN, infinite and huge positions give defined values (0 where nothing is sampled), never
+// a crash, in every mode and padding.
+TEST(SamplingKernels, GridSampleOfNonFinitePositionsDoesNotCrash) {
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  const std::vector<float> grid = {nan, 0, 0, inf, -inf, 1e30f, 3e9f, -7e12f, 0.5f, 0.5f, -1e38f, 1e38f};
+  for (const char* mode : {"nearest", "bilinear", "bicubic"})
+    for (const char* pad : {"zeros", "border", "reflection"}) {
+      const auto op = make_op("GridSample", {"x", "grid"}, {"y"}, {{"mode", std::string(mode)}, {"padding_mode", std::string(pad)}});
+      const auto y = run1(op, {f32({1, 1, 3, 4}, kGsX), f32({1, 2, 3, 2}, grid)})[0].to_float_vector();
+      ASSERT_EQ(y.size(), 6u);
+      for (float v : y) EXPECT_TRUE(std::isfinite(v)) << mode << " " << pad;
+    }
+}
+
 struct RoiCase {
   int sampling_ratio, aligned;
   std::vector<float> want;  // torchvision.ops.roi_align(X, boxes, (3, 2), 0.5, ratio, aligned)
@@ -156,6 +171,11 @@ TEST(SamplingKernels, RoiAlignMaxTakesTheLargestSample) {
   // Region (0, 0)-(8, 8): bins of 4 x 4, samples at 1 and 3 (bin 0) and 5 and 7 (bin 1).
   const Tensor y = run1(op, {f32({1, 1, 8, 8}, x), f32({1, 4}, {0, 0, 8, 8}), i64({1}, {0})})[0];
   expect_near(y, {1, 1, 2, 2}, {8 * 3 + 3 + 1, 8 * 3 + 7 + 1, 8 * 7 + 3 + 1, 8 * 7 + 7 + 1});
+  // A NaN region samples nothing; an enormous one is refused with a message.
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  expect_near(run1(op, {f32({1, 1, 8, 8}, x), f32({1, 4}, {nan, 0, 8, 8}), i64({1}, {0})})[0], {1, 1, 2, 2}, {0, 0, 0, 0});
+  const auto op0 = make_op("RoiAlign", {"x", "rois", "batch_indices"}, {"y"}, {{"sampling_ratio", std::int64_t{0}}});
+  EXPECT_THROW(run1(op0, {f32({1, 1, 8, 8}, x), f32({1, 4}, {0, 0, 1e30f, 1e30f}), i64({1}, {0})}), EdgeCompilerError);
   try {
     run1(op, {f32({1, 1, 8, 8}, x), f32({1, 4}, {0, 0, 8, 8}), i64({1}, {3})});
     ADD_FAILURE() << "batch index 3 of 1 accepted";

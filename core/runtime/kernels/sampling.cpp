@@ -16,24 +16,26 @@ float denormalize(float n, std::int64_t len, bool align_corners) {
   return align_corners ? (n + 1) / 2.0f * float(len - 1) : ((n + 1) * float(len) - 1) / 2.0f;
 }
 
-// Reflects x by the nearer border until it lies in [lo, hi].
+// Reflects x by the nearer border until it lies in [lo, hi]: dx past the border is
+// n whole ranges and r, and an even n reflects once.
 float reflect(float x, float lo, float hi) {
   const float range = hi - lo;
   if (!std::isfinite(x)) return x;  // the caller samples nothing there
   if (!(range > 0)) return lo;
-  if (x < lo) {
-    const float dx = lo - x;
-    const auto n = static_cast<std::int64_t>(dx / range);
-    const float r = dx - float(n) * range;
-    return n % 2 == 0 ? lo + r : hi - r;
+  if (x >= lo && x <= hi) return x;
+  const float dx = x < lo ? lo - x : x - hi;
+  const float q = std::floor(dx / range);
+  bool even;
+  float r;
+  if (q < 1e9f) {  // as ONNX Runtime, in float
+    const auto n = static_cast<std::int64_t>(q);
+    r = dx - float(n) * range;
+    even = n % 2 == 0;
+  } else {  // far out (a huge grid value): the same reflection without an integer overflow
+    r = std::clamp(float(double(dx) - double(q) * range), 0.f, range);
+    even = std::fmod(double(q), 2.0) == 0;
   }
-  if (x > hi) {
-    const float dx = x - hi;
-    const auto n = static_cast<std::int64_t>(dx / range);
-    const float r = dx - float(n) * range;
-    return n % 2 == 0 ? hi - r : lo + r;
-  }
-  return x;
+  return x < lo ? (even ? lo + r : hi - r) : (even ? hi - r : lo + r);
 }
 
 enum class Pad { Zeros, Border, Reflection };
@@ -171,6 +173,7 @@ Outputs kernel_RoiAlign(const ir::Operation& op, Inputs in_) {
   const float scale = static_cast<float>(attr_float(op, "spatial_scale", 1.0));
   if (ph_n <= 0 || pw_n <= 0 || ratio < 0) fail("RoiAlign: output sizes must be positive, sampling_ratio >= 0");
   const std::int64_t N = X.dim(0), C = X.dim(1), H = X.dim(2), W = X.dim(3), nr = R.dim(0);
+  if ((H == 0 || W == 0) && nr > 0) fail("RoiAlign: X has an empty spatial dim: " + X.type_string());
   for (std::int64_t r = 0; r < nr; ++r)
     if (B.get_int(r) < 0 || B.get_int(r) >= N)
       fail("RoiAlign: batch index " + std::to_string(B.get_int(r)) + " is out of range for batch " + std::to_string(N));
@@ -197,8 +200,13 @@ Outputs kernel_RoiAlign(const ir::Operation& op, Inputs in_) {
         rh = std::max(rh, 1.0f);
       }
       const float bh = rh / float(ph_n), bw = rw / float(pw_n);
-      const std::int64_t gh = ratio > 0 ? ratio : static_cast<std::int64_t>(std::ceil(rh / float(ph_n)));
-      const std::int64_t gw = ratio > 0 ? ratio : static_cast<std::int64_t>(std::ceil(rw / float(pw_n)));
+      // Samples per bin: sampling_ratio, or enough for about one per input pixel.
+      const float fgh = ratio > 0 ? float(ratio) : std::ceil(rh / float(ph_n));
+      const float fgw = ratio > 0 ? float(ratio) : std::ceil(rw / float(pw_n));
+      if (!(fgh >= 0 && fgw >= 0 && fgh * fgw * float(ph_n * pw_n) <= float(1 << 26)))
+        fail("RoiAlign: region " + std::to_string(r) + " (" + std::to_string(roi[0]) + ", " + std::to_string(roi[1]) +
+             ", " + std::to_string(roi[2]) + ", " + std::to_string(roi[3]) + ") needs too many samples");
+      const auto gh = static_cast<std::int64_t>(fgh), gw = static_cast<std::int64_t>(fgw);
       const float count = float(std::max<std::int64_t>(gh * gw, 1));
       // Samples of every bin, shared by the channels.
       std::vector<Sample> samples(static_cast<std::size_t>(ph_n * pw_n * std::max<std::int64_t>(gh, 0) * std::max<std::int64_t>(gw, 0)));
@@ -210,7 +218,7 @@ Outputs kernel_RoiAlign(const ir::Operation& op, Inputs in_) {
               float sy = y0 + float(ph) * bh + (float(iy) + 0.5f) * bh / float(gh);
               float sx = x0 + float(pw) * bw + (float(ix) + 0.5f) * bw / float(gw);
               Sample& s = samples[k];
-              if (sy < -1.0f || sy > float(H) || sx < -1.0f || sx > float(W)) continue;  // zero weights
+              if (!(sy >= -1.0f && sy <= float(H) && sx >= -1.0f && sx <= float(W))) continue;  // zero weights (NaN too)
               sy = std::max(sy, 0.f);
               sx = std::max(sx, 0.f);
               auto ylo = static_cast<std::int64_t>(sy), xlo = static_cast<std::int64_t>(sx), yhi = ylo + 1, xhi = xlo + 1;

@@ -3,7 +3,9 @@
 // the result, and how often each occurs. sorted = 1: ascending (slices compared
 // lexicographically, as numpy.unique); sorted = 0: in order of first occurrence.
 #include <algorithm>
+#include <cmath>
 #include <numeric>
+#include <type_traits>
 
 #include "core/runtime/kernels/common.h"
 
@@ -31,12 +33,20 @@ Outputs kernel_Unique(const ir::Operation& op, Inputs x) {
   dispatch_all(X.dtype(), [&]<typename T>() {
     const T* p = X.data<T>();
     // Item k's values in (outer, inner) order compared lexicographically.
+    // NaN sorts after every number and equals NaN (a strict weak order for the sort).
+    const auto less = [](T a, T b) {
+      if constexpr (std::is_floating_point_v<T>) {
+        if (std::isnan(a)) return false;
+        if (std::isnan(b)) return true;
+      }
+      return a < b;
+    };
     const auto cmp = [&](std::int64_t a, std::int64_t b) -> int {
       for (std::int64_t o = 0; o < outer; ++o)
         for (std::int64_t i = 0; i < inner; ++i) {
           const T va = p[(o * count + a) * inner + i], vb = p[(o * count + b) * inner + i];
-          if (va < vb) return -1;
-          if (vb < va) return 1;
+          if (less(va, vb)) return -1;
+          if (less(vb, va)) return 1;
         }
       return 0;
     };
