@@ -33,6 +33,7 @@ const KernelEntry kKernels[] = {
     {K::GlobalAveragePool, "reference loops", &kernels::kernel_GlobalAveragePool},
     {K::GlobalMaxPool, "reference loops", &kernels::kernel_GlobalMaxPool},
     {K::GlobalLpPool, "reference loops", &kernels::kernel_GlobalLpPool},
+    {K::MaxUnpool, "zeros, then each value written back at its MaxPool index; output_shape optional", &kernels::kernel_MaxUnpool},
     {K::RoiAlign, "bilinear samples per bin, avg or max (ONNX Runtime's), half_pixel or output_half_pixel", &kernels::kernel_RoiAlign},
     {K::BatchNormalization, "inference form: y = x * a + b per channel", &kernels::kernel_BatchNormalization},
     {K::InstanceNormalization, "reference, double accumulation", &kernels::kernel_InstanceNormalization},
@@ -165,9 +166,12 @@ const KernelEntry kKernels[] = {
     {K::RNN, "reference loops; clip, both layouts", &kernels::kernel_RNN},
     {K::Dropout, "inference: identity, mask all true", &kernels::kernel_Dropout},
     {K::NonMaxSuppression, "greedy per batch and class, IoU > threshold suppresses", &kernels::kernel_NonMaxSuppression},
+    {K::DFT, "double precision: radix-2 FFT for powers of two, else direct sums; real or complex, onesided, inverse", &kernels::kernel_DFT},
+    {K::STFT, "frames x window through the DFT; onesided", &kernels::kernel_STFT},
     {K::HannWindow, "cosine-sum window, periodic or symmetric", &kernels::kernel_HannWindow},
     {K::HammingWindow, "cosine-sum window, periodic or symmetric", &kernels::kernel_HammingWindow},
     {K::BlackmanWindow, "cosine-sum window, periodic or symmetric", &kernels::kernel_BlackmanWindow},
+    {K::MelWeightMatrix, "triangular mel filters, as the ONNX reference", &kernels::kernel_MelWeightMatrix},
 };
 
 [[maybe_unused]] bool rows_in_op_order() {

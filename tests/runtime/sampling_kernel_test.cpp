@@ -1,5 +1,6 @@
-// GridSample, RoiAlign, Unique, Reduce* with axes as an input, f16 Max/Min/Mod
-// (kernels/sampling.cpp, unique.cpp, reduction.cpp, elementwise.cpp) where the ONNX
+// GridSample, RoiAlign, Unique, MaxUnpool, DFT/STFT, Reduce* with axes as an input, f16
+// Max/Min/Mod (kernels/sampling.cpp, unique.cpp, unpool.cpp, spectral.cpp, reduction.cpp,
+// elementwise.cpp) where the ONNX
 // conformance data is thin: values computed with PyTorch 1.13 / torchvision 0.14
 // (torch.nn.functional.grid_sample, torchvision.ops.roi_align), identities, and hand
 // examples; at 1 and 2 threads.
@@ -244,6 +245,100 @@ TEST(SamplingKernels, F16MaxMinModRunInF32) {
   ASSERT_EQ(md.dtype(), DType::Float16);
   EXPECT_EQ(f(md)[0], 0.5f);
   EXPECT_EQ(f(md)[1], -2.f);
+}
+
+// DFT against the direct sum in double (FFT sizes and others), real and complex input,
+// onesided, dft_length padding and cutting, and inverse(DFT(x)) = x.
+TEST(SpectralKernels, DftMatchesTheDirectSum) {
+  for (std::int64_t n : {1, 2, 7, 8, 12, 16, 64}) {
+    for (bool complex_in : {false, true}) {
+      const std::int64_t len = n + 3, c = complex_in ? 2 : 1;
+      std::vector<float> x(static_cast<std::size_t>(2 * len * 3 * c));  // [2, len, 3, c], axis 1
+      for (std::size_t i = 0; i < x.size(); ++i) x[i] = std::cos(float(i) * 1.3f) + 0.1f * float(i % 5);
+      for (bool onesided : {false, true}) {
+        if (onesided && complex_in) continue;
+        const auto op = make_op("DFT", {"x", "n"}, {"y"}, {{"axis", std::int64_t{1}}, {"onesided", std::int64_t{onesided}}});
+        ThreadPool pool(2);
+        PoolScope scope(&pool);
+        const Tensor y = run1(op, {f32({2, len, 3, c}, x), i64({}, {n})})[0];
+        const std::int64_t bins = onesided ? n / 2 + 1 : n;
+        ASSERT_EQ(y.shape(), (V{2, bins, 3, 2}));
+        const auto got = y.to_float_vector();
+        for (std::int64_t b = 0; b < 2; ++b)
+          for (std::int64_t i = 0; i < 3; ++i)
+            for (std::int64_t k = 0; k < bins; ++k) {
+              double re = 0, im = 0;
+              for (std::int64_t j = 0; j < n; ++j) {  // the first n values (cut from len)
+                const std::size_t at = static_cast<std::size_t>(((b * len + j) * 3 + i) * c);
+                const double xr = x[at], xi = complex_in ? x[at + 1] : 0.0, a = -2 * M_PI * double(j * k) / double(n);
+                re += xr * std::cos(a) - xi * std::sin(a);
+                im += xr * std::sin(a) + xi * std::cos(a);
+              }
+              const std::size_t o = static_cast<std::size_t>(((b * bins + k) * 3 + i) * 2);
+              EXPECT_NEAR(got[o], re, 1e-4 * (1 + std::abs(re))) << "n " << n << " k " << k;
+              EXPECT_NEAR(got[o + 1], im, 1e-4 * (1 + std::abs(im))) << "n " << n << " k " << k;
+            }
+      }
+    }
+  }
+  // inverse(DFT(x)) = x, zero padding past the signal (dft_length 10 > 6)
+  const std::vector<float> x = {1, -2, 3, 0.5f, 4, -1};
+  const Tensor f = run1(make_op("DFT", {"x", "n"}, {"y"}), {f32({1, 6, 1}, x), i64({}, {10})})[0];
+  const Tensor back = run1(make_op("DFT", {"x"}, {"y"}, {{"inverse", std::int64_t{1}}}), {f})[0];
+  std::vector<float> want;
+  for (int j = 0; j < 10; ++j) {
+    want.push_back(j < 6 ? x[static_cast<std::size_t>(j)] : 0.f);
+    want.push_back(0.f);
+  }
+  expect_near(back, {1, 10, 2}, want, 1e-5f);
+}
+
+// STFT frame f = DFT(signal[f * step ...] * window), onesided.
+TEST(SpectralKernels, StftIsTheDftOfEachWindowedFrame) {
+  const std::int64_t len = 50, flen = 12, step = 5;
+  std::vector<float> s(2 * len), w(flen);
+  for (std::size_t i = 0; i < s.size(); ++i) s[i] = std::sin(float(i) * 0.37f) + 0.2f;
+  for (std::size_t i = 0; i < w.size(); ++i) w[i] = 0.5f - 0.5f * std::cos(2 * float(M_PI) * float(i) / float(flen));
+  const Tensor y = run1(make_op("STFT", {"s", "step", "w"}), {f32({2, len, 1}, s), i64({}, {step}), f32({flen}, w)})[0];
+  const std::int64_t frames = 1 + (len - flen) / step, bins = flen / 2 + 1;
+  ASSERT_EQ(y.shape(), (V{2, frames, bins, 2}));
+  const auto got = y.to_float_vector();
+  for (std::int64_t b = 0; b < 2; ++b)
+    for (std::int64_t f = 0; f < frames; ++f) {
+      std::vector<float> frame;
+      for (std::int64_t j = 0; j < flen; ++j)
+        frame.push_back(s[static_cast<std::size_t>(b * len + f * step + j)] * w[static_cast<std::size_t>(j)]);
+      const auto d = run1(make_op("DFT", {"x"}, {"y"}, {{"onesided", std::int64_t{1}}}), {f32({1, flen, 1}, frame)})[0].to_float_vector();
+      for (std::int64_t k = 0; k < bins * 2; ++k)
+        EXPECT_NEAR(got[static_cast<std::size_t>((b * frames + f) * bins * 2 + k)], d[static_cast<std::size_t>(k)], 1e-5f);
+    }
+}
+
+// MaxPool's indices taken back by MaxUnpool: each maximum returns to its place (1-D and
+// 2-D, batch 2, 3 channels), everything else is 0.
+TEST(SpectralKernels, MaxUnpoolPutsMaximaBack) {
+  for (const V& shape : {V{2, 3, 9}, V{2, 3, 6, 8}}) {
+    const std::size_t sp = shape.size() - 2;
+    std::vector<float> x(static_cast<std::size_t>(shape_numel(shape)));
+    for (std::size_t i = 0; i < x.size(); ++i) x[i] = std::sin(float(i) * 2.1f);
+    const V k(sp, 2), st(sp, 2);
+    const auto pool_op = make_op("MaxPool", {"x"}, {"y", "i"}, {{"kernel_shape", k}, {"strides", st}});
+    const auto pooled = run1(pool_op, {f32(shape, x)});
+    const auto unpool = make_op("MaxUnpool", {"y", "i", "shape"}, {"x"}, {{"kernel_shape", k}, {"strides", st}});
+    const Tensor u = run1(unpool, {pooled[0], pooled[1], i64({static_cast<std::int64_t>(shape.size())}, shape)})[0];
+    ASSERT_EQ(u.shape(), shape);
+    const auto got = u.to_float_vector();
+    const auto idx = pooled[1].to_int64_vector();
+    std::vector<float> want(x.size(), 0.f);
+    for (auto j : idx) want[static_cast<std::size_t>(j)] = x[static_cast<std::size_t>(j)];
+    EXPECT_EQ(got, want);
+  }
+  try {
+    run1(make_op("MaxUnpool", {"y", "i"}, {"x"}, {{"kernel_shape", V{2}}}), {f32({1, 1, 2}, {1, 2}), i64({1, 1, 2}, {0, 9})});
+    ADD_FAILURE() << "index 9 of 3 accepted";
+  } catch (const EdgeCompilerError& e) {
+    EXPECT_NE(std::string(e.what()).find("MaxUnpool"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

@@ -66,8 +66,11 @@ EC_KERNEL(ReverseSequence) EC_KERNEL(Dropout)
 // sampling.cpp
 EC_KERNEL(GridSample) EC_KERNEL(RoiAlign)
 
-// unique.cpp
-EC_KERNEL(Unique)
+// unique.cpp, unpool.cpp
+EC_KERNEL(Unique) EC_KERNEL(MaxUnpool)
+
+// spectral.cpp
+EC_KERNEL(DFT) EC_KERNEL(STFT) EC_KERNEL(MelWeightMatrix)
 
 // generators.cpp
 EC_KERNEL(ConstantOfShape) EC_KERNEL(Range) EC_KERNEL(HannWindow) EC_KERNEL(HammingWindow)
