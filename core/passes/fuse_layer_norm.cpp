@@ -141,7 +141,7 @@ class FuseLayerNorm final : public Pass {
   // The reduced axes of a keepdims ReduceMean as negative axes when they are
   // exactly the trailing ones ({-k, ..., -1}); empty otherwise.
   static std::vector<std::int64_t> trailing_axes(const ir::Operation& rm, const ir::Tensor& x) {
-    if (rm.attr_int("keepdims", 1) != 1) return {};
+    if (rm.attr_int("keepdims", 1) != 1 || rm.inputs.size() != 1) return {};  // not run-time axes
     auto axes = rm.attr_ints("axes");
     if (axes.empty()) return {};
     const bool rank_known = x.shape.rank_known;

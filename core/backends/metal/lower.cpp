@@ -934,6 +934,7 @@ void lower_global_pool(Builder& b, const ir::Operation& op) {
 }
 
 void lower_reduce(Builder& b, const ir::Operation& op) {
+  if (op.inputs.size() > 1 && !op.inputs[1].empty()) no_form(op, "axes computed at run time");
   auto axes = op.attr_ints("axes");
   if (axes.empty()) {
     if (op.attr_int("noop_with_empty_axes", 0)) {

@@ -2583,6 +2583,7 @@ void Writer::write_op(const ir::Operation& op) {
       return;
     }
     case K::ReduceMean: case K::ReduceSum: case K::ReduceMax: case K::ReduceMin: case K::ReduceProd: {
+      if (op.inputs.size() > 1 && !op.inputs[1].empty()) unsupported(op, "axes computed at run time");
       auto axes = op.attr_ints("axes");
       if (axes.empty()) {
         if (op.attr_int("noop_with_empty_axes", 0)) unsupported(op, "noop_with_empty_axes");

@@ -225,7 +225,9 @@ class Importer {
   void normalise(ir::Operation& op);
   std::optional<std::vector<std::int64_t>> constant_ints(const std::string& tensor) const;
   std::string add_int_constant(const std::string& base, const std::vector<std::int64_t>& v);
-  void axes_input_to_attribute(ir::Operation& op, std::size_t index, const std::string& attr);
+  // runtime_ok: a computed (non-constant) input stays an input instead of being refused.
+  void axes_input_to_attribute(ir::Operation& op, std::size_t index, const std::string& attr,
+                               bool runtime_ok = false);
   std::string unique_op_name(const onnx::NodeProto& node, std::size_t index);
 
   std::string path_;
@@ -594,12 +596,14 @@ std::string Importer::add_int_constant(const std::string& base, const std::vecto
 }
 
 // Moves a constant axes-like input into an ints attribute (absent input = no attribute).
+// Reductions keep a computed axes input as their second input (ONNX Runtime runs it).
 void Importer::axes_input_to_attribute(ir::Operation& op, std::size_t index,
-                                       const std::string& attr) {
+                                       const std::string& attr, bool runtime_ok) {
   if (op.inputs.size() <= index) return;
   const std::string in = op.inputs[index];
   if (!in.empty()) {
     auto v = constant_ints(in);
+    if (!v && runtime_ok) return;  // stays an input (the op's kernel reads it)
     if (!v)
       unsupported(op.op_type,
                   "its '" + attr + "' input '" + in +
@@ -618,12 +622,12 @@ void Importer::normalise(ir::Operation& op) {
   using K = ir::OpKind;
   switch (op.kind) {
     case K::ReduceSum:
-      if (opset_ >= 13) axes_input_to_attribute(op, 1, "axes");
+      if (opset_ >= 13) axes_input_to_attribute(op, 1, "axes", true);
       break;
     case K::ReduceMean: case K::ReduceMax: case K::ReduceMin: case K::ReduceProd:
     case K::ReduceL1: case K::ReduceL2: case K::ReduceLogSum: case K::ReduceLogSumExp:
     case K::ReduceSumSquare:
-      if (opset_ >= 18) axes_input_to_attribute(op, 1, "axes");
+      if (opset_ >= 18) axes_input_to_attribute(op, 1, "axes", true);
       break;
     case K::Squeeze: case K::Unsqueeze:
       if (opset_ < 13) {  // axes attribute -> constant input

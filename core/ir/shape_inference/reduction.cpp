@@ -11,7 +11,16 @@ void infer_reduce(InferContext& ctx) {
   const Operation& op = ctx.op();
   const auto r = static_cast<std::int64_t>(x.rank());
   const bool keep = op.attr_int("keepdims", 1) != 0;
-  const auto axes_attr = op.attr_ints("axes");
+  std::vector<std::int64_t> axes_attr = op.attr_ints("axes");
+  if (op.inputs.size() > 1 && !op.inputs[1].empty()) {  // axes computed at run time
+    const auto v = ctx.ints(1);
+    if (!v) {
+      if (keep) ctx.set(0, unknown_dims(x.rank()), ctx.dtype(0));
+      else ctx.set(0, Shape::unknown_rank(), ctx.dtype(0));
+      return;
+    }
+    axes_attr = *v;
+  }
   if (axes_attr.empty() && op.attr_int("noop_with_empty_axes", 0) != 0) {
     ctx.set(0, x, ctx.dtype(0));
     return;

@@ -5,8 +5,39 @@
 
 #include "core/runtime/kernels/common.h"
 #include "core/runtime/thread_pool.h"
+#include "core/util/half.h"
 
 namespace ec::runtime::kernels {
+namespace {
+
+// f16 operands (the runtime has no f16 arithmetic): widened to f32, `kernel` run there and
+// its result rounded back to f16. Exact for Max, Min and fmod, whose f32 results of f16
+// values are f16 values.
+template <typename F>
+Outputs via_f32_if_f16(Inputs x, F&& kernel) {
+  const bool f16 = std::any_of(x.begin(), x.end(), [](const Tensor& t) { return t.dtype() == DType::Float16; });
+  if (!f16) return kernel(x);
+  std::vector<Tensor> wide;
+  for (const Tensor& t : x) {
+    if (t.dtype() != DType::Float16) {
+      wide.push_back(t);
+      continue;
+    }
+    Tensor w = Tensor::uninitialized(DType::Float32, t.shape());
+    const auto* h = t.data<std::uint16_t>();
+    for (std::int64_t i = 0; i < t.numel(); ++i) w.mutable_data<float>()[i] = util::half_to_float(h[i]);
+    wide.push_back(std::move(w));
+  }
+  Outputs y = kernel(Inputs(wide));
+  if (y.empty() || y[0].dtype() != DType::Float32) return y;
+  Tensor h = Tensor::uninitialized(DType::Float16, y[0].shape());
+  for (std::int64_t i = 0; i < h.numel(); ++i)
+    h.mutable_data<std::uint16_t>()[i] = util::float_to_half(y[0].data<float>()[i]);
+  y[0] = std::move(h);
+  return y;
+}
+
+}  // namespace
 
 Shape broadcast_shapes(const Shape& a, const Shape& b) {
   const std::size_t r = std::max(a.size(), b.size());
@@ -287,9 +318,9 @@ Outputs kernel_Pow(const ir::Operation&, Inputs x) {
 }
 
 // fmod=1: sign of the dividend (C fmod); fmod=0: sign of the divisor (Python %).
-Outputs kernel_Mod(const ir::Operation& op, Inputs x) {
+Outputs kernel_Mod(const ir::Operation& op, Inputs in) {
   const bool use_fmod = attr_int(op, "fmod", 0) != 0;
-  return arith(x, [use_fmod](auto a, auto b) {
+  return via_f32_if_f16(in, [&](Inputs x) { return arith(x, [use_fmod](auto a, auto b) {
     using T = decltype(a);
     if constexpr (std::is_floating_point_v<T>) {
       T r = std::fmod(a, b);
@@ -306,20 +337,20 @@ Outputs kernel_Mod(const ir::Operation& op, Inputs x) {
         return static_cast<T>(a % b);
       }
     }
-  });
+  }); });
 }
 
-Outputs kernel_Max(const ir::Operation&, Inputs x) {
-  return fold(x, [](auto a, auto b) {
+Outputs kernel_Max(const ir::Operation&, Inputs in) {
+  return via_f32_if_f16(in, [](Inputs x) { return fold(x, [](auto a, auto b) {
     if constexpr (std::is_floating_point_v<decltype(a)>) if (std::isnan(a) || std::isnan(b)) return a + b;
     return a > b ? a : b;
-  });
+  }); });
 }
-Outputs kernel_Min(const ir::Operation&, Inputs x) {
-  return fold(x, [](auto a, auto b) {
+Outputs kernel_Min(const ir::Operation&, Inputs in) {
+  return via_f32_if_f16(in, [](Inputs x) { return fold(x, [](auto a, auto b) {
     if constexpr (std::is_floating_point_v<decltype(a)>) if (std::isnan(a) || std::isnan(b)) return a + b;
     return a < b ? a : b;
-  });
+  }); });
 }
 Outputs kernel_Sum(const ir::Operation&, Inputs x) { return fold(x, kAdd); }
 // mean = (x0 + x1 + ... + xn-1) / n

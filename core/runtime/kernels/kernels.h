@@ -33,6 +33,9 @@ EC_KERNEL(Softmax) EC_KERNEL(LogSoftmax) EC_KERNEL(Hardmax)
 // conv.cpp
 EC_KERNEL(Conv) EC_KERNEL(ConvTranspose)
 
+// integer_ops.cpp (exact int32 products) and qlinear.cpp (ONNX Runtime's QOperator format)
+EC_KERNEL(ConvInteger) EC_KERNEL(MatMulInteger) EC_KERNEL(QLinearConv) EC_KERNEL(QLinearMatMul)
+
 // linear.cpp
 EC_KERNEL(Gemm) EC_KERNEL(MatMul) EC_KERNEL(FullyConnected) EC_KERNEL(Einsum) EC_KERNEL(Det)
 
@@ -59,6 +62,15 @@ EC_KERNEL(Expand) EC_KERNEL(Shape) EC_KERNEL(Size) EC_KERNEL(Identity) EC_KERNEL
 EC_KERNEL(CastLike) EC_KERNEL(DepthToSpace) EC_KERNEL(SpaceToDepth) EC_KERNEL(Resize)
 EC_KERNEL(Compress) EC_KERNEL(Trilu) EC_KERNEL(OneHot) EC_KERNEL(NonZero) EC_KERNEL(EyeLike)
 EC_KERNEL(ReverseSequence) EC_KERNEL(Dropout)
+
+// sampling.cpp
+EC_KERNEL(GridSample) EC_KERNEL(RoiAlign)
+
+// unique.cpp, unpool.cpp
+EC_KERNEL(Unique) EC_KERNEL(MaxUnpool)
+
+// spectral.cpp
+EC_KERNEL(DFT) EC_KERNEL(STFT) EC_KERNEL(MelWeightMatrix)
 
 // generators.cpp
 EC_KERNEL(ConstantOfShape) EC_KERNEL(Range) EC_KERNEL(HannWindow) EC_KERNEL(HammingWindow)

@@ -1,4 +1,4 @@
-// Reductions (axes as an attribute), ArgMax/ArgMin, CumSum, TopK.
+// Reductions (axes as an attribute or a run-time input), ArgMax/ArgMin, CumSum, TopK.
 #include <limits>
 #include <numeric>
 #include <type_traits>
@@ -102,7 +102,8 @@ bool reduce_run_f32(const float* x, std::int64_t outer, std::int64_t r, std::int
 Outputs reduce(const ir::Operation& op, Inputs x, Red kind) {
   const Tensor& X = x[0];
   const auto rank = static_cast<std::int64_t>(X.rank());
-  auto axes = attr_ints(op, "axes");
+  // Axes: the attribute, or the second input when the model computes them (ONNX opset 13/18).
+  auto axes = in(x, 1).defined() ? in(x, 1).to_int64_vector() : attr_ints(op, "axes");
   const bool keep = attr_int(op, "keepdims", 1) != 0;
   if (axes.empty() && attr_int(op, "noop_with_empty_axes", 0) != 0) return {X};
   std::vector<bool> reduced(X.rank(), axes.empty());
