@@ -976,6 +976,32 @@ void check_control_flow_bodies(const onnx::GraphProto& g, const std::string& pat
 // declared length of 2^31 made it allocate 8 GB. Ranks beyond kMaxShapeLength are refused.
 constexpr std::int64_t kMaxShapeLength = 64;
 
+// libonnx's RNN/GRU/LSTM inference reads dims 0-2 of X, W and R without checking their
+// rank (a GRU whose X is declared 1-D was a SEGV in RNNShapeInference1: fuzz finding).
+void check_recurrent_ranks(const onnx::GraphProto& g, const std::string& path) {
+  std::unordered_map<std::string, int> rank;
+  auto add = [&](const onnx::ValueInfoProto& vi) {
+    if (vi.type().has_tensor_type() && vi.type().tensor_type().has_shape())
+      rank[vi.name()] = vi.type().tensor_type().shape().dim_size();
+  };
+  for (const auto& vi : g.input()) add(vi);
+  for (const auto& vi : g.value_info()) add(vi);
+  for (const auto& t : g.initializer()) rank[t.name()] = t.dims_size();
+  for (int i = 0; i < g.node_size(); ++i) {
+    const auto& node = g.node(i);
+    if (!is_default_domain(node.domain()) ||
+        (node.op_type() != "RNN" && node.op_type() != "GRU" && node.op_type() != "LSTM"))
+      continue;
+    for (int at = 0; at < 3 && at < node.input_size(); ++at) {
+      const auto it = rank.find(node.input(at));
+      if (it != rank.end() && it->second != 3)
+        refuse(path, "node '" + excerpt(node.name().empty() ? node.op_type() + "_" + std::to_string(i) : node.name()) +
+                         "' (" + node.op_type() + "): input '" + excerpt(node.input(at)) + "' is declared " +
+                         std::to_string(it->second) + "-D; X, W and R must be 3-D");
+    }
+  }
+}
+
 void check_shape_input_lengths(const onnx::GraphProto& g, const std::string& path) {
   std::unordered_map<std::string, std::int64_t> length;  // 1-D tensors' declared lengths
   auto add = [&](const onnx::ValueInfoProto& vi) {
@@ -1392,6 +1418,7 @@ ir::Graph OnnxFrontend::open(const std::string& path, const OpenOptions& opts) c
   check_control_flow_bodies(model.graph(), path);
   check_function_calls(model, path);
   check_shape_input_lengths(model.graph(), path);
+  check_recurrent_ranks(model.graph(), path);
   check_layer_norm_axes(model.graph(), path);
   precheck_ops(model, opts, opset);
 
