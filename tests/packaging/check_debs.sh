@@ -53,12 +53,14 @@ extra=$(cd "$root" && find . -type f | grep -v -E '^\./usr/(bin|lib|share)/' || 
 ! (cd "$root" && find . -type f | grep -q -E '_tests?$|/bench/') || fail "test or benchmark files in the packages"
 echo "files: $(cd "$root" && find . -type f | wc -l) (the expected ${#expect[@]} present)"
 
-# No path of the build folder inside any installed file (nothing may look there at run
-# time). The source folder may appear in assert() messages (__FILE__): reported, not fatal.
+# No path of the build or source folder inside any installed file: nothing may look there
+# at run time, and __FILE__ in assert messages is mapped to relative paths by the top-level
+# CMakeLists (-fmacro-prefix-map). A build through ccache with base_dir set compiles with
+# relative paths anyway; a plain build (CI) is where this check bites.
 hits=$(grep -rl --binary-files=text -F "$build" "$root" || true)
 [ -z "$hits" ] || fail "installed files name the build folder $build: $hits"
 src_hits=$(grep -rl --binary-files=text -F "$src/" "$root" | sed "s|$root||" | tr '\n' ' ' || true)
-[ -z "$src_hits" ] || echo "note: the source folder appears (assert messages) in: $src_hits"
+[ -z "$src_hits" ] || fail "installed files name the source folder $src: $src_hits"
 
 # The CLI from the unpacked root: version, the installed sample, its man page and completion.
 cli=$root/usr/bin/edgecompile
