@@ -28,7 +28,8 @@ struct Step {
 };
 
 // Gelu has a TFLite builtin (GELU): its tanh form is the Coral backend's override.
-constexpr std::array<Step, 20> kSteps{{
+constexpr std::array<Step, 24> kSteps{{
+    {"integer_ops", &decompose::integer_ops},
     {"recurrent", &decompose::recurrent_unless_sequence_op},
     {"layer_norm", &decompose::layer_norm},
     {"batch_norm", &decompose::batch_norm},
@@ -40,7 +41,10 @@ constexpr std::array<Step, 20> kSteps{{
     {"gemm", &decompose::gemm},
     {"variadic", &decompose::variadic},
     {"dropout", &decompose::dropout},
+    {"compress", &decompose::compress_as_gather},
+    {"center_crop_pad", &decompose::center_crop_pad},
     {"depth_to_space_crd", &decompose::depth_to_space_crd},
+    {"lp_pool", &decompose::lp_pool},
     {"one_d", &decompose::one_d_as_two_d},
     {"pool_3d", &decompose::pool_3d},
     {"dilated_conv_transpose", &decompose::dilated_conv_transpose},
@@ -67,7 +71,10 @@ class LegaliseTflite final : public Pass {
            "(Split, Conv, Concat); dilated ConvTranspose with a dilated kernel; HardSigmoid as relu6(6a x + 6b) / 6; "
            "Erf by its Abramowitz-Stegun polynomial (1.5e-7); Softplus, Softsign, Mish, Elu, Selu, Celu and "
            "ThresholdedRelu from Relu, Exp, Log, ELU, Min and Sign; Tan, Sinh, Cosh, Asinh, Acosh and Atanh by "
-           "Sin / Cos / Exp / Log / Sqrt forms. An op of such a kind it cannot rewrite is left, with a note.";
+           "Sin / Cos / Exp / Log / Sqrt forms; LpPool and GlobalLpPool as the p-th root of an AveragePool (ReduceSum) of "
+           "|x|^p; Compress with a constant condition as Gather; CenterCropPad as Slice and Pad; Atan by a range-reduced polynomial (2e-8), Asin and Acos through it; ONNX "
+           "Runtime's QLinearConv, QLinearMatMul, ConvInteger, MatMulInteger and DynamicQuantizeLinear as float ops "
+           "between DequantizeLinear / QuantizeLinear or Casts. An op of such a kind it cannot rewrite is left, with a note.";
   }
   std::span<const StatisticSpec> statistics() const override { return kStats; }
 

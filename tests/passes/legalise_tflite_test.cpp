@@ -230,5 +230,78 @@ TEST(LegaliseTflite, DepthToSpaceCrd) {
   });
 }
 
+TEST(LegaliseTflite, LpPoolPaddedStridedAndGlobal) {
+  ir::Graph g = ir::parse(R"(graph "g" {
+  input %x : f32[1,3,5,6]
+  input %z : f32[2,4,7]
+  %a = LpPool(%x) {kernel_shape = [2,3], p = 3, pads = [1,0,0,1], strides = [2,1]} : f32[1,3,3,5]
+  %b = GlobalLpPool(%x) {p = 2} : f32[1,3,1,1]
+  %c = LpPool(%z) {kernel_shape = [3], p = 1, strides = [2]} : f32[2,4,3]
+  output %a
+  output %b
+  output %c
+})");
+  expect_legalised(g, [](const ir::Operation& op) {
+    return op.kind == ir::OpKind::LpPool || op.kind == ir::OpKind::GlobalLpPool;
+  });
+}
+
+TEST(LegaliseTflite, Compress) {
+  ir::Graph g = ir::parse(R"(graph "g" {
+  input %w : f32[3,4]
+  const %c : bool[4] = hex"01000101"
+  %p = Compress(%w, %c) {axis = 1} : f32[3,3]
+  %q = Compress(%w, %c) : f32[3]
+  output %p
+  output %q
+})");
+  expect_legalised(g, ir::OpKind::Compress);
+}
+
+// The CPU runtime has no CenterCropPad kernel: the legalised graph is checked against
+// the op's definition (the window starts at (in - out) / 2; padding puts (out - in) / 2
+// zeros before).
+TEST(LegaliseTflite, CenterCropPadCropsOneAxisAndPadsAnother) {
+  ir::Graph g = ir::parse(R"(graph "g" {
+  input %x : f32[2,5,4]
+  const %s : i64[2] = hex"03000000000000000700000000000000"
+  %y = CenterCropPad(%x, %s) {axes = [1,2]} : f32[2,3,7]
+  output %y
+})");
+  PassManager pm = make_pipeline({"LegaliseTflite"});
+  pm.run(g);
+  for (const auto& op : g.ops) EXPECT_NE(op.kind, ir::OpKind::CenterCropPad);
+  runtime::Tensor x(ir::DType::Float32, {2, 5, 4});
+  for (std::int64_t i = 0; i < x.numel(); ++i) x.mutable_data<float>()[i] = static_cast<float>(i + 1);
+  const runtime::Tensor y = run(g, {{"x", x}}).at("y");
+  ASSERT_EQ(y.shape(), (std::vector<std::int64_t>{2, 3, 7}));
+  for (std::int64_t b = 0; b < 2; ++b)
+    for (std::int64_t i = 0; i < 3; ++i)
+      for (std::int64_t j = 0; j < 7; ++j) {
+        const std::int64_t src = j - 1;  // one zero column before (7 - 4) / 2 = 1
+        const float want = src >= 0 && src < 4 ? static_cast<float>(b * 20 + (i + 1) * 4 + src + 1) : 0.f;
+        EXPECT_EQ(y.data<float>()[(b * 3 + i) * 7 + j], want) << b << "," << i << "," << j;
+      }
+  EXPECT_NO_THROW(backends::tflite::save_tflite(backends::tflite::prepare_for_tflite(g, {})));
+}
+
+TEST(LegaliseTflite, InverseTrigonometryOverTheirDomains) {
+  ir::Graph g = ir::parse(R"(graph "g" {
+  input %x : f32[4,6]
+  const %k : f32[] = hex"0000a040"
+  %t = Tanh(%x) : f32[4,6]
+  %a = Asin(%t) : f32[4,6]
+  %b = Acos(%t) : f32[4,6]
+  %m = Mul(%x, %k) : f32[4,6]
+  %c = Atan(%m) : f32[4,6]
+  output %a
+  output %b
+  output %c
+})");
+  expect_legalised(g, [](const ir::Operation& op) {
+    return op.kind == ir::OpKind::Asin || op.kind == ir::OpKind::Acos || op.kind == ir::OpKind::Atan;
+  });
+}
+
 }  // namespace
 }  // namespace ec::passes

@@ -2,7 +2,8 @@
 """Fault injection on every writer of the CLI (issue 36): a disk that fills up
 mid-write (an LD_PRELOAD shim, write_fault.c, makes write() fail with ENOSPC after
 N bytes), a process killed mid-write (the shim raises SIGKILL after N bytes), and a
-read-only folder (skipped when running as root, which ignores permissions).
+read-only folder (as root, which ignores folder permissions, the CLI runs as the
+unprivileged user `nobody` through util-linux's setpriv for that case).
 
 What must hold for each: the file that was there before is left byte for byte, or
 the complete new one is there - never a half-written file; a refused write gives
@@ -128,22 +129,43 @@ def main():
         else:
             print(f"ok: {writer}: without faults the new output replaces the old one")
 
-        # A read-only folder: refused in one line, the old file kept.
+        # A read-only folder: refused in one line, the old file kept. Root ignores folder
+        # permissions, so as root the CLI runs as `nobody` (setpriv) on a tree it owns.
+        as_user = []
         if os.geteuid() == 0:
-            print(f"skipped: {writer}: read-only folder (running as root, which ignores folder permissions)")
+            setpriv = shutil.which("setpriv")
+            if not setpriv:
+                print(f"skipped: {writer}: read-only folder (running as root and util-linux's setpriv is missing)")
+                continue_ro = False
+            else:
+                as_user = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"]
+                continue_ro = True
         else:
+            continue_ro = True
+        if continue_ro:
             old = plant_old(path)
             folder = os.path.dirname(path)
+            renv = dict(env)
+            if as_user:
+                home = os.path.join(d, "home")
+                os.makedirs(home, exist_ok=True)
+                renv.update(HOME=home, XDG_DATA_HOME=home, XDG_CONFIG_HOME=home, XDG_CACHE_HOME=home)
+                for r, dirs, files in os.walk(d):
+                    for n in [r] + [os.path.join(r, f) for f in dirs + files]:
+                        os.chown(n, 65534, 65534)
+                os.chmod(d, 0o755)
             os.chmod(folder, 0o555)
             try:
-                p = subprocess.run([exe] + args, cwd=d, capture_output=True, env=env, timeout=300)
+                p = subprocess.run(as_user + [exe] + args, cwd=d, capture_output=True, env=renv, timeout=300)
             finally:
                 os.chmod(folder, 0o755)
             err = p.stderr.decode("utf-8", "replace").strip()
+            err = "\n".join(l for l in err.splitlines() if "no --input given" not in l)
+            who = " (as nobody)" if as_user else ""
             if p.returncode != 1 or len(err.splitlines()) != 1 or snapshot(path) != old:
-                failed.append(f"{writer}: read-only folder: exit {p.returncode}, old kept {snapshot(path) == old}: {err[:300]!r}")
+                failed.append(f"{writer}: read-only folder{who}: exit {p.returncode}, old kept {snapshot(path) == old}: {err[:300]!r}")
             else:
-                print(f"ok: {writer}: read-only folder: {err}")
+                print(f"ok: {writer}: read-only folder{who}: {err}")
     for f in failed:
         print("FAIL " + f)
     return 1 if failed else 0

@@ -99,13 +99,17 @@ tfl::ActivationFunctionType legal_activation(tfl::ActivationFunctionType act, co
   return act;
 }
 
+// The attribute prepare_for_tflite leaves on an op LegaliseTflite could not rewrite: why.
+constexpr std::string_view kLegaliseNote = "legalise_note";
+
 class Writer {
  public:
   Writer(const ir::Graph& g, const TfliteWriteOptions& o) : g_(g), opts_(o) {}
   std::string write();
 
  private:
-  [[noreturn]] void unsupported(const ir::Operation& op, const std::string& why = {}) const {
+  [[noreturn]] void unsupported(const ir::Operation& op, std::string why = {}) const {
+    if (why.empty()) why = op.attr_string(std::string(kLegaliseNote), "");
     throw UnsupportedOpError(op.op_type + (why.empty() ? "" : " (" + why + ")"), "the TFLite writer",
                              "it has no TFLite form here", "op '" + (op.name.empty() ? op.op_type : op.name) + "'");
   }
@@ -2928,7 +2932,15 @@ ir::Graph prepare_for_tflite(ir::Graph g, const TfliteWriteOptions& opts) {
     passes::PassManagerOptions po;
     po.record_diffs = false;
     auto pm = passes::make_pipeline(names, po);
-    pm.run(g);
+    const passes::PipelineReport report = pm.run(g);
+    // Why LegaliseTflite left an op of a kind it rewrites (runtime weights, say): the
+    // writer's refusal of that op then says so instead of "no TFLite form".
+    for (const auto& rec : report.passes) {
+      if (rec.pass != "LegaliseTflite") continue;
+      for (const auto& d : rec.diagnostics)
+        for (auto& op : g.ops)
+          if (!d.op.empty() && op.name == d.op) op.attributes[std::string(kLegaliseNote)] = d.message;
+    }
   }
   if (!from_tflite) {
     // int64 inputs (token ids) are int32 in the file, as TFLite's converter writes them

@@ -1445,6 +1445,73 @@ void Reader::import_op(int index) {
     // ONNX's Mod (fmod 0) takes the divisor's sign, as FLOOR_MOD does (the writer normalises
     // runtime Gather indices with it)
     case B::FLOOR_MOD: need(2, 1); emit("Mod", {in(op, 0), in(op, 1)}, {y}); return;
+    // More builtins the writer makes of ONNX ops, read back as those ops.
+    case B::FLOOR_DIV: {
+      need(2, 1);
+      auto tmp = [&](const std::string& base) {  // an intermediate shaped as the output
+        ir::Tensor v = t(y);
+        v.name = fresh(base);
+        v.data.reset();
+        v.quant.reset();
+        const std::string n = v.name;
+        graph_.add_tensor(std::move(v));
+        return n;
+      };
+      if (ir::dtype_is_float(t(in(op, 0)).dtype)) {
+        const std::string q = tmp(y + "/quotient");
+        emit("Div", {in(op, 0), in(op, 1)}, {q});
+        emit("Floor", {q}, {y}, y);
+        return;
+      }
+      // integers: a - floor_mod(a, b) is a multiple of b, so ONNX's truncating Div is exact
+      const std::string m = tmp(y + "/mod"), d = tmp(y + "/multiple");
+      emit("Mod", {in(op, 0), in(op, 1)}, {m});
+      emit("Sub", {in(op, 0), m}, {d});
+      emit("Div", {d, in(op, 1)}, {y}, y);
+      return;
+    }
+    case B::FILL: need(2, 1); emit("Expand", {in(op, 1), add_i64(y + "/shape", const_ints(op, 0, what + " dims"))}, {y}); return;
+    case B::REVERSE_SEQUENCE: {
+      need(2, 1);
+      const auto* o = op->builtin_options_as_ReverseSequenceOptions();
+      const std::int64_t time = o ? o->seq_dim() : 0, batch = o ? o->batch_dim() : 0;
+      if (!((time == 0 && batch == 1) || (time == 1 && batch == 0))) return opaque(bname);  // ONNX: axes 0 and 1 only
+      ir::Tensor lens = t(in(op, 1));
+      lens.name = fresh(in(op, 1) + "/int64");
+      lens.dtype = ir::DType::Int64;
+      lens.data.reset();
+      const std::string l64 = lens.name;
+      graph_.add_tensor(std::move(lens));
+      emit("Cast", {in(op, 1)}, {l64}).attributes["to"] = std::string(ir::dtype_name(ir::DType::Int64));
+      auto& r = emit("ReverseSequence", {in(op, 0), l64}, {y}, y);
+      r.attributes["time_axis"] = time;
+      r.attributes["batch_axis"] = batch;
+      return;
+    }
+    case B::ONE_HOT: {
+      // (indices, depth, on_value, off_value): ONNX's OneHot takes [off, on] as one tensor
+      need(4, 1);
+      const auto* o = op->builtin_options_as_OneHotOptions();
+      std::vector<std::string> parts;
+      for (std::size_t i : {std::size_t{3}, std::size_t{2}}) {
+        ir::Tensor v = t(in(op, i));
+        v.name = fresh(in(op, i) + "/as_1d");
+        v.data.reset();
+        v.shape = ir::Shape::of({1});
+        parts.push_back(v.name);
+        graph_.add_tensor(std::move(v));
+        emit("Reshape", {in(op, i), add_i64(y + "/one", {1})}, {parts.back()});
+      }
+      ir::Tensor values = t(in(op, 2));
+      values.name = fresh(y + "/values");
+      values.data.reset();
+      values.shape = ir::Shape::of({2});
+      const std::string vn = values.name;
+      graph_.add_tensor(std::move(values));
+      emit("Concat", parts, {vn}).attributes["axis"] = std::int64_t{0};
+      emit("OneHot", {in(op, 0), in(op, 1), vn}, {y}, y).attributes["axis"] = std::int64_t{o ? o->axis() : -1};
+      return;
+    }
     default: return opaque(bname);
   }
 }

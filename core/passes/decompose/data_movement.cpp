@@ -73,3 +73,74 @@ std::size_t dropout(ir::Graph& g, std::size_t index, std::string* why) {
 }
 
 }  // namespace ec::passes::decompose
+
+namespace ec::passes::decompose {
+
+std::size_t compress_as_gather(ir::Graph& g, std::size_t index, std::string* why) {
+  const ir::Operation op = g.ops[index];
+  if (op.kind != K::Compress || op.inputs.size() < 2 || op.outputs.empty()) return 0;
+  const ir::Tensor* x = g.find_tensor(op.inputs[0]);
+  const ir::Tensor* c = g.find_tensor(op.inputs[1]);
+  if (!x || !c || !c->is_constant() || c->dtype != ir::DType::Bool)
+    return detail::refuse(why, "Compress with a condition computed at run time (TFLite has no op with a data-dependent shape here)");
+  const auto xs = detail::static_shape(g, op.inputs[0]);
+  if (!xs) return detail::refuse(why, "Compress of a tensor of unknown shape");
+  const auto bytes = c->data->bytes();
+  std::vector<std::int64_t> keep;
+  for (std::size_t i = 0; i < bytes.size(); ++i)
+    if (bytes[i] != std::byte{0}) keep.push_back(static_cast<std::int64_t>(i));
+  if (keep.empty()) return detail::refuse(why, "Compress that keeps nothing (an empty output)");
+  OpBuilder b(g, detail::base_of(op));
+  std::string v = op.inputs[0];
+  std::int64_t axis = 0;
+  if (const ir::Attribute* a = op.attr("axis")) {
+    axis = std::get<std::int64_t>(*a);
+    if (axis < 0) axis += static_cast<std::int64_t>(xs->size());
+  } else {  // no axis: over the flattened input
+    std::int64_t n = 1;
+    for (const std::int64_t d : *xs) n *= d;
+    v = b.reshape(v, {n}, x->dtype, x->quant);
+  }
+  b.op(K::Gather, {v, b.i64("indices", keep)}, {op.outputs[0]}, {{"axis", axis}}, op.name);
+  return detail::finish(g, index, b);
+}
+
+std::size_t center_crop_pad(ir::Graph& g, std::size_t index, std::string* why) {
+  const ir::Operation op = g.ops[index];
+  if (op.kind != K::CenterCropPad || op.inputs.size() < 2 || op.outputs.empty()) return 0;
+  const ir::Tensor* x = g.find_tensor(op.inputs[0]);
+  const ir::Tensor* s = g.find_tensor(op.inputs[1]);
+  const auto xs = detail::static_shape(g, op.inputs[0]);
+  if (!x || !xs || !s || !s->is_constant() || s->dtype != ir::DType::Int64)
+    return detail::refuse(why, "CenterCropPad needs a static input shape and a constant target shape");
+  const auto target = s->data->as<std::int64_t>();
+  const std::int64_t rank = static_cast<std::int64_t>(xs->size());
+  std::vector<std::int64_t> axes = op.attr_ints("axes");
+  if (axes.empty())
+    for (std::int64_t d = 0; d < rank; ++d) axes.push_back(d);
+  if (axes.size() != target.size()) return detail::refuse(why, "CenterCropPad whose shape and axes differ in length");
+  std::vector<std::int64_t> starts, ends, slice_axes, pads(2 * static_cast<std::size_t>(rank), 0);
+  for (std::size_t i = 0; i < axes.size(); ++i) {
+    const std::int64_t a = axes[i] < 0 ? axes[i] + rank : axes[i];
+    if (a < 0 || a >= rank) return detail::refuse(why, "CenterCropPad with an axis out of range");
+    const std::int64_t in = (*xs)[static_cast<std::size_t>(a)], out = target[i];
+    if (out < in) {  // crop: the window starts at (in - out) / 2
+      starts.push_back((in - out) / 2);
+      ends.push_back((in - out) / 2 + out);
+      slice_axes.push_back(a);
+    } else if (out > in) {  // pad: (out - in) / 2 before, the rest after
+      pads[static_cast<std::size_t>(a)] = (out - in) / 2;
+      pads[static_cast<std::size_t>(a + rank)] = out - in - (out - in) / 2;
+    }
+  }
+  OpBuilder b(g, detail::base_of(op));
+  std::string v = op.inputs[0];
+  const bool pad = std::any_of(pads.begin(), pads.end(), [](std::int64_t p) { return p != 0; });
+  if (!starts.empty())
+    v = b.op1(K::Slice, {v, b.i64("starts", starts), b.i64("ends", ends), b.i64("axes", slice_axes)}, {}, x->dtype, x->quant);
+  if (pad) v = b.op1(K::Pad, {v, b.i64("pads", pads)}, {{"mode", std::string("constant")}}, x->dtype, x->quant);
+  detail::emit_as(b, v, op.outputs[0]);
+  return detail::finish(g, index, b);
+}
+
+}  // namespace ec::passes::decompose

@@ -89,7 +89,8 @@ std::size_t gemm(ir::Graph& g, std::size_t index, std::string* why);
 /// (Sum, Mean): chains of Add / Max / Min, Mul by 1/n for Mean. Any dtype but quantised;
 /// Mean float.
 std::size_t variadic(ir::Graph& g, std::size_t index, std::string* why);
-/// Tan, Sinh, Cosh, Asinh, Acosh, Atanh by Sin / Cos / Exp / Log / Sqrt forms. float.
+/// Tan, Sinh, Cosh, Asinh, Acosh, Atanh by Sin / Cos / Exp / Log / Sqrt forms; Atan by a
+/// polynomial on [0, 1] with range reduction (2e-8), Asin and Acos through it. float.
 std::size_t trigonometric(ir::Graph& g, std::size_t index, std::string* why);
 
 // data_movement.cpp
@@ -133,5 +134,26 @@ std::size_t global_pool_as_reduce(ir::Graph& g, std::size_t index, std::string* 
 std::string tflite_sequence_lstm_refusal(const ir::Graph& g, const ir::Operation& op);
 /// recurrent(), except that an LSTM TFLite's sequence op expresses stays whole.
 std::size_t recurrent_unless_sequence_op(ir::Graph& g, std::size_t index, std::string* why);
+
+// lp_pool.cpp
+/// LpPool / GlobalLpPool as |x|^p (Abs, Mul or Pow), AveragePool counting padding times
+/// the window's taps (ReduceSum for the global form), and the p-th root. float.
+std::size_t lp_pool(ir::Graph& g, std::size_t index, std::string* why);
+
+// data_movement.cpp (more)
+/// Compress with a constant condition as Gather of the kept indices (over the flattened
+/// input without an axis). Any dtype.
+std::size_t compress_as_gather(ir::Graph& g, std::size_t index, std::string* why);
+/// CenterCropPad with a static input and a constant shape as Slice (crop, centred) and Pad
+/// (zeros, centred). Any dtype.
+std::size_t center_crop_pad(ir::Graph& g, std::size_t index, std::string* why);
+
+// integer_ops.cpp
+/// ONNX Runtime's quantised operator format as float arithmetic: QLinearConv / QLinearMatMul
+/// as DequantizeLinear, the float op on dequantised constant weights (and bias), and
+/// QuantizeLinear; ConvInteger / MatMulInteger as Cast, Sub of the zero point, the float
+/// op, Cast to int32 (exact while |sum| < 2^24); DynamicQuantizeLinear from reductions and
+/// Round / Clip / Cast. Constant weights, scales and zero points.
+std::size_t integer_ops(ir::Graph& g, std::size_t index, std::string* why);
 
 }  // namespace ec::passes::decompose

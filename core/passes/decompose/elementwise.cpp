@@ -57,7 +57,9 @@ std::size_t variadic(ir::Graph& g, std::size_t index, std::string* why) {
 std::size_t trigonometric(ir::Graph& g, std::size_t index, std::string* why) {
   const ir::Operation op = g.ops[index];
   const K k = op.kind;
-  if (k != K::Tan && k != K::Sinh && k != K::Cosh && k != K::Asinh && k != K::Acosh && k != K::Atanh) return 0;
+  if (k != K::Tan && k != K::Sinh && k != K::Cosh && k != K::Asinh && k != K::Acosh && k != K::Atanh &&
+      k != K::Atan && k != K::Asin && k != K::Acos)
+    return 0;
   if (op.inputs.empty() || op.outputs.empty()) return 0;
   if (!detail::is_float(g, op.inputs[0]) || !detail::is_float(g, op.outputs[0]))
     return refuse(why, op.op_type + " on a non-float tensor");
@@ -65,7 +67,34 @@ std::size_t trigonometric(ir::Graph& g, std::size_t index, std::string* why) {
   const std::string& x = op.inputs[0];
   auto f = [&](K kind, std::vector<std::string> in) { return b.op1(kind, std::move(in)); };
   auto c = [&](const char* name, float v) { return b.f32_scalar(name, v); };
+  // atan(v): on u = min(|v|, 1/|v|) in [0, 1] the polynomial of Abramowitz & Stegun 4.4.49
+  // (|error| <= 2e-8), pi/2 - it where |v| > 1, the sign of v; atan(+-inf) = +-pi/2.
+  auto atan_of = [&](const std::string& v) {
+    static constexpr float kA[] = {-0.3333314528f, 0.1999355085f, -0.1420889944f, 0.1065626393f,
+                                   -0.0752896400f, 0.0429096138f, -0.0161657367f, 0.0028662257f};
+    const std::string t = f(K::Abs, {v});
+    const std::string u = f(K::Min, {t, f(K::Reciprocal, {t})});
+    const std::string u2 = f(K::Mul, {u, u});
+    std::string poly = c("a16", kA[7]);  // Horner in u^2, highest term first
+    for (int i = 6; i >= 0; --i) poly = f(K::Add, {f(K::Mul, {poly, u2}), c("a", kA[i])});
+    const std::string p = f(K::Mul, {u, f(K::Add, {f(K::Mul, {poly, u2}), c("one", 1.f)})});
+    const std::string r = f(K::Where, {b.op1(K::Greater, {t, c("one", 1.f)}, {}, ir::DType::Bool),
+                                       f(K::Sub, {c("half_pi", 1.57079632679f), p}), p});
+    return f(K::Mul, {r, f(K::Sign, {v})});
+  };
   switch (k) {
+    case K::Atan: atan_of(x); break;
+    case K::Asin: {  // atan(x / sqrt((1 - x)(1 + x)))
+      const std::string one = c("one", 1.f);
+      atan_of(f(K::Div, {x, f(K::Sqrt, {f(K::Mul, {f(K::Sub, {one, x}), f(K::Add, {one, x})})})}));
+      break;
+    }
+    case K::Acos: {  // 2 atan(sqrt((1 - x) / (1 + x))), accurate near x = 1; pi at x = -1
+      const std::string one = c("one", 1.f);
+      const std::string a = atan_of(f(K::Sqrt, {f(K::Div, {f(K::Sub, {one, x}), f(K::Add, {one, x})})}));
+      f(K::Mul, {a, c("two", 2.f)});
+      break;
+    }
     case K::Tan: f(K::Div, {f(K::Sin, {x}), f(K::Cos, {x})}); break;
     case K::Sinh: case K::Cosh: {
       const std::string e = f(K::Exp, {x}), en = f(K::Exp, {f(K::Neg, {x})});

@@ -77,42 +77,6 @@ void widen(const Tensor& t, std::int64_t rows, std::int64_t inner, const std::ve
   });
 }
 
-// PackedA (igemm.h layout [ceil(M / kMR)][kp][kMR][2]) of A(i, k) = src[i * rs + k].
-PackedA pack_a16(const std::int16_t* src, std::int64_t M, std::int64_t K, std::int64_t rs) {
-  PackedA p;
-  p.m = M;
-  p.k = K;
-  p.kp = (K + 1) / 2;
-  const std::int64_t mb = (M + kMR - 1) / kMR;
-  p.data.assign(static_cast<std::size_t>(mb * p.kp * kMR * 2), 0);
-  for (std::int64_t i = 0; i < M; ++i) {
-    std::int16_t* out = p.data.data() + (i / kMR) * p.kp * kMR * 2 + (i % kMR) * 2;
-    for (std::int64_t k = 0; k < K; ++k) out[(k / 2) * kMR * 2 + (k & 1)] = src[i * rs + k];
-  }
-  return p;
-}
-
-// Packs columns [j0, j0 + nc) of B(k, j) = src[k * rs + j] (k < K) in igemm's B layout.
-void pack_b16(const std::int16_t* src, std::int64_t K, std::int64_t kp, std::int64_t rs, std::int64_t j0,
-              std::int64_t nc, std::int16_t* out) {
-  for (std::int64_t pn = 0; pn * kNR < nc; ++pn) {
-    const std::int64_t w = std::min<std::int64_t>(kNR, nc - pn * kNR);
-    std::int16_t* o = out + pn * kp * kNR * 2;
-    const std::int16_t* col0 = src + j0 + pn * kNR;
-    for (std::int64_t p = 0; p < kp; ++p, o += kNR * 2) {
-      const std::int16_t* r0 = col0 + 2 * p * rs;
-      const bool has1 = 2 * p + 1 < K;
-      const std::int16_t* r1 = r0 + rs;
-      std::int64_t j = 0;
-      for (; j < w; ++j) {
-        o[2 * j] = r0[j];
-        o[2 * j + 1] = has1 ? r1[j] : 0;
-      }
-      for (; j < kNR; ++j) o[2 * j] = o[2 * j + 1] = 0;
-    }
-  }
-}
-
 // Writes a GEMM tile into the row-major [rows, ld] int32 matrix y.
 void store_tile(std::int32_t* y, std::int64_t ld, std::int64_t m0, int mr, std::int64_t j0, int nr,
                 const std::int32_t* tile) {
@@ -237,13 +201,13 @@ Tensor conv_integer_sums(const ir::Operation& op, const Tensor& X, const Tensor&
   }
 
   for (std::int64_t gi = 0; gi < g.group; ++gi) {
-    const PackedA a = pack_a16(ws.data() + gi * mg * K, mg, K, K);
+    const PackedA a = quantized::pack_a(ws.data() + gi * mg * K, mg, K, K, 1);
     for (std::int64_t n = 0; n < g.n; ++n) {
       const std::int16_t* xg = xs.data() + (n * g.c + gi * cg) * pad_sp;
       std::int32_t* yg = y + (n * g.m + gi * mg) * out_sp;
       const quantized::PackB pack = [&](std::int64_t j0, std::int64_t nc, std::int16_t* out) {
         if (pointwise) {  // B is x itself: [cg, in_sp]
-          pack_b16(xg, K, a.kp, in_sp, j0, nc, out);
+          quantized::pack_b_strided(xg, K, a.kp, in_sp, 1, j0, nc, out);
           return;
         }
         for (std::int64_t pn = 0; pn * kNR < nc; ++pn) {
@@ -344,7 +308,7 @@ Tensor matmul_integer_sums(const Tensor& A, const Tensor& AZ, const Tensor& B, c
           [&](std::int64_t r) { return b16.data() + r * N; });
     auto made = std::make_shared<std::vector<std::int16_t>>(static_cast<std::size_t>(nb) * packed_one);
     parallel_for_if(nb > 1, nb, [&](std::int64_t t) {
-      pack_b16(b16.data() + t * K * N, K, kp, N, 0, N, made->data() + t * static_cast<std::int64_t>(packed_one));
+      quantized::pack_b_strided(b16.data() + t * K * N, K, kp, N, 1, 0, N, made->data() + t * static_cast<std::int64_t>(packed_one));
     });
     bpacked = cacheable ? std::static_pointer_cast<const std::vector<std::int16_t>>(
                               cache->put_prepared(key, made, made->size() * sizeof(std::int16_t)))
@@ -362,7 +326,7 @@ Tensor matmul_integer_sums(const Tensor& A, const Tensor& AZ, const Tensor& B, c
       ia += idx * ast[d];
       ib += idx * bst[d];
     }
-    const PackedA pa = pack_a16(a16.data() + ia * M * K, M, K, K);
+    const PackedA pa = quantized::pack_a(a16.data() + ia * M * K, M, K, K, 1);
     std::int32_t* ym = y + t * M * N;
     quantized::igemm_driver<kMR, 2, std::int16_t, std::int16_t>(
         pa.m, pa.kp, pa.data.data(), N, no_pack,

@@ -99,12 +99,7 @@ bool onednn_matmul_enabled() {
   // 3-40% on ViT's and ConvNeXt's layers), our packed GEMM below it (AVX2: ViT-B's
   // 768 -> 3072 layers took 2x as long on oneDNN's, vit_b_16 0.53-0.74x the CPU time on
   // ours). EC_MATMUL=own / =onednn or force_own_matmul() choose either on any machine.
-  onednn::EnvSwitch& s = matmul_switch();
-  if (s.v.load(std::memory_order_relaxed) < 0) {
-    const char* env = std::getenv("EC_MATMUL");
-    s.set(env ? std::string(env) != "own" : gemm::active_isa() == gemm::Isa::Avx512);
-  }
-  return s.on();
+  return matmul_switch().on(gemm::active_isa() == gemm::Isa::Avx512);
 }
 
 void force_own_matmul(bool own) { matmul_switch().set(!own); }

@@ -96,11 +96,11 @@ void set_thread_scratchpad(CallArgs& args, std::uint64_t owner, const dnnl::memo
     args.set(DNNL_ARG_SCRATCHPAD, thread_memory(owner, kScratchpadSlot, scratch, runtime::scratch(buffer, bytes)));
 }
 
-bool EnvSwitch::on() {
+bool EnvSwitch::on(bool unset) {
   int x = v.load(std::memory_order_relaxed);
   if (x < 0) {
     const char* env = std::getenv(var);
-    x = env && std::string(env) == off_value ? 0 : 1;
+    x = env ? (std::string(env) == off_value ? 0 : 1) : (unset ? 1 : 0);
     v.store(x, std::memory_order_relaxed);
   }
   return x == 1;

@@ -92,12 +92,12 @@ class CacheKey {
 };
 
 /// A switch: set by a test (1 on, 0 off), else read once from the environment: on unless
-/// `var` equals `off_value`.
+/// `var` equals `off_value`; `unset` when the variable is not set.
 struct EnvSwitch {
   const char* var;
   const char* off_value;
   std::atomic<int> v{-1};
-  bool on();
+  bool on(bool unset = true);
   void set(bool on) { v.store(on ? 1 : 0, std::memory_order_relaxed); }
 };
 

@@ -9,7 +9,12 @@
 
 namespace ec::runtime::quantized {
 
-PackedA pack_a(const std::int8_t* base, std::int64_t M, std::int64_t K, std::int64_t rs, std::int64_t cs) {
+namespace {
+
+// The packers read int8 values (the int8 kernels) or int16 values (the exact
+// integer ops of ONNX: ConvInteger, MatMulInteger, QLinear*) the same way.
+template <typename T>
+PackedA pack_a_any(const T* base, std::int64_t M, std::int64_t K, std::int64_t rs, std::int64_t cs) {
   PackedA p;
   p.m = M;
   p.k = K;
@@ -26,17 +31,18 @@ PackedA pack_a(const std::int8_t* base, std::int64_t M, std::int64_t K, std::int
   return p;
 }
 
-void pack_b_strided(const std::int8_t* base, std::int64_t K, std::int64_t kp, std::int64_t rs, std::int64_t cs,
-                    std::int64_t j0, std::int64_t nc, std::int16_t* out) {
+template <typename T>
+void pack_b_any(const T* base, std::int64_t K, std::int64_t kp, std::int64_t rs, std::int64_t cs, std::int64_t j0,
+                std::int64_t nc, std::int16_t* out) {
   const std::int64_t panels = (nc + kNR - 1) / kNR;
   for (std::int64_t pn = 0; pn < panels; ++pn) {
     const int w = static_cast<int>(std::min<std::int64_t>(kNR, nc - pn * kNR));
     std::int16_t* o = out + pn * kp * kNR * 2;
-    const std::int8_t* col0 = base + (j0 + pn * kNR) * cs;
+    const T* col0 = base + (j0 + pn * kNR) * cs;
     for (std::int64_t p = 0; p < kp; ++p, o += kNR * 2) {
-      const std::int8_t* r0 = col0 + (2 * p) * rs;
+      const T* r0 = col0 + (2 * p) * rs;
       const bool has1 = 2 * p + 1 < K;
-      const std::int8_t* r1 = r0 + rs;
+      const T* r1 = r0 + rs;
       if (cs == 1 && w == kNR && has1) {
         for (int j = 0; j < kNR; ++j) {  // contiguous rows: vectorises
           o[2 * j] = r0[j];
@@ -52,6 +58,24 @@ void pack_b_strided(const std::int8_t* base, std::int64_t K, std::int64_t kp, st
       for (; j < kNR; ++j) o[2 * j] = o[2 * j + 1] = 0;
     }
   }
+}
+
+}  // namespace
+
+PackedA pack_a(const std::int8_t* base, std::int64_t M, std::int64_t K, std::int64_t rs, std::int64_t cs) {
+  return pack_a_any(base, M, K, rs, cs);
+}
+PackedA pack_a(const std::int16_t* base, std::int64_t M, std::int64_t K, std::int64_t rs, std::int64_t cs) {
+  return pack_a_any(base, M, K, rs, cs);
+}
+
+void pack_b_strided(const std::int8_t* base, std::int64_t K, std::int64_t kp, std::int64_t rs, std::int64_t cs,
+                    std::int64_t j0, std::int64_t nc, std::int16_t* out) {
+  pack_b_any(base, K, kp, rs, cs, j0, nc, out);
+}
+void pack_b_strided(const std::int16_t* base, std::int64_t K, std::int64_t kp, std::int64_t rs, std::int64_t cs,
+                    std::int64_t j0, std::int64_t nc, std::int16_t* out) {
+  pack_b_any(base, K, kp, rs, cs, j0, nc, out);
 }
 
 void igemm_micro_generic(std::int64_t kp, const std::int16_t* a, const std::int16_t* b, std::int32_t* c) {

@@ -35,8 +35,10 @@ struct PackedA {
   std::size_t bytes() const { return data.size() * sizeof(std::int16_t); }
 };
 
-/// Packs A(i, k) = base[i * rs + k * cs], i < M, k < K.
+/// Packs A(i, k) = base[i * rs + k * cs], i < M, k < K (int8 values, or int16 values
+/// for the exact integer ops whose operands are int8/uint8 less a zero point).
 PackedA pack_a(const std::int8_t* base, std::int64_t M, std::int64_t K, std::int64_t rs, std::int64_t cs);
+PackedA pack_a(const std::int16_t* base, std::int64_t M, std::int64_t K, std::int64_t rs, std::int64_t cs);
 
 /// int16 values of a packed B slab of `nc` columns: [ceil(nc / kNR)][kp][kNR][2].
 inline std::size_t packed_b_size(std::int64_t kp, std::int64_t nc) {
@@ -46,6 +48,8 @@ inline std::size_t packed_b_size(std::int64_t kp, std::int64_t nc) {
 /// Packs columns [j0, j0 + nc) of B(k, j) = base[k * rs + j * cs] (k < K) into `out`
 /// (padding columns and the odd K row are zero).
 void pack_b_strided(const std::int8_t* base, std::int64_t K, std::int64_t kp, std::int64_t rs, std::int64_t cs,
+                    std::int64_t j0, std::int64_t nc, std::int16_t* out);
+void pack_b_strided(const std::int16_t* base, std::int64_t K, std::int64_t kp, std::int64_t rs, std::int64_t cs,
                     std::int64_t j0, std::int64_t nc, std::int16_t* out);
 
 /// Packs a row-major int8 matrix slab `src` [K][nc] (row stride ld) into `out`.

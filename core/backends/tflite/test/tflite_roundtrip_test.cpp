@@ -290,3 +290,36 @@ TEST(TfliteWriter, RefusalsSayWhatTfliteLacks) {
 }
 
 }  // namespace
+
+namespace {
+
+// ONE_HOT and REVERSE_SEQUENCE, as the writer makes them of ONNX's OneHot and
+// ReverseSequence, read back as ops the runtime runs, computing the same.
+TEST(TfliteWriter, OneHotAndReverseSequenceReadBack) {
+  ec::ir::Graph g = ec::ir::parse(R"(graph "f" {
+  input %x : f32[3,2,4]
+  input %i : i32[2,3]
+  const %len : i64[2] = hex"03000000000000000100000000000000"
+  const %depth : i64[] = hex"0500000000000000"
+  const %vals : f32[2] = hex"000000000000803f"
+  %y = ReverseSequence(%x, %len) {batch_axis = 1, time_axis = 0} : f32[3,2,4]
+  %o = OneHot(%i, %depth, %vals) {axis = -1} : f32[2,3,5]
+  output %y
+  output %o
+})");
+  const ec::ir::Graph back = reread(g);
+  for (const char* type : {"OneHot", "ReverseSequence"})
+    EXPECT_TRUE(std::any_of(back.ops.begin(), back.ops.end(), [&](const auto& op) { return op.op_type == type; }))
+        << type << " not read back";
+  ec::runtime::InferenceSession original, roundtrip;
+  original.load(ec::ir::freeze(ec::ir::Graph(g)));
+  roundtrip.load(ec::ir::freeze(ec::ir::Graph(back)));
+  const auto inputs = original.random_inputs(11);
+  const auto a = original.run(inputs), b = roundtrip.run(inputs);
+  for (const char* name : {"y", "o"}) {
+    SCOPED_TRACE(name);
+    EXPECT_EQ(a.at(name).to_float_vector(), b.at(name).to_float_vector());
+  }
+}
+
+}  // namespace
