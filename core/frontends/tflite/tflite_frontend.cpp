@@ -103,6 +103,8 @@ class Reader {
   std::string add_i64(const std::string& base, const std::vector<std::int64_t>& v, bool scalar = false);
   std::string add_f32(const std::string& base, float v);
   std::string fresh(const std::string& base);
+  /// A Cast of tensor `n` (int32 indices, lengths) to the int64 the IR's ops take.
+  std::string as_int64(const std::string& n);
   ir::Operation& emit(const std::string& type, std::vector<std::string> inputs, std::vector<std::string> outputs,
                       const std::string& name = {});
   /// The op writes `out`; a fused activation becomes a following op. Returns
@@ -399,6 +401,18 @@ std::string Reader::add_i64(const std::string& base, const std::vector<std::int6
   const std::string n = t.name;
   graph_.add_tensor(std::move(t));
   return n;
+}
+
+std::string Reader::as_int64(const std::string& n) {
+  ir::Tensor w = t(n);
+  w.name = fresh(n + "/int64");
+  w.dtype = ir::DType::Int64;
+  w.data.reset();
+  w.quant.reset();
+  const std::string wide = w.name;
+  graph_.add_tensor(std::move(w));
+  emit("Cast", {n}, {wide}).attributes["to"] = std::string(ir::dtype_name(ir::DType::Int64));
+  return wide;
 }
 
 std::string Reader::add_f32(const std::string& base, float v) {
@@ -866,14 +880,7 @@ void Reader::import_op(int index) {
     }
     case B::GATHER_ND: {
       need(2, 1);
-      ir::Tensor idx = t(in(op, 1));
-      idx.name = fresh(in(op, 1) + "/int64");
-      idx.dtype = ir::DType::Int64;
-      idx.data.reset();
-      const std::string i64 = idx.name;
-      graph_.add_tensor(std::move(idx));
-      emit("Cast", {in(op, 1)}, {i64}).attributes["to"] = std::string(ir::dtype_name(ir::DType::Int64));
-      emit("GatherND", {in(op, 0), i64}, {y}, y);
+      emit("GatherND", {in(op, 0), as_int64(in(op, 1))}, {y}, y);
       return;
     }
     case B::SHAPE: case B::TOPK_V2: case B::WHERE: {
@@ -1476,14 +1483,7 @@ void Reader::import_op(int index) {
       const auto* o = op->builtin_options_as_ReverseSequenceOptions();
       const std::int64_t time = o ? o->seq_dim() : 0, batch = o ? o->batch_dim() : 0;
       if (!((time == 0 && batch == 1) || (time == 1 && batch == 0))) return opaque(bname);  // ONNX: axes 0 and 1 only
-      ir::Tensor lens = t(in(op, 1));
-      lens.name = fresh(in(op, 1) + "/int64");
-      lens.dtype = ir::DType::Int64;
-      lens.data.reset();
-      const std::string l64 = lens.name;
-      graph_.add_tensor(std::move(lens));
-      emit("Cast", {in(op, 1)}, {l64}).attributes["to"] = std::string(ir::dtype_name(ir::DType::Int64));
-      auto& r = emit("ReverseSequence", {in(op, 0), l64}, {y}, y);
+      auto& r = emit("ReverseSequence", {in(op, 0), as_int64(in(op, 1))}, {y}, y);
       r.attributes["time_axis"] = time;
       r.attributes["batch_axis"] = batch;
       return;
