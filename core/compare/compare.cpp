@@ -543,6 +543,7 @@ CompareResult compare_models(const ir::FrozenGraph& ga, const ir::FrozenGraph& g
     t.a_op = op ? op->name : "";
     t.op_type = op ? op->op_type : "input";
     if (auto p = ib.producer.find(t.b); p != ib.producer.end()) {
+      t.b_order = p->second;
       t.b_op = b.ops[static_cast<std::size_t>(p->second)].name;
       t.b_op_type = b.ops[static_cast<std::size_t>(p->second)].op_type;
     } else {
@@ -708,7 +709,7 @@ CompareResult compare_models(const ir::FrozenGraph& ga, const ir::FrozenGraph& g
     bool any = false;
     for (const auto& n : op.outputs) any |= !n.empty() && a_to_b.count(n);
     if (any) continue;
-    UnmatchedOp u{'a', op.name, op.op_type, "removed", ""};
+    UnmatchedOp u{'a', static_cast<int>(i), op.name, op.op_type, "removed", ""};
     // Fused: its result reaches, through unmatched ops only, a matched tensor.
     std::vector<std::string> stack(op.outputs.begin(), op.outputs.end());
     std::unordered_set<std::string> visited;
@@ -735,10 +736,11 @@ CompareResult compare_models(const ir::FrozenGraph& ga, const ir::FrozenGraph& g
     if (!u.into.empty()) u.status = "fused";
     r.unmatched.push_back(std::move(u));
   }
-  for (const auto& op : b.ops) {
+  for (std::size_t j = 0; j < b.ops.size(); ++j) {
+    const auto& op = b.ops[j];
     bool any = false;
     for (const auto& n : op.outputs) any |= !n.empty() && matched_b.count(n);
-    if (!any) r.unmatched.push_back({'b', op.name, op.op_type, "added", ""});
+    if (!any) r.unmatched.push_back({'b', static_cast<int>(j), op.name, op.op_type, "added", ""});
   }
   if (a_nhwc != b_nhwc) r.notes.push_back(std::string(b_nhwc ? "B" : "A") + " is channels-last (NHWC): its 4-D tensors are compared in NCHW order");
   return r;
@@ -814,6 +816,7 @@ nlohmann::json to_json(const CompareResult& r) {
                      {"b_op", t.b_op},
                      {"b_op_type", t.b_op_type},
                      {"order", t.a_order},
+                     {"b_order", t.b_order},
                      {"matched_by", to_string(t.matched_by)},
                      {"compared", t.compared}};
     if (!t.compared) {

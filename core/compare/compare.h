@@ -47,6 +47,7 @@ struct TensorComparison {
   std::string op_type;           // A's op type ("input" for a graph input)
   std::string b_op_type;
   int a_order = -1;              // index of A's op in A's topological order (-1: graph input)
+  int b_order = -1;              // index of B's op in B's op order (-1: graph input)
   MatchedBy matched_by = MatchedBy::Name;
   bool transposed = false;       // B's tensor was NHWC (or NCHW) and put into A's layout
   bool dequantised_a = false, dequantised_b = false;
@@ -66,6 +67,7 @@ struct TensorComparison {
 /// An op whose outputs have no match on the other side.
 struct UnmatchedOp {
   char side = 'a';      // 'a' or 'b'
+  int order = -1;       // index into that side's Graph::ops
   std::string op, op_type;
   /// A: "fused" (what it computed is part of a matched tensor further on: `into` names
   /// B's op) or "removed"; B: "added".
