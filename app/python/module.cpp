@@ -695,7 +695,7 @@ Returns:
         r.model_b = model_ref(b).path;
         return from_json(compare::to_json(r));
       },
-      py::arg("a"), py::arg("b"), py::arg("inputs") = py::none(), py::arg("samples") = 1, py::arg("threads") = 0,
+      py::arg("a"), py::arg("b"), py::arg("inputs") = py::none(), py::arg("samples") = 0, py::arg("threads") = 0,
       R"(Layer-by-layer compare: `edgecompile compare A B --json`.
 
 Runs both models on the same inputs with every intermediate tensor kept and compares the
@@ -705,7 +705,7 @@ Args:
     a, b: paths or Models (a is the reference).
     inputs: {input name: ndarray} (one sample), a .npy / folder of NAME.npy with N samples on
         axis 0, or None for `samples` random samples (seed 0).
-    samples: how many samples (random ones, or the first N of a file).
+    samples: how many samples (0: one random sample, or every sample of a file).
 
 Returns:
     dict: tensors (a, b, op_type, matched_by, max_abs_error, max_rel_error, sqnr_db, cosine...),

@@ -518,7 +518,10 @@ CompareResult compare_models(const ir::FrozenGraph& ga, const ir::FrozenGraph& g
   check_inputs(a, b);
   const auto matches = match_tensors(a, b);
   std::size_t op_matches = 0;
-  for (const auto& m : matches) op_matches += GraphIndex(a).producer.count(m.a) ? 1 : 0;
+  {
+    const GraphIndex index(a);
+    for (const auto& m : matches) op_matches += index.producer.count(m.a) ? 1 : 0;
+  }
   if (op_matches == 0)
     throw EdgeCompilerError(ErrorKind::Input, "nothing to compare: no tensor computed by A matches one of B's "
                                               "(by name, by origin or by graph position)");

@@ -1,6 +1,7 @@
 // `edgecompile compare A B`: runs both models on the same inputs and compares every matched
 // intermediate tensor (core/compare); `--passes` compares each stage of A's pass pipeline
 // with the stage before it. The logic is core's; this file parses and prints.
+#include <algorithm>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -24,7 +25,7 @@ namespace {
 struct CompareCliOptions {
   std::string a, b;
   std::vector<std::string> inputs;
-  int samples = 1;
+  int samples = 0;  // 0: one random sample, or every sample of --input FILE.npy/DIR
   bool json = false;
   std::string html;
   bool passes = false;
@@ -46,8 +47,8 @@ std::vector<compare::Sample> samples_of(const ir::Graph& a, const CompareCliOpti
     throw EdgeCompilerError(ErrorKind::Usage,
                             "--input: give NAME=FILE.npy for every input, or one FILE.npy / DIR of samples, not both");
   if (named.empty() && paths.empty())
-    std::cerr << "edgecompile: no --input given: comparing on " << o.samples
-              << (o.samples == 1 ? " sample" : " samples") << " of deterministic random data (seed 0)\n";
+    std::cerr << "edgecompile: no --input given: comparing on " << std::max(1, o.samples)
+              << (o.samples <= 1 ? " sample" : " samples") << " of deterministic random data (seed 0)\n";
   return compare::samples_for(a, paths, o.samples, named.empty() ? std::map<std::string, runtime::Tensor>{}
                                                                  : read_npy_inputs(named));
 }
@@ -108,7 +109,7 @@ Command add_compare_command(CLI::App& app) {
   cmd->add_option("--input", o->inputs,
                   "NAME=FILE.npy per input of A (one sample), or one FILE.npy / DIR of NAME.npy with N samples on "
                   "axis 0; without: random data (seed 0)");
-  cmd->add_option("--samples", o->samples, "How many samples to compare on (random ones, or the first N of --input)")
+  cmd->add_option("--samples", o->samples, "How many samples to compare on (default: one random sample, or every sample of --input FILE.npy/DIR)")
       ->check(whole_number_at_least(1));
   cmd->add_flag("--json", o->json, "Print the comparison as JSON");
   cmd->add_option("--html", o->html, "Also write the table as an HTML page here");
