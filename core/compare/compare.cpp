@@ -14,6 +14,7 @@
 
 #include "core/errors.h"
 #include "core/passes/pass_manager.h"
+#include "core/passes/pass_registry.h"
 #include "core/quantize/calibration_data.h"
 #include "core/runtime/dispatch.h"
 #include "core/runtime/session.h"
@@ -751,10 +752,19 @@ CompareResult compare_models(const ir::FrozenGraph& ga, const ir::FrozenGraph& g
 
 PassesResult compare_passes(const ir::Graph& g, const std::vector<std::string>& pipeline, const std::vector<Sample>& samples,
                             const CompareOptions& options, double noise_rel, const ProgressFn& progress) {
+  std::vector<std::unique_ptr<passes::Pass>> made;
+  for (const auto& n : pipeline) made.push_back(passes::make_pass(n));  // unknown names: a usage error
+  return compare_passes(g, std::move(made), samples, options, noise_rel, progress);
+}
+
+PassesResult compare_passes(const ir::Graph& g, std::vector<std::unique_ptr<passes::Pass>> pipeline,
+                            const std::vector<Sample>& samples, const CompareOptions& options, double noise_rel,
+                            const ProgressFn& progress) {
   passes::PassManagerOptions po;
   po.keep_snapshots = true;
   po.record_diffs = true;
-  passes::PassManager pm = passes::make_pipeline(pipeline, po);
+  passes::PassManager pm(po);
+  for (auto& p : pipeline) pm.add(std::move(p));
   ir::Graph work = g;
   check_progress(progress, 0, 1, "running the pipeline");
   const passes::PipelineReport rep = pm.run(work);

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,6 +19,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "core/ir/graph.h"
+#include "core/passes/pass.h"
 #include "core/runtime/tensor.h"
 
 namespace ec::compare {
@@ -143,6 +145,10 @@ struct PassesResult {
 PassesResult compare_passes(const ir::Graph& g, const std::vector<std::string>& pipeline, const std::vector<Sample>& samples,
                             const CompareOptions& options = {}, double noise_rel = 1e-4,
                             const ProgressFn& progress = {});
+/// Same with the passes themselves (a pipeline of passes not in the registry: tests).
+PassesResult compare_passes(const ir::Graph& g, std::vector<std::unique_ptr<passes::Pass>> pipeline,
+                            const std::vector<Sample>& samples, const CompareOptions& options = {},
+                            double noise_rel = 1e-4, const ProgressFn& progress = {});
 
 nlohmann::json to_json(const CompareResult& r);
 nlohmann::json to_json(const PassesResult& r);
