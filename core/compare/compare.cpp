@@ -434,9 +434,7 @@ std::vector<TensorMatch> match_tensors(const ir::Graph& a, const ir::Graph& b) {
     out.push_back({x, y, by});
     return true;
   };
-  // 1. names (graph inputs, then every computed tensor in A's order)
-  for (const auto& n : a.inputs)
-    if (ib.inputs.count(n)) add(n, n, MatchedBy::Name);
+  // 1. names (every computed tensor in A's order; graph inputs after the origins, below)
   for (const auto& op : a.ops)
     for (const auto& n : op.outputs)
       if (!n.empty() && ib.producer.count(n)) add(n, n, MatchedBy::Name);
@@ -445,7 +443,7 @@ std::vector<TensorMatch> match_tensors(const ir::Graph& a, const ir::Graph& b) {
     for (const auto& n : op.outputs) {
       if (n.empty() || b_to_a.count(n)) continue;
       const std::string o = origin_of(n);
-      if (!o.empty() && ia.producer.count(o) && !a_to_b.count(o)) add(o, n, MatchedBy::Origin);
+      if (!o.empty() && ia.computed(o) && !a_to_b.count(o)) add(o, n, MatchedBy::Origin);
     }
   for (const auto& op : a.ops)
     for (const auto& n : op.outputs) {
@@ -453,6 +451,10 @@ std::vector<TensorMatch> match_tensors(const ir::Graph& a, const ir::Graph& b) {
       const std::string o = origin_of(n);
       if (!o.empty() && ib.producer.count(o) && !b_to_a.count(o)) add(n, o, MatchedBy::Origin);
     }
+  // A graph input pairs with what B made of it (`x/quantized`: what B computes from) when
+  // there is one, else with B's input of that name (fed the same sample).
+  for (const auto& n : a.inputs)
+    if (ib.inputs.count(n) && !a_to_b.count(n)) add(n, n, MatchedBy::Name);
   // 3. graph position: an op of B on inputs that stand for A's tensors pairs with the op of
   // A of the same type on those tensors; repeated until nothing more pairs.
   std::vector<bool> a_done(a.ops.size()), b_done(b.ops.size());

@@ -197,7 +197,9 @@ def case_nan():
     nf = r["first_nonfinite_b"]
     print("first NaN/Inf in B:", nf)
     check(nf is not None and nf["tensor"] == conv_out, f"nan: first NaN in B is {conv_out}")
-    check(nf is not None and nf["nan"] > 0, "nan: NaNs counted")
+    # the CPU runtime's own Conv kernel (the op-for-op path compare runs) turns a NaN weight
+    # into +-Inf outputs, oneDNN's into NaN: either is a non-finite value located here
+    check(nf is not None and nf["nan"] + nf["inf"] > 0, "nan: non-finite values counted")
     check(r["first_nonfinite_a"] is None, "nan: none in A")
     check(r["first_divergence"] == conv_out, f"nan: first divergence is {conv_out} (got {r['first_divergence']})")
     text = run("compare", m, bad).stdout

@@ -46,9 +46,6 @@ std::vector<compare::Sample> samples_of(const ir::Graph& a, const CompareCliOpti
   if (!named.empty() && !paths.empty())
     throw EdgeCompilerError(ErrorKind::Usage,
                             "--input: give NAME=FILE.npy for every input, or one FILE.npy / DIR of samples, not both");
-  if (named.empty() && paths.empty())
-    std::cerr << "edgecompile: no --input given: comparing on " << std::max(1, o.samples)
-              << (o.samples <= 1 ? " sample" : " samples") << " of deterministic random data (seed 0)\n";
   return compare::samples_for(a, paths, o.samples, named.empty() ? std::map<std::string, runtime::Tensor>{}
                                                                  : read_npy_inputs(named));
 }
@@ -93,6 +90,10 @@ int run_compare(const CompareCliOptions& o) {
       std::cout << compare::to_text(r);
     }
   }
+  // Said last: a refused comparison is one line.
+  if (o.inputs.empty())
+    std::cerr << "edgecompile: no --input given: compared on " << samples.size()
+              << (samples.size() == 1 ? " sample" : " samples") << " of deterministic random data (seed 0)\n";
   if (o.json) std::cout << (o.passes && o.b.empty() ? out["passes"] : o.passes ? out : out["compare"]).dump(2) << '\n';
   return 0;
 }
