@@ -251,6 +251,8 @@ def case_bad():
     b_shape = two_op_model(os.path.join(WORK, "b_shape.onnx"), "x", [1, 5], "Relu", "y")
     b_other = two_op_model(os.path.join(WORK, "b_other.onnx"), "x", [1, 4], "Sigmoid", "s")
     html = os.path.join(WORK, "bad.html")
+    if os.path.exists(html):
+        os.remove(html)  # from an earlier run
     for b, words in ((b_name, ["'x'", "not an input of B"]), (b_shape, ["'x'", "shape", "[1,5]"]),
                      (b_other, ["nothing to compare"])):
         p = run("compare", a, b, "--html", html, expect=1)
