@@ -295,6 +295,33 @@ def case_dump():
         check(a.dtype == np.int8, "dump: int8 .npy files hold int8")
 
 
+def case_onnx_testdata():
+    """Debian's libonnx-testdata single-node models: each against itself (exact) and against
+    its float .tflite from `convert` (NHWC inside; within 1e-4 relative), where it converts."""
+    root = "/usr/share/libonnx-testdata/data/node"
+    names = ["test_conv_with_strides_padding", "test_conv_with_strides_no_padding", "test_maxpool_2d_pads",
+             "test_averagepool_2d_strides", "test_relu", "test_softmax_axis_1", "test_add_bcast",
+             "test_globalaveragepool", "test_batchnorm_example"]
+    converted = 0
+    for n in names:
+        m = os.path.join(root, n, "model.onnx")
+        if not os.path.exists(m):
+            continue
+        r = compare_json(m, m)
+        check(r is not None and all(t["exact"] for t in r["tensors"] if t["compared"]), f"{n}: exact against itself")
+        t = os.path.join(WORK, n + ".tflite")
+        p = subprocess.run([EXE, "convert", m, "--output", t], capture_output=True, text=True, timeout=300)
+        if p.returncode != 0:
+            print(f"  {n}: not converted ({p.stderr.strip()})")
+            continue
+        r = compare_json(m, t)
+        rows = [x for x in r["tensors"] if x["compared"] and x["order"] >= 0] if r else []
+        check(bool(rows) and all(x["max_rel_error"] <= 1e-4 for x in rows),
+              f"{n}: its .tflite matches within 1e-4 ({len(rows)} tensors, transposed: {sum(x['transposed'] for x in rows)})")
+        converted += 1
+    check(converted >= 4, f"onnx_testdata: {converted} models compared with their .tflite")
+
+
 def case_export():
     check(os.path.exists(model_path()) and os.path.exists(calibration()), "export: model and samples written")
 
