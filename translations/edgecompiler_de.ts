@@ -371,6 +371,34 @@
         <source>NaN/Inf first in B at %1.</source>
         <translation>NaN/Inf zuerst in B bei %1.</translation>
     </message>
+    <message>
+        <source>unchanged</source>
+        <translation>unverändert</translation>
+    </message>
+    <message>
+        <source>changes numerics: max rel. error %1</source>
+        <translation>ändert die Zahlen: max. rel. Fehler %1</translation>
+    </message>
+    <message>
+        <source>float noise: max rel. error %1</source>
+        <translation>Gleitkommarauschen: max. rel. Fehler %1</translation>
+    </message>
+    <message>
+        <source>Pass %1: %2 (%3 → %4 ops) — %5</source>
+        <translation>Pass %1: %2 (%3 → %4 Ops) — %5</translation>
+    </message>
+    <message>
+        <source>Before %1</source>
+        <translation>Vor %1</translation>
+    </message>
+    <message>
+        <source>After %1</source>
+        <translation>Nach %1</translation>
+    </message>
+    <message>
+        <source>%1 did not change the graph.</source>
+        <translation>%1 hat den Graphen nicht verändert.</translation>
+    </message>
 </context>
 <context>
     <name>ec::widgets::DeviceListModel</name>
@@ -2491,6 +2519,22 @@ Geben Sie sie als NAME=1,3,224,224 ein (mehrere durch Leerzeichen getrennt):</tr
     <message>
         <source>Comparing with %1…</source>
         <translation>Vergleich mit %1…</translation>
+    </message>
+    <message>
+        <source>Pass stages compared</source>
+        <translation>Pass-Stufen verglichen</translation>
+    </message>
+    <message>
+        <source>Compare Pass &amp;Stages</source>
+        <translation>Pass-&amp;Stufen vergleichen</translation>
+    </message>
+    <message>
+        <source>Run the default pass pipeline stage by stage and show how each pass changes the numbers</source>
+        <translation>Die Standard-Pass-Pipeline Stufe für Stufe ausführen und zeigen, wie jeder Pass die Zahlen verändert</translation>
+    </message>
+    <message>
+        <source>Comparing the pass stages…</source>
+        <translation>Pass-Stufen werden verglichen…</translation>
     </message>
 </context>
 <context>

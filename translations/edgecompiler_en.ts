@@ -371,6 +371,34 @@
         <source>NaN/Inf first in B at %1.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>unchanged</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>changes numerics: max rel. error %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>float noise: max rel. error %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pass %1: %2 (%3 → %4 ops) — %5</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Before %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>After %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 did not change the graph.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ec::widgets::DeviceListModel</name>
@@ -2482,6 +2510,22 @@ Enter them as NAME=1,3,224,224 (several separated by spaces):</source>
     </message>
     <message>
         <source>Comparing with %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pass stages compared</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare Pass &amp;Stages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run the default pass pipeline stage by stage and show how each pass changes the numbers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Comparing the pass stages…</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

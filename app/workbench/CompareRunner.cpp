@@ -4,6 +4,7 @@
 
 #include "core/errors.h"
 #include "core/frontends/frontend.h"
+#include "core/passes/pass_registry.h"
 #include "widgets/MetaTypes.h"
 
 namespace ec::workbench {
@@ -22,6 +23,20 @@ void CompareRunner::run(const CompareJob& job) {
     return;
   }
   try {
+    if (job.passes) {
+      const auto samples = ec::compare::random_samples(*job.a, job.samples);
+      auto stages = std::make_shared<ec::compare::PassesResult>(ec::compare::compare_passes(
+          *job.a, ec::passes::default_pipeline(), samples, {}, 1e-4, [&](int done, int total, const std::string& what) {
+            emit progress(job.id, QString::fromStdString(what), done, total);
+            return !cancel_.isCancelled(job.id);
+          }));
+      stages->model = job.pathA.toStdString();
+      auto outcome = std::make_shared<CompareOutcome>();
+      outcome->a = job.a;
+      outcome->stages = std::move(stages);
+      emit finished(job.id, std::move(outcome));
+      return;
+    }
     emit progress(job.id, tr("Opening %1").arg(job.pathB), 0, 1);
     ec::frontends::OpenOptions open;
     open.allow_unknown_ops = true;

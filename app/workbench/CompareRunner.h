@@ -23,12 +23,14 @@ struct CompareJob {
   ec::ir::FrozenGraph a;  // the model shown (A, the reference)
   QString pathA, pathB;   // B is opened on the worker
   int samples = 1;        // random samples, seed 0
+  bool passes = false;    // compare the stages of A's default pass pipeline instead (B unused)
 };
 
 /// What one comparison produced: immutable, shared with the view.
 struct CompareOutcome {
   ec::ir::FrozenGraph a, b;
   std::shared_ptr<const ec::compare::CompareResult> result;
+  std::shared_ptr<const ec::compare::PassesResult> stages;  // with CompareJob::passes
 };
 using CompareOutcomePtr = std::shared_ptr<const CompareOutcome>;
 

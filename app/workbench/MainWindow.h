@@ -60,6 +60,7 @@ class QuantSession;
 class CompileSession;
 class DeviceDiscovery;
 class CompareSession;
+struct CompareJob;
 
 /// Metal (Core ML) options of a compile: precision, compute units, deployment target.
 struct MetalChoice {
@@ -129,6 +130,9 @@ class MainWindow : public QMainWindow {
   /// Compares the model shown with the model at `path` on a worker thread (Model ›
   /// Compare With…); the Compare dock shows both side by side (MainWindowCompare.cpp).
   void compareWith(const QString& path);
+  /// Compares each stage of the default pass pipeline with the one before, on a worker
+  /// (Model › Compare Pass Stages); the Compare dock steps through them.
+  void compareStages();
   /// Discovers devices again on a worker thread; the Devices panel shows them (MainWindowDevices.cpp).
   void refreshDevices();
 
@@ -221,6 +225,7 @@ class MainWindow : public QMainWindow {
   // Compare With… (MainWindowCompare.cpp).
   void createComparePanel();
   void addCompareAction(QMenu* model);
+  void startCompare(CompareJob job, const QString& label);
   void addBenchActions(QMenu* tools);
 
   /// Runs `apply` (which sets texts with tr()) now and again on every language change.

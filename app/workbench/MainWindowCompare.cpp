@@ -44,11 +44,17 @@ void MainWindow::createComparePanel() {
     if (!compare_->finish(id)) return;
     done();
     compare_->outcome = outcome;
-    compareView_->setResult(outcome->a, outcome->b, outcome->result);
+    if (outcome->stages) {
+      compareView_->setStages(outcome->stages);
+      statusBar()->showMessage(tr("Pass stages compared"), 10000);
+    } else {
+      compareView_->setStages(nullptr);
+      compareView_->setResult(outcome->a, outcome->b, outcome->result);
+      statusBar()->showMessage(
+          tr("Compared with %1").arg(QFileInfo(QString::fromStdString(outcome->result->model_b)).fileName()), 10000);
+    }
     compareDock_->show();
     compareDock_->raise();
-    statusBar()->showMessage(tr("Compared with %1").arg(QFileInfo(QString::fromStdString(outcome->result->model_b)).fileName()),
-                             10000);
     emit compared();
   }, Qt::QueuedConnection);
   connect(runner, &CompareRunner::failed, this, [this, done](quint64 id, const QString& message) {
@@ -72,7 +78,17 @@ void MainWindow::addCompareAction(QMenu* model) {
   });
   compareAction_->setObjectName(QStringLiteral("compareAction"));
   compareAction_->setEnabled(false);  // until a model is shown
-  connect(this, &MainWindow::modelShown, compareAction_, [this] { compareAction_->setEnabled(true); });
+  QAction* stages = model->addAction(QString(), this, [this] { compareStages(); });
+  stages->setObjectName(QStringLiteral("compareStagesAction"));
+  stages->setEnabled(false);
+  connect(this, &MainWindow::modelShown, compareAction_, [this, stages] {
+    compareAction_->setEnabled(true);
+    stages->setEnabled(true);
+  });
+  retranslated([stages] {
+    stages->setText(tr("Compare Pass &Stages"));
+    stages->setStatusTip(tr("Run the default pass pipeline stage by stage and show how each pass changes the numbers"));
+  });
   retranslated([this] {
     compareAction_->setText(tr("Compare &With…"));
     compareAction_->setStatusTip(
@@ -81,19 +97,32 @@ void MainWindow::addCompareAction(QMenu* model) {
   });
 }
 
+void MainWindow::compareStages() {
+  if (!graph_) return;
+  CompareJob job;
+  job.a = graph_;
+  job.pathA = currentPath_;
+  job.passes = true;
+  startCompare(std::move(job), tr("Comparing the pass stages…"));
+}
+
 void MainWindow::compareWith(const QString& path) {
   if (!graph_) return;
   CompareJob job;
   job.a = graph_;
   job.pathA = currentPath_;
   job.pathB = path;
+  startCompare(std::move(job), tr("Comparing with %1…").arg(QFileInfo(path).fileName()));
+}
+
+void MainWindow::startCompare(CompareJob job, const QString& label) {
   if (!compareProgress_) {
     compareProgress_ = new QProgressDialog(this);
     compareProgress_->setWindowTitle(tr("Compare With"));
     compareProgress_->setMinimumDuration(300);
     connect(compareProgress_, &QProgressDialog::canceled, this, [this] { compare_->cancel(); });
   }
-  compareProgress_->setLabelText(tr("Comparing with %1…").arg(QFileInfo(path).fileName()));
+  compareProgress_->setLabelText(label);
   compareProgress_->setValue(0);
   compare_->start(std::move(job));
 }

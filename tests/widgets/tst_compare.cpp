@@ -6,6 +6,7 @@
 #include <memory>
 
 #include <QAbstractItemModelTester>
+#include <QComboBox>
 #include <QItemSelectionModel>
 #include <QScrollBar>
 #include <QSettings>
@@ -17,6 +18,7 @@
 #include "app/workbench/MainWindow.h"
 #include "core/compare/compare.h"
 #include "core/frontends/frontend.h"
+#include "core/passes/pass_registry.h"
 #include "core/quantize/quantizer.h"
 #include "widgets/GraphView.h"
 #include "widgets/compare/CompareView.h"
@@ -125,6 +127,32 @@ class CompareTests : public QObject {
     QCOMPARE(b->value(), b->maximum());
     a->setValue(a->minimum());
     QCOMPARE(b->value(), b->minimum());
+  }
+
+  void passStagesStep() {
+    const auto& c = sampleVsInt8();
+    auto stages = std::make_shared<const ec::compare::PassesResult>(ec::compare::compare_passes(
+        *c.a, ec::passes::default_pipeline(), ec::compare::random_samples(*c.a, 1)));
+    CompareView view;
+    view.resize(1000, 700);
+    view.show();
+    view.setStages(stages);
+    QCOMPARE(view.stageCount(), int(stages->stages.size()));
+    QCOMPARE(view.stageBox()->count(), view.stageCount());
+    int changed = 0;
+    for (int k = 0; k < view.stageCount(); ++k) {
+      view.stageBox()->setCurrentIndex(k);
+      QCOMPARE(view.viewA()->graph(), stages->graphs[std::size_t(k)]);
+      QCOMPARE(view.viewB()->graph(), stages->graphs[std::size_t(k) + 1]);
+      if (stages->stages[std::size_t(k)].changed_graph) {
+        ++changed;
+        QCOMPARE(view.result().get(), &stages->stages[std::size_t(k)].result);
+        QVERIFY(view.pairsModel()->rowCount() > 0);
+      } else {
+        QVERIFY(!view.result());
+      }
+    }
+    QVERIFY(changed >= 2);
   }
 
   void screenshot() {

@@ -2,11 +2,13 @@
 
 #include <cmath>
 
+#include <QComboBox>
 #include <QEvent>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QScrollBar>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -124,6 +126,13 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
   summary_->setWordWrap(true);
   summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   layout->addWidget(summary_);
+  stageBox_ = new QComboBox(this);
+  stageBox_->setObjectName(QStringLiteral("compareStages"));
+  stageBox_->hide();  // shown for pass stages only
+  layout->addWidget(stageBox_);
+  connect(stageBox_, &QComboBox::currentIndexChanged, this, [this](int k) {
+    if (stages_ && k >= 0) showStage(k);
+  });
 
   auto* vertical = new QSplitter(Qt::Vertical, this);
   auto* sides = new QSplitter(Qt::Horizontal, vertical);
@@ -194,6 +203,48 @@ void CompareView::setResult(ec::ir::FrozenGraph a, ec::ir::FrozenGraph b, Compar
   table_->resizeColumnsToContents();
   colourGraphs();
   retranslateUi();
+}
+
+void CompareView::setStages(std::shared_ptr<const ec::compare::PassesResult> stages) {
+  stages_ = std::move(stages);
+  stageResults_.clear();
+  const QSignalBlocker block(stageBox_);
+  stageBox_->clear();
+  if (!stages_ || stages_->stages.empty()) {
+    stageBox_->hide();
+    return;
+  }
+  for (std::size_t k = 0; k < stages_->stages.size(); ++k) {
+    const auto& s = stages_->stages[k];
+    // Aliasing shared_ptr: each stage's result lives as long as the whole record.
+    stageResults_.push_back(CompareResultPtr(stages_, &s.result));
+    const QString state = !s.changed_graph ? tr("unchanged")
+                          : s.beyond_noise ? tr("changes numerics: max rel. error %1").arg(s.worst_rel_error, 0, 'g', 3)
+                                           : tr("float noise: max rel. error %1").arg(s.worst_rel_error, 0, 'g', 3);
+    stageBox_->addItem(tr("Pass %1: %2 (%3 → %4 ops) — %5")
+                           .arg(k + 1)
+                           .arg(QString::fromStdString(s.pass))
+                           .arg(s.ops_before)
+                           .arg(s.ops_after)
+                           .arg(state));
+  }
+  stageBox_->show();
+  const int first = stages_->first_beyond_noise ? int(*stages_->first_beyond_noise) : 0;
+  stageBox_->setCurrentIndex(first);
+  showStage(first);
+}
+
+int CompareView::stageCount() const { return stages_ ? int(stages_->stages.size()) : 0; }
+
+void CompareView::showStage(int k) {
+  if (!stages_ || k < 0 || k >= stageCount() || std::size_t(k) + 1 >= stages_->graphs.size()) return;
+  if (stageBox_->currentIndex() != k) {
+    const QSignalBlocker block(stageBox_);
+    stageBox_->setCurrentIndex(k);
+  }
+  const auto& s = stages_->stages[std::size_t(k)];
+  setResult(stages_->graphs[std::size_t(k)], stages_->graphs[std::size_t(k) + 1],
+            s.changed_graph ? stageResults_[std::size_t(k)] : nullptr);
 }
 
 int CompareView::matchOfA(int opA) const {
@@ -297,14 +348,17 @@ void CompareView::changeEvent(QEvent* event) {
 }
 
 void CompareView::retranslateUi() {
+  const int stage = stages_ ? stageBox_->currentIndex() : -1;
+  const QString pass = stage >= 0 ? qs(stages_->stages[std::size_t(stage)].pass) : QString();
   if (!result_) {
-    titleA_->setText(tr("A"));
-    titleB_->setText(tr("B"));
-    summary_->setText(tr("No comparison yet: Model › Compare With… runs both models on the same inputs."));
+    titleA_->setText(stage >= 0 ? tr("Before %1").arg(pass) : tr("A"));
+    titleB_->setText(stage >= 0 ? tr("After %1").arg(pass) : tr("B"));
+    summary_->setText(stage >= 0 ? tr("%1 did not change the graph.").arg(pass)
+                                 : tr("No comparison yet: Model › Compare With… runs both models on the same inputs."));
     return;
   }
-  titleA_->setText(tr("A: %1").arg(qs(result_->model_a)));
-  titleB_->setText(tr("B: %1").arg(qs(result_->model_b)));
+  titleA_->setText(stage >= 0 ? tr("Before %1").arg(pass) : tr("A: %1").arg(qs(result_->model_a)));
+  titleB_->setText(stage >= 0 ? tr("After %1").arg(pass) : tr("B: %1").arg(qs(result_->model_b)));
   int compared = 0, exact = 0;
   for (const auto& t : result_->tensors) {
     compared += t.compared;

@@ -15,6 +15,7 @@
 #include "core/compare/compare.h"
 #include "core/ir/graph.h"
 
+class QComboBox;
 class QLabel;
 class QTableView;
 class QSortFilterProxyModel;
@@ -70,6 +71,14 @@ class CompareView : public QWidget {
   QTableView* pairsTable() const { return table_; }
   ComparePairsModel* pairsModel() const { return model_; }
 
+  /// The stages of a pass pipeline (compare_passes): a box above the graphs steps through
+  /// them; stage k shows the graph before pass k (A) and after it (B) with that comparison.
+  void setStages(std::shared_ptr<const ec::compare::PassesResult> stages);
+  int stageCount() const;
+  /// Shows stage `k` (index into PassesResult::stages).
+  void showStage(int k);
+  QComboBox* stageBox() const { return stageBox_; }
+
   /// The op of B paired with op `opA` of A (through the first matched output), or -1; and back.
   int matchOfA(int opA) const;
   int matchOfB(int opB) const;
@@ -95,7 +104,10 @@ class CompareView : public QWidget {
   QLabel* titleB_ = nullptr;
   QLabel* summary_ = nullptr;
   QTableView* table_ = nullptr;
+  QComboBox* stageBox_ = nullptr;
   ComparePairsModel* model_ = nullptr;
+  std::shared_ptr<const ec::compare::PassesResult> stages_;
+  std::vector<CompareResultPtr> stageResults_;  // per stage, sharing stages_
   CompareResultPtr result_;
   std::vector<int> pairOfA_, pairOfB_;  // op index -> pair (-1)
   bool syncing_ = false;
