@@ -925,8 +925,11 @@ std::string to_text(const CompareResult& r) {
   os << "\n";
   if (r.first_divergence) {
     const auto& t = r.tensors[*r.first_divergence];
-    os << "first divergence: '" << t.a << "' (" << t.op_type << (t.a_op.empty() ? "" : " '" + t.a_op + "'") << "), SQNR "
-       << fmt("%.1f", t.sqnr_db) << " dB, " << fmt("%.1f", t.drop_db) << " dB below its inputs\n";
+    os << "first divergence: '" << t.a << "' (" << t.op_type << (t.a_op.empty() ? "" : " '" + t.a_op + "'") << "), ";
+    if (t.nonfinite_a != t.nonfinite_b)
+      os << "NaN/Inf appears here (A " << t.nonfinite_a << ", B " << t.nonfinite_b << " elements)\n";
+    else
+      os << "SQNR " << fmt("%.1f", t.sqnr_db) << " dB, " << fmt("%.1f", t.drop_db) << " dB below its inputs\n";
     if (r.divergence_rule.rfind("no jump", 0) == 0) os << "  (" << r.divergence_rule << ")\n";
   } else {
     os << "first divergence: none (every matched tensor within float noise)\n";
