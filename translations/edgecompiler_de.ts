@@ -224,6 +224,183 @@
     </message>
 </context>
 <context>
+    <name>ec::widgets::ComparePairsModel</name>
+    <message>
+        <source>name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>origin</source>
+        <translation>Herkunft</translation>
+    </message>
+    <message>
+        <source>position</source>
+        <translation>Position</translation>
+    </message>
+    <message>
+        <source>%1 (NHWC)</source>
+        <translation>%1 (NHWC)</translation>
+    </message>
+    <message>
+        <source>NaN/Inf</source>
+        <translation>NaN/Inf</translation>
+    </message>
+    <message>
+        <source>exact</source>
+        <translation>exakt</translation>
+    </message>
+    <message>
+        <source>Tensor (A)</source>
+        <translation>Tensor (A)</translation>
+    </message>
+    <message>
+        <source>Tensor (B)</source>
+        <translation>Tensor (B)</translation>
+    </message>
+    <message>
+        <source>Op</source>
+        <translation>Op</translation>
+    </message>
+    <message>
+        <source>Matched by</source>
+        <translation>Zugeordnet über</translation>
+    </message>
+    <message>
+        <source>SQNR (dB)</source>
+        <translation>SQNR (dB)</translation>
+    </message>
+    <message>
+        <source>Max rel. error</source>
+        <translation>Max. rel. Fehler</translation>
+    </message>
+    <message>
+        <source>Max abs. error</source>
+        <translation>Max. abs. Fehler</translation>
+    </message>
+    <message>
+        <source>Cosine</source>
+        <translation>Kosinus</translation>
+    </message>
+</context>
+<context>
+    <name>ec::widgets::CompareView</name>
+    <message>
+        <source>%1 ↔ %2: SQNR %3 dB, max rel. error %4</source>
+        <translation>%1 ↔ %2: SQNR %3 dB, max. rel. Fehler %4</translation>
+    </message>
+    <message>
+        <source>%1 ↔ %2: not compared (%3)</source>
+        <translation>%1 ↔ %2: nicht verglichen (%3)</translation>
+    </message>
+    <message>
+        <source>only in A: fused into %1</source>
+        <translation>nur in A: verschmolzen in %1</translation>
+    </message>
+    <message>
+        <source>only in A: removed</source>
+        <translation>nur in A: entfernt</translation>
+    </message>
+    <message>
+        <source>only in B: added</source>
+        <translation>nur in B: hinzugefügt</translation>
+    </message>
+    <message>
+        <source>exact</source>
+        <translation>exakt</translation>
+    </message>
+    <message>
+        <source>SQNR ≥ 60 dB</source>
+        <translation>SQNR ≥ 60 dB</translation>
+    </message>
+    <message>
+        <source>SQNR 30–60 dB</source>
+        <translation>SQNR 30–60 dB</translation>
+    </message>
+    <message>
+        <source>SQNR &lt; 30 dB</source>
+        <translation>SQNR &lt; 30 dB</translation>
+    </message>
+    <message>
+        <source>NaN/Inf</source>
+        <translation>NaN/Inf</translation>
+    </message>
+    <message>
+        <source>only in A</source>
+        <translation>nur in A</translation>
+    </message>
+    <message>
+        <source>only in B</source>
+        <translation>nur in B</translation>
+    </message>
+    <message>
+        <source>A</source>
+        <translation>A</translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation>B</translation>
+    </message>
+    <message>
+        <source>No comparison yet: Model › Compare With… runs both models on the same inputs.</source>
+        <translation>Noch kein Vergleich: Modell › Vergleichen mit… führt beide Modelle mit denselben Eingaben aus.</translation>
+    </message>
+    <message>
+        <source>A: %1</source>
+        <translation>A: %1</translation>
+    </message>
+    <message>
+        <source>B: %1</source>
+        <translation>B: %1</translation>
+    </message>
+    <message>
+        <source>no divergence beyond float noise</source>
+        <translation>keine Abweichung über das Gleitkommarauschen hinaus</translation>
+    </message>
+    <message>
+        <source>first divergence: %1 (%2), SQNR %3 dB</source>
+        <translation>erste Abweichung: %1 (%2), SQNR %3 dB</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n tensor(s) compared, %1 exact, on %2 sample(s); %3.</source>
+        <translation>
+            <numerusform>%n Tensor verglichen, %1 exakt, mit %2 Stichprobe(n); %3.</numerusform>
+            <numerusform>%n Tensoren verglichen, %1 exakt, mit %2 Stichprobe(n); %3.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>NaN/Inf first in B at %1.</source>
+        <translation>NaN/Inf zuerst in B bei %1.</translation>
+    </message>
+    <message>
+        <source>unchanged</source>
+        <translation>unverändert</translation>
+    </message>
+    <message>
+        <source>changes numerics: max rel. error %1</source>
+        <translation>ändert die Zahlen: max. rel. Fehler %1</translation>
+    </message>
+    <message>
+        <source>float noise: max rel. error %1</source>
+        <translation>Gleitkommarauschen: max. rel. Fehler %1</translation>
+    </message>
+    <message>
+        <source>Pass %1: %2 (%3 → %4 ops) — %5</source>
+        <translation>Pass %1: %2 (%3 → %4 Ops) — %5</translation>
+    </message>
+    <message>
+        <source>Before %1</source>
+        <translation>Vor %1</translation>
+    </message>
+    <message>
+        <source>After %1</source>
+        <translation>Nach %1</translation>
+    </message>
+    <message>
+        <source>%1 did not change the graph.</source>
+        <translation>%1 hat den Graphen nicht verändert.</translation>
+    </message>
+</context>
+<context>
     <name>ec::widgets::DeviceListModel</name>
     <message>
         <source>virtual</source>
@@ -1770,6 +1947,17 @@
     </message>
 </context>
 <context>
+    <name>ec::workbench::CompareRunner</name>
+    <message>
+        <source>No model is loaded.</source>
+        <translation>Kein Modell geladen.</translation>
+    </message>
+    <message>
+        <source>Opening %1</source>
+        <translation>%1 wird geöffnet</translation>
+    </message>
+</context>
+<context>
     <name>ec::workbench::CompileRunner</name>
     <message>
         <source>No model is loaded.</source>
@@ -2299,6 +2487,54 @@ Enter them as NAME=1,3,224,224 (several separated by spaces):</source>
 %2
 
 Geben Sie sie als NAME=1,3,224,224 ein (mehrere durch Leerzeichen getrennt):</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>Vergleich</translation>
+    </message>
+    <message>
+        <source>Compared with %1</source>
+        <translation>Verglichen mit %1</translation>
+    </message>
+    <message>
+        <source>Compare failed: %1</source>
+        <translation>Vergleich fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Compare cancelled</source>
+        <translation>Vergleich abgebrochen</translation>
+    </message>
+    <message>
+        <source>Compare With</source>
+        <translation>Vergleichen mit</translation>
+    </message>
+    <message>
+        <source>Compare &amp;With…</source>
+        <translation>&amp;Vergleichen mit…</translation>
+    </message>
+    <message>
+        <source>Run a second model (its compiled or quantised form, another version) on the same inputs and show where the numbers differ, layer by layer</source>
+        <translation>Ein zweites Modell (seine kompilierte oder quantisierte Form, eine andere Version) mit denselben Eingaben ausführen und Schicht für Schicht zeigen, wo die Zahlen abweichen</translation>
+    </message>
+    <message>
+        <source>Comparing with %1…</source>
+        <translation>Vergleich mit %1…</translation>
+    </message>
+    <message>
+        <source>Pass stages compared</source>
+        <translation>Pass-Stufen verglichen</translation>
+    </message>
+    <message>
+        <source>Compare Pass &amp;Stages</source>
+        <translation>Pass-&amp;Stufen vergleichen</translation>
+    </message>
+    <message>
+        <source>Run the default pass pipeline stage by stage and show how each pass changes the numbers</source>
+        <translation>Die Standard-Pass-Pipeline Stufe für Stufe ausführen und zeigen, wie jeder Pass die Zahlen verändert</translation>
+    </message>
+    <message>
+        <source>Comparing the pass stages…</source>
+        <translation>Pass-Stufen werden verglichen…</translation>
     </message>
 </context>
 <context>

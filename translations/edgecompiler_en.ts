@@ -224,6 +224,183 @@
     </message>
 </context>
 <context>
+    <name>ec::widgets::ComparePairsModel</name>
+    <message>
+        <source>name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>origin</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>position</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (NHWC)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>NaN/Inf</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>exact</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tensor (A)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tensor (B)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Op</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Matched by</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SQNR (dB)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Max rel. error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Max abs. error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cosine</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ec::widgets::CompareView</name>
+    <message>
+        <source>%1 ↔ %2: SQNR %3 dB, max rel. error %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 ↔ %2: not compared (%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>only in A: fused into %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>only in A: removed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>only in B: added</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>exact</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SQNR ≥ 60 dB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SQNR 30–60 dB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SQNR &lt; 30 dB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>NaN/Inf</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>only in A</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>only in B</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No comparison yet: Model › Compare With… runs both models on the same inputs.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>B: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no divergence beyond float noise</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>first divergence: %1 (%2), SQNR %3 dB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n tensor(s) compared, %1 exact, on %2 sample(s); %3.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>NaN/Inf first in B at %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unchanged</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>changes numerics: max rel. error %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>float noise: max rel. error %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pass %1: %2 (%3 → %4 ops) — %5</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Before %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>After %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 did not change the graph.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ec::widgets::DeviceListModel</name>
     <message>
         <source>virtual</source>
@@ -1766,6 +1943,17 @@
     </message>
 </context>
 <context>
+    <name>ec::workbench::CompareRunner</name>
+    <message>
+        <source>No model is loaded.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Opening %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ec::workbench::CompileRunner</name>
     <message>
         <source>No model is loaded.</source>
@@ -2290,6 +2478,54 @@ Supported: %1</source>
 %2
 
 Enter them as NAME=1,3,224,224 (several separated by spaces):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compared with %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare With</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare &amp;With…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run a second model (its compiled or quantised form, another version) on the same inputs and show where the numbers differ, layer by layer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Comparing with %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pass stages compared</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare Pass &amp;Stages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run the default pass pipeline stage by stage and show how each pass changes the numbers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Comparing the pass stages…</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "app/python/convert.h"
+#include "core/compare/compare.h"
 #include "core/errors.h"
 #include "core/flows/flows.h"
 #include "core/frontends/frontend.h"
@@ -661,6 +662,57 @@ Returns:
       "Every device edgecompile knows (host CPU, Coral USB/PCIe, backends' virtual devices, "
       "devices.json) with its "
       "availability: the dict `edgecompile devices --json` prints.");
+
+  m.def(
+      "compare",
+      [](const py::object& a, const py::object& b, const py::object& inputs, int samples, int threads) {
+        // A model argument as a frozen graph: a Model's own, else the file opened.
+        const auto graph_of = [](const py::object& arg) {
+          if (py::isinstance<Model>(arg)) return arg.cast<const Model&>().graph;
+          frontends::OpenOptions open;
+          open.allow_unknown_ops = true;
+          const std::string p = path_of(arg);
+          py::gil_scoped_release nogil;
+          return ir::freeze(frontends::open_model(p, open));
+        };
+        const ir::FrozenGraph ga = graph_of(a), gb = graph_of(b);
+        std::vector<compare::Sample> feeds;
+        if (py::isinstance<py::dict>(inputs)) {
+          feeds.push_back(tensors_from_dict(inputs.cast<py::dict>()));
+        } else if (!inputs.is_none()) {
+          feeds = compare::samples_for(*ga, {path_of(inputs)}, samples);
+        } else {
+          feeds = compare::random_samples(*ga, samples);
+        }
+        compare::CompareOptions o;
+        o.threads = threads;
+        Interrupt interrupt;
+        auto r = interrupt.run([&] {
+          return compare::compare_models(ga, gb, feeds, o,
+                                         [&](int, int, const std::string&) { return interrupt.keep_going(); });
+        });
+        r.model_a = model_ref(a).path;
+        r.model_b = model_ref(b).path;
+        return from_json(compare::to_json(r));
+      },
+      py::arg("a"), py::arg("b"), py::arg("inputs") = py::none(), py::arg("samples") = 0, py::arg("threads") = 0,
+      R"(Layer-by-layer compare: `edgecompile compare A B --json`.
+
+Runs both models on the same inputs with every intermediate tensor kept and compares the
+matched pairs (by name, origin, graph position; int8 dequantised, NHWC put back to NCHW).
+
+Args:
+    a, b: paths or Models (a is the reference).
+    inputs: {input name: ndarray} (one sample), a .npy / folder of NAME.npy with N samples on
+        axis 0, or None for `samples` random samples (seed 0).
+    samples: how many samples (0: one random sample, or every sample of a file).
+
+Returns:
+    dict: tensors (a, b, op_type, matched_by, max_abs_error, max_rel_error, sqnr_db, cosine...),
+    first_divergence, first_nonfinite_a / _b, unmatched_ops.
+
+Raises:
+    InputError when the models' inputs differ or nothing matched.)");
 
   auto runs = m.def_submodule(
       "runs", "The run history every `edgecompile compile` and `bench` records (core/history).");

@@ -78,6 +78,7 @@ MainWindow::MainWindow(QSettings& settings, QWidget* parent)
   createCompilePanels();
   createDevicesPanel();
   createBenchPanels();
+  createComparePanel();
   createActions();
   createStatusBar();
   restoreWindowState();

@@ -45,6 +45,7 @@ class SearchBar;
 class SummaryPanel;
 class TimelinePanel;
 class DevicesPanel;
+class CompareView;
 }  // namespace ec::widgets
 
 namespace ec::passes {
@@ -58,6 +59,8 @@ class PassRunner;
 class QuantSession;
 class CompileSession;
 class DeviceDiscovery;
+class CompareSession;
+struct CompareJob;
 
 /// Metal (Core ML) options of a compile: precision, compute units, deployment target.
 struct MetalChoice {
@@ -97,6 +100,8 @@ class MainWindow : public QMainWindow {
   ec::widgets::DevicesPanel* devicesPanel() const { return devicesPanel_; }
   ec::widgets::BenchmarkPanel* benchmarkPanel() const { return benchPanel_; }
   ec::widgets::RunHistoryPanel* runHistoryPanel() const { return historyPanel_; }
+  ec::widgets::CompareView* compareView() const { return compareView_; }
+  bool isComparing() const;
   /// Random calibration samples of Compile for Target's post-training quantisation.
   static constexpr int kCompileRandomSamples = 32;
 
@@ -122,6 +127,12 @@ class MainWindow : public QMainWindow {
   /// samples to use and the Edge TPU segments allowed (Compile for Target's dialog).
   void compileWith(const QString& target, const QString& quantize, const QString& calibrationFile,
                    int calibrationSamples, int numSegments, const MetalChoice& metal = {});
+  /// Compares the model shown with the model at `path` on a worker thread (Model ›
+  /// Compare With…); the Compare dock shows both side by side (MainWindowCompare.cpp).
+  void compareWith(const QString& path);
+  /// Compares each stage of the default pass pipeline with the one before, on a worker
+  /// (Model › Compare Pass Stages); the Compare dock steps through them.
+  void compareStages();
   /// Discovers devices again on a worker thread; the Devices panel shows them (MainWindowDevices.cpp).
   void refreshDevices();
 
@@ -148,6 +159,10 @@ class MainWindow : public QMainWindow {
   void devicesDiscovered();
   /// A benchmark finished (Benchmark panel); `runId` is its run-history id (0: not recorded).
   void benchmarked(qint64 runId);
+  /// Compare With… finished and the Compare dock shows the result.
+  void compared();
+  /// Compare With… failed; `message` is the core's one-line error.
+  void compareFailed(const QString& message);
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -207,6 +222,10 @@ class MainWindow : public QMainWindow {
   void showArtefactPartition();
   // Benchmark and run history (MainWindowBench.cpp).
   void createBenchPanels();
+  // Compare With… (MainWindowCompare.cpp).
+  void createComparePanel();
+  void addCompareAction(QMenu* model);
+  void startCompare(CompareJob job, const QString& label);
   void addBenchActions(QMenu* tools);
 
   /// Runs `apply` (which sets texts with tr()) now and again on every language change.
@@ -267,6 +286,11 @@ class MainWindow : public QMainWindow {
   QDockWidget* devicesDock_ = nullptr;
   DeviceDiscovery* discovery_ = nullptr;  // worker thread of discovery (MainWindowDevices.cpp)
   ec::widgets::BenchmarkPanel* benchPanel_ = nullptr;
+  ec::widgets::CompareView* compareView_ = nullptr;
+  QDockWidget* compareDock_ = nullptr;
+  CompareSession* compare_ = nullptr;
+  QProgressDialog* compareProgress_ = nullptr;
+  QAction* compareAction_ = nullptr;
   ec::widgets::RunHistoryPanel* historyPanel_ = nullptr;
   QDockWidget* benchDock_ = nullptr;
   QDockWidget* historyDock_ = nullptr;

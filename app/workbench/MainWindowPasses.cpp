@@ -68,6 +68,7 @@ void MainWindow::addModelMenu() {
   });
   optimizeAction_->setEnabled(false);  // until a model is shown
   addCompileAction(model);
+  addCompareAction(model);
 }
 
 void MainWindow::stopPassRunner() {

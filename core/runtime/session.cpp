@@ -190,7 +190,7 @@ void InferenceSession::load(ir::FrozenGraph graph) {
   if (!graph) throw EdgeCompilerError(ErrorKind::Usage, "no graph to load");
   target_.reset();
   fused_pattern_ops_ = 0;
-  if (options_.fuse_patterns) {
+  if (options_.fuse_patterns && !options_.keep_intermediates) {
     // A copy only when a pattern's first op is there (constants are shared, not copied).
     const bool candidates = std::any_of(graph->ops.begin(), graph->ops.end(), [](const ir::Operation& op) {
       return op.kind == ir::OpKind::ReduceMean || op.kind == ir::OpKind::Erf || op.kind == ir::OpKind::HardSigmoid ||
@@ -211,7 +211,7 @@ void InferenceSession::load(ir::FrozenGraph graph) {
   }
   channels_last_ops_ = 0;
   ir::FrozenGraph nchw;  // the graph before LayoutTransform, when it converted something
-  if (options_.channels_last && kernels::onednn_conv_enabled() && wants_channels_last(*graph, options_.int8_channels_last)) {
+  if (options_.channels_last && !options_.keep_intermediates && kernels::onednn_conv_enabled() && wants_channels_last(*graph, options_.int8_channels_last)) {
     ir::Graph g = *graph;
     const passes::PassResult r = passes::make_layout_transform_pass(cpu_runs_channels_last, true)->run(g);
     const auto stat = [&](const char* key) {
@@ -265,7 +265,7 @@ void InferenceSession::load(ir::FrozenGraph graph) {
   for (const auto& name : graph_->inputs) input_slots_.emplace_back(name, slot_of(name));
   // Fold Relu/Clip(0,6) into the Conv/Gemm before it (the kernels clamp in
   // their GEMM epilogue): the producer's copy writes the activation's output.
-  const auto fuse = find_fusable_activations();
+  const auto fuse = options_.keep_intermediates ? std::vector<Fusion>(graph_->ops.size()) : find_fusable_activations();
   std::vector<bool> skip(graph_->ops.size(), false);
   std::map<int, std::vector<std::string>>
       via_outputs;  // a Reshape between: it writes the activation's output
@@ -323,9 +323,11 @@ void InferenceSession::load(ir::FrozenGraph graph) {
     steps_.push_back(std::move(st));
   }
   for (const auto& name : graph_->outputs) output_slots_.emplace_back(name, slot_of(name));
-  fuse_conv_add();
-  fuse_int8_tables();
-  chain_expand_depthwise();
+  if (!options_.keep_intermediates) {  // each hides a tensor the model names
+    fuse_conv_add();
+    fuse_int8_tables();
+    chain_expand_depthwise();
+  }
   // Liveness: release a computed tensor after its last reader (never graph outputs or constants).
   std::vector<int> last_use(slots_.size(), -1);
   for (std::size_t i = 0; i < steps_.size(); ++i)
@@ -497,6 +499,17 @@ void InferenceSession::check_input(const TensorInfo& info, const Tensor& t) cons
 
 std::map<std::string, Tensor> InferenceSession::run(const std::map<std::string, Tensor>& inputs,
                                                     RunProfile* profile) const {
+  return run_steps(inputs, profile, nullptr);
+}
+
+std::map<std::string, Tensor> InferenceSession::run(const std::map<std::string, Tensor>& inputs,
+                                                    const TensorObserver& observer) const {
+  if (target_) throw EdgeCompilerError(ErrorKind::Usage, "intermediate tensors are seen only on the CPU runtime");
+  return run_steps(inputs, nullptr, observer ? &observer : nullptr);
+}
+
+std::map<std::string, Tensor> InferenceSession::run_steps(const std::map<std::string, Tensor>& inputs,
+                                                          RunProfile* profile, const TensorObserver* observer) const {
   if (!graph_) throw EdgeCompilerError(ErrorKind::Usage, "no model loaded");
   if (target_) return target_->run(inputs);
   PoolScope pool_scope(pool_.get());
@@ -572,6 +585,7 @@ std::map<std::string, Tensor> InferenceSession::run(const std::map<std::string, 
       if (i >= results.size() || !results[i].defined())
         throw EdgeCompilerError(ErrorKind::Graph, op_label(op) + ": output " + std::to_string(i) + " was not produced");
       env[static_cast<std::size_t>(st.outputs[i])] = std::move(results[i]);
+      if (observer) (*observer)(op, i, op.outputs[i], env[static_cast<std::size_t>(st.outputs[i])]);
     }
     for (int s : st.release) env[static_cast<std::size_t>(s)] = Tensor();
   }

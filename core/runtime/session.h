@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -46,7 +47,19 @@ struct SessionOptions {
   /// the same integers as the NCHW int8 kernels, 1.0-1.5x faster (docs/PERFORMANCE.md).
   /// Graphs read from .tflite are NHWC already and take those kernels whatever this says.
   bool int8_channels_last = true;
+  /// Run the model's own graph op for op, so every tensor it names is computed and can be
+  /// observed (run() with a TensorObserver): no fusion at load (fuse_patterns, activations,
+  /// Conv + Add, int8 tables, 1x1 + depthwise pairs) and no channels-last conversion. The
+  /// same results to float rounding (int8: the same integers), slower; for `compare` and
+  /// `run --dump-intermediates`.
+  bool keep_intermediates = false;
 };
+
+/// Called once per computed tensor, in execution order, right after the op producing it
+/// (`output` its index among op.outputs). `value` shares the session's buffer, which is
+/// recycled once the tensor's last reader ran: copy what must outlive the call.
+using TensorObserver =
+    std::function<void(const ir::Operation& op, std::size_t output, const std::string& name, const Tensor& value)>;
 
 /// Time spent in each op of one run (in graph order), filled by run() on request.
 struct RunProfile {
@@ -111,6 +124,10 @@ class InferenceSession {
   /// naming the input and the expected type. Returns every graph output by name.
   /// With `profile`, also records the time of every op.
   std::map<std::string, Tensor> run(const std::map<std::string, Tensor>& inputs, RunProfile* profile = nullptr) const;
+  /// Same, calling `observer` with every tensor an op computes. Load with
+  /// SessionOptions::keep_intermediates to see every tensor the model names (otherwise
+  /// tensors fused away at load are not computed, and channels-last twins are).
+  std::map<std::string, Tensor> run(const std::map<std::string, Tensor>& inputs, const TensorObserver& observer) const;
 
   /// Times the first run on its own, then `warmup` runs (their mean is reported
   /// apart), then `iterations` runs: the steady-state statistics (the runner of
@@ -148,6 +165,8 @@ class InferenceSession {
   /// Joins each NHWC 1x1 Conv (f32, or int8 where the kernel takes the pair) to the
   /// depthwise Conv right after it that alone reads its output (Step::pre).
   void chain_expand_depthwise();
+  std::map<std::string, Tensor> run_steps(const std::map<std::string, Tensor>& inputs, RunProfile* profile,
+                                          const TensorObserver* observer) const;
   /// How many steps read each slot (graph outputs counted as readers).
   std::vector<int> slot_readers() const;
   void check_input(const TensorInfo& info, const Tensor& t) const;

@@ -29,6 +29,8 @@ Command add_quantize_command(CLI::App& app);
 Command add_convert_command(CLI::App& app);
 /// `edgecompile compile MODEL --target coral|cpu|auto [--quantize ...] [--num-segments K] [--output OUT.tflite] [--report R.json] [--json]`
 Command add_compile_command(CLI::App& app);
+/// `edgecompile compare A [B] [--input ...] [--samples N] [--json] [--html OUT] [--passes]` (compare.cpp)
+Command add_compare_command(CLI::App& app);
 /// `edgecompile devices [--json]`
 Command add_devices_command(CLI::App& app);
 

@@ -9,7 +9,9 @@
 #include "app/cli/commands/commands.h"
 #include "app/cli/commands/options.h"
 #include "app/cli/commands/npy_inputs.h"
+#include "core/compare/dump.h"
 #include "core/errors.h"
+#include "core/frontends/frontend.h"
 #include "core/runtime/session.h"
 #include "core/util/npy.h"
 
@@ -22,6 +24,8 @@ struct RunOptions {
   std::string output_dir = ".";
   int threads = 0;
   bool int8_nchw = false;
+  std::string dump_dir;      // --dump-intermediates
+  std::string dump_pattern;  // --dump-intermediates-only
 };
 
 // Output names may hold '/' or ':' (e.g. "/head/Gemm_output_0"): keep file names flat.
@@ -46,7 +50,17 @@ int run_model(const RunOptions& o) {
     std::cerr << "edgecompile: no --input given: feeding deterministic random data (seed 0, dynamic dims = 1)"
               << (list.empty() ? std::string() : ": " + list) << '\n';
   }
-  const auto outputs = session.run(feeds);
+  std::map<std::string, runtime::Tensor> outputs;
+  if (!o.dump_dir.empty()) {
+    // The model's own graph op for op (no fusion, no layout change), every tensor written.
+    frontends::OpenOptions open;
+    open.allow_unknown_ops = true;
+    const auto graph = ir::freeze(frontends::open_model(o.model, open));
+    const auto dumped = compare::dump_intermediates(graph, feeds, {o.dump_dir, o.dump_pattern, o.threads}, &outputs);
+    std::cout << dumped.size() << " intermediate tensors -> " << o.dump_dir << " (index.json)\n";
+  } else {
+    outputs = session.run(feeds);
+  }
   namespace fs = std::filesystem;
   std::error_code ec;
   fs::create_directories(o.output_dir, ec);
@@ -72,6 +86,13 @@ Command add_run_command(CLI::App& app) {
   cmd->add_option("--output-dir", o->output_dir, "Directory for the NAME.npy outputs (default: .)");
   add_threads_option(cmd, o->threads);
   add_int8_nchw_flag(cmd, o->int8_nchw);
+  cmd->add_option("--dump-intermediates", o->dump_dir,
+                  "Also write every intermediate tensor here as NAME.npy (names made file-safe; index.json maps "
+                  "each file to its tensor, op and quantisation)");
+  cmd->add_option("--dump-intermediates-only", o->dump_pattern,
+                  "With --dump-intermediates: only tensors whose name, op name or op type matches PATTERN "
+                  "(a glob, or a substring)")
+      ->needs("--dump-intermediates");
   return {cmd, [o] { return run_model(*o); }};
 }
 

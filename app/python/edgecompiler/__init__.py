@@ -26,6 +26,7 @@ from ._core import (  # noqa: F401
     TensorSpec,
     UnsupportedError,
     UsageError,
+    compare,
     compile,
     devices,
     load,
@@ -39,5 +40,5 @@ __version__ = "0.1.0"
 __all__ = [
     "BackendError", "BackendUnavailableError", "CompileResult", "Error", "FrontendError", "GraphError",
     "InferenceSession", "InputError", "IoError", "Model", "QuantizationError", "Stats", "TensorSpec",
-    "UnsupportedError", "UsageError", "compile", "devices", "load", "optimize", "quantize", "runs",
+    "UnsupportedError", "UsageError", "compare", "compile", "devices", "load", "optimize", "quantize", "runs",
 ]
