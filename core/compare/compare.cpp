@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/errors.h"
+#include "core/ir/op_table.h"
 #include "core/passes/pass_manager.h"
 #include "core/passes/pass_registry.h"
 #include "core/quantize/calibration_data.h"
@@ -23,6 +24,26 @@ namespace ec::compare {
 namespace {
 
 constexpr double kMaxDb = 200;  // an exact match (JSON has no infinity); quantize::SqnrAccumulator's convention
+
+/// Keys of the attributes two ops of one type set differently (an absent attribute counts
+/// as its schema default). The layout an NHWC twin carries is the layout change undone,
+/// not a change of the op.
+std::vector<std::string> changed_attributes(const ir::Operation& a, const ir::Operation& b) {
+  std::set<std::string> keys;
+  for (const auto& [k, v] : a.attributes) keys.insert(k);
+  for (const auto& [k, v] : b.attributes) keys.insert(k);
+  std::vector<std::string> changed;
+  for (const auto& k : keys) {
+    if (k == "layout") continue;
+    auto value = [&](const ir::Operation& op) -> std::optional<ir::Attribute> {
+      if (const ir::Attribute* v = op.attr(k)) return *v;
+      if (const ir::AttrSpec* spec = ir::find_attr_spec(op.kind, k)) return spec->default_value;
+      return std::nullopt;
+    };
+    if (value(a) != value(b)) changed.push_back(k);
+  }
+  return changed;
+}
 
 std::string shape_text(const ir::Tensor* t) {
   return t ? std::string(ir::dtype_name(t->dtype)) + t->shape.to_string() : std::string("?");
@@ -551,7 +572,9 @@ CompareResult compare_models(const ir::FrozenGraph& ga, const ir::FrozenGraph& g
     if (auto p = ib.producer.find(t.b); p != ib.producer.end()) {
       t.b_order = p->second;
       t.b_op = b.ops[static_cast<std::size_t>(p->second)].name;
-      t.b_op_type = b.ops[static_cast<std::size_t>(p->second)].op_type;
+      const ir::Operation& bop = b.ops[static_cast<std::size_t>(p->second)];
+      t.b_op_type = bop.op_type;
+      if (op && op->op_type == bop.op_type) t.changed_attributes = changed_attributes(*op, bop);
     } else {
       t.b_op_type = "input";
     }
@@ -834,6 +857,7 @@ nlohmann::json to_json(const CompareResult& r) {
                      {"b_order", t.b_order},
                      {"matched_by", to_string(t.matched_by)},
                      {"compared", t.compared}};
+    if (!t.changed_attributes.empty()) x["changed_attributes"] = t.changed_attributes;
     if (!t.compared) {
       x["skipped"] = t.skipped;
     } else {
@@ -944,6 +968,17 @@ std::string to_text(const CompareResult& r) {
   for (const auto& u : r.unmatched) (u.status == "fused" ? fused : u.status == "removed" ? removed : added)++;
   if (fused + removed + added)
     os << "ops of one side only: " << fused << " fused, " << removed << " removed (A), " << added << " added (B)\n";
+  std::size_t changed = 0;
+  std::string first_changed;
+  for (const auto& t : r.tensors)
+    if (!t.changed_attributes.empty()) {
+      if (!changed++) {
+        first_changed = "'" + t.a_op + "' (" + t.op_type + ":";
+        for (const auto& k : t.changed_attributes) first_changed += " " + k;
+        first_changed += ")";
+      }
+    }
+  if (changed) os << "ops with changed attributes: " << changed << ", first " << first_changed << "\n";
   return os.str();
 }
 

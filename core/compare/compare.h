@@ -64,6 +64,9 @@ struct TensorComparison {
   double drop_db = 0;            // worst SQNR of the matched tensors it is computed from, minus its own
   std::int64_t nonfinite_a = 0, nonfinite_b = 0;  // NaN or Inf elements (left out of the sums)
   bool exact = true;             // every element equal (after dequantisation and layout)
+  /// Attributes the two producing ops (of the same op type) set differently, by key:
+  /// the op is "changed" (e.g. another pad, stride or fused activation).
+  std::vector<std::string> changed_attributes;
 };
 
 /// An op whose outputs have no match on the other side.

@@ -128,3 +128,39 @@ TEST(Passes, APlantedNumericsChangeIsNamedTheRegistrysPassesAreNot) {
 }
 
 }  // namespace
+
+namespace {
+
+// An op whose attributes differ on the two sides (here the Softmax's axis) is reported as
+// changed, by key; restating an attribute's schema default (a Conv's layout) is no change.
+TEST(Match, ChangedAttributesAreNamedByKey) {
+  const auto g = sample();
+  ec::ir::Graph edited = *g;
+  std::string conv, softmax;
+  for (auto& op : edited.ops) {
+    if (op.kind == ec::ir::OpKind::Conv && conv.empty()) {
+      op.attributes["layout"] = std::string("NCHW");
+      conv = op.name;
+    }
+    if (op.kind == ec::ir::OpKind::Softmax) {
+      op.attributes["axis"] = std::int64_t{0};
+      softmax = op.name;
+    }
+  }
+  ASSERT_FALSE(conv.empty());
+  ASSERT_FALSE(softmax.empty());
+  const auto r = ec::compare::compare_models(g, ec::ir::freeze(std::move(edited)), ec::compare::random_samples(*g, 1));
+  bool seen = false;
+  for (const auto& t : r.tensors) {
+    if (t.a_op == softmax) {
+      seen = true;
+      EXPECT_EQ(t.changed_attributes, std::vector<std::string>{"axis"});
+    } else {
+      EXPECT_TRUE(t.changed_attributes.empty()) << t.a_op << ": " << t.changed_attributes.front();
+    }
+  }
+  EXPECT_TRUE(seen);
+  EXPECT_NE(ec::compare::to_text(r).find("ops with changed attributes: 1"), std::string::npos) << ec::compare::to_text(r);
+}
+
+}  // namespace

@@ -34,6 +34,7 @@ QColor compareColor(const ec::compare::TensorComparison& t) {
 }
 QColor onlyInAColor() { return QColor(0x42, 0xa5, 0xf5); }
 QColor onlyInBColor() { return QColor(0x00, 0xac, 0xc1); }
+QColor changedColor() { return QColor(0x8d, 0x6e, 0x63); }
 
 // ---- pairs model ----------------------------------------------------------------------
 
@@ -318,6 +319,12 @@ void CompareView::colourGraphs() {
                                    .arg(t.sqnr_db, 0, 'f', 1)
                                    .arg(t.max_rel_error, 0, 'g', 3)
                              : tr("%1 ↔ %2: not compared (%3)").arg(qs(t.a), qs(t.b), qs(t.skipped));
+        if (!t.changed_attributes.empty()) {
+          QStringList keys;
+          for (const auto& k : t.changed_attributes) keys << qs(k);
+          c[i] = changedColor();
+          tips[i] += QLatin1Char('\n') + tr("changed attributes: %1").arg(keys.join(QStringLiteral(", ")));
+        }
       }
     for (const auto& u : result_->unmatched) {
       if (u.side != side || u.order < 0 || std::size_t(u.order) >= c.size()) continue;
@@ -332,7 +339,8 @@ void CompareView::colourGraphs() {
                                          {tr("SQNR < 30 dB"), QColor(0xe5, 0x39, 0x35)},
                                          {tr("NaN/Inf"), QColor(0x80, 0x00, 0x80)},
                                          {side == 'a' ? tr("only in A") : tr("only in B"),
-                                          side == 'a' ? onlyInAColor() : onlyInBColor()}});
+                                          side == 'a' ? onlyInAColor() : onlyInBColor()},
+                                         {tr("changed attributes"), changedColor()}});
     view->setOpToolTips(std::move(tips));
   };
   colours(viewA_, pairOfA_, 'a');
