@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include <QAbstractItemView>
+#include <QEvent>
 #include <QHeaderView>
 #include <QHelpEvent>
 #include <QPointer>
@@ -31,6 +32,20 @@ int sizeHintForColumn(QAbstractItemView* view, int column) {
   }
   return 0;
 }
+
+/// Sizes the columns again when the language changes (the headers' texts change
+/// length, and not every model says so with headerDataChanged).
+class RefitOnLanguageChange : public QObject {
+ public:
+  RefitOnLanguageChange(QTimer* timer, QObject* parent) : QObject(parent), timer_(timer) {}
+  bool eventFilter(QObject* watched, QEvent* event) override {
+    if (event->type() == QEvent::LanguageChange) timer_->start();
+    return QObject::eventFilter(watched, event);
+  }
+
+ private:
+  QTimer* timer_;
+};
 }  // namespace
 
 void ElidingItemDelegate::initStyleOption(QStyleOptionViewItem* option,
@@ -90,6 +105,7 @@ void fitColumnsToContents(QAbstractItemView* view) {
     timer->setSingleShot(true);
     timer->setInterval(0);
     QObject::connect(timer, &QTimer::timeout, view, [view] { resizeColumnsNow(view); });
+    view->installEventFilter(new RefitOnLanguageChange(timer, view));
   }
   const QString key = QStringLiteral("ec_columnFitModel");
   if (view->property(key.toLatin1().constData()).value<QObject*>() == model) {
