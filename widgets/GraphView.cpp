@@ -76,10 +76,13 @@ struct LegendItem {
 };
 constexpr double kLegendSpacing = 16, kLegendPad = 6, kSwatch = 12, kScaleBar = 120;
 
-double legendItemWidth(const LegendItem& item, const QFontMetricsF& fm, const QString& lo,
+double legendItemWidth(const LegendItem& item, const QFont& font, const QString& lo,
                        const QString& hi) {
+  const QFontMetricsF fm(font);
   if (item.scale) return fm.horizontalAdvance(lo) + 6 + kScaleBar + 6 + fm.horizontalAdvance(hi);
-  return (item.swatch.isValid() ? kSwatch + 5 : 0) + fm.horizontalAdvance(item.text);
+  QFont bold = font;
+  bold.setBold(item.title);  // a title is painted bold: measure it so
+  return (item.swatch.isValid() ? kSwatch + 5 : 0) + QFontMetricsF(bold).horizontalAdvance(item.text) + 1;
 }
 }  // namespace
 
@@ -920,7 +923,7 @@ int GraphView::legendHeight(int width) const {
   int rows = 1;
   double x = kLegendPad;
   for (const auto& item : items) {
-    const double w = legendItemWidth(item, fm, lo, hi);
+    const double w = legendItemWidth(item, font(), lo, hi);
     if (x > kLegendPad && x + w > width - kLegendPad) {
       ++rows;
       x = kLegendPad;
@@ -944,7 +947,7 @@ void GraphView::paintLegends(QPainter& p, const QRect& rect) {
   double x = kLegendPad, y = kLegendPad;
   p.setRenderHint(QPainter::Antialiasing, false);
   for (const auto& item : items) {
-    const double w = legendItemWidth(item, fm, lo, hi);
+    const double w = legendItemWidth(item, font(), lo, hi);
     if (x > kLegendPad && x + w > rect.width() - kLegendPad) {
       x = kLegendPad;
       y += rowHeight;
