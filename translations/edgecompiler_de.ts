@@ -2,6 +2,367 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de">
 <context>
+    <name>CoreMessages</name>
+    <message numerus="yes">
+        <source>%n Identity removed</source>
+        <translation>
+            <numerusform>%n Identity entfernt</numerusform>
+            <numerusform>%n Identity entfernt</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n Dropout removed</source>
+        <translation>
+            <numerusform>%n Dropout entfernt</numerusform>
+            <numerusform>%n Dropout entfernt</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n same-type Cast removed</source>
+        <translation>
+            <numerusform>%n Cast auf denselben Typ entfernt</numerusform>
+            <numerusform>%n Casts auf denselben Typ entfernt</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n redundant Reshape removed</source>
+        <translation>
+            <numerusform>%n überflüssiges Reshape entfernt</numerusform>
+            <numerusform>%n überflüssige Reshapes entfernt</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n Pad of zeros removed</source>
+        <translation>
+            <numerusform>%n Pad mit Nullen entfernt</numerusform>
+            <numerusform>%n Pads mit Nullen entfernt</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n op(s) folded to constants</source>
+        <translation>
+            <numerusform>%n Op zu Konstanten gefaltet</numerusform>
+            <numerusform>%n Ops zu Konstanten gefaltet</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n shape op(s) folded (static shapes)</source>
+        <translation>
+            <numerusform>%n Form-Op gefaltet (statische Formen)</numerusform>
+            <numerusform>%n Form-Ops gefaltet (statische Formen)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n result(s) left unfolded (too large)</source>
+        <translation>
+            <numerusform>%n Ergebnis nicht gefaltet (zu groß)</numerusform>
+            <numerusform>%n Ergebnisse nicht gefaltet (zu groß)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n duplicate op(s) merged</source>
+        <translation>
+            <numerusform>%n doppelte Op zusammengeführt</numerusform>
+            <numerusform>%n doppelte Ops zusammengeführt</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n duplicate constant(s) merged</source>
+        <translation>
+            <numerusform>%n doppelte Konstante zusammengeführt</numerusform>
+            <numerusform>%n doppelte Konstanten zusammengeführt</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n dead op(s) removed</source>
+        <translation>
+            <numerusform>%n tote Op entfernt</numerusform>
+            <numerusform>%n tote Ops entfernt</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n unused tensor(s) removed</source>
+        <translation>
+            <numerusform>%n ungenutzter Tensor entfernt</numerusform>
+            <numerusform>%n ungenutzte Tensoren entfernt</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n activation(s) fused</source>
+        <translation>
+            <numerusform>%n Aktivierung verschmolzen</numerusform>
+            <numerusform>%n Aktivierungen verschmolzen</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n GELU pattern(s) fused</source>
+        <translation>
+            <numerusform>%n GELU-Muster verschmolzen</numerusform>
+            <numerusform>%n GELU-Muster verschmolzen</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n HardSwish pattern(s) fused</source>
+        <translation>
+            <numerusform>%n HardSwish-Muster verschmolzen</numerusform>
+            <numerusform>%n HardSwish-Muster verschmolzen</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n op(s) removed</source>
+        <translation>
+            <numerusform>%n Op entfernt</numerusform>
+            <numerusform>%n Ops entfernt</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n LayerNorm pattern(s) fused</source>
+        <translation>
+            <numerusform>%n LayerNorm-Muster verschmolzen</numerusform>
+            <numerusform>%n LayerNorm-Muster verschmolzen</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n op(s) converted to NHWC</source>
+        <translation>
+            <numerusform>%n Op nach NHWC umgestellt</numerusform>
+            <numerusform>%n Ops nach NHWC umgestellt</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n Transpose(s) inserted at the edges</source>
+        <translation>
+            <numerusform>%n Transpose an den Rändern eingefügt</numerusform>
+            <numerusform>%n Transposes an den Rändern eingefügt</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n Transpose pair(s) cancelled</source>
+        <translation>
+            <numerusform>%n Transpose-Paar aufgehoben</numerusform>
+            <numerusform>%n Transpose-Paare aufgehoben</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n op(s) decomposed</source>
+        <translation>
+            <numerusform>%n Op zerlegt</numerusform>
+            <numerusform>%n Ops zerlegt</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n op(s) made</source>
+        <translation>
+            <numerusform>%n Op erzeugt</numerusform>
+            <numerusform>%n Ops erzeugt</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n Conv+BatchNorm fused</source>
+        <translation>
+            <numerusform>%n Conv+BatchNorm verschmolzen</numerusform>
+            <numerusform>%n Conv+BatchNorm verschmolzen</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n Conv+Add(bias) fused</source>
+        <translation>
+            <numerusform>%n Conv+Add(Bias) verschmolzen</numerusform>
+            <numerusform>%n Conv+Add(Bias) verschmolzen</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n MatMul+Add -&gt; FullyConnected</source>
+        <translation>
+            <numerusform>%n MatMul+Add -&gt; FullyConnected</numerusform>
+            <numerusform>%n MatMul+Add -&gt; FullyConnected</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n Conv kernel(s) trimmed to the taps that read the input</source>
+        <translation>
+            <numerusform>%n Conv-Kern auf die Abgriffe gekürzt, die die Eingabe lesen</numerusform>
+            <numerusform>%n Conv-Kerne auf die Abgriffe gekürzt, die die Eingabe lesen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>every rule holds (segment %1)</source>
+        <translation>alle Regeln erfüllt (Segment %1)</translation>
+    </message>
+    <message>
+        <source>%1</source>
+        <translation>%1</translation>
+    </message>
+    <message>
+        <source>%1; it stays on the CPU without splitting the model</source>
+        <translation>%1; sie bleibt auf der CPU, ohne das Modell zu teilen</translation>
+    </message>
+    <message>
+        <source>supported itself, but it reads the result of &apos;%1&apos;, which runs on the CPU; the compiler maps one Edge TPU segment by default, and everything after the first unsupported op goes to the CPU; make &apos;%1&apos; map (or replace it) or allow more segments (--num-segments)</source>
+        <translation>selbst unterstützt, liest aber das Ergebnis von &apos;%1&apos;, das auf der CPU läuft; der Compiler bildet standardmäßig ein Edge-TPU-Segment ab, und alles nach der ersten nicht unterstützten Op kommt auf die CPU; &apos;%1&apos; abbildbar machen (oder ersetzen) oder mehr Segmente erlauben (--num-segments)</translation>
+    </message>
+    <message>
+        <source>supported itself, but it reads the result of &apos;%1&apos;, which runs on the CPU; the %2 Edge TPU segments allowed are used up; make &apos;%1&apos; map (or replace it) or allow more segments (--num-segments)</source>
+        <translation>selbst unterstützt, liest aber das Ergebnis von &apos;%1&apos;, das auf der CPU läuft; die %2 erlaubten Edge-TPU-Segmente sind aufgebraucht; &apos;%1&apos; abbildbar machen (oder ersetzen) oder mehr Segmente erlauben (--num-segments)</translation>
+    </message>
+    <message>
+        <source>%1; written by the TFLite writer (the graph has no op of its own for it)</source>
+        <translation>%1; vom TFLite-Writer geschrieben (der Graph hat keine eigene Op dafür)</translation>
+    </message>
+    <message>
+        <source>Edge TPU segment %1: the ops edgetpu_compiler mapped, compiled into one executable</source>
+        <translation>Edge-TPU-Segment %1: die von edgetpu_compiler abgebildeten Ops, in ein Executable kompiliert</translation>
+    </message>
+    <message>
+        <source>Edge TPU segment %1: the ops edgetpu_compiler mapped, compiled into one executable of %2 bytes</source>
+        <translation>Edge-TPU-Segment %1: die von edgetpu_compiler abgebildeten Ops, in ein Executable von %2 Bytes kompiliert</translation>
+    </message>
+    <message>
+        <source>left on the CPU by edgetpu_compiler: a float-&gt;int8 QUANTIZE at the input stays on the CPU without splitting the model</source>
+        <translation>von edgetpu_compiler auf der CPU gelassen: ein float-&gt;int8-QUANTIZE am Eingang bleibt auf der CPU, ohne das Modell zu teilen</translation>
+    </message>
+    <message>
+        <source>left on the CPU by edgetpu_compiler; by our rules: %1</source>
+        <translation>von edgetpu_compiler auf der CPU gelassen; nach unseren Regeln: %1</translation>
+    </message>
+    <message>
+        <source>left on the CPU by edgetpu_compiler although our rules map it; it follows &apos;%1&apos;, the first op on the CPU (one segment by default)</source>
+        <translation>von edgetpu_compiler auf der CPU gelassen, obwohl unsere Regeln sie abbilden; sie folgt auf &apos;%1&apos;, die erste Op auf der CPU (standardmäßig ein Segment)</translation>
+    </message>
+    <message>
+        <source>left on the CPU by edgetpu_compiler although our rules map it: a limitation the rules do not capture</source>
+        <translation>von edgetpu_compiler auf der CPU gelassen, obwohl unsere Regeln sie abbilden: eine Einschränkung, die die Regeln nicht erfassen</translation>
+    </message>
+    <message>
+        <source>every rule holds</source>
+        <translation>alle Regeln erfüllt</translation>
+    </message>
+    <message>
+        <source>%1 is not in the Edge TPU&apos;s supported-operation table (google-coral/edgetpu #353, #272); rewrite it as x * relu6(x + 3) / 6 (the registered override does)</source>
+        <translation>%1 steht nicht in der Tabelle der von der Edge TPU unterstützten Operationen (google-coral/edgetpu #353, #272); als x * relu6(x + 3) / 6 umschreiben (der registrierte Override tut das)</translation>
+    </message>
+    <message>
+        <source>%1 is not in the Edge TPU&apos;s supported-operation table (#597); rewrite it as max(x, alpha * x) (the registered override does)</source>
+        <translation>%1 steht nicht in der Tabelle der von der Edge TPU unterstützten Operationen (#597); als max(x, alpha * x) umschreiben (der registrierte Override tut das)</translation>
+    </message>
+    <message>
+        <source>%1 is not in the Edge TPU&apos;s supported-operation table (custom op &apos;%2&apos;); it runs on the CPU; move it to the end of the model or replace it by supported ops</source>
+        <translation>%1 steht nicht in der Tabelle der von der Edge TPU unterstützten Operationen (eigene Op &apos;%2&apos;); sie läuft auf der CPU; ans Ende des Modells verschieben oder durch unterstützte Ops ersetzen</translation>
+    </message>
+    <message>
+        <source>%1 is not in the Edge TPU&apos;s supported-operation table; replace it by supported ops or register an override for %2</source>
+        <translation>%1 steht nicht in der Tabelle der von der Edge TPU unterstützten Operationen; durch unterstützte Ops ersetzen oder einen Override für %2 registrieren</translation>
+    </message>
+    <message>
+        <source>tensor &apos;%1&apos; has shape %2: the Edge TPU needs sizes constant at compile time; export with fixed input sizes (batch 1)</source>
+        <translation>Tensor &apos;%1&apos; hat die Form %2: die Edge TPU braucht zur Kompilierzeit feste Größen; mit festen Eingabegrößen exportieren (Batch 1)</translation>
+    </message>
+    <message>
+        <source>DEQUANTIZE writes float tensor &apos;%1&apos;: the Edge TPU computes only 8-bit tensors; keep it at the model&apos;s end (it runs on the CPU) or give the model int8 outputs (compile writes int8 I/O for the models it quantises)</source>
+        <translation>DEQUANTIZE schreibt den Float-Tensor &apos;%1&apos;: die Edge TPU rechnet nur mit 8-Bit-Tensoren; am Ende des Modells lassen (läuft auf der CPU) oder dem Modell int8-Ausgaben geben (compile schreibt int8-Ein-/Ausgaben für die Modelle, die es quantisiert)</translation>
+    </message>
+    <message>
+        <source>tensor &apos;%1&apos; is %2: the Edge TPU takes only 8-bit quantised tensors; quantise the model (--quantize ptq) or keep this op at the model&apos;s edge</source>
+        <translation>Tensor &apos;%1&apos; ist %2: die Edge TPU nimmt nur 8-Bit-quantisierte Tensoren; das Modell quantisieren (--quantize ptq) oder diese Op am Rand des Modells lassen</translation>
+    </message>
+    <message>
+        <source>tensor &apos;%1&apos; is %2 without quantisation params: the Edge TPU takes only 8-bit quantised tensors; quantise the model (--quantize ptq) or keep this op at the model&apos;s edge</source>
+        <translation>Tensor &apos;%1&apos; ist %2 ohne Quantisierungsparameter: die Edge TPU nimmt nur 8-Bit-quantisierte Tensoren; das Modell quantisieren (--quantize ptq) oder diese Op am Rand des Modells lassen</translation>
+    </message>
+    <message>
+        <source>parameter &apos;%1&apos; is f32: the Edge TPU needs 8-bit quantised parameters; quantise the model</source>
+        <translation>Parameter &apos;%1&apos; ist f32: die Edge TPU braucht 8-Bit-quantisierte Parameter; das Modell quantisieren</translation>
+    </message>
+    <message>
+        <source>tensor &apos;%1&apos; has shape %2: dim %3 (size %4) is outside the 3 innermost dims; only those may be &gt; 1 (use batch 1, fold the extra dim)</source>
+        <translation>Tensor &apos;%1&apos; hat die Form %2: Dimension %3 (Größe %4) liegt außerhalb der 3 innersten Dimensionen; nur diese dürfen &gt; 1 sein (Batch 1 verwenden, die zusätzliche Dimension einfalten)</translation>
+    </message>
+    <message>
+        <source>%1 has a fused activation function; the Edge TPU maps it only without one (apply the activation as a separate op)</source>
+        <translation>%1 hat eine verschmolzene Aktivierungsfunktion; die Edge TPU bildet sie nur ohne ab (die Aktivierung als eigene Op anwenden)</translation>
+    </message>
+    <message>
+        <source>constant input &apos;%1&apos; is not all zeros; a constant CONCATENATION input must be a zero pad</source>
+        <translation>konstante Eingabe &apos;%1&apos; ist nicht ganz null; eine konstante CONCATENATION-Eingabe muss ein Null-Pad sein</translation>
+    </message>
+    <message>
+        <source>a constant input needs exactly 2 inputs (it has %1)</source>
+        <translation>eine konstante Eingabe braucht genau 2 Eingaben (sie hat %1)</translation>
+    </message>
+    <message>
+        <source>dilations are %1 (y) and %2 (x); use the same dilation in both</source>
+        <translation>Dilatationen sind %1 (y) und %2 (x); in beiden dieselbe Dilatation verwenden</translation>
+    </message>
+    <message>
+        <source>a convolution in %1 groups; the Edge TPU compiler (2021) predates TFLite&apos;s grouped CONV_2D: write one CONV_2D per group (the grouped_conv_per_group override)</source>
+        <translation>eine Faltung in %1 Gruppen; der Edge-TPU-Compiler (2021) ist älter als TFLites gruppiertes CONV_2D: ein CONV_2D je Gruppe schreiben (der Override grouped_conv_per_group)</translation>
+    </message>
+    <message>
+        <source>output &apos;%1&apos; has shape %2; the output must be one-dimensional (only the innermost dim &gt; 1)</source>
+        <translation>Ausgabe &apos;%1&apos; hat die Form %2; die Ausgabe muss eindimensional sein (nur die innerste Dimension &gt; 1)</translation>
+    </message>
+    <message>
+        <source>input &apos;%1&apos; has shape %2; SOFTMAX maps only a 1-D input (only the innermost dim &gt; 1)</source>
+        <translation>Eingabe &apos;%1&apos; hat die Form %2; SOFTMAX bildet nur eine 1-D-Eingabe ab (nur die innerste Dimension &gt; 1)</translation>
+    </message>
+    <message>
+        <source>input has %1 elements; SOFTMAX maps at most 16,000</source>
+        <translation>Eingabe hat %1 Elemente; SOFTMAX bildet höchstens 16.000 ab</translation>
+    </message>
+    <message>
+        <source>reduces over the batch dimension (axis 0); reduce over the other axes only</source>
+        <translation>reduziert über die Batch-Dimension (Achse 0); nur über die anderen Achsen reduzieren</translation>
+    </message>
+    <message>
+        <source>reduces the z (innermost) dimension of size %1, which is not a multiple of 4</source>
+        <translation>reduziert die z-Dimension (innerste) der Größe %1, die kein Vielfaches von 4 ist</translation>
+    </message>
+    <message>
+        <source>pads the batch dimension; pad only the other dimensions</source>
+        <translation>füllt die Batch-Dimension auf; nur die anderen Dimensionen auffüllen</translation>
+    </message>
+    <message>
+        <source>batch %1: input/output must be 3-dimensional (batch 1)</source>
+        <translation>Batch %1: Ein-/Ausgabe muss dreidimensional sein (Batch 1)</translation>
+    </message>
+    <message>
+        <source>resizes %1 -&gt; %2 with align_corners: a 1-pixel input has no corner-aligned scale (loss in precision); use a broadcast (e.g. TILE on CPU) or align_corners=false</source>
+        <translation>skaliert %1 -&gt; %2 mit align_corners: eine 1-Pixel-Eingabe hat keinen eckenbündigen Maßstab (Genauigkeitsverlust); einen Broadcast verwenden (z. B. TILE auf der CPU) oder align_corners=false</translation>
+    </message>
+    <message>
+        <source>resizes %1 -&gt; %2 with align_corners: (out-1)/(in-1) is not a whole number (loss in precision); pick sizes with a whole scale</source>
+        <translation>skaliert %1 -&gt; %2 mit align_corners: (out-1)/(in-1) ist keine ganze Zahl (Genauigkeitsverlust); Größen mit ganzzahligem Maßstab wählen</translation>
+    </message>
+    <message>
+        <source>resizes %1 -&gt; %2: not a whole scale factor (loss in precision)</source>
+        <translation>skaliert %1 -&gt; %2: kein ganzzahliger Skalierungsfaktor (Genauigkeitsverlust)</translation>
+    </message>
+    <message>
+        <source>a stride is %1; STRIDED_SLICE maps only with all strides 1</source>
+        <translation>eine Schrittweite ist %1; STRIDED_SLICE wird nur mit allen Schrittweiten 1 abgebildet</translation>
+    </message>
+    <message>
+        <source>squeezes axis %1 after a dim &gt; 1 of %2 (needs a relayout); squeeze only leading 1s</source>
+        <translation>entfernt Achse %1 nach einer Dimension &gt; 1 von %2 (braucht ein Umordnen); nur führende 1en entfernen</translation>
+    </message>
+    <message>
+        <source>alpha &apos;%1&apos; has shape %2; alpha must be 1-dimensional (Keras: shared_axes=[1,2])</source>
+        <translation>alpha &apos;%1&apos; hat die Form %2; alpha muss eindimensional sein (Keras: shared_axes=[1,2])</translation>
+    </message>
+    <message>
+        <source>a %1-D TRANSPOSE is not supported (#274); use at most 4-D</source>
+        <translation>ein %1-D-TRANSPOSE wird nicht unterstützt (#274); höchstens 4-D verwenden</translation>
+    </message>
+    <message>
+        <source>Clip with bounds other than [0, 6], [-1, 1] or [0, inf) has no TFLite op the Edge TPU maps (RELU6, RELU_N1_TO_1, RELU)</source>
+        <translation>Clip mit anderen Grenzen als [0, 6], [-1, 1] oder [0, inf) hat keine TFLite-Op, die die Edge TPU abbildet (RELU6, RELU_N1_TO_1, RELU)</translation>
+    </message>
+    <message>
+        <source>QUANTIZE reads %1 tensor &apos;%2&apos;: float -&gt; 8-bit conversion runs on the CPU (a leading QUANTIZE does not split the model)</source>
+        <translation>QUANTIZE liest den %1-Tensor &apos;%2&apos;: die Umwandlung float -&gt; 8 Bit läuft auf der CPU (ein führendes QUANTIZE teilt das Modell nicht)</translation>
+    </message>
+</context>
+<context>
     <name>ec::widgets::BenchmarkPanel</name>
     <message>
         <source>Recorded as run %1 in the run history.</source>
@@ -612,8 +973,10 @@
         <translation>Wird angeordnet…</translation>
     </message>
     <message>
-        <source>Drag to pan, wheel, pinch or +/− to zoom, 0 to fit. Click a block to expand it, its header to collapse it.</source>
-        <translation>Ziehen zum Verschieben, Mausrad, Zwei-Finger-Geste oder +/− zum Zoomen, 0 zum Einpassen. Einen Block anklicken, um ihn aufzuklappen, seine Kopfzeile, um ihn zuzuklappen.</translation>
+        <source>Drag to pan, wheel, pinch or +/− to zoom, 0 or a double-click on the background to fit. Click a block to expand it, its header to collapse it.
+On an op: k kernel · s stride · pad top/left/bottom/right · g groups · d dilation.</source>
+        <translation>Ziehen zum Verschieben, Mausrad, Zwei-Finger-Zoom oder +/− zum Zoomen, 0 oder Doppelklick auf den Hintergrund zum Einpassen. Einen Block anklicken zum Aufklappen, seinen Kopf zum Zuklappen.
+Auf einer Op: k Kernel · s Schrittweite · pad oben/links/unten/rechts · g Gruppen · d Dilatation.</translation>
     </message>
 </context>
 <context>
@@ -833,6 +1196,33 @@
     <message>
         <source>none (float)</source>
         <translation>keine (Gleitkomma)</translation>
+    </message>
+</context>
+<context>
+    <name>ec::widgets::OpFormat</name>
+    <message>
+        <source>k: kernel size %1</source>
+        <translation>k: Kernelgröße %1</translation>
+    </message>
+    <message>
+        <source>s: stride %1</source>
+        <translation>s: Schrittweite %1</translation>
+    </message>
+    <message>
+        <source>pad: padding top %1, left %2, bottom %3, right %4</source>
+        <translation>pad: Auffüllung oben %1, links %2, unten %3, rechts %4</translation>
+    </message>
+    <message>
+        <source>pad: padding at the start / end of each spatial axis %1</source>
+        <translation>pad: Auffüllung am Anfang / Ende jeder räumlichen Achse %1</translation>
+    </message>
+    <message>
+        <source>g: groups %1 (input channels split into %1 groups)</source>
+        <translation>g: Gruppen %1 (Eingangskanäle in %1 Gruppen aufgeteilt)</translation>
+    </message>
+    <message>
+        <source>d: dilation %1</source>
+        <translation>d: Dilatation %1</translation>
     </message>
 </context>
 <context>
@@ -2371,10 +2761,6 @@ Unterstützt: %1</translation>
         <translation>Laufverlauf</translation>
     </message>
     <message>
-        <source>ms per op (benchmark)</source>
-        <translation>ms je Op (Benchmark)</translation>
-    </message>
-    <message>
         <source>Benchmark: mean %1 ms, p99 %2 ms</source>
         <translation>Benchmark: Mittelwert %1 ms, p99 %2 ms</translation>
     </message>
@@ -2536,6 +2922,106 @@ Geben Sie sie als NAME=1,3,224,224 ein (mehrere durch Leerzeichen getrennt):</tr
         <source>Comparing the pass stages…</source>
         <translation>Pass-Stufen werden verglichen…</translation>
     </message>
+    <message>
+        <source>Layout reset</source>
+        <translation>Anordnung zurückgesetzt</translation>
+    </message>
+    <message>
+        <source>Open a Model…</source>
+        <translation>Ein Modell öffnen…</translation>
+    </message>
+    <message>
+        <source>Open the Sample Model</source>
+        <translation>Das Beispielmodell öffnen</translation>
+    </message>
+    <message>
+        <source>Recent Models</source>
+        <translation>Zuletzt geöffnete Modelle</translation>
+    </message>
+    <message>
+        <source>&amp;Reset Layout</source>
+        <translation>Anordnung &amp;zurücksetzen</translation>
+    </message>
+    <message>
+        <source>Put every panel back where it was on first start</source>
+        <translation>Jedes Feld an seinen Platz beim ersten Start zurücksetzen</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard Shortcuts</source>
+        <translation>&amp;Tastenkürzel</translation>
+    </message>
+    <message>
+        <source>optimised</source>
+        <translation>optimiert</translation>
+    </message>
+    <message>
+        <source>quantised</source>
+        <translation>quantisiert</translation>
+    </message>
+    <message>
+        <source>compiled for %1</source>
+        <translation>kompiliert für %1</translation>
+    </message>
+    <message>
+        <source>%1 (%2) — edgecompiler Workbench</source>
+        <translation>%1 (%2) — edgecompiler Workbench</translation>
+    </message>
+    <message>
+        <source>Keyboard Shortcuts</source>
+        <translation>Tastenkürzel</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>Aktion</translation>
+    </message>
+    <message>
+        <source>Shortcut</source>
+        <translation>Kürzel</translation>
+    </message>
+    <message>
+        <source>Graph: zoom in / out</source>
+        <translation>Graph: vergrößern / verkleinern</translation>
+    </message>
+    <message>
+        <source>+ / −, wheel, pinch</source>
+        <translation>+ / −, Mausrad, Zwei-Finger-Zoom</translation>
+    </message>
+    <message>
+        <source>Graph: fit to window</source>
+        <translation>Graph: an Fenster anpassen</translation>
+    </message>
+    <message>
+        <source>0, double-click on the background</source>
+        <translation>0, Doppelklick auf den Hintergrund</translation>
+    </message>
+    <message>
+        <source>Graph: clear the selection</source>
+        <translation>Graph: Auswahl aufheben</translation>
+    </message>
+    <message>
+        <source>Esc</source>
+        <translation>Esc</translation>
+    </message>
+    <message>
+        <source>Graph: pan</source>
+        <translation>Graph: verschieben</translation>
+    </message>
+    <message>
+        <source>drag, Shift+wheel</source>
+        <translation>Ziehen, Umschalt+Mausrad</translation>
+    </message>
+    <message>
+        <source>float (not quantised)</source>
+        <translation>float (nicht quantisiert)</translation>
+    </message>
+    <message>
+        <source>ms per op (benchmark), bright = slower</source>
+        <translation>ms je Op (Benchmark), hell = langsamer</translation>
+    </message>
+    <message>
+        <source>not timed</source>
+        <translation>nicht gemessen</translation>
+    </message>
 </context>
 <context>
     <name>ec::workbench::ModelLoader</name>
@@ -2637,6 +3123,26 @@ Geben Sie sie als NAME=1,3,224,224 ein (mehrere durch Leerzeichen getrennt):</tr
     <message>
         <source>An input&apos;s shape where the model does not record it (TorchScript): NAME=1,3,224,224; repeat per input.</source>
         <translation>Die Form einer Eingabe, wo das Modell sie nicht enthält (TorchScript): NAME=1,3,224,224; je Eingabe wiederholen.</translation>
+    </message>
+    <message>
+        <source>Show the panel &lt;name&gt; (passes, quant, partition, timeline, benchmark, runHistory, devices) in front for the screenshot.</source>
+        <translation>Das Feld &lt;name&gt; (passes, quant, partition, timeline, benchmark, runHistory, devices) für das Bildschirmfoto nach vorn holen.</translation>
+    </message>
+    <message>
+        <source>With --screenshot: also write the layout&apos;s measurements to &lt;file&gt; (JSON).</source>
+        <translation>Mit --screenshot: auch die Maße der Anordnung nach &lt;file&gt; schreiben (JSON).</translation>
+    </message>
+    <message>
+        <source>With --screenshot: the window&apos;s size, WIDTHxHEIGHT (default 1280x800).</source>
+        <translation>Mit --screenshot: die Fenstergröße, BREITExHÖHE (Standard 1280x800).</translation>
+    </message>
+    <message>
+        <source>--window-size takes WIDTHxHEIGHT, e.g. 1920x1080.</source>
+        <translation>--window-size nimmt BREITExHÖHE, z. B. 1920x1080.</translation>
+    </message>
+    <message>
+        <source>Cannot write the report to %1</source>
+        <translation>Der Bericht kann nicht nach %1 geschrieben werden</translation>
     </message>
 </context>
 </TS>

@@ -2,6 +2,367 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en">
 <context>
+    <name>CoreMessages</name>
+    <message numerus="yes">
+        <source>%n Identity removed</source>
+        <translation>
+            <numerusform>%n Identity removed</numerusform>
+            <numerusform>%n Identity removed</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n Dropout removed</source>
+        <translation>
+            <numerusform>%n Dropout removed</numerusform>
+            <numerusform>%n Dropout removed</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n same-type Cast removed</source>
+        <translation>
+            <numerusform>%n same-type Cast removed</numerusform>
+            <numerusform>%n same-type Cast removed</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n redundant Reshape removed</source>
+        <translation>
+            <numerusform>%n redundant Reshape removed</numerusform>
+            <numerusform>%n redundant Reshape removed</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n Pad of zeros removed</source>
+        <translation>
+            <numerusform>%n Pad of zeros removed</numerusform>
+            <numerusform>%n Pad of zeros removed</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n op(s) folded to constants</source>
+        <translation>
+            <numerusform>%n op folded to constants</numerusform>
+            <numerusform>%n ops folded to constants</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n shape op(s) folded (static shapes)</source>
+        <translation>
+            <numerusform>%n shape op folded (static shapes)</numerusform>
+            <numerusform>%n shape ops folded (static shapes)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n result(s) left unfolded (too large)</source>
+        <translation>
+            <numerusform>%n result left unfolded (too large)</numerusform>
+            <numerusform>%n results left unfolded (too large)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n duplicate op(s) merged</source>
+        <translation>
+            <numerusform>%n duplicate op merged</numerusform>
+            <numerusform>%n duplicate ops merged</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n duplicate constant(s) merged</source>
+        <translation>
+            <numerusform>%n duplicate constant merged</numerusform>
+            <numerusform>%n duplicate constants merged</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n dead op(s) removed</source>
+        <translation>
+            <numerusform>%n dead op removed</numerusform>
+            <numerusform>%n dead ops removed</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n unused tensor(s) removed</source>
+        <translation>
+            <numerusform>%n unused tensor removed</numerusform>
+            <numerusform>%n unused tensors removed</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n activation(s) fused</source>
+        <translation>
+            <numerusform>%n activation fused</numerusform>
+            <numerusform>%n activations fused</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n GELU pattern(s) fused</source>
+        <translation>
+            <numerusform>%n GELU pattern fused</numerusform>
+            <numerusform>%n GELU patterns fused</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n HardSwish pattern(s) fused</source>
+        <translation>
+            <numerusform>%n HardSwish pattern fused</numerusform>
+            <numerusform>%n HardSwish patterns fused</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n op(s) removed</source>
+        <translation>
+            <numerusform>%n op removed</numerusform>
+            <numerusform>%n ops removed</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n LayerNorm pattern(s) fused</source>
+        <translation>
+            <numerusform>%n LayerNorm pattern fused</numerusform>
+            <numerusform>%n LayerNorm patterns fused</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n op(s) converted to NHWC</source>
+        <translation>
+            <numerusform>%n op converted to NHWC</numerusform>
+            <numerusform>%n ops converted to NHWC</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n Transpose(s) inserted at the edges</source>
+        <translation>
+            <numerusform>%n Transpose inserted at the edges</numerusform>
+            <numerusform>%n Transposes inserted at the edges</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n Transpose pair(s) cancelled</source>
+        <translation>
+            <numerusform>%n Transpose pair cancelled</numerusform>
+            <numerusform>%n Transpose pairs cancelled</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n op(s) decomposed</source>
+        <translation>
+            <numerusform>%n op decomposed</numerusform>
+            <numerusform>%n ops decomposed</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n op(s) made</source>
+        <translation>
+            <numerusform>%n op made</numerusform>
+            <numerusform>%n ops made</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n Conv+BatchNorm fused</source>
+        <translation>
+            <numerusform>%n Conv+BatchNorm fused</numerusform>
+            <numerusform>%n Conv+BatchNorm fused</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n Conv+Add(bias) fused</source>
+        <translation>
+            <numerusform>%n Conv+Add(bias) fused</numerusform>
+            <numerusform>%n Conv+Add(bias) fused</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n MatMul+Add -&gt; FullyConnected</source>
+        <translation>
+            <numerusform>%n MatMul+Add -&gt; FullyConnected</numerusform>
+            <numerusform>%n MatMul+Add -&gt; FullyConnected</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n Conv kernel(s) trimmed to the taps that read the input</source>
+        <translation>
+            <numerusform>%n Conv kernel trimmed to the taps that read the input</numerusform>
+            <numerusform>%n Conv kernels trimmed to the taps that read the input</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>every rule holds (segment %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1; it stays on the CPU without splitting the model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>supported itself, but it reads the result of &apos;%1&apos;, which runs on the CPU; the compiler maps one Edge TPU segment by default, and everything after the first unsupported op goes to the CPU; make &apos;%1&apos; map (or replace it) or allow more segments (--num-segments)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>supported itself, but it reads the result of &apos;%1&apos;, which runs on the CPU; the %2 Edge TPU segments allowed are used up; make &apos;%1&apos; map (or replace it) or allow more segments (--num-segments)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1; written by the TFLite writer (the graph has no op of its own for it)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Edge TPU segment %1: the ops edgetpu_compiler mapped, compiled into one executable</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Edge TPU segment %1: the ops edgetpu_compiler mapped, compiled into one executable of %2 bytes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>left on the CPU by edgetpu_compiler: a float-&gt;int8 QUANTIZE at the input stays on the CPU without splitting the model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>left on the CPU by edgetpu_compiler; by our rules: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>left on the CPU by edgetpu_compiler although our rules map it; it follows &apos;%1&apos;, the first op on the CPU (one segment by default)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>left on the CPU by edgetpu_compiler although our rules map it: a limitation the rules do not capture</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>every rule holds</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is not in the Edge TPU&apos;s supported-operation table (google-coral/edgetpu #353, #272); rewrite it as x * relu6(x + 3) / 6 (the registered override does)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is not in the Edge TPU&apos;s supported-operation table (#597); rewrite it as max(x, alpha * x) (the registered override does)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is not in the Edge TPU&apos;s supported-operation table (custom op &apos;%2&apos;); it runs on the CPU; move it to the end of the model or replace it by supported ops</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is not in the Edge TPU&apos;s supported-operation table; replace it by supported ops or register an override for %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tensor &apos;%1&apos; has shape %2: the Edge TPU needs sizes constant at compile time; export with fixed input sizes (batch 1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>DEQUANTIZE writes float tensor &apos;%1&apos;: the Edge TPU computes only 8-bit tensors; keep it at the model&apos;s end (it runs on the CPU) or give the model int8 outputs (compile writes int8 I/O for the models it quantises)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tensor &apos;%1&apos; is %2: the Edge TPU takes only 8-bit quantised tensors; quantise the model (--quantize ptq) or keep this op at the model&apos;s edge</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tensor &apos;%1&apos; is %2 without quantisation params: the Edge TPU takes only 8-bit quantised tensors; quantise the model (--quantize ptq) or keep this op at the model&apos;s edge</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>parameter &apos;%1&apos; is f32: the Edge TPU needs 8-bit quantised parameters; quantise the model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tensor &apos;%1&apos; has shape %2: dim %3 (size %4) is outside the 3 innermost dims; only those may be &gt; 1 (use batch 1, fold the extra dim)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 has a fused activation function; the Edge TPU maps it only without one (apply the activation as a separate op)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>constant input &apos;%1&apos; is not all zeros; a constant CONCATENATION input must be a zero pad</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a constant input needs exactly 2 inputs (it has %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>dilations are %1 (y) and %2 (x); use the same dilation in both</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a convolution in %1 groups; the Edge TPU compiler (2021) predates TFLite&apos;s grouped CONV_2D: write one CONV_2D per group (the grouped_conv_per_group override)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>output &apos;%1&apos; has shape %2; the output must be one-dimensional (only the innermost dim &gt; 1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>input &apos;%1&apos; has shape %2; SOFTMAX maps only a 1-D input (only the innermost dim &gt; 1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>input has %1 elements; SOFTMAX maps at most 16,000</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>reduces over the batch dimension (axis 0); reduce over the other axes only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>reduces the z (innermost) dimension of size %1, which is not a multiple of 4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>pads the batch dimension; pad only the other dimensions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>batch %1: input/output must be 3-dimensional (batch 1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>resizes %1 -&gt; %2 with align_corners: a 1-pixel input has no corner-aligned scale (loss in precision); use a broadcast (e.g. TILE on CPU) or align_corners=false</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>resizes %1 -&gt; %2 with align_corners: (out-1)/(in-1) is not a whole number (loss in precision); pick sizes with a whole scale</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>resizes %1 -&gt; %2: not a whole scale factor (loss in precision)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a stride is %1; STRIDED_SLICE maps only with all strides 1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>squeezes axis %1 after a dim &gt; 1 of %2 (needs a relayout); squeeze only leading 1s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>alpha &apos;%1&apos; has shape %2; alpha must be 1-dimensional (Keras: shared_axes=[1,2])</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a %1-D TRANSPOSE is not supported (#274); use at most 4-D</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clip with bounds other than [0, 6], [-1, 1] or [0, inf) has no TFLite op the Edge TPU maps (RELU6, RELU_N1_TO_1, RELU)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>QUANTIZE reads %1 tensor &apos;%2&apos;: float -&gt; 8-bit conversion runs on the CPU (a leading QUANTIZE does not split the model)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ec::widgets::BenchmarkPanel</name>
     <message>
         <source>Recorded as run %1 in the run history.</source>
@@ -25,9 +386,9 @@
     </message>
     <message numerus="yes">
         <source>Running %n timed run(s)…</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Running %n timed run…</numerusform>
+            <numerusform>Running %n timed runs…</numerusform>
         </translation>
     </message>
     <message>
@@ -48,9 +409,9 @@
     </message>
     <message numerus="yes">
         <source>warm-up mean (%n run(s))</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>warm-up mean (%n run)</numerusform>
+            <numerusform>warm-up mean (%n runs)</numerusform>
         </translation>
     </message>
     <message>
@@ -612,7 +973,8 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Drag to pan, wheel, pinch or +/− to zoom, 0 to fit. Click a block to expand it, its header to collapse it.</source>
+        <source>Drag to pan, wheel, pinch or +/− to zoom, 0 or a double-click on the background to fit. Click a block to expand it, its header to collapse it.
+On an op: k kernel · s stride · pad top/left/bottom/right · g groups · d dilation.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -836,6 +1198,33 @@
     </message>
 </context>
 <context>
+    <name>ec::widgets::OpFormat</name>
+    <message>
+        <source>k: kernel size %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>s: stride %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>pad: padding top %1, left %2, bottom %3, right %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>pad: padding at the start / end of each spatial axis %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>g: groups %1 (input channels split into %1 groups)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>d: dilation %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ec::widgets::OpTimeChart</name>
     <message>
         <source>mean ms per run</source>
@@ -1001,9 +1390,9 @@
     </message>
     <message numerus="yes">
         <source>Target %1 (%2): of %n op(s), %3 on the Neural Engine, %4 on the GPU, %5 on the CPU; %6.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Target %1 (%2): of %n op, %3 on the Neural Engine, %4 on the GPU, %5 on the CPU; %6.</numerusform>
+            <numerusform>Target %1 (%2): of %n ops, %3 on the Neural Engine, %4 on the GPU, %5 on the CPU; %6.</numerusform>
         </translation>
     </message>
 </context>
@@ -1723,9 +2112,9 @@
     <name>ec::widgets::RunHistoryPanel</name>
     <message numerus="yes">
         <source>%n run(s) in %1. Select two to compare.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n run in %1. Select two to compare.</numerusform>
+            <numerusform>%n runs in %1. Select two to compare.</numerusform>
         </translation>
     </message>
     <message>
@@ -2366,10 +2755,6 @@ Supported: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>ms per op (benchmark)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Benchmark: mean %1 ms, p99 %2 ms</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2526,6 +2911,105 @@ Enter them as NAME=1,3,224,224 (several separated by spaces):</source>
     </message>
     <message>
         <source>Comparing the pass stages…</source>
+    </message>
+    <message>
+        <source>Layout reset</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open a Model…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open the Sample Model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recent Models</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Reset Layout</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Put every panel back where it was on first start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard Shortcuts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>optimised</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>quantised</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>compiled for %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2) — edgecompiler Workbench</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keyboard Shortcuts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Shortcut</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Graph: zoom in / out</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>+ / −, wheel, pinch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Graph: fit to window</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>0, double-click on the background</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Graph: clear the selection</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Esc</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Graph: pan</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>drag, Shift+wheel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>float (not quantised)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ms per op (benchmark), bright = slower</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not timed</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2628,6 +3112,26 @@ Enter them as NAME=1,3,224,224 (several separated by spaces):</source>
     </message>
     <message>
         <source>An input&apos;s shape where the model does not record it (TorchScript): NAME=1,3,224,224; repeat per input.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the panel &lt;name&gt; (passes, quant, partition, timeline, benchmark, runHistory, devices) in front for the screenshot.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>With --screenshot: also write the layout&apos;s measurements to &lt;file&gt; (JSON).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>With --screenshot: the window&apos;s size, WIDTHxHEIGHT (default 1280x800).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--window-size takes WIDTHxHEIGHT, e.g. 1920x1080.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot write the report to %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

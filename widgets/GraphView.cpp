@@ -40,15 +40,50 @@ constexpr double kBoxPadX = GraphLayoutWorker::kBoxPadX, kBoxPadY = GraphLayoutW
 
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 
-const QColor kBackground(0xfb, 0xfb, 0xfc);
-const QColor kEdge(0x7a, 0x82, 0x8c);
-const QColor kFrameFill(0xf1, 0xf3, 0xf6);
-const QColor kFrameBorder(0xb4, 0xbc, 0xc8);
 const QColor kGroupFill(0xd5, 0xde, 0xea);
 const QColor kGroupBorder(0x6e, 0x80, 0x98);
 const QColor kSelection(0xff, 0x8c, 0x00);
 const QColor kNoValue(0xe4, 0xe4, 0xe4);
 
+}  // namespace
+
+/// The strip above the viewport that holds the overlays' legends: outside the
+/// canvas, so a legend never hides a node however the graph is panned.
+class GraphLegendStrip : public QWidget {
+ public:
+  explicit GraphLegendStrip(GraphView* view) : QWidget(view), view_(view) {
+    setObjectName(QStringLiteral("graphLegend"));
+  }
+
+ protected:
+  void paintEvent(QPaintEvent*) override {
+    QPainter p(this);
+    view_->paintLegends(p, rect());
+  }
+
+ private:
+  GraphView* view_;
+};
+
+namespace {
+/// One entry of a legend strip: a text, optionally after a colour swatch, or the
+/// value scale (min, gradient, max).
+struct LegendItem {
+  QString text;
+  QColor swatch;
+  bool scale = false;
+  bool title = false;
+};
+constexpr double kLegendSpacing = 16, kLegendPad = 6, kSwatch = 12, kScaleBar = 120;
+
+double legendItemWidth(const LegendItem& item, const QFont& font, const QString& lo,
+                       const QString& hi) {
+  const QFontMetricsF fm(font);
+  if (item.scale) return fm.horizontalAdvance(lo) + 6 + kScaleBar + 6 + fm.horizontalAdvance(hi);
+  QFont bold = font;
+  bold.setBold(item.title);  // a title is painted bold: measure it so
+  return (item.swatch.isValid() ? kSwatch + 5 : 0) + QFontMetricsF(bold).horizontalAdvance(item.text) + 1;
+}
 }  // namespace
 
 GraphView::GraphView(QWidget* parent)
@@ -62,6 +97,9 @@ GraphView::GraphView(QWidget* parent)
   viewport()->setMouseTracking(false);
   horizontalScrollBar()->setSingleStep(40);
   verticalScrollBar()->setSingleStep(40);
+  updateColors();
+  legendStrip_ = new GraphLegendStrip(this);
+  legendStrip_->hide();
   retranslateUi();
 
   static const int registered =
@@ -121,6 +159,8 @@ void GraphView::setGraph(ec::ir::FrozenGraph graph) {
   opToolTips_.clear();
   groupHighlights_.clear();
   highlightLegend_.clear();
+  noValueLabel_.clear();
+  updateLegendStrip();
   expanded_.clear();
   opCount_ = graph_ ? graph_->ops.size() : 0;
   openingView_ = true;
@@ -182,10 +222,11 @@ void GraphView::onLayoutFinished(std::shared_ptr<const GraphLayoutSnapshot> snap
       if (pendingCentre_) centerOn(*pendingCentre_);
       if (pendingFit_) fitToWindow();
     } else {
-      // Opening view: the top of the graph, readable, centred horizontally.
+      // Opening view: the whole graph fitted to the window (at most 100%); a big one at
+      // the smallest readable zoom, its top, centred horizontally.
       const double fit = std::min(vs.width() / (snap_->scene.width + 2 * kMargin),
                                   vs.height() / (snap_->scene.height + 2 * kMargin));
-      scale_ = std::clamp(fit, 0.85, 1.0);
+      scale_ = std::clamp(fit, kMinFitZoom, 1.0);
       updateScrollBars();
       horizontalScrollBar()->setValue((horizontalScrollBar()->maximum()) / 2);
       verticalScrollBar()->setValue(0);
@@ -391,6 +432,7 @@ void GraphView::setZoom(double zoom, QPointF anchor) {
   horizontalScrollBar()->setValue(int((sceneAnchor.x() + kMargin) * scale_ - anchor.x()));
   verticalScrollBar()->setValue(int((sceneAnchor.y() + kMargin) * scale_ - anchor.y()));
   viewport()->update();
+  emit zoomChanged(scale_);
 }
 
 void GraphView::zoomIn() { setZoom(scale_ * 1.25); }
@@ -402,8 +444,14 @@ void GraphView::fitToWindow() {
   const QSizeF vs = viewport()->size();
   const double fit = std::min(vs.width() / (snap_->scene.width + 2 * kMargin),
                               vs.height() / (snap_->scene.height + 2 * kMargin));
-  setZoom(std::min(fit, 1.0));
-  centerOn(QPointF(snap_->scene.width / 2, snap_->scene.height / 2));
+  if (fit >= kMinFitZoom) {
+    setZoom(std::min(fit, 1.0));
+    centerOn(QPointF(snap_->scene.width / 2, snap_->scene.height / 2));
+    return;
+  }
+  setZoom(kMinFitZoom);  // too big to read whole: its top, centred horizontally
+  horizontalScrollBar()->setValue(horizontalScrollBar()->maximum() / 2);
+  verticalScrollBar()->setValue(0);
 }
 
 QRectF GraphView::minimapRect() const {
@@ -463,7 +511,7 @@ void GraphView::paintScene(QPainter& p, const QRectF& rect) {
   p.setRenderHint(QPainter::Antialiasing, smooth);
 
   auto paintEdges = [&] {
-    QPen edgePen(kEdge, scale_ >= 1 ? 1.4 : 1.0);
+    QPen edgePen(colors_.edge, scale_ >= 1 ? 1.4 : 1.0);
     edgePen.setCosmetic(true);
     p.setPen(edgePen);
     p.setBrush(Qt::NoBrush);
@@ -490,7 +538,7 @@ void GraphView::paintScene(QPainter& p, const QRectF& rect) {
         }
       }
     }
-    if (arrows) p.fillPath(arrowHeads, kEdge);
+    if (arrows) p.fillPath(arrowHeads, colors_.edge);
   };
   auto paintFrameLabels = [&] {
     p.setFont(snap_->texts->groupFont);
@@ -502,15 +550,15 @@ void GraphView::paintScene(QPainter& p, const QRectF& rect) {
           QStringLiteral("− ") + qs((*snap_->tree).groups[std::size_t(n.id)].label);
       const QRectF at(n.box.x + 6, n.box.y + 3,
                       std::min(fm.horizontalAdvance(label) + 4, n.box.w - 12), snap_->texts->titleHeight);
-      p.fillRect(at, kFrameFill);
-      p.setPen(QColor(0x45, 0x50, 0x60));
+      p.fillRect(at, colors_.frameFill);
+      p.setPen(colors_.label);
       p.drawText(at.adjusted(2, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter | Qt::TextSingleLine,
                  label);
     }
   };
   QPen border(QColor(0x55, 0x5d, 0x68), 1);
   border.setCosmetic(true);
-  QPen frameBorder(kFrameBorder, 1);
+  QPen frameBorder(colors_.frameBorder, 1);
   frameBorder.setCosmetic(true);
   QPen groupBorder(kGroupBorder, 1.5);
   groupBorder.setCosmetic(true);
@@ -528,7 +576,7 @@ void GraphView::paintScene(QPainter& p, const QRectF& rect) {
       switch (n.kind) {
         case Scene::Kind::GroupFrame: {
           p.setPen(frameBorder);
-          p.setBrush(kFrameFill);
+          p.setBrush(colors_.frameFill);
           if (smooth) {
             p.drawRoundedRect(r, 6, 6);
           } else {
@@ -625,8 +673,8 @@ void GraphView::paintOverlays(QPainter& p) {
   // Minimap with the visible area.
   if (!minimap_.isNull()) {
     const QRectF mr = minimapRect();
-    p.setPen(QColor(0x99, 0xa0, 0xaa));
-    p.setBrush(Qt::white);
+    p.setPen(colors_.overlayBorder);
+    p.setBrush(colors_.overlayFill);
     p.drawRect(mr.adjusted(-1, -1, 1, 1));
     p.drawImage(mr.topLeft(), minimap_);
     const QPointF a = mapToScene(QPointF(0, 0));
@@ -639,48 +687,6 @@ void GraphView::paintOverlays(QPainter& p) {
     p.setBrush(QColor(255, 140, 0, 40));
     p.drawRect(view.isEmpty() ? QRectF(view.topLeft(), QSizeF(2, 2)) : view);
   }
-  // Legend of the value overlay.
-  if (!values_.empty()) {
-    const QFontMetricsF fm(font());
-    const QRectF box(12, 12, 220, 20 + fm.height() * 2);
-    p.setPen(QColor(0x99, 0xa0, 0xaa));
-    p.setBrush(QColor(255, 255, 255, 235));
-    p.drawRoundedRect(box, 4, 4);
-    p.setPen(Qt::black);
-    p.drawText(QRectF(box.left() + 8, box.top() + 4, box.width() - 16, fm.height()),
-               Qt::AlignLeft | Qt::AlignVCenter, valueLabel_);
-    const QRectF bar(box.left() + 8, box.top() + 6 + fm.height(), box.width() - 16, 10);
-    QLinearGradient gradient(bar.topLeft(), bar.topRight());
-    for (int i = 0; i <= 4; ++i) {
-      gradient.setColorAt(i / 4.0, valueColor(valueMin_ + (valueMax_ - valueMin_) * i / 4.0));
-    }
-    p.fillRect(bar, gradient);
-    const QRectF labels(bar.left(), bar.bottom() + 2, bar.width(), fm.height());
-    p.drawText(labels, Qt::AlignLeft | Qt::AlignVCenter, QString::number(valueMin_, 'g', 4));
-    p.drawText(labels, Qt::AlignRight | Qt::AlignVCenter, QString::number(valueMax_, 'g', 4));
-  }
-  // Legend of the highlight (below the value legend when both are shown).
-  if (!highlights_.empty() && !highlightLegend_.empty()) {
-    const QFontMetricsF fm(font());
-    double width = 0;
-    for (const auto& entry : highlightLegend_)
-      width = std::max(width, fm.horizontalAdvance(entry.first));
-    const double top = values_.empty() ? 12 : 12 + 28 + fm.height() * 2;
-    const QRectF box(12, top, width + 40, 8 + fm.height() * double(highlightLegend_.size()));
-    p.setPen(QColor(0x99, 0xa0, 0xaa));
-    p.setBrush(QColor(255, 255, 255, 235));
-    p.drawRoundedRect(box, 4, 4);
-    double y = box.top() + 4;
-    for (const auto& [label, color] : highlightLegend_) {
-      p.setPen(color.darker(130));
-      p.setBrush(color);
-      p.drawRect(QRectF(box.left() + 8, y + fm.height() / 2 - 6, 12, 12));
-      p.setPen(Qt::black);
-      p.drawText(QRectF(box.left() + 28, y, width + 8, fm.height()),
-                 Qt::AlignLeft | Qt::AlignVCenter, label);
-      y += fm.height();
-    }
-  }
 }
 
 void GraphView::rebuildMinimap() {
@@ -692,7 +698,7 @@ void GraphView::rebuildMinimap() {
   const qreal dpr = devicePixelRatioF();
   minimap_ = QImage(size * dpr, QImage::Format_ARGB32_Premultiplied);
   minimap_.setDevicePixelRatio(dpr);
-  minimap_.fill(QColor(255, 255, 255, 225));
+  minimap_.fill(colors_.overlayFill);
   QPainter p(&minimap_);
   p.scale(minimapScale_, minimapScale_);
   p.translate(kMargin, kMargin);
@@ -701,7 +707,7 @@ void GraphView::rebuildMinimap() {
     const QRectF r(n.box.x, n.box.y, std::max(n.box.w, 1 / minimapScale_),
                    std::max(n.box.h, 1 / minimapScale_));
     if (n.kind == Scene::Kind::GroupFrame) {
-      p.fillRect(r, kFrameFill.darker(105));
+      p.fillRect(r, colors_.frameFill.darker(105));
     } else {
       p.fillRect(
           r, n.kind == Scene::Kind::CollapsedGroup ? kGroupBorder : fillFor(int(i)).darker(130));
@@ -710,7 +716,7 @@ void GraphView::rebuildMinimap() {
 }
 
 void GraphView::paintFrame(QPainter& p, const QRect& target) {
-  p.fillRect(target, kBackground);
+  p.fillRect(target, colors_.background);
   if (snap_) {
     const QPointF origin = mapFromScene(QPointF(0, 0));
     p.save();
@@ -732,10 +738,10 @@ void GraphView::paintFrame(QPainter& p, const QRect& target) {
                                                 (target.height() - size.height()) / 2),
                                         size);
     p.setRenderHint(QPainter::Antialiasing, true);
-    p.setPen(QColor(0x99, 0xa0, 0xaa));
-    p.setBrush(QColor(255, 255, 255, 235));
+    p.setPen(colors_.overlayBorder);
+    p.setBrush(colors_.overlayFill);
     p.drawRoundedRect(badge, 4, 4);
-    p.setPen(QColor(0x45, 0x50, 0x60));
+    p.setPen(colors_.overlayText);
     p.drawText(badge, Qt::AlignCenter, text);
   }
 }
@@ -792,10 +798,12 @@ void GraphView::updateGroupOverlays() {
   }
 }
 
-void GraphView::setOpValues(std::vector<double> values, const QString& label) {
+void GraphView::setOpValues(std::vector<double> values, const QString& label,
+                            const QString& noValueLabel) {
   values.resize(opCount_, std::numeric_limits<double>::quiet_NaN());
   values_ = std::move(values);
   valueLabel_ = label;
+  noValueLabel_ = noValueLabel;
   valueMin_ = std::numeric_limits<double>::max();
   valueMax_ = std::numeric_limits<double>::lowest();
   for (double v : values_) {
@@ -806,14 +814,17 @@ void GraphView::setOpValues(std::vector<double> values, const QString& label) {
   if (valueMin_ > valueMax_) valueMin_ = valueMax_ = 0;
   updateGroupOverlays();
   if (snap_) rebuildMinimap();
+  updateLegendStrip();
   viewport()->update();
 }
 
 void GraphView::clearOpValues() {
   values_.clear();
   valueLabel_.clear();
+  noValueLabel_.clear();
   updateGroupOverlays();
   if (snap_) rebuildMinimap();
+  updateLegendStrip();
   viewport()->update();
 }
 
@@ -824,6 +835,7 @@ void GraphView::setOpHighlights(std::vector<QColor> colors,
   highlightLegend_ = std::move(legend);
   updateGroupOverlays();
   if (snap_) rebuildMinimap();
+  updateLegendStrip();
   viewport()->update();
 }
 
@@ -831,7 +843,156 @@ void GraphView::setOpHighlights(std::vector<QColor> colors,
 
 void GraphView::resizeEvent(QResizeEvent* event) {
   QAbstractScrollArea::resizeEvent(event);
+  updateLegendStrip();
   updateScrollBars();
+}
+
+void GraphView::mouseDoubleClickEvent(QMouseEvent* event) {
+  // The background (not a box, not the minimap): fit the graph to the window.
+  if (event->button() == Qt::LeftButton && !minimapRect().contains(event->position()) &&
+      nodeAt(event->position()) < 0) {
+    fitToWindow();
+    return;
+  }
+  QAbstractScrollArea::mouseDoubleClickEvent(event);
+}
+
+// --- colours and legends ---------------------------------------------------------
+
+void GraphView::updateColors() {
+  // Qt 6.4 has no QStyleHints::colorScheme(): the desktop's choice arrives as the
+  // palette, so a dark Base means a dark canvas.
+  const QPalette& pal = palette();
+  const bool dark = pal.color(QPalette::Base).lightness() < 128;
+  if (dark) {
+    colors_ = {QColor(0x24, 0x27, 0x2b), QColor(0x9a, 0xa3, 0xad), QColor(0x30, 0x34, 0x3a),
+               QColor(0x55, 0x5e, 0x6a), QColor(0xd0, 0xd6, 0xde), QColor(0x2c, 0x30, 0x35, 240),
+               QColor(0x60, 0x68, 0x72), QColor(0xe6, 0xe9, 0xed)};
+  } else {
+    colors_ = {QColor(0xfb, 0xfb, 0xfc), QColor(0x7a, 0x82, 0x8c), QColor(0xf1, 0xf3, 0xf6),
+               QColor(0xb4, 0xbc, 0xc8), QColor(0x45, 0x50, 0x60), QColor(255, 255, 255, 235),
+               QColor(0x99, 0xa0, 0xaa), QColor(0x20, 0x24, 0x2a)};
+  }
+}
+
+namespace {
+std::vector<LegendItem> legendItemsOf(bool hasValues, const QString& valueLabel,
+                                      bool anyNoValue, const QString& noValueLabel,
+                                      const std::vector<std::pair<QString, QColor>>& highlight,
+                                      bool hasHighlights, QColor noValueColor) {
+  std::vector<LegendItem> items;
+  if (hasValues) {
+    items.push_back({valueLabel, {}, false, true});
+    items.push_back({{}, {}, true, false});
+    if (anyNoValue && !noValueLabel.isEmpty()) items.push_back({noValueLabel, noValueColor});
+  }
+  if (hasHighlights) {
+    for (const auto& [label, color] : highlight) items.push_back({label, color});
+  }
+  return items;
+}
+}  // namespace
+
+QStringList GraphView::legendTexts() const {
+  QStringList texts;
+  const bool anyNoValue =
+      std::any_of(values_.begin(), values_.end(), [](double v) { return !std::isfinite(v); });
+  for (const auto& item : legendItemsOf(!values_.empty(), valueLabel_, anyNoValue, noValueLabel_,
+                                        highlightLegend_, !highlights_.empty(), kNoValue)) {
+    if (item.scale) {
+      texts << QString::number(valueMin_, 'g', 4) << QString::number(valueMax_, 'g', 4);
+    } else {
+      texts << item.text;
+    }
+  }
+  return texts;
+}
+
+QRect GraphView::legendGeometry() const {
+  return legendStrip_->isHidden() ? QRect() : legendStrip_->geometry();
+}
+
+int GraphView::legendHeight(int width) const {
+  const bool anyNoValue =
+      std::any_of(values_.begin(), values_.end(), [](double v) { return !std::isfinite(v); });
+  const auto items = legendItemsOf(!values_.empty(), valueLabel_, anyNoValue, noValueLabel_,
+                                   highlightLegend_, !highlights_.empty(), kNoValue);
+  if (items.empty()) return 0;
+  const QFontMetricsF fm(font());
+  const QString lo = QString::number(valueMin_, 'g', 4), hi = QString::number(valueMax_, 'g', 4);
+  int rows = 1;
+  double x = kLegendPad;
+  for (const auto& item : items) {
+    const double w = legendItemWidth(item, font(), lo, hi);
+    if (x > kLegendPad && x + w > width - kLegendPad) {
+      ++rows;
+      x = kLegendPad;
+    }
+    x += w + kLegendSpacing;
+  }
+  return int(std::ceil(rows * (fm.height() + 6) + 2 * kLegendPad - 6));
+}
+
+void GraphView::paintLegends(QPainter& p, const QRect& rect) {
+  p.fillRect(rect, QColor(colors_.overlayFill.rgb()));
+  p.setPen(colors_.overlayBorder);
+  p.drawLine(rect.bottomLeft(), rect.bottomRight());
+  const bool anyNoValue =
+      std::any_of(values_.begin(), values_.end(), [](double v) { return !std::isfinite(v); });
+  const auto items = legendItemsOf(!values_.empty(), valueLabel_, anyNoValue, noValueLabel_,
+                                   highlightLegend_, !highlights_.empty(), kNoValue);
+  const QFontMetricsF fm(font());
+  const QString lo = QString::number(valueMin_, 'g', 4), hi = QString::number(valueMax_, 'g', 4);
+  const double rowHeight = fm.height() + 6;
+  double x = kLegendPad, y = kLegendPad;
+  p.setRenderHint(QPainter::Antialiasing, false);
+  for (const auto& item : items) {
+    const double w = legendItemWidth(item, font(), lo, hi);
+    if (x > kLegendPad && x + w > rect.width() - kLegendPad) {
+      x = kLegendPad;
+      y += rowHeight;
+    }
+    const QRectF line(x, y, w, fm.height());
+    p.setPen(colors_.overlayText);
+    if (item.scale) {
+      p.drawText(QRectF(x, y, fm.horizontalAdvance(lo), fm.height()), Qt::AlignVCenter, lo);
+      const QRectF bar(x + fm.horizontalAdvance(lo) + 6, y + fm.height() / 2 - 5, kScaleBar, 10);
+      QLinearGradient gradient(bar.topLeft(), bar.topRight());
+      for (int i = 0; i <= 4; ++i)
+        gradient.setColorAt(i / 4.0, valueColor(valueMin_ + (valueMax_ - valueMin_) * i / 4.0));
+      p.fillRect(bar, gradient);
+      p.drawText(QRectF(bar.right() + 6, y, fm.horizontalAdvance(hi) + 1, fm.height()),
+                 Qt::AlignVCenter, hi);
+    } else {
+      double tx = x;
+      if (item.swatch.isValid()) {
+        p.setPen(item.swatch.darker(140));
+        p.setBrush(item.swatch);
+        p.drawRect(QRectF(x, y + fm.height() / 2 - kSwatch / 2, kSwatch, kSwatch));
+        tx += kSwatch + 5;
+        p.setPen(colors_.overlayText);
+      }
+      QFont f = font();
+      f.setBold(item.title);
+      p.setFont(f);
+      p.drawText(QRectF(tx, line.top(), w + 2, fm.height()), Qt::AlignVCenter, item.text);
+      p.setFont(font());
+    }
+    x += w + kLegendSpacing;
+  }
+}
+
+void GraphView::updateLegendStrip() {
+  const int h = legendHeight(width());
+  if (h == 0) {
+    legendStrip_->hide();
+    setViewportMargins(0, 0, 0, 0);
+    return;
+  }
+  setViewportMargins(0, h, 0, 0);
+  legendStrip_->setGeometry(0, 0, width(), h);
+  legendStrip_->show();
+  legendStrip_->update();
 }
 
 void GraphView::scrollContentsBy(int, int) { viewport()->update(); }
@@ -929,14 +1090,23 @@ void GraphView::keyPressEvent(QKeyEvent* event) {
 
 void GraphView::retranslateUi() {
   setToolTip(
-      tr("Drag to pan, wheel, pinch or +/− to zoom, 0 to fit. Click a block to expand it, "
-         "its header to collapse it."));
+      tr("Drag to pan, wheel, pinch or +/− to zoom, 0 or a double-click on the background to "
+         "fit. Click a block to expand it, its header to collapse it.\n"
+         "On an op: k kernel · s stride · pad top/left/bottom/right · g groups · d dilation."));
 }
 
 void GraphView::changeEvent(QEvent* event) {
   if (event->type() == QEvent::LanguageChange) {
     retranslateUi();
     viewport()->update();  // painted texts ("Laying out…", "%1 ops")
+  } else if (event->type() == QEvent::PaletteChange ||
+             event->type() == QEvent::ApplicationPaletteChange) {
+    updateColors();  // the desktop switched between light and dark
+    if (snap_) rebuildMinimap();
+    viewport()->update();
+    legendStrip_->update();
+  } else if (event->type() == QEvent::FontChange) {
+    updateLegendStrip();
   }
   QAbstractScrollArea::changeEvent(event);
 }
@@ -944,12 +1114,18 @@ void GraphView::changeEvent(QEvent* event) {
 void GraphView::setOpToolTips(std::vector<QString> tips) { opToolTips_ = std::move(tips); }
 
 QString GraphView::opToolTipAt(QPointF viewPoint) const {
-  if (opToolTips_.empty() || !current()) return {};
+  if (!current()) return {};
   const int node = nodeAt(viewPoint);
   if (node < 0) return {};
   const auto& n = snap_->scene.nodes[std::size_t(node)];
-  if (n.kind != Scene::Kind::Item || std::size_t(n.id) >= opToolTips_.size()) return {};
-  return opToolTips_[std::size_t(n.id)];
+  if (n.kind != Scene::Kind::Item || std::size_t(n.id) >= opCount_) return {};
+  if (std::size_t(n.id) < opToolTips_.size() && !opToolTips_[std::size_t(n.id)].isEmpty())
+    return opToolTips_[std::size_t(n.id)];
+  // The attributes on the box, spelled out (what "k", "s", "pad"... mean).
+  const auto& op = graph_->ops[std::size_t(n.id)];
+  const QString attributes = keyAttributesToolTip(op);
+  if (attributes.isEmpty()) return {};
+  return QString::fromStdString(op.name) + QLatin1Char('\n') + attributes;
 }
 
 bool GraphView::viewportEvent(QEvent* event) {

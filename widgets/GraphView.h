@@ -30,6 +30,7 @@
 #include <QColor>
 #include <QImage>
 #include <QString>
+#include <QStringList>
 
 #include "core/ir/graph.h"
 
@@ -85,7 +86,12 @@ class GraphView : public QAbstractScrollArea {
   void setZoom(double zoom, QPointF anchor = {});
   void zoomIn();
   void zoomOut();
+  /// Fits the whole graph in the viewport (never above 100%); also a double-click on
+  /// the background. Below kMinFitZoom a big graph would be unreadable: its top is shown
+  /// at that zoom instead, centred horizontally.
   void fitToWindow();
+  /// The smallest zoom fitToWindow() and the opening view go down to.
+  static constexpr double kMinFitZoom = 0.5;
   /// Scene point shown at the viewport's centre.
   QPointF viewCenter() const;
   /// Viewport point of a scene point and back.
@@ -94,8 +100,11 @@ class GraphView : public QAbstractScrollArea {
   void centerOn(QPointF scenePoint);
 
   /// Colours ops by `values` (one per op; NaN = no value) on a heat scale with a
-  /// legend titled `label`. Groups show the mean of their ops.
-  void setOpValues(std::vector<double> values, const QString& label);
+  /// legend titled `label` (the scale from its minimum to its maximum, and
+  /// `noValueLabel` beside the grey of ops without a value when there are any).
+  /// Groups show the mean of their ops.
+  void setOpValues(std::vector<double> values, const QString& label,
+                   const QString& noValueLabel = {});
   void clearOpValues();
   bool hasOpValues() const { return !values_.empty(); }
 
@@ -112,6 +121,12 @@ class GraphView : public QAbstractScrollArea {
   void setOpToolTips(std::vector<QString> tips);
   /// The hover text of the op under viewport point `viewPoint` ("" when none).
   QString opToolTipAt(QPointF viewPoint) const;
+
+  /// Every text of the legends shown (overlay titles, scale ends, categories), in order.
+  QStringList legendTexts() const;
+  /// Where the legends are, in this widget's coordinates: a strip above the viewport,
+  /// so they never cover a node (empty when no overlay is shown).
+  QRect legendGeometry() const;
 
   /// Paints the current view into `image` (benchmarks and tests; offscreen-safe).
   void renderViewport(QImage& image);
@@ -131,6 +146,8 @@ class GraphView : public QAbstractScrollArea {
   void layoutChanged();
   /// A frame showing the current graph's finished layout was painted.
   void framePainted();
+  /// The user changed the zoom (wheel, keys, pinch, fit); not sent for the opening view.
+  void zoomChanged(double zoom);
 
  protected:
   void paintEvent(QPaintEvent* event) override;
@@ -143,8 +160,19 @@ class GraphView : public QAbstractScrollArea {
   void keyPressEvent(QKeyEvent* event) override;
   bool viewportEvent(QEvent* event) override;
   void changeEvent(QEvent* event) override;
+  void mouseDoubleClickEvent(QMouseEvent* event) override;
 
  private:
+  friend class GraphLegendStrip;
+  /// Colours of the canvas, from the palette (light or dark desktop).
+  struct SceneColors {
+    QColor background, edge, frameFill, frameBorder, label, overlayFill, overlayBorder, overlayText;
+  };
+  void updateColors();
+  /// Lays the legends out for `width` pixels; returns the strip's height (0: none).
+  int legendHeight(int width) const;
+  void paintLegends(QPainter& p, const QRect& rect);
+  void updateLegendStrip();
   void retranslateUi();
   /// Whether the layout shown is of the current graph (maybe not of its latest expansion).
   bool current() const;
@@ -202,6 +230,10 @@ class GraphView : public QAbstractScrollArea {
   std::vector<QString> opToolTips_;      // setOpToolTips(): per op, "" = none
   std::vector<QColor> groupHighlights_;  // per group
   std::vector<std::pair<QString, QColor>> highlightLegend_;
+
+  SceneColors colors_;
+  QWidget* legendStrip_ = nullptr;
+  QString noValueLabel_;
 
   QImage minimap_;
   double minimapScale_ = 1;

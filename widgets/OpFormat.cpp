@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <limits>
 
+#include <QCoreApplication>
 #include <QStringList>
 
 #include "core/ir/dtype.h"
@@ -84,37 +85,58 @@ QString attributeText(const ec::ir::Attribute& a) {
       a);
 }
 
+namespace {
+const std::vector<std::int64_t>* intsOf(const ec::ir::Operation& op, const char* key) {
+  const ec::ir::Attribute* a = op.attr(key);
+  return a ? std::get_if<std::vector<std::int64_t>>(a) : nullptr;
+}
+
+bool uniform(const std::vector<std::int64_t>& v) {
+  return !v.empty() && std::all_of(v.begin(), v.end(), [&](auto x) { return x == v.front(); });
+}
+
+/// ONNX orders pads [x1_begin, x2_begin, ..., x1_end, x2_end]: for an image that is
+/// top, left, bottom, right. "1" when all are equal; "0/0/1/1" (t/l/b/r) for 2-D;
+/// "1/2" (begin/end) for 1-D; "0,1,1/0,1,1" (begins/ends) otherwise.
+QString padsText(const std::vector<std::int64_t>& pads) {
+  if (uniform(pads)) return QString::number(pads.front());
+  if (pads.size() == 4 || pads.size() == 2) return listText(pads, QStringLiteral("/"));
+  const auto half = std::ptrdiff_t(pads.size() / 2);
+  return listText(std::vector<std::int64_t>(pads.begin(), pads.begin() + half), QStringLiteral(",")) %
+         QLatin1Char('/') %
+         listText(std::vector<std::int64_t>(pads.begin() + half, pads.end()), QStringLiteral(","));
+}
+
+QString sizesText(const std::vector<std::int64_t>& v) {
+  return uniform(v) && v.size() > 1 && v.front() != 1 ? QString::number(v.front())
+                                                      : listText(v, QStringLiteral("×"));
+}
+
+QString trOp(const char* text) { return QCoreApplication::translate("ec::widgets::OpFormat", text); }
+}  // namespace
+
 QString keyAttributesText(const ec::ir::Operation& op) {
-  // Short names for the attributes that say most about an op; others by their own name.
+  // The attributes that say most about an op, named as the ops' own documentation
+  // (ONNX) names them: kernel, strides, pads (top/left/bottom/right), group, dilations.
+  // keyAttributesToolTip() spells them out.
+  QStringList parts;
+  if (const auto* k = intsOf(op, "kernel_shape")) parts << QStringLiteral("k ") % listText(*k, QStringLiteral("×"));
+  if (const auto* s = intsOf(op, "strides"); s && !(uniform(*s) && s->front() == 1))
+    parts << QStringLiteral("s ") % sizesText(*s);
+  if (const auto* p = intsOf(op, "pads"); p && !(uniform(*p) && p->front() == 0))
+    parts << QStringLiteral("pad ") % padsText(*p);
+  if (const ec::ir::Attribute* g = op.attr("group")) {
+    if (const auto* i = std::get_if<std::int64_t>(g); i && *i != 1) parts << QStringLiteral("g ") % QString::number(*i);
+  }
+  if (const auto* d = intsOf(op, "dilations"); d && !(uniform(*d) && d->front() == 1))
+    parts << QStringLiteral("d ") % sizesText(*d);
   static const struct {
     const char* key;
     const char* shortName;
-  } kKnown[] = {{"kernel_shape", "k"}, {"strides", "s"}, {"group", "g"},     {"axis", "axis"},
-                {"perm", "perm"},      {"pads", "p"},    {"dilations", "d"}, {"epsilon", "eps"}};
-  QStringList parts;
-  for (const auto& k : kKnown) {
-    const ec::ir::Attribute* a = op.attr(k.key);
-    if (!a) continue;
-    QString text;
-    if (const auto* ints = std::get_if<std::vector<std::int64_t>>(a)) {
-      // 3×3 for kernels and strides; leave pads as a list.
-      const bool uniform = !ints->empty() && std::all_of(ints->begin(), ints->end(), [&](auto x) {
-        return x == ints->front();
-      });
-      if (std::string_view(k.key) == "pads" || std::string_view(k.key) == "dilations") {
-        if (uniform && ints->front() == (std::string_view(k.key) == "pads" ? 0 : 1)) continue;
-      }
-      if (std::string_view(k.key) == "strides" && uniform && ints->front() == 1) continue;
-      text = std::string_view(k.key) == "perm" ? attributeText(*a)
-                                               : listText(*ints, QStringLiteral("×"));
-    } else if (const auto* i = std::get_if<std::int64_t>(a)) {
-      if (std::string_view(k.key) == "group" && *i == 1) continue;
-      text = QString::number(*i);
-    } else {
-      text = attributeText(*a);
-    }
-    parts << QLatin1String(k.shortName) % QLatin1Char(' ') % text;
-    if (parts.size() == 3) break;
+  } kOther[] = {{"axis", "axis"}, {"perm", "perm"}, {"epsilon", "eps"}};
+  for (const auto& k : kOther) {
+    if (parts.size() >= 3) break;
+    if (const ec::ir::Attribute* a = op.attr(k.key)) parts << QLatin1String(k.shortName) % QLatin1Char(' ') % attributeText(*a);
   }
   if (parts.isEmpty()) {
     for (const auto& [name, value] : op.attributes) {
@@ -123,6 +145,28 @@ QString keyAttributesText(const ec::ir::Operation& op) {
     }
   }
   return parts.join(QStringLiteral(" · "));
+}
+
+QString keyAttributesToolTip(const ec::ir::Operation& op) {
+  QStringList lines;
+  if (const auto* k = intsOf(op, "kernel_shape"))
+    lines << trOp(QT_TRANSLATE_NOOP("ec::widgets::OpFormat", "k: kernel size %1")).arg(listText(*k, QStringLiteral("×")));
+  if (const auto* s = intsOf(op, "strides")) lines << trOp(QT_TRANSLATE_NOOP("ec::widgets::OpFormat", "s: stride %1")).arg(listText(*s, QStringLiteral("×")));
+  if (const auto* p = intsOf(op, "pads")) {
+    if (p->size() == 4) {
+      lines << trOp(QT_TRANSLATE_NOOP("ec::widgets::OpFormat", "pad: padding top %1, left %2, bottom %3, right %4"))
+                   .arg((*p)[0]).arg((*p)[1]).arg((*p)[2]).arg((*p)[3]);
+    } else {
+      lines << trOp(QT_TRANSLATE_NOOP("ec::widgets::OpFormat", "pad: padding at the start / end of each spatial axis %1")).arg(padsText(*p));
+    }
+  }
+  if (const ec::ir::Attribute* g = op.attr("group")) {
+    if (const auto* i = std::get_if<std::int64_t>(g))
+      lines << trOp(QT_TRANSLATE_NOOP("ec::widgets::OpFormat", "g: groups %1 (input channels split into %1 groups)")).arg(*i);
+  }
+  if (const auto* d = intsOf(op, "dilations"))
+    lines << trOp(QT_TRANSLATE_NOOP("ec::widgets::OpFormat", "d: dilation %1")).arg(listText(*d, QStringLiteral("×")));
+  return lines.join(QLatin1Char('\n'));
 }
 
 QString tensorTypeText(const ec::ir::Tensor* t) {

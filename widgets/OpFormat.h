@@ -15,9 +15,12 @@ namespace ec::widgets {
 
 /// "3", "1e-05", "[3,3]", "NOTSET", "tensor f32[2]".
 QString attributeText(const ec::ir::Attribute& a);
-/// A compact line of the attributes worth seeing on a box ("k 3×3 · s 2 · g 32"),
-/// empty when there are none.
+/// A compact line of the attributes worth seeing on a box, named as in the ONNX
+/// operator documentation ("k 3×3 · s 2 · pad 0/0/1/1 · g 32": kernel, stride, pads
+/// top/left/bottom/right, group, dilation), empty when there are none.
 QString keyAttributesText(const ec::ir::Operation& op);
+/// keyAttributesText() spelled out, one translated line per attribute (the graph's tooltip).
+QString keyAttributesToolTip(const ec::ir::Operation& op);
 /// "f32[1,3,224,224]", or "?" for an unknown tensor.
 QString tensorTypeText(const ec::ir::Tensor* t);
 /// Category of an op (Unknown for ops the IR does not know).

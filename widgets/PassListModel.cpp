@@ -7,6 +7,7 @@
 #include <QLocale>
 
 #include "core/passes/pass_registry.h"
+#include "widgets/CoreMessages.h"
 #include "widgets/ItemRoles.h"
 
 namespace ec::widgets {
@@ -60,7 +61,7 @@ int PassListModel::columnCount(const QModelIndex& parent) const {
 QString PassListModel::statisticsText(const ec::passes::PassRecord& r) const {
   QStringList parts;
   for (const auto& s : r.statistics) {
-    if (s.value != 0) parts << QString::number(s.value) % QLatin1Char(' ') % qs(s.label);
+    if (s.value != 0) parts << statisticText(r.pass, s);  // in the UI language
   }
   if (hasError(r)) parts.prepend(tr("invalid graph"));
   if (!r.diagnostics.empty()) parts << tr("%n note(s)", nullptr, int(r.diagnostics.size()));
@@ -75,9 +76,7 @@ QString PassListModel::toolTip(const ec::passes::PassRecord& r) const {
   } else {
     lines << qs(r.pass);
   }
-  for (const auto& s : r.statistics) {
-    lines << QString::number(s.value) % QLatin1Char(' ') % qs(s.label);
-  }
+  for (const auto& s : r.statistics) lines << statisticText(r.pass, s);
   for (const auto& d : r.diagnostics) {
     const QString where = d.op.empty() ? QString() : qs(d.op) % QStringLiteral(": ");
     lines << (d.severity == ec::passes::Diagnostic::Severity::Warning ? tr("warning: ")

@@ -354,11 +354,10 @@ std::vector<std::pair<QString, QColor>> PassesPanel::highlightLegend() const {
                             QString::number(count) % QLatin1Char(')'),
                         GraphDiffModel::colorFor(kind));
   };
-  if (side_ == Side::Before) {
-    entry(Kind::Removed, diff->removed.size());
-  } else {
-    entry(Kind::Added, diff->added.size());
-  }
+  // All three kinds, whichever side is shown: removed ops are coloured on the
+  // "before" graph, added ones on the "after" graph, changed ones on both.
+  entry(Kind::Added, diff->added.size());
+  entry(Kind::Removed, diff->removed.size());
   entry(Kind::Changed, diff->changed.size());
   return legend;
 }

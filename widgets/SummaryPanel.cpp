@@ -7,6 +7,7 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include "widgets/ItemViewFit.h"
 #include "widgets/ModelSummaryModel.h"
 
 namespace ec::widgets {
@@ -42,7 +43,9 @@ void SummaryPanel::setSummary(ec::report::ModelSummary summary) {
   view_->setModel(model.get());
   // The view no longer references the old model: safe to drop it now.
   model_ = std::move(model);
-  view_->resizeColumnToContents(ModelSummaryModel::Property);
+  // Property sized to its longest label; Value takes the rest, long values elided
+  // in the middle with the whole value as tooltip.
+  fitColumnsToContents(view_);
   stack_->setCurrentWidget(view_);
 }
 

@@ -7,6 +7,10 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QCoreApplication>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -14,6 +18,7 @@
 #include <QInputDialog>
 #include <QLineEdit>
 #include <QFileInfo>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QKeySequence>
@@ -27,6 +32,8 @@
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QTableView>
+#include <QTableWidget>
 #include <QThread>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -35,7 +42,9 @@
 #include "app/workbench/ModelLoader.h"
 #include "core/errors.h"
 #include "core/frontends/frontend.h"
+#include "app/workbench/CompileRunner.h"
 #include "widgets/GraphView.h"
+#include "widgets/ItemViewFit.h"
 #include "widgets/LogPanel.h"
 #include "widgets/LogSink.h"
 #include "widgets/MessageBar.h"
@@ -53,8 +62,13 @@ namespace {
 const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
 const QString kStateKey = QStringLiteral("mainWindow/state");
 const QString kRecentFilesKey = QStringLiteral("recentFiles");
+// The zoom the user last chose, and the model it was chosen on (restored when that
+// model opens again; any other model opens fitted to the window).
+const QString kZoomKey = QStringLiteral("graph/zoom");
+const QString kZoomModelKey = QStringLiteral("graph/zoomModel");
 // Bump when docks are added or renamed, so an old saved layout is not applied.
-constexpr int kStateVersion = 2;
+// 3: the graph gets the room (panels hidden until they have content, a short log).
+constexpr int kStateVersion = 3;
 
 QString localFileOf(const QMimeData* mime) {
   if (!mime || !mime->hasUrls()) return {};
@@ -81,8 +95,44 @@ MainWindow::MainWindow(QSettings& settings, QWidget* parent)
   createComparePanel();
   createActions();
   createStatusBar();
+  // Panels with nothing to show yet stay hidden: the graph gets the room. Each one
+  // appears when its work has a result (or from the View menu).
+  for (QDockWidget* dock : {passesDock_, quantDock_, partitionDock_, timelineDock_, devicesDock_,
+                            historyDock_, benchDock_}) {
+    if (dock) dock->hide();
+  }
+  // Every table: columns sized to their content, long texts elided in the middle.
+  for (QAbstractItemView* view : findChildren<QAbstractItemView*>()) {
+    if (qobject_cast<QTreeView*>(view) || qobject_cast<QTableView*>(view))
+      ec::widgets::fitColumnsToContents(view);
+  }
+  defaultState_ = saveState(kStateVersion);
   restoreWindowState();
 
+  // The zoom the user chooses is remembered with the model it was chosen on.
+  connect(graphView_, &ec::widgets::GraphView::zoomChanged, this, [this](double zoom) {
+    if (currentPath_.isEmpty() || !graph_) return;
+    settings_.setValue(kZoomKey, zoom);
+    settings_.setValue(kZoomModelKey, currentPath_);
+  });
+  // The title says what has been done to the model.
+  connect(this, &MainWindow::optimized, this, [this] {
+    optimised_ = true;
+    updateWindowTitle();
+  });
+  connect(this, &MainWindow::quantized, this, [this] {
+    quantised_ = true;
+    updateWindowTitle();
+  });
+  connect(this, &MainWindow::compiled, this, [this] {
+    if (compile_ && compile_->outcome && compile_->outcome->report)
+      compiledFor_ = QString::fromStdString(compile_->outcome->report->backend);
+    if (timelineDock_ && timelineDock_->isHidden()) {
+      timelineDock_->show();  // tabbed with the partition, which stays in front
+      partitionDock_->raise();
+    }
+    updateWindowTitle();
+  });
   // Core messages go to the log panel. The sink is removed again in the
   // destructor, after the loader thread (the only other thread that logs) ends.
   logSink_ = logPanel_->createSink();
@@ -121,7 +171,9 @@ void MainWindow::createCentralWidget() {
                             .arg(names.join(QStringLiteral(", "))));
   });
   emptyHint_->setAlignment(Qt::AlignCenter);
+  emptyHint_->setWordWrap(true);
   emptyHint_->setEnabled(false);
+  createWelcomePage();
 
   graphView_ = new ec::widgets::GraphView(this);
   searchBar_ = new ec::widgets::SearchBar(this);
@@ -146,7 +198,7 @@ void MainWindow::createCentralWidget() {
   header->resizeSection(ec::widgets::OperationListModel::Inputs, 220);
 
   centre_ = new QStackedWidget(this);
-  centre_->addWidget(emptyHint_);
+  centre_->addWidget(welcome_);
   centre_->addWidget(graphView_);
 
   auto* central = new QWidget(this);
@@ -213,9 +265,112 @@ void MainWindow::createDocks() {
     opsDock->setWindowTitle(tr("Operations"));
     logDock->setWindowTitle(tr("Log"));
   });
-  resizeDocks({propertiesDock}, {400}, Qt::Horizontal);
-  resizeDocks({propertiesDock, summaryDock}, {420, 260}, Qt::Vertical);
-  resizeDocks({logDock}, {150}, Qt::Vertical);
+}
+
+void MainWindow::applyDefaultDockSizes() {
+  // The graph first: a narrow column on the right, a log of a few lines below.
+  auto* propertiesDock = findChild<QDockWidget*>(QStringLiteral("propertiesDock"));
+  auto* summaryDock = findChild<QDockWidget*>(QStringLiteral("summaryDock"));
+  auto* logDock = findChild<QDockWidget*>(QStringLiteral("logDock"));
+  if (!propertiesDock || !summaryDock || !logDock) return;
+  const int column = std::clamp(width() * 6 / 25, 260, 440);
+  resizeDocks({propertiesDock}, {column}, Qt::Horizontal);
+  // Properties is empty until an op is clicked: the summary gets more of the column.
+  resizeDocks({propertiesDock, summaryDock}, {height() * 35 / 100, height() * 65 / 100}, Qt::Vertical);
+  resizeDocks({logDock}, {fontMetrics().height() * 4 + 30}, Qt::Vertical);
+}
+
+void MainWindow::resetLayout() {
+  settings_.remove(kStateKey);
+  restoreState(defaultState_, kStateVersion);
+  applyDefaultDockSizes();
+  statusBar()->showMessage(tr("Layout reset"), 5000);
+}
+
+void MainWindow::createWelcomePage() {
+  welcome_ = new QWidget(this);
+  welcome_->setObjectName(QStringLiteral("welcomePage"));
+  auto* title = new QLabel(welcome_);
+  QFont big = title->font();
+  big.setPointSizeF(big.pointSizeF() * 1.6);
+  big.setBold(true);
+  title->setFont(big);
+  title->setAlignment(Qt::AlignCenter);
+  auto* open = new QPushButton(welcome_);
+  open->setObjectName(QStringLiteral("welcomeOpen"));
+  connect(open, &QPushButton::clicked, this, &MainWindow::chooseFile);
+  welcomeSample_ = new QPushButton(welcome_);
+  welcomeSample_->setObjectName(QStringLiteral("welcomeSample"));
+  connect(welcomeSample_, &QPushButton::clicked, this, [this] { openFile(sampleModel_); });
+  auto* recentTitle = new QLabel(welcome_);
+  recentTitle->setAlignment(Qt::AlignCenter);
+  recentTitle->setObjectName(QStringLiteral("welcomeRecentTitle"));
+  welcomeRecent_ = new QWidget(welcome_);
+  welcomeRecent_->setObjectName(QStringLiteral("welcomeRecent"));
+  auto* recentLayout = new QVBoxLayout(welcomeRecent_);
+  recentLayout->setContentsMargins(0, 0, 0, 0);
+
+  auto* column = new QVBoxLayout;
+  column->addStretch(2);
+  column->addWidget(title);
+  column->addSpacing(16);
+  column->addWidget(open);
+  column->addWidget(welcomeSample_);
+  column->addSpacing(16);
+  column->addWidget(recentTitle);
+  column->addWidget(welcomeRecent_);
+  column->addSpacing(16);
+  column->addWidget(emptyHint_);
+  column->addStretch(3);
+  auto* row = new QHBoxLayout(welcome_);
+  row->addStretch(1);
+  row->addLayout(column, 2);
+  row->addStretch(1);
+  retranslated([=, this] {
+    title->setText(tr("edgecompiler Workbench"));
+    open->setText(tr("Open a Model…"));
+    welcomeSample_->setText(tr("Open the Sample Model"));
+    welcomeSample_->setToolTip(sampleModel_);
+    recentTitle->setText(tr("Recent Models"));
+  });
+  setSampleModel(findSampleModel());
+}
+
+QString MainWindow::findSampleModel() {
+  const QString name = QStringLiteral("sample_cnn.onnx");
+  const QDir app(QCoreApplication::applicationDirPath());
+  for (const QString& candidate :
+       {app.filePath(QStringLiteral("../share/edgecompiler/") + name),  // installed
+        app.filePath(QStringLiteral("../../resources/") + name)}) {    // build tree
+    if (QFileInfo::exists(candidate)) return QFileInfo(candidate).absoluteFilePath();
+  }
+  return {};
+}
+
+void MainWindow::setSampleModel(const QString& path) {
+  sampleModel_ = path;
+  welcomeSample_->setVisible(!path.isEmpty());
+  welcomeSample_->setToolTip(path);
+}
+
+void MainWindow::rebuildWelcomePage() {
+  if (!welcomeRecent_) return;
+  auto* layout = welcomeRecent_->layout();
+  while (QLayoutItem* item = layout->takeAt(0)) {
+    delete item->widget();
+    delete item;
+  }
+  const QStringList files = recentFiles();
+  for (const QString& path : files.mid(0, 6)) {
+    auto* button = new QPushButton(QFileInfo(path).fileName(), welcomeRecent_);
+    button->setFlat(true);
+    button->setToolTip(path);
+    button->setObjectName(QStringLiteral("welcomeRecentFile"));
+    connect(button, &QPushButton::clicked, this, [this, path] { openFile(path); });
+    layout->addWidget(button);
+  }
+  if (auto* title = welcome_->findChild<QLabel*>(QStringLiteral("welcomeRecentTitle")))
+    title->setVisible(!files.isEmpty());
 }
 
 void MainWindow::createActions() {
@@ -251,7 +406,14 @@ void MainWindow::createActions() {
   for (QDockWidget* dock : findChildren<QDockWidget*>()) {
     viewMenu_->addAction(dock->toggleViewAction());
   }
-  viewPanelsEnd_ = viewMenu_->addSeparator();
+  QAction* resetLayoutAction = viewMenu_->addAction(QString(), this, &MainWindow::resetLayout);
+  resetLayoutAction->setObjectName(QStringLiteral("resetLayoutAction"));
+  retranslated([resetLayoutAction] {
+    resetLayoutAction->setText(tr("&Reset Layout"));
+    resetLayoutAction->setStatusTip(tr("Put every panel back where it was on first start"));
+  });
+  viewPanelsEnd_ = viewMenu_->insertSeparator(resetLayoutAction);
+  viewMenu_->addSeparator();
   addGraphActions(edit, viewMenu_);
   viewMenu_->addSeparator();
   QMenu* language = viewMenu_->addMenu(QString());
@@ -279,11 +441,16 @@ void MainWindow::createActions() {
   addModelMenu();
   addToolsMenu();
   QMenu* help = menuBar()->addMenu(QString());
+  QAction* shortcuts = help->addAction(QString(), this, &MainWindow::showKeyboardShortcuts);
+  shortcuts->setObjectName(QStringLiteral("keyboardShortcutsAction"));
+  shortcuts->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Slash));
+  help->addSeparator();
   QAction* about = help->addAction(QString(), this, &MainWindow::showAbout);
   about->setMenuRole(QAction::AboutRole);
   QAction* aboutQt = help->addAction(QString(), qApp, &QApplication::aboutQt);
   retranslated([=] {
     help->setTitle(tr("&Help"));
+    shortcuts->setText(tr("&Keyboard Shortcuts"));
     about->setText(tr("&About edgecompiler Workbench"));
     aboutQt->setText(tr("About &Qt"));
   });
@@ -342,7 +509,7 @@ void MainWindow::createStatusBar() {
 
 void MainWindow::restoreWindowState() {
   if (!restoreGeometry(settings_.value(kGeometryKey).toByteArray())) resize(1280, 800);
-  restoreState(settings_.value(kStateKey).toByteArray(), kStateVersion);
+  if (!restoreState(settings_.value(kStateKey).toByteArray(), kStateVersion)) applyDefaultDockSizes();
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
@@ -416,12 +583,17 @@ void MainWindow::onModelLoaded(quint64 requestId, const QString& path, ec::ir::F
   messageBar_->dismiss();
 
   graph_ = std::move(graph);
+  optimised_ = quantised_ = false;
+  compiledFor_.clear();
   opsModel_->setGraph(graph_);
   summaryPanel_->setSummary(summary);
   propertiesPanel_->setGraph(graph_);
   searchBar_->setGraph(graph_);
   centre_->setCurrentWidget(graphView_);
   graphView_->setGraph(graph_);  // after the page switch: the first view fits the real viewport
+  // The zoom last chosen on this model; any other opens fitted to the window.
+  if (settings_.value(kZoomModelKey).toString() == path && settings_.contains(kZoomKey))
+    graphView_->setZoom(settings_.value(kZoomKey).toDouble());
 
   const QString name = QFileInfo(path).fileName();
   setWindowFilePath(path);
@@ -478,11 +650,76 @@ void MainWindow::changeEvent(QEvent* event) {
   QMainWindow::changeEvent(event);
 }
 
+QString MainWindow::modelState() const {
+  QStringList state;
+  if (optimised_) state << tr("optimised");
+  if (quantised_) state << tr("quantised");
+  if (!compiledFor_.isEmpty()) state << tr("compiled for %1").arg(compiledFor_);
+  return state.join(QStringLiteral(", "));
+}
+
 void MainWindow::updateWindowTitle() {
   const QString path = windowFilePath();
-  setWindowTitle(path.isEmpty()
-                     ? tr("edgecompiler Workbench")
-                     : tr("%1 — edgecompiler Workbench").arg(QFileInfo(path).fileName()));
+  const QString state = modelState();
+  if (path.isEmpty()) {
+    setWindowTitle(tr("edgecompiler Workbench"));
+  } else if (state.isEmpty()) {
+    setWindowTitle(tr("%1 — edgecompiler Workbench").arg(QFileInfo(path).fileName()));
+  } else {
+    setWindowTitle(tr("%1 (%2) — edgecompiler Workbench").arg(QFileInfo(path).fileName(), state));
+  }
+}
+
+void MainWindow::showKeyboardShortcuts() {
+  QDialog* dialog = keyboardShortcutsDialog();
+  dialog->setAttribute(Qt::WA_DeleteOnClose);
+  dialog->open();
+}
+
+QDialog* MainWindow::keyboardShortcutsDialog() {
+  auto* dialogPtr = new QDialog(this);
+  QDialog& dialog = *dialogPtr;
+  dialog.setObjectName(QStringLiteral("keyboardShortcutsDialog"));
+  dialog.setWindowTitle(tr("Keyboard Shortcuts"));
+  auto* table = new QTableWidget(&dialog);
+  table->setObjectName(QStringLiteral("shortcutsTable"));
+  table->setColumnCount(2);
+  table->setHorizontalHeaderLabels({tr("Action"), tr("Shortcut")});
+  table->verticalHeader()->hide();
+  table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  table->setSelectionBehavior(QAbstractItemView::SelectRows);
+  auto add = [table](const QString& what, const QString& keys) {
+    const int row = table->rowCount();
+    table->insertRow(row);
+    table->setItem(row, 0, new QTableWidgetItem(what));
+    table->setItem(row, 1, new QTableWidgetItem(keys));
+  };
+  // Every menu action with a shortcut, in menu order: the list cannot fall behind the menus.
+  for (QAction* menuAction : menuBar()->actions()) {
+    QMenu* menu = menuAction->menu();
+    if (!menu) continue;
+    for (QAction* action : menu->actions()) {
+      if (action->shortcut().isEmpty()) continue;
+      QString text = action->text();
+      text.remove(QLatin1Char('&'));
+      add(text, action->shortcut().toString(QKeySequence::NativeText));
+    }
+  }
+  // The graph's own keys and mouse.
+  add(tr("Graph: zoom in / out"), tr("+ / −, wheel, pinch"));
+  add(tr("Graph: fit to window"), tr("0, double-click on the background"));
+  add(tr("Graph: clear the selection"), tr("Esc"));
+  add(tr("Graph: pan"), tr("drag, Shift+wheel"));
+  ec::widgets::fitColumnsToContents(table);
+  table->horizontalHeader()->setStretchLastSection(true);
+  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, &dialog);
+  connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+  auto* layout = new QVBoxLayout(&dialog);
+  layout->addWidget(table);
+  layout->addWidget(buttons);
+  dialog.resize(520, 480);
+  ec::widgets::resizeColumnsNow(table);
+  return dialogPtr;
 }
 
 QStringList MainWindow::recentFiles() const {
@@ -520,6 +757,7 @@ void MainWindow::rebuildRecentMenu() {
     recentMenu_->addAction(tr("&Clear List"), this, [this] { setRecentFiles({}); });
   }
   recentMenu_->setEnabled(!files.isEmpty());
+  rebuildWelcomePage();
 }
 
 const ec::widgets::ModelSummaryModel* MainWindow::summaryModel() const {

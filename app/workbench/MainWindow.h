@@ -17,6 +17,7 @@
 
 class QAction;
 class QActionGroup;
+class QDialog;
 class QDockWidget;
 class QLabel;
 class QProgressDialog;
@@ -82,6 +83,16 @@ class MainWindow : public QMainWindow {
   ~MainWindow() override;
 
   bool isLoading() const { return currentRequest_ != 0; }
+  /// The bundled sample model: beside an installed app (share/edgecompiler) or in its
+  /// build tree (resources/), or "" when there is none.
+  static QString findSampleModel();
+  /// The model the welcome page offers (findSampleModel() unless set).
+  void setSampleModel(const QString& path);
+  QString sampleModel() const { return sampleModel_; }
+  /// The page shown while no model is open: Open…, the sample model, recent files.
+  QWidget* welcomePage() const { return welcome_; }
+  /// What the title says after the file name: "optimised, quantised, compiled for coral".
+  QString modelState() const;
   QStringList recentFiles() const;
   /// The summary shown, or null before the first successful load.
   const ec::widgets::ModelSummaryModel* summaryModel() const;
@@ -135,6 +146,16 @@ class MainWindow : public QMainWindow {
   void compareStages();
   /// Discovers devices again on a worker thread; the Devices panel shows them (MainWindowDevices.cpp).
   void refreshDevices();
+  /// View › Reset Layout: the docks as on first start (graph first, panels hidden
+  /// until they have something to show), the saved layout forgotten.
+  void resetLayout();
+  /// The docks' sizes on first start and after Reset Layout, for the window's size
+  /// (again after a resize before the window is shown: screenshots).
+  void applyDefaultDockSizes();
+  /// Help › Keyboard Shortcuts: every action with a shortcut and the graph's keys.
+  void showKeyboardShortcuts();
+  /// The dialog showKeyboardShortcuts() opens (a child of this window, not shown yet).
+  QDialog* keyboardShortcutsDialog();
 
  signals:
   /// A model finished loading and every view now shows it.
@@ -185,6 +206,8 @@ class MainWindow : public QMainWindow {
   QDockWidget* addPanel(QWidget* panel, const QString& title, const QString& objectName,
                         Qt::DockWidgetArea area);
   void restoreWindowState();
+  void createWelcomePage();
+  void rebuildWelcomePage();
   void setLoading(bool loading, const QString& path = {});
   void addRecentFile(const QString& path);
   void setRecentFiles(const QStringList& files);
@@ -238,6 +261,13 @@ class MainWindow : public QMainWindow {
   ec::widgets::MessageBar* messageBar_ = nullptr;
   QStackedWidget* centre_ = nullptr;
   QLabel* emptyHint_ = nullptr;
+  QWidget* welcome_ = nullptr;
+  QWidget* welcomeRecent_ = nullptr;  // the recent files' buttons
+  QPushButton* welcomeSample_ = nullptr;
+  QString sampleModel_;
+  QByteArray defaultState_;  // saveState() of the first-start layout (Reset Layout)
+  bool optimised_ = false, quantised_ = false;
+  QString compiledFor_;
   ec::widgets::GraphView* graphView_ = nullptr;
   ec::widgets::SearchBar* searchBar_ = nullptr;
   ec::widgets::PropertiesPanel* propertiesPanel_ = nullptr;

@@ -20,10 +20,13 @@ void MainWindow::createBenchPanels() {
   using ec::widgets::BenchmarkPanel;
   using ec::widgets::RunHistoryPanel;
   benchPanel_ = new BenchmarkPanel(this);
-  benchDock_ = addPanel(benchPanel_, tr("Benchmark"), QStringLiteral("benchmarkDock"), Qt::RightDockWidgetArea);
+  // Below the graph with the other result panels: its charts and tables need the width
+  // (in the right column its tabs would not fit).
+  benchDock_ = addPanel(benchPanel_, tr("Benchmark"), QStringLiteral("benchmarkDock"), Qt::BottomDockWidgetArea);
   historyPanel_ = new RunHistoryPanel(this);
   historyDock_ = addPanel(historyPanel_, tr("Run History"), QStringLiteral("runHistoryDock"), Qt::BottomDockWidgetArea);
   if (auto* logDock = findChild<QDockWidget*>(QStringLiteral("logDock"))) {
+    tabifyDockWidget(logDock, benchDock_);
     tabifyDockWidget(logDock, historyDock_);
     logDock->raise();
   }
@@ -40,7 +43,8 @@ void MainWindow::createBenchPanels() {
   connect(benchPanel_, &BenchmarkPanel::finished, this, [this](ec::widgets::StatsPtr stats, qint64 runId) {
     const ec::ir::FrozenGraph& shown = graphView_->graph();
     if (stats && shown && !stats->op_profile.empty())
-      graphView_->setOpValues(ec::widgets::opTimeValues(*stats, *shown), tr("ms per op (benchmark)"));
+      graphView_->setOpValues(ec::widgets::opTimeValues(*stats, *shown), tr("ms per op (benchmark), bright = slower"),
+                              tr("not timed"));
     if (historyDock_->isVisible()) historyPanel_->reload();
     if (stats)
       statusBar()->showMessage(tr("Benchmark: mean %1 ms, p99 %2 ms").arg(stats->mean_ms, 0, 'f', 3).arg(stats->p99_ms, 0, 'f', 3),
@@ -55,11 +59,13 @@ void MainWindow::addBenchActions(QMenu* tools) {
   QAction* bench = tools->addAction(QString(), this, [this] {
     benchDock_->show();
     benchDock_->raise();
+    resizeDocks({benchDock_}, {340}, Qt::Vertical);
   });
   bench->setObjectName(QStringLiteral("benchmarkAction"));
   QAction* history = tools->addAction(QString(), this, [this] {
     historyDock_->show();
     historyDock_->raise();
+    resizeDocks({historyDock_}, {300}, Qt::Vertical);
     historyPanel_->reload();
   });
   history->setObjectName(QStringLiteral("runHistoryAction"));

@@ -168,7 +168,7 @@ void MainWindow::showQuantOutcome() {
   }
   graphView_->setOpHighlights({});
   graphView_->setOpValues(ec::widgets::opSqnrValues(*outcome->report, *graph),
-                          tr("output SQNR (dB), dark = worse"));
+                          tr("output SQNR (dB), dark = worse"), tr("float (not quantised)"));
 }
 
 }  // namespace ec::workbench

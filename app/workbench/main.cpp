@@ -11,6 +11,11 @@
 // after --optimize's passes if given, quantising a float model post-training with random
 // calibration; with --screenshot the image is taken once the Partition panel shows the
 // report and the graph is coloured TPU / CPU.
+// --panel NAME shows and raises that panel's dock before the screenshot (passes, quant,
+// partition, timeline, benchmark, runHistory, devices, log...; the dock "<NAME>Dock").
+// --screenshot-report OUT.json writes what the screenshot cannot show by itself
+// (LayoutCheck.h: the graph's share of the window, elided titles, columns narrower
+// than their headers, legend texts) when the screenshot is taken.
 // With --screenshot the window opens MODEL, waits until it is laid out and the
 // graph view has painted it, saves an image of the window to OUT.png and exits 0; if the model
 // cannot be opened it prints the core's one-line error to stderr and exits 1.
@@ -22,11 +27,16 @@
 #include <spdlog/spdlog.h>
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDockWidget>
+#include <QFile>
+#include <QJsonDocument>
 #include <QPixmap>
 #include <QSettings>
+#include <QSize>
 #include <QTimer>
 
 #include "app/workbench/Language.h"
+#include "app/workbench/LayoutCheck.h"
 #include "app/workbench/MainWindow.h"
 #include "widgets/GraphView.h"
 #include "core/errors.h"
@@ -65,6 +75,9 @@ struct Options {
   bool optimize = false;
   bool quantize = false;
   QString compileTarget;  // --compile TARGET ("" = no compile)
+  QString panel;          // --panel NAME: the dock shown in front for the screenshot
+  QString reportPath;     // --screenshot-report FILE
+  QSize windowSize{1280, 800};  // --window-size WxH (screenshots)
 };
 
 // Parses the command line; --help, --version and argument errors end the process here
@@ -107,6 +120,22 @@ Options parseCommandLine(const QCoreApplication& app) {
                                           "NAME=1,3,224,224; repeat per input."),
       QStringLiteral("NAME=DIMS"));
   parser.addOption(inputShape);
+  const QCommandLineOption panel(
+      QStringLiteral("panel"),
+      QCoreApplication::translate("main", "Show the panel <name> (passes, quant, partition, timeline, "
+                                          "benchmark, runHistory, devices) in front for the screenshot."),
+      QStringLiteral("name"));
+  parser.addOption(panel);
+  const QCommandLineOption report(
+      QStringLiteral("screenshot-report"),
+      QCoreApplication::translate("main", "With --screenshot: also write the layout's measurements to <file> (JSON)."),
+      QStringLiteral("file"));
+  parser.addOption(report);
+  const QCommandLineOption windowSize(
+      QStringLiteral("window-size"),
+      QCoreApplication::translate("main", "With --screenshot: the window's size, WIDTHxHEIGHT (default 1280x800)."),
+      QStringLiteral("WxH"));
+  parser.addOption(windowSize);
   parser.process(app);
   try {
     ec::frontends::ModelHints hints;
@@ -122,8 +151,18 @@ Options parseCommandLine(const QCoreApplication& app) {
     printError(QCoreApplication::translate("main", "Only one model file can be opened."));
     std::exit(2);
   }
+  QSize size(1280, 800);
+  if (parser.isSet(windowSize)) {
+    const QStringList wh = parser.value(windowSize).split(QLatin1Char('x'));
+    const int w = wh.value(0).toInt(), h = wh.size() == 2 ? wh[1].toInt() : 0;
+    if (w < 320 || h < 240) {
+      printError(QCoreApplication::translate("main", "--window-size takes WIDTHxHEIGHT, e.g. 1920x1080."));
+      std::exit(2);
+    }
+    size = QSize(w, h);
+  }
   return {positional.value(0), parser.value(screenshot), parser.isSet(optimize),
-          parser.isSet(quantize), parser.value(compile)};
+          parser.isSet(quantize), parser.value(compile), parser.value(panel), parser.value(report), size};
 }
 
 }  // namespace
@@ -168,7 +207,10 @@ int main(int argc, char* argv[]) {
 
   ec::workbench::MainWindow window(settings);
   // Screenshots have one size whatever geometry the user saved.
-  if (!screenshotPath.isEmpty()) window.resize(1280, 800);
+  if (!screenshotPath.isEmpty()) {
+    window.resize(options.windowSize);
+    window.applyDefaultDockSizes();  // for this size (a saved layout is not used for screenshots)
+  }
   window.show();
   const bool optimizeAfterLoad = options.optimize;
   if (optimizeAfterLoad) {
@@ -203,9 +245,26 @@ int main(int argc, char* argv[]) {
   }
 
   if (!screenshotPath.isEmpty()) {
-    auto grabAndQuit = [&window, screenshotPath] {
+    const QString panel = options.panel, reportPath = options.reportPath;
+    auto grabAndQuit = [&window, screenshotPath, panel, reportPath] {
+      if (!panel.isEmpty()) {
+        if (auto* dock = window.findChild<QDockWidget*>(panel + QStringLiteral("Dock"))) {
+          dock->show();
+          dock->raise();
+          window.resizeDocks({dock}, {window.height() * 2 / 5}, Qt::Vertical);  // as the Tools menu does
+        }
+      }
       // Let the layout settle after the views were filled.
-      QTimer::singleShot(300, &window, [&window, screenshotPath] {
+      QTimer::singleShot(300, &window, [&window, screenshotPath, reportPath] {
+        if (!reportPath.isEmpty()) {
+          QFile out(reportPath);
+          if (!out.open(QIODevice::WriteOnly) ||
+              out.write(QJsonDocument(ec::workbench::layoutReport(window)).toJson()) < 0) {
+            printError(QCoreApplication::translate("main", "Cannot write the report to %1").arg(reportPath));
+            QCoreApplication::exit(1);
+            return;
+          }
+        }
         if (!window.grab().save(screenshotPath)) {
           printError(QCoreApplication::translate("main", "Cannot write the screenshot to %1")
                          .arg(screenshotPath));

@@ -19,6 +19,7 @@
 
 #include "core/backends/hardware_device.h"
 #include "core/ir/graph.h"
+#include "core/message.h"
 #include "core/quantize/quantizer.h"
 
 namespace ec::backends {
@@ -55,6 +56,7 @@ struct PartitionRow {
   PlacementCause cause = PlacementCause::Unsupported;
   std::string status;                  // compiler status string
   std::string reason;                  // our reason
+  Message reason_message;              // the reason as a message id with arguments (translated by the workbench)
   std::string rule;                    // rule id that decided
   int segment = -1;                    // target segment index, -1 on the CPU
   std::string blocked_by;              // AfterUnsupported: the unsupported op it follows

@@ -72,6 +72,11 @@ PassManager make_pipeline(const std::vector<std::string>& names, PassManagerOpti
   return pm;
 }
 
+Message statistic_message(const std::string& pass, const StatisticValue& s) {
+  return message("pass." + pass + "." + s.key, {std::to_string(s.value)},
+                 std::to_string(s.value) + " " + s.label);
+}
+
 nlohmann::json to_json(const PassRecord& r) {
   nlohmann::json j;
   j["pass"] = r.pass;

@@ -14,6 +14,7 @@
 
 #include "core/ir/graph.h"
 #include "core/ir/validate.h"
+#include "core/message.h"
 #include "core/passes/graph_diff.h"
 #include "core/passes/pass.h"
 
@@ -69,6 +70,10 @@ class PassManager {
   PassManagerOptions options_;
   std::vector<std::unique_ptr<Pass>> passes_;
 };
+
+/// Statistic `s` of pass `pass` as a message: id "pass.<pass>.<key>", one argument
+/// (the value), text "<value> <label>" ("12 duplicate constants merged").
+Message statistic_message(const std::string& pass, const StatisticValue& s);
 
 /// A pipeline of registered passes by name (throws on unknown names).
 PassManager make_pipeline(const std::vector<std::string>& names, PassManagerOptions options = {});

@@ -2,6 +2,7 @@
 
 #include <QBrush>
 
+#include "widgets/CoreMessages.h"
 #include "widgets/ItemRoles.h"
 
 namespace ec::widgets {
@@ -69,10 +70,12 @@ QString PartitionOpModel::placementText(const ec::backends::PartitionRow& row) {
 
 QString PartitionOpModel::reasonText(const ec::backends::PartitionRow& row) {
   if (row.reason.empty()) return qs(row.status);
+  // The backend's reason in the UI language (message id and arguments), else its English text.
+  const QString reason = coreMessageText(row.reason_message, qs(row.reason));
   if (!row.blocked_by.empty()) {
-    return tr("%1\n(placed after the unsupported op “%2”)").arg(qs(row.reason), qs(row.blocked_by));
+    return tr("%1\n(placed after the unsupported op “%2”)").arg(reason, qs(row.blocked_by));
   }
-  return qs(row.reason);
+  return reason;
 }
 
 QString PartitionOpModel::hoverText(const ec::backends::PartitionRow& row) {
@@ -81,7 +84,7 @@ QString PartitionOpModel::hoverText(const ec::backends::PartitionRow& row) {
 
 std::vector<std::pair<QString, QString>> PartitionOpModel::details(const ec::backends::PartitionRow& row) {
   std::vector<std::pair<QString, QString>> d{{tr("Placement"), placementText(row)}, {tr("Status"), qs(row.status)},
-                                             {tr("Reason"), qs(row.reason)}};
+                                             {tr("Reason"), coreMessageText(row.reason_message, qs(row.reason))}};
   if (!row.target_op.empty()) d.emplace_back(tr("Target op"), qs(row.target_op));
   if (!row.rule.empty()) d.emplace_back(tr("Rule"), qs(row.rule));
   if (row.segment >= 0) d.emplace_back(tr("Segment"), QString::number(row.segment));
@@ -102,7 +105,7 @@ QVariant PartitionOpModel::data(const QModelIndex& index, int role) const {
         case Type: return row.target_op.empty() ? qs(row.op_type) : qs(row.target_op);
         case Placement: return placementText(row);
         case Status: return qs(row.status);
-        case Reason: return qs(row.reason);
+        case Reason: return coreMessageText(row.reason_message, qs(row.reason));
         default: return {};
       }
     case Qt::ToolTipRole: return reasonText(row);

@@ -10,6 +10,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSplitter>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -277,6 +278,8 @@ void DevicesPanel::retranslate() {
   tabs_->setTabText(1, tr("Compiler"));
   tabs_->setTabText(2, tr("Profiler"));
   tabs_->setTabText(3, tr("Invoker"));
+  // Every tab whole, in every language: the editor is never narrower than its tabs.
+  tabs_->setMinimumWidth(tabs_->tabBar()->sizeHint().width() + 4);
   for (auto& [component, f] : fields_) {
     const bool inherit = !component.empty();
     const QString labels[] = {tr("Provider type"), tr("Host"), tr("Port"), tr("User"), tr("Key file"),

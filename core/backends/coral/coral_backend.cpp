@@ -133,6 +133,8 @@ std::optional<Partition> CoralBackend::partition_of_artefact(const ir::Graph& gr
       const std::int64_t bytes = op.attr_int("executable_bytes", 0);
       r.reason = "Edge TPU segment " + std::to_string(r.segment) + ": the ops edgetpu_compiler mapped, compiled into one executable" +
                  (bytes > 0 ? " of " + std::to_string(bytes) + " bytes" : std::string());
+      r.reason_message = bytes > 0 ? message("coral.artefact.segment_bytes", {std::to_string(r.segment), std::to_string(bytes)}, r.reason)
+                                   : message("coral.artefact.segment", {std::to_string(r.segment)}, r.reason);
       r.rule = "artefact.edgetpu_custom_op";
       p.rows.push_back(std::move(r));
       continue;
@@ -146,10 +148,12 @@ std::optional<Partition> CoralBackend::partition_of_artefact(const ir::Graph& gr
       r.cause = PlacementCause::LeadingQuantize;
       r.status = v.status;
       r.reason = "left on the CPU by edgetpu_compiler: a float->int8 QUANTIZE at the input stays on the CPU without splitting the model";
+      r.reason_message = message("coral.artefact.leading_quantize", {}, r.reason);
     } else if (!v.mapped) {
       r.cause = PlacementCause::Unsupported;
       r.status = v.status;
       r.reason = "left on the CPU by edgetpu_compiler; by our rules: " + v.reason;
+      r.reason_message = wrap("coral.artefact.unsupported", v.message, r.reason);
       if (first_cpu.empty()) first_cpu = op.name;
     } else {
       r.cause = PlacementCause::AfterUnsupported;
@@ -158,6 +162,8 @@ std::optional<Partition> CoralBackend::partition_of_artefact(const ir::Graph& gr
       r.reason = "left on the CPU by edgetpu_compiler although our rules map it" +
                  (first_cpu.empty() ? std::string(": a limitation the rules do not capture")
                                     : "; it follows '" + first_cpu + "', the first op on the CPU (one segment by default)");
+      r.reason_message = first_cpu.empty() ? message("coral.artefact.cpu_unexplained", {}, r.reason)
+                                           : message("coral.artefact.after_unsupported", {first_cpu}, r.reason);
       r.rule = "partition.one_segment";
     }
     p.rows.push_back(std::move(r));
@@ -199,6 +205,7 @@ Partition CoralBackend::partition(const ir::Graph& graph, const CompileConfig& c
       r.cause = PlacementCause::LeadingQuantize;
       r.status = v.status;
       r.reason = v.reason + "; it stays on the CPU without splitting the model";
+      r.reason_message = wrap("coral.leading_quantize", v.message, r.reason);
       r.rule = v.rule;
       out = Level{0, false, {}};
     } else if (!v.mapped) {
@@ -206,6 +213,7 @@ Partition CoralBackend::partition(const ir::Graph& graph, const CompileConfig& c
       r.cause = PlacementCause::Unsupported;
       r.status = v.status;
       r.reason = v.reason;
+      r.reason_message = wrap("coral.unsupported", v.message, r.reason);
       r.rule = v.rule;
       out = Level{cpu_out, true, blocker.empty() ? op.name : blocker};
     } else if (need >= max_segments) {
@@ -217,6 +225,9 @@ Partition CoralBackend::partition(const ir::Graph& graph, const CompileConfig& c
                  (max_segments == 1 ? std::string("the compiler maps one Edge TPU segment by default, and everything after the first unsupported op goes to the CPU")
                                     : "the " + std::to_string(max_segments) + " Edge TPU segments allowed are used up") +
                  "; make '" + blocker + "' map (or replace it) or allow more segments (--num-segments)";
+      r.reason_message = max_segments == 1
+                             ? message("coral.after_unsupported", {blocker}, r.reason)
+                             : message("coral.after_unsupported_segments", {blocker, std::to_string(max_segments)}, r.reason);
       r.rule = "partition.one_segment";
       out = Level{cpu_out, true, blocker};
     } else {
@@ -225,6 +236,7 @@ Partition CoralBackend::partition(const ir::Graph& graph, const CompileConfig& c
       r.status = std::string(kMapped);
       r.segment = need;
       r.reason = "every rule holds (segment " + std::to_string(need) + ")";
+      r.reason_message = message("coral.supported", {std::to_string(need)}, r.reason);
       used_segments.insert(need);
       out = Level{need, false, {}};
     }
@@ -394,6 +406,7 @@ void CoralBackend::recount_from_file(CompileResult& res, const ir::Graph& g, con
     if (!from) {  // an op the writer made (an explicit PAD, a TRANSPOSE before a RESHAPE...): placed like any other
       ++added;
       r.reason += "; written by the TFLite writer (the graph has no op of its own for it)";
+      r.reason_message = wrap("coral.writer_made", r.reason_message, r.reason);
       const bool mapped = r.placement == Placement::Target;
       res.timeline.push_back({r.name, "target_compile", mapped,
                               mapped ? r.status + " (segment " + std::to_string(r.segment) + ")" : r.status + ": " + r.reason, 0});

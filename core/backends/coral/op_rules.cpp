@@ -79,40 +79,46 @@ bool effectively_1d(const ir::Tensor& t) {
 
 // ---- model-wide rules (edgetpu.md §2)
 
-std::optional<std::string> check_known_op(const UnitView& u) {
+std::optional<Message> check_known_op(const UnitView& u) {
   if (u.op.kind == ir::OpKind::QuantizeLinear || u.op.kind == ir::OpKind::DequantizeLinear) return std::nullopt;
   if (find_supported_op(u.tflite_op)) return std::nullopt;
   std::string r = u.tflite_op + " is not in the Edge TPU's supported-operation table";
   if (u.tflite_op == "HARD_SWISH")
-    r += " (google-coral/edgetpu #353, #272); rewrite it as x * relu6(x + 3) / 6 (the registered override does)";
-  else if (u.tflite_op == "LEAKY_RELU")
-    r += " (#597); rewrite it as max(x, alpha * x) (the registered override does)";
-  else if (u.op.kind == ir::OpKind::Unknown)
-    r += " (custom op '" + u.op.op_type + "'); it runs on the CPU; move it to the end of the model or replace it by supported ops";
-  else
-    r += "; replace it by supported ops or register an override for " + u.op.op_type;
-  return r;
+    return message("coral.rule.hard_swish", {u.tflite_op},
+                   r + " (google-coral/edgetpu #353, #272); rewrite it as x * relu6(x + 3) / 6 (the registered override does)");
+  if (u.tflite_op == "LEAKY_RELU")
+    return message("coral.rule.leaky_relu", {u.tflite_op},
+                   r + " (#597); rewrite it as max(x, alpha * x) (the registered override does)");
+  if (u.op.kind == ir::OpKind::Unknown)
+    return message("coral.rule.custom_op", {u.tflite_op, u.op.op_type},
+                   r + " (custom op '" + u.op.op_type + "'); it runs on the CPU; move it to the end of the model or replace it by supported ops");
+  return message("coral.rule.op_unsupported", {u.tflite_op, u.op.op_type},
+                 r + "; replace it by supported ops or register an override for " + u.op.op_type);
 }
 
-std::optional<std::string> check_static_shapes(const UnitView& u) {
+std::optional<Message> check_static_shapes(const UnitView& u) {
   for (const auto* t : activations(u))
     if (!t->shape.is_static())
-      return "tensor '" + t->name + "' has shape " + shape_str(*t) +
-             ": the Edge TPU needs sizes constant at compile time; export with fixed input sizes (batch 1)";
+      return message("coral.rule.dynamic_shape", {t->name, shape_str(*t)},
+                     "tensor '" + t->name + "' has shape " + shape_str(*t) +
+                         ": the Edge TPU needs sizes constant at compile time; export with fixed input sizes (batch 1)");
   return std::nullopt;
 }
 
-std::optional<std::string> check_8bit(const UnitView& u) {
+std::optional<Message> check_8bit(const UnitView& u) {
   if (u.op.kind == ir::OpKind::DequantizeLinear)
-    return "DEQUANTIZE writes float tensor '" + u.op.outputs.at(0) +
-           "': the Edge TPU computes only 8-bit tensors; keep it at the model's end (it runs on the CPU) or give the model int8 outputs (compile writes int8 I/O for the models it quantises)";
+    return message("coral.rule.dequantize", {u.op.outputs.at(0)},
+                   "DEQUANTIZE writes float tensor '" + u.op.outputs.at(0) +
+                       "': the Edge TPU computes only 8-bit tensors; keep it at the model's end (it runs on the CPU) or give the model int8 outputs (compile writes int8 I/O for the models it quantises)");
   for (const auto* t : activations(u)) {
     if (u.op.kind == ir::OpKind::QuantizeLinear && t->name == u.op.inputs.at(0)) continue;  // float input of QUANTIZE
     if (u.op.kind == ir::OpKind::ArgMax || u.op.kind == ir::OpKind::ArgMin) continue;
     if (!is_8bit(t->dtype) || !t->quant)
-      return "tensor '" + t->name + "' is " + std::string(ir::dtype_name(t->dtype)) +
-             (t->quant ? "" : " without quantisation params") +
-             ": the Edge TPU takes only 8-bit quantised tensors; quantise the model (--quantize ptq) or keep this op at the model's edge";
+      return message(t->quant ? "coral.rule.tensor_not_8bit" : "coral.rule.tensor_not_quantised",
+                     {t->name, std::string(ir::dtype_name(t->dtype))},
+                     "tensor '" + t->name + "' is " + std::string(ir::dtype_name(t->dtype)) +
+                         (t->quant ? "" : " without quantisation params") +
+                         ": the Edge TPU takes only 8-bit quantised tensors; quantise the model (--quantize ptq) or keep this op at the model's edge");
   }
   // parameters: weights 8-bit, biases int32
   for (std::size_t i = 1; i < u.op.inputs.size(); ++i) {
@@ -125,31 +131,34 @@ std::optional<std::string> check_8bit(const UnitView& u) {
         (u.op.kind == ir::OpKind::Conv || u.op.kind == ir::OpKind::FullyConnected || u.op.kind == ir::OpKind::Gemm ||
          u.op.kind == ir::OpKind::MatMul || u.op.kind == ir::OpKind::Add || u.op.kind == ir::OpKind::Mul ||
          u.op.kind == ir::OpKind::Sub || u.op.kind == ir::OpKind::PRelu))
-      return "parameter '" + t->name + "' is f32: the Edge TPU needs 8-bit quantised parameters; quantise the model";
+      return message("coral.rule.parameter_f32", {t->name},
+                     "parameter '" + t->name + "' is f32: the Edge TPU needs 8-bit quantised parameters; quantise the model");
   }
   return std::nullopt;
 }
 
-std::optional<std::string> check_rank(const UnitView& u) {
+std::optional<Message> check_rank(const UnitView& u) {
   for (const auto* t : activations(u)) {
     const auto s = static_sizes(*t);
     for (std::size_t i = 0; i + 3 < s.size(); ++i)
       if (s[i] > 1)
-        return "tensor '" + t->name + "' has shape " + shape_str(*t) + ": dim " + std::to_string(i) + " (size " +
-               std::to_string(s[i]) + ") is outside the 3 innermost dims; only those may be > 1 (use batch 1, fold the extra dim)";
+        return message("coral.rule.rank", {t->name, shape_str(*t), std::to_string(i), std::to_string(s[i])},
+                       "tensor '" + t->name + "' has shape " + shape_str(*t) + ": dim " + std::to_string(i) + " (size " +
+                           std::to_string(s[i]) + ") is outside the 3 innermost dims; only those may be > 1 (use batch 1, fold the extra dim)");
   }
   return std::nullopt;
 }
 
 // ---- per-op limits (edgetpu.md §1)
 
-std::optional<std::string> check_no_fused_activation(const UnitView& u) {
+std::optional<Message> check_no_fused_activation(const UnitView& u) {
   if (u.has_fused_activation)
-    return u.tflite_op + " has a fused activation function; the Edge TPU maps it only without one (apply the activation as a separate op)";
+    return message("coral.rule.fused_activation", {u.tflite_op},
+                   u.tflite_op + " has a fused activation function; the Edge TPU maps it only without one (apply the activation as a separate op)");
   return std::nullopt;
 }
 
-std::optional<std::string> check_concat_constants(const UnitView& u) {
+std::optional<Message> check_concat_constants(const UnitView& u) {
   int constants = 0;
   for (const auto& n : u.op.inputs) {
     const auto* t = tensor(u.graph, n);
@@ -160,42 +169,49 @@ std::optional<std::string> check_concat_constants(const UnitView& u) {
           return t->quant ? std::to_integer<std::int64_t>(x) != (t->quant->zero_points.empty() ? 0 : (t->quant->zero_points[0] & 0xff))
                           : x != std::byte{0};
         }))
-      return "constant input '" + t->name + "' is not all zeros; a constant CONCATENATION input must be a zero pad";
+      return message("coral.rule.concat_nonzero_constant", {t->name},
+                     "constant input '" + t->name + "' is not all zeros; a constant CONCATENATION input must be a zero pad");
   }
   if (constants && u.op.inputs.size() != 2)
-    return "a constant input needs exactly 2 inputs (it has " + std::to_string(u.op.inputs.size()) + ")";
+    return message("coral.rule.concat_constant_inputs", {std::to_string(u.op.inputs.size())},
+                   "a constant input needs exactly 2 inputs (it has " + std::to_string(u.op.inputs.size()) + ")");
   return std::nullopt;
 }
 
-std::optional<std::string> check_same_dilation(const UnitView& u) {
+std::optional<Message> check_same_dilation(const UnitView& u) {
   const auto d = u.op.attr_ints("dilations");
   if (d.size() == 2 && d[0] != d[1])
-    return "dilations are " + std::to_string(d[0]) + " (y) and " + std::to_string(d[1]) + " (x); use the same dilation in both";
+    return message("coral.rule.dilation", {std::to_string(d[0]), std::to_string(d[1])},
+                   "dilations are " + std::to_string(d[0]) + " (y) and " + std::to_string(d[1]) + " (x); use the same dilation in both");
   return std::nullopt;
 }
 
-std::optional<std::string> check_no_groups(const UnitView& u) {
+std::optional<Message> check_no_groups(const UnitView& u) {
   const std::int64_t g = u.op.attr_int("group", 1);
   if (g > 1)
-    return "a convolution in " + std::to_string(g) + " groups; the Edge TPU compiler (2021) predates TFLite's grouped "
-           "CONV_2D: write one CONV_2D per group (the grouped_conv_per_group override)";
+    return message("coral.rule.groups", {std::to_string(g)},
+                   "a convolution in " + std::to_string(g) + " groups; the Edge TPU compiler (2021) predates TFLite's grouped "
+                   "CONV_2D: write one CONV_2D per group (the grouped_conv_per_group override)");
   return std::nullopt;
 }
 
-std::optional<std::string> check_output_1d(const UnitView& u) {
+std::optional<Message> check_output_1d(const UnitView& u) {
   const auto* y = tensor(u.graph, u.op.outputs.at(0));
   if (y && !effectively_1d(*y))
-    return "output '" + y->name + "' has shape " + shape_str(*y) + "; the output must be one-dimensional (only the innermost dim > 1)";
+    return message("coral.rule.output_not_1d", {y->name, shape_str(*y)},
+                   "output '" + y->name + "' has shape " + shape_str(*y) + "; the output must be one-dimensional (only the innermost dim > 1)");
   return std::nullopt;
 }
 
-std::optional<std::string> check_softmax(const UnitView& u) {
+std::optional<Message> check_softmax(const UnitView& u) {
   const auto* x = tensor(u.graph, u.op.inputs.at(0));
   if (!x) return std::nullopt;
   if (!effectively_1d(*x))
-    return "input '" + x->name + "' has shape " + shape_str(*x) + "; SOFTMAX maps only a 1-D input (only the innermost dim > 1)";
+    return message("coral.rule.softmax_not_1d", {x->name, shape_str(*x)},
+                   "input '" + x->name + "' has shape " + shape_str(*x) + "; SOFTMAX maps only a 1-D input (only the innermost dim > 1)");
   if (auto n = x->num_elements(); n && *n > 16000)
-    return "input has " + std::to_string(*n) + " elements; SOFTMAX maps at most 16,000";
+    return message("coral.rule.softmax_size", {std::to_string(*n)},
+                   "input has " + std::to_string(*n) + " elements; SOFTMAX maps at most 16,000");
   return std::nullopt;
 }
 
@@ -216,45 +232,50 @@ std::vector<std::int64_t> reduce_axes(const UnitView& u, std::size_t rank) {
   return axes;
 }
 
-std::optional<std::string> check_no_batch_reduction(const UnitView& u) {
+std::optional<Message> check_no_batch_reduction(const UnitView& u) {
   const auto* x = tensor(u.graph, u.op.inputs.at(0));
   if (!x || x->shape.rank() < 2) return std::nullopt;
   for (auto a : reduce_axes(u, x->shape.rank()))
-    if (a == 0) return "reduces over the batch dimension (axis 0); reduce over the other axes only";
+    if (a == 0)
+      return message("coral.rule.reduce_batch", {}, "reduces over the batch dimension (axis 0); reduce over the other axes only");
   return std::nullopt;
 }
 
-std::optional<std::string> check_mean_z(const UnitView& u) {
+std::optional<Message> check_mean_z(const UnitView& u) {
   const auto* x = tensor(u.graph, u.op.inputs.at(0));
   if (!x || x->shape.rank() < 2 || !x->shape.is_static()) return std::nullopt;
   const auto s = x->shape.sizes();
   const auto z = static_cast<std::int64_t>(s.size()) - 1;
   for (auto a : reduce_axes(u, s.size()))
     if (a == z && s.back() % 4 != 0)
-      return "reduces the z (innermost) dimension of size " + std::to_string(s.back()) + ", which is not a multiple of 4";
+      return message("coral.rule.mean_z", {std::to_string(s.back())},
+                     "reduces the z (innermost) dimension of size " + std::to_string(s.back()) + ", which is not a multiple of 4");
   return std::nullopt;
 }
 
-std::optional<std::string> check_pad_batch(const UnitView& u) {
+std::optional<Message> check_pad_batch(const UnitView& u) {
   if (u.op.inputs.size() < 2) return std::nullopt;
   const auto* p = tensor(u.graph, u.op.inputs[1]);
   if (!p || !p->is_constant() || p->dtype != ir::DType::Int64) return std::nullopt;
   const auto n = p->data->size() / sizeof(std::int64_t);
   std::vector<std::int64_t> v(n);
   std::memcpy(v.data(), p->data->data(), n * sizeof(std::int64_t));
-  if (n >= 2 && (v[0] != 0 || v[n / 2] != 0)) return "pads the batch dimension; pad only the other dimensions";
+  if (n >= 2 && (v[0] != 0 || v[n / 2] != 0))
+    return message("coral.rule.pad_batch", {}, "pads the batch dimension; pad only the other dimensions");
   return std::nullopt;
 }
 
 // Our inference (unconfirmed): the compiler maps a resize only with a whole-number
 // scale; with align_corners the scale is (out - 1) / (in - 1), which needs in > 1.
 // Checked against deeplabv3 (1x1 -> 33x33 align_corners stays on the CPU).
-std::optional<std::string> check_resize(const UnitView& u) {
+std::optional<Message> check_resize(const UnitView& u) {
   const auto* x = tensor(u.graph, u.op.inputs.at(0));
   const auto* y = tensor(u.graph, u.op.outputs.at(0));
   if (!x || !y || x->shape.rank() != 4 || y->shape.rank() != 4 || !x->shape.is_static() || !y->shape.is_static())
     return std::nullopt;
-  if (x->shape.sizes()[0] != 1) return "batch " + std::to_string(x->shape.sizes()[0]) + ": input/output must be 3-dimensional (batch 1)";
+  if (x->shape.sizes()[0] != 1)
+    return message("coral.rule.resize_batch", {std::to_string(x->shape.sizes()[0])},
+                   "batch " + std::to_string(x->shape.sizes()[0]) + ": input/output must be 3-dimensional (batch 1)");
   const auto xs = x->shape.sizes(), ys = y->shape.sizes();
   const bool nhwc = xs[3] == ys[3];  // channels kept: NHWC (TFLite) unless dim 1 is the channel dim
   const bool align = u.op.attr_string("coordinate_transformation_mode", "") == "align_corners";
@@ -262,19 +283,22 @@ std::optional<std::string> check_resize(const UnitView& u) {
     const std::int64_t in = xs[static_cast<std::size_t>(nhwc ? d : d + 1)], out = ys[static_cast<std::size_t>(nhwc ? d : d + 1)];
     if (align) {
       if (in <= 1 && out > 1)
-        return "resizes " + std::to_string(in) + " -> " + std::to_string(out) +
-               " with align_corners: a 1-pixel input has no corner-aligned scale (loss in precision); use a broadcast (e.g. TILE on CPU) or align_corners=false";
+        return message("coral.rule.resize_align_one_pixel", {std::to_string(in), std::to_string(out)},
+                       "resizes " + std::to_string(in) + " -> " + std::to_string(out) +
+                           " with align_corners: a 1-pixel input has no corner-aligned scale (loss in precision); use a broadcast (e.g. TILE on CPU) or align_corners=false");
       if (in > 1 && (out - 1) % (in - 1) != 0)
-        return "resizes " + std::to_string(in) + " -> " + std::to_string(out) +
-               " with align_corners: (out-1)/(in-1) is not a whole number (loss in precision); pick sizes with a whole scale";
+        return message("coral.rule.resize_align_scale", {std::to_string(in), std::to_string(out)},
+                       "resizes " + std::to_string(in) + " -> " + std::to_string(out) +
+                           " with align_corners: (out-1)/(in-1) is not a whole number (loss in precision); pick sizes with a whole scale");
     } else if (out % in != 0 && in % out != 0) {
-      return "resizes " + std::to_string(in) + " -> " + std::to_string(out) + ": not a whole scale factor (loss in precision)";
+      return message("coral.rule.resize_scale", {std::to_string(in), std::to_string(out)},
+                     "resizes " + std::to_string(in) + " -> " + std::to_string(out) + ": not a whole scale factor (loss in precision)");
     }
   }
   return std::nullopt;
 }
 
-std::optional<std::string> check_strided_slice(const UnitView& u) {
+std::optional<Message> check_strided_slice(const UnitView& u) {
   if (u.op.inputs.size() < 5) return std::nullopt;
   const auto* s = tensor(u.graph, u.op.inputs[4]);
   if (!s || !s->is_constant() || s->dtype != ir::DType::Int64) return std::nullopt;
@@ -282,11 +306,13 @@ std::optional<std::string> check_strided_slice(const UnitView& u) {
   std::vector<std::int64_t> v(n);
   std::memcpy(v.data(), s->data->data(), n * sizeof(std::int64_t));
   for (auto k : v)
-    if (k != 1) return "a stride is " + std::to_string(k) + "; STRIDED_SLICE maps only with all strides 1";
+    if (k != 1)
+      return message("coral.rule.strided_slice", {std::to_string(k)},
+                     "a stride is " + std::to_string(k) + "; STRIDED_SLICE maps only with all strides 1");
   return std::nullopt;
 }
 
-std::optional<std::string> check_squeeze(const UnitView& u) {
+std::optional<Message> check_squeeze(const UnitView& u) {
   const auto* x = tensor(u.graph, u.op.inputs.at(0));
   if (!x || !x->shape.is_static() || u.op.inputs.size() < 2) return std::nullopt;
   const auto* a = tensor(u.graph, u.op.inputs[1]);
@@ -300,25 +326,29 @@ std::optional<std::string> check_squeeze(const UnitView& u) {
   for (auto k : v) {
     if (k < 0) k += static_cast<std::int64_t>(s.size());
     if (static_cast<std::size_t>(k) >= leading)
-      return "squeezes axis " + std::to_string(k) + " after a dim > 1 of " + shape_str(*x) + " (needs a relayout); squeeze only leading 1s";
+      return message("coral.rule.squeeze", {std::to_string(k), shape_str(*x)},
+                     "squeezes axis " + std::to_string(k) + " after a dim > 1 of " + shape_str(*x) + " (needs a relayout); squeeze only leading 1s");
   }
   return std::nullopt;
 }
 
-std::optional<std::string> check_prelu_alpha(const UnitView& u) {
+std::optional<Message> check_prelu_alpha(const UnitView& u) {
   const auto* a = tensor(u.graph, u.op.inputs.at(1));
   if (a && !effectively_1d(*a))
-    return "alpha '" + a->name + "' has shape " + shape_str(*a) + "; alpha must be 1-dimensional (Keras: shared_axes=[1,2])";
+    return message("coral.rule.prelu_alpha", {a->name, shape_str(*a)},
+                   "alpha '" + a->name + "' has shape " + shape_str(*a) + "; alpha must be 1-dimensional (Keras: shared_axes=[1,2])");
   return std::nullopt;
 }
 
-std::optional<std::string> check_transpose_rank(const UnitView& u) {
+std::optional<Message> check_transpose_rank(const UnitView& u) {
   const auto* x = tensor(u.graph, u.op.inputs.at(0));
-  if (x && x->shape.rank() > 4) return "a " + std::to_string(x->shape.rank()) + "-D TRANSPOSE is not supported (#274); use at most 4-D";
+  if (x && x->shape.rank() > 4)
+    return message("coral.rule.transpose_rank", {std::to_string(x->shape.rank())},
+                   "a " + std::to_string(x->shape.rank()) + "-D TRANSPOSE is not supported (#274); use at most 4-D");
   return std::nullopt;
 }
 
-std::optional<std::string> check_clip_bounds(const UnitView& u) {
+std::optional<Message> check_clip_bounds(const UnitView& u) {
   if (u.op.kind != ir::OpKind::Clip) return std::nullopt;
   auto bound = [&](std::size_t i, float& v) {
     const auto* t = i < u.op.inputs.size() ? tensor(u.graph, u.op.inputs[i]) : nullptr;
@@ -330,15 +360,17 @@ std::optional<std::string> check_clip_bounds(const UnitView& u) {
   const bool has_lo = bound(1, lo), has_hi = bound(2, hi);
   if (has_lo && has_hi && ((lo == 0.f && hi == 6.f) || (lo == -1.f && hi == 1.f))) return std::nullopt;
   if (has_lo && !has_hi && lo == 0.f) return std::nullopt;  // RELU
-  return "Clip with bounds other than [0, 6], [-1, 1] or [0, inf) has no TFLite op the Edge TPU maps (RELU6, RELU_N1_TO_1, RELU)";
+  return message("coral.rule.clip_bounds", {},
+                 "Clip with bounds other than [0, 6], [-1, 1] or [0, inf) has no TFLite op the Edge TPU maps (RELU6, RELU_N1_TO_1, RELU)");
 }
 
-std::optional<std::string> check_quantize(const UnitView& u) {
+std::optional<Message> check_quantize(const UnitView& u) {
   if (u.op.kind != ir::OpKind::QuantizeLinear) return std::nullopt;
   const auto* x = tensor(u.graph, u.op.inputs.at(0));
   if (x && !is_8bit(x->dtype))
-    return "QUANTIZE reads " + std::string(ir::dtype_name(x->dtype)) + " tensor '" + x->name +
-           "': float -> 8-bit conversion runs on the CPU (a leading QUANTIZE does not split the model)";
+    return message("coral.rule.quantize_float", {std::string(ir::dtype_name(x->dtype)), x->name},
+                   "QUANTIZE reads " + std::string(ir::dtype_name(x->dtype)) + " tensor '" + x->name +
+                       "': float -> 8-bit conversion runs on the CPU (a leading QUANTIZE does not split the model)");
   return std::nullopt;
 }
 
@@ -396,10 +428,10 @@ RuleVerdict check_unit(const UnitView& u) {
   for (const auto& r : kRules) {
     if (r.applies_to != "*" && r.applies_to != u.tflite_op) continue;
     if (auto failed = r.check(u))
-      return {false, std::string(r.status), *failed + " [rule " + std::string(r.id) + ", " + std::string(r.source) + "]",
-              std::string(r.id)};
+      return {false, std::string(r.status), failed->text + " [rule " + std::string(r.id) + ", " + std::string(r.source) + "]",
+              std::string(r.id), std::move(*failed)};
   }
-  return {true, std::string(kMapped), "every rule holds", ""};
+  return {true, std::string(kMapped), "every rule holds", "", message("coral.rule.all_hold", {}, "every rule holds")};
 }
 
 }  // namespace ec::backends::coral

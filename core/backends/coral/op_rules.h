@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/ir/graph.h"
+#include "core/message.h"
 
 namespace ec::backends::coral {
 
@@ -42,8 +43,9 @@ struct UnitView {
   bool has_fused_activation = false;  // a separate activation op belongs to this unit
 };
 
-/// A failed rule: the detail says what failed and what would make it map.
-using RuleCheck = std::optional<std::string> (*)(const UnitView& u);
+/// A failed rule: the detail says what failed and what would make it map, as a
+/// message id ("coral.rule.dilation") with its arguments beside the English text.
+using RuleCheck = std::optional<Message> (*)(const UnitView& u);
 
 struct Rule {
   std::string_view id;          // "conv.same_dilation"
@@ -59,6 +61,7 @@ std::span<const Rule> rules();
 struct RuleVerdict {
   bool mapped = false;
   std::string status, reason, rule;
+  Message message;  // the failed rule's detail (reason without the "[rule ...]" suffix) as a message
 };
 /// Checks every rule on one unit (no segment rule: that is the partitioner's).
 RuleVerdict check_unit(const UnitView& u);
