@@ -31,6 +31,10 @@ Command add_convert_command(CLI::App& app);
 Command add_compile_command(CLI::App& app);
 /// `edgecompile devices [--json]`
 Command add_devices_command(CLI::App& app);
+/// `edgecompile draw MODEL --output g.svg|g.png [--overlay ...] [--collapse D] [--scope NAME]`
+Command add_draw_command(CLI::App& app);
+/// `edgecompile report MODEL [--compile-report R] [--quant-report Q] [--bench B | --run ID] --html out.html`
+Command add_report_command(CLI::App& app);
 
 /// `edgecompile runs list|show ID|compare A B [--json] [--runs-db FILE]`
 Command add_runs_command(CLI::App& app);
