@@ -66,7 +66,7 @@ CHECKER = r"""<script>
     ['partition-body', 'timeline-body', 'quant-body', 'bench-body'].forEach(function (id) {
       var e = document.getElementById(id);
       res.sections[id] = {tables: e.querySelectorAll('table').length, charts: e.querySelectorAll('svg.chart, canvas').length,
-                          empty: e.parentNode.classList.contains('empty')};
+                          empty: e.classList.contains('empty')};
     });
   } catch (e) { res.errors.push('checker: ' + e.message); }
   res.errors = res.errors.concat(window.__errs.slice(res.errors.length));

@@ -233,8 +233,9 @@ class Writer {
     init->set_raw_data(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
     return name;
   }
+  // A scalar of the float type `like` is computed in (a quantised tensor: its float twin).
   std::string scalar_like(const std::string& base, const ir::Tensor& like, double value) {
-    if (like.dtype != DType::Float32)
+    if (like.dtype != DType::Float32 && !(like.quant && ir::dtype_is_integer(like.dtype)))
       throw UnsupportedOpError("a decomposition on " + std::string(ir::dtype_name(like.dtype)) + " tensor '" + like.name + "'",
                                kWriter, "only f32 decompositions are written");
     return constant(base, DType::Float32, {}, std::vector<float>{static_cast<float>(value)});
