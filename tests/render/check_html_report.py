@@ -33,7 +33,8 @@ failed = 0
 ERRORS_FIRST = "<script>window.__errs=[];addEventListener('error',function(e){window.__errs.push(String(e.message))});</script>"
 CHECKER = r"""<script>
 (function () {
-  var res = {errors: window.__errs.slice()};
+  // Time from navigation to the end of the report's own script (the page drawn): printed only.
+  var res = {errors: window.__errs.slice(), readyMs: Math.round(performance.now())};
   try {
     var scene = document.getElementById('scene');
     scene.value = String(scene.options.length - 1);
@@ -141,7 +142,8 @@ def check_page(exe, chromium, html, label, n_ops, work, want_overlays=(), want_s
         report(False, f"{label}: chromium: {console}")
         return
     errors = res["errors"] + console
-    report(not errors, f"{label}: no script errors in chromium ({seconds:.1f} s to load and check){': ' + str(errors[:3]) if errors else ''}")
+    report(not errors, f"{label}: no script errors in chromium (page drawn {res.get('readyMs')} ms after navigation; "
+                       f"{seconds:.1f} s for chromium to start, load and check){': ' + str(errors[:3]) if errors else ''}")
     report(res.get("opNodes") == n_ops, f"{label}: '{res.get('sceneName')}' view shows {res.get('opNodes')} op boxes for {n_ops} ops")
     for o in want_overlays:
         st = res.get("overlays", {}).get(o)

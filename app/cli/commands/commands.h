@@ -25,7 +25,7 @@ Command add_bench_command(CLI::App& app);
 Command add_optimize_command(CLI::App& app);
 /// `edgecompile quantize MODEL --strategy ptq|qat|dynamic [--calibration-data X.npy|DIR] [--json] [--output OUT.eir] ...`
 Command add_quantize_command(CLI::App& app);
-/// `edgecompile convert MODEL --output OUT.tflite [--nhwc-io] [--int8-io]`
+/// `edgecompile convert MODEL --output OUT.tflite|OUT.onnx [--nhwc-io] [--int8-io]`
 Command add_convert_command(CLI::App& app);
 /// `edgecompile compile MODEL --target coral|cpu|auto [--quantize ...] [--num-segments K] [--output OUT.tflite] [--report R.json] [--json]`
 Command add_compile_command(CLI::App& app);

@@ -126,8 +126,6 @@ class Writer {
     gp_ = model_.mutable_graph();
     gp_->set_name(g_.name.empty() ? "graph" : g_.name);
     for (const auto& [name, t] : g_.tensors) names_.insert(name);
-    for (const auto& op : g_.ops)
-      if (!op.name.empty()) node_names_.insert(op.name);
 
     for (const auto& in : g_.inputs) value_info(gp_->add_input(), tensor(in));
     for (const auto& op : g_.ops) emit(op);
