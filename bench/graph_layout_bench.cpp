@@ -16,7 +16,7 @@
 
 #include "bench/synthetic_graph.h"
 #include "core/frontends/frontend.h"
-#include "widgets/layout/ir_input.h"
+#include "core/layout/ir_input.h"
 
 namespace {
 

@@ -32,8 +32,8 @@
 #include "core/ir/graph.h"
 #include "core/ir/op_table.h"
 #include "widgets/GraphView.h"
-#include "widgets/layout/compound_layout.h"
-#include "widgets/layout/ir_input.h"
+#include "core/layout/compound_layout.h"
+#include "core/layout/ir_input.h"
 
 namespace {
 

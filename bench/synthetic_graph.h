@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "widgets/layout/compound_layout.h"
+#include "core/layout/compound_layout.h"
 
 namespace ec::bench {
 

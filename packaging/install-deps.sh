@@ -14,6 +14,7 @@ packages=(
   ocl-icd-opencl-dev  # only a Recommends of libdnnl-dev, but its CMake config requires OpenCL
   libcli11-dev nlohmann-json3-dev
   libsqlite3-dev nettle-dev  # run history (core/history): SQLite, SHA-256 of model files
+  librsvg2-dev  # `edgecompile draw g.png` (core/render): our SVG rasterised by librsvg + cairo, text included
   # frontends: TorchScript (libtorch, loaded as a plugin), Keras (.keras zip + HDF5 weights)
   libtorch-dev libzip-dev libhdf5-dev
   # GUI
@@ -22,6 +23,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev libonnx-testdata
   python3 python3-numpy python3-onnx python3-protobuf python3-torch python3-torchvision python3-h5py
   xvfb xauth
+  chromium  # the HTML report is tested in a real browser, headless and offline (tests/render)
   # the Python API (app/python): pybind11 binding, tests run by /usr/bin/python3 with pytest
   pybind11-dev python3-dev python3-pytest
   # the ssh provider's test starts a real sshd on 127.0.0.1 (core/devices/test)

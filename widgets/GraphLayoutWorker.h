@@ -21,8 +21,8 @@
 #include <QString>
 
 #include "core/ir/graph.h"
-#include "widgets/layout/compound_layout.h"
-#include "widgets/layout/ir_input.h"
+#include "core/layout/compound_layout.h"
+#include "core/layout/ir_input.h"
 
 namespace ec::widgets {
 

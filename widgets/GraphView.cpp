@@ -23,7 +23,7 @@
 
 #include "widgets/GraphLayoutWorker.h"
 #include "widgets/OpFormat.h"
-#include "widgets/layout/compound_layout.h"
+#include "core/layout/compound_layout.h"
 
 namespace ec::widgets {
 namespace {

@@ -55,6 +55,8 @@ int main(int argc, char** argv) {
       ec::cli::add_compile_command(app),
       ec::cli::add_devices_command(app),
       ec::cli::add_compare_command(app),
+      ec::cli::add_draw_command(app),
+      ec::cli::add_report_command(app),
       ec::cli::add_runs_command(app),
       ec::cli::add_completion_command(app),
       ec::cli::add_manpage_command(app),

@@ -419,7 +419,8 @@ PYBIND11_MODULE(_core, m) {
             flows::write_ir(*mo.graph, path, "save");
           },
           py::arg("path"),
-          "Write the IR text form to PATH (*.eir) atomically; ec.load reads it back.")
+          "Write the graph to PATH atomically: the IR text form (*.eir) or ONNX (*.onnx, QDQ for int8 "
+          "graphs); ec.load reads either back.")
       .def("__repr__", [](const Model& mo) {
         return "<edgecompiler.Model '" + mo.path + "': " + std::to_string(mo.graph->ops.size()) +
                " ops>";

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "core/backends/backend_registry.h"
+#include "core/backends/onnx/onnx_writer.h"
 #include "core/errors.h"
 #include "core/frontends/frontend.h"
 #include "core/ir/text_format.h"
@@ -16,6 +17,15 @@
 #include "core/util/atomic_file.h"
 
 namespace ec::flows {
+
+namespace {
+// The graph as *.onnx (core/backends/onnx) or IR text, serialised in full before
+// anything is written: an op ONNX cannot express leaves no file.
+void write_graph(const ir::Graph& g, const std::string& path) {
+  const bool onnx = path.size() >= 5 && path.compare(path.size() - 5, 5, ".onnx") == 0;
+  util::write_file_atomically(path, onnx ? backends::onnx_export::save_onnx(g) : ir::print(g));
+}
+}  // namespace
 namespace {
 
 bool ends_with(const std::string& s, const std::string& suffix) {
@@ -191,7 +201,7 @@ QuantizeOutcome quantize(const ModelRef& model, const QuantizeOptions& o,
     // line).
     throw EdgeCompilerError(ErrorKind::Quantization, e.what(), e.detail());
   }
-  if (!o.output.empty()) util::write_file_atomically(o.output, ir::print(out.result.graph));
+  if (!o.output.empty()) write_graph(out.result.graph, o.output);
   out.report = quantize::to_json(out.result.report);
   out.report["model"] = model.path;
   out.report["output"] = o.output.empty() ? nlohmann::json() : nlohmann::json(o.output);
@@ -221,7 +231,7 @@ OptimizeOutcome optimize(const ModelRef& model,
   pmo.record_diffs = diffs;
   passes::PassManager pm = passes::make_pipeline(out.pipeline, pmo);
   out.report = pm.run(out.graph);
-  if (!output.empty()) util::write_file_atomically(output, ir::print(out.graph));
+  if (!output.empty()) write_graph(out.graph, output);
   out.json = passes::to_json(out.report);
   out.json["model"] = model.path;
   out.json["pipeline"] = out.pipeline;
@@ -268,17 +278,17 @@ nlohmann::json to_json(const DeviceList& list) {
 }
 
 void require_eir_output(const std::string& path, const std::string& flag) {
-  if (path.empty() || ends_with(path, ".eir")) return;
+  if (path.empty() || ends_with(path, ".eir") || ends_with(path, ".onnx")) return;
   throw EdgeCompilerError(ErrorKind::Usage,
                           flag + " " + path +
-                              ": the output is the IR text form; name the file *.eir "
-                              "(writing ONNX or TFLite is not supported yet)");
+                              ": the output is the IR text form (*.eir) or ONNX (*.onnx); "
+                              "name the file so (for .tflite use convert or compile)");
 }
 
 void write_ir(const ir::Graph& g, const std::string& path, const std::string& flag) {
   require_eir_output(path, flag);
   check_writable(path, flag);
-  util::write_file_atomically(path, ir::print(g));
+  write_graph(g, path);
 }
 
 void check_writable(const std::string& path, const std::string& flag) {

@@ -126,9 +126,10 @@ DeviceList list_devices();
 /// `devices --json`: {"devices": [...], "notes": [...], "config": path}.
 nlohmann::json to_json(const DeviceList& list);
 
-/// Refuses an output path not named *.eir (usage error naming `flag`).
+/// Refuses an output path not named *.eir or *.onnx (usage error naming `flag`).
 void require_eir_output(const std::string& path, const std::string& flag = "--output");
-/// Writes `g`'s IR text form to `path` (*.eir) atomically.
+/// Writes `g` to `path` atomically: the IR text form (*.eir) or ONNX (*.onnx,
+/// core/backends/onnx; an op ONNX cannot express throws before anything is written).
 void write_ir(const ir::Graph& g, const std::string& path, const std::string& flag = "--output");
 /// Refuses an output path whose directory does not exist or cannot be written (kind Io),
 /// before any work is done.

@@ -6,9 +6,9 @@
 #include <set>
 #include <string>
 
-#include "widgets/layout/compound_layout.h"
-#include "widgets/layout/layered_layout.h"
-#include "widgets/layout/scope_tree.h"
+#include "core/layout/compound_layout.h"
+#include "core/layout/layered_layout.h"
+#include "core/layout/scope_tree.h"
 
 using namespace ec::layout;
 

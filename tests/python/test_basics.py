@@ -33,7 +33,11 @@ def test_save_round_trip(sample_model, tmp_path, sample_input):
     for k in a:
         assert np.array_equal(a[k], b[k])
     with pytest.raises(ec.UsageError, match=r"\*\.eir"):
-        m.save(str(tmp_path / "x.onnx"))
+        m.save(str(tmp_path / "x.tflite"))
+    m.save(str(tmp_path / "x.onnx"))  # ONNX (core/backends/onnx), read back by the ONNX frontend
+    c = ec.InferenceSession(str(tmp_path / "x.onnx"), threads=1).run({name: x})
+    for k in a:
+        assert np.allclose(a[k], c[k], rtol=1e-5, atol=1e-6)
 
 
 def test_optimize(sample_model, cli):

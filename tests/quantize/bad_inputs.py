@@ -63,16 +63,16 @@ def main():
         failed += not ok
         print(("ok   " if ok else "FAIL ") + f"{label}: exit {p.returncode}: {p.stderr.strip()}")
     # An output named for another format is refused before any work (usage error, exit 2).
-    onnx_out = os.path.join(d, "int8.onnx")
+    onnx_out = os.path.join(d, "int8.tflite")
     if os.path.exists(onnx_out):
         os.remove(onnx_out)
     p = subprocess.run([exe, "quantize", model, "--calibration-data", good, "--output", onnx_out],
                        capture_output=True, text=True, timeout=120)
     lines = p.stderr.strip().splitlines()
-    ok = (p.returncode == 2 and len(lines) == 1 and re.search(r"int8\.onnx: the output is the IR text form", lines[0])
+    ok = (p.returncode == 2 and len(lines) == 1 and re.search(r"int8\.tflite: the output is the IR text form", lines[0])
           and not os.path.exists(onnx_out))
     failed += not ok
-    print(("ok   " if ok else "FAIL ") + f"--output not .eir: exit {p.returncode}: {p.stderr.strip()}")
+    print(("ok   " if ok else "FAIL ") + f"--output not .eir/.onnx: exit {p.returncode}: {p.stderr.strip()}")
     # And the good request works, writing the output.
     out = os.path.join(d, "out.eir")
     p = subprocess.run([exe, "quantize", model, "--calibration-data", good, "--output", out], capture_output=True,

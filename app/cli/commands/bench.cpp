@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "app/cli/commands/commands.h"
+#include "app/cli/commands/evidence.h"
 #include "app/cli/commands/npy_inputs.h"
 #include "app/cli/commands/options.h"
 #include "app/cli/commands/bench_device.h"
@@ -41,6 +42,7 @@ struct BenchOptions {
   std::string csv;
   RecordOptions record;
   std::string device;  // --device ID (bench_device.cpp); "" = host-cpu
+  std::string html;    // --html: the single-file report (app/cli/commands/evidence.h)
 };
 
 // "14.0 MiB", "36.5 KiB".
@@ -133,6 +135,7 @@ void print_text(const BenchOptions& o, const runtime::InferenceSession& session,
 int bench_model(const BenchOptions& o) {
   if (auto rc = bench_on_device({o.device, o.model, o.iterations, o.warmup, o.threads, o.json})) return *rc;
   check_writable(o.csv, "--csv");
+  check_html_output(o.html);
   runtime::SessionOptions options;
   options.threads = o.threads;
   options.int8_channels_last = !o.int8_nchw;
@@ -170,6 +173,12 @@ int bench_model(const BenchOptions& o) {
   rec.stats = s;
   const auto id = record_run(o.record, std::move(rec));
   if (id > 0) j["run_id"] = id;
+  if (!o.html.empty()) {
+    render::Evidence ev;
+    ev.bench = j;
+    ev.bench_path = "bench";
+    write_html_report(o.html, o.model, ev, o.json ? std::cerr : std::cout);
+  }
 
   if (o.json) {
     std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
@@ -196,6 +205,7 @@ Command add_bench_command(CLI::App& app) {
   add_threads_option(cmd, o->threads);
   add_int8_nchw_flag(cmd, o->int8_nchw);
   cmd->add_flag("--json", o->json, "Print the statistics as JSON (docs/bench-json.md)");
+  cmd->add_option("--html", o->html, "Also write a single-file HTML report (graph coloured by time per op, statistics, histogram)");
   cmd->add_option("--csv", o->csv, "Write one row per timed run (iteration, latency_ms) to this file");
   cmd->add_option("--top", o->top, "Slowest ops to list (default 10; 0 = all)")->check(whole_number_at_least(0));
   cmd->add_flag("--profile", o->profile, "Also print the time per op type");

@@ -25,7 +25,7 @@ Command add_bench_command(CLI::App& app);
 Command add_optimize_command(CLI::App& app);
 /// `edgecompile quantize MODEL --strategy ptq|qat|dynamic [--calibration-data X.npy|DIR] [--json] [--output OUT.eir] ...`
 Command add_quantize_command(CLI::App& app);
-/// `edgecompile convert MODEL --output OUT.tflite [--nhwc-io] [--int8-io]`
+/// `edgecompile convert MODEL --output OUT.tflite|OUT.onnx [--nhwc-io] [--int8-io]`
 Command add_convert_command(CLI::App& app);
 /// `edgecompile compile MODEL --target coral|cpu|auto [--quantize ...] [--num-segments K] [--output OUT.tflite] [--report R.json] [--json]`
 Command add_compile_command(CLI::App& app);
@@ -33,6 +33,10 @@ Command add_compile_command(CLI::App& app);
 Command add_compare_command(CLI::App& app);
 /// `edgecompile devices [--json]`
 Command add_devices_command(CLI::App& app);
+/// `edgecompile draw MODEL --output g.svg|g.png [--overlay ...] [--collapse D] [--scope NAME]`
+Command add_draw_command(CLI::App& app);
+/// `edgecompile report MODEL [--compile-report R] [--quant-report Q] [--bench B | --run ID] --html out.html`
+Command add_report_command(CLI::App& app);
 
 /// `edgecompile runs list|show ID|compare A B [--json] [--runs-db FILE]`
 Command add_runs_command(CLI::App& app);

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/commands/commands.h"
+#include "app/cli/commands/evidence.h"
 #include "app/cli/commands/options.h"
 #include "app/cli/commands/record.h"
 #include "core/errors.h"
@@ -28,6 +29,7 @@ struct CompileCliOptions {
   std::string model;
   flows::CompileOptions flow;  // target, quantisation, calibration, segments, --output, metal's options
   std::string report_path;
+  std::string html;  // --html: the single-file report (app/cli/commands/evidence.h)
   bool json = false;
   RecordOptions record;
 };
@@ -35,6 +37,7 @@ struct CompileCliOptions {
 int run_compile(const CompileCliOptions& o) {
   const flows::CompileOptions& c = o.flow;
   check_writable(o.report_path, "--report");
+  check_html_output(o.html);
   const auto out = flows::compile({o.model}, c);
   const auto& rep = out.run.report;
   const std::string text = out.report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
@@ -42,6 +45,12 @@ int run_compile(const CompileCliOptions& o) {
   if (o.json) std::cout << text << '\n';
   else std::cout << report::to_text(rep);
   flows::check_artefact_written(c, rep);
+  if (!o.html.empty()) {
+    render::Evidence ev;
+    ev.compile = out.report;
+    ev.compile_path = "compile";
+    write_html_report(o.html, o.model, ev, o.json ? std::cerr : std::cout);
+  }
   auto rec = make_record("compile", o.model);
   rec.target = rep.backend;
   rec.options_json = out.options.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
@@ -72,6 +81,7 @@ Command add_compile_command(CLI::App& app) {
                   "metal: macOS13 (default), macOS14, macOS15, iOS16, iOS17 or iOS18 (spec version and MIL opset)");
   cmd->add_option("--output", o->flow.output, "Write the artefact here (.tflite for coral, .mlpackage for metal)");
   cmd->add_option("--report", o->report_path, "Write the CompileReport as JSON here");
+  cmd->add_option("--html", o->html, "Also write a single-file HTML report (graph with placement, partition, timeline)");
   cmd->add_flag("--json", o->json, "Print the CompileReport as JSON (docs/compile-json.md)");
   add_record_options(cmd, o->record);
   return {cmd, [o] { return run_compile(*o); }};

@@ -1,6 +1,6 @@
 // `edgecompile convert MODEL --output OUT.tflite [--nhwc-io] [--int8-io]`:
 // any model the IR holds -> a .tflite a TensorFlow Lite interpreter runs
-// (core/backends/tflite). The file is written atomically and only after the
+// (core/backends/tflite); `--output OUT.onnx`: the graph as ONNX (core/backends/onnx). The file is written atomically and only after the
 // whole graph was serialised, so an op with no TFLite form leaves nothing.
 #include <filesystem>
 #include <iostream>
@@ -8,6 +8,7 @@
 #include <string>
 
 #include "app/cli/commands/commands.h"
+#include "core/backends/onnx/onnx_writer.h"
 #include "core/backends/tflite/tflite_writer.h"
 #include "core/errors.h"
 #include "core/frontends/frontend.h"
@@ -24,9 +25,19 @@ struct ConvertOptions {
 };
 
 int run_convert(const ConvertOptions& o) {
-  if (o.output.empty()) throw EdgeCompilerError(ErrorKind::Usage, "convert needs --output OUT.tflite");
-  if (std::filesystem::path(o.output).extension() != ".tflite")
-    throw EdgeCompilerError(ErrorKind::Usage, "--output '" + o.output + "' must end in .tflite");
+  if (o.output.empty()) throw EdgeCompilerError(ErrorKind::Usage, "convert needs --output OUT.tflite or OUT.onnx");
+  const auto ext = std::filesystem::path(o.output).extension();
+  if (ext != ".tflite" && ext != ".onnx")
+    throw EdgeCompilerError(ErrorKind::Usage, "--output '" + o.output + "' must end in .tflite or .onnx");
+  if (ext == ".onnx") {
+    if (o.nhwc_io || o.int8_io)
+      throw EdgeCompilerError(ErrorKind::Usage, "--nhwc-io and --int8-io are for .tflite outputs");
+    const ir::Graph g = frontends::open_model(o.model);
+    const std::string bytes = backends::onnx_export::save_onnx(g);
+    util::write_file_atomically(o.output, bytes);
+    std::cout << "wrote " << o.output << " (" << bytes.size() << " bytes, " << g.ops.size() << " IR ops)\n";
+    return 0;
+  }
   backends::tflite::TfliteWriteOptions wo;
   wo.nhwc_io = o.nhwc_io;
   wo.int8_io = o.int8_io;
@@ -41,9 +52,9 @@ int run_convert(const ConvertOptions& o) {
 
 Command add_convert_command(CLI::App& app) {
   auto o = std::make_shared<ConvertOptions>();
-  auto* cmd = app.add_subcommand("convert", "Write a model as TensorFlow Lite (.tflite)");
+  auto* cmd = app.add_subcommand("convert", "Write a model as TensorFlow Lite (.tflite) or ONNX (.onnx)");
   cmd->add_option("model", o->model, "Model file (.onnx, .eir, .tflite)")->required();
-  cmd->add_option("--output", o->output, "The .tflite to write")->required();
+  cmd->add_option("--output", o->output, "The .tflite or .onnx to write")->required();
   cmd->add_flag("--nhwc-io", o->nhwc_io, "Image inputs in NHWC (no TRANSPOSE at the model's inputs)");
   cmd->add_flag("--int8-io", o->int8_io, "A quantised model keeps int8 inputs and outputs (no QUANTIZE/DEQUANTIZE)");
   return {cmd, [o] { return run_convert(*o); }};

@@ -139,7 +139,7 @@ Command add_optimize_command(CLI::App& app) {
   cmd->add_option("--passes", o->passes, "Comma-separated passes to run in order (default: the default pipeline)");
   cmd->add_flag("--diff", o->diff, "Show the ops each pass added, removed and changed");
   cmd->add_flag("--json", o->json, "Print the report as JSON (docs/optimize-json.md)");
-  cmd->add_option("--output", o->output, "Write the optimised graph's IR text here (.eir)");
+  cmd->add_option("--output", o->output, "Write the optimised graph here: IR text (.eir) or ONNX (.onnx)");
   cmd->add_flag("--list", o->list, "List every pass with its summary, and the default pipeline");
   return {cmd, [o] { return run_optimize(*o); }};
 }

@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/commands/commands.h"
+#include "app/cli/commands/evidence.h"
 #include "app/cli/commands/options.h"
 #include "app/cli/commands/text_util.h"
 #include "core/errors.h"
@@ -40,6 +41,7 @@ struct QuantizeCliOptions {
   bool per_channel = false, per_tensor = false;
   std::string keep_float;
   std::string report_path;
+  std::string html;  // --html: the single-file report (app/cli/commands/evidence.h)
   bool json = false;
 };
 
@@ -118,9 +120,16 @@ int run_quantize(const QuantizeCliOptions& o) {
   flows::QuantizeOptions q = o.flow;
   q.options.per_channel = !o.per_tensor;
   q.options.keep_float = split_list(o.keep_float);
+  check_html_output(o.html);
   const auto out = flows::quantize({o.model}, q, make_progress());
   const auto& j = out.report;
   if (!o.report_path.empty()) util::write_file_atomically(o.report_path, j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+  if (!o.html.empty()) {
+    render::Evidence ev;
+    ev.quant = j;
+    ev.quant_path = "quantize";
+    write_html_report(o.html, o.model, ev, o.json ? std::cerr : std::cout);
+  }
   if (o.json) {
     std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
     return 0;
@@ -151,8 +160,9 @@ Command add_quantize_command(CLI::App& app) {
   cmd->add_flag("--int8-io", o->flow.options.int8_io, "Graph inputs and outputs in int8 (no Quantize/Dequantize at the edges)");
   cmd->add_flag("--sensitivity", o->flow.options.sensitivity, "Rank layers by the output SQNR gained when each alone stays float");
   cmd->add_option("--report", o->report_path, "Write the report as JSON here");
+  cmd->add_option("--html", o->html, "Also write a single-file HTML report (graph coloured by SQNR, per-layer and per-channel charts)");
   cmd->add_flag("--json", o->json, "Print the report as JSON (docs/quantize-json.md)");
-  cmd->add_option("--output", o->flow.output, "Write the quantised graph's IR text here (.eir)");
+  cmd->add_option("--output", o->flow.output, "Write the quantised graph here: IR text (.eir) or ONNX with QuantizeLinear/DequantizeLinear pairs (.onnx)");
   add_threads_option(cmd, o->flow.options.threads, "CPU threads for calibration");
   return {cmd, [o] { return run_quantize(*o); }};
 }

@@ -1,4 +1,4 @@
-#include "widgets/layout/ir_input.h"
+#include "core/layout/ir_input.h"
 
 #include <algorithm>
 #include <unordered_map>

@@ -1,4 +1,4 @@
-#include "widgets/layout/compound_layout.h"
+#include "core/layout/compound_layout.h"
 
 #include <algorithm>
 #include <cassert>

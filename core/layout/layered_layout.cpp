@@ -1,4 +1,4 @@
-#include "widgets/layout/layered_layout.h"
+#include "core/layout/layered_layout.h"
 
 #include <algorithm>
 #include <cassert>

@@ -13,8 +13,8 @@
 #include <utility>
 #include <vector>
 
-#include "widgets/layout/layered_layout.h"
-#include "widgets/layout/scope_tree.h"
+#include "core/layout/layered_layout.h"
+#include "core/layout/scope_tree.h"
 
 namespace ec::layout {
 

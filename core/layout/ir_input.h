@@ -7,7 +7,7 @@
 #include <cstddef>
 
 #include "core/ir/graph.h"
-#include "widgets/layout/compound_layout.h"
+#include "core/layout/compound_layout.h"
 
 namespace ec::layout {
 

@@ -1,4 +1,4 @@
-#include "widgets/layout/scope_tree.h"
+#include "core/layout/scope_tree.h"
 
 #include <algorithm>
 #include <unordered_map>
