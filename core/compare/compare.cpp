@@ -26,8 +26,9 @@ namespace {
 constexpr double kMaxDb = 200;  // an exact match (JSON has no infinity); quantize::SqnrAccumulator's convention
 
 /// Keys of the attributes two ops of one type set differently (an absent attribute counts
-/// as its schema default). The layout an NHWC twin carries is the layout change undone,
-/// not a change of the op.
+/// as its schema default; one absent without a default, such as a kernel_shape taken from
+/// the weights, is not compared). The layout an NHWC twin carries is the layout change
+/// undone, not a change of the op.
 std::vector<std::string> changed_attributes(const ir::Operation& a, const ir::Operation& b) {
   std::set<std::string> keys;
   for (const auto& [k, v] : a.attributes) keys.insert(k);
@@ -40,7 +41,8 @@ std::vector<std::string> changed_attributes(const ir::Operation& a, const ir::Op
       if (const ir::AttrSpec* spec = ir::find_attr_spec(op.kind, k)) return spec->default_value;
       return std::nullopt;
     };
-    if (value(a) != value(b)) changed.push_back(k);
+    const auto va = value(a), vb = value(b);
+    if (va && vb && *va != *vb) changed.push_back(k);
   }
   return changed;
 }
