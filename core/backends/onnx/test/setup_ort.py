@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Installs ONNX Runtime (npm onnxruntime-node, pinned by bench/ort/package-lock.json)
-into BUILD_DIR with `npm ci --ignore-scripts`, beside tests/onnx_export/ort_run.js.
+into BUILD_DIR with `npm ci --ignore-scripts`, beside core/backends/onnx/test/ort_run.js.
 
 usage: setup_ort.py LOCK_DIR RUNNER_JS BUILD_DIR
 
