@@ -23,6 +23,9 @@
 #include <QTreeView>
 #include <QTest>
 #include <QUrl>
+#include <QtCharts/QAbstractAxis>
+#include <QtCharts/QChart>
+#include <QtCharts/QChartView>
 
 #include "app/workbench/LayoutCheck.h"
 #include "app/workbench/Language.h"
@@ -453,7 +456,7 @@ class HabitTests : public QObject {
     QVERIFY(table->rowCount() >= 10);
   }
 
-  void darkPaletteGivesADarkCanvas() {
+  void darkPaletteGivesADarkCanvasAndCharts() {
     MainWindow window(*settings_);
     window.resize(1000, 700);
     window.show();
@@ -472,10 +475,31 @@ class HabitTests : public QObject {
     dark.setColor(QPalette::Base, QColor(0x20, 0x20, 0x20));
     dark.setColor(QPalette::Text, Qt::white);
     dark.setColor(QPalette::WindowText, Qt::white);
+    // Every chart (Quantisation, Benchmark, Run History) follows too: Qt Charts
+    // paint with a theme of their own unless told.
+    const QList<QChartView*> charts = window.findChildren<QChartView*>();
+    QVERIFY(charts.size() >= 4);
+    auto chartsAre = [&charts](bool darkExpected) {
+      for (QChartView* c : charts) {
+        const int bg = c->chart()->backgroundBrush().color().lightness();
+        if (darkExpected != (bg < 80)) return false;
+        for (QAbstractAxis* axis : c->chart()->axes())
+          if (darkExpected != (axis->labelsColor().lightness() > 180)) return false;
+      }
+      return true;
+    };
+    QVERIFY(chartsAre(false));
     QApplication::setPalette(dark);  // what the desktop does when it switches to dark
     QTRY_VERIFY(backgroundLightness() < 80);
+    QTRY_VERIFY(chartsAre(true));
+    saveScreenshot(window, QStringLiteral("dark_window.png"));
+    for (QChartView* c : charts) {
+      c->resize(480, 300);
+      saveScreenshot(*c, QStringLiteral("dark_%1.png").arg(QLatin1String(c->metaObject()->className())).remove(QLatin1String("::")));
+    }
     QApplication::setPalette(light);
     QTRY_VERIFY(backgroundLightness() > 200);
+    QTRY_VERIFY(chartsAre(false));
   }
 
  private:

@@ -14,6 +14,8 @@
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QValueAxis>
 
+#include "widgets/ChartPalette.h"
+
 namespace ec::widgets {
 namespace {
 
@@ -28,6 +30,7 @@ QChart* plainChart(QChartView* view) {
   chart->layout()->setContentsMargins(0, 0, 0, 0);
   chart->setBackgroundRoundness(0);
   view->setChart(chart);  // the view owns the chart
+  followPalette(view);
   view->setRenderHint(QPainter::Antialiasing, true);
   return chart;
 }

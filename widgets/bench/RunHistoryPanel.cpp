@@ -18,6 +18,8 @@
 #include <QtCharts/QChartView>
 #include <QtCharts/QValueAxis>
 
+#include "widgets/ChartPalette.h"
+
 namespace ec::widgets {
 
 void RunHistoryModel::setRuns(std::vector<ec::history::RunRecord> runs) {
@@ -162,6 +164,7 @@ RunHistoryPanel::RunHistoryPanel(QWidget* parent) : QWidget(parent) {
   series_->attachAxis(axisY_);
   chart_ = new QChartView(chart, lower);
   chart_->setRenderHint(QPainter::Antialiasing);
+  followPalette(chart_);
   // The comparison (table and chart) gets the larger share once two runs are picked.
   split->setStretchFactor(0, 2);
   split->setStretchFactor(1, 3);

@@ -12,6 +12,8 @@
 #include <QtCharts/QValueAxis>
 #include <QGraphicsLayout>
 
+#include "widgets/ChartPalette.h"
+
 namespace ec::widgets {
 namespace {
 const QColor kBar(0x3b, 0x6e, 0xa8);
@@ -25,6 +27,7 @@ SqnrChart::SqnrChart(QWidget* parent) : QChartView(parent) {
   chart->layout()->setContentsMargins(0, 0, 0, 0);
   chart->setBackgroundRoundness(0);
   setChart(chart);  // the view owns the chart
+  followPalette(this);
   setRenderHint(QPainter::Antialiasing, false);
 
   series_ = new QBarSeries;
