@@ -191,6 +191,11 @@ RunStore::RunStore(const std::string& path, Access access) : path_(path) {
           continue;
         }
         if (busy) fail(kLocked);
+        // A full disk or an I/O error (the WAL index cannot be created) says nothing about
+        // the file: it must not be called damaged, nor moved aside.
+        if ((rc & 0xff) == SQLITE_IOERR || (rc & 0xff) == SQLITE_FULL || (rc & 0xff) == SQLITE_CANTOPEN)
+          fail("cannot be read (" + std::string(sqlite3_errmsg(db_)) +
+               "; is the disk full or the folder not writable?); free space, or pass --runs-db OTHER.db or --no-record");
         fail("not a SQLite database, or damaged (" + std::string(sqlite3_errmsg(db_)) + "); " + what_to_do(path));
       }
     };

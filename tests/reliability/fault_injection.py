@@ -9,8 +9,15 @@ What must hold for each: the file that was there before is left byte for byte, o
 the complete new one is there - never a half-written file; a refused write gives
 exit 1 and one line naming the file; no temporary file is left after a refusal.
 
-usage: fault_injection.py EDGECOMPILE SAMPLE_MODEL SHIM WRITER   (WRITER 'list' prints them)
+The run history (runs_db) is a SQLite database that is written in place, not replaced:
+there a fault must leave it readable with every run recorded before, the benchmark still
+reported (a warning that the run was not recorded, exit 0).
+
+usage: fault_injection.py EDGECOMPILE SAMPLE_MODEL SHIM WRITER [DEVICES_DRIVER]
+       (WRITER 'list' prints them; DEVICES_DRIVER, ec_save_devices_config, stands in for the
+       workbench's devices.json writer)
 """
+import json
 import os
 import shutil
 import subprocess
@@ -29,10 +36,71 @@ def target_and_args(writer, model):
         "csv": ("o.csv", ["bench", model, "--iterations", "3", "--warmup", "1", "--csv", "o.csv", "--no-record"]),
         "report_json": ("r.json", ["compile", model, "--target", "cpu", "--report", "r.json", "--no-record"]),
         "npy": ("out/output.npy", ["run", model, "--output-dir", "out"]),
+        "onnx": ("o.onnx", ["convert", model, "--output", "o.onnx"]),
+        "html": ("o.html", ["report", model, "--html", "o.html"]),
+        "svg": ("g.svg", ["draw", model, "--output", "g.svg"]),
+        "png": ("g.png", ["draw", model, "--output", "g.png"]),
+        # run by the driver (argv[5]) instead of edgecompile
+        "devices_json": ("devices.json", ["devices.in.json", "devices.json"]),
     }[writer]
 
 
-WRITERS = ["tflite", "mlpackage", "eir", "csv", "report_json", "npy"]
+WRITERS = ["tflite", "mlpackage", "eir", "csv", "report_json", "npy", "onnx", "html", "svg", "png",
+           "devices_json", "runs_db"]
+
+DEVICES_IN = {"version": 1, "devices": [{
+    "id": "board-1", "name": "Coral Dev Board", "type": "TPU", "vendor": "Google",
+    "provider": {"type": "ssh", "host": "board.lan", "user": "mendel", "port": 22,
+                 "remote_dir": "/tmp/edgecompile", "ssh_options": ["ConnectTimeout=5"]}}]}
+
+
+def check_runs_db(exe, shim, env, d):
+    """The run history under a full disk and SIGKILL while a run is recorded."""
+    failed = []
+    bench = [exe, "bench", "model.onnx", "--iterations", "2", "--warmup", "1", "--runs-db", "runs.db"]
+
+    def count():
+        p = subprocess.run([exe, "runs", "list", "--runs-db", "runs.db", "--json"], cwd=d,
+                           capture_output=True, env=env, timeout=120)
+        if p.returncode != 0:
+            return None, p.stderr.decode("utf-8", "replace").strip()
+        return len(json.loads(p.stdout)["runs"]), ""
+
+    p = subprocess.run(bench, cwd=d, capture_output=True, env=env, timeout=300)
+    n, err = count()
+    if p.returncode != 0 or n != 1:
+        return [f"runs_db: recording without faults failed: {p.stderr.decode()[:400]} {err}"]
+    for mode, limit in (("enospc", 0), ("enospc", 1500), ("enospc", 6000), ("kill", 0), ("kill", 1500),
+                        ("kill", 6000)):
+        label = f"runs_db: {mode} after {limit} bytes"
+        fenv = dict(env, LD_PRELOAD=shim, EC_FAULT_BYTES=str(limit), EC_FAULT_MODE=mode)
+        p = subprocess.run(bench, cwd=d, capture_output=True, env=fenv, timeout=300)
+        err = p.stderr.decode("utf-8", "replace").strip()
+        m, lerr = count()
+        if m is None:
+            failed.append(f"{label}: the history is no longer readable: {lerr[:300]!r}")
+            continue
+        if m not in (n, n + 1):
+            failed.append(f"{label}: {m} runs after it, {n} before")
+        if mode == "enospc":
+            lines = err.splitlines()
+            recorded = m == n + 1
+            if p.returncode != 0 or (not recorded and (len(lines) != 1 or "runs.db" not in err)):
+                failed.append(f"{label}: exit {p.returncode}, want 0 with one warning naming runs.db: {err[:400]!r}")
+            else:
+                print(f"ok: {label}: exit 0, {'recorded' if recorded else err}; {m} runs readable")
+        elif p.returncode != -9:
+            failed.append(f"{label}: the shim did not kill it (exit {p.returncode})")
+        else:
+            print(f"ok: {label}: killed; the history opens with {m} runs ({n} before)")
+        n = m
+    p = subprocess.run(bench, cwd=d, capture_output=True, env=env, timeout=300)
+    m, lerr = count()
+    if p.returncode != 0 or m != n + 1:
+        failed.append(f"runs_db: recording after the faults failed: {m} runs, {n} before; {lerr}")
+    else:
+        print(f"ok: runs_db: recording after the faults works ({m} runs)")
+    return failed
 
 
 def snapshot(path):
@@ -66,12 +134,21 @@ def main():
     if writer == "list":
         print(";".join(WRITERS))
         return 0
+    if writer == "devices_json":
+        exe = os.path.abspath(sys.argv[5])
     failed = []
     with tempfile.TemporaryDirectory() as d:
         shutil.copy(model, os.path.join(d, "model.onnx"))
+        env = dict(os.environ, ASAN_OPTIONS="detect_leaks=0:verify_asan_link_order=0")
+        if writer == "runs_db":
+            failed = check_runs_db(exe, shim, env, d)
+            for f in failed:
+                print("FAIL " + f)
+            return 1 if failed else 0
+        with open(os.path.join(d, "devices.in.json"), "w") as f:
+            json.dump(DEVICES_IN, f)
         out, args = target_and_args(writer, "model.onnx")
         path = os.path.join(d, out)
-        env = dict(os.environ, ASAN_OPTIONS="detect_leaks=0:verify_asan_link_order=0")
         os.makedirs(os.path.join(d, "out"), exist_ok=True)
         # Output names of `run` depend on the model: find the one it writes.
         p = subprocess.run([exe] + args, cwd=d, capture_output=True, env=env, timeout=300)
@@ -121,7 +198,7 @@ def main():
         old = plant_old(path)
         p = subprocess.run([exe] + args, cwd=d, capture_output=True, env=env, timeout=300)
         again = snapshot(path)
-        varies = writer in ("csv", "report_json", "mlpackage")
+        varies = writer in ("csv", "report_json", "mlpackage", "html")
         same = again == new if not varies else (
             sorted(again) == sorted(new) if isinstance(new, dict) else again != old and len(again) > 0)
         if p.returncode != 0 or not same:

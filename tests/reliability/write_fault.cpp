@@ -1,7 +1,8 @@
 /* LD_PRELOAD shim for the writers' fault-injection test (fault_injection.py): after
  * EC_FAULT_BYTES bytes have been written to files (descriptors above 2: not stdout or
  * stderr), write() and writev() fail with ENOSPC ("disk full"), or, with
- * EC_FAULT_MODE=kill, the process is killed with SIGKILL (killed mid-write). */
+ * EC_FAULT_MODE=kill, the process is killed with SIGKILL (killed mid-write). pwrite() and
+ * pwrite64() too: SQLite (the run history) writes its pages with them. */
 #include <dlfcn.h>
 #include <errno.h>
 #include <signal.h>
@@ -63,4 +64,28 @@ extern "C" ssize_t writev(int fd, const struct iovec* iov, int cnt) {
     if (static_cast<size_t>(r) < iov[i].iov_len) break;
   }
   return total;
+}
+
+/* SQLite (the run history) writes its pages with pwrite()/pwrite64(). */
+namespace {
+template <typename Fn, typename Off>
+ssize_t positioned_write(const char* name, int fd, const void* buf, size_t n, Off offset) {
+  static Fn real = reinterpret_cast<Fn>(dlsym(RTLD_NEXT, name));
+  size_t allowed = budget(fd, n);
+  if (n > 0 && allowed == 0) {
+    errno = ENOSPC;
+    return -1;
+  }
+  ssize_t r = real(fd, buf, allowed, offset);
+  if (r > 0 && fd > 2) g_written += r;
+  return r;
+}
+}  // namespace
+
+extern "C" ssize_t pwrite(int fd, const void* buf, size_t n, off_t offset) {
+  return positioned_write<ssize_t (*)(int, const void*, size_t, off_t)>("pwrite", fd, buf, n, offset);
+}
+
+extern "C" ssize_t pwrite64(int fd, const void* buf, size_t n, off64_t offset) {
+  return positioned_write<ssize_t (*)(int, const void*, size_t, off64_t)>("pwrite64", fd, buf, n, offset);
 }
