@@ -192,6 +192,13 @@ def coreml_long_message_echo(exe, d):
     refused(exe, ["inspect", "longpath.mlpackage"], d, ["longpath.mlpackage"], r"")
 
 
+@case
+def savedmodel_non_utf8_string_protobuf_log(exe, d):
+    # libprotobuf's own stderr line must not appear beside ours (proto3 UTF-8 check).
+    for cmd in (["inspect", "non_utf8.savedmodel"], ["run", "non_utf8.savedmodel", "--output-dir", "out"]):
+        refused(exe, cmd, d, ["non_utf8.savedmodel"], r"does not parse as a SavedModel", forbidden=[r"libprotobuf"])
+
+
 # ---- ONNX ---------------------------------------------------------------------------
 
 

@@ -17,6 +17,7 @@
 #include "core/util/safe_file.h"
 #include "core/ir/shape_inference.h"
 #include "core/ir/validate.h"
+#include "core/frontends/protobuf_log.h"
 
 namespace ec::frontends {
 namespace {
@@ -770,6 +771,7 @@ ir::Graph CoremlFrontend::open(const std::string& path, const OpenOptions& opts)
   } catch (const std::exception& e) {
     throw FrontendError(path, e.what(), "coreml");
   }
+  route_protobuf_log_to_debug();
   if (!m.ParseFromString(bytes)) throw FrontendError(path, "'" + excerpt(model_rel) + "' is not a Core ML Model protobuf", "coreml");
   if (!m.has_mlprogram())
     throw FrontendError(path, "specification version " + std::to_string(m.specificationversion()) +

@@ -31,6 +31,7 @@
 #include "core/ir/algorithms.h"
 #include "core/ir/shape_inference.h"
 #include "core/ir/validate.h"
+#include "core/frontends/protobuf_log.h"
 
 namespace ec::frontends {
 namespace {
@@ -849,6 +850,7 @@ onnx::ModelProto parse_model(const std::string& path) {
   {
     google::protobuf::io::FileInputStream file(fd);
     file.SetCloseOnDelete(true);
+    route_protobuf_log_to_debug();
     google::protobuf::io::CodedInputStream coded(&file);
     coded.SetTotalBytesLimit(INT_MAX);  // models above the 64 MiB default are common
     ok = model.ParseFromCodedStream(&coded) && coded.ConsumedEntireMessage();

@@ -2,6 +2,7 @@
 // doc/table_format.md and TensorFlow's tensorflow/core/lib/io/{format,block}.cc
 // (same format), tensorflow/core/util/tensor_bundle/tensor_bundle.cc (entries,
 // data files, string tensors).
+#include "core/frontends/protobuf_log.h"
 #include "core/frontends/savedmodel/checkpoint_reader.h"
 
 #include <array>
@@ -218,6 +219,7 @@ void CheckpointReader::parse(std::string_view index_bytes) {
   const auto h = entries_.find("");
   if (h == entries_.end()) fail(index, "has no bundle header (the empty key): not a TensorFlow V2 checkpoint");
   ec_tf::BundleHeaderProto header;
+  route_protobuf_log_to_debug();
   if (!header.ParseFromString(h->second)) fail(index, "has a bundle header that does not parse");
   if (header.endianness() != ec_tf::BundleHeaderProto::LITTLE) fail(index, "is a big-endian bundle (not supported)");
   if (header.num_shards() < 1 || header.num_shards() > 99999)

@@ -1,5 +1,6 @@
 // The graph and function import of the SavedModel frontend (see savedmodel_import.h).
 // Field meanings follow TensorFlow's published protos (core/frontends/savedmodel/proto).
+#include "core/frontends/protobuf_log.h"
 #include "core/frontends/savedmodel/savedmodel_import.h"
 
 #include <algorithm>
@@ -110,6 +111,7 @@ std::vector<std::int64_t> OpContext::const_ints(std::size_t i, const std::string
 
 Importer::Importer(const std::string& pb, const std::string& dir, const OpenOptions& opts)
     : dir_(dir), what_(dir), opts_(opts), model_(std::make_unique<ec_tf::SavedModel>()) {
+  route_protobuf_log_to_debug();
   if (!model_->ParseFromString(pb))
     fail("saved_model.pb does not parse as a SavedModel protobuf (" + std::to_string(pb.size()) +
          " bytes): truncated or not a SavedModel");
