@@ -3030,6 +3030,10 @@ Geben Sie sie als NAME=1,3,224,224 ein (mehrere durch Leerzeichen getrennt):</tr
         <source>not timed</source>
         <translation>nicht gemessen</translation>
     </message>
+    <message>
+        <source>Benchmark not started: no model is open or one is running</source>
+        <translation>Benchmark nicht gestartet: kein Modell geöffnet oder es läuft bereits eines</translation>
+    </message>
 </context>
 <context>
     <name>ec::workbench::ModelLoader</name>
@@ -3151,6 +3155,14 @@ Geben Sie sie als NAME=1,3,224,224 ein (mehrere durch Leerzeichen getrennt):</tr
     <message>
         <source>Cannot write the report to %1</source>
         <translation>Der Bericht kann nicht nach %1 geschrieben werden</translation>
+    </message>
+    <message>
+        <source>Time MODEL on the host CPU with &lt;n&gt; runs once it is open (after the other steps asked for) and show the Benchmark panel.</source>
+        <translation>MODEL nach dem Öffnen (nach den übrigen verlangten Schritten) mit &lt;n&gt; Läufen auf der Host-CPU messen und das Benchmark-Panel zeigen.</translation>
+    </message>
+    <message>
+        <source>--bench takes a number of runs, e.g. --bench 50.</source>
+        <translation>--bench erwartet eine Anzahl Läufe, z. B. --bench 50.</translation>
     </message>
 </context>
 </TS>

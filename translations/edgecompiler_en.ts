@@ -3021,6 +3021,10 @@ Enter them as NAME=1,3,224,224 (several separated by spaces):</source>
         <source>not timed</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Benchmark not started: no model is open or one is running</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ec::workbench::ModelLoader</name>
@@ -3141,6 +3145,14 @@ Enter them as NAME=1,3,224,224 (several separated by spaces):</source>
     </message>
     <message>
         <source>Cannot write the report to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Time MODEL on the host CPU with &lt;n&gt; runs once it is open (after the other steps asked for) and show the Benchmark panel.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--bench takes a number of runs, e.g. --bench 50.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -144,6 +144,9 @@ class MainWindow : public QMainWindow {
   /// Compares each stage of the default pass pipeline with the one before, on a worker
   /// (Model › Compare Pass Stages); the Compare dock steps through them.
   void compareStages();
+  /// Times the model shown on the host CPU with `iterations` timed runs through the
+  /// Benchmark panel (Tools › Benchmark…, Run), recording the run; benchmarked() follows.
+  void benchmark(int iterations);
   /// Discovers devices again on a worker thread; the Devices panel shows them (MainWindowDevices.cpp).
   void refreshDevices();
   /// View › Reset Layout: the docks as on first start (graph first, panels hidden
@@ -180,6 +183,8 @@ class MainWindow : public QMainWindow {
   void devicesDiscovered();
   /// A benchmark finished (Benchmark panel); `runId` is its run-history id (0: not recorded).
   void benchmarked(qint64 runId);
+  /// A benchmark failed; `message` is the core's one-line error.
+  void benchmarkFailed(const QString& message);
   /// Compare With… finished and the Compare dock shows the result.
   void compared();
   /// Compare With… failed; `message` is the core's one-line error.

@@ -52,7 +52,17 @@ void MainWindow::createBenchPanels() {
     emit benchmarked(runId);
   });
   connect(benchPanel_, &BenchmarkPanel::failed, this,
-          [this](const QString& message) { statusBar()->showMessage(tr("Benchmark failed: %1").arg(message), 10000); });
+          [this](const QString& message) {
+            statusBar()->showMessage(tr("Benchmark failed: %1").arg(message), 10000);
+            emit benchmarkFailed(message);
+          });
+}
+
+void MainWindow::benchmark(int iterations) {
+  benchDock_->show();
+  benchDock_->raise();
+  benchPanel_->setIterations(iterations);
+  if (!benchPanel_->start()) emit benchmarkFailed(tr("Benchmark not started: no model is open or one is running"));
 }
 
 void MainWindow::addBenchActions(QMenu* tools) {

@@ -1,6 +1,6 @@
 // edgecompiler Workbench.
 //
-//   edgecompiler-workbench [MODEL] [--optimize] [--quantize] [--compile TARGET] [--screenshot OUT.png]
+//   edgecompiler-workbench [MODEL] [--optimize] [--quantize] [--compile TARGET] [--bench N] [--screenshot OUT.png]
 //
 // --optimize runs the default pass pipeline once MODEL is shown (Model › Optimize);
 // with --screenshot the image is then taken once the Passes panel shows the result.
@@ -11,6 +11,9 @@
 // after --optimize's passes if given, quantising a float model post-training with random
 // calibration; with --screenshot the image is taken once the Partition panel shows the
 // report and the graph is coloured TPU / CPU.
+// --bench N times the model on the host CPU with N runs after the other steps (Tools ›
+// Benchmark…, Run; the run is recorded); with --screenshot the image is taken once the
+// Benchmark panel shows the statistics.
 // --panel NAME shows and raises that panel's dock before the screenshot (passes, quant,
 // partition, timeline, benchmark, runHistory, devices, log...; the dock "<NAME>Dock").
 // --screenshot-report OUT.json writes what the screenshot cannot show by itself
@@ -75,6 +78,7 @@ struct Options {
   bool optimize = false;
   bool quantize = false;
   QString compileTarget;  // --compile TARGET ("" = no compile)
+  int benchIterations = 0;  // --bench N (0 = no benchmark)
   QString panel;          // --panel NAME: the dock shown in front for the screenshot
   QString reportPath;     // --screenshot-report FILE
   QSize windowSize{1280, 800};  // --window-size WxH (screenshots)
@@ -114,6 +118,12 @@ Options parseCommandLine(const QCoreApplication& app) {
                   "--optimize if given) and show the partition."),
       QStringLiteral("target"));
   parser.addOption(compile);
+  const QCommandLineOption bench(
+      QStringLiteral("bench"),
+      QCoreApplication::translate("main", "Time MODEL on the host CPU with <n> runs once it is open (after the other "
+                                          "steps asked for) and show the Benchmark panel."),
+      QStringLiteral("n"));
+  parser.addOption(bench);
   const QCommandLineOption inputShape(
       QStringLiteral("input-shape"),
       QCoreApplication::translate("main", "An input's shape where the model does not record it (TorchScript): "
@@ -151,6 +161,15 @@ Options parseCommandLine(const QCoreApplication& app) {
     printError(QCoreApplication::translate("main", "Only one model file can be opened."));
     std::exit(2);
   }
+  int benchIterations = 0;
+  if (parser.isSet(bench)) {
+    bool ok = false;
+    benchIterations = parser.value(bench).toInt(&ok);
+    if (!ok || benchIterations < 1) {
+      printError(QCoreApplication::translate("main", "--bench takes a number of runs, e.g. --bench 50."));
+      std::exit(2);
+    }
+  }
   QSize size(1280, 800);
   if (parser.isSet(windowSize)) {
     const QStringList wh = parser.value(windowSize).split(QLatin1Char('x'));
@@ -161,8 +180,9 @@ Options parseCommandLine(const QCoreApplication& app) {
     }
     size = QSize(w, h);
   }
-  return {positional.value(0), parser.value(screenshot), parser.isSet(optimize),
-          parser.isSet(quantize), parser.value(compile), parser.value(panel), parser.value(report), size};
+  return {positional.value(0), parser.value(screenshot), parser.isSet(optimize),   parser.isSet(quantize),
+          parser.value(compile),   benchIterations,           parser.value(panel), parser.value(report),
+          size};
 }
 
 }  // namespace
@@ -244,6 +264,22 @@ int main(int argc, char* argv[]) {
     }
   }
 
+  const int benchIterations = options.benchIterations;
+  const bool benchAfterLoad = benchIterations > 0;
+  if (benchAfterLoad) {
+    // After every other step asked for: times the model as the window then shows it.
+    auto bench = [&window, benchIterations] { window.benchmark(benchIterations); };
+    if (compileAfterLoad) {
+      QObject::connect(&window, &ec::workbench::MainWindow::compiled, &window, bench);
+    } else if (quantizeAfterLoad) {
+      QObject::connect(&window, &ec::workbench::MainWindow::quantized, &window, bench);
+    } else if (optimizeAfterLoad) {
+      QObject::connect(&window, &ec::workbench::MainWindow::optimized, &window, bench);
+    } else {
+      QObject::connect(&window, &ec::workbench::MainWindow::modelShown, &window, bench);
+    }
+  }
+
   if (!screenshotPath.isEmpty()) {
     const QString panel = options.panel, reportPath = options.reportPath;
     auto grabAndQuit = [&window, screenshotPath, panel, reportPath] {
@@ -285,8 +321,15 @@ int main(int argc, char* argv[]) {
                                          });
           window.graphView()->viewport()->update();
         };
+    if (benchAfterLoad) {
+      QObject::connect(&window, &ec::workbench::MainWindow::benchmarked, &window, grabAfterPaint);
+      QObject::connect(&window, &ec::workbench::MainWindow::benchmarkFailed, &window, [](const QString& message) {
+        printError(message);
+        QCoreApplication::exit(1);
+      });
+    }
     if (compileAfterLoad) {
-      QObject::connect(&window, &ec::workbench::MainWindow::compiled, &window, grabAfterPaint);
+      if (!benchAfterLoad) QObject::connect(&window, &ec::workbench::MainWindow::compiled, &window, grabAfterPaint);
       QObject::connect(&window, &ec::workbench::MainWindow::compileFailed, &window,
                        [](const QString& message) {
                          printError(message);
@@ -294,7 +337,7 @@ int main(int argc, char* argv[]) {
                        });
     }
     if (quantizeAfterLoad) {
-      if (!compileAfterLoad) {
+      if (!compileAfterLoad && !benchAfterLoad) {
         QObject::connect(&window, &ec::workbench::MainWindow::quantized, &window, grabAfterPaint);
       }
       QObject::connect(&window, &ec::workbench::MainWindow::quantizeFailed, &window,
@@ -304,7 +347,7 @@ int main(int argc, char* argv[]) {
                        });
     }
     if (optimizeAfterLoad) {
-      if (!quantizeAfterLoad && !compileAfterLoad) {
+      if (!quantizeAfterLoad && !compileAfterLoad && !benchAfterLoad) {
         QObject::connect(&window, &ec::workbench::MainWindow::optimized, &window, grabAfterPaint);
       }
       QObject::connect(&window, &ec::workbench::MainWindow::optimizeFailed, &window,
@@ -312,7 +355,7 @@ int main(int argc, char* argv[]) {
                          printError(message);
                          QCoreApplication::exit(1);
                        });
-    } else if (!quantizeAfterLoad && !compileAfterLoad) {
+    } else if (!quantizeAfterLoad && !compileAfterLoad && !benchAfterLoad) {
       QObject::connect(&window, &ec::workbench::MainWindow::modelShown, &window, grabAfterPaint);
     }
     QObject::connect(&window, &ec::workbench::MainWindow::loadFailed, &window,

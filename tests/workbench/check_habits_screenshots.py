@@ -116,6 +116,9 @@ def main():
     def sqnr_legend(t):
         return len(t) >= 3 and "SQNR" in t[0] and is_number(t[1]) and is_number(t[2])
 
+    def latency_legend(t):
+        return len(t) >= 3 and "ms" in t[0] and is_number(t[1]) and is_number(t[2])
+
     for size, lang, scale in (("1280x800", "en", 1), ("1280x800", "de", 1), ("1920x1080", "de", 2)):
         tag = f"{size}_{lang}_x{scale}"
         run_case(exe, out_dir, f"torch_open_{tag}", torch_model, size, lang, scale, share=True)
@@ -127,10 +130,11 @@ def main():
                  ["--compile", "coral"], legend=partition_legend)
         run_case(exe, out_dir, f"torch_timeline_{tag}", torch_model, size, lang, scale,
                  ["--compile", "coral", "--panel", "timeline"], legend=partition_legend)
+        # With a run: the statistics, charts and the graph coloured by time per op.
         run_case(exe, out_dir, f"torch_benchmark_{tag}", torch_model, size, lang, scale,
-                 ["--panel", "benchmark"])
+                 ["--bench", "10", "--panel", "benchmark"], legend=latency_legend)
         run_case(exe, out_dir, f"torch_history_{tag}", torch_model, size, lang, scale,
-                 ["--panel", "runHistory"])
+                 ["--bench", "10", "--panel", "runHistory"])
     print(f"{passed} passed, {failed} failed")
     sys.exit(1 if failed else 0)
 
