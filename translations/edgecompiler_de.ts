@@ -2088,7 +2088,7 @@ Auf einer Op: k Kernel · s Schrittweite · pad oben/links/unten/rechts · g Gru
     <name>ec::widgets::RunHistoryModel</name>
     <message>
         <source>Run</source>
-        <translation>Starten</translation>
+        <translation>Lauf</translation>
     </message>
     <message>
         <source>Time (UTC)</source>
@@ -2147,6 +2147,10 @@ Auf einer Op: k Kernel · s Schrittweite · pad oben/links/unten/rechts · g Gru
     <message>
         <source>ms</source>
         <translation>ms</translation>
+    </message>
+    <message>
+        <source>mean</source>
+        <translation>Mittelwert</translation>
     </message>
 </context>
 <context>

@@ -2145,6 +2145,10 @@ On an op: k kernel · s stride · pad top/left/bottom/right · g groups · d dil
             <numerusform>%n runs in %1. Select two to compare.</numerusform>
         </translation>
     </message>
+    <message>
+        <source>mean</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ec::widgets::SearchBar</name>

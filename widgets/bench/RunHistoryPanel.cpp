@@ -153,8 +153,7 @@ RunHistoryPanel::RunHistoryPanel(QWidget* parent) : QWidget(parent) {
   series_->append(setB_);
   chart->addSeries(series_);
   axisX_ = new QBarCategoryAxis;
-  axisX_->append({QStringLiteral("mean"), QStringLiteral("p50"), QStringLiteral("p90"), QStringLiteral("p95"),
-                  QStringLiteral("p99")});
+  // (the categories are named in retranslate())
   axisX_->setTruncateLabels(false);
   axisY_ = new QValueAxis;
   axisY_->setLabelFormat(QStringLiteral("%.2f"));
@@ -252,6 +251,8 @@ void RunHistoryPanel::retranslate() {
   reload_->setText(tr("Reload"));
   compare_->setText(tr("Compare"));
   axisY_->setTitleText(tr("ms"));
+  axisX_->setCategories({tr("mean"), QStringLiteral("p50"), QStringLiteral("p90"), QStringLiteral("p95"),
+                         QStringLiteral("p99")});
   status_->setText(statusText());
 }
 
