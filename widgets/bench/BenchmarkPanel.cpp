@@ -70,9 +70,16 @@ void BenchmarkWorker::run(const BenchmarkJob& job) {
 BenchmarkPanel::BenchmarkPanel(QWidget* parent) : QWidget(parent) {
   qRegisterMetaType<BenchmarkJob>();
   qRegisterMetaType<StatsPtr>();
-  auto* layout = new QVBoxLayout(this);
+  // Settings in a narrow column on the left, the results (figures and charts) beside
+  // them with the rest of the width: the dock sits below the graph and is short.
+  auto* outer = new QHBoxLayout(this);
+  auto* settings = new QWidget(this);
+  settings->setMaximumWidth(380);
+  auto* layout = new QVBoxLayout(settings);
+  layout->setContentsMargins(0, 0, 0, 0);
   model_ = new QLabel(this);
   model_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  model_->setWordWrap(true);
   layout->addWidget(model_);
 
   auto* form = new QFormLayout;
@@ -107,11 +114,14 @@ BenchmarkPanel::BenchmarkPanel(QWidget* parent) : QWidget(parent) {
   progress_->setValue(0);
   buttons->addWidget(run_);
   buttons->addWidget(cancel_);
-  buttons->addWidget(progress_, 1);
+  buttons->addStretch(1);
   layout->addLayout(buttons);
+  layout->addWidget(progress_);
   status_ = new QLabel(this);
   status_->setWordWrap(true);
   layout->addWidget(status_);
+  layout->addStretch(1);
+  outer->addWidget(settings);
 
   tabs_ = new QTabWidget(this);
   figures_ = new QTreeWidget(this);
@@ -124,7 +134,7 @@ BenchmarkPanel::BenchmarkPanel(QWidget* parent) : QWidget(parent) {
   for (QWidget* w : {static_cast<QWidget*>(figures_), static_cast<QWidget*>(latency_), static_cast<QWidget*>(histogram_),
                      static_cast<QWidget*>(opTimes_)})
     tabs_->addTab(w, QString());
-  layout->addWidget(tabs_, 1);
+  outer->addWidget(tabs_, 1);
   setDevices({});
   setModelPath({});
 
