@@ -1,4 +1,7 @@
-// libFuzzer target: the Keras frontend. Three input forms:
+// libFuzzer target: the Keras frontend. Four input forms:
+//  - "[CONFIG]@@STREAM@@STREAM": the HDF5 part as the reader child's stream (keras_hdf5.h),
+//    decoded and walked in this process: our own code (stream decoder, config walk, layer
+//    table, weight matching) at in-process speed; no CONFIG = a legacy .h5's snapshot;
 //  - "CONFIG@@WEIGHTS@@H5": a model config (config.json / model_config) and its HDF5
 //    weights image, either layout, read from memory (the layer table and the config walk
 //    see every mutation: a zip's CRC would refuse them before parsing);
@@ -16,9 +19,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   namespace keras = ec::frontends::keras;
   const std::string_view in(reinterpret_cast<const char*>(data), size);
   constexpr std::string_view kWeights = "@@WEIGHTS@@";
+  constexpr std::string_view kStream = "@@STREAM@@";
   static const auto fe = ec::frontends::make_keras_frontend();
   ec::fuzz::guarded([&] {
-    if (const auto at = in.find(kWeights); at != std::string_view::npos) {
+    if (const auto at = in.find(kStream); at != std::string_view::npos) {
+      auto file = keras::read_keras_stream("fuzz.keras", std::string(in.substr(0, at)),
+                                           std::string(in.substr(at + kStream.size())));
+      keras::load_keras("fuzz.keras", file, {});
+    } else if (const auto at = in.find(kWeights); at != std::string_view::npos) {
       auto file = keras::read_keras_parts("fuzz.keras", std::string(in.substr(0, at)),
                                           std::string(in.substr(at + kWeights.size())));
       keras::load_keras("fuzz.keras", file, {});

@@ -33,6 +33,62 @@ def write(out, target, name, data):
         f.write(data if isinstance(data, bytes) else data.encode())
 
 
+def hdf5_stream(image):
+    """An HDF5 image as the Keras reader's child process sends it to the parent
+    (core/frontends/keras/keras_hdf5.h, decode_hdf5_stream): groups, numeric datasets as
+    f32, string attributes, then the end tag."""
+    import io
+    import struct
+    import h5py
+    import numpy as np
+
+    out = bytearray()
+
+    def u64(v):
+        out.extend(struct.pack("<Q", v))
+
+    def text(v):
+        b = v if isinstance(v, bytes) else str(v).encode()
+        u64(len(b))
+        out.extend(b)
+
+    def attrs(path, obj):
+        for name, value in obj.attrs.items():
+            values = value.tolist() if isinstance(value, np.ndarray) else [value]
+            if not all(isinstance(x, (str, bytes)) for x in values):
+                continue
+            out.extend(b"A")
+            text(path)
+            text(name)
+            u64(len(values))
+            for x in values:
+                text(x)
+
+    def visit(name, obj):
+        if isinstance(obj, h5py.Group):
+            out.extend(b"G")
+            text(name)
+        else:
+            out.extend(b"D")
+            text(name)
+            u64(len(obj.shape))
+            for d in obj.shape:
+                u64(d)
+            values = np.asarray(obj[()], dtype="<f4").ravel()
+            out.extend(b"V")
+            u64(values.size)
+            out.extend(values.tobytes())
+        attrs(name, obj)
+
+    with h5py.File(io.BytesIO(image), "r") as f:
+        out.extend(b"G")
+        text("/")
+        attrs("/", f)
+        f.visititems(visit)
+    out.extend(b"Z")
+    return bytes(out)
+
+
 def main():
     out = sys.argv[1]
     shutil.rmtree(out, ignore_errors=True)
@@ -111,6 +167,12 @@ def main():
                         check_keras.GruModel):
                 for name, data in keras_writer.seed_files(cls().keras(), tmp).items():
                     write(out, "keras", name, data)
+                    # The in-process form: the HDF5 part as the reader child's stream.
+                    if name.endswith(".h5"):
+                        write(out, "keras", name + ".stream", b"@@STREAM@@" + hdf5_stream(data))
+                    elif name.endswith(".split") and not name.endswith(".legacy.split"):
+                        config, weights = data.split(b"@@WEIGHTS@@", 1)
+                        write(out, "keras", name + ".stream", config + b"@@STREAM@@" + hdf5_stream(weights))
     except ImportError:
         pass
 

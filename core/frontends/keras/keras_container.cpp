@@ -44,6 +44,8 @@ class Hdf5Image {
  public:
   Hdf5Image(const std::string& path, const std::string& what, std::string bytes)
       : path_(path), what_(what), snap_(snapshot_hdf5(path, what, bytes)) {}
+  Hdf5Image(const std::string& path, const std::string& what, Hdf5Snapshot snap)
+      : path_(path), what_(what), snap_(std::move(snap)) {}
 
   [[noreturn]] void fail(const std::string& why) const { throw FrontendError(path_, what_ + " " + why, "keras"); }
 
@@ -217,8 +219,7 @@ KerasFile read_zip(const std::string& path, std::uint64_t file_size) {
   return k;
 }
 
-KerasFile read_h5(const std::string& path, std::string bytes) {
-  auto h5 = std::make_unique<Hdf5Image>(path, "HDF5 file", std::move(bytes));
+KerasFile read_h5(const std::string& path, std::unique_ptr<Hdf5Image> h5) {
   KerasFile k;
   auto config = h5->strings("/", "model_config");
   if (!config || config->size() != 1) {
@@ -246,18 +247,33 @@ KerasFile read_h5(const std::string& path, std::string bytes) {
 KerasFile read_keras_bytes(const std::string& path, std::string bytes) {
   // libzip reads from a path: a zip's bytes must be those of `path`.
   if (ZipArchive::looks_like_zip(bytes)) return read_zip(path, bytes.size());
-  return read_h5(path, std::move(bytes));
+  return read_h5(path, std::make_unique<Hdf5Image>(path, "HDF5 file", std::move(bytes)));
 }
 
-KerasFile read_keras_parts(const std::string& path, const std::string& config_json, std::string weights_h5) {
+namespace {
+
+KerasFile read_parts(const std::string& path, const std::string& config_json, std::unique_ptr<Hdf5Image> h5) {
   KerasFile k;
   if (config_json.size() > kMaxJsonBytes) throw FrontendError(path, "config is larger than 64 MiB", "keras");
   k.model = parse(path, config_json, "config.json");
-  auto h5 = std::make_unique<Hdf5Image>(path, "weights", std::move(weights_h5));
   const bool legacy = h5->is_group("model_weights");
   k.variant = legacy ? "legacy h5" : h5->exists("_layer_checkpoint_dependencies") ? "keras2 zip" : "keras3 zip";
   k.weights = std::make_unique<WeightStore>(path, std::move(h5), legacy);
   return k;
+}
+
+}  // namespace
+
+KerasFile read_keras_parts(const std::string& path, const std::string& config_json, std::string weights_h5) {
+  return read_parts(path, config_json, std::make_unique<Hdf5Image>(path, "weights", std::move(weights_h5)));
+}
+
+KerasFile read_keras_stream(const std::string& path, const std::string& config_json, const std::string& stream) {
+  bool finished = false;
+  auto snap = decode_hdf5_stream(path, config_json.empty() ? "HDF5 file" : "weights", stream, finished);
+  if (!finished) throw FrontendError(path, "weights stream ends early", "keras");
+  auto h5 = std::make_unique<Hdf5Image>(path, config_json.empty() ? "HDF5 file" : "weights", std::move(snap));
+  return config_json.empty() ? read_h5(path, std::move(h5)) : read_parts(path, config_json, std::move(h5));
 }
 
 KerasFile read_keras_file(const std::string& path) {
@@ -268,7 +284,8 @@ KerasFile read_keras_file(const std::string& path) {
   ::close(fd);
   if (size == 0 || got <= 0) throw FrontendError(path, "file is empty (0 bytes); it is not a model", "keras");
   if (ZipArchive::looks_like_zip(std::string_view(head, static_cast<std::size_t>(got)))) return read_zip(path, size);
-  return read_h5(path, util::read_regular_file(path, util::kMaxReadBytes, path));
+  return read_h5(path, std::make_unique<Hdf5Image>(path, "HDF5 file",
+                                                   util::read_regular_file(path, util::kMaxReadBytes, path)));
 }
 
 }  // namespace ec::frontends::keras

@@ -70,6 +70,11 @@ KerasFile read_keras_bytes(const std::string& path, std::string bytes);
 /// nearly every mutation of the config before it is parsed.
 KerasFile read_keras_parts(const std::string& path, const std::string& config_json, std::string weights_h5);
 
+/// The same with the HDF5 part given as the reader child's stream (keras_hdf5.h,
+/// decode_hdf5_stream) instead of an image; an empty `config_json` reads a legacy .h5
+/// (model_config from the root attribute). The fuzz target's in-process form.
+KerasFile read_keras_stream(const std::string& path, const std::string& config_json, const std::string& stream);
+
 /// Keras's naming.to_snake_case: "Conv2DTranspose" -> "conv2d_transpose",
 /// "PReLU" -> "p_re_lu" (the .keras weight groups are named after it).
 std::string snake_case(const std::string& class_name);

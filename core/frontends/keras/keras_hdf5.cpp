@@ -310,9 +310,21 @@ Hdf5Snapshot snapshot_hdf5(const std::string& path, const std::string& what, con
   }
   if (!problem.empty()) fail(problem);
 
+  bool finished = false;
+  Hdf5Snapshot snap = decode_hdf5_stream(path, what, data, finished);
+  if (!finished || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    if (WIFSIGNALED(status))
+      fail("is damaged: libhdf5 crashed reading it (signal " + std::to_string(WTERMSIG(status)) + ")");
+    fail("is damaged: libhdf5 failed reading it");
+  }
+  return snap;
+}
+
+Hdf5Snapshot decode_hdf5_stream(const std::string& path, const std::string& what, const std::string& data,
+                                bool& finished) {
   Hdf5Snapshot snap;
   Reader in(data, path, what);
-  bool finished = false;
+  finished = false;
   while (in.more() && !finished) {
     switch (in.tag()) {
       case 'G': snap[in.str()].group = true; break;
@@ -340,11 +352,6 @@ Hdf5Snapshot snapshot_hdf5(const std::string& path, const std::string& what, con
       case 'Z': finished = true; break;
       default: in.fail("stream from the reader process is damaged");
     }
-  }
-  if (!finished || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    if (WIFSIGNALED(status))
-      fail("is damaged: libhdf5 crashed reading it (signal " + std::to_string(WTERMSIG(status)) + ")");
-    fail("is damaged: libhdf5 failed reading it");
   }
   return snap;
 }

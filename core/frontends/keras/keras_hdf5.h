@@ -29,4 +29,13 @@ using Hdf5Snapshot = std::map<std::string, Hdf5Object>;
 /// Reads `bytes` (an HDF5 file image). Throws FrontendError(path, what + " ...").
 Hdf5Snapshot snapshot_hdf5(const std::string& path, const std::string& what, const std::string& bytes);
 
+/// The child's stream decoded (what snapshot_hdf5 does with it): tags 'G' path (a group),
+/// 'D' path rank dims 'V' count floats | 'U' why (a dataset), 'A' path name count strings
+/// (string attributes), 'E' message (the child's error), 'Z' (the end); u64 little-endian,
+/// strings as u64 length + bytes. `finished` says whether 'Z' was reached. Throws
+/// FrontendError on a damaged stream. fuzz_keras feeds it directly (in process, at the
+/// speed of our own code; libhdf5 itself is fuzzed through the child by the other forms).
+Hdf5Snapshot decode_hdf5_stream(const std::string& path, const std::string& what, const std::string& stream,
+                                bool& finished);
+
 }  // namespace ec::frontends::keras
