@@ -306,10 +306,24 @@ def case_torchvision():
         r = compare_json(src, pkg)
         text = run("compare", src, pkg).stdout
         print("\n".join(text.splitlines()[:3] + text.splitlines()[-6:]))
-        rows = check_package_compare(r, src, name, 0.8)
+        check_package_compare(r, src, name, 0.8)
+        # With random weights these networks' activations shrink layer by layer; where they
+        # fall below fp16's smallest normal (2^-14) fp16 keeps only a few bits of them: a
+        # real fp16 loss (mobilenet_v2's logits, about 1e-9, flush to 0), so a divergence
+        # reported under fp16 simulation must be such a tensor.
+        first = r["first_divergence"]
+        if first is not None:
+            t = next(t for t in r["tensors"] if t["a"] == first)
+            peak = t["max_abs_error"] / t["max_rel_error"] if t["max_rel_error"] else 0.0
+            print(f"{name}: first divergence {first} at {t['sqnr_db']:.1f} dB, largest |value| {peak:.3g}")
+            check(peak < 2.0 ** -14, f"{name}: the divergence is fp16's subnormal range (|value| <= {peak:.3g})")
+        # the pairing alone (fp16 weights, f32 compute): the outputs agree
+        r = compare_json(src, pkg, "--fp16", "none")
+        rows = check_package_compare(r, src, name + " --fp16 none", 0.8)
         out = [t for t in rows if t["a"] in [o.name for o in onnx.load(src).graph.output]]
-        print(f"{name}: output SQNR {[round(t['sqnr_db'], 1) for t in out]}")
-        check(bool(out) and all(t["sqnr_db"] >= 40 for t in out), f"{name}: the outputs agree within fp16 noise")
+        print(f"{name} --fp16 none: output SQNR {[round(t['sqnr_db'], 1) for t in out]}")
+        check(bool(out) and all(t["sqnr_db"] >= 55 for t in out), f"{name}: the outputs agree within fp16 weight noise")
+        check(r["first_divergence"] is None, f"{name} --fp16 none: no divergence ({r['first_divergence']})")
         done += 1
     check(done == 2, f"torchvision: {done} models compared with their .mlpackage")
 
