@@ -282,13 +282,14 @@ TEST(Fp16, SimulatedSessionRoundsEveryFloatTensor) {
   ec::runtime::InferenceSession si(o);
   si.load(ec::ir::freeze(ec::ir::Graph(ints)));
   std::map<std::string, ec::runtime::Tensor> xin{
-      {"x", ec::runtime::Tensor::from_values<float>(ec::ir::DType::Float32, {4}, {2049.f, 4097.f, -3.f, 100003.f})}};
+      {"x", ec::runtime::Tensor::from_values<float>(ec::ir::DType::Float32, {4}, {2049.f, 4097.f, -3.f, 7.f})}};
   const auto s = si.run(xin).at("s");
-  // the f32 input is rounded at the boundary (2049 -> 2048, 4097 -> 4096, 100003 -> inf
-  // is out of range: Cast of inf is not checked), the int arithmetic exact
+  // the f32 input is rounded at the boundary (2049 -> 2048, 4097 -> 4096), the int
+  // arithmetic after the Cast exact
   EXPECT_EQ(s.get_int(0), 4096);
   EXPECT_EQ(s.get_int(1), 8192);
   EXPECT_EQ(s.get_int(2), -6);
+  EXPECT_EQ(s.get_int(3), 14);
 }
 
 // The sample with its Conv + BatchNormalization folded (OpFusion) and every tensor renamed
