@@ -666,7 +666,8 @@ Returns:
 
   m.def(
       "compare",
-      [](const py::object& a, const py::object& b, const py::object& inputs, int samples, int threads) {
+      [](const py::object& a, const py::object& b, const py::object& inputs, int samples, int threads,
+         const py::object& fp16) {
         // A model argument as a frozen graph: a Model's own, else the file opened.
         const auto graph_of = [](const py::object& arg) {
           if (py::isinstance<Model>(arg)) return arg.cast<const Model&>().graph;
@@ -687,6 +688,13 @@ Returns:
         }
         compare::CompareOptions o;
         o.threads = threads;
+        if (!fp16.is_none()) {
+          const std::string f = fp16.cast<std::string>();
+          if (f != "a" && f != "b" && f != "both" && f != "none")
+            throw EdgeCompilerError(ErrorKind::Usage, "fp16='" + f + "': valid: 'a', 'b', 'both', 'none' (None: from the models)");
+          o.fp16_a = f == "a" || f == "both";
+          o.fp16_b = f == "b" || f == "both";
+        }
         Interrupt interrupt;
         auto r = interrupt.run([&] {
           return compare::compare_models(ga, gb, feeds, o,
@@ -697,6 +705,7 @@ Returns:
         return from_json(compare::to_json(r));
       },
       py::arg("a"), py::arg("b"), py::arg("inputs") = py::none(), py::arg("samples") = 0, py::arg("threads") = 0,
+      py::arg("fp16") = py::none(),
       R"(Layer-by-layer compare: `edgecompile compare A B --json`.
 
 Runs both models on the same inputs with every intermediate tensor kept and compares the
@@ -707,6 +716,8 @@ Args:
     inputs: {input name: ndarray} (one sample), a .npy / folder of NAME.npy with N samples on
         axis 0, or None for `samples` random samples (seed 0).
     samples: how many samples (0: one random sample, or every sample of a file).
+    fp16: 'a', 'b', 'both' or 'none': which side runs with fp16 compute simulated (`--fp16`);
+        None: a Core ML package typed fp16 does.
 
 Returns:
     dict: tensors (a, b, op_type, matched_by, max_abs_error, max_rel_error, sqnr_db, cosine...),

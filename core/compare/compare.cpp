@@ -1,12 +1,14 @@
 #include "core/compare/compare.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <limits>
 #include <set>
 #include <sstream>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -127,6 +129,8 @@ struct GraphIndex {
   std::unordered_map<std::string, std::vector<int>> consumers;
   std::unordered_set<std::string> inputs;
 
+  std::unordered_set<std::string> from_constants;  // computed from constants only (an exporter's Identity on a weight)
+
   explicit GraphIndex(const ir::Graph& graph) : g(&graph) {
     for (const auto& n : graph.inputs) inputs.insert(n);
     for (std::size_t i = 0; i < graph.ops.size(); ++i) {
@@ -134,12 +138,19 @@ struct GraphIndex {
         if (!n.empty()) producer.emplace(n, static_cast<int>(i));
       for (const auto& n : graph.ops[i].inputs)
         if (!n.empty()) consumers[n].push_back(static_cast<int>(i));
+      bool folds = graph.ops[i].kind == ir::OpKind::Identity || graph.ops[i].kind == ir::OpKind::Cast ||
+                   graph.ops[i].kind == ir::OpKind::Transpose || graph.ops[i].kind == ir::OpKind::Reshape;
+      for (const auto& n : graph.ops[i].inputs) folds = folds && (n.empty() || constant(n));
+      if (folds)
+        for (const auto& n : graph.ops[i].outputs)
+          if (!n.empty()) from_constants.insert(n);
     }
   }
   bool computed(const std::string& n) const { return producer.count(n) || inputs.count(n); }
+  /// A constant, or a weight an op only moves (Identity, Cast, Transpose, Reshape of constants).
   bool constant(const std::string& n) const {
     const ir::Tensor* t = g->find_tensor(n);
-    return t && t->is_constant();
+    return (t && t->is_constant()) || from_constants.count(n) > 0;
   }
 };
 
@@ -171,6 +182,130 @@ std::vector<std::string> input_key(const GraphIndex& ix, const std::unordered_ma
     key.push_back(std::move(e));
   }
   return key;
+}
+
+// The identifier form of a name, as Core ML's writer makes MIL names (core/backends/metal
+// mil_identifier): every character other than [A-Za-z0-9_] becomes '_', leading '_' dropped.
+std::string identifier(const std::string& name) {
+  std::string s;
+  for (char c : name) s += (std::isalnum(static_cast<unsigned char>(c)) || c == '_') ? c : '_';
+  std::size_t k = 0;
+  while (k < s.size() && s[k] == '_') ++k;
+  return s.substr(k);
+}
+
+// Identifier -> computed tensor of one side ("" when two of its tensors share it).
+std::unordered_map<std::string, std::string> identifiers(const GraphIndex& ix) {
+  std::unordered_map<std::string, std::string> m;
+  auto put = [&](const std::string& n) {
+    if (n.empty()) return;
+    auto [it, added] = m.emplace(identifier(n), n);
+    if (!added && it->second != n) it->second.clear();
+  };
+  for (const auto& n : ix.g->inputs) put(n);
+  for (const auto& op : ix.g->ops)
+    for (const auto& n : op.outputs) put(n);
+  return m;
+}
+
+// Whether two tensors can be compared at all: float against float, or an integer tensor
+// with quantisation parameters (dequantised) against a float; static shapes that
+// correspond (equal, NHWC of each other, or the same elements under unit dims or a
+// flattening). Unknown shapes pass (the run checks the real ones).
+bool compatible(const ir::Tensor* x, const ir::Tensor* y) {
+  if (!x || !y) return true;
+  auto kind = [](const ir::Tensor& t) {
+    if (t.dtype == ir::DType::Undefined) return 0;
+    if (ir::dtype_is_float(t.dtype)) return 1;
+    if (t.dtype == ir::DType::Bool) return 3;
+    if (ir::dtype_is_integer(t.dtype)) return t.quant && !t.quant->scales.empty() ? 1 : 2;
+    return 4;
+  };
+  const int kx = kind(*x), ky = kind(*y);
+  if (kx && ky && kx != ky) return false;
+  const ir::Shape &sx = x->shape, &sy = y->shape;
+  if (!sx.rank_known || !sy.rank_known || !sx.is_static() || !sy.is_static()) {
+    if (!sx.rank_known || !sy.rank_known || sx.dims.size() != sy.dims.size()) return true;
+    return same_static(sx, sy) || same_static(to_nhwc(sx), sy) || same_static(sx, to_nhwc(sy));
+  }
+  const auto vx = sx.sizes(), vy = sy.sizes();
+  if (vx == vy) return true;
+  if (vx.size() == 4 && vy.size() == 4 && (same_static(to_nhwc(sx), sy) || same_static(sx, to_nhwc(sy)))) return true;
+  std::int64_t nx = 1, ny = 1;
+  for (auto d : vx) nx *= d;
+  for (auto d : vy) ny *= d;
+  if (nx != ny) return false;
+  auto drop_ones = [](std::vector<std::int64_t> v) {
+    v.erase(std::remove(v.begin(), v.end(), 1), v.end());
+    return v;
+  };
+  return drop_ones(vx) == drop_ones(vy) || vx.size() <= 2 || vy.size() <= 2;
+}
+
+// The one op reading `n` (none when n is a graph output or read by several ops).
+const ir::Operation* sole_reader(const GraphIndex& ix, const std::string& n) {
+  auto c = ix.consumers.find(n);
+  if (c == ix.consumers.end() || c->second.size() != 1) return nullptr;
+  if (std::find(ix.g->outputs.begin(), ix.g->outputs.end(), n) != ix.g->outputs.end()) return nullptr;
+  const ir::Operation& op = ix.g->ops[static_cast<std::size_t>(c->second.front())];
+  return op.outputs.size() == 1 && !op.outputs[0].empty() ? &op : nullptr;
+}
+
+// Ops a compiler folds into the op before them: BatchNormalization, an activation, or an
+// element-wise op with a constant operand (a bias, a scale).
+bool folds_into_producer(const GraphIndex& ix, const ir::Operation& op) {
+  static const std::unordered_set<std::string> kFolded = {
+      "BatchNormalization", "Relu", "Clip", "Relu6", "Sigmoid", "Tanh", "LeakyRelu", "HardSigmoid", "HardSwish",
+      "Elu", "Selu", "Gelu", "Softplus", "Mish", "Silu"};
+  if (kFolded.count(op.op_type)) return true;
+  if (op.op_type == "Add" || op.op_type == "Sub" || op.op_type == "Mul" || op.op_type == "Div") {
+    int computed = 0;
+    for (const auto& n : op.inputs) computed += !n.empty() && !ix.constant(n);
+    return computed == 1;
+  }
+  return false;
+}
+
+// Whether an op of `fam` reads `n` (directly or through carrier ops).
+bool read_by_family(const GraphIndex& ix, const std::string& n, const std::string& fam) {
+  std::vector<std::string> stack{n};
+  for (int guard = 0; guard < 64 && !stack.empty(); ++guard) {
+    const std::string cur = stack.back();
+    stack.pop_back();
+    auto c = ix.consumers.find(cur);
+    if (c == ix.consumers.end()) continue;
+    for (int i : c->second) {
+      const ir::Operation& op = ix.g->ops[static_cast<std::size_t>(i)];
+      if (family(op.op_type) == fam) return true;
+      if (is_carrier(op))
+        for (const auto& o : op.outputs) stack.push_back(o);
+    }
+  }
+  return false;
+}
+
+// From `n` along single readers that only reshape/move (carriers, Reshape family) or fold
+// into a producer, to the first tensor with a match: that tensor ("" when none within a
+// few ops) and whether a folding op was on the way.
+struct Chain {
+  std::string end;
+  bool computes = false;
+};
+Chain chain_to_match(const GraphIndex& ix, const std::string& n, const std::unordered_map<std::string, std::string>& matched) {
+  Chain c;
+  std::string cur = n;
+  for (int guard = 0; guard < 8; ++guard) {
+    const ir::Operation* op = sole_reader(ix, cur);
+    if (!op) return {};
+    if (folds_into_producer(ix, *op)) c.computes = true;
+    else if (!is_carrier(*op) && family(op->op_type) != "Reshape") return {};
+    cur = op->outputs[0];
+    if (matched.count(cur)) {
+      c.end = cur;
+      return c;
+    }
+  }
+  return {};
 }
 
 // ---- tensors as float in A's layout --------------------------------------------------
@@ -345,10 +480,11 @@ void check_progress(const ProgressFn& progress, int done, int total, const std::
   if (progress && !progress(done, total, what)) throw EdgeCompilerError(ErrorKind::Usage, "cancelled");
 }
 
-runtime::SessionOptions observing(int threads) {
+runtime::SessionOptions observing(int threads, bool fp16) {
   runtime::SessionOptions o;
   o.threads = threads;
   o.keep_intermediates = true;
+  o.simulate_fp16 = fp16;
   return o;
 }
 
@@ -386,6 +522,14 @@ runtime::Tensor input_for_b(const runtime::Tensor& x, const ir::Tensor* a_info, 
 }
 
 }  // namespace
+
+bool computes_in_fp16(const ir::Graph& g) {
+  for (const char* key : {"coreml.compute_precision", "coreml.com.github.edgecompiler.precision"}) {
+    const auto it = g.metadata.find(key);
+    if (it != g.metadata.end()) return it->second == "fp16";
+  }
+  return false;
+}
 
 const char* to_string(MatchedBy m) {
   switch (m) {
@@ -450,18 +594,47 @@ std::vector<TensorMatch> match_tensors(const ir::Graph& a, const ir::Graph& b) {
   GraphIndex ia(a), ib(b);
   std::vector<TensorMatch> out;
   std::unordered_map<std::string, std::string> a_to_b, b_to_a;
+  // A pair is made only when the two tensors can hold the same values (shapes that
+  // correspond after undoing NHWC, float against float or dequantisable int).
   auto add = [&](const std::string& x, const std::string& y, MatchedBy by) {
     if (a_to_b.count(x) || b_to_a.count(y)) return false;
+    if (!compatible(a.find_tensor(x), b.find_tensor(y))) return false;
     a_to_b[x] = y;
     b_to_a[y] = x;
     out.push_back({x, y, by});
     return true;
   };
+  // Where one side folded a chain the other computes op by op, a pair found by origin or
+  // position is moved to the chain's end: A's x moves on to its only reader's output while
+  // that reader folds into an op (BatchNormalization, an activation, a constant bias or
+  // scale) and B has no op of its kind reading y, which then computes it folded (a
+  // Conv with BatchNormalization folded in, a fused activation). The same for B's y.
+  auto extend = [&](std::string x, std::string y) {
+    for (int guard = 0; guard < 8; ++guard) {
+      bool moved = false;
+      if (const ir::Operation* ca = sole_reader(ia, x);
+          ca && folds_into_producer(ia, *ca) && !a_to_b.count(ca->outputs[0]) && !read_by_family(ib, y, family(ca->op_type)) &&
+          compatible(a.find_tensor(ca->outputs[0]), b.find_tensor(y))) {
+        x = ca->outputs[0];
+        moved = true;
+      }
+      if (const ir::Operation* cb = sole_reader(ib, y);
+          cb && folds_into_producer(ib, *cb) && !b_to_a.count(cb->outputs[0]) && !read_by_family(ia, x, family(cb->op_type)) &&
+          compatible(a.find_tensor(x), b.find_tensor(cb->outputs[0]))) {
+        y = cb->outputs[0];
+        moved = true;
+      }
+      if (!moved) break;
+    }
+    return std::make_pair(x, y);
+  };
   // 1. names (every computed tensor in A's order; graph inputs after the origins, below)
   for (const auto& op : a.ops)
     for (const auto& n : op.outputs)
       if (!n.empty() && ib.producer.count(n)) add(n, n, MatchedBy::Name);
-  // 2. origins: a name B derived from A's (`x.nhwc`), or A from B's
+  // 2. origins: a name B derived from A's (`x.nhwc`), or A from B's; then names that are
+  // one another's identifier form (Core ML's MIL names: `/stem/conv/Conv_output_0` is
+  // `stem_conv_Conv_output_0`), unique on each side.
   for (const auto& op : b.ops)
     for (const auto& n : op.outputs) {
       if (n.empty() || b_to_a.count(n)) continue;
@@ -474,12 +647,52 @@ std::vector<TensorMatch> match_tensors(const ir::Graph& a, const ir::Graph& b) {
       const std::string o = origin_of(n);
       if (!o.empty() && ib.producer.count(o) && !b_to_a.count(o)) add(n, o, MatchedBy::Origin);
     }
+  const auto ids_a = identifiers(ia), ids_b = identifiers(ib);
+  for (const auto& op : a.ops)
+    for (const auto& n : op.outputs) {
+      if (n.empty() || a_to_b.count(n)) continue;
+      const std::string id = identifier(n);
+      auto y = ids_b.find(id);
+      if (y == ids_b.end() || y->second.empty() || !ib.producer.count(y->second)) continue;
+      if (auto x = ids_a.find(id); x != ids_a.end() && x->second == n) add(n, y->second, MatchedBy::Origin);
+    }
+  // A lowering's intermediate named after the op it came from (`stem_conv_Conv_conv`: the
+  // conv of IR op `/stem/conv/Conv` before its separate activation): A's op of that name
+  // and family, moved to the end of what B folded into it.
+  {
+    std::unordered_map<std::string, int> a_op_ids;  // identifier of A's op name -> op (unique)
+    for (std::size_t i = 0; i < a.ops.size(); ++i) {
+      if (a.ops[i].name.empty()) continue;
+      auto [it, added] = a_op_ids.emplace(identifier(a.ops[i].name), static_cast<int>(i));
+      if (!added) it->second = -1;
+    }
+    for (const auto& op : b.ops) {
+      if (is_carrier(op) || op.outputs.empty() || op.outputs[0].empty() || b_to_a.count(op.outputs[0])) continue;
+      const std::string& n = op.outputs[0];
+      std::string stem = identifier(n);
+      for (int cut = 0; cut < 2; ++cut) {  // `NAME_conv`, `NAME_conv_1`
+        const auto us = stem.find_last_of('_');
+        if (us == std::string::npos || us == 0) break;
+        stem.resize(us);
+        auto it = a_op_ids.find(stem);
+        if (it == a_op_ids.end() || it->second < 0) continue;
+        const ir::Operation& aop = a.ops[static_cast<std::size_t>(it->second)];
+        if (aop.outputs.empty() || aop.outputs[0].empty() || a_to_b.count(aop.outputs[0]) ||
+            family(aop.op_type) != family(op.op_type))
+          break;
+        const auto [x, y] = extend(aop.outputs[0], n);
+        add(x, y, MatchedBy::Origin);
+        break;
+      }
+    }
+  }
   // A graph input pairs with what B made of it (`x/quantized`: what B computes from) when
   // there is one, else with B's input of that name (fed the same sample).
   for (const auto& n : a.inputs)
     if (ib.inputs.count(n) && !a_to_b.count(n)) add(n, n, MatchedBy::Name);
   // 3. graph position: an op of B on inputs that stand for A's tensors pairs with the op of
-  // A of the same type on those tensors; repeated until nothing more pairs.
+  // A of the same type on those tensors (moved to the end of a folded chain); repeated
+  // until nothing more pairs.
   std::vector<bool> a_done(a.ops.size()), b_done(b.ops.size());
   auto all_matched = [](const ir::Operation& op, const std::unordered_map<std::string, std::string>& m) {
     for (const auto& n : op.outputs)
@@ -525,10 +738,34 @@ std::vector<TensorMatch> match_tensors(const ir::Graph& a, const ir::Graph& b) {
       a_done[static_cast<std::size_t>(i)] = b_done[j] = true;
       const auto& aop = a.ops[static_cast<std::size_t>(i)];
       for (std::size_t k = 0; k < std::min(aop.outputs.size(), op.outputs.size()); ++k)
-        if (!aop.outputs[k].empty() && !op.outputs[k].empty())
-          progress |= add(aop.outputs[k], op.outputs[k], MatchedBy::Position);
+        if (!aop.outputs[k].empty() && !op.outputs[k].empty()) {
+          const auto [x, y] = aop.outputs.size() == 1 && op.outputs.size() == 1 ? extend(aop.outputs[k], op.outputs[k])
+                                                                                  : std::make_pair(aop.outputs[k], op.outputs[k]);
+          if (add(x, y, MatchedBy::Position)) {
+            progress = true;
+            if (x != aop.outputs[k] || y != op.outputs[k]) {  // the chain's end found: its ops are done
+              if (auto p = ia.producer.find(x); p != ia.producer.end()) a_done[static_cast<std::size_t>(p->second)] = true;
+              if (auto p = ib.producer.find(y); p != ib.producer.end()) b_done[static_cast<std::size_t>(p->second)] = true;
+            }
+          }
+        }
     }
   }
+  // 4. A name can say less than the value holds: a writer folds MatMul + Add into one
+  // linear op and names its output after the MatMul (`x_MatMul_output_0`, then a Reshape
+  // to the Add's name). A pair (x, y) whose sides reach the same later pair, one through
+  // an op folded there (an Add of a bias, a BatchNormalization, an activation) and the
+  // other through shape-only ops, holds different values: x is fused, not paired.
+  std::unordered_set<std::string> inconsistent;
+  for (const auto& m : out) {
+    if (!ia.producer.count(m.a) || !ib.producer.count(m.b)) continue;  // graph inputs stay
+    const Chain ca = chain_to_match(ia, m.a, a_to_b), cb = chain_to_match(ib, m.b, b_to_a);
+    if (!ca.end.empty() && !cb.end.empty() && a_to_b.at(ca.end) == cb.end && ca.computes != cb.computes)
+      inconsistent.insert(m.a);
+  }
+  if (!inconsistent.empty())
+    out.erase(std::remove_if(out.begin(), out.end(), [&](const TensorMatch& m) { return inconsistent.count(m.a) > 0; }),
+              out.end());
   return out;
 }
 
@@ -591,7 +828,19 @@ CompareResult compare_models(const ir::FrozenGraph& ga, const ir::FrozenGraph& g
   std::vector<Accum> acc(r.tensors.size());
   std::vector<bool> seen(r.tensors.size(), false);
 
-  runtime::InferenceSession sa(observing(options.threads)), sb(observing(options.threads));
+  r.fp16_a = options.fp16_a.value_or(computes_in_fp16(a));
+  r.fp16_b = options.fp16_b.value_or(computes_in_fp16(b));
+  for (const auto& [side, g, on, given] : {std::tuple{"A", &a, r.fp16_a, options.fp16_a.has_value()},
+                                           std::tuple{"B", &b, r.fp16_b, options.fp16_b.has_value()}})
+    if (on)
+      r.notes.push_back(std::string(side) + " runs with fp16 compute simulated (" +
+                        (given ? std::string("as asked") : "a Core ML program typed fp16") +
+                        "): every float tensor rounded to half; fp16 noise (about 1e-3 relative) is not a divergence");
+  // A model typed fp16 has fp16 weights even when its compute is not simulated.
+  const bool fp16 = r.fp16_a || r.fp16_b || computes_in_fp16(a) || computes_in_fp16(b);
+  const double noise_floor = fp16 ? std::min(options.noise_floor_db, options.fp16_noise_floor_db) : options.noise_floor_db;
+  r.noise_floor_db = noise_floor;
+  runtime::InferenceSession sa(observing(options.threads, r.fp16_a)), sb(observing(options.threads, r.fp16_b));
   sa.load(ga);
   sb.load(gb);
   std::optional<std::pair<int, NonFinite>> nf_a, nf_b;  // (op index, where)
@@ -712,16 +961,15 @@ CompareResult compare_models(const ir::FrozenGraph& ga, const ir::FrozenGraph& g
     }
     t.drop_db = up - t.sqnr_db;
     const bool new_nonfinite = t.nonfinite_b != t.nonfinite_a && !up_nonfinite;
-    if (!r.first_divergence &&
-        ((t.sqnr_db < options.noise_floor_db && t.drop_db >= options.jump_db) || new_nonfinite))
+    if (!r.first_divergence && ((t.sqnr_db < noise_floor && t.drop_db >= options.jump_db) || new_nonfinite))
       r.first_divergence = i;
-    if (t.sqnr_db < options.noise_floor_db && (!largest || t.drop_db > r.tensors[*largest].drop_db)) largest = i;
+    if (t.sqnr_db < noise_floor && (!largest || t.drop_db > r.tensors[*largest].drop_db)) largest = i;
   }
   char rule[160];
   std::snprintf(rule, sizeof rule,
                 "the first tensor in A's order whose SQNR falls %.0f dB or more below its inputs' and under %.0f dB, "
                 "or where NaN/Inf appears",
-                options.jump_db, options.noise_floor_db);
+                options.jump_db, noise_floor);
   r.divergence_rule = rule;
   if (!r.first_divergence && largest) {
     r.first_divergence = largest;
@@ -886,6 +1134,8 @@ nlohmann::json to_json(const CompareResult& r) {
   for (const auto& u : r.unmatched)
     un.push_back({{"side", std::string(1, u.side)}, {"op", u.op}, {"op_type", u.op_type}, {"status", u.status}, {"into", u.into}});
   j["notes"] = r.notes;
+  j["fp16_simulated"] = {{"a", r.fp16_a}, {"b", r.fp16_b}};
+  j["noise_floor_db"] = r.noise_floor_db;
   return j;
 }
 
@@ -958,7 +1208,8 @@ std::string to_text(const CompareResult& r) {
       os << "SQNR " << fmt("%.1f", t.sqnr_db) << " dB, " << fmt("%.1f", t.drop_db) << " dB below its inputs\n";
     if (r.divergence_rule.rfind("no jump", 0) == 0) os << "  (" << r.divergence_rule << ")\n";
   } else {
-    os << "first divergence: none (every matched tensor within float noise)\n";
+    os << "first divergence: none (every matched tensor within " << (r.noise_floor_db < 80 ? "fp16" : "float")
+       << " noise)\n";
   }
   if (r.first_nonfinite_a)
     os << "first NaN/Inf in A: '" << r.first_nonfinite_a->tensor << "' (" << r.first_nonfinite_a->op_type << "), "

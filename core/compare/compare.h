@@ -36,10 +36,25 @@ struct CompareOptions {
   double noise_floor_db = 80;
   /// Threads of each session (0 = every core).
   int threads = 0;
+  /// Run A / B with fp16 compute simulated (runtime::SessionOptions::simulate_fp16);
+  /// unset: decided from the model (computes_in_fp16: a Core ML package typed fp16).
+  std::optional<bool> fp16_a, fp16_b;
+  /// The noise floor when either side computes in fp16: fp16 rounding alone (a relative
+  /// error near 1e-3) sits around 55-75 dB, so only a tensor below this is a divergence.
+  double fp16_noise_floor_db = 40;
 };
+
+/// Whether a model computes in fp16 on its device: a Core ML program whose ops are typed
+/// fp16 (the frontend records `coreml.compute_precision`; the Metal backend's default).
+bool computes_in_fp16(const ir::Graph& g);
 
 /// How a tensor of B was paired with one of A.
 enum class MatchedBy { Name, Origin, Position };
+// Name: the same tensor name. Origin: a name one side derived from the other's (`x.nhwc`,
+// `x_int8`, Core ML's identifier form `a_b_c` of `/a/b.c`, `OPNAME_conv` of op OPNAME).
+// Position: the same op type on matched inputs. Origin and position pairs respect fusion:
+// where one side folded a chain (Conv + BatchNormalization, + Relu, MatMul + Add bias...)
+// the fused op's output pairs with the chain's LAST tensor on the other side.
 const char* to_string(MatchedBy m);
 
 /// One matched pair of tensors and what differs between them (over every sample).
@@ -95,6 +110,8 @@ struct CompareResult {
   std::string divergence_rule;                  // how first_divergence was chosen, one line
   std::optional<NonFinite> first_nonfinite_a, first_nonfinite_b;
   std::vector<std::string> notes;
+  bool fp16_a = false, fp16_b = false;  // ran with fp16 compute simulated
+  double noise_floor_db = 80;           // the divergence rule's (fp16_noise_floor_db when a side is fp16)
 
   /// Compared pairs sorted by error (lowest SQNR first, then largest relative error).
   std::vector<std::size_t> by_error() const;

@@ -13,6 +13,7 @@
 #include "core/passes/pass_registry.h"
 #include "core/runtime/benchmark.h"
 #include "core/runtime/dispatch.h"
+#include "core/runtime/fp16_simulation.h"
 #include "core/runtime/kernel_registry.h"
 #include "core/runtime/kernels/conv_onednn.h"
 #include "core/runtime/kernels/nhwc.h"
@@ -258,6 +259,8 @@ void InferenceSession::load(ir::FrozenGraph graph) {
         throw EdgeCompilerError(ErrorKind::Graph, "constant '" + name + "' has a dynamic shape");
       if (ir::dtype_size(t.dtype) == 0) continue;  // strings: only an op needing it would fail
       constants_[static_cast<std::size_t>(s)] = Tensor::from_constant(t.dtype, t.shape.sizes(), *t.data);
+      if (options_.simulate_fp16)  // fp16 weights (a read-back .mlpackage's are already: unchanged)
+        constants_[static_cast<std::size_t>(s)] = rounded_to_half(constants_[static_cast<std::size_t>(s)]);
       const Tensor& c = constants_[static_cast<std::size_t>(s)];
       if (c.dtype() == ir::DType::Float32 || c.dtype() == ir::DType::Int8)  // weights cached per session
         pack_cache_->add_constant_range(c.raw(), c.nbytes());
@@ -529,7 +532,9 @@ std::map<std::string, Tensor> InferenceSession::run_steps(const std::map<std::st
       throw EdgeCompilerError(ErrorKind::Input, "input '" + infos[i].name + "': missing (expected " +
                                                     expected_type(infos[i]) + ")");
     check_input(infos[i], it->second);
-    env[static_cast<std::size_t>(input_slots_[i].second)] = it->second;
+    // fp16 simulation: an f32 input is cast to fp16 at the boundary (a copy: the caller's stays)
+    env[static_cast<std::size_t>(input_slots_[i].second)] =
+        options_.simulate_fp16 ? rounded_to_half(it->second) : it->second;
   }
   std::vector<Tensor> args, pre_args;
   // The op's inputs from their slots; `skip_first`: its first is computed inside the step.
@@ -575,6 +580,7 @@ std::map<std::string, Tensor> InferenceSession::run_steps(const std::map<std::st
     } catch (const std::exception& e) {
       throw EdgeCompilerError(ErrorKind::Graph, op_label(op) + ": " + e.what());
     }
+    if (options_.simulate_fp16) round_outputs_to_half(results, args);
     if (profile)
       profile->ops.push_back(
           {st.pre ? st.pre->name + " + " + op.name : op.name, op.op_type,

@@ -53,6 +53,12 @@ struct SessionOptions {
   /// same results to float rounding (int8: the same integers), slower; for `compare` and
   /// `run --dump-intermediates`.
   bool keep_intermediates = false;
+  /// Simulate fp16 compute (as Core ML runs a program typed fp16 on the GPU or Neural
+  /// Engine): the float constants and inputs, and every float tensor an op produces, are
+  /// rounded to IEEE half and back (fp16_simulation.h); int tensors are untouched. The
+  /// arithmetic inside an op stays f32 (Core ML's accumulators are wider than fp16 too).
+  /// Off: no cost beyond one flag test per op. For `compare` on an fp16 .mlpackage.
+  bool simulate_fp16 = false;
 };
 
 /// Called once per computed tensor, in execution order, right after the op producing it

@@ -51,3 +51,20 @@ def test_different_inputs_are_an_input_error(sample_model, tmp_path):
     onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]), p)
     with pytest.raises(ec.InputError, match="inputs differ"):
         ec.compare(sample_model, str(p))
+
+
+def test_fp16_simulation_as_the_cli(cli, sample_model, tmp_path):
+    """fp16='b' runs B with fp16 compute simulated, as `--fp16 b`; an fp16 .mlpackage does by default."""
+    r = ec.compare(sample_model, sample_model, fp16="b")
+    assert r["fp16_simulated"] == {"a": False, "b": True}
+    rows = [t for t in r["tensors"] if t["compared"] and t["order"] >= 0]
+    assert all(1e-5 < t["max_rel_error"] < 1e-2 for t in rows)
+    want = cli.json("compare", sample_model, sample_model, "--fp16", "b", "--json")
+    assert [t["sqnr_db"] for t in r["tensors"]] == pytest.approx([t["sqnr_db"] for t in want["tensors"]], abs=1e-9)
+    pkg = tmp_path / "s.mlpackage"
+    cli("compile", sample_model, "--target", "metal", "--output", pkg)
+    r = ec.compare(sample_model, str(pkg))
+    assert r["fp16_simulated"] == {"a": False, "b": True}
+    assert r["first_divergence"] is None
+    with pytest.raises(ec.UsageError):
+        ec.compare(sample_model, sample_model, fp16="c")

@@ -175,6 +175,50 @@ TEST(Gemm, ConvolutionMatchesReferenceUnderEveryIsa) {
   }
 }
 
+// A NaN weight makes NaN outputs, never +-Inf, under every ISA, with or without a clamp
+// (the SIMD epilogues' max/min return their second operand on NaN: the value goes second),
+// in the GEMM and in the convolutions built on it (compare locates a planted NaN by it).
+TEST(Gemm, NanStaysNanThroughTheEpilogueUnderEveryIsa) {
+  IsaGuard guard;
+  for (Isa isa : gemm::supported_isas()) {
+    ASSERT_TRUE(gemm::force_isa(isa));
+    std::mt19937 rng(3);
+    const std::int64_t M = 13, N = 37, K = 9;
+    auto A = random_floats(rng, M * K);
+    const auto B = random_floats(rng, K * N), bias = random_floats(rng, M);
+    A[static_cast<std::size_t>(2 * K + 4)] = NAN;  // row 2
+    for (const bool clamp : {false, true}) {
+      Epilogue ep;
+      ep.bias_kind = Epilogue::Bias::PerRow;
+      ep.bias = bias.data();
+      if (clamp) ep.lo = 0, ep.hi = 6;
+      std::vector<float> C(static_cast<std::size_t>(M * N));
+      gemm::sgemm_with(isa, 1, M, N, K, 1.f, A.data(), K, false, B.data(), N, false, false, C.data(), N, ep);
+      for (std::int64_t i = 0; i < M; ++i)
+        for (std::int64_t j = 0; j < N; ++j) {
+          const float c = C[static_cast<std::size_t>(i * N + j)];
+          if (i == 2) ASSERT_TRUE(std::isnan(c)) << gemm::isa_name(isa) << " clamp " << clamp << " col " << j << ": " << c;
+          else ASSERT_TRUE(std::isfinite(c));
+        }
+    }
+    // 3x3 and 1x1 (pointwise) convolutions: every output of the channel with the NaN weight is NaN
+    for (const std::int64_t k : {3, 1}) {
+      const V x{1, 4, 9, 9}, w{6, 4, k, k};
+      auto op = make_op("Conv", {"x", "w"}, {"y"}, {{"pads", V{k / 2, k / 2, k / 2, k / 2}}});
+      const kernels::ConvGeometry g = kernels::conv_geometry(op, x, w, false);
+      const auto xs = random_floats(rng, shape_numel(x));
+      auto ws = random_floats(rng, shape_numel(w));
+      ws[static_cast<std::size_t>(3 * 4 * k * k + 1)] = NAN;  // output channel 3
+      std::vector<float> y(static_cast<std::size_t>(6 * 81));
+      kernels::conv_fast(g, xs.data(), ws.data(), nullptr, y.data(), -INFINITY, INFINITY);
+      std::int64_t nan = 0, inf = 0;
+      for (float v : y) nan += std::isnan(v), inf += std::isinf(v);
+      EXPECT_EQ(inf, 0) << gemm::isa_name(isa) << " " << k << "x" << k;
+      EXPECT_GT(nan, 0) << gemm::isa_name(isa) << " " << k << "x" << k;
+    }
+  }
+}
+
 // Whole convolutions with 1, 2 and 3 threads: resnet-like and depthwise shapes.
 TEST(Gemm, ConvolutionThreadCountDoesNotChangeResults) {
   std::mt19937 rng(9);

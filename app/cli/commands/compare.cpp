@@ -32,6 +32,7 @@ struct CompareCliOptions {
   std::string pipeline;  // comma-separated; "" = the default pipeline
   int threads = 0;
   double jump_db = 6;
+  std::string fp16;  // a | b | both | none; "" = from the models
 };
 
 ir::FrozenGraph open(const std::string& path) {
@@ -65,6 +66,10 @@ int run_compare(const CompareCliOptions& o) {
   compare::CompareOptions co;
   co.threads = o.threads;
   co.jump_db = o.jump_db;
+  if (!o.fp16.empty()) {
+    co.fp16_a = o.fp16 == "a" || o.fp16 == "both";
+    co.fp16_b = o.fp16 == "b" || o.fp16 == "both";
+  }
   const ir::FrozenGraph a = open(o.a);
   const auto samples = samples_of(*a, o);
   nlohmann::json out;
@@ -106,7 +111,7 @@ Command add_compare_command(CLI::App& app) {
       "compare", "Run two models on the same inputs and compare every intermediate tensor: where the numbers go wrong");
   cmd->add_option("a", o->a, "Reference model, e.g. the float ONNX model (" + frontends::supported_extensions() + ")")
       ->required();
-  cmd->add_option("b", o->b, "Model compared with it: its compiled .tflite, its int8 .eir, another version");
+  cmd->add_option("b", o->b, "Model compared with it: its compiled .tflite, its int8 .eir, its .mlpackage (fp16 compute simulated), another version");
   cmd->add_option("--input", o->inputs,
                   "NAME=FILE.npy per input of A (one sample), or one FILE.npy / DIR of NAME.npy with N samples on "
                   "axis 0; without: random data (seed 0)");
@@ -121,6 +126,10 @@ Command add_compare_command(CLI::App& app) {
   cmd->add_option("--jump-db", o->jump_db,
                   "A tensor diverges when its SQNR falls this many dB below its inputs' (default 6)")
       ->check(number_in(0, 200, "a number of dB in (0, 200]"));
+  cmd->add_option("--fp16", o->fp16,
+                  "Run A, B, both or none with fp16 compute simulated (every float tensor rounded to half); "
+                  "default: a Core ML package typed fp16 (the Metal backend's default) is, others are not")
+      ->check(CLI::IsMember({"a", "b", "both", "none"}));
   add_threads_option(cmd, o->threads);
   return {cmd, [o] { return run_compare(*o); }};
 }

@@ -179,6 +179,10 @@ class Reader {
   void read_block(const mil::Block& block) {
     for (const auto& op : block.operations()) read_op(op);
   }
+  /// Float values the program's ops compute (consts not counted), by declared type: the
+  /// program's compute precision, which the f32 graph no longer shows.
+  int fp16_values() const { return fp16_values_; }
+  int fp32_values() const { return fp32_values_; }
 
  private:
   Ctx& c_;
@@ -186,6 +190,7 @@ class Reader {
   const OpenOptions& o_;
   std::map<std::string, Const> consts_;  // const op outputs, by name
   int fresh_ = 0;
+  int fp16_values_ = 0, fp32_values_ = 0;
 
   const Const* constant(const mil::Operation& op, const std::string& arg) const {
     auto it = op.inputs().find(arg);
@@ -279,7 +284,10 @@ class Reader {
       ir::Tensor t;
       t.name = o.name();
       if (o.type().has_tensortype()) {
-        t.dtype = graph_dtype(ir_dtype(o.type().tensortype().datatype()));
+        const auto dt = o.type().tensortype().datatype();
+        fp16_values_ += dt == mil::FLOAT16;
+        fp32_values_ += dt == mil::FLOAT32;
+        t.dtype = graph_dtype(ir_dtype(dt));
         std::vector<ir::Dim> dims;
         for (auto d : shape_of(o.type().tensortype())) dims.push_back(d >= 0 ? ir::Dim::fixed(d) : ir::Dim::unknown());
         t.shape = ir::Shape{dims, true};
@@ -811,6 +819,10 @@ ir::Graph CoremlFrontend::open(const std::string& path, const OpenOptions& opts)
   } catch (const std::exception& e) {
     throw FrontendError(path, e.what(), "coreml");
   }
+  // fp16 when most float values the ops compute are fp16 (the Metal backend's default: only
+  // the casts at the fp32 inputs and outputs are fp32); compare simulates it (issue 42).
+  if (r.fp16_values() + r.fp32_values() > 0)
+    g.metadata["coreml.compute_precision"] = r.fp16_values() > r.fp32_values() ? "fp16" : "fp32";
   for (const auto& o : bit->second.outputs()) {
     if (!g.find_tensor(o)) throw FrontendError(path, "block output '" + excerpt(o) + "' is not produced by any op", "coreml");
     g.outputs.push_back(o);

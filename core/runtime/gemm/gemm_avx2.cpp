@@ -60,10 +60,11 @@ __attribute__((target("avx2,fma"))) void avx2_micro(std::int64_t kc, const float
         lo = _mm256_add_ps(lo, _mm256_loadu_ps(ep->col_bias));
         hi = _mm256_add_ps(hi, _mm256_loadu_ps(ep->col_bias + 8));
       }
-      // min(max(v, lo), hi) with the scalar operand order of the driver's epilogue
+      // min(max(v, lo), hi) as the driver's scalar selects: a NaN stays NaN (maxps/minps
+      // return their SECOND operand when either is NaN, so v goes second)
       const __m256 l = _mm256_set1_ps(ep->lo), h = _mm256_set1_ps(ep->hi);
-      lo = _mm256_min_ps(_mm256_max_ps(lo, l), h);
-      hi = _mm256_min_ps(_mm256_max_ps(hi, l), h);
+      lo = _mm256_min_ps(h, _mm256_max_ps(l, lo));
+      hi = _mm256_min_ps(h, _mm256_max_ps(l, hi));
     }
     _mm256_storeu_ps(r, lo);
     _mm256_storeu_ps(r + 8, hi);
@@ -97,7 +98,7 @@ __attribute__((target("avx2,fma"))) void avx2_micro_half(std::int64_t kc, const 
     if (ep) {
       if (ep->row_bias) v = _mm256_add_ps(v, _mm256_set1_ps(ep->row_bias[i]));
       if (ep->col_bias) v = _mm256_add_ps(v, _mm256_loadu_ps(ep->col_bias));
-      v = _mm256_min_ps(_mm256_max_ps(v, _mm256_set1_ps(ep->lo)), _mm256_set1_ps(ep->hi));
+      v = _mm256_min_ps(_mm256_set1_ps(ep->hi), _mm256_max_ps(_mm256_set1_ps(ep->lo), v));  // NaN stays NaN
     }
     _mm256_storeu_ps(r, v);
   }

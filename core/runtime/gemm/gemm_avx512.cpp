@@ -45,8 +45,9 @@ __attribute__((target("avx512f"))) void avx512_micro(std::int64_t kc, const floa
         hi = _mm512_add_ps(hi, _mm512_loadu_ps(ep->col_bias + 16));
       }
       const __m512 l = _mm512_set1_ps(ep->lo), h = _mm512_set1_ps(ep->hi);
-      lo = _mm512_mask_min_ps(lo, 0xFFFF, _mm512_mask_max_ps(lo, 0xFFFF, lo, l), h);
-      hi = _mm512_mask_min_ps(hi, 0xFFFF, _mm512_mask_max_ps(hi, 0xFFFF, hi, l), h);
+      // v second: vmaxps/vminps return their second operand when either is NaN (NaN stays NaN)
+      lo = _mm512_mask_min_ps(lo, 0xFFFF, h, _mm512_mask_max_ps(lo, 0xFFFF, l, lo));
+      hi = _mm512_mask_min_ps(hi, 0xFFFF, h, _mm512_mask_max_ps(hi, 0xFFFF, l, hi));
     }
     _mm512_storeu_ps(r, lo);
     _mm512_storeu_ps(r + 16, hi);
