@@ -1,6 +1,7 @@
 #include "core/render/graph_picture.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -103,6 +104,13 @@ std::string elide(const std::string& s, std::size_t max) {
 
 bool in_scope(const std::string& name, const std::string& scope) {
   return name.size() > scope.size() && name.compare(0, scope.size(), scope) == 0 && name[scope.size()] == '/';
+}
+
+// Whether a "#rrggbb" fill is dark enough to need light text (relative luminance < 0.45).
+bool is_dark(const std::string& fill) {
+  if (fill.size() != 7 || fill[0] != '#') return false;
+  const auto channel = [&](std::size_t at) { return double(std::strtol(fill.substr(at, 2).c_str(), nullptr, 16)) / 255.0; };
+  return 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5) < 0.45;
 }
 
 std::string fmt(double v) {
@@ -331,11 +339,14 @@ Drawing draw_svg(GraphPicture& pic, const Overlay& overlay, const SvgOptions& op
     s << "<rect x=\"" << fmt(b.x) << "\" y=\"" << fmt(b.y) << "\" width=\"" << fmt(b.w) << "\" height=\"" << fmt(b.h) << "\" rx=\""
       << (is_op ? 4 : 10) << "\" fill=\"" << fill << "\" stroke=\"#4a5260\"/>";
     double y = b.y + kPadY + 11;
-    s << "<text x=\"" << fmt(b.x + kPadX) << "\" y=\"" << fmt(y) << "\" font-size=\"12\" font-weight=\"bold\">" << xml_escape(t.title) << "</text>";
+    // Text stays readable on a dark overlay fill (viridis' low end): white, as the view draws it.
+    const bool dark = is_dark(fill);
+    s << "<text x=\"" << fmt(b.x + kPadX) << "\" y=\"" << fmt(y) << "\" font-size=\"12\" font-weight=\"bold\""
+      << (dark ? " fill=\"#ffffff\"" : "") << ">" << xml_escape(t.title) << "</text>";
     for (const std::string* line : {&t.detail, &t.shape}) {
       if (line->empty()) continue;
       y += kBodyLine;
-      s << "<text x=\"" << fmt(b.x + kPadX) << "\" y=\"" << fmt(y) << "\" font-size=\"10\" fill=\"#333\">" << xml_escape(*line) << "</text>";
+      s << "<text x=\"" << fmt(b.x + kPadX) << "\" y=\"" << fmt(y) << "\" font-size=\"10\" fill=\"" << (dark ? "#eeeeee" : "#333") << "\">" << xml_escape(*line) << "</text>";
     }
     s << "</g>\n";
   }

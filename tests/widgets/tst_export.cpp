@@ -357,6 +357,19 @@ class ExportTests : public QObject {
     pngMenu->popup(exportMenu->mapToGlobal(exportMenu->actionGeometry(pngMenu->menuAction()).topRight()));
     QTest::qWait(600);
     QVERIFY(QGuiApplication::primaryScreen()->grabWindow(0).save(out));
+    pngMenu->hide(), exportMenu->hide(), file->hide();
+    // And pictures with an overlay shown (the quantisation's SQNR), beside the screenshot.
+    QSignalSpy quantized(&window, &MainWindow::quantized);
+    window.quantize();
+    QVERIFY(quantized.wait(kTimeoutMs));
+    QVERIFY(window.graphView()->waitForLayout(kTimeoutMs));
+    QTest::qWait(300);
+    ExportController& ex = *window.exporter();
+    const QString stem = out.chopped(4);
+    QVERIFY(waitExported(ex, [&] { ex.exportGraph(stem + QStringLiteral("_whole.png"), GraphArea::Whole); }));
+    QVERIFY(waitExported(ex, [&] { ex.exportGraph(stem + QStringLiteral("_visible.png"), GraphArea::Visible); }));
+    QVERIFY(waitExported(ex, [&] { ex.exportGraph(stem + QStringLiteral("_visible.svg"), GraphArea::Visible); }));
+    QVERIFY(waitExported(ex, [&] { ex.exportHtmlReport(stem + QStringLiteral(".html")); }));
   }
 };
 
