@@ -2217,6 +2217,13 @@ Auf einer Op: k Kernel · s Schrittweite · pad oben/links/unten/rechts · g Gru
     </message>
 </context>
 <context>
+    <name>ec::widgets::TableCsv</name>
+    <message>
+        <source>%1: the table has no data</source>
+        <translation>%1: Die Tabelle enthält keine Daten</translation>
+    </message>
+</context>
+<context>
     <name>ec::widgets::TensorHistogram</name>
     <message numerus="yes">
         <source>[%1, %2): %n value(s)</source>
@@ -2368,6 +2375,255 @@ Auf einer Op: k Kernel · s Schrittweite · pad oben/links/unten/rechts · g Gru
     <message>
         <source>unknown error while compiling the model</source>
         <translation>unbekannter Fehler beim Kompilieren des Modells</translation>
+    </message>
+</context>
+<context>
+    <name>ec::workbench::ExportController</name>
+    <message>
+        <source>Export cancelled; nothing was written.</source>
+        <translation>Export abgebrochen; es wurde nichts geschrieben.</translation>
+    </message>
+    <message>
+        <source>Export HTML Report</source>
+        <translation>HTML-Bericht exportieren</translation>
+    </message>
+    <message>
+        <source>HTML report (*.html)</source>
+        <translation>HTML-Bericht (*.html)</translation>
+    </message>
+    <message>
+        <source>ONNX model (*.onnx)</source>
+        <translation>ONNX-Modell (*.onnx)</translation>
+    </message>
+    <message>
+        <source>TensorFlow Lite model (*.tflite)</source>
+        <translation>TensorFlow-Lite-Modell (*.tflite)</translation>
+    </message>
+    <message>
+        <source>IR text form (*.eir)</source>
+        <translation>IR-Textform (*.eir)</translation>
+    </message>
+    <message>
+        <source>&amp;Export</source>
+        <translation>&amp;Exportieren</translation>
+    </message>
+    <message>
+        <source>Graph as &amp;SVG</source>
+        <translation>Graph als &amp;SVG</translation>
+    </message>
+    <message>
+        <source>Graph as &amp;PNG</source>
+        <translation>Graph als &amp;PNG</translation>
+    </message>
+    <message>
+        <source>&amp;Whole Graph…</source>
+        <translation>&amp;Ganzer Graph…</translation>
+    </message>
+    <message>
+        <source>Every op as laid out now (expanded groups, overlay and legend as shown)</source>
+        <translation>Alle Operationen im aktuellen Layout (aufgeklappte Gruppen, Einfärbung und Legende wie angezeigt)</translation>
+    </message>
+    <message>
+        <source>&amp;Visible Area…</source>
+        <translation>&amp;Sichtbarer Bereich…</translation>
+    </message>
+    <message>
+        <source>What the graph view shows now</source>
+        <translation>Was die Graphansicht gerade zeigt</translation>
+    </message>
+    <message>
+        <source>&amp;HTML Report…</source>
+        <translation>&amp;HTML-Bericht…</translation>
+    </message>
+    <message>
+        <source>One self-contained HTML file: the graph, and the compile, quantisation and benchmark results</source>
+        <translation>Eine eigenständige HTML-Datei: der Graph sowie die Kompilierungs-, Quantisierungs- und Benchmark-Ergebnisse</translation>
+    </message>
+    <message>
+        <source>Model as &amp;ONNX…</source>
+        <translation>Modell als &amp;ONNX…</translation>
+    </message>
+    <message>
+        <source>Model as &amp;TFLite…</source>
+        <translation>Modell als &amp;TFLite…</translation>
+    </message>
+    <message>
+        <source>Model as &amp;EIR…</source>
+        <translation>Modell als &amp;EIR…</translation>
+    </message>
+    <message>
+        <source>The graph shown (optimised, quantised or compiled) as a model file</source>
+        <translation>Der angezeigte Graph (optimiert, quantisiert oder kompiliert) als Modelldatei</translation>
+    </message>
+    <message>
+        <source>Current &amp;Table as CSV…</source>
+        <translation>Aktuelle &amp;Tabelle als CSV…</translation>
+    </message>
+    <message>
+        <source>The rows of the table last focused, as the panel shows them</source>
+        <translation>Die Zeilen der zuletzt fokussierten Tabelle, wie das Panel sie zeigt</translation>
+    </message>
+    <message>
+        <source>Export as CSV…</source>
+        <translation>Als CSV exportieren…</translation>
+    </message>
+    <message>
+        <source>the folder %1 does not exist</source>
+        <translation>der Ordner %1 existiert nicht</translation>
+    </message>
+    <message>
+        <source>the folder %1 cannot be written</source>
+        <translation>in den Ordner %1 kann nicht geschrieben werden</translation>
+    </message>
+    <message>
+        <source>Export failed: %1</source>
+        <translation>Export fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Could not export %1: %2</source>
+        <translation>%1 konnte nicht exportiert werden: %2</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>Export fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>Exported %1</source>
+        <translation>%1 exportiert</translation>
+    </message>
+    <message>
+        <source>Exported %1 (%2)</source>
+        <translation>%1 exportiert (%2)</translation>
+    </message>
+    <message>
+        <source>another export is still running</source>
+        <translation>ein anderer Export läuft noch</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>Export</translation>
+    </message>
+    <message>
+        <source>Writing %1…</source>
+        <translation>%1 wird geschrieben…</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Export Whole Graph as PNG</source>
+        <translation>Ganzen Graph als PNG exportieren</translation>
+    </message>
+    <message>
+        <source>Export Visible Area as PNG</source>
+        <translation>Sichtbaren Bereich als PNG exportieren</translation>
+    </message>
+    <message>
+        <source>Export Whole Graph as SVG</source>
+        <translation>Ganzen Graph als SVG exportieren</translation>
+    </message>
+    <message>
+        <source>Export Visible Area as SVG</source>
+        <translation>Sichtbaren Bereich als SVG exportieren</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png)</source>
+        <translation>PNG-Bild (*.png)</translation>
+    </message>
+    <message>
+        <source>SVG image (*.svg)</source>
+        <translation>SVG-Bild (*.svg)</translation>
+    </message>
+    <message>
+        <source>name the picture *.svg or *.png</source>
+        <translation>das Bild muss *.svg oder *.png heißen</translation>
+    </message>
+    <message>
+        <source>no graph is shown</source>
+        <translation>es wird kein Graph angezeigt</translation>
+    </message>
+    <message>
+        <source>the image could not be written</source>
+        <translation>das Bild konnte nicht geschrieben werden</translation>
+    </message>
+    <message>
+        <source>%1 × %2 px</source>
+        <translation>%1 × %2 px</translation>
+    </message>
+    <message numerus="yes">
+        <source>Laying out and drawing %n op(s)</source>
+        <translation>
+            <numerusform>%n Operation wird angeordnet und gezeichnet</numerusform>
+            <numerusform>%n Operationen werden angeordnet und gezeichnet</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n op box(es)</source>
+        <translation>
+            <numerusform>%n Operationsknoten</numerusform>
+            <numerusform>%n Operationsknoten</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>no model is open</source>
+        <translation>es ist kein Modell geöffnet</translation>
+    </message>
+    <message>
+        <source>name the report *.html</source>
+        <translation>der Bericht muss *.html heißen</translation>
+    </message>
+    <message numerus="yes">
+        <source>Laying out %n op(s) for the report</source>
+        <translation>
+            <numerusform>%n Operation wird für den Bericht angeordnet</numerusform>
+            <numerusform>%n Operationen werden für den Bericht angeordnet</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n op(s)</source>
+        <translation>
+            <numerusform>%n Operation</numerusform>
+            <numerusform>%n Operationen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Export Model</source>
+        <translation>Modell exportieren</translation>
+    </message>
+    <message>
+        <source>name the model *.onnx, *.tflite or *.eir</source>
+        <translation>das Modell muss *.onnx, *.tflite oder *.eir heißen</translation>
+    </message>
+    <message numerus="yes">
+        <source>Writing %n op(s)</source>
+        <translation>
+            <numerusform>%n Operation wird geschrieben</numerusform>
+            <numerusform>%n Operationen werden geschrieben</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>no table has the focus; click into a table first</source>
+        <translation>keine Tabelle hat den Fokus; zuerst in eine Tabelle klicken</translation>
+    </message>
+    <message>
+        <source>Export Table as CSV</source>
+        <translation>Tabelle als CSV exportieren</translation>
+    </message>
+    <message>
+        <source>CSV table (*.csv)</source>
+        <translation>CSV-Tabelle (*.csv)</translation>
+    </message>
+    <message>
+        <source>no table to export</source>
+        <translation>keine Tabelle zum Exportieren</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n row(s)</source>
+        <translation>
+            <numerusform>%n Zeile</numerusform>
+            <numerusform>%n Zeilen</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -2213,6 +2213,13 @@ On an op: k kernel · s stride · pad top/left/bottom/right · g groups · d dil
     </message>
 </context>
 <context>
+    <name>ec::widgets::TableCsv</name>
+    <message>
+        <source>%1: the table has no data</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ec::widgets::TensorHistogram</name>
     <message numerus="yes">
         <source>[%1, %2): %n value(s)</source>
@@ -2363,6 +2370,255 @@ On an op: k kernel · s stride · pad top/left/bottom/right · g groups · d dil
     <message>
         <source>unknown error while compiling the model</source>
         <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ec::workbench::ExportController</name>
+    <message>
+        <source>Export cancelled; nothing was written.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export HTML Report</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>HTML report (*.html)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ONNX model (*.onnx)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TensorFlow Lite model (*.tflite)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>IR text form (*.eir)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Export</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Graph as &amp;SVG</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Graph as &amp;PNG</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Whole Graph…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every op as laid out now (expanded groups, overlay and legend as shown)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Visible Area…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What the graph view shows now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;HTML Report…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One self-contained HTML file: the graph, and the compile, quantisation and benchmark results</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model as &amp;ONNX…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model as &amp;TFLite…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model as &amp;EIR…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The graph shown (optimised, quantised or compiled) as a model file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Current &amp;Table as CSV…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The rows of the table last focused, as the panel shows them</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export as CSV…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the folder %1 does not exist</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the folder %1 cannot be written</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not export %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exported %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exported %1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>another export is still running</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Writing %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export Whole Graph as PNG</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export Visible Area as PNG</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export Whole Graph as SVG</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export Visible Area as SVG</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PNG image (*.png)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SVG image (*.svg)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>name the picture *.svg or *.png</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no graph is shown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the image could not be written</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 × %2 px</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Laying out and drawing %n op(s)</source>
+        <translation>
+            <numerusform>Laying out and drawing %n op</numerusform>
+            <numerusform>Laying out and drawing %n ops</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n op box(es)</source>
+        <translation>
+            <numerusform>%n op box</numerusform>
+            <numerusform>%n op boxes</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>no model is open</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>name the report *.html</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Laying out %n op(s) for the report</source>
+        <translation>
+            <numerusform>Laying out %n op for the report</numerusform>
+            <numerusform>Laying out %n ops for the report</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n op(s)</source>
+        <translation>
+            <numerusform>%n op</numerusform>
+            <numerusform>%n ops</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Export Model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>name the model *.onnx, *.tflite or *.eir</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Writing %n op(s)</source>
+        <translation>
+            <numerusform>Writing %n op</numerusform>
+            <numerusform>Writing %n ops</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>no table has the focus; click into a table first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export Table as CSV</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CSV table (*.csv)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no table to export</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n row(s)</source>
+        <translation>
+            <numerusform>%n row</numerusform>
+            <numerusform>%n rows</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -715,7 +715,7 @@ void GraphView::rebuildMinimap() {
   }
 }
 
-void GraphView::paintFrame(QPainter& p, const QRect& target) {
+void GraphView::paintFrame(QPainter& p, const QRect& target, bool minimap) {
   p.fillRect(target, colors_.background);
   if (snap_) {
     const QPointF origin = mapFromScene(QPointF(0, 0));
@@ -726,7 +726,7 @@ void GraphView::paintFrame(QPainter& p, const QRect& target) {
                          mapToScene(QPointF(target.width(), target.height())));
     paintScene(p, visible);
     p.restore();
-    paintOverlays(p);
+    if (minimap) paintOverlays(p);
   }
   if (isLayoutPending()) {
     // What is shown is out of date (or nothing yet): say that the new layout is coming.
@@ -761,6 +761,57 @@ void GraphView::renderViewport(QImage& image) {
   QPainter p(&image);
   paintFrame(p, image.rect());
   lastPaintMs_ = double(timer.nsecsElapsed()) / 1e6;
+}
+
+QImage GraphView::renderVisibleArea() {
+  const QSize size = viewport()->size();
+  const int legend = legendStrip_->isHidden() ? 0 : legendHeight(size.width());
+  QImage image(size.width(), size.height() + legend, QImage::Format_ARGB32_Premultiplied);
+  image.fill(colors_.background);
+  QPainter p(&image);
+  if (legend > 0) paintLegends(p, QRect(0, 0, size.width(), legend));
+  p.translate(0, legend);
+  paintFrame(p, QRect(QPoint(0, 0), size), false);
+  return image;
+}
+
+GraphView::OverlayPicture GraphView::overlayPicture() const {
+  OverlayPicture out;
+  if (!current() || (values_.empty() && highlights_.empty())) return out;
+  out.fill.resize(opCount_);
+  if (!highlights_.empty()) {
+    for (std::size_t i = 0; i < opCount_ && i < highlights_.size(); ++i)
+      out.fill[i] = highlights_[i].isValid() ? highlights_[i] : kNoValue;
+    out.legend = highlightLegend_;
+    return out;
+  }
+  for (std::size_t i = 0; i < opCount_ && i < values_.size(); ++i) out.fill[i] = valueColor(values_[i]);
+  out.title = valueLabel_;
+  for (int step = 0; step <= 4; ++step) {
+    const double v = valueMin_ + (valueMax_ - valueMin_) * step / 4.0;
+    out.legend.emplace_back(QString::number(v, 'g', 4), valueColor(v));
+  }
+  if (!noValueLabel_.isEmpty() &&
+      std::any_of(values_.begin(), values_.end(), [](double v) { return !std::isfinite(v); }))
+    out.legend.emplace_back(noValueLabel_, kNoValue);
+  return out;
+}
+
+void GraphView::visibleNodes(std::vector<int>* items, std::vector<int>* groups) const {
+  if (items) items->clear();
+  if (groups) groups->clear();
+  if (!current()) return;
+  const QRectF visible(mapToScene(QPointF(0, 0)),
+                       mapToScene(QPointF(viewport()->width(), viewport()->height())));
+  std::vector<int> nodes, edges;
+  snap_->grid.query(visible, &nodes, &edges);
+  for (int n : nodes) {
+    const auto& node = snap_->scene.nodes[std::size_t(n)];
+    const QRectF box(node.box.x, node.box.y, node.box.w, node.box.h);
+    if (!box.intersects(visible)) continue;
+    if (node.kind == Scene::Kind::Item && items) items->push_back(node.id);
+    if (node.kind == Scene::Kind::CollapsedGroup && groups) groups->push_back(node.id);
+  }
 }
 
 // --- values -------------------------------------------------------------------

@@ -130,6 +130,22 @@ class GraphView : public QAbstractScrollArea {
 
   /// Paints the current view into `image` (benchmarks and tests; offscreen-safe).
   void renderViewport(QImage& image);
+  /// What is on screen as a picture (File › Export): the legend strip, when an overlay
+  /// shows one, above the viewport's graph; no minimap, no scroll bars.
+  QImage renderVisibleArea();
+
+  /// The overlay as painted, for pictures of the graph drawn elsewhere (core/render):
+  /// each op's fill (all invalid when no overlay is shown), the legend as swatches (a
+  /// value scale as five steps from its minimum to its maximum) and its title.
+  struct OverlayPicture {
+    std::vector<QColor> fill;
+    std::vector<std::pair<QString, QColor>> legend;
+    QString title;
+  };
+  OverlayPicture overlayPicture() const;
+  /// The layout items (ops first, then graph inputs and outputs) and collapsed groups
+  /// with a box at least partly in the viewport now (nothing before the first layout).
+  void visibleNodes(std::vector<int>* items, std::vector<int>* groups) const;
   /// Time the last paint took, in milliseconds.
   double lastPaintMs() const { return lastPaintMs_; }
   /// Time the worker spent on the layout shown (texts measured, laid out, indexed), ms.
@@ -191,7 +207,7 @@ class GraphView : public QAbstractScrollArea {
   int nodeAt(QPointF viewPoint) const;
   void paintScene(QPainter& p, const QRectF& sceneRect);
   void paintOverlays(QPainter& p);
-  void paintFrame(QPainter& p, const QRect& target);
+  void paintFrame(QPainter& p, const QRect& target, bool minimap = true);
   QColor valueColor(double v) const;
   QColor fillFor(int node) const;
 

@@ -38,6 +38,7 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include "app/workbench/ExportController.h"
 #include "app/workbench/Language.h"
 #include "app/workbench/ModelLoader.h"
 #include "core/errors.h"
@@ -103,8 +104,10 @@ MainWindow::MainWindow(QSettings& settings, QWidget* parent)
   }
   // Every table: columns sized to their content, long texts elided in the middle.
   for (QAbstractItemView* view : findChildren<QAbstractItemView*>()) {
-    if (qobject_cast<QTreeView*>(view) || qobject_cast<QTableView*>(view))
+    if (qobject_cast<QTreeView*>(view) || qobject_cast<QTableView*>(view)) {
       ec::widgets::fitColumnsToContents(view);
+      exporter_->addTableActions(view);  // "Export as CSV…" in its context menu
+    }
   }
   defaultState_ = saveState(kStateVersion);
   restoreWindowState();
@@ -383,6 +386,9 @@ void MainWindow::createActions() {
   openFolder->setObjectName(QStringLiteral("openFolderAction"));
   recentMenu_ = file->addMenu(QString());
   rebuildRecentMenu();
+  file->addSeparator();
+  createExporter();
+  file->addMenu(exporter_->menu());
   file->addSeparator();
   QAction* quit = file->addAction(QString(), this, &QWidget::close);
   quit->setShortcut(QKeySequence::Quit);

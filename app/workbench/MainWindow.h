@@ -55,6 +55,7 @@ struct PipelineReport;
 
 namespace ec::workbench {
 
+class ExportController;
 class ModelLoader;
 class PassRunner;
 class QuantSession;
@@ -113,6 +114,8 @@ class MainWindow : public QMainWindow {
   ec::widgets::RunHistoryPanel* runHistoryPanel() const { return historyPanel_; }
   ec::widgets::CompareView* compareView() const { return compareView_; }
   bool isComparing() const;
+  /// File › Export (ExportController.h).
+  ExportController* exporter() const { return exporter_; }
   /// Random calibration samples of Compile for Target's post-training quantisation.
   static constexpr int kCompileRandomSamples = 32;
 
@@ -329,6 +332,8 @@ class MainWindow : public QMainWindow {
   ec::widgets::RunHistoryPanel* historyPanel_ = nullptr;
   QDockWidget* benchDock_ = nullptr;
   QDockWidget* historyDock_ = nullptr;
+  ExportController* exporter_ = nullptr;
+  void createExporter();  // MainWindowExport.cpp
 };
 
 }  // namespace ec::workbench

@@ -7,6 +7,7 @@
 
 #include "core/backends/backend_registry.h"
 #include "core/backends/onnx/onnx_writer.h"
+#include "core/backends/tflite/tflite_writer.h"
 #include "core/errors.h"
 #include "core/frontends/frontend.h"
 #include "core/ir/text_format.h"
@@ -289,6 +290,21 @@ void write_ir(const ir::Graph& g, const std::string& path, const std::string& fl
   require_eir_output(path, flag);
   check_writable(path, flag);
   write_graph(g, path);
+}
+
+std::string serialise_model(const ir::Graph& g, const std::string& path,
+                            const backends::tflite::TfliteWriteOptions& tflite, std::size_t* ops,
+                            const std::string& flag) {
+  if (ops) *ops = g.ops.size();
+  if (ends_with(path, ".onnx")) return backends::onnx_export::save_onnx(g);
+  if (ends_with(path, ".eir")) return ir::print(g);
+  if (ends_with(path, ".tflite")) {
+    const ir::Graph prepared = backends::tflite::prepare_for_tflite(g, tflite);
+    if (ops) *ops = prepared.ops.size();
+    return backends::tflite::save_tflite(prepared, tflite);
+  }
+  throw EdgeCompilerError(ErrorKind::Usage,
+                          flag + " " + path + ": name the model *.onnx, *.tflite or *.eir");
 }
 
 void check_writable(const std::string& path, const std::string& flag) {

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/backends/tflite/tflite_writer.h"
 #include "core/devices/discovery.h"
 #include "core/ir/graph.h"
 #include "core/passes/pass_manager.h"
@@ -131,6 +132,15 @@ void require_eir_output(const std::string& path, const std::string& flag = "--ou
 /// Writes `g` to `path` atomically: the IR text form (*.eir) or ONNX (*.onnx,
 /// core/backends/onnx; an op ONNX cannot express throws before anything is written).
 void write_ir(const ir::Graph& g, const std::string& path, const std::string& flag = "--output");
+/// The model file formats a graph is written as, by the name's extension: *.onnx
+/// (core/backends/onnx), *.tflite (core/backends/tflite: legalised first, `tflite` options
+/// applied), *.eir (the IR text form). Returns the whole file, serialised before anything
+/// is written (an op the format cannot express throws UnsupportedOpError; another name is
+/// a Usage error naming `flag`); `ops` gets the IR ops written (TFLite: after legalising).
+/// `edgecompile convert` and the workbench's File › Export › Model write through it.
+std::string serialise_model(const ir::Graph& g, const std::string& path,
+                            const backends::tflite::TfliteWriteOptions& tflite = {},
+                            std::size_t* ops = nullptr, const std::string& flag = "--output");
 /// Refuses an output path whose directory does not exist or cannot be written (kind Io),
 /// before any work is done.
 void check_writable(const std::string& path, const std::string& flag);

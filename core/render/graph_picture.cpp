@@ -1,6 +1,7 @@
 #include "core/render/graph_picture.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -103,6 +104,13 @@ std::string elide(const std::string& s, std::size_t max) {
 
 bool in_scope(const std::string& name, const std::string& scope) {
   return name.size() > scope.size() && name.compare(0, scope.size(), scope) == 0 && name[scope.size()] == '/';
+}
+
+// Whether a "#rrggbb" fill is dark enough to need light text (relative luminance < 0.45).
+bool is_dark(const std::string& fill) {
+  if (fill.size() != 7 || fill[0] != '#') return false;
+  const auto channel = [&](std::size_t at) { return double(std::strtol(fill.substr(at, 2).c_str(), nullptr, 16)) / 255.0; };
+  return 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5) < 0.45;
 }
 
 std::string fmt(double v) {
@@ -236,8 +244,19 @@ Drawing draw_svg(GraphPicture& pic, const Overlay& overlay, const SvgOptions& op
   if (!coloured) entries = {{"#9cc3e6", "convolution"}, {"#8fb8de", "linear"}, {"#f3c28c", "activation"},
                             {"#e8e19a", "element-wise"}, {"#b5d9a8", "pooling"}, {"#e0e0e8", "data movement"}};
   for (const auto& e : entries) legend_w += 22 + chars(e.label) * kBodyChar + 14;
-  const double width = std::max(scene.width, std::max(legend_w, chars(opt.title) * 8.0)) + 2 * kMargin;
-  const double height = scene.height + top + kMargin;
+  // The part of the scene drawn: all of it, or the region asked for (clipped to the scene).
+  layout::Box area{0, 0, scene.width, scene.height};
+  if (opt.region) {
+    const double x0 = std::max(0.0, opt.region->x), y0 = std::max(0.0, opt.region->y);
+    const double x1 = std::min(scene.width, opt.region->x + opt.region->w);
+    const double y1 = std::min(scene.height, opt.region->y + opt.region->h);
+    area = {x0, y0, std::max(1.0, x1 - x0), std::max(1.0, y1 - y0)};
+  }
+  auto outside = [&](const layout::Box& b) {
+    return b.x > area.x + area.w || b.x + b.w < area.x || b.y > area.y + area.h || b.y + b.h < area.y;
+  };
+  const double width = std::max(area.w, std::max(legend_w, chars(opt.title) * 8.0)) + 2 * kMargin;
+  const double height = area.h + top + kMargin;
 
   std::ostringstream s;
   s << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -259,11 +278,16 @@ Drawing draw_svg(GraphPicture& pic, const Overlay& overlay, const SvgOptions& op
     }
     s << "</g>\n";
   }
-  s << "<g transform=\"translate(" << kMargin << ',' << fmt(top) << ")\">\n";
+  if (opt.region)
+    s << "<clipPath id=\"region\"><rect x=\"" << fmt(area.x) << "\" y=\"" << fmt(area.y) << "\" width=\"" << fmt(area.w)
+      << "\" height=\"" << fmt(area.h) << "\"/></clipPath>\n";
+  s << "<g transform=\"translate(" << fmt(kMargin - area.x) << ',' << fmt(top - area.y) << ")\""
+    << (opt.region ? " clip-path=\"url(#region)\"" : "") << ">\n";
   // Group frames first (paint order), then edges, then boxes.
   for (const auto& node : scene.nodes) {
     if (node.kind != layout::Scene::Kind::GroupFrame) continue;
     const auto& b = node.box;
+    if (outside(b)) continue;
     s << "<g class=\"frame\"><rect x=\"" << fmt(b.x) << "\" y=\"" << fmt(b.y) << "\" width=\"" << fmt(b.w) << "\" height=\""
       << fmt(b.h) << "\" rx=\"6\" fill=\"#f5f7fa\" stroke=\"#b0b8c4\" stroke-dasharray=\"4 3\"/><text x=\"" << fmt(b.x + 8)
       << "\" y=\"" << fmt(b.y + 15) << "\" font-size=\"11\" fill=\"#445\">" << xml_escape(tree.groups[std::size_t(node.id)].label)
@@ -272,6 +296,11 @@ Drawing draw_svg(GraphPicture& pic, const Overlay& overlay, const SvgOptions& op
   s << "<g class=\"edges\" fill=\"none\" stroke=\"#8a94a3\" stroke-width=\"1.2\">\n";
   for (const auto& e : scene.edges) {
     if (e.points.size() < 2) continue;
+    if (opt.region) {
+      double x0 = e.points[0].x, x1 = x0, y0 = e.points[0].y, y1 = y0;
+      for (const auto& p : e.points) x0 = std::min(x0, p.x), x1 = std::max(x1, p.x), y0 = std::min(y0, p.y), y1 = std::max(y1, p.y);
+      if (outside({x0, y0, x1 - x0, y1 - y0})) continue;
+    }
     s << "<polyline points=\"";
     for (std::size_t i = 0; i < e.points.size(); ++i) s << (i ? " " : "") << fmt(e.points[i].x) << ',' << fmt(e.points[i].y);
     s << "\"/>\n";
@@ -279,6 +308,7 @@ Drawing draw_svg(GraphPicture& pic, const Overlay& overlay, const SvgOptions& op
   s << "</g>\n";
   for (const auto& node : scene.nodes) {
     const auto& b = node.box;
+    if (node.kind != layout::Scene::Kind::GroupFrame && outside(b)) continue;
     if (node.kind == layout::Scene::Kind::CollapsedGroup) {
       const auto& grp = tree.groups[std::size_t(node.id)];
       s << "<g class=\"group\" data-group=\"" << node.id << "\"><rect x=\"" << fmt(b.x) << "\" y=\"" << fmt(b.y)
@@ -309,11 +339,14 @@ Drawing draw_svg(GraphPicture& pic, const Overlay& overlay, const SvgOptions& op
     s << "<rect x=\"" << fmt(b.x) << "\" y=\"" << fmt(b.y) << "\" width=\"" << fmt(b.w) << "\" height=\"" << fmt(b.h) << "\" rx=\""
       << (is_op ? 4 : 10) << "\" fill=\"" << fill << "\" stroke=\"#4a5260\"/>";
     double y = b.y + kPadY + 11;
-    s << "<text x=\"" << fmt(b.x + kPadX) << "\" y=\"" << fmt(y) << "\" font-size=\"12\" font-weight=\"bold\">" << xml_escape(t.title) << "</text>";
+    // Text stays readable on a dark overlay fill (viridis' low end): white, as the view draws it.
+    const bool dark = is_dark(fill);
+    s << "<text x=\"" << fmt(b.x + kPadX) << "\" y=\"" << fmt(y) << "\" font-size=\"12\" font-weight=\"bold\""
+      << (dark ? " fill=\"#ffffff\"" : "") << ">" << xml_escape(t.title) << "</text>";
     for (const std::string* line : {&t.detail, &t.shape}) {
       if (line->empty()) continue;
       y += kBodyLine;
-      s << "<text x=\"" << fmt(b.x + kPadX) << "\" y=\"" << fmt(y) << "\" font-size=\"10\" fill=\"#333\">" << xml_escape(*line) << "</text>";
+      s << "<text x=\"" << fmt(b.x + kPadX) << "\" y=\"" << fmt(y) << "\" font-size=\"10\" fill=\"" << (dark ? "#eeeeee" : "#333") << "\">" << xml_escape(*line) << "</text>";
     }
     s << "</g>\n";
   }

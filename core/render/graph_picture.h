@@ -57,6 +57,9 @@ class GraphPicture {
 struct SvgOptions {
   std::string title;  ///< a line above the graph (model name, overlay)
   bool legend = true;
+  /// Only this part of the scene (layout coordinates), e.g. what a view shows: nodes and
+  /// edges outside it are left out and the rest is clipped to it. None: the whole scene.
+  std::optional<layout::Box> region;
 };
 
 struct Drawing {
@@ -68,6 +71,7 @@ struct Drawing {
 /// The current scene as a standalone SVG document: one `<g class="op">` per visible
 /// op (`data-op` its index in the drawn graph), one `<g class="group">` per collapsed
 /// group, one `<g class="legend">`. Ops are filled by the overlay when it colours them.
+/// With `options.region`, only the nodes that intersect it.
 Drawing draw_svg(GraphPicture& picture, const Overlay& overlay, const SvgOptions& options = {});
 
 /// Rasterises an SVG document to PNG at `width` x `height` pixels (librsvg + cairo;

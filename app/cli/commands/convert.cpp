@@ -1,16 +1,18 @@
 // `edgecompile convert MODEL --output OUT.tflite [--nhwc-io] [--int8-io]`:
 // any model the IR holds -> a .tflite a TensorFlow Lite interpreter runs
-// (core/backends/tflite); `--output OUT.onnx`: the graph as ONNX (core/backends/onnx). The file is written atomically and only after the
-// whole graph was serialised, so an op with no TFLite form leaves nothing.
+// (core/backends/tflite); `--output OUT.onnx`: the graph as ONNX (core/backends/onnx), both
+// through flows::serialise_model, as the workbench's File › Export › Model writes them. The
+// file is written atomically and only after the whole graph was serialised, so an op with
+// no TFLite form leaves nothing.
 #include <filesystem>
 #include <iostream>
 #include <memory>
 #include <string>
 
 #include "app/cli/commands/commands.h"
-#include "core/backends/onnx/onnx_writer.h"
 #include "core/backends/tflite/tflite_writer.h"
 #include "core/errors.h"
+#include "core/flows/flows.h"
 #include "core/frontends/frontend.h"
 #include "core/util/atomic_file.h"
 
@@ -29,22 +31,15 @@ int run_convert(const ConvertOptions& o) {
   const auto ext = std::filesystem::path(o.output).extension();
   if (ext != ".tflite" && ext != ".onnx")
     throw EdgeCompilerError(ErrorKind::Usage, "--output '" + o.output + "' must end in .tflite or .onnx");
-  if (ext == ".onnx") {
-    if (o.nhwc_io || o.int8_io)
-      throw EdgeCompilerError(ErrorKind::Usage, "--nhwc-io and --int8-io are for .tflite outputs");
-    const ir::Graph g = frontends::open_model(o.model);
-    const std::string bytes = backends::onnx_export::save_onnx(g);
-    util::write_file_atomically(o.output, bytes);
-    std::cout << "wrote " << o.output << " (" << bytes.size() << " bytes, " << g.ops.size() << " IR ops)\n";
-    return 0;
-  }
+  if (ext == ".onnx" && (o.nhwc_io || o.int8_io))
+    throw EdgeCompilerError(ErrorKind::Usage, "--nhwc-io and --int8-io are for .tflite outputs");
   backends::tflite::TfliteWriteOptions wo;
   wo.nhwc_io = o.nhwc_io;
   wo.int8_io = o.int8_io;
-  ir::Graph g = backends::tflite::prepare_for_tflite(frontends::open_model(o.model), wo);
-  const std::string bytes = backends::tflite::save_tflite(g, wo);
+  std::size_t ops = 0;
+  const std::string bytes = flows::serialise_model(frontends::open_model(o.model), o.output, wo, &ops);
   util::write_file_atomically(o.output, bytes);
-  std::cout << "wrote " << o.output << " (" << bytes.size() << " bytes, " << g.ops.size() << " IR ops)\n";
+  std::cout << "wrote " << o.output << " (" << bytes.size() << " bytes, " << ops << " IR ops)\n";
   return 0;
 }
 
