@@ -245,7 +245,7 @@ class Reader {
   void floats(std::vector<float>& v, std::uint64_t n) {
     if (n > (d_.size() - pos_) / sizeof(float)) fail("stream from the reader process is cut short");
     v.resize(static_cast<std::size_t>(n));
-    std::memcpy(v.data(), d_.data() + pos_, static_cast<std::size_t>(n) * sizeof(float));
+    if (n) std::memcpy(v.data(), d_.data() + pos_, static_cast<std::size_t>(n) * sizeof(float));
     pos_ += static_cast<std::size_t>(n) * sizeof(float);
   }
 
