@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -333,11 +334,30 @@ Hdf5Snapshot decode_hdf5_stream(const std::string& path, const std::string& what
         Hdf5Object& o = snap[p];
         const std::uint64_t rank = in.u64();
         if (rank > kMaxRank) in.fail("stream from the reader process is damaged");
-        for (std::uint64_t i = 0; i < rank; ++i) o.shape.push_back(static_cast<std::int64_t>(in.u64()));
+        // A dataset named twice is the last one; its values are exactly its dims' product
+        // (the layers index them by the dims).
+        o.shape.clear();
+        o.values.clear();
+        o.unreadable.clear();
+        std::uint64_t numel = 1;
+        bool fits = true;
+        for (std::uint64_t i = 0; i < rank; ++i) {
+          const std::uint64_t dim = in.u64();
+          if (dim > static_cast<std::uint64_t>(INT64_MAX)) in.fail("stream from the reader process is damaged");
+          if (dim != 0 && numel > UINT64_MAX / dim) fits = false;
+          numel *= dim;
+          o.shape.push_back(static_cast<std::int64_t>(dim));
+        }
         const char t = in.tag();
-        if (t == 'V') in.floats(o.values, in.u64());
-        else if (t == 'U') o.unreadable = in.str();
-        else in.fail("stream from the reader process is damaged");
+        if (t == 'V') {
+          const std::uint64_t n = in.u64();
+          if (!fits || n != numel) in.fail("stream from the reader process is damaged");
+          in.floats(o.values, n);
+        } else if (t == 'U') {
+          o.unreadable = in.str();
+        } else {
+          in.fail("stream from the reader process is damaged");
+        }
         break;
       }
       case 'A': {
