@@ -9,7 +9,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "core/runtime/session.h"
+#include "core/session/session.h"
 
 int main(int argc, char** argv) {
   if (argc < 2) {

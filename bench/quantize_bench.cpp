@@ -14,7 +14,7 @@
 #include "core/passes/pass_registry.h"
 #include "core/quantize/calibration_data.h"
 #include "core/quantize/quantizer.h"
-#include "core/runtime/session.h"
+#include "core/session/session.h"
 
 int main(int argc, char** argv) {
   if (argc < 2) {

@@ -26,8 +26,8 @@
 #include "core/ir/algorithms.h"
 #include "core/ir/text_format.h"
 #include "core/passes/graph_diff.h"
-#include "core/runtime/benchmark.h"
-#include "core/runtime/session.h"
+#include "core/session/benchmark.h"
+#include "core/session/session.h"
 #include "core/runtime/stats.h"
 
 namespace py = pybind11;

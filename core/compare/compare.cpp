@@ -20,7 +20,7 @@
 #include "core/passes/pass_registry.h"
 #include "core/quantize/calibration_data.h"
 #include "core/runtime/dispatch.h"
-#include "core/runtime/session.h"
+#include "core/session/session.h"
 
 namespace ec::compare {
 namespace {

@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/errors.h"
-#include "core/runtime/session.h"
+#include "core/session/session.h"
 #include "core/util/atomic_file.h"
 #include "core/util/npy.h"
 

@@ -6,7 +6,7 @@
 #include "core/devices/apex.h"
 #include "core/devices/cpu_info.h"
 #include "core/devices/usb.h"
-#include "core/runtime/targets/edgetpu_library.h"
+#include "core/session/targets/edgetpu_library.h"
 
 namespace ec::devices {
 

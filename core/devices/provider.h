@@ -17,7 +17,7 @@
 
 #include "core/devices/provider_config.h"
 #include "core/errors.h"
-#include "core/runtime/session.h"
+#include "core/session/session.h"
 
 namespace ec::devices {
 

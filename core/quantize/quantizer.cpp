@@ -20,7 +20,7 @@
 #include "core/quantize/sample_lanes.h"
 #include "core/quantize/strategy.h"
 #include "core/runtime/quantized/int8_kernels.h"
-#include "core/runtime/session.h"
+#include "core/session/session.h"
 #include "core/runtime/thread_pool.h"
 
 namespace ec::quantize {

@@ -13,7 +13,7 @@
 #include "core/passes/pass_registry.h"
 #include "core/ir/text_format.h"
 #include "core/runtime/fp16_simulation.h"
-#include "core/runtime/session.h"
+#include "core/session/session.h"
 
 namespace {
 

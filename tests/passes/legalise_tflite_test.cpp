@@ -10,7 +10,7 @@
 #include "core/backends/tflite/tflite_writer.h"
 #include "core/ir/text_format.h"
 #include "core/passes/pass_manager.h"
-#include "core/runtime/session.h"
+#include "core/session/session.h"
 
 namespace ec::passes {
 namespace {

@@ -26,7 +26,7 @@
 #include "core/frontends/frontend.h"
 #include "core/passes/pass_manager.h"
 #include "core/passes/pass_registry.h"
-#include "core/runtime/session.h"
+#include "core/session/session.h"
 #include "tests/runtime/onnx_test_data.h"
 
 namespace fs = std::filesystem;

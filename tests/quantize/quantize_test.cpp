@@ -22,7 +22,7 @@
 #include "core/quantize/sample_lanes.h"
 #include "core/runtime/gemm/gemm.h"
 #include "core/runtime/quantized/int8_kernels.h"
-#include "core/runtime/session.h"
+#include "core/session/session.h"
 
 namespace ec::quantize {
 namespace {

@@ -11,7 +11,7 @@
 
 #include "core/errors.h"
 #include "core/runtime/quantized/igemm_u8.h"
-#include "core/runtime/session.h"
+#include "core/session/session.h"
 #include "test_util.h"
 
 namespace ec::runtime {

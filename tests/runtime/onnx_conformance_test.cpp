@@ -27,7 +27,7 @@
 #include "core/frontends/frontend.h"
 #include "core/runtime/dispatch.h"
 #include "core/runtime/kernel_registry.h"
-#include "core/runtime/session.h"
+#include "core/session/session.h"
 #include "tests/runtime/onnx_test_data.h"
 
 namespace ec::runtime {

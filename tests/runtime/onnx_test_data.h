@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "core/runtime/dispatch.h"
-#include "core/runtime/session.h"
+#include "core/session/session.h"
 
 namespace ec::testing {
 

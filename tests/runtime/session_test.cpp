@@ -6,7 +6,7 @@
 
 #include "core/errors.h"
 #include "core/runtime/kernels/conv_onednn.h"
-#include "core/runtime/session.h"
+#include "core/session/session.h"
 #include "tests/runtime/test_util.h"
 
 namespace ec::runtime::test {

@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/errors.h"
-#include "core/runtime/benchmark.h"
+#include "core/session/benchmark.h"
 #include "core/runtime/stats.h"
 #include "tests/runtime/test_util.h"
 

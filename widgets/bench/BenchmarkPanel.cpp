@@ -21,7 +21,7 @@
 #include "core/errors.h"
 #include "core/history/model_hash.h"
 #include "core/history/run_store.h"
-#include "core/runtime/benchmark.h"
+#include "core/session/benchmark.h"
 
 namespace ec::widgets {
 

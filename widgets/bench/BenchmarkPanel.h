@@ -1,5 +1,5 @@
 // The Benchmark panel: choose device, iterations, warm-up and threads, run the
-// benchmark runner (core/runtime/benchmark.h) on a worker thread with a
+// benchmark runner (core/session/benchmark.h) on a worker thread with a
 // progress bar and Cancel, then show the Stats: every figure in a table, the
 // latency per iteration, the latency histogram with p50/p95/p99 and the per-op
 // time chart. The run is recorded in the run history (core/history) unless

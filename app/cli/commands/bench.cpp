@@ -1,6 +1,6 @@
 // `edgecompile bench`: times a model on the CPU runtime on the given .npy
 // inputs (or deterministic random ones) with the benchmark runner
-// (core/runtime/benchmark.h) and prints every field of its Stats: init, first
+// (core/session/benchmark.h) and prints every field of its Stats: init, first
 // inference, warm-up mean, mean/stdev/min/max/p50/p90/p95/p99, throughput, peak
 // memory and the per-op profile. --json prints the same Stats (docs/bench-json.md),
 // --csv writes one row per timed run. The run is recorded in the run history.
@@ -22,7 +22,7 @@
 #include "app/cli/commands/options.h"
 #include "app/cli/commands/bench_device.h"
 #include "app/cli/commands/record.h"
-#include "core/runtime/benchmark.h"
+#include "core/session/benchmark.h"
 #include "core/util/atomic_file.h"
 
 namespace ec::cli {

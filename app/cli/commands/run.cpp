@@ -12,7 +12,7 @@
 #include "core/compare/dump.h"
 #include "core/errors.h"
 #include "core/frontends/frontend.h"
-#include "core/runtime/session.h"
+#include "core/session/session.h"
 #include "core/util/npy.h"
 
 namespace ec::cli {

@@ -19,7 +19,7 @@
 #include "core/ir/shape_inference.h"
 #include "core/passes/decompose/decompose.h"
 #include "core/passes/op_builder.h"
-#include "core/runtime/session.h"
+#include "core/session/session.h"
 
 namespace ec::backends::coral {
 namespace {

@@ -8,9 +8,9 @@
 
 #include "core/errors.h"
 #include "core/frontends/frontend.h"
-#include "core/runtime/session.h"
-#include "core/runtime/targets/edgetpu_library.h"
-#include "core/runtime/targets/target_session.h"
+#include "core/session/session.h"
+#include "core/session/targets/edgetpu_library.h"
+#include "core/session/targets/target_session.h"
 
 using namespace ec;
 

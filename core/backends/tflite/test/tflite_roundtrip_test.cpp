@@ -19,7 +19,7 @@
 #include "core/frontends/frontend.h"
 #include "core/frontends/tflite/tflite_frontend.h"
 #include "core/ir/text_format.h"
-#include "core/runtime/session.h"
+#include "core/session/session.h"
 
 namespace {
 

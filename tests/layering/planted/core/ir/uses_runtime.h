@@ -1,4 +1,4 @@
 // planted: the ir layer may not include the runtime
 #pragma once
 
-#include "core/runtime/session.h"
+#include "core/session/session.h"

@@ -4,8 +4,8 @@
 #include <cstring>
 
 #include "core/errors.h"
-#include "core/runtime/targets/edgetpu_library.h"
-#include "core/runtime/targets/target_session.h"
+#include "core/session/targets/edgetpu_library.h"
+#include "core/session/targets/target_session.h"
 
 namespace ec::runtime::targets {
 namespace {

@@ -23,7 +23,7 @@ namespace quantized {
 class PreparedOp;  // core/runtime/quantized/int8_kernels.h
 }
 namespace targets {
-class TargetSession;  // core/runtime/targets/target_session.h
+class TargetSession;  // core/session/targets/target_session.h
 }
 
 struct SessionOptions {
@@ -92,7 +92,7 @@ class InferenceSession {
   /// Loads a graph. Throws UnsupportedOpError naming the first op the CPU runtime has no kernel for.
   void load(ir::FrozenGraph graph);
   /// Loads a compiled artefact for a target: "cpu" runs everything on this runtime (as
-  /// load(path)); "coral" runs a .tflite through libedgetpu (core/runtime/targets), and
+  /// load(path)); "coral" runs a .tflite through libedgetpu (core/session/targets), and
   /// throws BackendError saying why when libedgetpu.so.1, an Edge TPU or the TFLite C
   /// library is missing. Anything else is a usage error listing the targets.
   void load(const std::string& path, const std::string& target);

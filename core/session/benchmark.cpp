@@ -1,7 +1,7 @@
 // The benchmark runner (benchmark.h). As TFLite's benchmark_model: the cold first
 // run and the warm-up are reported apart, so a --warmup 0 run never folds
 // one-off costs into the statistics.
-#include "core/runtime/benchmark.h"
+#include "core/session/benchmark.h"
 
 #include <chrono>
 

@@ -7,7 +7,7 @@
 #include <map>
 #include <string>
 
-#include "core/runtime/session.h"
+#include "core/session/session.h"
 #include "core/runtime/stats.h"
 #include "core/runtime/tensor.h"
 

@@ -1,4 +1,4 @@
-#include "core/runtime/session.h"
+#include "core/session/session.h"
 
 #include <algorithm>
 #include <chrono>
@@ -11,14 +11,14 @@
 #include "core/errors.h"
 #include "core/frontends/frontend.h"
 #include "core/passes/pass_registry.h"
-#include "core/runtime/benchmark.h"
+#include "core/session/benchmark.h"
 #include "core/runtime/dispatch.h"
 #include "core/runtime/fp16_simulation.h"
 #include "core/runtime/kernel_registry.h"
 #include "core/runtime/kernels/conv_onednn.h"
 #include "core/runtime/kernels/nhwc.h"
 #include "core/runtime/quantized/int8_kernels.h"
-#include "core/runtime/targets/target_session.h"
+#include "core/session/targets/target_session.h"
 
 namespace ec::runtime {
 namespace {

@@ -1,4 +1,4 @@
-#include "core/runtime/targets/edgetpu_library.h"
+#include "core/session/targets/edgetpu_library.h"
 
 #include <dlfcn.h>
 
