@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "app/python/convert.h"
+#include "core/backends/backend_registry.h"
 #include "core/compare/compare.h"
 #include "core/errors.h"
 #include "core/flows/flows.h"
@@ -245,7 +246,7 @@ struct Session {
     if (graph)
       session->load(graph);
     else
-      session->load(path, target);
+      backends::load_on_target(*session, path, target);
     init_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   }

@@ -1,5 +1,6 @@
 #include "core/backends/backend.h"
 
+#include "core/errors.h"
 #include "core/passes/pass_registry.h"
 
 namespace ec::backends {
@@ -38,6 +39,11 @@ const PartitionRow* Partition::find(const std::string& op_name) const {
   for (const auto& r : rows)
     if (r.name == op_name) return &r;
   return nullptr;
+}
+
+std::unique_ptr<runtime::targets::TargetSession> Backend::open_session(const std::string& artefact, ir::FrozenGraph,
+                                                                       int) const {
+  throw BackendError(name(), artefact + ": this target runs no compiled artefact on a device");
 }
 
 }  // namespace ec::backends

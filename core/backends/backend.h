@@ -21,6 +21,7 @@
 #include "core/ir/graph.h"
 #include "core/message.h"
 #include "core/quantize/quantizer.h"
+#include "core/session/target_session.h"
 
 namespace ec::backends {
 
@@ -91,6 +92,7 @@ struct Capabilities {
   std::vector<std::string> options;  // compile options it honours
   bool compiles = false;             // writes an artefact (false: reference/estimate only)
   std::string artefact;              // ".tflite", ...
+  bool runs_artefacts = false;       // opens its artefact on an attached device (open_session)
 };
 
 struct CompileConfig {
@@ -182,6 +184,11 @@ class Backend {
   /// Virtual devices this backend offers for off-target compilation and estimates
   /// (DiscoveredBy "backend NAME", IsVirtual; core/devices lists them). (optional)
   virtual std::vector<devices::HardwareDevice> virtual_devices() const { return {}; }
+  /// Opens `artefact` (a file compile() wrote; `graph` as the frontends read it) on an
+  /// attached device, `threads` for the ops it runs on the host (optional: backends whose
+  /// capabilities().runs_artefacts is false throw BackendError).
+  virtual std::unique_ptr<runtime::targets::TargetSession> open_session(const std::string& artefact,
+                                                                        ir::FrozenGraph graph, int threads) const;
   /// The estimate for one of virtual_devices() (by id). (optional: default estimate_performance)
   virtual PerfEstimate estimate_for_device(const ir::Graph& graph, const std::string& device_id) const {
     (void)device_id;

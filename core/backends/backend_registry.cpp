@@ -1,7 +1,10 @@
 #include "core/backends/backend_registry.h"
 
+#include <algorithm>
+
 #include "core/backends/cpu/cpu_backend.h"
 #include "core/errors.h"
+#include "core/frontends/frontend.h"
 #ifdef EC_HAVE_CORAL
 #include "core/backends/coral/coral_backend.h"
 #endif
@@ -76,6 +79,27 @@ Resolved resolve_backend(const std::string& target, const AutoContext& context) 
     if (e.name == choice.target)
       return {e.factory(), target, named ? "requested with --target " + target : choice.reason};
   return {make_cpu_backend(), target, choice.reason};  // cpu is always built
+}
+
+void load_on_target(runtime::InferenceSession& session, const std::string& path, const std::string& target) {
+  if (target == "cpu") {
+    session.close();
+    session.load(path);
+    return;
+  }
+  std::string known = "cpu";
+  std::unique_ptr<Backend> backend;
+  for (const auto& e : backend_table()) {
+    auto b = e.factory();
+    if (!b->capabilities().runs_artefacts) continue;
+    known += ", " + std::string(e.name);
+    if (e.name == target) backend = std::move(b);
+  }
+  if (!backend) throw EdgeCompilerError(ErrorKind::Usage, "unknown target '" + target + "' (known: " + known + ")");
+  frontends::OpenOptions open;
+  open.allow_unknown_ops = true;  // an artefact holds the target's own ops (edgetpu-custom-op): read for its I/O
+  auto graph = ir::freeze(frontends::open_model(path, open));
+  session.load_target(backend->open_session(path, graph, std::max(1, session.threads())), graph);
 }
 
 }  // namespace ec::backends

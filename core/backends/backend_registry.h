@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/backends/backend.h"
+#include "core/session/session.h"
 
 namespace ec::backends {
 
@@ -47,6 +48,12 @@ TargetChoice resolve_target(const std::string& target, const AutoContext& contex
 /// The first backend in the table whose artefact `path` names (its extension,
 /// a trailing '/' ignored), or "" when none writes that kind of file.
 std::string backend_for_artefact(const std::string& path);
+
+/// Loads `path` into `session` for `target`: "cpu" on the CPU runtime (the session's own
+/// load), any other through its backend's open_session (a compiled artefact on an
+/// attached device). An unknown target, or one whose backend runs no artefact, is a usage
+/// error listing those that do.
+void load_on_target(runtime::InferenceSession& session, const std::string& path, const std::string& target);
 
 /// Resolves a target string to a backend: resolve_target, then the factory.
 /// "auto" is the one place the automatic choice is made (the CLI's compile, the

@@ -6,7 +6,9 @@
 #include "core/devices/apex.h"
 #include "core/devices/cpu_info.h"
 #include "core/devices/usb.h"
-#include "core/session/targets/edgetpu_library.h"
+#ifdef EC_HAVE_CORAL
+#include "core/backends/coral/edgetpu_library.h"
+#endif
 
 namespace ec::devices {
 
@@ -37,7 +39,11 @@ std::vector<HardwareDevice> backend_virtual_devices() {
 Discovery discover_devices(const DiscoveryOptions& options) {
   Discovery r;
   r.devices.push_back(host_cpu_device());
-  const std::string libedgetpu = runtime::targets::libedgetpu_reason();
+#ifdef EC_HAVE_CORAL
+  const std::string libedgetpu = backends::coral::libedgetpu_reason();
+#else
+  const std::string libedgetpu = "this build has no Coral backend (EC_BUILD_CORAL=OFF)";
+#endif
   auto usb = discover_coral_usb(libedgetpu);
   if (!usb.note.empty()) r.notes.push_back(usb.note);
   for (auto& d : usb.corals) r.devices.push_back(std::move(d));

@@ -26,7 +26,7 @@ Provenance here(const char* what) { return {"local", std::string("this machine (
 InvokeOutcome local_invoke(const Job& job, const ProviderConfig&) {
   runtime::InferenceSession session({job.threads});
   const auto t0 = std::chrono::steady_clock::now();
-  session.load(job.artefact, job.target);
+  backends::load_on_target(session, job.artefact, job.target);
   InvokeOutcome o;
   o.init_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   o.stats = session.benchmark(session.random_inputs(0), job.iterations, job.warmup);
@@ -40,7 +40,7 @@ ProfileOutcome local_profile(const Job& job, const ProviderConfig& config) {
   ProfileOutcome p;
   p.run = local_invoke(job, config);
   runtime::InferenceSession session({job.threads});
-  session.load(job.artefact, job.target);
+  backends::load_on_target(session, job.artefact, job.target);
   const auto inputs = session.random_inputs(0);
   const int runs = std::max(1, std::min(job.iterations, 10));
   std::map<std::size_t, runtime::RunProfile::Entry> mean;

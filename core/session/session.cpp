@@ -18,7 +18,7 @@
 #include "core/runtime/kernels/conv_onednn.h"
 #include "core/runtime/kernels/nhwc.h"
 #include "core/runtime/quantized/int8_kernels.h"
-#include "core/session/targets/target_session.h"
+#include "core/session/target_session.h"
 
 namespace ec::runtime {
 namespace {
@@ -161,19 +161,10 @@ void InferenceSession::load(const std::string& path) {
   load(ir::freeze(frontends::open_model(path, open)));
 }
 
-void InferenceSession::load(const std::string& path, const std::string& target) {
-  if (target == "cpu") {
-    close();
-    load(path);
-    return;
-  }
-  if (target != "coral")
-    throw EdgeCompilerError(ErrorKind::Usage, "unknown target '" + target + "' (known: cpu, coral)");
+void InferenceSession::load_target(std::shared_ptr<targets::TargetSession> target, ir::FrozenGraph graph) {
+  if (!target || !graph) throw EdgeCompilerError(ErrorKind::Usage, "no target runtime or graph to load");
   close();
-  frontends::OpenOptions open;
-  open.allow_unknown_ops = true;  // an Edge TPU artefact holds edgetpu-custom-op: read only for its I/O
-  auto graph = ir::freeze(frontends::open_model(path, open));
-  target_ = targets::open_coral_target(path, graph, {.threads = std::max(1, pool_->size())});
+  target_ = std::move(target);
   graph_ = std::move(graph);
 }
 

@@ -23,7 +23,7 @@ namespace quantized {
 class PreparedOp;  // core/runtime/quantized/int8_kernels.h
 }
 namespace targets {
-class TargetSession;  // core/session/targets/target_session.h
+class TargetSession;  // core/session/target_session.h
 }
 
 struct SessionOptions {
@@ -91,12 +91,11 @@ class InferenceSession {
   void load(const std::string& path);
   /// Loads a graph. Throws UnsupportedOpError naming the first op the CPU runtime has no kernel for.
   void load(ir::FrozenGraph graph);
-  /// Loads a compiled artefact for a target: "cpu" runs everything on this runtime (as
-  /// load(path)); "coral" runs a .tflite through libedgetpu (core/session/targets), and
-  /// throws BackendError saying why when libedgetpu.so.1, an Edge TPU or the TFLite C
-  /// library is missing. Anything else is a usage error listing the targets.
-  void load(const std::string& path, const std::string& target);
-  /// "cpu", or the target runtime load(path, target) chose.
+  /// Runs a compiled artefact on a target runtime a backend opened
+  /// (backends::load_on_target, Backend::open_session): run() and benchmark() go to
+  /// `target`; `graph` is the artefact as the frontends read it (its inputs and outputs).
+  void load_target(std::shared_ptr<targets::TargetSession> target, ir::FrozenGraph graph);
+  /// "cpu", or the name of the target runtime load_target() was given.
   std::string target() const;
   /// Releases the device (and the model); the session can be loaded again. Never throws.
   void close() noexcept;
@@ -199,7 +198,7 @@ class InferenceSession {
   std::map<std::string, int> slots_;            // tensor name -> slot
   std::vector<Step> steps_;
   std::vector<std::pair<std::string, int>> input_slots_, output_slots_;
-  std::shared_ptr<targets::TargetSession> target_;  // set by load(path, target) for a non-CPU target
+  std::shared_ptr<targets::TargetSession> target_;  // set by load_target()
 };
 
 /// Loads a graph into a session and runs it once (convenience for tools and tests).

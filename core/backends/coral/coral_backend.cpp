@@ -1,4 +1,5 @@
 #include "core/backends/coral/coral_backend.h"
+#include "core/backends/coral/coral_target.h"
 
 #include <algorithm>
 #include <chrono>
@@ -67,7 +68,12 @@ Availability CoralBackend::is_available() const noexcept {
 }
 
 Capabilities CoralBackend::capabilities() const {
-  return {{"i8", "u8", "i32 (bias)"}, {"num_segments", "output", "report"}, tflite_writer_available(), ".tflite"};
+  return {{"i8", "u8", "i32 (bias)"}, {"num_segments", "output", "report"}, tflite_writer_available(), ".tflite", true};
+}
+
+std::unique_ptr<runtime::targets::TargetSession> CoralBackend::open_session(const std::string& artefact,
+                                                                            ir::FrozenGraph graph, int threads) const {
+  return open_coral_target(artefact, std::move(graph), {.threads = threads});
 }
 
 std::vector<std::string> CoralBackend::pipeline() const {

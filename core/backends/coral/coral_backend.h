@@ -22,6 +22,9 @@ class CoralBackend final : public Backend {
   /// is on PATH (then compile() verifies with it) and whether the writer exists.
   Availability is_available() const noexcept override;
   Capabilities capabilities() const override;
+  /// A compiled .tflite on the first Edge TPU (coral_target.h).
+  std::unique_ptr<runtime::targets::TargetSession> open_session(const std::string& artefact, ir::FrozenGraph graph,
+                                                                int threads) const override;
   OpSupport supports_op(const ir::Graph& graph, std::size_t index) const override;
   /// The Edge TPU runs batch 1 with static sizes: a dynamic leading dim of a graph
   /// input (e.g. "batch") becomes 1 wherever that named dim appears.

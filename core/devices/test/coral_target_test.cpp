@@ -9,8 +9,9 @@
 #include "core/errors.h"
 #include "core/frontends/frontend.h"
 #include "core/session/session.h"
-#include "core/session/targets/edgetpu_library.h"
-#include "core/session/targets/target_session.h"
+#include "core/backends/backend_registry.h"
+#include "core/backends/coral/coral_target.h"
+#include "core/backends/coral/edgetpu_library.h"
 
 using namespace ec;
 
@@ -27,9 +28,9 @@ const std::string kTflite = std::string(EC_EDGETPU_TESTDATA) + "/mobilenet_v1_0.
 }  // namespace
 
 TEST(CoralTarget, WithoutLibedgetpuSaysSo) {
-  ASSERT_FALSE(runtime::targets::libedgetpu_reason().empty()) << "this machine has libedgetpu.so.1";
+  ASSERT_FALSE(backends::coral::libedgetpu_reason().empty()) << "this machine has libedgetpu.so.1";
   runtime::InferenceSession s;
-  const auto e = error_of([&] { s.load(kTflite, "coral"); });
+  const auto e = error_of([&] { backends::load_on_target(s, kTflite, "coral"); });
   EXPECT_EQ(e.rfind("coral: libedgetpu.so.1 not found", 0), 0u) << e;
   EXPECT_FALSE(s.loaded());
   EXPECT_EQ(s.target(), "cpu");
@@ -38,23 +39,23 @@ TEST(CoralTarget, WithoutLibedgetpuSaysSo) {
 TEST(CoralTarget, UnknownTargetsAndNonTfliteFiles) {
   runtime::InferenceSession s;
   try {
-    s.load(kTflite, "npu");
+    backends::load_on_target(s, kTflite, "npu");
     FAIL();
   } catch (const EdgeCompilerError& e) {
     EXPECT_EQ(e.kind(), ErrorKind::Usage);
     EXPECT_EQ(std::string(e.what()), "unknown target 'npu' (known: cpu, coral)");
   }
-  EXPECT_NE(error_of([&] { s.load(EC_SAMPLE_MODEL, "coral"); }).find("the coral target runs a .tflite"), std::string::npos);
+  EXPECT_NE(error_of([&] { backends::load_on_target(s, EC_SAMPLE_MODEL, "coral"); }).find("the coral target runs a .tflite"), std::string::npos);
 }
 
 TEST(CoralTarget, StandInLibedgetpuWithoutDevice) {
   ::unsetenv("EC_FAKE_EDGETPU_DEVICES");
   std::string why;
-  auto api = runtime::targets::load_edgetpu(&why, EC_FAKE_EDGETPU);
+  auto api = backends::coral::load_edgetpu(&why, EC_FAKE_EDGETPU);
   ASSERT_TRUE(api) << why;
   EXPECT_STREQ(api->version(), "fake libedgetpu for edgecompiler tests");
   auto graph = ir::freeze(frontends::open_model(kTflite));
-  const auto e = error_of([&] { runtime::targets::open_coral_target(kTflite, graph, {.edgetpu_library = EC_FAKE_EDGETPU}); });
+  const auto e = error_of([&] { backends::coral::open_coral_target(kTflite, graph, {.edgetpu_library = EC_FAKE_EDGETPU}); });
   EXPECT_EQ(e, "coral: libedgetpu sees no Edge TPU (plug in a Coral; `edgecompile devices` says what it finds)");
 }
 
@@ -62,7 +63,7 @@ TEST(CoralTarget, StandInLibedgetpuWithDeviceButNoTfliteCLibrary) {
   ::setenv("EC_FAKE_EDGETPU_DEVICES", "1", 1);
   auto graph = ir::freeze(frontends::open_model(kTflite));
   const auto e = error_of([&] {
-    runtime::targets::open_coral_target(kTflite, graph,
+    backends::coral::open_coral_target(kTflite, graph,
                                         {.edgetpu_library = EC_FAKE_EDGETPU, .tflite_library = "libtensorflowlite_c_missing.so"});
   });
   EXPECT_EQ(e.rfind("coral: libtensorflowlite_c_missing.so not found", 0), 0u) << e;
@@ -71,7 +72,7 @@ TEST(CoralTarget, StandInLibedgetpuWithDeviceButNoTfliteCLibrary) {
 
 TEST(CoralTarget, CpuTargetRunsAndCloseReleases) {
   runtime::InferenceSession s({1});
-  s.load(EC_SAMPLE_MODEL, "cpu");
+  backends::load_on_target(s, EC_SAMPLE_MODEL, "cpu");
   EXPECT_EQ(s.target(), "cpu");
   EXPECT_FALSE(s.run(s.random_inputs()).empty());
   s.close();

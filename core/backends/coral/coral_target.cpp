@@ -4,10 +4,13 @@
 #include <cstring>
 
 #include "core/errors.h"
-#include "core/session/targets/edgetpu_library.h"
-#include "core/session/targets/target_session.h"
+#include "core/backends/coral/edgetpu_library.h"
+#include "core/backends/coral/coral_target.h"
 
-namespace ec::runtime::targets {
+namespace ec::backends::coral {
+
+using runtime::Tensor;
+using runtime::targets::TargetSession;
 namespace {
 
 // The TensorFlow Lite C API (tensorflow/lite/c/c_api.h): opaque handles, status 0 = ok.
@@ -138,7 +141,7 @@ class CoralTarget final : public TargetSession {
 
 }  // namespace
 
-std::unique_ptr<TargetSession> open_coral_target(const std::string& path, ir::FrozenGraph graph,
+std::unique_ptr<runtime::targets::TargetSession> open_coral_target(const std::string& path, ir::FrozenGraph graph,
                                                  const CoralTargetOptions& options) {
   if (path.size() < 7 || path.compare(path.size() - 7, 7, ".tflite") != 0)
     throw BackendError("coral", path + ": the coral target runs a .tflite compiled for the Edge TPU "
@@ -163,4 +166,4 @@ std::unique_ptr<TargetSession> open_coral_target(const std::string& path, ir::Fr
   return target;
 }
 
-}  // namespace ec::runtime::targets
+}  // namespace ec::backends::coral

@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-namespace ec::runtime::targets {
+namespace ec::backends::coral {
 
 /// The parts of edgetpu_c.h we call (the layout of its public structs).
 struct EdgeTpuDevice {
@@ -58,4 +58,4 @@ std::unique_ptr<EdgeTpuApi> load_edgetpu(std::string* why, const std::string& li
 /// "" when libedgetpu.so.1 loads, else the reason (what `edgecompile devices` shows).
 std::string libedgetpu_reason();
 
-}  // namespace ec::runtime::targets
+}  // namespace ec::backends::coral

@@ -1,8 +1,8 @@
-#include "core/session/targets/edgetpu_library.h"
+#include "core/backends/coral/edgetpu_library.h"
 
 #include <dlfcn.h>
 
-namespace ec::runtime::targets {
+namespace ec::backends::coral {
 
 SharedLibrary::SharedLibrary(const std::string& name) : name_(name) {
   handle_ = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
@@ -53,4 +53,4 @@ std::string libedgetpu_reason() {
   }
 }
 
-}  // namespace ec::runtime::targets
+}  // namespace ec::backends::coral
