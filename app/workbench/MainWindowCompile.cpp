@@ -5,6 +5,7 @@
 // panel and the Backend Timeline panel (docks tabbed beside Passes and
 // Quantisation) show it; the graph is coloured TPU / CPU / after the first
 // unsupported op, and one selection is shared by the graph and the panels.
+#include <map>
 #include <unordered_map>
 
 #include <QAction>
@@ -26,6 +27,7 @@
 
 #include "app/workbench/CompileRunner.h"
 #include "app/workbench/MainWindow.h"
+#include "core/backends/backend_registry.h"
 #include "core/report/compile_flow.h"
 #include "widgets/PropertiesPanel.h"
 #include "widgets/GraphView.h"
@@ -178,9 +180,18 @@ void MainWindow::compileDialog() {
   auto* form = new QFormLayout(&dialog);
   auto* target = new QComboBox(&dialog);
   target->setObjectName(QStringLiteral("compileTarget"));
-  target->addItem(tr("Coral Edge TPU"), QStringLiteral("coral"));
-  target->addItem(tr("Apple silicon (Core ML .mlpackage)"), QStringLiteral("metal"));
-  target->addItem(tr("CPU (reference)"), QStringLiteral("cpu"));
+  // Every backend of the registry, in its order: the known ones by a short translated
+  // name, any other by the summary it registers (a new target needs no line here).
+  const std::map<QString, QString> labels{{QStringLiteral("coral"), tr("Coral Edge TPU")},
+                                          {QStringLiteral("metal"), tr("Apple silicon (Core ML .mlpackage)")},
+                                          {QStringLiteral("cpu"), tr("CPU (reference)")}};
+  for (const auto& backend : ec::backends::backend_table()) {
+    const QString name = QString::fromUtf8(backend.name.data(), qsizetype(backend.name.size()));
+    const auto label = labels.find(name);
+    target->addItem(label != labels.end() ? label->second
+                                          : QString::fromUtf8(backend.summary.data(), qsizetype(backend.summary.size())),
+                    name);
+  }
   auto* quant = new QComboBox(&dialog);
   quant->setObjectName(QStringLiteral("compileQuantize"));
   quant->addItem(tr("Post-training int8"), QStringLiteral("ptq"));
