@@ -22,6 +22,7 @@
 // With --screenshot the window opens MODEL, waits until it is laid out and the
 // graph view has painted it, saves an image of the window to OUT.png and exits 0; if the model
 // cannot be opened it prints the core's one-line error to stderr and exits 1.
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -232,53 +233,31 @@ int main(int argc, char* argv[]) {
     window.applyDefaultDockSizes();  // for this size (a saved layout is not used for screenshots)
   }
   window.show();
-  const bool optimizeAfterLoad = options.optimize;
-  if (optimizeAfterLoad) {
-    QObject::connect(&window, &ec::workbench::MainWindow::modelShown, &window,
-                     &ec::workbench::MainWindow::optimize);
-  }
-  const bool quantizeAfterLoad = options.quantize;
-  if (quantizeAfterLoad) {
-    // After the optimisation when both are asked for, so the optimised graph is quantised.
-    if (optimizeAfterLoad) {
-      QObject::connect(&window, &ec::workbench::MainWindow::optimized, &window,
-                       &ec::workbench::MainWindow::quantize);
-    } else {
-      QObject::connect(&window, &ec::workbench::MainWindow::modelShown, &window,
-                       &ec::workbench::MainWindow::quantize);
-    }
-  }
-
+  // The steps asked for run in this order, each when the one before it has finished:
+  // open -> --optimize -> --quantize -> --compile -> --bench (-> the screenshot).
+  using W = ec::workbench::MainWindow;
+  const bool optimizeAfterLoad = options.optimize, quantizeAfterLoad = options.quantize;
   const QString compileTarget = options.compileTarget;
   const bool compileAfterLoad = !compileTarget.isEmpty();
-  if (compileAfterLoad) {
-    // Last of the steps asked for: compiles the graph the optimisation ended with (or the
-    // model opened), quantising it itself when it is float.
-    auto compile = [&window, compileTarget] { window.compileFor(compileTarget); };
-    if (quantizeAfterLoad) {
-      QObject::connect(&window, &ec::workbench::MainWindow::quantized, &window, compile);
-    } else if (optimizeAfterLoad) {
-      QObject::connect(&window, &ec::workbench::MainWindow::optimized, &window, compile);
-    } else {
-      QObject::connect(&window, &ec::workbench::MainWindow::modelShown, &window, compile);
-    }
-  }
-
   const int benchIterations = options.benchIterations;
   const bool benchAfterLoad = benchIterations > 0;
-  if (benchAfterLoad) {
-    // After every other step asked for: times the model as the window then shows it.
-    auto bench = [&window, benchIterations] { window.benchmark(benchIterations); };
-    if (compileAfterLoad) {
-      QObject::connect(&window, &ec::workbench::MainWindow::compiled, &window, bench);
-    } else if (quantizeAfterLoad) {
-      QObject::connect(&window, &ec::workbench::MainWindow::quantized, &window, bench);
-    } else if (optimizeAfterLoad) {
-      QObject::connect(&window, &ec::workbench::MainWindow::optimized, &window, bench);
-    } else {
-      QObject::connect(&window, &ec::workbench::MainWindow::modelShown, &window, bench);
+  // Connects `then` to the end of the last step before it that was asked for (steps:
+  // optimize, quantize, compile, bench; `upTo` of them are before it).
+  auto afterStepsBefore = [&window, steps = std::array<bool, 4>{optimizeAfterLoad, quantizeAfterLoad, compileAfterLoad,
+                                                                  benchAfterLoad}](int upTo, auto then) {
+    const std::array<void (W::*)(), 4> ends{&W::optimized, &W::quantized, &W::compiled, nullptr};
+    for (int k = upTo - 1; k >= 0; --k) {
+      if (!steps[static_cast<std::size_t>(k)]) continue;
+      if (k == 3) QObject::connect(&window, &W::benchmarked, &window, then);
+      else QObject::connect(&window, ends[static_cast<std::size_t>(k)], &window, then);
+      return;
     }
-  }
+    QObject::connect(&window, &W::modelShown, &window, then);
+  };
+  if (optimizeAfterLoad) afterStepsBefore(0, [&window] { window.optimize(); });
+  if (quantizeAfterLoad) afterStepsBefore(1, [&window] { window.quantize(); });
+  if (compileAfterLoad) afterStepsBefore(2, [&window, compileTarget] { window.compileFor(compileTarget); });
+  if (benchAfterLoad) afterStepsBefore(3, [&window, benchIterations] { window.benchmark(benchIterations); });
 
   if (!screenshotPath.isEmpty()) {
     const QString panel = options.panel, reportPath = options.reportPath;
@@ -321,43 +300,15 @@ int main(int argc, char* argv[]) {
                                          });
           window.graphView()->viewport()->update();
         };
-    if (benchAfterLoad) {
-      QObject::connect(&window, &ec::workbench::MainWindow::benchmarked, &window, grabAfterPaint);
-      QObject::connect(&window, &ec::workbench::MainWindow::benchmarkFailed, &window, [](const QString& message) {
-        printError(message);
-        QCoreApplication::exit(1);
-      });
-    }
-    if (compileAfterLoad) {
-      if (!benchAfterLoad) QObject::connect(&window, &ec::workbench::MainWindow::compiled, &window, grabAfterPaint);
-      QObject::connect(&window, &ec::workbench::MainWindow::compileFailed, &window,
-                       [](const QString& message) {
-                         printError(message);
-                         QCoreApplication::exit(1);
-                       });
-    }
-    if (quantizeAfterLoad) {
-      if (!compileAfterLoad && !benchAfterLoad) {
-        QObject::connect(&window, &ec::workbench::MainWindow::quantized, &window, grabAfterPaint);
-      }
-      QObject::connect(&window, &ec::workbench::MainWindow::quantizeFailed, &window,
-                       [](const QString& message) {
-                         printError(message);
-                         QCoreApplication::exit(1);
-                       });
-    }
-    if (optimizeAfterLoad) {
-      if (!quantizeAfterLoad && !compileAfterLoad && !benchAfterLoad) {
-        QObject::connect(&window, &ec::workbench::MainWindow::optimized, &window, grabAfterPaint);
-      }
-      QObject::connect(&window, &ec::workbench::MainWindow::optimizeFailed, &window,
-                       [](const QString& message) {
-                         printError(message);
-                         QCoreApplication::exit(1);
-                       });
-    } else if (!quantizeAfterLoad && !compileAfterLoad && !benchAfterLoad) {
-      QObject::connect(&window, &ec::workbench::MainWindow::modelShown, &window, grabAfterPaint);
-    }
+    afterStepsBefore(4, grabAfterPaint);  // after the last step asked for (or the model shown)
+    auto quitWith = [](const QString& message) {
+      printError(message);
+      QCoreApplication::exit(1);
+    };
+    if (optimizeAfterLoad) QObject::connect(&window, &W::optimizeFailed, &window, quitWith);
+    if (quantizeAfterLoad) QObject::connect(&window, &W::quantizeFailed, &window, quitWith);
+    if (compileAfterLoad) QObject::connect(&window, &W::compileFailed, &window, quitWith);
+    if (benchAfterLoad) QObject::connect(&window, &W::benchmarkFailed, &window, quitWith);
     QObject::connect(&window, &ec::workbench::MainWindow::loadFailed, &window,
                      [](const QString& message) {
                        printError(message);
