@@ -15,44 +15,7 @@
 const fs = require('fs');
 const ort = require('onnxruntime-node');
 
-// .npy dtype code (without byte order) -> [ORT tensor type, typed array]. ORT takes bool as Uint8Array.
-const NPY_TYPES = {
-  f4: ['float32', Float32Array], f8: ['float64', Float64Array], f2: ['float16', Uint16Array],
-  i1: ['int8', Int8Array], i2: ['int16', Int16Array], i4: ['int32', Int32Array], i8: ['int64', BigInt64Array],
-  u1: ['uint8', Uint8Array], u2: ['uint16', Uint16Array], u4: ['uint32', Uint32Array], u8: ['uint64', BigUint64Array],
-  b1: ['bool', Uint8Array],
-};
-
-// Minimal .npy (v1/v2/v3, little-endian, C order) reader and float32 writer.
-function readNpy(path) {
-  const b = fs.readFileSync(path);
-  const major = b[6];
-  const hlen = major === 1 ? b.readUInt16LE(8) : b.readUInt32LE(8);
-  const start = major === 1 ? 10 : 12;
-  const header = b.toString('latin1', start, start + hlen);
-  const m = header.match(/'descr':\s*'([<>|=]?)([a-z]\d+)'/);
-  const entry = m && m[1] !== '>' ? NPY_TYPES[m[2]] : undefined;
-  if (!entry || header.includes("'fortran_order': True"))
-    throw new Error(`${path}: only little-endian C-order arrays of ${Object.keys(NPY_TYPES).join(' ')} are supported`);
-  const [type, Arr] = entry;
-  const shape = header.match(/'shape':\s*\(([^)]*)\)/)[1].split(',').map(s => s.trim()).filter(Boolean).map(Number);
-  const off = start + hlen;
-  const bytes = b.buffer.slice(b.byteOffset + off, b.byteOffset + b.length);  // a copy: aligned
-  return { type, shape, data: new Arr(bytes) };
-}
-
-function writeNpy(path, dims, data) {
-  let header = `{'descr': '<f4', 'fortran_order': False, 'shape': (${dims.join(', ')}${dims.length === 1 ? ',' : ''}), }`;
-  const pad = 64 - ((10 + header.length + 1) % 64);
-  header += ' '.repeat(pad % 64) + '\n';
-  const head = Buffer.alloc(10);
-  head.write('\x93NUMPY', 0, 'latin1');
-  head[6] = 1; head[7] = 0;
-  head.writeUInt16LE(header.length, 8);
-  const body = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-  fs.writeFileSync(path + '.tmp', Buffer.concat([head, Buffer.from(header, 'latin1'), body]));
-  fs.renameSync(path + '.tmp', path);
-}
+const { readNpy, writeNpy } = require('./npy.js');
 
 async function main() {
   let args = process.argv.slice(2);
@@ -88,7 +51,7 @@ async function main() {
   }
   if (outPath) {
     const y = out[session.outputNames[0]];
-    writeNpy(outPath, y.dims, y.data);
+    writeNpy(outPath, 'float32', y.dims, y.data);
   }
   times.sort((a, b) => a - b);
   const mean = times.reduce((a, b) => a + b, 0) / times.length;

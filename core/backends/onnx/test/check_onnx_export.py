@@ -2,7 +2,7 @@
 """ONNX export round trips (issue 41): for each model, `convert --output m.onnx`
 (float), `optimize --output m.onnx` and `quantize --output m.onnx` (QDQ), then
   - onnx.checker.check_model (Debian's python3-onnx) passes on every file;
-  - ONNX Runtime (npm onnxruntime-node, core/backends/onnx/test/setup_ort.py) runs them to
+  - ONNX Runtime (npm onnxruntime-node, tests/tools/npm_install.py) runs them to
     our own outputs: float within 1e-5 of the largest |output| (relative); QDQ against
     our int8 run of the same graph in LSBs of the output's DequantizeLinear scale (the
     bounds and why: the comment at the check);
