@@ -6,8 +6,8 @@
 --readmes    every folder under core/, app/, widgets/, bench/ that holds a source file
              (.cpp .h .py .js) has a README.md.
 --citations  every path a comment or doc cites that starts with a top-level folder
-             (core/ app/ widgets/ tests/ bench/ docs/ resources/ translations/
-             packaging/ cmake/) names something the repository holds.
+             (core, app, widgets, tests, bench, docs, resources, translations,
+             packaging, cmake) names something the repository holds.
 Neither flag: both checks. The files are those git tracks under ROOT; --no-git (or a
 ROOT that is not the top of a git checkout, like the planted tree of
 docs_cited_paths_catches_dangling) walks the folder instead.
@@ -15,8 +15,9 @@ docs_cited_paths_catches_dangling) walks the folder instead.
 A citation resolves, in this order, as
   (a) a file or folder of the repository;
   (b) a file with that stem and an extension ("core/ir/op_cost" -> core/ir/op_cost.h);
-  (c) the same, relative to the citing file's folder (widgets/CMakeLists.txt citing
-      bench/BenchCharts.cpp means widgets/bench/BenchCharts.cpp);
+  (c) the same, relative to the citing file's folder (widgets/CMakeLists.txt lists
+      its Benchmark panel as bench/..., meaning widgets/bench/...), or to the planted
+      tree beside it (tests/layering/CMakeLists.txt expects files of its planted/);
   (d) a build output: a target of add_executable/add_library/add_custom_target named
       in the folder whose CMake file defines it (app/cli/edgecompile), or a file some
       CMake file generates (OUTPUT/BYPRODUCTS of add_custom_command, configure_file,
