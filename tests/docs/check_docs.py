@@ -25,6 +25,8 @@ A citation resolves, in this order, as
   (e) a pattern, not a path: a segment in CAPITALS (NAME, LAYER), "...", Foo, <x>,
       {x} without a comma ({h,cpp} is expanded and each must resolve), $VAR, * globs.
 Citations inside a URL (https://..., github.com/...) are not paths of this repository.
+A comment or doc may also cite a path relative to its own folder that goes up first
+(dot-dot segments, then a name): it must name something inside the repository too.
 Each dangling citation prints "FILE:LINE: cites PATH, which the repository does not
 contain"; the exit status is 1 when any check fails.
 """
@@ -50,6 +52,16 @@ INSTALLED_FOLDER_NAMES = {"node_modules", "__pycache__"}
 # Files that name missing paths on purpose (this check's own test expectations).
 CITING_SKIP_PREFIXES = ("tests/docs/CMakeLists.txt",)
 
+# Files of areas other branches are rewriting now (issue 39) that still cite the
+# workspace's notes outside the repository (the shared DESIGN.md, research notes, test
+# data, cited as relative paths going up): printed, not failed, until
+# those branches land. Remove each line when its file is fixed.
+PENDING_OUTSIDE = {
+    "core/backends/": "core/backends is being restructured in another branch",
+    "core/devices/": "core/devices is being restructured in another branch",
+    "docs/ARCHITECTURE.md": "being edited in another branch",
+}
+
 # Folders with code that may still lack a README, each with why. Keep this short.
 README_EXEMPT = {
     # Written by the issue 39 branches restructuring these layers (targets, quantize);
@@ -64,6 +76,9 @@ PATH_RE = re.compile(
     r"(?:[\w.+\-*$/]|<[\w\- ]+>|\{[\w,.\-]*\})*)")
 URL_TOKEN_RE = re.compile(r"(://|github\.com|www\.|gitlab\.com)")
 BUILD_TREE_RE = re.compile(r"\$\{\w*BINARY_DIR\}/$")
+# A path relative to the citing file's folder that goes up first (dot-dot segments),
+# then names something; a bare chain of dot-dots (a symlink target) is not a citation.
+RELATIVE_RE = re.compile(r"(?:(?<=[\s\"'`(\[])|^)((?:\.\./)+[\w\-][\w.\-/]*)")
 CAPS_SEGMENT_RE = re.compile(r"^[A-Z][A-Z0-9_]+$")
 PLACEHOLDER_SEGMENTS = {"foo", "bar", "baz", "xxx", "x", "y"}
 
@@ -256,9 +271,43 @@ def citations(text):
             yield lineno, path
 
 
-def check_citations(root, files):
-    resolver = Resolver(root, files)
-    dangling = 0
+def comment_lines(path, text):
+    """(line number, comment or doc text) of a file: a .md file whole, else what follows
+    // (C++, JS) or # (Python, shell, CMake) and Python's triple-quoted docstrings. Code
+    is left out: a relative path in a string literal is a run-time path, not a citation."""
+    hash_comments = path.endswith((".py", ".sh", ".cmake", "CMakeLists.txt"))
+    in_doc = False
+    for lineno, line in enumerate(text.splitlines(), 1):
+        if path.endswith(".md"):
+            yield lineno, line
+            continue
+        if path.endswith(".py"):
+            quotes = line.count('"""') + line.count("'''")
+            if in_doc or quotes:
+                yield lineno, line
+            if quotes % 2:
+                in_doc = not in_doc
+            if in_doc or quotes:
+                continue
+        mark = "#" if hash_comments else "//"
+        at = line.find(mark)
+        while at > 0 and mark == "//" and line[at - 1] == ":":  # https://...
+            at = line.find(mark, at + 2)
+        if at >= 0:
+            yield lineno, line[at + len(mark):]
+        elif not hash_comments and line.lstrip().startswith(("*", "/*")):
+            yield lineno, line
+
+
+def outside_citations(path, text):
+    """(line number, path) of every path going up from its folder that a comment or doc cites."""
+    for lineno, line in comment_lines(path, text):
+        for m in RELATIVE_RE.finditer(line):
+            yield lineno, m.group(1).rstrip(".,:;-")
+
+
+def citing_files(root, files):
+    """(path, text) of every file whose comments and docs are checked."""
     for f in files:
         if not (f.endswith(CITING_EXTS) or os.path.basename(f) == "CMakeLists.txt"):
             continue
@@ -266,15 +315,29 @@ def check_citations(root, files):
             continue
         try:
             with open(os.path.join(root, f), encoding="utf-8", errors="replace") as fh:
-                text = fh.read()
+                yield f, fh.read()
         except OSError:
             continue
+
+
+def check_citations(root, files):
+    resolver = Resolver(root, files)
+    findings = []  # (file, line, message, fails)
+    for f, text in citing_files(root, files):
         for lineno, path in citations(text):
-            bad = [p for p in expand_braces(path) if not is_placeholder(p) and not resolver.resolves(p, f)]
-            if bad:
-                print(f"{f}:{lineno}: cites {path}, which the repository does not contain")
-                dangling += 1
-    return dangling == 0
+            if any(not is_placeholder(p) and not resolver.resolves(p, f) for p in expand_braces(path)):
+                findings.append((f, lineno, f"cites {path}, which the repository does not contain", True))
+        for lineno, path in outside_citations(f, text):
+            target = os.path.normpath(os.path.join(os.path.dirname(f), path)).replace(os.sep, "/")
+            if is_placeholder(path) or (not target.startswith("..") and resolver.exists(target)):
+                continue
+            where = "outside the repository" if target.startswith("..") else "which the repository does not contain"
+            pending = [why for prefix, why in PENDING_OUTSIDE.items() if f.startswith(prefix)]
+            message = f"cites {path}, {where}" + (f" (pending: {pending[0]})" if pending else "")
+            findings.append((f, lineno, message, not pending))
+    for f, lineno, message, _ in sorted(findings):
+        print(f"{f}:{lineno}: {message}")
+    return not any(fails for *_, fails in findings)
 
 
 def main():

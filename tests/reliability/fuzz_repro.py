@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Regression tests for the outside mutation campaign's reproducers (issue 13,
-../shared/testdata/fuzz-repro; inputs copied to tests/data/fuzz-repro/, or built
-here when they are symlinks, FIFOs or large generated models).
+"""Regression tests for the outside mutation campaign's reproducers (issue 13; inputs
+in tests/data/fuzz-repro/, whose README.md says where they come from, or built here
+when they are symlinks, FIFOs or large generated models).
 
 Each case runs edgecompile in a fresh copy of its folder and checks the contract
 for a malformed input: exit 1, exactly one line on stderr naming the file and the

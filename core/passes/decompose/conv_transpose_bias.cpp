@@ -1,7 +1,7 @@
 // A ConvTranspose's bias as an Add after it, for the Edge TPU: TFLite's TRANSPOSE_CONV
 // takes a bias only from op version 3, which the Edge TPU compiler's TFLite cannot
-// parse (research/edgetpu.md: "TRANSPOSE_CONV v3/v4" fail the parse and the whole
-// model with it). Float; the Add is calibrated and quantised like any other.
+// parse ("TRANSPOSE_CONV v3/v4" fail the parse and the whole model with it;
+// core/backends/coral/README.md). Float; the Add is calibrated and quantised like any other.
 #include "core/passes/decompose/decompose.h"
 #include "core/passes/op_builder.h"
 
