@@ -62,12 +62,11 @@ PENDING_OUTSIDE = {
     "docs/ARCHITECTURE.md": "being edited in another branch",
 }
 
-# Folders with code that may still lack a README, each with why. Keep this short.
+# Folders with code that may still lack a README, each with why: printed, not failed.
+# Keep this short; remove each line when its README lands.
 README_EXEMPT = {
-    # Written by the issue 39 branches restructuring these layers (targets, quantize);
-    # remove each line when its README lands.
-    "core/backends",
-    "core/quantize",
+    "core/backends": "its README belongs to the branch restructuring core/backends",
+    "core/quantize": "its README belongs to the branch restructuring core/quantize",
 }
 
 PATH_RE = re.compile(
@@ -117,10 +116,11 @@ def check_readmes(files):
         d = os.path.dirname(f)
         if f.endswith(SOURCE_EXTS) and d.split("/")[0] in README_ROOTS and not is_data(f):
             code_dirs.add(d)
-    missing = sorted(d for d in code_dirs if d + "/README.md" not in fileset and d not in README_EXEMPT)
+    missing = sorted(d for d in code_dirs if d + "/README.md" not in fileset)
     for d in missing:
-        print(f"{d}/: holds code but has no README.md (what lives there, what it may use)")
-    return not missing
+        note = f" (pending: {README_EXEMPT[d]})" if d in README_EXEMPT else ""
+        print(f"{d}/: holds code but has no README.md (what lives there, what it may use){note}")
+    return all(d in README_EXEMPT for d in missing)
 
 
 # --- CMake: targets and generated files -------------------------------------------------
