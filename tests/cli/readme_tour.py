@@ -8,6 +8,8 @@ import os
 import re
 import subprocess
 import sys
+import atexit
+import shutil
 import tempfile
 
 
@@ -42,6 +44,7 @@ def main():
     if len(commands) < 10:
         sys.exit(f"FAIL: found only {len(commands)} commands in the README's tour")
     work = tempfile.mkdtemp(prefix="ec_tour_")
+    atexit.register(shutil.rmtree, work, True)  # no scratch left in /tmp
     os.makedirs(os.path.join(work, "build"))
     os.symlink(build, os.path.join(work, "build", "release"))
     # Variables (B=..., M=...) carry over: every command runs in one shell, stopping at the first failure.

@@ -8,6 +8,8 @@ import os
 import re
 import subprocess
 import sys
+import atexit
+import shutil
 import tempfile
 
 import numpy as np
@@ -18,6 +20,7 @@ def main():
         sys.exit(__doc__)
     exe, model = sys.argv[1], sys.argv[2]
     d = tempfile.mkdtemp(prefix="ec_usage_")
+    atexit.register(shutil.rmtree, d, True)  # no scratch left in /tmp
     wrong = os.path.join(d, "wrong.npy")
     np.save(wrong, np.zeros((1, 3, 8, 8), np.float32))
     cases = [  # (label, args, exit code, regex of the one stderr line)

@@ -21,6 +21,8 @@ import os
 import struct
 import subprocess
 import sys
+import atexit
+import shutil
 import tempfile
 
 import numpy as np
@@ -38,6 +40,7 @@ def load_protos(proto_dir):
     if pb is not None:
         return pb
     out = tempfile.mkdtemp(prefix="ec-savedmodel-pb2-")
+    atexit.register(shutil.rmtree, out, True)  # no scratch left in /tmp
     files = sorted(glob.glob(os.path.join(proto_dir, "ec_tf", "*.proto")))
     subprocess.run(["protoc", f"--python_out={out}", f"-I{proto_dir}"] + files, check=True)
     sys.path.insert(0, out)

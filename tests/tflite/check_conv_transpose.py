@@ -10,6 +10,8 @@ k 2 stride 2 padding 0 (VALID), with and without bias.
 usage: check_conv_transpose.py EDGECOMPILE INTERPRETER_DIR"""
 import os
 import sys
+import atexit
+import shutil
 import tempfile
 
 import numpy as np
@@ -36,6 +38,7 @@ def main():
     with torch.no_grad():
         ref = model(x).numpy()
     work = tempfile.mkdtemp(prefix="tflite_conv_transpose_")
+    atexit.register(shutil.rmtree, work, True)  # no scratch left in /tmp
     onnx = os.path.join(work, "conv_transpose.onnx")
     torch.onnx.export(model, x, onnx, input_names=["input"], output_names=["output"], opset_version=13)
     out = os.path.join(work, "conv_transpose.tflite")

@@ -14,6 +14,8 @@ I/O form (QUANTIZE/DEQUANTIZE kept) is checked to load and run too."""
 import json
 import os
 import sys
+import atexit
+import shutil
 import tempfile
 
 import numpy as np
@@ -33,6 +35,7 @@ def main():
     import torch  # noqa: E402
     failures = []
     work = tempfile.mkdtemp(prefix="tflite_convert_")
+    atexit.register(shutil.rmtree, work, True)  # no scratch left in /tmp
     for name in FLOAT:
         onnx = os.path.join(models, name + ".onnx")
         out = os.path.join(work, name + ".tflite")

@@ -15,6 +15,8 @@ import os
 import re
 import subprocess
 import sys
+import atexit
+import shutil
 import tempfile
 
 import numpy as np
@@ -92,6 +94,7 @@ def main():
 
     script = tu.interpreter_or_skip(idir)
     work = tempfile.mkdtemp(prefix="tflite_edgetpu_")
+    atexit.register(shutil.rmtree, work, True)  # no scratch left in /tmp
     exact = {}  # mode -> [exact, total]
     for model in sorted(expected):
         path = os.path.join(data, model + ".tflite")

@@ -24,6 +24,7 @@ import os
 import shutil
 import subprocess
 import sys
+import atexit
 import tempfile
 import time
 from collections import Counter
@@ -299,6 +300,8 @@ def main():
         sys.exit(tu.SKIP)
     t0 = time.time()
     root = a.keep or tempfile.mkdtemp(prefix="tflite_node_cases_")
+    if not a.keep:
+        atexit.register(shutil.rmtree, root, True)  # no scratch left in /tmp
     os.makedirs(root, exist_ok=True)
     cases = sorted(c for c in os.listdir(a.node_dir)
                    if a.only in c and os.path.exists(os.path.join(a.node_dir, c, "model.onnx")))

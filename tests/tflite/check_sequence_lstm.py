@@ -15,6 +15,8 @@ Checked: the file holds the expected TFLite op, the real TFLite interpreter
 usage: check_sequence_lstm.py EDGECOMPILE INTERPRETER_DIR"""
 import os
 import sys
+import atexit
+import shutil
 import tempfile
 
 import numpy as np
@@ -108,6 +110,7 @@ def main():
         sys.exit(tu.SKIP)
     rng = np.random.default_rng(0)
     work = tempfile.mkdtemp(prefix="tflite_sequence_lstm_")
+    atexit.register(shutil.rmtree, work, True)  # no scratch left in /tmp
     failures = []
     for name, direction, layout, H, T, Bn, I, outs, peep, want in CASES:
         model = os.path.join(work, name + ".onnx")
