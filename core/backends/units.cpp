@@ -5,6 +5,8 @@
 #include <map>
 #include <set>
 
+#include "core/passes/pass_registry.h"
+
 namespace ec::backends {
 
 bool is_depthwise(const ir::Graph& graph, const ir::Operation& op) {
@@ -196,43 +198,6 @@ std::vector<std::vector<std::size_t>> group_units(const ir::Graph& graph) {
   return units;
 }
 
-void pin_batch(ir::Graph& graph) {
-  std::set<std::string> batch_dims;
-  for (const auto& in : graph.inputs)
-    if (const auto* t = graph.find_tensor(in); t && t->shape.rank() > 0 && !t->shape.dims[0].is_static() &&
-                                                !t->shape.dims[0].symbol.empty())
-      batch_dims.insert(t->shape.dims[0].symbol);
-  if (batch_dims.empty()) return;
-  std::vector<std::string> names;
-  for (const auto& op : graph.ops) {
-    names.insert(names.end(), op.inputs.begin(), op.inputs.end());
-    names.insert(names.end(), op.outputs.begin(), op.outputs.end());
-  }
-  names.insert(names.end(), graph.inputs.begin(), graph.inputs.end());
-  for (const auto& n : names)
-    if (auto* t = n.empty() ? nullptr : graph.find_tensor(n))
-      for (auto& d : t->shape.dims)
-        if (!d.is_static() && !d.symbol.empty()) {
-          // "batch" -> 1; a monomial of the shape inference such as "4*batch" -> 4
-          std::int64_t v = 1;
-          bool ok = true;
-          std::size_t start = 0;
-          while (ok && start <= d.symbol.size()) {
-            const auto end = std::min(d.symbol.find('*', start), d.symbol.size());
-            const std::string f = d.symbol.substr(start, end - start);
-            if (!batch_dims.count(f)) {
-              try {
-                std::size_t used = 0;
-                v *= std::stoll(f, &used);
-                ok = used == f.size();
-              } catch (...) {
-                ok = false;
-              }
-            }
-            start = end + 1;
-          }
-          if (ok) d = ir::Dim::fixed(v);
-        }
-}
+void pin_batch(ir::Graph& graph) { passes::pin_batch(graph); }
 
 }  // namespace ec::backends

@@ -9,7 +9,7 @@
 namespace ec::passes {
 namespace {
 
-const std::array<PassEntry, 11> kPasses{{
+const std::array<PassEntry, 12> kPasses{{
     {"Cleanup", "Remove Identity, Dropout, same-type Cast and no-op or chained Reshape",
      &make_cleanup_pass},
     {"ConstantFolding",
@@ -39,6 +39,7 @@ const std::array<PassEntry, 11> kPasses{{
      "Rewrite ops TFLite has only in float into ops it has in int8 (LSTM/GRU unrolled, 3-D convolution as a 2-D one "
      "over frames), for fully quantised targets (the Edge TPU)",
      &make_legalise_tflite_int8_pass},
+    {"PinBatch", "Fix the inputs' symbolic batch dim to 1 (for targets that run fixed shapes)", &make_pin_batch_pass},
 }};
 
 // Probe: y = op(x = 1, w = -1) with fused RELU must give 0.

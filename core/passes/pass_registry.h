@@ -53,5 +53,9 @@ std::unique_ptr<Pass> make_fuse_layer_norm_pass();
 std::unique_ptr<Pass> make_fuse_gelu_pass();
 std::unique_ptr<Pass> make_legalise_tflite_pass();
 std::unique_ptr<Pass> make_legalise_tflite_int8_pass();
+std::unique_ptr<Pass> make_pin_batch_pass();
+/// The inputs' symbolic batch (leading) dim, and every dim derived from it, fixed to 1
+/// (PinBatch); returns how many dims it fixed.
+std::size_t pin_batch(ir::Graph& graph);
 
 }  // namespace ec::passes

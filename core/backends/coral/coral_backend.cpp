@@ -79,6 +79,9 @@ std::unique_ptr<runtime::targets::TargetSession> CoralBackend::open_session(cons
 std::vector<std::string> CoralBackend::pipeline() const {
   auto p = Backend::pipeline();
   std::erase(p, std::string("FuseLayerNorm"));
+  // the Edge TPU runs batch 1: the rewrites below that need static shapes (1-D ops as 2-D,
+  // 3-D convolutions over frames) then apply to models exported with a dynamic batch too
+  p.insert(p.begin(), "PinBatch");
   // ops without a TFLite builtin become ops with one before quantisation, so they are
   // calibrated and can map (an unrolled GRU's FULLY_CONNECTED, LOGISTIC, TANH, MUL, ADD)
   // float-only TFLite ops (sequence LSTM, CONV_3D) first become ops TFLite has in int8

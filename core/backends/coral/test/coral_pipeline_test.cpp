@@ -7,6 +7,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <unistd.h>
+
 #include "core/backends/backend_registry.h"
 #include "core/backends/coral/coral_backend.h"
 #include "core/errors.h"
@@ -42,6 +44,7 @@ TEST(CoralPipeline, NamesItsOwnPasses) {
   EXPECT_EQ(cpu.backend->pipeline(), passes::default_pipeline());
   const auto p = coral.pipeline();
   for (const auto& name : p) EXPECT_NE(passes::find_pass(name), nullptr) << name;
+  EXPECT_EQ(p.front(), "PinBatch");  // the Edge TPU runs batch 1: static shapes for the rewrites
   EXPECT_EQ(std::count(p.begin(), p.end(), "FuseLayerNorm"), 0);
   EXPECT_GT(std::count(p.begin(), p.end(), "OpFusion"), 0);
 
@@ -89,6 +92,32 @@ TEST(CoralPipeline, QuantiserHonoursTheTargetsConstraints) {
   EXPECT_EQ(count_type(run.graph, "LayerNormalization"), 0);
   EXPECT_EQ(run.strategy, "ptq");
   EXPECT_EQ(run.report.quantize, "ptq");
+}
+
+// A 1-D convolution exported with a dynamic batch (an audio model): the pipeline pins the
+// batch first, so the conv becomes its 2-D form before quantisation and the file is written
+// (it was refused as "Conv (layout NCHW; NHWC expected after legalisation)").
+TEST(CoralPipeline, DynamicBatchOneDConvolutionCompiles) {
+  const ir::Graph g = ir::parse(R"(graph "audio" version 1 {
+  input %x : f32[batch,2,16]
+  const %w : f32[4,2,3] = hex"0000803f000000bf0000803f000000bf0000803f000000bf0000803f000000bf0000803f000000bf0000803f000000bf0000803f000000bf0000803f000000bf0000803f000000bf0000803f000000bf0000803f000000bf0000803f000000bf"
+  %c = Conv(%x, %w) {kernel_shape = [3], pads = [1,1], strides = [2]} : f32[batch,4,8]
+  %y = Relu(%c) : f32[batch,4,8]
+  output %y
+})");
+  const auto dir = std::filesystem::temp_directory_path() / ("ec_coral_1d_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  report::CompileRequest r;
+  r.model = "audio.eir";
+  r.target = "coral";
+  r.quantize = "ptq";
+  r.samples = quantize::random_samples(g, 2, 1);
+  r.output_path = (dir / "audio.tflite").string();
+  const auto run = report::compile_model(g, r);
+  EXPECT_TRUE(std::filesystem::is_regular_file(r.output_path)) << report::to_text(run.report);
+  EXPECT_EQ(run.report.result.partition.ops_on_target(), static_cast<int>(run.report.result.partition.rows.size()))
+      << report::to_text(run.report);
+  std::filesystem::remove_all(dir);
 }
 
 TEST(CoralPipeline, PerTensorTargetsGetPerTensorWeights) {
