@@ -45,7 +45,8 @@ CITING_EXTS = (".md", ".h", ".cpp", ".py", ".cmake", ".sh", ".js")
 # Folders whose files are data, not code or docs: neither checked for a README nor read
 # for citations (model files, fuzz inputs, golden outputs, recorded logs).
 DATA_FOLDER_NAMES = {"data", "regressions", "dict", "golden"}
-# Trees planted for a check's own test: they break the rules on purpose.
+# Trees planted for a check's own test: they break the rules on purpose (planted/,
+# planted_names/, ...: every folder whose name starts so).
 PLANTED_FOLDER_NAME = "planted"
 # Folders a tool fills outside git (npm ci: bench/ort/node_modules/onnxruntime-node).
 INSTALLED_FOLDER_NAMES = {"node_modules", "__pycache__"}
@@ -104,7 +105,7 @@ def list_files(root, use_git):
 
 def is_data(path):
     parts = path.split("/")[:-1]
-    return any(p in DATA_FOLDER_NAMES or p == PLANTED_FOLDER_NAME for p in parts)
+    return any(p in DATA_FOLDER_NAMES or p.startswith(PLANTED_FOLDER_NAME) for p in parts)
 
 
 # --- READMEs ---------------------------------------------------------------------------
@@ -247,7 +248,11 @@ class Resolver:
         folder = os.path.dirname(citing)
         # Beside the citing file, or in the planted tree beside it (a check's own test
         # expectations name the files of its planted tree: tests/layering/CMakeLists.txt).
-        candidates = [path] + ([folder + "/" + path, folder + "/" + PLANTED_FOLDER_NAME + "/" + path] if folder else [])
+        candidates = [path]
+        if folder:
+            candidates.append(folder + "/" + path)
+            candidates += [d + "/" + path for d in self.dirs
+                           if os.path.dirname(d) == folder and os.path.basename(d).startswith(PLANTED_FOLDER_NAME)]
         if any(self.exists(c) for c in candidates):
             return True
         base, parent = os.path.basename(path.rstrip("/")), os.path.dirname(path.rstrip("/"))
