@@ -308,19 +308,22 @@ fallback, artefact and estimate, exactly as the CLI and the workbench do it.
 
 Args:
     model: a path (any format ec.load reads) or a Model.
-    target: "coral", "metal", "cpu" or "auto" (the attached device's backend, else
-        the backend writing the `output` file type, else cpu).
-    quantize: "ptq", "qat", "dynamic", "weights-int8" (metal) or "none"; None = the
-        target's default (ptq for a float model on coral, else none).
+    target: a backend's name (`edgecompile compile --help` lists this build's) or
+        "auto" (the attached device's backend, else the backend writing the `output`
+        file type, else cpu).
+    quantize: "ptq", "qat", "dynamic", a mode of the target's own ("weights-int8" for
+        Core ML) or "none"; None = the target's default (ptq for a float model on a
+        target that needs 8-bit tensors, else none).
     calibration_data: calibration samples for ptq: a .npy path (N samples on axis 0),
         a directory of NAME.npy, one ndarray of shape (N, ...) for a single-input
         model, or {input name: ndarray}. Arrays must have the input's dtype.
     num_calibration_samples: use at most this many samples (default 100).
     calibration_percentile: activation range percentile (100 = min/max).
     num_segments: Edge TPU segments allowed (default 1).
-    output: write the artefact here (.tflite for coral, .mlpackage for metal);
+    output: write the artefact here (the target's file type: .tflite, .mlpackage, ...);
         None = partition and estimate only.
-    precision, compute_units, deployment_target: metal only (see `edgecompile compile --help`).
+    precision, compute_units, deployment_target: for the targets that take them (see
+        `edgecompile compile --help`).
 
 Returns:
     CompileResult: output_path, backend, ops_on_target, ops_fallback, partition, ops,
@@ -338,8 +341,9 @@ constexpr const char* kSessionDoc =
         y = s.run({"input": x})            # {name: ndarray}, dtypes kept
         stats = s.benchmark(iterations=100)
 
-`target` is "cpu" (any model) or "coral" (an *_edgetpu.tflite through libedgetpu); a
-target that is not available raises BackendError with the reason. The GIL is
+`target` is "cpu" (any model) or a target whose backend runs its artefacts on a device
+(an *_edgetpu.tflite through libedgetpu on an Edge TPU); a target that is not
+available raises BackendError with the reason. The GIL is
 released while the session works, so sessions in different threads run in parallel.)";
 
 }  // namespace
@@ -661,7 +665,7 @@ Returns:
         }();
         return from_json(flows::to_json(list));
       },
-      "Every device edgecompile knows (host CPU, Coral USB/PCIe, backends' virtual devices, "
+      "Every device edgecompile knows (host CPU, the accelerators each backend discovers, backends' virtual devices, "
       "devices.json) with its "
       "availability: the dict `edgecompile devices --json` prints.");
 
