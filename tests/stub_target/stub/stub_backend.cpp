@@ -1,4 +1,4 @@
-#include "tests/stub_target/stub_backend.h"
+#include "tests/stub_target/stub/stub_backend.h"
 
 #include <cstdlib>
 #include <filesystem>
