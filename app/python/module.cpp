@@ -308,9 +308,8 @@ fallback, artefact and estimate, exactly as the CLI and the workbench do it.
 
 Args:
     model: a path (any format ec.load reads) or a Model.
-    target: a backend's name (`edgecompile compile --help` lists this build's) or
-        "auto" (the attached device's backend, else the backend writing the `output`
-        file type, else cpu).
+    target: a backend of this build ({targets}) or "auto" (the attached device's
+        backend, else the backend writing the `output` file type, else cpu).
     quantize: "ptq", "qat", "dynamic", a mode of the target's own ("weights-int8" for
         Core ML) or "none"; None = the target's default (ptq for a float model on a
         target that needs 8-bit tensors, else none).
@@ -333,6 +332,19 @@ Raises:
     UsageError (unknown target or strategy), InputError (calibration data that does
     not fit), FrontendError (a model file refused), QuantizationError, BackendError.
     Ctrl-C raises KeyboardInterrupt; nothing half-written is left.)";
+
+// kCompileDoc with {targets} replaced by the backend table's names (a new target needs
+// no line here); kept for the module's lifetime, as pybind11 keeps the pointer.
+const std::string& compile_doc() {
+  static const std::string doc = [] {
+    std::string names;
+    for (const auto& e : backends::backend_table()) names += (names.empty() ? "\"" : ", \"") + std::string(e.name) + "\"";
+    std::string d = kCompileDoc;
+    d.replace(d.find("{targets}"), 9, names);
+    return d;
+  }();
+  return doc;
+}
 
 constexpr const char* kSessionDoc =
     R"(Runs a model: the CPU runtime of `edgecompile run`, or a target's runtime.
@@ -570,7 +582,7 @@ Returns:
         py::arg("num_calibration_samples") = 100, py::arg("calibration_percentile") = 100.0,
         py::arg("num_segments") = 1, py::arg("output") = py::none(),
         py::arg("precision") = py::none(), py::arg("compute_units") = py::none(),
-        py::arg("deployment_target") = py::none(), kCompileDoc);
+        py::arg("deployment_target") = py::none(), compile_doc().c_str());
 
   py::class_<runtime::Stats>(
       m, "Stats", "A benchmark's statistics (the record `edgecompile bench --json` prints), in ms.")
