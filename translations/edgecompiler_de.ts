@@ -361,6 +361,18 @@
         <source>QUANTIZE reads %1 tensor &apos;%2&apos;: float -&gt; 8-bit conversion runs on the CPU (a leading QUANTIZE does not split the model)</source>
         <translation>QUANTIZE liest den %1-Tensor &apos;%2&apos;: die Umwandlung float -&gt; 8 Bit läuft auf der CPU (ein führendes QUANTIZE teilt das Modell nicht)</translation>
     </message>
+    <message>
+        <source>Coral Edge TPU</source>
+        <translation>Coral Edge TPU</translation>
+    </message>
+    <message>
+        <source>Apple silicon (Core ML .mlpackage)</source>
+        <translation>Apple Silicon (Core ML .mlpackage)</translation>
+    </message>
+    <message>
+        <source>CPU (reference)</source>
+        <translation>CPU (Referenz)</translation>
+    </message>
 </context>
 <context>
     <name>ec::widgets::BenchmarkPanel</name>
@@ -2909,14 +2921,6 @@ Unterstützt: %1</translation>
         <translation>Für Ziel kompilieren</translation>
     </message>
     <message>
-        <source>Coral Edge TPU</source>
-        <translation>Coral Edge TPU</translation>
-    </message>
-    <message>
-        <source>CPU (reference)</source>
-        <translation>CPU (Referenz)</translation>
-    </message>
-    <message>
         <source>&amp;Target:</source>
         <translation>&amp;Ziel:</translation>
     </message>
@@ -3063,10 +3067,6 @@ Unterstützt: %1</translation>
     <message>
         <source>GPU</source>
         <translation>GPU</translation>
-    </message>
-    <message>
-        <source>Apple silicon (Core ML .mlpackage)</source>
-        <translation>Apple Silicon (Core ML .mlpackage)</translation>
     </message>
     <message>
         <source>None (the model is already quantised, or Core ML float)</source>
@@ -3389,10 +3389,6 @@ Geben Sie sie als NAME=1,3,224,224 ein (mehrere durch Leerzeichen getrennt):</tr
         <translation>edgecompiler-workbench: keine Anzeige (DISPLAY und WAYLAND_DISPLAY sind nicht gesetzt): unter xvfb-run -a starten, für --screenshot QT_QPA_PLATFORM=offscreen setzen oder die CLI verwenden (edgecompile inspect MODEL).</translation>
     </message>
     <message>
-        <source>Compile MODEL for &lt;target&gt; (coral, cpu) once it is open (after the passes of --optimize if given) and show the partition.</source>
-        <translation>MODEL für &lt;target&gt; (coral, cpu) kompilieren, sobald es geöffnet ist (nach den Passes von --optimize, falls angegeben), und die Partition zeigen.</translation>
-    </message>
-    <message>
         <source>An input&apos;s shape where the model does not record it (TorchScript): NAME=1,3,224,224; repeat per input.</source>
         <translation>Die Form einer Eingabe, wo das Modell sie nicht enthält (TorchScript): NAME=1,3,224,224; je Eingabe wiederholen.</translation>
     </message>
@@ -3423,6 +3419,10 @@ Geben Sie sie als NAME=1,3,224,224 ein (mehrere durch Leerzeichen getrennt):</tr
     <message>
         <source>--bench takes a number of runs, e.g. --bench 50.</source>
         <translation>--bench erwartet eine Anzahl Läufe, z. B. --bench 50.</translation>
+    </message>
+    <message>
+        <source>Compile MODEL for &lt;target&gt; (%1) once it is open (after the passes of --optimize if given) and show the partition.</source>
+        <translation>MODEL für &lt;target&gt; (%1) kompilieren, sobald es geöffnet ist (nach den Passes von --optimize, falls angegeben), und die Partition zeigen.</translation>
     </message>
 </context>
 </TS>

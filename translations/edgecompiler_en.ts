@@ -361,6 +361,18 @@
         <source>QUANTIZE reads %1 tensor &apos;%2&apos;: float -&gt; 8-bit conversion runs on the CPU (a leading QUANTIZE does not split the model)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Coral Edge TPU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Apple silicon (Core ML .mlpackage)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CPU (reference)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ec::widgets::BenchmarkPanel</name>
@@ -2903,14 +2915,6 @@ Supported: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Coral Edge TPU</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>CPU (reference)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>&amp;Target:</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3056,10 +3060,6 @@ Supported: %1</source>
     </message>
     <message>
         <source>GPU</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Apple silicon (Core ML .mlpackage)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3380,10 +3380,6 @@ Enter them as NAME=1,3,224,224 (several separated by spaces):</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Compile MODEL for &lt;target&gt; (coral, cpu) once it is open (after the passes of --optimize if given) and show the partition.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>An input&apos;s shape where the model does not record it (TorchScript): NAME=1,3,224,224; repeat per input.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3413,6 +3409,10 @@ Enter them as NAME=1,3,224,224 (several separated by spaces):</source>
     </message>
     <message>
         <source>--bench takes a number of runs, e.g. --bench 50.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compile MODEL for &lt;target&gt; (%1) once it is open (after the passes of --optimize if given) and show the partition.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -17,7 +17,9 @@ struct Entry {
 };
 
 // Every message the core sends that the workbench shows. Statistics: "pass.<Pass>.<key>"
-// with the value; placement reasons: "coral.*" (core/backends/coral).
+// with the value; placement reasons: "coral.*" (core/backends/coral); targets' names.
+// A translation table: the one C++ file outside core/backends/<name>/ that names targets
+// (their message ids and texts; tests/layering/CMakeLists.txt exempts it, for this reason).
 constexpr Entry kEntries[] = {
     // Pass statistics (core/passes): one count each.
     {"pass.Cleanup.identity_removed", QT_TRANSLATE_N_NOOP("CoreMessages", "%n Identity removed"), true, false},
@@ -97,6 +99,11 @@ constexpr Entry kEntries[] = {
     {"coral.rule.transpose_rank", QT_TRANSLATE_NOOP("CoreMessages", "a %1-D TRANSPOSE is not supported (#274); use at most 4-D"), false, false},
     {"coral.rule.clip_bounds", QT_TRANSLATE_NOOP("CoreMessages", "Clip with bounds other than [0, 6], [-1, 1] or [0, inf) has no TFLite op the Edge TPU maps (RELU6, RELU_N1_TO_1, RELU)"), false, false},
     {"coral.rule.quantize_float", QT_TRANSLATE_NOOP("CoreMessages", "QUANTIZE reads %1 tensor '%2': float -> 8-bit conversion runs on the CPU (a leading QUANTIZE does not split the model)"), false, false},
+    // Targets by their short name ("target.<backend>"; the Compile dialog): a backend
+    // without one shows the summary it registers.
+    {"target.coral", QT_TRANSLATE_NOOP("CoreMessages", "Coral Edge TPU"), false, false},
+    {"target.metal", QT_TRANSLATE_NOOP("CoreMessages", "Apple silicon (Core ML .mlpackage)"), false, false},
+    {"target.cpu", QT_TRANSLATE_NOOP("CoreMessages", "CPU (reference)"), false, false},
 };
 
 const Entry* find(const std::string& id) {

@@ -308,19 +308,21 @@ fallback, artefact and estimate, exactly as the CLI and the workbench do it.
 
 Args:
     model: a path (any format ec.load reads) or a Model.
-    target: "coral", "metal", "cpu" or "auto" (the attached device's backend, else
-        the backend writing the `output` file type, else cpu).
-    quantize: "ptq", "qat", "dynamic", "weights-int8" (metal) or "none"; None = the
-        target's default (ptq for a float model on coral, else none).
+    target: a backend of this build ({targets}) or "auto" (the attached device's
+        backend, else the backend writing the `output` file type, else cpu).
+    quantize: "ptq", "qat", "dynamic", a mode of the target's own ("weights-int8" for
+        Core ML) or "none"; None = the target's default (ptq for a float model on a
+        target that needs 8-bit tensors, else none).
     calibration_data: calibration samples for ptq: a .npy path (N samples on axis 0),
         a directory of NAME.npy, one ndarray of shape (N, ...) for a single-input
         model, or {input name: ndarray}. Arrays must have the input's dtype.
     num_calibration_samples: use at most this many samples (default 100).
     calibration_percentile: activation range percentile (100 = min/max).
     num_segments: Edge TPU segments allowed (default 1).
-    output: write the artefact here (.tflite for coral, .mlpackage for metal);
+    output: write the artefact here (the target's file type: .tflite, .mlpackage, ...);
         None = partition and estimate only.
-    precision, compute_units, deployment_target: metal only (see `edgecompile compile --help`).
+    precision, compute_units, deployment_target: for the targets that take them (see
+        `edgecompile compile --help`).
 
 Returns:
     CompileResult: output_path, backend, ops_on_target, ops_fallback, partition, ops,
@@ -331,6 +333,19 @@ Raises:
     not fit), FrontendError (a model file refused), QuantizationError, BackendError.
     Ctrl-C raises KeyboardInterrupt; nothing half-written is left.)";
 
+// kCompileDoc with {targets} replaced by the backend table's names (a new target needs
+// no line here); kept for the module's lifetime, as pybind11 keeps the pointer.
+const std::string& compile_doc() {
+  static const std::string doc = [] {
+    std::string names;
+    for (const auto& e : backends::backend_table()) names += (names.empty() ? "\"" : ", \"") + std::string(e.name) + "\"";
+    std::string d = kCompileDoc;
+    d.replace(d.find("{targets}"), 9, names);
+    return d;
+  }();
+  return doc;
+}
+
 constexpr const char* kSessionDoc =
     R"(Runs a model: the CPU runtime of `edgecompile run`, or a target's runtime.
 
@@ -338,8 +353,9 @@ constexpr const char* kSessionDoc =
         y = s.run({"input": x})            # {name: ndarray}, dtypes kept
         stats = s.benchmark(iterations=100)
 
-`target` is "cpu" (any model) or "coral" (an *_edgetpu.tflite through libedgetpu); a
-target that is not available raises BackendError with the reason. The GIL is
+`target` is "cpu" (any model) or a target whose backend runs its artefacts on a device
+(an *_edgetpu.tflite through libedgetpu on an Edge TPU); a target that is not
+available raises BackendError with the reason. The GIL is
 released while the session works, so sessions in different threads run in parallel.)";
 
 }  // namespace
@@ -566,7 +582,7 @@ Returns:
         py::arg("num_calibration_samples") = 100, py::arg("calibration_percentile") = 100.0,
         py::arg("num_segments") = 1, py::arg("output") = py::none(),
         py::arg("precision") = py::none(), py::arg("compute_units") = py::none(),
-        py::arg("deployment_target") = py::none(), kCompileDoc);
+        py::arg("deployment_target") = py::none(), compile_doc().c_str());
 
   py::class_<runtime::Stats>(
       m, "Stats", "A benchmark's statistics (the record `edgecompile bench --json` prints), in ms.")
@@ -661,7 +677,7 @@ Returns:
         }();
         return from_json(flows::to_json(list));
       },
-      "Every device edgecompile knows (host CPU, Coral USB/PCIe, backends' virtual devices, "
+      "Every device edgecompile knows (host CPU, the accelerators each backend discovers, backends' virtual devices, "
       "devices.json) with its "
       "availability: the dict `edgecompile devices --json` prints.");
 

@@ -1,5 +1,8 @@
 #include "app/workbench/CompileRunner.h"
 
+#include <algorithm>
+#include <utility>
+
 #include <exception>
 
 #include <spdlog/spdlog.h>
@@ -47,17 +50,22 @@ void CompileRunner::run(const CompileJob& job) {
     ec::report::CompileRequest request;
     request.model = job.modelName.toStdString();
     request.target = job.target.toStdString();
-    const bool metalWeights = job.quantize == QLatin1String("weights-int8");
-    request.quantize = metalWeights ? std::string("none") : job.quantize.toStdString();
-    if (metalWeights) request.quantize_label = "weights-int8";
     request.num_segments = job.numSegments;
     const auto resolved = ec::backends::resolve_backend(request.target);
-    if (resolved.backend->name() == "metal") {
-      request.options = {{"precision", job.precision.toStdString()},
-                         {"compute_units", job.computeUnits.toStdString()},
-                         {"deployment_target", job.deploymentTarget.toStdString()},
-                         {"weights", metalWeights ? "int8" : "none"}};
+    // What the target takes of its own (Capabilities): --quantize modes, options.
+    const auto caps = resolved.backend->capabilities();
+    auto has = [](const std::vector<std::string>& v, const std::string& x) { return std::find(v.begin(), v.end(), x) != v.end(); };
+    const std::string quantize = job.quantize.toStdString();
+    const bool ownMode = has(caps.quantize_modes, quantize);  // the quantiser does not run
+    request.quantize = ownMode ? std::string("none") : quantize;
+    if (ownMode) {
+      request.quantize_label = quantize;
+      request.options["quantize"] = quantize;
     }
+    for (const auto& [key, value] : {std::pair<std::string, QString>{"precision", job.precision},
+                                     {"compute_units", job.computeUnits},
+                                     {"deployment_target", job.deploymentTarget}})
+      if (has(caps.options, key)) request.options[key] = value.toStdString();
     const std::string strategy = ec::report::resolve_strategy(request, *job.graph, *resolved.backend);
     if (strategy == "ptq" && !ec::report::is_quantised(*job.graph)) {
       emit progress(id, QStringLiteral("calibrate"), 0, 1);

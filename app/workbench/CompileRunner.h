@@ -30,13 +30,13 @@ struct CompileJob {
   quint64 id = 0;
   ec::ir::FrozenGraph graph;  // the graph to compile (the views keep it)
   QString modelName;          // for the report
-  QString target = QStringLiteral("coral");    // a backend_registry target
-  QString quantize = QStringLiteral("ptq");    // "ptq", "none" or (metal) "weights-int8"
+  QString target = QStringLiteral("auto");     // a backend_registry target, or "auto"
+  QString quantize = QStringLiteral("ptq");    // "ptq", "none" or a mode of the target's own ("weights-int8")
   QString calibrationFile;    // .npy file or folder of NAME.npy; "" = fixed-seed random samples
   int calibrationSamples = 32;
   quint64 seed = 0;
   int numSegments = 1;
-  // metal (Core ML) only
+  // for the targets that take them (Capabilities::options)
   QString precision = QStringLiteral("fp16");       // "fp16" or "fp32"
   QString computeUnits = QStringLiteral("all");     // all, cpu_and_ne, cpu_and_gpu, cpu_only
   QString deploymentTarget = QStringLiteral("macOS13");

@@ -64,8 +64,9 @@ class DeviceDiscovery;
 class CompareSession;
 struct CompareJob;
 
-/// Metal (Core ML) options of a compile: precision, compute units, deployment target.
-struct MetalChoice {
+/// A target's own options of a compile (the targets whose Capabilities::options take
+/// them): precision, compute units, deployment target.
+struct TargetOptions {
   QString precision = QStringLiteral("fp16");
   QString computeUnits = QStringLiteral("all");
   QString deploymentTarget = QStringLiteral("macOS13");
@@ -136,11 +137,11 @@ class MainWindow : public QMainWindow {
   /// `quantize` "ptq" (random calibration), "none", or empty: none for an
   /// already quantised model, else ptq. The Partition and Backend Timeline panels
   /// show the report (MainWindowCompile.cpp).
-  void compileFor(const QString& target, const QString& quantize = {}, const MetalChoice& metal = {});
+  void compileFor(const QString& target, const QString& quantize = {}, const TargetOptions& options = {});
   /// Same, with calibration data (.npy file or folder; "" = random samples), the
   /// samples to use and the Edge TPU segments allowed (Compile for Target's dialog).
   void compileWith(const QString& target, const QString& quantize, const QString& calibrationFile,
-                   int calibrationSamples, int numSegments, const MetalChoice& metal = {});
+                   int calibrationSamples, int numSegments, const TargetOptions& options = {});
   /// Compares the model shown with the model at `path` on a worker thread (Model ›
   /// Compare With…); the Compare dock shows both side by side (MainWindowCompare.cpp).
   void compareWith(const QString& path);

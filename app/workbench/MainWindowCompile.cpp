@@ -5,6 +5,7 @@
 // panel and the Backend Timeline panel (docks tabbed beside Passes and
 // Quantisation) show it; the graph is coloured TPU / CPU / after the first
 // unsupported op, and one selection is shared by the graph and the panels.
+#include <algorithm>
 #include <map>
 #include <unordered_map>
 
@@ -28,6 +29,7 @@
 #include "app/workbench/CompileRunner.h"
 #include "app/workbench/MainWindow.h"
 #include "core/backends/backend_registry.h"
+#include "widgets/CoreMessages.h"
 #include "core/report/compile_flow.h"
 #include "widgets/PropertiesPanel.h"
 #include "widgets/GraphView.h"
@@ -93,7 +95,9 @@ void MainWindow::createCompilePanels() {
             partitionDock_->raise();
             resizeDocks({partitionDock_}, {320}, Qt::Vertical);
             const auto& p = outcome->report->result.partition;
-            if (outcome->report->backend == "metal") {
+            // a target predicting compute units per op (PartitionRow::unit) says where they run
+            const bool perUnit = std::any_of(p.rows.begin(), p.rows.end(), [](const auto& r) { return !r.unit.empty(); });
+            if (perUnit) {
               int units[3] = {0, 0, 0};
               for (const auto& r : p.rows) ++units[r.unit == "ANE" ? 0 : r.unit == "GPU" ? 1 : 2];
               statusBar()->showMessage(tr("Compiled (prediction): %1 op(s) on the Neural Engine, %2 on the GPU, %3 on the CPU")
@@ -180,18 +184,24 @@ void MainWindow::compileDialog() {
   auto* form = new QFormLayout(&dialog);
   auto* target = new QComboBox(&dialog);
   target->setObjectName(QStringLiteral("compileTarget"));
-  // Every backend of the registry, in its order: the known ones by a short translated
-  // name, any other by the summary it registers (a new target needs no line here).
-  const std::map<QString, QString> labels{{QStringLiteral("coral"), tr("Coral Edge TPU")},
-                                          {QStringLiteral("metal"), tr("Apple silicon (Core ML .mlpackage)")},
-                                          {QStringLiteral("cpu"), tr("CPU (reference)")}};
+  // Every backend of the registry, in its order, by its short translated name
+  // ("target.NAME" in widgets/CoreMessages.cpp), else by the summary it registers:
+  // a new target needs no line here. What each takes decides what is enabled below.
+  std::map<QString, ec::backends::Capabilities> caps;
   for (const auto& backend : ec::backends::backend_table()) {
-    const QString name = QString::fromUtf8(backend.name.data(), qsizetype(backend.name.size()));
-    const auto label = labels.find(name);
-    target->addItem(label != labels.end() ? label->second
-                                          : QString::fromUtf8(backend.summary.data(), qsizetype(backend.summary.size())),
-                    name);
+    const std::string name(backend.name);
+    const std::string summary(backend.summary);
+    target->addItem(ec::widgets::coreMessageText(ec::Message{"target." + name, {}, summary}), QString::fromStdString(name));
+    caps[QString::fromStdString(name)] = backend.factory()->capabilities();
   }
+  auto takes = [caps](const QString& t, const char* option) {
+    const auto it = caps.find(t);
+    return it != caps.end() && std::find(it->second.options.begin(), it->second.options.end(), option) != it->second.options.end();
+  };
+  auto floatByDefault = [caps](const QString& t) {
+    const auto it = caps.find(t);
+    return it != caps.end() && it->second.float_by_default;
+  };
   auto* quant = new QComboBox(&dialog);
   quant->setObjectName(QStringLiteral("compileQuantize"));
   quant->addItem(tr("Post-training int8"), QStringLiteral("ptq"));
@@ -221,37 +231,37 @@ void MainWindow::compileDialog() {
   segments->setValue(1);
   segments->setToolTip(tr("Edge TPU segments the compiler may map (edgetpu_compiler --num_segments); "
                           "1 puts everything after the first unsupported op on the CPU"));
-  // Core ML's own choices, offered while the target is metal.
+  // Core ML's own choices, offered while the target takes them (Capabilities::options).
   auto* precision = new QComboBox(&dialog);
-  precision->setObjectName(QStringLiteral("metalPrecision"));
+  precision->setObjectName(QStringLiteral("compilePrecision"));
   precision->addItem(tr("fp16 (Neural Engine capable)"), QStringLiteral("fp16"));
   precision->addItem(tr("fp32 (GPU and CPU only)"), QStringLiteral("fp32"));
   auto* units = new QComboBox(&dialog);
-  units->setObjectName(QStringLiteral("metalComputeUnits"));
+  units->setObjectName(QStringLiteral("compileComputeUnits"));
   units->addItem(tr("All (Neural Engine, GPU, CPU)"), QStringLiteral("all"));
   units->addItem(tr("CPU and Neural Engine"), QStringLiteral("cpu_and_ne"));
   units->addItem(tr("CPU and GPU"), QStringLiteral("cpu_and_gpu"));
   units->addItem(tr("CPU only"), QStringLiteral("cpu_only"));
   auto* deployment = new QComboBox(&dialog);
-  deployment->setObjectName(QStringLiteral("metalDeploymentTarget"));
+  deployment->setObjectName(QStringLiteral("compileDeploymentTarget"));
   for (const char* t : {"macOS13", "macOS14", "macOS15", "iOS16", "iOS17", "iOS18"})
     deployment->addItem(QString::fromLatin1(t), QString::fromLatin1(t));
   auto updateEnabled = [=] {
     const QString t = target->currentData().toString();
     const bool ptq = quant->currentData().toString() == QLatin1String("ptq");
-    const bool metal = t == QLatin1String("metal");
     calibration->setEnabled(ptq);
     browse->setEnabled(ptq);
     samples->setEnabled(ptq);
-    segments->setEnabled(t == QLatin1String("coral"));
-    for (QWidget* w : {static_cast<QWidget*>(precision), static_cast<QWidget*>(units), static_cast<QWidget*>(deployment)})
-      w->setEnabled(metal);
+    segments->setEnabled(takes(t, "num_segments"));
+    precision->setEnabled(takes(t, "precision"));
+    units->setEnabled(takes(t, "compute_units"));
+    deployment->setEnabled(takes(t, "deployment_target"));
   };
   connect(quant, &QComboBox::currentIndexChanged, &dialog, updateEnabled);
   connect(target, &QComboBox::currentIndexChanged, &dialog, [=] {
-    // Core ML compiles float by default; the Edge TPU needs int8.
-    const bool metal = target->currentData().toString() == QLatin1String("metal");
-    if (metal && quant->currentData().toString() == QLatin1String("ptq")) quant->setCurrentIndex(1);
+    // Core ML compiles float by default (Capabilities::float_by_default); the Edge TPU needs int8.
+    if (floatByDefault(target->currentData().toString()) && quant->currentData().toString() == QLatin1String("ptq"))
+      quant->setCurrentIndex(1);
     updateEnabled();
   });
   updateEnabled();
@@ -274,12 +284,12 @@ void MainWindow::compileDialog() {
               {precision->currentData().toString(), units->currentData().toString(), deployment->currentData().toString()});
 }
 
-void MainWindow::compileFor(const QString& target, const QString& quantize, const MetalChoice& metal) {
-  compileWith(target, quantize, {}, kCompileRandomSamples, 1, metal);
+void MainWindow::compileFor(const QString& target, const QString& quantize, const TargetOptions& options) {
+  compileWith(target, quantize, {}, kCompileRandomSamples, 1, options);
 }
 
 void MainWindow::compileWith(const QString& target, const QString& quantize, const QString& calibrationFile,
-                             int calibrationSamples, int numSegments, const MetalChoice& metal) {
+                             int calibrationSamples, int numSegments, const TargetOptions& options) {
   if (!graph_ || isCompiling()) return;
   CompileJob job;
   const int snapshots = passesPanel_ ? passesPanel_->snapshotCount() : 0;
@@ -287,15 +297,19 @@ void MainWindow::compileWith(const QString& target, const QString& quantize, con
   if (!job.graph) job.graph = graph_;
   job.modelName = QFileInfo(currentPath_).fileName();
   job.target = target;
+  bool floatByDefault = false;  // Capabilities::float_by_default of the target asked for
+  for (const auto& backend : ec::backends::backend_table())
+    if (QString::fromUtf8(backend.name.data(), qsizetype(backend.name.size())) == target)
+      floatByDefault = backend.factory()->capabilities().float_by_default;
   job.quantize = !quantize.isEmpty() ? quantize
-                 : CompileRunner::isQuantised(*job.graph) || target == QLatin1String("metal") ? QStringLiteral("none")
-                                                                                               : QStringLiteral("ptq");
+                 : CompileRunner::isQuantised(*job.graph) || floatByDefault ? QStringLiteral("none")
+                                                                            : QStringLiteral("ptq");
   job.calibrationFile = calibrationFile;
   job.calibrationSamples = calibrationSamples;
   job.numSegments = numSegments;
-  job.precision = metal.precision;
-  job.computeUnits = metal.computeUnits;
-  job.deploymentTarget = metal.deploymentTarget;
+  job.precision = options.precision;
+  job.computeUnits = options.computeUnits;
+  job.deploymentTarget = options.deploymentTarget;
   if (compileAction_) compileAction_->setEnabled(false);
   compileProgress_ = new QProgressDialog(tr("Compiling…"), tr("Cancel"), 0, 0, this);
   compileProgress_->setObjectName(QStringLiteral("compileProgress"));
@@ -336,7 +350,8 @@ void MainWindow::showCompileOutcome() {
     if (auto it = byName.find(graph->ops[i].name); it != byName.end()) place(i, *it->second);
   }
   graphView_->clearOpValues();
-  if (outcome->report->backend == "metal") {
+  const auto& rowsOf = outcome->report->result.partition.rows;
+  if (std::any_of(rowsOf.begin(), rowsOf.end(), [](const auto& r) { return !r.unit.empty(); })) {  // compute units
     graphView_->setOpHighlights(std::move(colors), {{tr("Neural Engine"), ec::widgets::targetColor()},
                                                     {tr("GPU"), ec::widgets::gpuColor()},
                                                     {tr("CPU"), ec::widgets::cpuColor()}});

@@ -43,6 +43,7 @@
 #include "app/workbench/LayoutCheck.h"
 #include "app/workbench/MainWindow.h"
 #include "widgets/GraphView.h"
+#include "core/backends/backend_registry.h"
 #include "core/errors.h"
 #include "core/frontends/frontend.h"
 
@@ -112,11 +113,15 @@ Options parseCommandLine(const QCoreApplication& app) {
       QCoreApplication::translate(
           "main", "Quantise MODEL to int8 once it is open (random calibration samples)."));
   parser.addOption(quantize);
+  QStringList targets;  // the backend table's names: a new target needs no line here
+  for (const auto& entry : ec::backends::backend_table())
+    targets << QString::fromUtf8(entry.name.data(), qsizetype(entry.name.size()));
   const QCommandLineOption compile(
       QStringLiteral("compile"),
       QCoreApplication::translate(
-          "main", "Compile MODEL for <target> (coral, cpu) once it is open (after the passes of "
-                  "--optimize if given) and show the partition."),
+          "main", "Compile MODEL for <target> (%1) once it is open (after the passes of "
+                  "--optimize if given) and show the partition.")
+          .arg(targets.join(QStringLiteral(", "))),
       QStringLiteral("target"));
   parser.addOption(compile);
   const QCommandLineOption bench(

@@ -18,6 +18,10 @@ const char* placement_cause_name(PlacementCause c) {
 
 std::vector<std::string> Backend::pipeline() const { return passes::default_pipeline(); }
 
+ResultText Backend::describe(const CompileResult& result) const {
+  return {{}, {"Number of operations that will run on " + name() + ": " + std::to_string(result.partition.ops_on_target())}};
+}
+
 PartitionRow row_for_unit(const ir::Graph& graph, const std::vector<std::size_t>& unit) {
   PartitionRow r;
   r.op_index = unit.front();

@@ -15,6 +15,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/backends/hardware_device.h"
@@ -93,6 +94,42 @@ struct Capabilities {
   bool compiles = false;             // writes an artefact (false: reference/estimate only)
   std::string artefact;              // ".tflite", ...
   bool runs_artefacts = false;       // opens its artefact on an attached device (open_session)
+  /// What a person calls one of its attached devices ("Coral device"; the reasons
+  /// "auto" gives: "no Coral device attached"); "" when it discovers none.
+  std::string device_noun;
+  /// What its artefact is, for messages ("a TensorFlow Lite file"); "" when it writes none.
+  std::string artefact_kind;
+  /// What a picture of the partition calls an op placed on the target ("TPU"); "" = the name.
+  std::string target_label;
+  /// The --quantize values it takes when it restricts them (metal: none, weights-int8,
+  /// ptq); empty = every strategy, and none. `quantize_note` says why, for the error.
+  std::vector<std::string> quantize;
+  std::string quantize_note;
+  /// Its own --quantize modes that are no quantiser strategy (metal: weights-int8): the
+  /// quantiser does not run, and compile() gets the mode as CompileConfig::options["quantize"].
+  std::vector<std::string> quantize_modes;
+  /// A float model is compiled as it is unless --quantize asks (metal: Core ML float);
+  /// false: the faces quantise a float model post-training by default.
+  bool float_by_default = false;
+};
+
+/// The lines of the text report (`edgecompile compile`) about one result, in the
+/// target's own words (Backend::describe).
+struct ResultText {
+  std::vector<std::string> memory;     // after the output model: memory used, segments ("Number of Edge TPU subgraphs: 1")
+  std::vector<std::string> placement;  // where the ops run ("Number of operations that will run on Edge TPU: 12")
+};
+
+/// Where discover() looks: the roots are parameters so tests run on a recorded tree.
+struct DiscoveryContext {
+  std::string dev_root = "/dev";
+  std::string sys_root = "/sys";
+};
+
+/// What one backend's discover() found.
+struct Discovered {
+  std::vector<devices::HardwareDevice> devices;  // physical, each with metadata "Backend" = the backend's name
+  std::vector<std::string> notes;                // what it looked for and did not find ("no Coral found (3 USB devices seen)")
 };
 
 struct CompileConfig {
@@ -184,11 +221,22 @@ class Backend {
   /// Virtual devices this backend offers for off-target compilation and estimates
   /// (DiscoveredBy "backend NAME", IsVirtual; core/devices lists them). (optional)
   virtual std::vector<devices::HardwareDevice> virtual_devices() const { return {}; }
+  /// The target's devices attached to this machine (USB, PCIe, ...), each with metadata
+  /// "Backend" = name() (what bench --device and "auto" run it with), and notes on what
+  /// was looked for and not found. Never throws: a probe that fails says why in a note.
+  /// (optional: default none)
+  virtual Discovered discover(const DiscoveryContext& context) const noexcept {
+    (void)context;
+    return {};
+  }
   /// Opens `artefact` (a file compile() wrote; `graph` as the frontends read it) on an
   /// attached device, `threads` for the ops it runs on the host (optional: backends whose
   /// capabilities().runs_artefacts is false throw BackendError).
   virtual std::unique_ptr<runtime::targets::TargetSession> open_session(const std::string& artefact,
                                                                         ir::FrozenGraph graph, int threads) const;
+  /// The text report's lines about `result` (optional: default "Number of operations
+  /// that will run on NAME: N").
+  virtual ResultText describe(const CompileResult& result) const;
   /// The estimate for one of virtual_devices() (by id). (optional: default estimate_performance)
   virtual PerfEstimate estimate_for_device(const ir::Graph& graph, const std::string& device_id) const {
     (void)device_id;
@@ -202,6 +250,19 @@ class Backend {
 
  protected:
   std::map<std::string, std::vector<Override>> overrides_;
+};
+
+/// One row of the backend table (backend_registry.h). Each target folder
+/// core/backends/<name>/ declares `BackendEntry <name>_backend_entry();` in its
+/// <name>_backend.h; the build writes the table from those folders
+/// (core/backends/backend_table.cmake), so no other file names a target.
+struct BackendEntry {
+  std::string_view name;
+  std::string_view summary;
+  std::unique_ptr<Backend> (*factory)();
+  /// The reference every other backend is compared with, and what "auto" falls back
+  /// to (cpu): listed last, loads a model on the session's own runtime. Exactly one.
+  bool reference = false;
 };
 
 /// Milliseconds since `start` (timeline durations).

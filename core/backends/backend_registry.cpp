@@ -2,28 +2,15 @@
 
 #include <algorithm>
 
-#include "core/backends/cpu/cpu_backend.h"
 #include "core/errors.h"
 #include "core/frontends/frontend.h"
-#ifdef EC_HAVE_CORAL
-#include "core/backends/coral/coral_backend.h"
-#endif
-#ifdef EC_HAVE_METAL
-#include "core/backends/metal/metal_backend.h"
-#endif
 
 namespace ec::backends {
 
-std::vector<BackendEntry> backend_table() {
-  return {
-#ifdef EC_HAVE_CORAL
-      {"coral", "Google Coral Edge TPU: int8/uint8 .tflite, edgetpu_compiler's partition rules", &make_coral_backend},
-#endif
-#ifdef EC_HAVE_METAL
-      {"metal", "Apple silicon through Core ML: .mlpackage (ML Program), Neural Engine / GPU / CPU predicted per op", &make_metal_backend},
-#endif
-      {"cpu", "Host CPU (reference): every op on the CPU runtime", &make_cpu_backend},
-  };
+BackendEntry reference_backend() {
+  for (const auto& e : backend_table())
+    if (e.reference) return e;
+  throw BackendError("backends", "no reference backend in the table (a build without the reference folder)");
 }
 
 namespace {
@@ -69,7 +56,8 @@ TargetChoice resolve_target(const std::string& target, const AutoContext& c) {
   if (!c.output_path.empty())
     why += ext.empty() ? ", and --output " + c.output_path + " names no artefact type"
                        : ", and no backend writes " + ext + " (--output " + c.output_path + ")";
-  return {"cpu", why + ", so cpu"};
+  const std::string reference(reference_backend().name);
+  return {reference, why + ", so " + reference};
 }
 
 Resolved resolve_backend(const std::string& target, const AutoContext& context) {
@@ -78,16 +66,17 @@ Resolved resolve_backend(const std::string& target, const AutoContext& context) 
   for (const auto& e : backend_table())
     if (e.name == choice.target)
       return {e.factory(), target, named ? "requested with --target " + target : choice.reason};
-  return {make_cpu_backend(), target, choice.reason};  // cpu is always built
+  return {reference_backend().factory(), target, choice.reason};
 }
 
 void load_on_target(runtime::InferenceSession& session, const std::string& path, const std::string& target) {
-  if (target == "cpu") {
+  const std::string reference(reference_backend().name);
+  if (target == reference) {  // the session's own runtime
     session.close();
     session.load(path);
     return;
   }
-  std::string known = "cpu";
+  std::string known = reference;
   std::unique_ptr<Backend> backend;
   for (const auto& e : backend_table()) {
     auto b = e.factory();

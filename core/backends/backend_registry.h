@@ -1,5 +1,5 @@
 // ONE table of backends ({name, summary, factory}) and the resolution of a
-// target string ("coral", "cpu", "auto") to a backend.
+// target string (a backend's name, or "auto") to a backend.
 #pragma once
 
 #include <memory>
@@ -12,14 +12,13 @@
 
 namespace ec::backends {
 
-struct BackendEntry {
-  std::string_view name;
-  std::string_view summary;
-  std::unique_ptr<Backend> (*factory)();
-};
-
-/// Every backend built into this binary, in table order (coral only with EC_BUILD_CORAL).
+/// Every backend built into this binary: the target folders' entries by name, the
+/// reference last. Defined in the source the build writes from the folders
+/// (core/backends/backend_table.cmake; a folder behind EC_BUILD_<NAME>=OFF is left out).
 std::vector<BackendEntry> backend_table();
+
+/// The reference backend's entry (BackendEntry::reference: cpu).
+BackendEntry reference_backend();
 
 struct Resolved {
   std::unique_ptr<Backend> backend;

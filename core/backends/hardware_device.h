@@ -23,6 +23,8 @@ inline const char* device_type_name(DeviceType t) {
 /// Metadata keys every device carries.
 inline constexpr const char* kDiscoveredBy = "DiscoveredBy";  // "libusb", "sysfs", "cpuid", "backend NAME", "config"
 inline constexpr const char* kIsVirtual = "IsVirtual";        // "true" / "false"
+/// The backend a device belongs to (its virtual devices, and the devices its discover() found).
+inline constexpr const char* kBackend = "Backend";
 
 /// The reason every virtual device gives for not being available to run on.
 inline constexpr const char* kVirtualReason = "virtual: compile and estimate only";
@@ -51,6 +53,8 @@ struct HardwareDevice {
     auto it = metadata.find(kDiscoveredBy);
     return it == metadata.end() ? std::string() : it->second;
   }
+  /// The backend this device belongs to ("" for the host CPU and devices only devices.json names).
+  std::string backend() const { return meta(kBackend); }
   std::string meta(const std::string& key) const {
     auto it = metadata.find(key);
     return it == metadata.end() ? std::string() : it->second;
@@ -67,7 +71,7 @@ inline HardwareDevice make_virtual_device(DeviceType type, std::string vendor, s
   d.name = std::move(name);
   d.metadata[kDiscoveredBy] = "backend " + backend;
   d.metadata[kIsVirtual] = "true";
-  d.metadata["Backend"] = backend;
+  d.metadata[kBackend] = backend;
   d.availability = {false, kVirtualReason};
   return d;
 }

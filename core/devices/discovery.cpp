@@ -1,14 +1,10 @@
 #include "core/devices/discovery.h"
 
+#include <map>
 #include <unordered_set>
 
 #include "core/backends/backend_registry.h"
-#include "core/devices/apex.h"
 #include "core/devices/cpu_info.h"
-#include "core/devices/usb.h"
-#ifdef EC_HAVE_CORAL
-#include "core/backends/coral/edgetpu_library.h"
-#endif
 
 namespace ec::devices {
 
@@ -39,17 +35,19 @@ std::vector<HardwareDevice> backend_virtual_devices() {
 Discovery discover_devices(const DiscoveryOptions& options) {
   Discovery r;
   r.devices.push_back(host_cpu_device());
-#ifdef EC_HAVE_CORAL
-  const std::string libedgetpu = backends::coral::libedgetpu_reason();
-#else
-  const std::string libedgetpu = "this build has no Coral backend (EC_BUILD_CORAL=OFF)";
-#endif
-  auto usb = discover_coral_usb(libedgetpu);
-  if (!usb.note.empty()) r.notes.push_back(usb.note);
-  for (auto& d : usb.corals) r.devices.push_back(std::move(d));
-  auto pcie = discover_coral_pcie(libedgetpu, options.dev_root, options.sys_root);
-  if (pcie.empty()) r.notes.push_back("no Coral PCIe/M.2 card found (no " + options.dev_root + "/apex_*)");
-  for (auto& d : pcie) r.devices.push_back(std::move(d));
+  // Each backend probes for its own devices (core/backends/<name>/), in the table's order.
+  const backends::DiscoveryContext context{options.dev_root, options.sys_root};
+  for (const auto& entry : backends::backend_table()) {
+    try {
+      auto found = entry.factory()->discover(context);
+      for (auto& n : found.notes) r.notes.push_back(std::move(n));
+      for (auto& d : found.devices) r.devices.push_back(std::move(d));
+    } catch (const std::exception& e) {
+      r.notes.push_back(std::string(entry.name) + ": device discovery failed: " + e.what());
+    } catch (...) {
+      r.notes.push_back(std::string(entry.name) + ": device discovery failed");
+    }
+  }
   if (options.config) {
     for (auto& d : r.devices)
       if (const auto* c = options.config->find(d.id)) d.metadata["Provider"] = c->provider.type;
@@ -88,17 +86,35 @@ Discovery discover_devices(const DiscoveryOptions& options) {
 backends::AutoContext auto_context(const Discovery& discovery, const std::string& output_path) {
   backends::AutoContext c;
   c.output_path = output_path;
+  // What each backend calls its devices, in the table's order ("Coral device").
+  std::map<std::string, std::string> noun;
+  std::string nouns;
+  for (const auto& entry : backends::backend_table()) {
+    std::string n;
+    try {
+      n = entry.factory()->capabilities().device_noun;
+    } catch (...) {
+      // a backend that cannot be created decides nothing
+    }
+    if (n.empty()) continue;
+    noun[std::string(entry.name)] = n;
+    nouns += (nouns.empty() ? "" : " or ") + n;
+  }
+  // The first attached, usable device a backend discovered decides (the host CPU and
+  // devices only devices.json names belong to no backend).
   std::string unavailable;
   for (const auto& d : discovery.devices) {
-    if (d.is_virtual() || d.type != DeviceType::TPU) continue;
+    const std::string backend = d.backend();
+    if (d.is_virtual() || !noun.count(backend)) continue;
     if (d.is_available().available) {
-      c.device_target = "coral";
+      c.device_target = backend;
       c.device_reason = d.name + " (" + d.id + ") is attached and available";
       return c;
     }
-    if (unavailable.empty()) unavailable = d.id + ": " + d.is_available().reason;
+    if (unavailable.empty()) unavailable = "the " + noun[backend] + " is not usable (" + d.id + ": " + d.is_available().reason + ")";
   }
-  c.device_reason = unavailable.empty() ? "no Coral device attached" : "the Coral device is not usable (" + unavailable + ")";
+  c.device_reason = !unavailable.empty() ? unavailable : nouns.empty() ? std::string("no device of a backend attached")
+                                                                      : "no " + nouns + " attached";
   for (const auto& n : discovery.notes) c.device_reason += "; " + n;
   return c;
 }

@@ -1,5 +1,6 @@
-// Every device edgecompile knows: the host CPU, Coral USB and PCIe accelerators,
-// each backend's virtual devices, and the devices only devices.json names.
+// Every device edgecompile knows: the host CPU, the devices each backend discovers
+// (Backend::discover: its USB, PCIe... accelerators), each backend's virtual devices,
+// and the devices only devices.json names.
 #pragma once
 
 #include <string>
@@ -18,7 +19,7 @@ struct DiscoveryOptions {
 };
 
 struct Discovery {
-  std::vector<HardwareDevice> devices;  // physical first (host CPU, USB, PCIe), then configured, then virtual
+  std::vector<HardwareDevice> devices;  // physical first (host CPU, then each backend's in table order), then configured, then virtual
   std::vector<std::string> notes;       // "no Coral found (3 USB devices seen)", ...
   const HardwareDevice* find(const std::string& id) const;
   /// "host-cpu, coral-virtual-usb, ..." (what an unknown --device lists).
@@ -29,8 +30,9 @@ struct Discovery {
 Discovery discover_devices(const DiscoveryOptions& options = {});
 
 /// What the attached devices say about "auto" (backends::AutoContext's device
-/// fields): coral when a Coral accelerator is attached and available, else no
-/// device decides, and the reason says which device was seen and why it is not usable.
+/// fields): the backend of the first attached, available device a backend discovered
+/// (metadata "Backend"), else no device decides, and the reason says which device was
+/// seen and why it is not usable, in the backends' words (Capabilities::device_noun).
 backends::AutoContext auto_context(const Discovery& discovery, const std::string& output_path = {});
 
 /// A --target as the devices and --output decide it, through the one resolver

@@ -24,7 +24,7 @@ namespace ec::devices {
 /// What a component is asked to do.
 struct Job {
   std::string artefact;          // local path of the model or compiled artefact
-  std::string target = "cpu";    // runtime target ("cpu", "coral") or backend ("coral", ...) for the compiler
+  std::string target = "cpu";    // a backend_table() name: the runtime the artefact runs on, or the backend that compiles it
   std::string output;            // compiler: where the artefact goes
   int iterations = 50, warmup = 5, threads = 0;
 };

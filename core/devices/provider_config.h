@@ -26,7 +26,7 @@ struct ProviderConfig {
   std::string user;                    // ssh: remote user ("" = ssh's default)
   std::string key;                     // ssh: identity file ("" = ssh's default keys)
   std::string remote_dir = "/tmp/edgecompile";  // ssh: where artefacts are copied
-  std::string remote_command;          // ssh: {artefact} {remote_dir} {iterations} {warmup} {threads} {output} are replaced
+  std::string remote_command;          // ssh: {artefact} {remote_dir} {iterations} {warmup} {threads} {output} {target} are replaced
   std::vector<std::string> ssh_options;  // ssh: extra "-o" options ("ConnectTimeout=5", ...)
   int timeout_s = 600;                 // every step of a provider run
   bool operator==(const ProviderConfig&) const = default;

@@ -15,7 +15,7 @@ ProviderRegistry builtin_providers() {
 }
 
 std::string default_remote_command(std::string_view component) {
-  if (component == "compiler") return "edgecompile compile {artefact} --target coral --output {output}";
+  if (component == "compiler") return "edgecompile compile {artefact} --target {target} --output {output}";
   if (component == "profiler")
     return "edgecompile bench {artefact} --json --profile --iterations {iterations} --warmup {warmup} --threads {threads}";
   return "edgecompile bench {artefact} --json --iterations {iterations} --warmup {warmup} --threads {threads}";

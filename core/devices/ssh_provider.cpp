@@ -85,7 +85,8 @@ RemoteRun copy_and_run(const Job& job, const ProviderConfig& c, std::string_view
       expand(c.remote_command.empty() ? default_remote_command(component) : c.remote_command,
              {{"artefact", shell_quote(remote)}, {"remote_dir", shell_quote(c.remote_dir)},
               {"iterations", std::to_string(job.iterations)}, {"warmup", std::to_string(job.warmup)},
-              {"threads", std::to_string(job.threads)}, {"output", shell_quote(output)}});
+              {"threads", std::to_string(job.threads)}, {"output", shell_quote(output)},
+              {"target", shell_quote(job.target)}});
   auto ssh = base_args(c, false);
   ssh.push_back(destination(c));
   ssh.push_back(command);

@@ -77,53 +77,84 @@ CompileOutcome compile(const ModelRef& model, const CompileOptions& o,
   if (!(o.calibration_percentile > 0 && o.calibration_percentile <= 100))
     throw EdgeCompilerError(ErrorKind::Usage,
                             "--calibration-percentile must be above 0 and at most 100");
-  const bool metal_weights = o.quantize == "weights-int8";
-  if (!o.quantize.empty() && o.quantize != "none" && !metal_weights) {
+  // What the backends take beyond the strategies, from their capabilities: --quantize
+  // modes of their own, and options of their own (--precision, ...).
+  const auto table = backends::backend_table();
+  std::vector<backends::Capabilities> caps;
+  for (const auto& e : table) caps.push_back(e.factory()->capabilities());
+  auto takers = [&](auto&& takes) {  // "a, b" of the backends for which takes(caps) holds
     std::string names;
-    if (!known_strategy(o.quantize, names))
-      throw EdgeCompilerError(ErrorKind::Usage, "--quantize " + o.quantize + ": valid: " + names +
-                                                    ", weights-int8 (metal), none");
+    for (std::size_t i = 0; i < table.size(); ++i)
+      if (takes(caps[i])) names += (names.empty() ? "" : ", ") + std::string(table[i].name);
+    return names;
+  };
+  auto has = [](const std::vector<std::string>& v, const std::string& x) { return std::find(v.begin(), v.end(), x) != v.end(); };
+  const std::string mode_takers = takers([&](const backends::Capabilities& c) { return has(c.quantize_modes, o.quantize); });
+  const bool own_mode = !o.quantize.empty() && !mode_takers.empty();
+  if (!o.quantize.empty() && o.quantize != "none" && !own_mode) {
+    std::string names;
+    if (!known_strategy(o.quantize, names)) {
+      std::string modes;
+      for (std::size_t i = 0; i < table.size(); ++i)
+        for (const auto& m : caps[i].quantize_modes) modes += ", " + m + " (" + std::string(table[i].name) + ")";
+      throw EdgeCompilerError(ErrorKind::Usage, "--quantize " + o.quantize + ": valid: " + names + modes + ", none");
+    }
   }
   // auto: the attached device's backend (device discovery), else the backend writing the
   // artefact the output names, else cpu; the one resolver is backends::resolve_target
   const auto choice = devices::choose_target(
       o.target, o.output);  // unknown target: one line listing the known ones
   const auto resolved = backends::resolve_backend(choice.target);
-  const bool metal = resolved.backend->name() == "metal";
-  if (!metal && (!o.precision.empty() || !o.compute_units.empty() || !o.deployment_target.empty() ||
-                 metal_weights))
-    throw EdgeCompilerError(
-        ErrorKind::Usage,
-        "--precision, --compute-units, --deployment-target and --quantize weights-int8 "
-        "apply to --target metal only");
-  if (metal && !o.quantize.empty() && o.quantize != "none" && o.quantize != "ptq" && !metal_weights)
-    throw EdgeCompilerError(
-        ErrorKind::Usage,
-        "--quantize " + o.quantize +
-            ": the metal backend takes none, weights-int8 "
-            "or ptq (int8 activations, --deployment-target iOS17/macOS14 or later)");
-  const std::string artefact = resolved.backend->capabilities().artefact;
+  const backends::Capabilities mine = resolved.backend->capabilities();
+  // options of a backend's own: given to one that does not take them is a usage error
+  const std::vector<std::pair<std::string, std::string>> own = {
+      {"precision", o.precision}, {"compute_units", o.compute_units}, {"deployment_target", o.deployment_target}};
+  bool foreign = own_mode && !has(mine.quantize_modes, o.quantize);
+  for (const auto& [key, value] : own) foreign |= !value.empty() && !has(mine.options, key);
+  if (foreign) {
+    const std::string who = takers([&](const backends::Capabilities& c) {
+      return has(c.options, "precision") || has(c.options, "compute_units") || has(c.options, "deployment_target") ||
+             !c.quantize_modes.empty();
+    });
+    std::string modes;
+    for (const auto& c : caps)
+      for (const auto& m : c.quantize_modes) modes += " and --quantize " + m;
+    throw EdgeCompilerError(ErrorKind::Usage, std::string("--precision, --compute-units, --deployment-target") +
+                                                  (modes.empty() ? "" : modes) + " apply to --target " +
+                                                  (who.empty() ? std::string("(none built)") : who) + " only");
+  }
+  if (!mine.quantize.empty() && !o.quantize.empty() && !has(mine.quantize, o.quantize)) {
+    std::string takes;
+    for (std::size_t i = 0; i < mine.quantize.size(); ++i)
+      takes += (i == 0 ? "" : i + 1 == mine.quantize.size() ? " or " : ", ") + mine.quantize[i];
+    throw EdgeCompilerError(ErrorKind::Usage, "--quantize " + o.quantize + ": the " + resolved.backend->name() +
+                                                  " backend takes " + takes +
+                                                  (mine.quantize_note.empty() ? "" : " (" + mine.quantize_note + ")"));
+  }
+  const std::string artefact = mine.artefact;
   if (!o.output.empty() && !artefact.empty() && !ends_with(o.output, artefact))
     throw EdgeCompilerError(
         ErrorKind::Usage,
         "--output " + o.output + ": the " + resolved.backend->name() + " artefact is " +
-            (artefact == ".tflite" ? "a TensorFlow Lite file" : "a Core ML package") +
-            "; name it *" + artefact);
+            (mine.artefact_kind.empty() ? "a " + artefact + " file" : mine.artefact_kind) + "; name it *" + artefact);
   report::CompileRequest request;
   request.model = model.path;
   request.target = choice.target;
   request.target_reason = choice.reason;
-  request.quantize = metal_weights ? "none" : o.quantize;
-  if (metal_weights) request.quantize_label = "weights-int8";
+  request.quantize = own_mode ? "none" : o.quantize;  // a mode of the backend's own: no quantiser
+  if (own_mode) request.quantize_label = o.quantize;
   request.calibration_percentile = o.calibration_percentile;
   request.num_calibration_samples = o.num_calibration_samples;
   request.num_segments = o.num_segments;
   request.output_path = o.output;
-  if (metal) {
-    request.options = {{"precision", o.precision},
-                       {"compute_units", o.compute_units},
-                       {"deployment_target", o.deployment_target},
-                       {"weights", metal_weights ? "int8" : ""}};
+  bool takes_own = own_mode;
+  for (const auto& [key, value] : own)
+    if (has(mine.options, key)) {
+      request.options[key] = value;
+      takes_own = true;
+    }
+  if (own_mode) request.options["quantize"] = o.quantize;
+  if (takes_own) {
     backends::CompileConfig check;
     check.options = request.options;
     (void)resolved.backend->partition(

@@ -44,15 +44,15 @@ struct ModelRef {
 // ---- compile ----------------------------------------------------------------------
 
 struct CompileOptions {
-  std::string target = "auto";  // coral, metal, cpu or auto
-  /// ptq, qat, dynamic, weights-int8 (metal), none; "" = the target's default.
+  std::string target = "auto";  // a backend_table() name, or auto
+  /// a strategy, a mode of the target's own (Capabilities::quantize_modes), none; "" = the target's default.
   std::string quantize;
   CalibrationSource calibration;
   int num_calibration_samples = 100;
   double calibration_percentile = 100;
   int num_segments = 1;
   std::string output;  // the artefact ("" = partition and estimate only)
-  // metal (Core ML): "" = the backend's default
+  // options of targets that take them (Capabilities::options): "" = the backend's default
   std::string precision, compute_units, deployment_target;
 };
 
@@ -64,7 +64,7 @@ struct CompileOutcome {
 };
 
 /// Checks what can be decided from the options alone (usage errors: unknown target or
-/// strategy, metal-only options elsewhere, an artefact name of the wrong kind, an
+/// strategy, a target's own options given to another, an artefact name of the wrong kind, an
 /// output directory that cannot be written), resolves `auto`, opens the model, reads the
 /// calibration data and runs report::compile_model. Nothing is written but the artefact.
 CompileOutcome compile(const ModelRef& model, const CompileOptions& o,

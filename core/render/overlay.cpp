@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/backends/backend_registry.h"
 #include "core/errors.h"
 #include "core/passes/graph_diff.h"
 #include "core/passes/pass_manager.h"
@@ -159,6 +160,14 @@ Overlay make_overlay(const ir::Graph& g, OverlayKind kind, const Evidence& ev) {
       require(ev, ev.compile, "--compile-report R.json", kind);
       const auto& r = *ev.compile;
       const std::string backend = str(r, "backend");
+      // what the backend calls its placement (Capabilities::target_label: "TPU"); none for the reference
+      std::string target_label = backend;
+      bool reference = false;
+      for (const auto& entry : backends::backend_table())
+        if (entry.name == backend) {
+          reference = entry.reference;
+          if (auto l = entry.factory()->capabilities().target_label; !l.empty()) target_label = l;
+        }
       std::map<std::string, std::size_t> counts;
       auto rows = r.find("ops");
       if (rows != r.end() && rows->is_array())
@@ -176,8 +185,8 @@ Overlay make_overlay(const ir::Graph& g, OverlayKind kind, const Evidence& ev) {
             colour = kAfter, label = "CPU: after the first unsupported op";
           } else if (cause == "override") {
             colour = kOverride, label = "override";
-          } else if (placement == "target" && backend != "cpu") {
-            colour = kTarget, label = backend == "coral" ? "TPU" : backend;
+          } else if (placement == "target" && !reference) {
+            colour = kTarget, label = target_label;
           } else {
             colour = kCpu, label = "CPU";
           }

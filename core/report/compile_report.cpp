@@ -4,17 +4,10 @@
 #include <map>
 #include <sstream>
 
+#include "core/backends/backend_registry.h"
+
 namespace ec::report {
 namespace {
-
-std::string size_str(std::int64_t bytes) {  // as edgetpu_compiler prints sizes: 80.00KiB
-  char buf[64];
-  const double b = static_cast<double>(bytes);
-  if (b >= 1024.0 * 1024.0) std::snprintf(buf, sizeof buf, "%.2fMiB", b / (1024.0 * 1024.0));
-  else if (b >= 1024.0) std::snprintf(buf, sizeof buf, "%.2fKiB", b / 1024.0);
-  else std::snprintf(buf, sizeof buf, "%.2fB", b);
-  return buf;
-}
 
 std::string ms_str(double ms) {
   char buf[32];
@@ -124,26 +117,22 @@ std::string to_text(const CompileReport& r) {
   if (!r.target_reason.empty()) o << ": " << r.target_reason;
   o << "\n\nInput model: " << r.model << "\n";
   o << "Output model: " << (r.output.empty() ? std::string("(none written)") : r.output) << "\n";
-  if (r.backend == "coral") {
-    o << "On-chip memory used for caching model parameters: " << size_str(e.on_chip_parameter_bytes) << " (estimate)\n";
-    o << "On-chip memory remaining for caching model parameters: " << size_str(e.on_chip_remaining_bytes) << " (estimate)\n";
-    o << "Off-chip memory used for streaming uncached model parameters: " << size_str(e.off_chip_parameter_bytes)
-      << " (estimate)\n";
-    o << "Number of Edge TPU subgraphs: " << p.segments << "\n";
-  }
+  // the target's own lines (Backend::describe); a backend this build lacks gets the plain count
+  backends::ResultText described;
+  bool found = false;
+  for (const auto& entry : backends::backend_table())
+    if (entry.name == r.backend) {
+      described = entry.factory()->describe(r.result);
+      found = true;
+    }
+  if (!found)
+    described.placement = {"Number of operations that will run on " + r.backend + ": " + std::to_string(p.ops_on_target())};
+  for (const auto& line : described.memory) o << line << "\n";
   o << "Total number of operations: " << p.rows.size() << " (counts are " << r.result.counted_in << ")\n";
   o << "Estimated latency: " << ms_str(e.latency_ms) << " (estimate: " << ms_str(e.target_ms) << " on target, "
     << ms_str(e.transfer_ms) << " transfers, " << ms_str(e.cpu_ms) << " on CPU)\n\n";
-  if (r.backend == "coral") {
-    o << "Number of operations that will run on Edge TPU: " << p.ops_on_target() << "\n";
-    o << "Number of operations that will run on CPU: " << p.ops_on_cpu() << "\n\n";
-  } else if (r.backend == "metal") {
-    int ane = 0, gpu = 0, cpu = 0;
-    for (const auto& row : p.rows) (row.unit == "ANE" ? ane : row.unit == "GPU" ? gpu : cpu)++;
-    o << "Compute units (prediction): Neural Engine " << ane << ", GPU " << gpu << ", CPU " << cpu << "\n\n";
-  } else {
-    o << "Number of operations that will run on " << r.backend << ": " << p.ops_on_target() << "\n\n";
-  }
+  for (const auto& line : described.placement) o << line << "\n";
+  o << "\n";
   char line[512];
   std::snprintf(line, sizeof line, "%-30s %-10s %s\n", "Operator", "Count", "Status");
   o << line << "\n";

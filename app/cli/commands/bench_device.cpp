@@ -119,7 +119,8 @@ std::optional<int> bench_on_device(const DeviceBenchRequest& r) {
   job.iterations = r.iterations;
   job.warmup = r.warmup;
   job.threads = r.threads;
-  job.target = d->type == devices::DeviceType::TPU ? "coral" : "cpu";
+  // a device a backend discovered runs on that backend's target runtime, any other on the CPU
+  job.target = d->backend().empty() ? "cpu" : d->backend();
   devices::DeviceConfig dc;
   if (const auto* c = config.find(d->id)) dc = *c;
   dc.id = d->id;

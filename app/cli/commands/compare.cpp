@@ -128,7 +128,7 @@ Command add_compare_command(CLI::App& app) {
       ->check(number_in(0, 200, "a number of dB in (0, 200]"));
   cmd->add_option("--fp16", o->fp16,
                   "Run A, B, both or none with fp16 compute simulated (every float tensor rounded to half); "
-                  "default: a Core ML package typed fp16 (the Metal backend's default) is, others are not")
+                  "default: a Core ML package typed fp16 (the Core ML writer's default) is, others are not")
       ->check(CLI::IsMember({"a", "b", "both", "none"}));
   add_threads_option(cmd, o->threads);
   return {cmd, [o] { return run_compare(*o); }};

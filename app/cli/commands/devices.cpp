@@ -52,8 +52,8 @@ int list_devices(bool json) {
 Command add_devices_command(CLI::App& app) {
   auto json = std::make_shared<bool>(false);
   auto* cmd = app.add_subcommand("devices",
-                                 "List hardware devices (host CPU, Coral USB/PCIe, virtual devices of the backends, "
-                                 "devices in devices.json) and whether each is available");
+                                 "List hardware devices (host CPU, the accelerators each backend discovers, virtual "
+                                 "devices of the backends, devices in devices.json) and whether each is available");
   cmd->add_flag("--json", *json, "Print the list as JSON");
   return {cmd, [json] { return list_devices(*json); }};
 }

@@ -1,6 +1,7 @@
 #include "core/backends/coral/coral_backend.h"
 #include "core/backends/coral/coral_target.h"
 
+#include <cstdio>
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -68,7 +69,16 @@ Availability CoralBackend::is_available() const noexcept {
 }
 
 Capabilities CoralBackend::capabilities() const {
-  return {{"i8", "u8", "i32 (bias)"}, {"num_segments", "output", "report"}, tflite_writer_available(), ".tflite", true};
+  Capabilities c;
+  c.dtypes = {"i8", "u8", "i32 (bias)"};
+  c.options = {"num_segments", "output", "report"};
+  c.compiles = tflite_writer_available();
+  c.artefact = ".tflite";
+  c.runs_artefacts = true;
+  c.device_noun = "Coral device";
+  c.artefact_kind = "a TensorFlow Lite file";
+  c.target_label = "TPU";
+  return c;
 }
 
 std::unique_ptr<runtime::targets::TargetSession> CoralBackend::open_session(const std::string& artefact,
@@ -475,8 +485,39 @@ void CoralBackend::verify_with_compiler(CompileResult& res) const {
   }
 }
 
+namespace {
+std::string size_str(std::int64_t bytes) {  // as edgetpu_compiler prints sizes: 80.00KiB
+  char buf[64];
+  const double b = static_cast<double>(bytes);
+  if (b >= 1024.0 * 1024.0) std::snprintf(buf, sizeof buf, "%.2fMiB", b / (1024.0 * 1024.0));
+  else if (b >= 1024.0) std::snprintf(buf, sizeof buf, "%.2fKiB", b / 1024.0);
+  else std::snprintf(buf, sizeof buf, "%.2fB", b);
+  return buf;
+}
+}  // namespace
+
+ResultText CoralBackend::describe(const CompileResult& result) const {
+  const auto& e = result.estimate;
+  const auto& p = result.partition;
+  return {{"On-chip memory used for caching model parameters: " + size_str(e.on_chip_parameter_bytes) + " (estimate)",
+           "On-chip memory remaining for caching model parameters: " + size_str(e.on_chip_remaining_bytes) + " (estimate)",
+           "Off-chip memory used for streaming uncached model parameters: " + size_str(e.off_chip_parameter_bytes) +
+               " (estimate)",
+           "Number of Edge TPU subgraphs: " + std::to_string(p.segments)},
+          {"Number of operations that will run on Edge TPU: " + std::to_string(p.ops_on_target()),
+           "Number of operations that will run on CPU: " + std::to_string(p.ops_on_cpu())}};
+}
+
 PerfEstimate CoralBackend::estimate_performance(const ir::Graph& graph) const {
   return estimate_performance(graph, partition(graph));
 }
 
 }  // namespace ec::backends::coral
+
+namespace ec::backends {
+
+BackendEntry coral_backend_entry() {
+  return {"coral", "Google Coral Edge TPU: int8/uint8 .tflite, edgetpu_compiler's partition rules", &make_coral_backend};
+}
+
+}  // namespace ec::backends

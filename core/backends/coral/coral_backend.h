@@ -58,6 +58,13 @@ class CoralBackend final : public Backend {
   PerfEstimate estimate_performance(const ir::Graph& graph, const Partition& p, const std::string& link = "usb") const;
   /// A virtual Edge TPU per link: coral-virtual-usb, coral-virtual-pcie.
   std::vector<devices::HardwareDevice> virtual_devices() const override;
+  /// Coral USB Accelerators through libusb (coral_usb.h) and PCIe/M.2 cards through
+  /// /dev/apex_* and sysfs (coral_pcie.h); each availability names libedgetpu when it
+  /// does not load (coral_discovery.cpp).
+  Discovered discover(const DiscoveryContext& context) const noexcept override;
+  /// edgetpu_compiler's summary: on-chip / off-chip parameter memory, Edge TPU
+  /// subgraphs, operations on the Edge TPU and on the CPU.
+  ResultText describe(const CompileResult& result) const override;
   PerfEstimate estimate_for_device(const ir::Graph& graph, const std::string& device_id) const override;
 };
 
@@ -92,4 +99,6 @@ std::unique_ptr<Backend> make_coral_backend();
 
 namespace ec::backends {
 using coral::make_coral_backend;
+/// This folder's row of the backend table.
+BackendEntry coral_backend_entry();
 }

@@ -11,12 +11,18 @@ namespace ec::backends {
 
 std::unique_ptr<Backend> make_cpu_backend() { return std::make_unique<CpuBackend>(); }
 
+BackendEntry cpu_backend_entry() {
+  return {"cpu", "Host CPU (reference): every op on the CPU runtime", &make_cpu_backend, /*reference=*/true};
+}
+
 // MobileNet v1 (569 M MACs) takes 53 ms on the desktop CPU of coral.ai's benchmark
 // table (../shared/research/edgetpu.md §4): ~10.7 G MAC/s. Used for ops left on the CPU.
 double host_cpu_macs_per_second() { return 569e6 / 53e-3; }
 
 Capabilities CpuBackend::capabilities() const {
-  return {{"f32", "i8", "u8", "i32", "i64"}, {}, false, ""};
+  Capabilities c;
+  c.dtypes = {"f32", "i8", "u8", "i32", "i64"};
+  return c;
 }
 
 OpSupport CpuBackend::supports_op(const ir::Graph& graph, std::size_t index) const {
@@ -56,7 +62,7 @@ PerfEstimate CpuBackend::estimate_performance(const ir::Graph& graph) const {
   for (const auto& op : graph.ops) e.cpu_macs += ir::estimate_cost(graph, op).macs;
   e.cpu_ms = static_cast<double>(e.cpu_macs) / host_cpu_macs_per_second() * 1e3;
   e.latency_ms = e.cpu_ms;
-  e.model = "estimate: MACs / 10.7 GMAC/s (MobileNet v1 at 53 ms on coral.ai's desktop CPU)";
+  e.model = "estimate: MACs / 10.7 GMAC/s (MobileNet v1 at 53 ms on the desktop CPU of Google's Edge TPU benchmark table)";
   return e;
 }
 

@@ -20,6 +20,8 @@ class CpuBackend final : public Backend {
 };
 
 std::unique_ptr<Backend> make_cpu_backend();
+/// This folder's row of the backend table (the reference).
+BackendEntry cpu_backend_entry();
 
 /// Host CPU throughput assumed by estimates (MACs per second), with its source.
 double host_cpu_macs_per_second();

@@ -44,7 +44,8 @@ MetalOptions MetalOptions::from(const CompileConfig& c) {
   o.fp16 = p == "fp16";
   o.units = allowed_units_from_name(option(c, "compute_units", "all"));
   o.target = &find_deployment_target(option(c, "deployment_target", std::string(deployment_targets().front().name)));
-  const std::string w = option(c, "weights", "none");
+  // --quantize weights-int8 (Capabilities::quantize_modes) arrives as options["quantize"]
+  const std::string w = option(c, "quantize", "") == "weights-int8" ? std::string("int8") : option(c, "weights", "none");
   if (w != "none" && w != "int8") throw EdgeCompilerError(ErrorKind::Usage, "weights " + w + ": valid: none, int8");
   o.weights_int8 = w == "int8";
   return o;
@@ -59,7 +60,24 @@ Availability MetalBackend::is_available() const noexcept {
 }
 
 Capabilities MetalBackend::capabilities() const {
-  return {{"f16", "f32", "i8 (weights)"}, {"precision", "compute_units", "deployment_target", "quantize", "output", "report"}, true, ".mlpackage"};
+  Capabilities c;
+  c.dtypes = {"f16", "f32", "i8 (weights)"};
+  c.options = {"precision", "compute_units", "deployment_target", "quantize", "output", "report"};
+  c.compiles = true;
+  c.artefact = ".mlpackage";
+  c.artefact_kind = "a Core ML package";
+  c.quantize = {"none", "weights-int8", "ptq"};
+  c.quantize_note = "int8 activations, --deployment-target iOS17/macOS14 or later";
+  c.quantize_modes = {"weights-int8"};
+  c.float_by_default = true;
+  return c;
+}
+
+ResultText MetalBackend::describe(const CompileResult& result) const {
+  int ane = 0, gpu = 0, cpu = 0;
+  for (const auto& row : result.partition.rows) (row.unit == "ANE" ? ane : row.unit == "GPU" ? gpu : cpu)++;
+  return {{}, {"Compute units (prediction): Neural Engine " + std::to_string(ane) + ", GPU " + std::to_string(gpu) + ", CPU " +
+               std::to_string(cpu)}};
 }
 
 OpSupport MetalBackend::supports_op(const ir::Graph& graph, std::size_t index) const {
@@ -322,3 +340,12 @@ void register_builtin_overrides(Backend& backend) {
 }
 
 }  // namespace ec::backends::metal
+
+namespace ec::backends {
+
+BackendEntry metal_backend_entry() {
+  return {"metal", "Apple silicon through Core ML: .mlpackage (ML Program), Neural Engine / GPU / CPU predicted per op",
+          &make_metal_backend};
+}
+
+}  // namespace ec::backends

@@ -45,6 +45,8 @@ class MetalBackend final : public Backend {
   std::vector<devices::HardwareDevice> virtual_devices() const override;
   PerfEstimate estimate_for_device(const ir::Graph& graph, const std::string& device_id) const override;
   PerfEstimate estimate_performance(const ir::Graph& graph, const Partition& p, const AneDevice& device) const;
+  /// The compute units predicted per op: Neural Engine, GPU, CPU.
+  ResultText describe(const CompileResult& result) const override;
 };
 
 /// Registers HardSwish -> x * sigmoid_hard(x, 1/6, 1/2) (HardSigmoid in the IR).
@@ -56,4 +58,6 @@ std::unique_ptr<Backend> make_metal_backend();
 
 namespace ec::backends {
 using metal::make_metal_backend;
+/// This folder's row of the backend table.
+BackendEntry metal_backend_entry();
 }

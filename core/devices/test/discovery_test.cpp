@@ -10,10 +10,13 @@
 
 #include "core/backends/backend_registry.h"
 #include "core/devices/test/test_data.h"
-#include "core/devices/apex.h"
 #include "core/devices/cpu_info.h"
 #include "core/devices/discovery.h"
-#include "core/devices/usb.h"
+#ifdef EC_HAVE_CORAL
+#include "core/backends/coral/coral_pcie.h"
+#include "core/backends/coral/coral_usb.h"
+using namespace ec::backends::coral;
+#endif
 
 using namespace ec::devices;
 namespace fs = std::filesystem;
@@ -75,6 +78,7 @@ TEST(CpuInfo, HostCpuAlwaysFoundAndCpuidAgreesWithTheKernel) {
 #endif
 }
 
+#ifdef EC_HAVE_CORAL  // the Coral probes live in core/backends/coral
 TEST(Usb, RecordedDescriptorOfAnotherVendorWithProduct9302IsNotACoral) {
   std::string error;
   const auto d = parse_usb_device_descriptor(read_hex("usb_savitech_262a_9302.hex"), &error);
@@ -160,6 +164,42 @@ TEST(Apex, FindsCardsWithTheirSysfsEntries) {
   EXPECT_TRUE(discover_coral_pcie("", "/nonexistent-dev").empty());
 }
 
+// discover_devices asks each backend (Backend::discover) with the roots it was given: the
+// card the coral folder finds is the coral backend's, and "auto" reads that, not a name.
+TEST(Discovery, AsksEachBackendWithTheRootsGiven) {
+  const fs::path root = fs::temp_directory_path() / ("ec_apex_roots_" + std::to_string(::getpid()));
+  fs::create_directories(root / "dev");
+  fs::create_directories(root / "sys/class/apex/apex_3");
+  std::ofstream(root / "dev/apex_3") << "";
+  std::ofstream(root / "sys/class/apex/apex_3/status") << "ALIVE\n";
+  const auto r = discover_devices({.include_virtual = false, .config = nullptr,
+                                   .dev_root = (root / "dev").string(), .sys_root = (root / "sys").string()});
+  fs::remove_all(root);
+  EXPECT_EQ(r.devices.at(0).id, "host-cpu");
+  EXPECT_EQ(r.devices.at(0).backend(), "");  // the host CPU belongs to no backend
+  const auto* card = r.find("coral-pcie-3");
+  ASSERT_TRUE(card) << r.ids();
+  EXPECT_EQ(card->backend(), "coral");
+  EXPECT_EQ(card->discovered_by(), "sysfs");
+  EXPECT_EQ(card->meta("DriverStatus"), "ALIVE");
+  for (const auto& n : r.notes) EXPECT_EQ(n.find("PCIe/M.2 card found"), std::string::npos) << n;
+  const auto context = auto_context(r);
+  if (card->is_available().available) {  // a libedgetpu on this machine: the card decides
+    EXPECT_EQ(context.device_target, "coral");
+  } else {
+    EXPECT_EQ(context.device_target, "");
+    EXPECT_EQ(context.device_reason.rfind("the Coral device is not usable (coral-pcie-3: ", 0), 0u) << context.device_reason;
+  }
+  // an empty /dev: nothing found, and the backend says what it looked for
+  const auto none = discover_devices({.include_virtual = false, .config = nullptr, .dev_root = "/nonexistent-dev"});
+  bool said = false;
+  for (const auto& n : none.notes) said |= n == "no Coral PCIe/M.2 card found (no /nonexistent-dev/apex_*)";
+  EXPECT_TRUE(said);
+  EXPECT_EQ(auto_context(none).device_reason.rfind("no Coral device attached", 0), 0u) << auto_context(none).device_reason;
+}
+
+#endif
+
 TEST(VirtualDevices, CoralOffersUsbAndPcieEdgeTpus) {
   const auto v = backend_virtual_devices();
   std::vector<std::string> ids;
@@ -220,7 +260,7 @@ TEST(ChooseTarget, AutoFollowsTheAttachedDevices) {
   usb.type = DeviceType::TPU;
   usb.id = "coral-usb-2-3";
   usb.name = "Coral USB Accelerator";
-  usb.metadata = {{kDiscoveredBy, "libusb"}, {kIsVirtual, "false"}};
+  usb.metadata = {{kDiscoveredBy, "libusb"}, {kIsVirtual, "false"}, {kBackend, "coral"}};
   usb.availability = {false, "permission denied on /dev/bus/usb/002/003: add a udev rule"};
   busy.devices.push_back(usb);
   c = choose_target("auto", busy);

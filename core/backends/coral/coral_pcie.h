@@ -7,7 +7,8 @@
 
 #include "core/backends/hardware_device.h"
 
-namespace ec::devices {
+namespace ec::backends::coral {
+using devices::HardwareDevice;
 
 /// The reason for an errno from opening /dev/apex_N ("" for 0).
 std::string apex_open_reason(int err, const std::string& node);
@@ -18,4 +19,4 @@ std::string apex_open_reason(int err, const std::string& node);
 std::vector<HardwareDevice> discover_coral_pcie(const std::string& libedgetpu_reason, const std::string& dev_root = "/dev",
                                                 const std::string& sys_root = "/sys");
 
-}  // namespace ec::devices
+}  // namespace ec::backends::coral

@@ -11,7 +11,8 @@
 
 #include "core/backends/hardware_device.h"
 
-namespace ec::devices {
+namespace ec::backends::coral {
+using devices::HardwareDevice;
 
 /// The 18-byte USB device descriptor (USB 2.0 spec, table 9-8), little-endian fields decoded.
 struct UsbDeviceDescriptor {
@@ -55,4 +56,4 @@ struct UsbScan {
 /// without a USB bus, or where libusb cannot initialise, gives no Coral and says why in `note`.
 UsbScan discover_coral_usb(const std::string& libedgetpu_reason);
 
-}  // namespace ec::devices
+}  // namespace ec::backends::coral

@@ -1,11 +1,12 @@
-#include "core/devices/usb.h"
+#include "core/backends/coral/coral_usb.h"
 
 #include <libusb-1.0/libusb.h>
 
 #include <cstdio>
 #include <memory>
 
-namespace ec::devices {
+namespace ec::backends::coral {
+using namespace ec::devices;
 
 std::optional<UsbDeviceDescriptor> parse_usb_device_descriptor(std::span<const std::uint8_t> b, std::string* error) {
   auto fail = [&](std::string why) -> std::optional<UsbDeviceDescriptor> {
@@ -135,4 +136,4 @@ UsbScan discover_coral_usb(const std::string& libedgetpu_reason) {
   return scan;
 }
 
-}  // namespace ec::devices
+}  // namespace ec::backends::coral

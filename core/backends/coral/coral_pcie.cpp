@@ -1,4 +1,4 @@
-#include "core/devices/apex.h"
+#include "core/backends/coral/coral_pcie.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -9,7 +9,8 @@
 #include <filesystem>
 #include <fstream>
 
-namespace ec::devices {
+namespace ec::backends::coral {
+using namespace ec::devices;
 namespace fs = std::filesystem;
 
 namespace {
@@ -70,4 +71,4 @@ std::vector<HardwareDevice> discover_coral_pcie(const std::string& libedgetpu_re
   return out;
 }
 
-}  // namespace ec::devices
+}  // namespace ec::backends::coral

@@ -1,0 +1,3 @@
+#include "core/backends/foo/foo_backend.h"
+// its own folder may name it
+std::string name() { return "foo"; }

@@ -1,0 +1,2 @@
+// tests may name it
+const char* t = "foo";
