@@ -1,4 +1,4 @@
-// The backend contract (../shared/DESIGN.md, "Backend"): a backend takes an IR
+// The backend contract (the design notes, "Backend"): a backend takes an IR
 // graph (usually quantised by core/quantize, or read from a .tflite) and says
 // op by op what runs on its target and what falls back to the host CPU, and why.
 //

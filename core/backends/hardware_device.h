@@ -1,4 +1,4 @@
-// A hardware device a model can be compiled for or run on (../shared/DESIGN.md,
+// A hardware device a model can be compiled for or run on (the design notes,
 // "Devices and providers"). Plain data, header-only: backends (core/backends)
 // create virtual devices without linking the discovery code.
 #pragma once

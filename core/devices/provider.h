@@ -1,4 +1,4 @@
-// Components and their providers (../shared/DESIGN.md, "Devices and providers").
+// Components and their providers (the design notes, "Devices and providers").
 //
 // A component (compiler, profiler, invoker) is a job with one run() signature,
 // `Run`. Its providers are registered in a table under a plain string type

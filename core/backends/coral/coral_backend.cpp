@@ -107,7 +107,7 @@ quantize::TargetConstraints CoralBackend::quant_constraints() const {
   c.strategies = {"ptq", "qat"};
   c.strategy_reason =
       "it quantises only the weights and keeps activations in float, and the Edge TPU runs only 8-bit tensors "
-      "(research/edgetpu.md: \"Tensor parameters are quantized\")";
+      "(coral.ai/docs/edgetpu/models-intro: \"Tensor parameters are quantized\")";
   c.concat_shares_params = true;  // TFLite's int8 CONCATENATION: inputs on the output's params
   c.per_channel = true;  // per-channel int8 conv weights map (the compiled mobilenet in testdata/edgetpu has them)
   return c;

@@ -1,7 +1,7 @@
 // The Edge TPU's mapping rules: ONE table. Each row is one documented rule
 // (or one we inferred, marked so) with its public source, the status string the
 // real edgetpu_compiler prints when the rule fails, and a check over one unit.
-// Sources are spelled out in ../../../../shared/research/edgetpu.md and README.md.
+// Sources are spelled out in the Edge TPU research notes and README.md.
 #pragma once
 
 #include <optional>

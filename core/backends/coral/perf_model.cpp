@@ -8,7 +8,7 @@
 // The two compute constants solve coral.ai's USB Accelerator figures for MobileNet v1
 // (569 M MACs, 28 ops, 2.4 ms) and MobileNet v2 (300 M MACs, 65 ops, 2.6 ms); the
 // bandwidth then puts ResNet-50 V1 (4.1 G MACs, ~25 MB int8 parameters, 17 MB streamed)
-// at ~49 ms as published (../shared/research/edgetpu.md §4; 4 TOPS peak = 2 T MAC/s,
+// at ~49 ms as published (the Edge TPU research notes §4; 4 TOPS peak = 2 T MAC/s,
 // so the fitted rate is ~17% of peak). The ~8 MB SRAM figure is the log arithmetic of #173.
 #include <map>
 #include <set>

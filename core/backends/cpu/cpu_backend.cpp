@@ -16,7 +16,7 @@ BackendEntry cpu_backend_entry() {
 }
 
 // MobileNet v1 (569 M MACs) takes 53 ms on the desktop CPU of coral.ai's benchmark
-// table (../shared/research/edgetpu.md §4): ~10.7 G MAC/s. Used for ops left on the CPU.
+// table (the Edge TPU research notes §4): ~10.7 G MAC/s. Used for ops left on the CPU.
 double host_cpu_macs_per_second() { return 569e6 / 53e-3; }
 
 Capabilities CpuBackend::capabilities() const {

@@ -1,5 +1,5 @@
 // The edgetpu_compiler log parser on the verbatim logs quoted in
-// ../shared/research/edgetpu.md (appendix A, C, E).
+// the Edge TPU research notes (appendix A, C, E).
 #include <gtest/gtest.h>
 
 #include "core/backends/coral/compiler_log.h"

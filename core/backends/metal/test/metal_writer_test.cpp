@@ -89,7 +89,7 @@ void expect_check_fails(const MilProgram& p, const std::string& what) {
 }  // namespace
 
 // The byte layout coremltools' StorageWriter produces for the same data
-// (../shared/research/coreml.md section 3: a 432-byte blob at data offset 128; the next
+// (the Core ML research notes section 3: a 432-byte blob at data offset 128; the next
 // blob's metadata at 576, its data at 640).
 TEST(MetalWeights, LayoutMatchesCoreML) {
   coreml::WeightFileWriter w;
