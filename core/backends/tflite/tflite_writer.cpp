@@ -1,5 +1,7 @@
-// save_tflite: IR -> .tflite flatbuffer. One case per IR op type below, in the
-// order of the op table in README.md; the reader's cases mirror them.
+// save_tflite: IR -> .tflite flatbuffer. An IR op that maps one to one onto a
+// TFLite operator is a row of the operator table both directions share
+// (core/frontends/tflite/tflite_op_table.h); the others are one case each below,
+// in the order of the op table in README.md, and the reader's cases mirror them.
 #include "core/backends/tflite/tflite_writer.h"
 
 #include <algorithm>

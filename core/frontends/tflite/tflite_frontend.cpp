@@ -1,5 +1,6 @@
 // load_tflite: .tflite flatbuffer -> IR (the writer, save_tflite, is its mirror
-// in core/backends/tflite/tflite_writer.cpp).
+// in core/backends/tflite/tflite_writer.cpp; the operators both map one to one
+// are rows of tflite_op_table.h, the rest special cases in import_op).
 //
 // Order matters: the flatbuffers Verifier runs over the whole file first (every
 // offset, vector length and string inside the buffer), then the model-level
