@@ -3,7 +3,7 @@
 // running min/max (the min/max observer) and a signed histogram whose range
 // doubles as needed (the percentile observer reads |x| percentiles off it).
 //
-// observe() takes one run at a time. Concurrent calibration (quantizer.cpp) splits
+// observe() takes one run at a time. Concurrent calibration (stages/observe.cpp) splits
 // it in three, with the same result bit for bit: extent() of each run anywhere,
 // add_extent() in sample order (count, min/max, and the range R the run is binned
 // at), then the run binned at that R into a HistogramBins of the thread's own,

@@ -32,15 +32,6 @@ std::vector<float> floats_of(const ir::Tensor& t) {
   return {s.begin(), s.end()};
 }
 
-bool is_float_activation(const ir::Graph& g, const std::string& name) {
-  const ir::Tensor* t = g.find_tensor(name);
-  return t && !t->is_constant() && t->dtype == ir::DType::Float32;
-}
-bool is_float_constant(const ir::Graph& g, const std::string& name) {
-  const ir::Tensor* t = g.find_tensor(name);
-  return t && t->is_constant() && t->dtype == ir::DType::Float32;
-}
-
 ir::Operation make_op(ir::OpKind kind, const std::string& name, std::vector<std::string> in, std::vector<std::string> out) {
   ir::Operation op;
   op.kind = kind;
@@ -77,6 +68,15 @@ std::string replacement_name(const ir::UseLists& uses, const std::string& c, con
 }
 
 }  // namespace
+
+bool is_float_activation(const ir::Graph& g, const std::string& name) {
+  const ir::Tensor* t = g.find_tensor(name);
+  return t && !t->is_constant() && t->dtype == ir::DType::Float32;
+}
+bool is_float_constant(const ir::Graph& g, const std::string& name) {
+  const ir::Tensor* t = g.find_tensor(name);
+  return t && t->is_constant() && t->dtype == ir::DType::Float32;
+}
 
 std::optional<WeightSlot> weight_slot(const ir::Graph& g, const ir::Operation& op) {
   if (op.inputs.size() < 2 || !is_float_constant(g, op.inputs[1])) return std::nullopt;

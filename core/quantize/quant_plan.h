@@ -35,6 +35,10 @@ struct Plan {
   std::map<std::string, std::string> float_reasons;  // op name -> why it stays float
 };
 
+/// A float32 tensor of `g` computed at run time (an activation) / held as a constant.
+bool is_float_activation(const ir::Graph& g, const std::string& name);
+bool is_float_constant(const ir::Graph& g, const std::string& name);
+
 /// Input index of an op's weight (constant second operand) and its channel axis,
 /// or nullopt when the op has no quantisable weight.
 struct WeightSlot {

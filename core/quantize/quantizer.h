@@ -2,8 +2,9 @@
 // Strategies are registered by name in ONE table (strategy_registry.cpp):
 // "ptq" (calibrate with observers), "qat" (take the scales of QuantizeLinear/
 // DequantizeLinear pairs already in the model), "dynamic" (weights only).
-// Pipeline (DESIGN.md): analyse -> choose strategy -> insert quant boundaries
-// -> calibrate -> propagate scales -> verify -> report.
+// Pipeline (DESIGN.md), one named stage each (stages/stages.h): check options ->
+// prepare -> choose ops -> observe -> choose parameters -> verify parameters ->
+// rewrite -> verify graph -> report -> sensitivity.
 // The IR convention of a quantised graph is in docs/QUANTISATION.md.
 #pragma once
 

@@ -1,7 +1,7 @@
 // Per-sample work of calibration and of the report on several threads ("lanes"),
 // each running whole samples on sessions of its own, with everything that depends
 // on the samples before done in sample order: results equal a serial run's bit for
-// bit whatever the number of lanes (quantizer.cpp says what goes in which step).
+// bit whatever the number of lanes (stages/observe.cpp and stages/report.cpp say what goes in which step).
 #pragma once
 
 #include <cstddef>

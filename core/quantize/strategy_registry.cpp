@@ -1,6 +1,6 @@
 // The ONE table of quantisation strategies. Each row names a function that
 // decides which ops run in int8 (or hybrid) and where activation params come from;
-// quantizer.cpp runs the rest of the pipeline around it.
+// quantizer.cpp runs the rest of the pipeline around it (stages/).
 #include "core/quantize/quantizer.h"
 #include "core/quantize/strategy.h"
 

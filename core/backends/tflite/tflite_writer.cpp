@@ -1,5 +1,7 @@
-// save_tflite: IR -> .tflite flatbuffer. One case per IR op type below, in the
-// order of the op table in README.md; the reader's cases mirror them.
+// save_tflite: IR -> .tflite flatbuffer. An IR op that maps one to one onto a
+// TFLite operator is a row of the operator table both directions share
+// (core/frontends/tflite/tflite_op_table.h); the others are one case each below,
+// in the order of the op table in README.md, and the reader's cases mirror them.
 #include "core/backends/tflite/tflite_writer.h"
 
 #include <algorithm>
@@ -14,6 +16,7 @@
 #include <set>
 
 #include "core/errors.h"
+#include "core/frontends/tflite/tflite_op_table.h"
 #include "core/frontends/tflite/tflite_schema_generated.h"
 #include "core/ir/shape_inference.h"
 #include "core/passes/decompose/decompose.h"
@@ -55,13 +58,7 @@ std::int64_t same_before(std::int64_t in, std::int64_t k, std::int64_t s, std::i
   return total / 2;
 }
 
-double attr_f(const ir::Operation& op, const std::string& key, double fallback) {
-  const ir::Attribute* a = op.attr(key);
-  if (!a) return fallback;
-  if (const auto* d = std::get_if<double>(a)) return *d;
-  if (const auto* i = std::get_if<std::int64_t>(a)) return double(*i);
-  return fallback;
-}
+using frontends::tflite_ops::attr_float;
 
 // TFLite's int32 bias of a quantised conv / fully-connected op: per output channel c,
 // scale = s_x * s_w[c], zero point 0.
@@ -1691,7 +1688,7 @@ std::vector<double> onnx_resize_weights(const ir::Operation& op, std::int64_t in
                                         std::string& why) {
   const std::string mode = op.attr_string("mode", "nearest"), ctm = op.attr_string("coordinate_transformation_mode", "half_pixel");
   const std::string nm = op.attr_string("nearest_mode", "round_prefer_floor");
-  const double a = attr_f(op, "cubic_coeff_a", -0.75);
+  const double a = attr_float(op, "cubic_coeff_a", -0.75);
   const bool exclude = op.attr_int("exclude_outside", 0) != 0;
   std::vector<double> w(static_cast<std::size_t>(out * in), 0.0);
   outside.assign(static_cast<std::size_t>(out), 0);
@@ -1918,7 +1915,7 @@ void Writer::resize_by_matrices(const ir::Operation& op, const std::size_t hw[2]
     // rows sampled outside the input (tf_crop_and_resize) are the extrapolation value: the bias
     int bias = -1;
     if (std::count(outside[k].begin(), outside[k].end(), 1) > 0) {
-      const float e = static_cast<float>(attr_f(op, "extrapolation_value", 0.0));
+      const float e = static_cast<float>(attr_float(op, "extrapolation_value", 0.0));
       std::vector<float> b(outside[k].size(), 0.f);
       for (std::size_t o = 0; o < b.size(); ++o) b[o] = outside[k][o] ? e : 0.f;
       bias = add_tensor(unique(base + "/extrapolation_" + std::to_string(a)), ir::DType::Float32, {n_out}, std::nullopt, b.data(), b.size() * 4);
@@ -2237,6 +2234,20 @@ void Writer::write_op(const ir::Operation& op) {
   auto y = [&] { return tensor(op.outputs[0]); };
   auto unary = [&](B code, int v8 = 2) { emit(code, {in(0)}, {y()}, tfl::BuiltinOptions::NONE, 0, version_for(op, v8)); };
   if (op.kind != K::Unknown) check_computable(op);
+  // One to one with a TFLite operator: the table's row (frontends/tflite/tflite_op_table.h).
+  // Written in this order: the options table, the output, the inputs.
+  if (const frontends::tflite_ops::OpRow* row = frontends::tflite_ops::row_for_kind(op.kind)) {
+    if (row->check)
+      if (std::string why = row->check(g_, op); !why.empty()) unsupported(op, why);
+    const fb::Offset<void> options = row->write ? row->write(fbb_, op) : 0;
+    const int out = y();
+    std::vector<int> inputs;
+    for (int i = 0; i < row->inputs; ++i) inputs.push_back(in(static_cast<std::size_t>(i)));
+    emit(row->code, std::move(inputs), {out}, row->write ? row->options : tfl::BuiltinOptions::NONE, options,
+         version_for(op, row->int8_version));
+    return;
+  }
+  // The special cases: decompositions, layouts, quantisation, fused activations.
   switch (op.kind) {
     case K::Equal: case K::Greater: case K::GreaterOrEqual: case K::Less: case K::LessOrEqual:
     case K::And: case K::Or: case K::Xor: case K::Not: case K::Where:
@@ -2262,7 +2273,7 @@ void Writer::write_op(const ir::Operation& op) {
         return;
       }
       if (!w.is_constant() || !w.shape.is_static() || w.shape.rank() != 2) unsupported(op, "needs a constant 2-D weight");
-      if (op.kind == K::Gemm && (op.attr_int("transA", 0) != 0 || attr_f(op, "alpha", 1.0) != 1.0 || attr_f(op, "beta", 1.0) != 1.0))
+      if (op.kind == K::Gemm && (op.attr_int("transA", 0) != 0 || attr_float(op, "alpha", 1.0) != 1.0 || attr_float(op, "beta", 1.0) != 1.0))
         unsupported(op, "transA, alpha or beta");
       // TFLite wants [out, in]: FullyConnected and Gemm(transB=1) have it; MatMul/Gemm(transB=0) are [in, out].
       const bool transposed = op.kind == K::FullyConnected || (op.kind == K::Gemm && op.attr_int("transB", 0) != 0);
@@ -2312,34 +2323,6 @@ void Writer::write_op(const ir::Operation& op) {
       if (op.kind == K::Div) emit(B::DIV, {in(0), in(1)}, {out}, tfl::BuiltinOptions::DivOptions, tfl::CreateDivOptions(fbb_, act).Union(), 1);
       return;
     }
-    case K::Max: case K::Min:
-      if (op.inputs.size() != 2) unsupported(op, "only two inputs");
-      emit(op.kind == K::Max ? B::MAXIMUM : B::MINIMUM, {in(0), in(1)}, {y()}, tfl::BuiltinOptions::MaximumMinimumOptions,
-           tfl::CreateMaximumMinimumOptions(fbb_).Union(), version_for(op, 2));
-      return;
-    case K::Relu: return unary(B::RELU);
-    case K::Sigmoid: return unary(B::LOGISTIC);
-    case K::Tanh: return unary(B::TANH);
-    case K::HardSwish: return unary(B::HARD_SWISH, 1);
-    case K::Gelu: {
-      const auto o = tfl::CreateGeluOptions(fbb_, op.attr_string("approximate", "none") == "tanh");
-      emit(B::GELU, {in(0)}, {y()}, tfl::BuiltinOptions::GeluOptions, o.Union(), version_for(op, 2));
-      return;
-    }
-    case K::Exp: return unary(B::EXP, 1);
-    case K::Log: return unary(B::LOG, 1);
-    case K::Sqrt: return unary(B::SQRT, 1);
-    case K::Abs: return unary(B::ABS, 1);
-    case K::Neg: return unary(B::NEG, 1);
-    case K::Floor: return unary(B::FLOOR, 1);
-    case K::Ceil: return unary(B::CEIL, 1);
-    case K::Round: return unary(B::ROUND, 1);  // both round half to even
-    case K::Sin: return unary(B::SIN, 1);
-    case K::Cos: return unary(B::COS, 1);
-    case K::Sign: return unary(B::SIGN, 1);
-    case K::Elu:
-      if (attr_f(op, "alpha", 1.0) != 1.0) unsupported(op, "alpha other than 1 (TFLite's ELU has none)");
-      return unary(B::ELU, 2);
     case K::LogSoftmax: return per_axis(op);
     case K::Reciprocal: {
       const ir::Tensor& x = t(op.inputs[0]);
@@ -2385,12 +2368,6 @@ void Writer::write_op(const ir::Operation& op) {
         return;
       }
     }
-    case K::LeakyRelu: {
-      const auto o = tfl::CreateLeakyReluOptions(fbb_, static_cast<float>(attr_f(op, "alpha", 0.01)));
-      emit(B::LEAKY_RELU, {in(0)}, {y()}, tfl::BuiltinOptions::LeakyReluOptions, o.Union(), version_for(op, 2));
-      return;
-    }
-    case K::PRelu: emit(B::PRELU, {in(0), in(1)}, {y()}); return;
     case K::Softmax: return per_axis(op);
     case K::Reshape: case K::Flatten: case K::Squeeze: case K::Unsqueeze: {
       const ir::Tensor& out = t(op.outputs[0]);
@@ -2634,13 +2611,6 @@ void Writer::write_op(const ir::Operation& op) {
       const auto it = tensor_type(t(op.inputs[0]).dtype), ot = tensor_type(t(op.outputs[0]).dtype);
       if (!it || !ot) unsupported(op, "types");
       emit(B::CAST, {in(0)}, {y()}, tfl::BuiltinOptions::CastOptions, tfl::CreateCastOptions(fbb_, *it, *ot).Union());
-      return;
-    }
-    case K::LpNormalization: {
-      if (op.attr_int("p", 2) != 2) unsupported(op, "p other than 2");
-      const auto axis = op.attr_int("axis", -1);
-      if (axis != -1 && axis != static_cast<std::int64_t>(t(op.inputs[0]).shape.rank()) - 1) unsupported(op, "axis other than the last");
-      emit(B::L2_NORMALIZATION, {in(0)}, {y()}, tfl::BuiltinOptions::L2NormOptions, tfl::CreateL2NormOptions(fbb_).Union(), version_for(op, 2));
       return;
     }
     case K::ConvTranspose: {

@@ -1,5 +1,6 @@
 // load_tflite: .tflite flatbuffer -> IR (the writer, save_tflite, is its mirror
-// in core/backends/tflite/tflite_writer.cpp).
+// in core/backends/tflite/tflite_writer.cpp; the operators both map one to one
+// are rows of tflite_op_table.h, the rest special cases in import_op).
 //
 // Order matters: the flatbuffers Verifier runs over the whole file first (every
 // offset, vector length and string inside the buffer), then the model-level
@@ -20,6 +21,7 @@
 
 #include "core/errors.h"
 #include "core/util/safe_file.h"
+#include "core/frontends/tflite/tflite_op_table.h"
 #include "core/frontends/tflite/tflite_schema_generated.h"
 #include "core/ir/algorithms.h"
 #include "core/ir/validate.h"
@@ -544,6 +546,16 @@ void Reader::import_op(int index) {
   if (code < 0 || code > static_cast<int>(B::MAX)) return opaque(bname);
   const B b = static_cast<B>(code);
   const std::string y = nout ? out(op, 0) : std::string();
+  // One to one with an IR op: the table's row (tflite_op_table.h).
+  if (const tflite_ops::OpRow* row = tflite_ops::row_for_code(b)) {
+    need(static_cast<std::size_t>(row->inputs), 1);
+    std::vector<std::string> inputs;
+    for (int i = 0; i < row->inputs; ++i) inputs.push_back(in(op, static_cast<std::size_t>(i)));
+    ir::Operation& o = emit(std::string(ir::op_info(row->kind).name), std::move(inputs), {y});
+    if (row->read) row->read(*op, o);
+    return;
+  }
+  // The special cases: decompositions, layouts, quantisation, options the IR op takes otherwise.
   switch (b) {
     case B::CONV_2D: {
       need(2, 1);
@@ -660,10 +672,6 @@ void Reader::import_op(int index) {
       emit(ty, {in(op, 0), in(op, 1)}, {with_activation(act, y, what)}, y);
       return;
     }
-    case B::MAXIMUM: case B::MINIMUM:
-      need(2, 1);
-      emit(b == B::MAXIMUM ? "Max" : "Min", {in(op, 0), in(op, 1)}, {y});
-      return;
     case B::AVERAGE_POOL_2D: case B::MAX_POOL_2D: {
       need(1, 1);
       const auto* o = op->builtin_options_as_Pool2DOptions();
@@ -819,10 +827,6 @@ void Reader::import_op(int index) {
       emit("Not", {e}, {y}, y);
       return;
     }
-    case B::LOGICAL_AND: need(2, 1); emit("And", {in(op, 0), in(op, 1)}, {y}); return;
-    case B::LOGICAL_OR: need(2, 1); emit("Or", {in(op, 0), in(op, 1)}, {y}); return;
-    case B::LOGICAL_NOT: need(1, 1); emit("Not", {in(op, 0)}, {y}); return;
-    case B::SELECT_V2: need(3, 1); emit("Where", {in(op, 0), in(op, 1), in(op, 2)}, {y}); return;
     case B::SQUARED_DIFFERENCE: {
       need(2, 1);
       ir::Tensor d = t(y);
@@ -922,7 +926,6 @@ void Reader::import_op(int index) {
       }
       return;
     }
-    case B::RANGE: need(3, 1); emit("Range", {in(op, 0), in(op, 1), in(op, 2)}, {y}); return;
     case B::REVERSE_V2: {
       // a Slice with step -1 along each axis
       need(2, 1);
@@ -1005,20 +1008,8 @@ void Reader::import_op(int index) {
       s.attributes["axis"] = std::int64_t{-1};
       return;
     }
-    case B::LOGISTIC: need(1, 1); emit("Sigmoid", {in(op, 0)}, {y}); return;
-    case B::TANH: need(1, 1); emit("Tanh", {in(op, 0)}, {y}); return;
-    case B::RELU: need(1, 1); emit("Relu", {in(op, 0)}, {y}); return;
-    case B::HARD_SWISH: need(1, 1); emit("HardSwish", {in(op, 0)}, {y}); return;
     case B::RELU6: need(1, 1); emit("Clip", {in(op, 0), add_f32(y + "/min", 0.f), add_f32(y + "/max", 6.f)}, {y}); return;
     case B::RELU_N1_TO_1: need(1, 1); emit("Clip", {in(op, 0), add_f32(y + "/min", -1.f), add_f32(y + "/max", 1.f)}, {y}); return;
-    case B::LEAKY_RELU: {
-      need(1, 1);
-      const auto* o = op->builtin_options_as_LeakyReluOptions();
-      auto& l = emit("LeakyRelu", {in(op, 0)}, {y});
-      l.attributes["alpha"] = double(o ? o->alpha() : 0.2f);
-      return;
-    }
-    case B::PRELU: need(2, 1); emit("PRelu", {in(op, 0), in(op, 1)}, {y}); return;
     case B::RESIZE_BILINEAR: case B::RESIZE_NEAREST_NEIGHBOR: {
       need(2, 1);
       const auto size = const_ints(op, 1, what + " size");
@@ -1334,19 +1325,6 @@ void Reader::import_op(int index) {
            {y});
       return;
     }
-    case B::GELU: {
-      need(1, 1);
-      const auto* o = op->builtin_options_as_GeluOptions();
-      emit("Gelu", {in(op, 0)}, {y}).attributes["approximate"] = std::string(o && o->approximate() ? "tanh" : "none");
-      return;
-    }
-    case B::L2_NORMALIZATION: {
-      need(1, 1);
-      auto& l = emit("LpNormalization", {in(op, 0)}, {y});
-      l.attributes["axis"] = std::int64_t{-1};
-      l.attributes["p"] = std::int64_t{2};
-      return;
-    }
     case B::BATCH_MATMUL: {
       need(2, 1);
       const auto* o = op->builtin_options_as_BatchMatMulOptions();
@@ -1435,23 +1413,6 @@ void Reader::import_op(int index) {
       emit("Cast", {in(op, 0)}, {y}).attributes["to"] = std::string(ir::dtype_name(t(y).dtype));
       return;
     }
-    case B::EXP: need(1, 1); emit("Exp", {in(op, 0)}, {y}); return;
-    case B::LOG: need(1, 1); emit("Log", {in(op, 0)}, {y}); return;
-    case B::SQRT: need(1, 1); emit("Sqrt", {in(op, 0)}, {y}); return;
-    case B::ABS: need(1, 1); emit("Abs", {in(op, 0)}, {y}); return;
-    case B::NEG: need(1, 1); emit("Neg", {in(op, 0)}, {y}); return;
-    case B::FLOOR: need(1, 1); emit("Floor", {in(op, 0)}, {y}); return;
-    case B::CEIL: need(1, 1); emit("Ceil", {in(op, 0)}, {y}); return;
-    case B::ROUND: need(1, 1); emit("Round", {in(op, 0)}, {y}); return;
-    case B::SIN: need(1, 1); emit("Sin", {in(op, 0)}, {y}); return;
-    case B::COS: need(1, 1); emit("Cos", {in(op, 0)}, {y}); return;
-    case B::SIGN: need(1, 1); emit("Sign", {in(op, 0)}, {y}); return;
-    case B::ELU: need(1, 1); emit("Elu", {in(op, 0)}, {y}); return;
-    case B::LOG_SOFTMAX: need(1, 1); emit("LogSoftmax", {in(op, 0)}, {y}); return;
-    case B::POW: need(2, 1); emit("Pow", {in(op, 0), in(op, 1)}, {y}); return;
-    // ONNX's Mod (fmod 0) takes the divisor's sign, as FLOOR_MOD does (the writer normalises
-    // runtime Gather indices with it)
-    case B::FLOOR_MOD: need(2, 1); emit("Mod", {in(op, 0), in(op, 1)}, {y}); return;
     // More builtins the writer makes of ONNX ops, read back as those ops.
     case B::FLOOR_DIV: {
       need(2, 1);
