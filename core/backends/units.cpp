@@ -5,7 +5,6 @@
 #include <map>
 #include <set>
 
-#include "core/passes/pass_registry.h"
 
 namespace ec::backends {
 
@@ -197,7 +196,5 @@ std::vector<std::vector<std::size_t>> group_units(const ir::Graph& graph) {
   }
   return units;
 }
-
-void pin_batch(ir::Graph& graph) { passes::pin_batch(graph); }
 
 }  // namespace ec::backends

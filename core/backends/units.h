@@ -20,11 +20,6 @@ std::string tflite_op_name(const ir::Graph& graph, const ir::Operation& op);
 /// True for a depthwise Conv (group == input channels, group > 1).
 bool is_depthwise(const ir::Graph& graph, const ir::Operation& op);
 
-/// Batch 1 with static sizes: a dynamic leading dim of a graph input (e.g.
-/// "batch") becomes 1 wherever that named dim appears (also in monomials such
-/// as "4*batch" -> 4). Used by backends whose targets run static shapes.
-void pin_batch(ir::Graph& graph);
-
 /// Units in graph order: each a list of graph.ops indices, main op first.
 std::vector<std::vector<std::size_t>> group_units(const ir::Graph& graph);
 

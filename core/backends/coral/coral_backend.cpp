@@ -18,6 +18,7 @@
 #include "core/backends/units.h"
 #include "core/errors.h"
 #include "core/frontends/frontend.h"
+#include "core/passes/pass_registry.h"
 
 namespace ec::backends::coral {
 namespace {
@@ -124,13 +125,11 @@ OpSupport CoralBackend::supports_op(const ir::Graph& graph, std::size_t index) c
 }
 
 void CoralBackend::legalise(ir::Graph& graph) const {
-  pin_batch(graph);
+  passes::pin_batch(graph);
   // the graph partitioned is the graph written: TFLite's form (NHWC, fused activations)
   if (graph.metadata.count("tflite.schema_version") == 0)
     graph = tflite::prepare_for_tflite(std::move(graph), edgetpu_write_options());
 }
-
-void CoralBackend::pin_batch(ir::Graph& graph) { backends::pin_batch(graph); }
 
 std::optional<Partition> CoralBackend::partition_of_artefact(const ir::Graph& graph) const {
   constexpr std::string_view kExecutable = "tflite::edgetpu-custom-op";
@@ -281,7 +280,7 @@ CompileResult CoralBackend::compile(const ir::Graph& input, const CompileConfig&
     legalise(g);
   } catch (const std::exception& e) {  // partition the graph as it is, and say why
     g = input;
-    pin_batch(g);
+    passes::pin_batch(g);
     res.notes.push_back(std::string("not legalised for TFLite (partitioned as given): ") + e.what());
   }
 
@@ -396,7 +395,7 @@ void CoralBackend::recount_from_file(CompileResult& res, const ir::Graph& g, con
     res.notes.push_back(std::string("counts are the graph's: the written file could not be read back: ") + e.what());
     return;
   }
-  pin_batch(written);
+  passes::pin_batch(written);
   Partition file = partition(written, config);
   // the file's own operator count, as its reader tallied it ("CONV_2D 15, RESHAPE 1, ...")
   int operators = 0;

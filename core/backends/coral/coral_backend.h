@@ -40,7 +40,6 @@ class CoralBackend final : public Backend {
   /// were mapped), every other op was left on the CPU; our rules give the reason.
   std::optional<Partition> partition_of_artefact(const ir::Graph& graph) const override;
   void legalise(ir::Graph& graph) const override;
-  static void pin_batch(ir::Graph& graph);
   Partition partition(const ir::Graph& graph, const CompileConfig& config = {}) const override;
   CompileResult compile(const ir::Graph& graph, const CompileConfig& config) override;
   PerfEstimate estimate_performance(const ir::Graph& graph) const override;

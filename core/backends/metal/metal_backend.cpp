@@ -11,6 +11,7 @@
 #include "core/errors.h"
 #include "core/ir/shape_inference.h"
 #include "core/passes/pass_manager.h"
+#include "core/passes/pass_registry.h"
 #include "core/ir/op_cost.h"
 
 namespace ec::backends::metal {
@@ -90,7 +91,7 @@ OpSupport MetalBackend::supports_op(const ir::Graph& graph, std::size_t index) c
 }
 
 void MetalBackend::legalise(ir::Graph& graph) const {
-  pin_batch(graph);
+  passes::pin_batch(graph);
   ir::infer_shapes(graph);
   passes::PassManagerOptions po;
   po.record_diffs = false;
