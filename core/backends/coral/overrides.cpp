@@ -175,6 +175,14 @@ void register_builtin_overrides(Backend& backend) {
                                       via(&passes::decompose::gelu_tanh, "GELU"), 3});
   backend.register_override("Conv", {"grouped_conv_per_group", "a grouped CONV_2D as one CONV_2D per group (SPLIT, CONCATENATION)",
                                       via(&passes::decompose::grouped_conv, "grouped convolution"), 0, true});
+  // FULLY_CONNECTED maps only with a one-dimensional output: a 2-D one (tokens x features,
+  // a recurrent layer's input projection over the sequence) as a 1x1 CONV_2D
+  for (const char* kind : {"FullyConnected", "MatMul", "Gemm"})
+    backend.register_override(kind, {"fully_connected_as_conv1x1",
+                                     "a FULLY_CONNECTED with a 2-D output as RESHAPE, a 1x1 CONV_2D, RESHAPE",
+                                     via(&passes::decompose::fc_as_conv1x1, "FULLY_CONNECTED"), 0, true});
+  backend.register_override("Gather", {"gather_as_slice", "a GATHER of one run of constant positions (x[:, -1]) as SLICE (RESHAPE)",
+                                       via(&passes::decompose::gather_as_slice, "GATHER"), 0, true});
 }
 
 ir::Graph apply_checked_override(const ir::Graph& graph, std::size_t index, const Override& o, int* max_lsb) {

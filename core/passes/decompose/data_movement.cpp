@@ -6,6 +6,7 @@
 //   Dropout (inference): the identity; a used mask output becomes what it is in inference,
 //     a constant of ones (bool) under its own name.
 #include <algorithm>
+#include <cstring>
 
 #include "core/passes/decompose/common.h"
 #include "core/passes/decompose/decompose.h"
@@ -140,6 +141,59 @@ std::size_t center_crop_pad(ir::Graph& g, std::size_t index, std::string* why) {
     v = b.op1(K::Slice, {v, b.i64("starts", starts), b.i64("ends", ends), b.i64("axes", slice_axes)}, {}, x->dtype, x->quant);
   if (pad) v = b.op1(K::Pad, {v, b.i64("pads", pads)}, {{"mode", std::string("constant")}}, x->dtype, x->quant);
   detail::emit_as(b, v, op.outputs[0]);
+  return detail::finish(g, index, b);
+}
+
+// Gather with constant indices that name one run of consecutive positions (x[:, -1], a class
+// token x[:, 0], x[:, 2:5] exported as Gather) as Slice of that run, then (scalar index) a
+// Reshape dropping the axis. The Edge TPU maps SLICE and RESHAPE but not GATHER. Exact:
+// the same values move; any dtype, params pass through.
+std::size_t gather_as_slice(ir::Graph& g, std::size_t index, std::string* why) {
+  const ir::Operation op = g.ops[index];
+  if (op.kind != K::Gather || op.inputs.size() != 2 || op.outputs.empty()) return 0;
+  const ir::Tensor* x = g.find_tensor(op.inputs[0]);
+  const ir::Tensor* ix = g.find_tensor(op.inputs[1]);
+  const ir::Tensor* y = g.find_tensor(op.outputs[0]);
+  const auto xs = detail::static_shape(g, op.inputs[0]);
+  const auto ys = detail::static_shape(g, op.outputs[0]);
+  if (!x || !ix || !y || !xs || !ys || xs->empty())
+    return detail::refuse(why, "Gather needs a static data shape to become a Slice");
+  if (!ix->is_constant() || !ix->shape.rank_known || ix->shape.rank() > 1 || !ix->data ||
+      (ix->dtype != ir::DType::Int64 && ix->dtype != ir::DType::Int32))
+    return detail::refuse(why, "Gather becomes a Slice only with constant scalar or 1-D indices");
+  const auto rank = static_cast<std::int64_t>(xs->size());
+  std::int64_t axis = op.attr_int("axis", 0);
+  if (axis < 0) axis += rank;
+  if (axis < 0 || axis >= rank) return detail::refuse(why, "Gather axis out of range");
+  const std::int64_t n = (*xs)[static_cast<std::size_t>(axis)];
+  std::vector<std::int64_t> idx;
+  const std::size_t count = ix->data->size() / ir::dtype_size(ix->dtype);
+  for (std::size_t i = 0; i < count; ++i) {
+    std::int64_t v = 0;
+    if (ix->dtype == ir::DType::Int64) std::memcpy(&v, ix->data->data() + 8 * i, 8);
+    else {
+      std::int32_t v32 = 0;
+      std::memcpy(&v32, ix->data->data() + 4 * i, 4);
+      v = v32;
+    }
+    if (v < 0) v += n;
+    if (v < 0 || v >= n) return detail::refuse(why, "Gather index " + std::to_string(v) + " out of range");
+    idx.push_back(v);
+  }
+  if (idx.empty()) return detail::refuse(why, "Gather with no index");
+  for (std::size_t i = 1; i < idx.size(); ++i)
+    if (idx[i] != idx[i - 1] + 1) return detail::refuse(why, "Gather indices are not one run of consecutive positions");
+  OpBuilder b(g, detail::base_of(op));
+  const bool scalar = ix->shape.rank() == 0;
+  const std::string v = b.op(K::Slice,
+                             {op.inputs[0], b.i64("starts", {idx.front()}),
+                              b.i64("ends", {idx.back() + 1}), b.i64("axes", {axis})},
+                             {scalar ? b.activation("slice", y->dtype, y->quant) : op.outputs[0]}, {},
+                             scalar ? std::string() : op.name);
+  if (scalar) {
+    b.reshape(v, *ys, y->dtype, y->quant, op.outputs[0]);
+    if (!op.name.empty()) b.ops().back().name = op.name;
+  }
   return detail::finish(g, index, b);
 }
 

@@ -83,6 +83,10 @@ std::size_t reduction(ir::Graph& g, std::size_t index, std::string* why);
 /// Gemm with transA, alpha != 1, beta != 1, a non-constant B or a C other than a constant
 /// [N] bias: Transpose, Gemm (plain) or MatMul, Mul, Add. float.
 std::size_t gemm(ir::Graph& g, std::size_t index, std::string* why);
+/// A constant-weight FullyConnected / MatMul / plain Gemm as Reshape to [1, M, 1, K], a 1x1
+/// NHWC Conv (weight [N, 1, 1, K], same params, bias and activation), Reshape back: the
+/// same integers; the Edge TPU maps FULLY_CONNECTED only with a one-dimensional output.
+std::size_t fc_as_conv1x1(ir::Graph& g, std::size_t index, std::string* why);
 
 // elementwise.cpp
 /// Sum / Mean / Max / Min of one input (Identity) or of more than two (Max / Min) or two
@@ -147,6 +151,9 @@ std::size_t compress_as_gather(ir::Graph& g, std::size_t index, std::string* why
 /// CenterCropPad with a static input and a constant shape as Slice (crop, centred) and Pad
 /// (zeros, centred). Any dtype.
 std::size_t center_crop_pad(ir::Graph& g, std::size_t index, std::string* why);
+/// Gather with constant indices naming one run of consecutive positions (x[:, -1]) as Slice,
+/// then a Reshape dropping the axis for a scalar index. Exact, any dtype.
+std::size_t gather_as_slice(ir::Graph& g, std::size_t index, std::string* why);
 
 // integer_ops.cpp
 /// ONNX Runtime's quantised operator format as float arithmetic: QLinearConv / QLinearMatMul

@@ -10,6 +10,7 @@
 #include "core/backends/coral/coral_backend.h"
 #include "core/errors.h"
 #include "core/report/compile_report.h"
+#include "core/session/session.h"
 #include "test_graphs.h"
 
 using namespace ec;
@@ -88,6 +89,105 @@ TEST(CoralOverrides, GroupedConvolutionPerGroupIsExact) {
   EXPECT_EQ(e[1].stage, "override");
   EXPECT_TRUE(e[1].ok) << e[1].reason;
   EXPECT_NE(e[1].reason.find("exact"), std::string::npos) << e[1].reason;
+}
+
+namespace {
+
+// Hex of `n` int8 values cycling through small signed numbers (deterministic weights).
+std::string cycle_hex(int n, int mod) {
+  static const char* digits = "0123456789abcdef";
+  std::string h = "hex\"";
+  for (int i = 0; i < n; ++i) {
+    const auto v = static_cast<std::uint8_t>(static_cast<std::int8_t>(i * 7 % mod - mod / 2));
+    h += digits[v >> 4];
+    h += digits[v & 15];
+  }
+  return h + "\"";
+}
+
+// tokens x features: a FULLY_CONNECTED (weight [N, K]) or a MatMul (weight [K, N]) with a
+// [4, 6] output, which the Edge TPU does not map as it is.
+ir::Graph linear_2d(bool matmul) {
+  const std::string w = matmul ? i8("8,6", 0.02, 0) : i8("6,8", 0.02, 0);
+  const std::string bias = matmul ? "" : ", %b";
+  std::string body = "  input %x : " + i8("4,8", 0.05, 3) + "\n  const %w : " + w + " = " + cycle_hex(48, 19) + "\n";
+  if (!matmul)
+    body += "  const %b : i32[6] quant(i32, scales=[0.001], zero_points=[0], axis=-1) = "
+            "hex\"0a000000f6ffffff640000009cffffff0000000001000000\"\n";
+  body += std::string("  %y = ") + (matmul ? "MatMul" : "FullyConnected") + "(%x, %w" + bias + ") : " +
+          i8("4,6", 0.08, -5) + " @\"fc\"\n  output %y";
+  return graph(body);
+}
+
+}  // namespace
+
+TEST(CoralOverrides, FullyConnectedWith2dOutputAsConv1x1IsExact) {
+  for (const bool matmul : {false, true}) {
+    SCOPED_TRACE(matmul ? "MatMul" : "FullyConnected");
+    const ir::Graph g = linear_2d(matmul);
+    coral::CoralBackend b;
+    const auto r = b.compile(g, {});
+    EXPECT_EQ(r.ops_fallback, 0) << "RESHAPE, CONV_2D, RESHAPE all map";
+    EXPECT_EQ(r.ops_on_target, 3);
+    const auto e = entries(r, "fc");
+    ASSERT_GE(e.size(), 2u);
+    EXPECT_FALSE(e[0].ok);
+    // FULLY_CONNECTED: "a fully-connected ... layer with 2D output"; MatMul of an int8 graph
+    // not legalised first: BATCH_MATMUL, not in the table
+    EXPECT_NE(e[0].reason.find(matmul ? "BATCH_MATMUL" : "2D output"), std::string::npos) << e[0].reason;
+    EXPECT_EQ(e[1].stage, "override");
+    EXPECT_TRUE(e[1].ok) << e[1].reason;
+    EXPECT_NE(e[1].reason.find("exact"), std::string::npos) << e[1].reason;
+
+    // the same integers: every int8 input value through both graphs
+    const auto& o = b.overrides().at(matmul ? "MatMul" : "FullyConnected").front();
+    const ir::Graph rewritten = coral::apply_checked_override(g, 0, o);
+    ASSERT_EQ(rewritten.ops.size(), 3u);
+    EXPECT_EQ(rewritten.ops[1].kind, ir::OpKind::Conv);
+    runtime::Tensor x = runtime::Tensor::uninitialized(ir::DType::Int8, {4, 8});
+    for (int round = 0; round < 8; ++round) {
+      for (int i = 0; i < 32; ++i) x.mutable_data<std::int8_t>()[i] = static_cast<std::int8_t>((i * 37 + round * 32) % 256 - 128);
+      const auto want = runtime::run_graph(ir::freeze(ir::Graph(g)), {{"x", x}}).at("y");
+      const auto got = runtime::run_graph(ir::freeze(ir::Graph(rewritten)), {{"x", x}}).at("y");
+      ASSERT_EQ(got.shape(), want.shape());
+      for (int i = 0; i < 24; ++i) EXPECT_EQ(got.data<std::int8_t>()[i], want.data<std::int8_t>()[i]) << "round " << round << " at " << i;
+    }
+  }
+}
+
+TEST(CoralOverrides, GatherOfConstantRunAsSliceIsExact) {
+  // x[:, -1] of [1, 6, 8] tokens (a recurrent classifier's last step): SLICE, RESHAPE
+  const auto make = [](const std::string& idx_decl, const std::string& out_dims) {
+    return graph("  input %x : " + i8("1,6,8", 0.05, 3) + "\n  " + idx_decl + "\n  %y = Gather(%x, %i) {axis = 1} : " +
+                 i8(out_dims, 0.05, 3) + " @\"last\"\n  output %y");
+  };
+  const ir::Graph g = make("const %i : i64[] = hex\"ffffffffffffffff\"", "1,8");
+  coral::CoralBackend b;
+  const auto r = b.compile(g, {});
+  EXPECT_EQ(r.ops_fallback, 0);
+  const auto e = entries(r, "last");
+  ASSERT_GE(e.size(), 2u);
+  EXPECT_EQ(e[1].stage, "override");
+  EXPECT_TRUE(e[1].ok) << e[1].reason;
+  const ir::Graph rewritten = coral::apply_checked_override(g, 0, b.overrides().at("Gather").front());
+  ASSERT_EQ(rewritten.ops.size(), 2u);
+  EXPECT_EQ(rewritten.ops[0].kind, ir::OpKind::Slice);
+  runtime::Tensor x = runtime::Tensor::uninitialized(ir::DType::Int8, {1, 6, 8});
+  for (int i = 0; i < 48; ++i) x.mutable_data<std::int8_t>()[i] = static_cast<std::int8_t>(i * 5 - 100);
+  const auto want = runtime::run_graph(ir::freeze(ir::Graph(g)), {{"x", x}}).at("y");
+  const auto got = runtime::run_graph(ir::freeze(ir::Graph(rewritten)), {{"x", x}}).at("y");
+  ASSERT_EQ(got.shape(), want.shape());
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(got.data<std::int8_t>()[i], want.data<std::int8_t>()[i]);
+  EXPECT_EQ(got.data<std::int8_t>()[0], static_cast<std::int8_t>(40 * 5 - 100));  // x[0, 5, 0]
+
+  // positions 0 and 2 are no run: GATHER stays on the CPU, the override's reason in the timeline
+  const ir::Graph h = make("const %i : i64[2] = hex\"00000000000000000200000000000000\"", "1,2,8");
+  const auto rh = b.compile(h, {});
+  EXPECT_EQ(rh.ops_fallback, 1);
+  const auto eh = entries(rh, "last");
+  ASSERT_GE(eh.size(), 2u);
+  EXPECT_FALSE(eh[1].ok);
+  EXPECT_NE(eh[1].reason.find("consecutive"), std::string::npos) << eh[1].reason;
 }
 
 TEST(CoralTimeline, CompileFailsOverrideSucceeds) {
