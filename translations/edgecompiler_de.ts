@@ -373,6 +373,27 @@
         <source>CPU (reference)</source>
         <translation>CPU (Referenz)</translation>
     </message>
+    <message numerus="yes">
+        <source>%n batch dim(s) fixed</source>
+        <translation>
+            <numerusform>%n Batch-Dimension festgelegt</numerusform>
+            <numerusform>%n Batch-Dimensionen festgelegt</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n Transpose(s) of unit dims made Reshapes</source>
+        <translation>
+            <numerusform>%n Transpose über Einheitsdimensionen zu Reshape gemacht</numerusform>
+            <numerusform>%n Transposes über Einheitsdimensionen zu Reshapes gemacht</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n Concat(s) written without unit dims</source>
+        <translation>
+            <numerusform>%n Concat ohne Einheitsdimensionen geschrieben</numerusform>
+            <numerusform>%n Concats ohne Einheitsdimensionen geschrieben</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ec::widgets::BenchmarkPanel</name>

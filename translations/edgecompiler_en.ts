@@ -373,6 +373,27 @@
         <source>CPU (reference)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message numerus="yes">
+        <source>%n batch dim(s) fixed</source>
+        <translation>
+            <numerusform>%n batch dim fixed</numerusform>
+            <numerusform>%n batch dims fixed</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n Transpose(s) of unit dims made Reshapes</source>
+        <translation>
+            <numerusform>%n Transpose of unit dims made a Reshape</numerusform>
+            <numerusform>%n Transposes of unit dims made Reshapes</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n Concat(s) written without unit dims</source>
+        <translation>
+            <numerusform>%n Concat written without unit dims</numerusform>
+            <numerusform>%n Concats written without unit dims</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ec::widgets::BenchmarkPanel</name>

@@ -48,6 +48,8 @@ constexpr Entry kEntries[] = {
     {"pass.LegaliseTfliteInt8.ops_decomposed", QT_TRANSLATE_N_NOOP("CoreMessages", "%n op(s) decomposed"), true, false},
     {"pass.LegaliseTfliteInt8.ops_made", QT_TRANSLATE_N_NOOP("CoreMessages", "%n op(s) made"), true, false},
     {"pass.PinBatch.dims_pinned", QT_TRANSLATE_N_NOOP("CoreMessages", "%n batch dim(s) fixed"), true, false},
+    {"pass.CompactUnitDims.transposes_as_reshape", QT_TRANSLATE_N_NOOP("CoreMessages", "%n Transpose(s) of unit dims made Reshapes"), true, false},
+    {"pass.CompactUnitDims.concats_compacted", QT_TRANSLATE_N_NOOP("CoreMessages", "%n Concat(s) written without unit dims"), true, false},
     {"pass.OpFusion.conv_bn_fused", QT_TRANSLATE_N_NOOP("CoreMessages", "%n Conv+BatchNorm fused"), true, false},
     {"pass.OpFusion.conv_add_fused", QT_TRANSLATE_N_NOOP("CoreMessages", "%n Conv+Add(bias) fused"), true, false},
     {"pass.OpFusion.matmul_add_fc", QT_TRANSLATE_N_NOOP("CoreMessages", "%n MatMul+Add -> FullyConnected"), true, false},

@@ -46,6 +46,18 @@ class Cleanup final : public Pass {
   std::span<const StatisticSpec> statistics() const override { return kStats; }
 
   PassResult run(ir::Graph& g) override {
+    // a join can make another possible (a Reshape of a Reshape of a Reshape): a few rounds
+    PassResult r;
+    for (int round = 0; round < 4; ++round) {
+      const PassResult once = run_once(g);
+      for (const auto& [key, n] : once.statistics) r.add(key, n);
+      if (once.statistics.empty()) break;
+    }
+    return r;
+  }
+
+ private:
+  PassResult run_once(ir::Graph& g) {
     PassResult r;
     using K = ir::OpKind;
     if (!has_op_kind(g, {K::Identity, K::Dropout, K::Cast, K::Reshape, K::Pad})) return r;
@@ -101,6 +113,10 @@ class Cleanup final : public Pass {
             rw.erase(static_cast<std::size_t>(p));
             r.add("reshape_removed");
           }
+          // joined, it may now keep the shape it reads: gone too
+          if (const ir::Tensor* x0 = g.find_tensor(op.inputs[0]);
+              x0 && y && x0->shape.rank_known && x0->shape.is_static() && x0->shape == y->shape && rw.forward(out, op.inputs[0]))
+            rw.erase(i), r.add("reshape_removed");
           break;
         }
         case ir::OpKind::Pad: {
@@ -125,7 +141,6 @@ class Cleanup final : public Pass {
     return r;
   }
 
- private:
   static bool training(const ir::Graph& g, const ir::Operation& op) {
     if (op.inputs.size() < 3 || op.inputs[2].empty()) return false;
     const ir::Tensor* t = find_constant(g, op.inputs[2]);

@@ -9,7 +9,7 @@
 namespace ec::passes {
 namespace {
 
-const std::array<PassEntry, 12> kPasses{{
+const std::array<PassEntry, 13> kPasses{{
     {"Cleanup", "Remove Identity, Dropout, same-type Cast and no-op or chained Reshape",
      &make_cleanup_pass},
     {"ConstantFolding",
@@ -40,6 +40,10 @@ const std::array<PassEntry, 12> kPasses{{
      "over frames), for fully quantised targets (the Edge TPU)",
      &make_legalise_tflite_int8_pass},
     {"PinBatch", "Fix the inputs' symbolic batch dim to 1 (for targets that run fixed shapes)", &make_pin_batch_pass},
+    {"CompactUnitDims",
+     "Write data movement over unit dims without them (Transpose of unit dims as Reshape, Concat without unit dims) "
+     "for targets that map only the three innermost dims",
+     &make_compact_unit_dims_pass},
 }};
 
 // Probe: y = op(x = 1, w = -1) with fused RELU must give 0.

@@ -54,6 +54,7 @@ std::unique_ptr<Pass> make_fuse_gelu_pass();
 std::unique_ptr<Pass> make_legalise_tflite_pass();
 std::unique_ptr<Pass> make_legalise_tflite_int8_pass();
 std::unique_ptr<Pass> make_pin_batch_pass();
+std::unique_ptr<Pass> make_compact_unit_dims_pass();
 /// The inputs' symbolic batch (leading) dim, and every dim derived from it, fixed to 1
 /// (PinBatch); returns how many dims it fixed.
 std::size_t pin_batch(ir::Graph& graph);

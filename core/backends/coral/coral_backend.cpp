@@ -98,6 +98,10 @@ std::vector<std::string> CoralBackend::pipeline() const {
   // float-only TFLite ops (sequence LSTM, CONV_3D) first become ops TFLite has in int8
   p.insert(std::find(p.begin(), p.end(), std::string("DeadCodeElimination")), "LegaliseTfliteInt8");
   p.insert(std::find(p.begin(), p.end(), std::string("DeadCodeElimination")), "LegaliseTflite");
+  // only the three innermost dims may be > 1: data movement over unit dims (an unrolled
+  // recurrent layer's [T, 1, 1, H] outputs) without them, chained Reshapes joined
+  p.insert(std::find(p.begin(), p.end(), std::string("DeadCodeElimination")), "CompactUnitDims");
+  p.insert(std::find(p.begin(), p.end(), std::string("DeadCodeElimination")), "Cleanup");
   return p;
 }
 
