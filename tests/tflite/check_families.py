@@ -42,6 +42,12 @@ KNOWN_FLOAT = {
     "mlp_mixer": "LayerNorm's SQRT and DIV (as gelu_transformer)",
 }
 
+# Families whose every op maps to the Edge TPU (one segment, nothing on the CPU); the others
+# stop early for reasons of the hardware: a leading embedding GATHER (token models), LayerNorm
+# (no int8 form the compiler maps), rank-5 / frames-in-batch tensors (3-D convolution).
+FULL_TPU = {"squeezenet1_1", "regnet_x_400mf", "mobilenet_v3_small", "audio_conv1d", "seg_bilinear",
+            "encoder_decoder", "shufflenet_v2_x0_5", "efficientnet_b0", "crnn"}
+
 
 def check(ok, what):
     (passed if ok else failed).append(what)
@@ -128,6 +134,9 @@ def main():
             part = rep["partition"]
             print(f"      {name}: {part['ops_on_target']} ops on the Edge TPU, {part['ops_on_cpu']} on the CPU, "
                   f"{part['segments']} segment(s)")
+            if name in FULL_TPU:
+                check(part["ops_on_cpu"] == 0 and part["segments"] == 1,
+                      f"{name}: every op maps to the Edge TPU ({part['ops_on_target']} on it, {part['ops_on_cpu']} on the CPU)")
             # the file's own operators (inspect's source_ops_by_type), not the IR ops read from it
             by_type = json.loads(ec("inspect", cor, "--json").stdout)["source_ops_by_type"]
             n_file = sum(by_type.values())
