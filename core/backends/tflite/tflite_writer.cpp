@@ -31,26 +31,6 @@ namespace tfl = ::tflite;
 using B = tfl::BuiltinOperator;
 using K = ir::OpKind;
 
-std::optional<tfl::TensorType> tensor_type(ir::DType d) {
-  using T = tfl::TensorType;
-  switch (d) {
-    case ir::DType::Float32: return T::FLOAT32;
-    case ir::DType::Float16: return T::FLOAT16;
-    case ir::DType::Float64: return T::FLOAT64;
-    case ir::DType::Int32: return T::INT32;
-    case ir::DType::UInt8: return T::UINT8;
-    case ir::DType::Int64: return T::INT64;
-    case ir::DType::String: return T::STRING;
-    case ir::DType::Bool: return T::BOOL;
-    case ir::DType::Int16: return T::INT16;
-    case ir::DType::Int8: return T::INT8;
-    case ir::DType::UInt32: return T::UINT32;
-    case ir::DType::UInt16: return T::UINT16;
-    case ir::DType::UInt64: return T::UINT64;
-    default: return std::nullopt;
-  }
-}
-
 std::int64_t same_before(std::int64_t in, std::int64_t k, std::int64_t s, std::int64_t d, std::int64_t& after) {
   const std::int64_t out = (in + s - 1) / s;
   const std::int64_t total = std::max<std::int64_t>((out - 1) * s + (k - 1) * d + 1 - in, 0);
@@ -59,6 +39,7 @@ std::int64_t same_before(std::int64_t in, std::int64_t k, std::int64_t s, std::i
 }
 
 using frontends::tflite_ops::attr_float;
+using frontends::tflite_ops::tensor_type;
 
 // TFLite's int32 bias of a quantised conv / fully-connected op: per output channel c,
 // scale = s_x * s_w[c], zero point 0.
@@ -73,12 +54,7 @@ ir::QuantParams bias_params(const ir::QuantParams& x, const ir::QuantParams& w, 
 }
 
 tfl::ActivationFunctionType act_of(const std::string& a, const ir::Operation& op) {
-  using A = tfl::ActivationFunctionType;
-  if (a == "NONE") return A::NONE;
-  if (a == "RELU") return A::RELU;
-  if (a == "RELU6") return A::RELU6;
-  if (a == "RELU_N1_TO_1") return A::RELU_N1_TO_1;
-  if (a == "TANH") return A::TANH;
+  if (const auto act = frontends::tflite_ops::fused_activation_from_ir(a)) return *act;
   throw UnsupportedOpError(op.op_type + " with fused_activation " + a, "the TFLite writer", "", "op '" + op.name + "'");
 }
 
@@ -163,13 +139,13 @@ class Writer {
   void pool(const ir::Operation& op);
   void conv3d(const ir::Operation& op);
   // Op families write_op hands on (one member function each).
-  /// Equal/Greater/GreaterOrEqual/Less/LessOrEqual, And/Or/Xor/Not, Where.
+  /// Xor (NOT_EQUAL on bool).
   void logic(const ir::Operation& op);
   /// Add/Sub/Mul/Div/Pow on types TFLite's kernels do not compute in, Mod, BitShift.
   void integer_arithmetic(const ir::Operation& op);
   /// ArgMax/ArgMin, TopK, CumSum, NonZero.
   void index_op(const ir::Operation& op);
-  /// Shape, Size, EyeLike, ConstantOfShape, Range, Tile, Expand, OneHot, Split with sizes.
+  /// Shape, Size, EyeLike, ConstantOfShape, Tile, Expand, OneHot, Split with sizes.
   void shape_op(const ir::Operation& op);
   /// GatherND, GatherElements, ScatterND, ScatterElements, ReverseSequence.
   void gather_scatter(const ir::Operation& op);
@@ -177,7 +153,7 @@ class Writer {
   void scatter_into(const ir::Operation& op, int idx, bool add);
   void resize(const ir::Operation& op);
   void pad(const ir::Operation& op);
-  /// Softmax/LogSoftmax (last axis), Hardmax.
+  /// Hardmax.
   void per_axis(const ir::Operation& op);
   /// IsNaN, IsInf, Trilu, CastLike.
   void elementwise_misc(const ir::Operation& op);
@@ -961,42 +937,16 @@ void Writer::pool(const ir::Operation& op) {
     emit(B::QUANTIZE, {y}, {tensor(op.outputs[0])}, tfl::BuiltinOptions::QuantizeOptions, tfl::CreateQuantizeOptions(fbb_).Union(), 2);
 }
 
-// ---- logic: comparisons, boolean ops, Where ------------------------------------------
+// ---- logic: Xor (the comparisons, boolean ops and Where are rows) ----------------------
 
 void Writer::logic(const ir::Operation& op) {
-  const int y = tensor(op.outputs[0]);
-  auto in = [&](std::size_t i) { return tensor(op.inputs[i]); };
+  // a xor b = a != b on bool
   const ir::Tensor& a = t(op.inputs[0]);
-  if (op.kind != K::Not && op.kind != K::Where && t(op.inputs[1]).dtype != a.dtype)
-    unsupported(op, "inputs of two types");
-  const int v = a.quant ? 2 : 1;
-  switch (op.kind) {
-    case K::Equal: emit(B::EQUAL, {in(0), in(1)}, {y}, tfl::BuiltinOptions::EqualOptions, tfl::CreateEqualOptions(fbb_).Union(), v); return;
-    case K::Greater: emit(B::GREATER, {in(0), in(1)}, {y}, tfl::BuiltinOptions::GreaterOptions, tfl::CreateGreaterOptions(fbb_).Union(), v); return;
-    case K::GreaterOrEqual:
-      emit(B::GREATER_EQUAL, {in(0), in(1)}, {y}, tfl::BuiltinOptions::GreaterEqualOptions, tfl::CreateGreaterEqualOptions(fbb_).Union(), v);
-      return;
-    case K::Less: emit(B::LESS, {in(0), in(1)}, {y}, tfl::BuiltinOptions::LessOptions, tfl::CreateLessOptions(fbb_).Union(), v); return;
-    case K::LessOrEqual:
-      emit(B::LESS_EQUAL, {in(0), in(1)}, {y}, tfl::BuiltinOptions::LessEqualOptions, tfl::CreateLessEqualOptions(fbb_).Union(), v);
-      return;
-    case K::And: case K::Or: case K::Xor: case K::Not:
-      if (a.dtype != ir::DType::Bool) unsupported(op, "on " + std::string(ir::dtype_name(a.dtype)) + " (ONNX's logic ops take bool)");
-      if (op.kind == K::And)
-        emit(B::LOGICAL_AND, {in(0), in(1)}, {y}, tfl::BuiltinOptions::LogicalAndOptions, tfl::CreateLogicalAndOptions(fbb_).Union());
-      else if (op.kind == K::Or)
-        emit(B::LOGICAL_OR, {in(0), in(1)}, {y}, tfl::BuiltinOptions::LogicalOrOptions, tfl::CreateLogicalOrOptions(fbb_).Union());
-      else if (op.kind == K::Xor)  // a xor b = a != b on bool
-        emit(B::NOT_EQUAL, {in(0), in(1)}, {y}, tfl::BuiltinOptions::NotEqualOptions, tfl::CreateNotEqualOptions(fbb_).Union());
-      else
-        emit(B::LOGICAL_NOT, {in(0)}, {y}, tfl::BuiltinOptions::LogicalNotOptions, tfl::CreateLogicalNotOptions(fbb_).Union());
-      return;
-    case K::Where:
-      if (a.dtype != ir::DType::Bool) unsupported(op, "a condition of type " + std::string(ir::dtype_name(a.dtype)));
-      emit(B::SELECT_V2, {in(0), in(1), in(2)}, {y}, tfl::BuiltinOptions::SelectV2Options, tfl::CreateSelectV2Options(fbb_).Union());
-      return;
-    default: unsupported(op);
-  }
+  const int y = tensor(op.outputs[0]);
+  if (t(op.inputs[1]).dtype != a.dtype) unsupported(op, "inputs of two types");
+  if (a.dtype != ir::DType::Bool) unsupported(op, "on " + std::string(ir::dtype_name(a.dtype)) + " (ONNX's logic ops take bool)");
+  emit(B::NOT_EQUAL, {tensor(op.inputs[0]), tensor(op.inputs[1])}, {y}, tfl::BuiltinOptions::NotEqualOptions,
+       tfl::CreateNotEqualOptions(fbb_).Union());
 }
 
 // ---- integer arithmetic TFLite's kernels lack -----------------------------------------
@@ -1137,17 +1087,16 @@ void Writer::index_op(const ir::Operation& op) {
       }
       ir::Shape reduced = x.shape;
       reduced.dims.erase(reduced.dims.begin() + axis);
-      const bool direct = !last && !keep && (yt.dtype == ir::DType::Int32 || yt.dtype == ir::DType::Int64);
+      // (the row writes the one ARG_MAX / ARG_MIN without select_last_index or keepdims)
       const ir::DType it = last ? ir::DType::Int32 : yt.dtype;
       if (it != ir::DType::Int32 && it != ir::DType::Int64) unsupported(op, "an output of type " + std::string(ir::dtype_name(yt.dtype)));
-      const int idx = direct ? tensor(op.outputs[0]) : temp(base + "/index", it, reduced);
+      const int idx = temp(base + "/index", it, reduced);
       const auto ot = *tensor_type(it);
       const int ax = const_i32(base + "/axis", {axis});
       if (op.kind == K::ArgMax)
         emit(B::ARG_MAX, {xin, ax}, {idx}, tfl::BuiltinOptions::ArgMaxOptions, tfl::CreateArgMaxOptions(fbb_, ot).Union(), version_for(op, 2));
       else
         emit(B::ARG_MIN, {xin, ax}, {idx}, tfl::BuiltinOptions::ArgMinOptions, tfl::CreateArgMinOptions(fbb_, ot).Union(), version_for(op, 2));
-      if (direct) return;
       int v = idx;
       if (last) {
         const int flipped = temp(base + "/last_index", ir::DType::Int32, reduced);
@@ -1337,21 +1286,6 @@ void Writer::shape_op(const ir::Operation& op) {
       if (d.is_constant()) dims = const_i32(base + "/dims", const_ints(op.inputs[0], op));
       emit(B::FILL, {dims, const_scalar(base + "/value", vt, v)}, {tensor(op.outputs[0])}, tfl::BuiltinOptions::FillOptions,
            tfl::CreateFillOptions(fbb_).Union());
-      return;
-    }
-    case K::Range: {
-      // RANGE(start, limit, delta): ceil((limit - start) / delta) values, as ONNX's
-      const ir::DType dt = t(op.inputs[0]).dtype;
-      if (dt != ir::DType::Float32 && dt != ir::DType::Int32)
-        unsupported(op, "on " + std::string(ir::dtype_name(dt)) + " (TFLite's RANGE takes float32 or int32)");
-      std::vector<int> ins;
-      for (std::size_t i = 0; i < 3; ++i) {
-        const ir::Tensor& a = t(op.inputs[i]);
-        if (a.dtype != dt) unsupported(op, "inputs of two types");
-        if (!a.shape.rank_known || a.shape.num_elements().value_or(-1) != 1) unsupported(op, "inputs must be scalars");
-        ins.push_back(in(i));
-      }
-      emit(B::RANGE, ins, {tensor(op.outputs[0])}, tfl::BuiltinOptions::RangeOptions, tfl::CreateRangeOptions(fbb_).Union());
       return;
     }
     case K::Tile: {
@@ -2068,17 +2002,6 @@ void Writer::per_axis(const ir::Operation& op) {
   if (axis < 0) axis += r;
   if (axis < 0 || axis >= r) unsupported(op, "axis out of range");
   switch (op.kind) {
-    case K::Softmax: case K::LogSoftmax: {
-      auto write = [&](int in, int out) {
-        if (op.kind == K::Softmax)
-          emit(B::SOFTMAX, {in}, {out}, tfl::BuiltinOptions::SoftmaxOptions, tfl::CreateSoftmaxOptions(fbb_, 1.0f).Union(), version_for(op, 2));
-        else
-          emit(B::LOG_SOFTMAX, {in}, {out}, tfl::BuiltinOptions::LogSoftmaxOptions, tfl::CreateLogSoftmaxOptions(fbb_).Union(), version_for(op, 2));
-      };
-      // another axis: LegaliseTflite moves it last between TRANSPOSEs before the writer runs
-      if (axis != r - 1) unsupported(op, "axis other than the last");
-      return write(tensor(op.inputs[0]), tensor(op.outputs[0]));
-    }
     case K::Hardmax: {
       // 1 at the first largest value along the axis: ONE_HOT of ARG_MAX (which keeps the first)
       if (x.dtype != ir::DType::Float32 || x.quant) unsupported(op, "on " + std::string(ir::dtype_name(x.dtype)));
@@ -2234,27 +2157,46 @@ void Writer::write_op(const ir::Operation& op) {
   auto y = [&] { return tensor(op.outputs[0]); };
   auto unary = [&](B code, int v8 = 2) { emit(code, {in(0)}, {y()}, tfl::BuiltinOptions::NONE, 0, version_for(op, v8)); };
   if (op.kind != K::Unknown) check_computable(op);
-  // One to one with a TFLite operator: the table's row (frontends/tflite/tflite_op_table.h).
-  // Written in this order: the options table, the output, the inputs.
-  if (const frontends::tflite_ops::OpRow* row = frontends::tflite_ops::row_for_kind(op.kind)) {
+  // From a row of the table (frontends/tflite/tflite_op_table.h), unless the row leaves
+  // these inputs to the special case below.
+  if (const frontends::tflite_ops::OpRow* row = frontends::tflite_ops::row_for_kind(op.kind);
+      row && !(row->special && row->special(g_, op))) {
     if (row->check)
       if (std::string why = row->check(g_, op); !why.empty()) unsupported(op, why);
-    const fb::Offset<void> options = row->write ? row->write(fbb_, op) : 0;
-    const int out = y();
-    std::vector<int> inputs;
-    for (int i = 0; i < row->inputs; ++i) inputs.push_back(in(static_cast<std::size_t>(i)));
+    const int n = row->operator_inputs() < 0 ? static_cast<int>(op.inputs.size()) : row->operator_inputs();
+    A act = A::NONE;
+    fb::Offset<void> options = 0;
+    int out = -1;
+    std::vector<int> inputs(static_cast<std::size_t>(n), -1);
+    std::vector<bool> added(static_cast<std::size_t>(n), false);
+    auto add_input = [&](int i) {
+      if (added[static_cast<std::size_t>(i)]) return;
+      added[static_cast<std::size_t>(i)] = true;
+      const auto& ints = row->ints;
+      if (i == ints.index) {
+        inputs[static_cast<std::size_t>(i)] =
+            const_i32(op.outputs[0] + ints.suffix, ints.values ? ints.values(g_, op) : op.attr_ints(ints.attr));
+      } else {
+        inputs[static_cast<std::size_t>(i)] = in(static_cast<std::size_t>(ints.index >= 0 && i > ints.index ? i - 1 : i));
+      }
+    };
+    for (const char* c = row->order; *c; ++c) {
+      if (*c == 'o' && row->write) options = row->write({fbb_, g_, act}, op);
+      if (*c == 'y') out = row->act == frontends::tflite_ops::Act::following ? output_of(op, act) : y();
+      if (*c >= '0' && *c <= '9' && *c - '0' < n) add_input(*c - '0');
+      if (*c == '*')
+        for (int i = 0; i < n; ++i) add_input(i);
+    }
     emit(row->code, std::move(inputs), {out}, row->write ? row->options : tfl::BuiltinOptions::NONE, options,
-         version_for(op, row->int8_version));
+         row->version ? row->version(g_, op) : version_for(op, row->int8_version));
     return;
   }
   // The special cases: decompositions, layouts, quantisation, fused activations.
   switch (op.kind) {
-    case K::Equal: case K::Greater: case K::GreaterOrEqual: case K::Less: case K::LessOrEqual:
-    case K::And: case K::Or: case K::Xor: case K::Not: case K::Where:
-      return logic(op);
+    case K::Xor: return logic(op);
     case K::Mod: case K::BitShift: case K::Pow: return integer_arithmetic(op);
     case K::ArgMax: case K::ArgMin: case K::CumSum: case K::TopK: case K::NonZero: return index_op(op);
-    case K::Shape: case K::Size: case K::EyeLike: case K::ConstantOfShape: case K::Range: case K::Tile: case K::Expand: case K::OneHot:
+    case K::Shape: case K::Size: case K::EyeLike: case K::ConstantOfShape: case K::Tile: case K::Expand: case K::OneHot:
       return shape_op(op);
     case K::GatherND: case K::GatherElements: case K::ScatterND: case K::ScatterElements: case K::ReverseSequence:
       return gather_scatter(op);
@@ -2267,11 +2209,6 @@ void Writer::write_op(const ir::Operation& op) {
     case K::FullyConnected: case K::Gemm: case K::MatMul: {
       const ir::Tensor& x = t(op.inputs[0]);
       const ir::Tensor& w = t(op.inputs[1]);
-      if (op.kind == K::MatMul && !w.is_constant()) {
-        const auto o = tfl::CreateBatchMatMulOptions(fbb_, false, false);
-        emit(B::BATCH_MATMUL, {in(0), in(1)}, {y()}, tfl::BuiltinOptions::BatchMatMulOptions, o.Union(), version_for(op, 2));
-        return;
-      }
       if (!w.is_constant() || !w.shape.is_static() || w.shape.rank() != 2) unsupported(op, "needs a constant 2-D weight");
       if (op.kind == K::Gemm && (op.attr_int("transA", 0) != 0 || attr_float(op, "alpha", 1.0) != 1.0 || attr_float(op, "beta", 1.0) != 1.0))
         unsupported(op, "transA, alpha or beta");
@@ -2313,17 +2250,8 @@ void Writer::write_op(const ir::Operation& op) {
       if (sigmoid) emit(fused == "TANH" ? B::TANH : B::LOGISTIC, {out}, {y()});
       return;
     }
-    case K::Add: case K::Sub: case K::Mul: case K::Div: {
-      if (narrow_int(t(op.inputs[0]).dtype) && !t(op.inputs[0]).quant) return integer_arithmetic(op);
-      A act;
-      const int out = output_of(op, act);
-      if (op.kind == K::Add) emit(B::ADD, {in(0), in(1)}, {out}, tfl::BuiltinOptions::AddOptions, tfl::CreateAddOptions(fbb_, act).Union(), version_for(op, 2));
-      if (op.kind == K::Sub) emit(B::SUB, {in(0), in(1)}, {out}, tfl::BuiltinOptions::SubOptions, tfl::CreateSubOptions(fbb_, act).Union(), version_for(op, 2));
-      if (op.kind == K::Mul) emit(B::MUL, {in(0), in(1)}, {out}, tfl::BuiltinOptions::MulOptions, tfl::CreateMulOptions(fbb_, act).Union(), version_for(op, 2));
-      if (op.kind == K::Div) emit(B::DIV, {in(0), in(1)}, {out}, tfl::BuiltinOptions::DivOptions, tfl::CreateDivOptions(fbb_, act).Union(), 1);
-      return;
-    }
-    case K::LogSoftmax: return per_axis(op);
+    // 8- and 16-bit integers without quantisation params (the other Add/Sub/Mul/Div are rows)
+    case K::Add: case K::Sub: case K::Mul: case K::Div: return integer_arithmetic(op);
     case K::Reciprocal: {
       const ir::Tensor& x = t(op.inputs[0]);
       if (x.dtype != ir::DType::Float32) unsupported(op, "on " + std::string(ir::dtype_name(x.dtype)));
@@ -2368,7 +2296,6 @@ void Writer::write_op(const ir::Operation& op) {
         return;
       }
     }
-    case K::Softmax: return per_axis(op);
     case K::Reshape: case K::Flatten: case K::Squeeze: case K::Unsqueeze: {
       const ir::Tensor& out = t(op.outputs[0]);
       if (flattens_into_fully_connected(op)) {
@@ -2563,19 +2490,6 @@ void Writer::write_op(const ir::Operation& op) {
       emit(B::GATHER, {in(0), idx}, {y()}, tfl::BuiltinOptions::GatherOptions, o.Union(), version_for(op, 2));
       return;
     }
-    case K::ReduceMean: case K::ReduceSum: case K::ReduceMax: case K::ReduceMin: case K::ReduceProd: {
-      if (op.inputs.size() > 1 && !op.inputs[1].empty()) unsupported(op, "axes computed at run time");
-      auto axes = op.attr_ints("axes");
-      if (axes.empty()) {
-        if (op.attr_int("noop_with_empty_axes", 0)) unsupported(op, "noop_with_empty_axes");
-        for (std::size_t d = 0; d < t(op.inputs[0]).shape.rank(); ++d) axes.push_back(static_cast<std::int64_t>(d));
-      }
-      const B code = op.kind == K::ReduceMean ? B::MEAN : op.kind == K::ReduceSum ? B::SUM : op.kind == K::ReduceMax ? B::REDUCE_MAX
-                   : op.kind == K::ReduceMin ? B::REDUCE_MIN : B::REDUCE_PROD;
-      const auto o = tfl::CreateReducerOptions(fbb_, op.attr_int("keepdims", 1) != 0);
-      emit(code, {in(0), const_i32(op.outputs[0] + "/axes", axes)}, {y()}, tfl::BuiltinOptions::ReducerOptions, o.Union(), version_for(op, 2));
-      return;
-    }
     case K::Split: {
       if (op.inputs.size() > 1 && !op.inputs[1].empty()) return shape_op(op);  // SPLIT_V
       std::vector<int> outs;
@@ -2605,12 +2519,6 @@ void Writer::write_op(const ir::Operation& op) {
       std::vector<std::int32_t> ns(shape.begin(), shape.end());
       const auto o = tfl::CreateReshapeOptionsDirect(fbb_, &ns);
       emit(B::RESHAPE, {in(0), const_i32(op.outputs[0] + "/new_shape", shape)}, {y()}, tfl::BuiltinOptions::ReshapeOptions, o.Union());
-      return;
-    }
-    case K::Cast: {
-      const auto it = tensor_type(t(op.inputs[0]).dtype), ot = tensor_type(t(op.outputs[0]).dtype);
-      if (!it || !ot) unsupported(op, "types");
-      emit(B::CAST, {in(0)}, {y()}, tfl::BuiltinOptions::CastOptions, tfl::CreateCastOptions(fbb_, *it, *ot).Union());
       return;
     }
     case K::ConvTranspose: {

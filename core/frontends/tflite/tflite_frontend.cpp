@@ -481,18 +481,6 @@ std::vector<std::int64_t> Reader::spatial_pads(tflite::Padding p, const ir::Tens
   return {t0, l0, b0, r0};
 }
 
-std::string act_name(tflite::ActivationFunctionType a) {
-  using A = tflite::ActivationFunctionType;
-  switch (a) {
-    case A::NONE: return "NONE";
-    case A::RELU: return "RELU";
-    case A::RELU6: return "RELU6";
-    case A::RELU_N1_TO_1: return "RELU_N1_TO_1";
-    case A::TANH: return "TANH";
-    default: return "SIGN_BIT";
-  }
-}
-
 void Reader::import_op(int index) {
   const auto* sg = model_->subgraphs()->Get(0);
   const auto* op = sg->operators()->Get(static_cast<fb::uoffset_t>(index));
@@ -546,13 +534,35 @@ void Reader::import_op(int index) {
   if (code < 0 || code > static_cast<int>(B::MAX)) return opaque(bname);
   const B b = static_cast<B>(code);
   const std::string y = nout ? out(op, 0) : std::string();
-  // One to one with an IR op: the table's row (tflite_op_table.h).
+  // From a row of the table (tflite_op_table.h): inputs, options, fused activation.
   if (const tflite_ops::OpRow* row = tflite_ops::row_for_code(b)) {
-    need(static_cast<std::size_t>(row->inputs), 1);
+    const int n = row->operator_inputs();
+    need(n < 0 ? 1 : static_cast<std::size_t>(n), 1);
+    struct Context final : tflite_ops::ReadContext {
+      const Reader& r;
+      const tflite::Operator& o;
+      const std::string& what;
+      Context(const Reader& r_, const tflite::Operator& o_, const std::string& w) : r(r_), o(o_), what(w) {}
+      const tflite::Operator& op() const override { return o; }
+      const ir::Tensor& input(std::size_t i) const override { return r.t(r.in(&o, i)); }
+      const ir::Tensor& output(std::size_t i) const override { return r.t(r.out(&o, i)); }
+      [[noreturn]] void fail(const std::string& problem) const override { r.fail(what + problem); }
+    } ctx(*this, *op, what);
+    ir::Operation read;  // the attributes, before the op is added (the options may leave it opaque)
+    if (row->read && !row->read(ctx, read)) return opaque(bname);
+    if (const auto& ints = row->ints; ints.index >= 0) {
+      auto v = const_ints(op, static_cast<std::size_t>(ints.index), what + " " + ints.what);
+      if (ints.one && v.size() != 1) fail(what + " " + ints.what + " must hold one value");
+      if (ints.one) read.attributes[ints.attr] = v[0];
+      else read.attributes[ints.attr] = std::move(v);
+    }
     std::vector<std::string> inputs;
-    for (int i = 0; i < row->inputs; ++i) inputs.push_back(in(op, static_cast<std::size_t>(i)));
-    ir::Operation& o = emit(std::string(ir::op_info(row->kind).name), std::move(inputs), {y});
-    if (row->read) row->read(*op, o);
+    if (n < 0) inputs = all_inputs();
+    for (int i = 0; i < n; ++i)
+      if (i != row->ints.index) inputs.push_back(in(op, static_cast<std::size_t>(i)));
+    const auto act = row->act == tflite_ops::Act::none ? tflite::ActivationFunctionType::NONE : row->read_act(*op);
+    ir::Operation& o = emit(std::string(ir::op_info(row->kind).name), std::move(inputs), {with_activation(act, y, what)}, y);
+    o.attributes = std::move(read.attributes);
     return;
   }
   // The special cases: decompositions, layouts, quantisation, options the IR op takes otherwise.
@@ -577,7 +587,7 @@ void Reader::import_op(int index) {
       if (o->fused_activation_function() == tflite::ActivationFunctionType::TANH ||
           o->fused_activation_function() == tflite::ActivationFunctionType::SIGN_BIT)
         fail(what + " has an unsupported fused activation");
-      c.attributes["fused_activation"] = act_name(o->fused_activation_function());
+      c.attributes["fused_activation"] = tflite_ops::fused_activation_to_ir(o->fused_activation_function());
       return;
     }
     case B::DEPTHWISE_CONV_2D: {
@@ -627,7 +637,7 @@ void Reader::import_op(int index) {
       const auto act = o->fused_activation_function();
       if (act == tflite::ActivationFunctionType::TANH || act == tflite::ActivationFunctionType::SIGN_BIT)
         fail(what + " has an unsupported fused activation");
-      c.attributes["fused_activation"] = act_name(act);
+      c.attributes["fused_activation"] = tflite_ops::fused_activation_to_ir(act);
       return;
     }
     case B::FULLY_CONNECTED: {
@@ -658,18 +668,7 @@ void Reader::import_op(int index) {
       if (c.inputs[2].empty()) c.inputs.pop_back();
       if (act == tflite::ActivationFunctionType::TANH || act == tflite::ActivationFunctionType::SIGN_BIT)
         fail(what + " has an unsupported fused activation");
-      c.attributes["fused_activation"] = act_name(act);
-      return;
-    }
-    case B::ADD: case B::SUB: case B::MUL: case B::DIV: {
-      need(2, 1);
-      tflite::ActivationFunctionType act = tflite::ActivationFunctionType::NONE;
-      if (const auto* o = op->builtin_options_as_AddOptions()) act = o->fused_activation_function();
-      if (const auto* o = op->builtin_options_as_SubOptions()) act = o->fused_activation_function();
-      if (const auto* o = op->builtin_options_as_MulOptions()) act = o->fused_activation_function();
-      if (const auto* o = op->builtin_options_as_DivOptions()) act = o->fused_activation_function();
-      const char* ty = b == B::ADD ? "Add" : b == B::SUB ? "Sub" : b == B::MUL ? "Mul" : "Div";
-      emit(ty, {in(op, 0), in(op, 1)}, {with_activation(act, y, what)}, y);
+      c.attributes["fused_activation"] = tflite_ops::fused_activation_to_ir(act);
       return;
     }
     case B::AVERAGE_POOL_2D: case B::MAX_POOL_2D: {
@@ -684,28 +683,6 @@ void Reader::import_op(int index) {
       p.attributes["strides"] = std::vector<std::int64_t>{o->stride_h(), o->stride_w()};
       p.attributes["pads"] = pads;
       p.attributes["layout"] = std::string("NHWC");
-      return;
-    }
-    case B::MEAN: case B::SUM: case B::REDUCE_MAX: case B::REDUCE_MIN: case B::REDUCE_PROD: {
-      need(2, 1);
-      const auto* o = op->builtin_options_as_ReducerOptions();
-      const char* ty = b == B::MEAN ? "ReduceMean" : b == B::SUM ? "ReduceSum" : b == B::REDUCE_MAX ? "ReduceMax"
-                     : b == B::REDUCE_MIN ? "ReduceMin" : "ReduceProd";
-      auto& r = emit(ty, {in(op, 0)}, {y});
-      r.attributes["axes"] = const_ints(op, 1, what + " axes");
-      r.attributes["keepdims"] = std::int64_t{o && o->keep_dims() ? 1 : 0};
-      return;
-    }
-    case B::CONCATENATION: {
-      need(1, 1);
-      const auto* o = op->builtin_options_as_ConcatenationOptions();
-      if (!o) fail(what + " has no ConcatenationOptions");
-      std::int64_t axis = o->axis();
-      const auto rank = static_cast<std::int64_t>(t(y).shape.rank());
-      if (axis < 0) axis += rank;
-      if (axis < 0 || axis >= rank) fail(what + " axis " + std::to_string(o->axis()) + " is out of range");
-      auto& c = emit("Concat", all_inputs(), {with_activation(o->fused_activation_function(), y, what)}, y);
-      c.attributes["axis"] = axis;
       return;
     }
     case B::RESHAPE: {
@@ -740,12 +717,6 @@ void Reader::import_op(int index) {
       if (axes.size() != 1) fail(what + " axis must hold one value");
       if (axes[0] < 0) axes[0] += static_cast<std::int64_t>(t(y).shape.rank());
       emit("Unsqueeze", {in(op, 0), add_i64(y + "/axes", axes)}, {y});
-      return;
-    }
-    case B::TRANSPOSE: {
-      need(2, 1);
-      auto& tr = emit("Transpose", {in(op, 0)}, {y});
-      tr.attributes["perm"] = const_ints(op, 1, what + " permutation");
       return;
     }
     case B::PAD: case B::PADV2: {
@@ -810,14 +781,8 @@ void Reader::import_op(int index) {
     }
     // The builtins the writer makes of ONNX comparison, logic, shape and gather ops, read back
     // as those IR ops (so `run` takes the files `convert` writes).
-    case B::EQUAL: case B::NOT_EQUAL: case B::GREATER: case B::GREATER_EQUAL: case B::LESS: case B::LESS_EQUAL: {
+    case B::NOT_EQUAL: {  // (the others are rows)
       need(2, 1);
-      const char* ty = b == B::GREATER ? "Greater" : b == B::GREATER_EQUAL ? "GreaterOrEqual" : b == B::LESS ? "Less"
-                     : b == B::LESS_EQUAL ? "LessOrEqual" : "Equal";
-      if (b != B::NOT_EQUAL) {
-        emit(ty, {in(op, 0), in(op, 1)}, {y});
-        return;
-      }
       ir::Tensor eq = t(y);
       eq.name = fresh(y + "/equal");
       eq.data.reset();
@@ -990,22 +955,6 @@ void Reader::import_op(int index) {
       s.attributes["axis"] = axis;
       s.attributes["num_outputs"] = static_cast<std::int64_t>(nout);
       for (std::size_t i = 0; i < nout; ++i) emit("Squeeze", {parts[i], add_i64(parts[i] + "/axes", {axis})}, {out(op, i)});
-      return;
-    }
-    case B::GATHER: {
-      need(2, 1);
-      const auto* o = op->builtin_options_as_GatherOptions();
-      if (o && o->batch_dims() != 0) return opaque(bname);
-      auto& g = emit("Gather", {in(op, 0), in(op, 1)}, {y});
-      g.attributes["axis"] = std::int64_t{o ? o->axis() : 0};
-      return;
-    }
-    case B::SOFTMAX: {
-      need(1, 1);
-      const auto* o = op->builtin_options_as_SoftmaxOptions();
-      if (o && o->beta() != 1.0f) return opaque(bname);
-      auto& s = emit("Softmax", {in(op, 0)}, {y});
-      s.attributes["axis"] = std::int64_t{-1};
       return;
     }
     case B::RELU6: need(1, 1); emit("Clip", {in(op, 0), add_f32(y + "/min", 0.f), add_f32(y + "/max", 6.f)}, {y}); return;
@@ -1232,7 +1181,7 @@ void Reader::import_op(int index) {
         for (std::size_t i = 20; i < nin; ++i)
           if (!in(op, i).empty()) fail(what + " with layer normalisation is not supported");
       }
-      if (act != tflite::ActivationFunctionType::TANH) fail(what + " has cell activation " + act_name(act) + "; only TANH is supported");
+      if (act != tflite::ActivationFunctionType::TANH) fail(what + " has cell activation " + tflite_ops::fused_activation_to_ir(act) + "; only TANH is supported");
       if (cell_clip != 0.f || proj_clip != 0.f) fail(what + " clips its cell or projection; not supported");
       const ir::Tensor& x = t(in(op, 0));
       if (x.dtype != ir::DType::Float32 || x.quant || !x.shape.rank_known || x.shape.rank() != 3 || !x.shape.is_static())
@@ -1325,22 +1274,6 @@ void Reader::import_op(int index) {
            {y});
       return;
     }
-    case B::BATCH_MATMUL: {
-      need(2, 1);
-      const auto* o = op->builtin_options_as_BatchMatMulOptions();
-      if (o && (o->adj_x() || o->adj_y())) return opaque(bname);
-      emit("MatMul", {in(op, 0), in(op, 1)}, {y});
-      return;
-    }
-    case B::ARG_MAX: case B::ARG_MIN: {
-      need(2, 1);
-      const auto axis = const_ints(op, 1, what + " axis");
-      if (axis.size() != 1) fail(what + " axis must hold one value");
-      auto& a = emit(b == B::ARG_MAX ? "ArgMax" : "ArgMin", {in(op, 0)}, {y});
-      a.attributes["axis"] = axis[0];
-      a.attributes["keepdims"] = std::int64_t{0};
-      return;
-    }
     case B::QUANTIZE: {
       need(1, 1);
       const ir::Tensor& yt = t(y);
@@ -1406,11 +1339,6 @@ void Reader::import_op(int index) {
       graph_.add_tensor(std::move(z));
       auto& d = emit("DequantizeLinear", {in(op, 0), sn, zn}, {y});
       if (pc) d.attributes["axis"] = std::int64_t{x.quant->axis};
-      return;
-    }
-    case B::CAST: {
-      need(1, 1);
-      emit("Cast", {in(op, 0)}, {y}).attributes["to"] = std::string(ir::dtype_name(t(y).dtype));
       return;
     }
     // More builtins the writer makes of ONNX ops, read back as those ops.
