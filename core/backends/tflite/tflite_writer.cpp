@@ -1,7 +1,8 @@
-// save_tflite: IR -> .tflite flatbuffer. An IR op that maps one to one onto a
-// TFLite operator is a row of the operator table both directions share
-// (core/frontends/tflite/tflite_op_table.h); the others are one case each below,
-// in the order of the op table in README.md, and the reader's cases mirror them.
+// save_tflite: IR -> .tflite flatbuffer. An IR op written from a row of the
+// operator table both directions share (core/frontends/tflite/tflite_op_table.h)
+// takes no code here; the others are one case each of write_op's switch (the
+// larger ones a function each, named after the op), and the reader's cases
+// mirror them.
 #include "core/backends/tflite/tflite_writer.h"
 
 #include <algorithm>
@@ -31,26 +32,6 @@ namespace tfl = ::tflite;
 using B = tfl::BuiltinOperator;
 using K = ir::OpKind;
 
-std::optional<tfl::TensorType> tensor_type(ir::DType d) {
-  using T = tfl::TensorType;
-  switch (d) {
-    case ir::DType::Float32: return T::FLOAT32;
-    case ir::DType::Float16: return T::FLOAT16;
-    case ir::DType::Float64: return T::FLOAT64;
-    case ir::DType::Int32: return T::INT32;
-    case ir::DType::UInt8: return T::UINT8;
-    case ir::DType::Int64: return T::INT64;
-    case ir::DType::String: return T::STRING;
-    case ir::DType::Bool: return T::BOOL;
-    case ir::DType::Int16: return T::INT16;
-    case ir::DType::Int8: return T::INT8;
-    case ir::DType::UInt32: return T::UINT32;
-    case ir::DType::UInt16: return T::UINT16;
-    case ir::DType::UInt64: return T::UINT64;
-    default: return std::nullopt;
-  }
-}
-
 std::int64_t same_before(std::int64_t in, std::int64_t k, std::int64_t s, std::int64_t d, std::int64_t& after) {
   const std::int64_t out = (in + s - 1) / s;
   const std::int64_t total = std::max<std::int64_t>((out - 1) * s + (k - 1) * d + 1 - in, 0);
@@ -59,6 +40,7 @@ std::int64_t same_before(std::int64_t in, std::int64_t k, std::int64_t s, std::i
 }
 
 using frontends::tflite_ops::attr_float;
+using frontends::tflite_ops::tensor_type;
 
 // TFLite's int32 bias of a quantised conv / fully-connected op: per output channel c,
 // scale = s_x * s_w[c], zero point 0.
@@ -73,12 +55,7 @@ ir::QuantParams bias_params(const ir::QuantParams& x, const ir::QuantParams& w, 
 }
 
 tfl::ActivationFunctionType act_of(const std::string& a, const ir::Operation& op) {
-  using A = tfl::ActivationFunctionType;
-  if (a == "NONE") return A::NONE;
-  if (a == "RELU") return A::RELU;
-  if (a == "RELU6") return A::RELU6;
-  if (a == "RELU_N1_TO_1") return A::RELU_N1_TO_1;
-  if (a == "TANH") return A::TANH;
+  if (const auto act = frontends::tflite_ops::fused_activation_from_ir(a)) return *act;
   throw UnsupportedOpError(op.op_type + " with fused_activation " + a, "the TFLite writer", "", "op '" + op.name + "'");
 }
 
@@ -135,6 +112,18 @@ class Writer {
     return x && (x->dtype == ir::DType::Int8) ? int8_version : 1;
   }
   void write_op(const ir::Operation& op);
+  // The special cases write_op hands on, one function each (the IR ops no row writes, or
+  // the inputs a row leaves to them).
+  void fully_connected(const ir::Operation& op);
+  void clip(const ir::Operation& op);
+  void reshape(const ir::Operation& op);
+  void merged_transpose(const ir::Operation& op);
+  void requantised_concat(const ir::Operation& op);
+  void slice(const ir::Operation& op);
+  void wrapped_gather(const ir::Operation& op);
+  void conv_transpose(const ir::Operation& op);
+  void depth_space(const ir::Operation& op);
+  void custom_op(const ir::Operation& op);
   /// A Reshape/Flatten to [N, K] of an [N, ...] tensor whose only reader is a
   /// FULLY_CONNECTED (a constant-weight FullyConnected/Gemm/MatMul) as its data input.
   bool flattens_into_fully_connected(const ir::Operation& op) const {
@@ -163,13 +152,13 @@ class Writer {
   void pool(const ir::Operation& op);
   void conv3d(const ir::Operation& op);
   // Op families write_op hands on (one member function each).
-  /// Equal/Greater/GreaterOrEqual/Less/LessOrEqual, And/Or/Xor/Not, Where.
+  /// Xor (NOT_EQUAL on bool).
   void logic(const ir::Operation& op);
   /// Add/Sub/Mul/Div/Pow on types TFLite's kernels do not compute in, Mod, BitShift.
   void integer_arithmetic(const ir::Operation& op);
   /// ArgMax/ArgMin, TopK, CumSum, NonZero.
   void index_op(const ir::Operation& op);
-  /// Shape, Size, EyeLike, ConstantOfShape, Range, Tile, Expand, OneHot, Split with sizes.
+  /// Shape, Size, EyeLike, ConstantOfShape, Tile, Expand, OneHot, Split with sizes.
   void shape_op(const ir::Operation& op);
   /// GatherND, GatherElements, ScatterND, ScatterElements, ReverseSequence.
   void gather_scatter(const ir::Operation& op);
@@ -177,7 +166,7 @@ class Writer {
   void scatter_into(const ir::Operation& op, int idx, bool add);
   void resize(const ir::Operation& op);
   void pad(const ir::Operation& op);
-  /// Softmax/LogSoftmax (last axis), Hardmax.
+  /// Hardmax.
   void per_axis(const ir::Operation& op);
   /// IsNaN, IsInf, Trilu, CastLike.
   void elementwise_misc(const ir::Operation& op);
@@ -961,42 +950,16 @@ void Writer::pool(const ir::Operation& op) {
     emit(B::QUANTIZE, {y}, {tensor(op.outputs[0])}, tfl::BuiltinOptions::QuantizeOptions, tfl::CreateQuantizeOptions(fbb_).Union(), 2);
 }
 
-// ---- logic: comparisons, boolean ops, Where ------------------------------------------
+// ---- logic: Xor (the comparisons, boolean ops and Where are rows) ----------------------
 
 void Writer::logic(const ir::Operation& op) {
-  const int y = tensor(op.outputs[0]);
-  auto in = [&](std::size_t i) { return tensor(op.inputs[i]); };
+  // a xor b = a != b on bool
   const ir::Tensor& a = t(op.inputs[0]);
-  if (op.kind != K::Not && op.kind != K::Where && t(op.inputs[1]).dtype != a.dtype)
-    unsupported(op, "inputs of two types");
-  const int v = a.quant ? 2 : 1;
-  switch (op.kind) {
-    case K::Equal: emit(B::EQUAL, {in(0), in(1)}, {y}, tfl::BuiltinOptions::EqualOptions, tfl::CreateEqualOptions(fbb_).Union(), v); return;
-    case K::Greater: emit(B::GREATER, {in(0), in(1)}, {y}, tfl::BuiltinOptions::GreaterOptions, tfl::CreateGreaterOptions(fbb_).Union(), v); return;
-    case K::GreaterOrEqual:
-      emit(B::GREATER_EQUAL, {in(0), in(1)}, {y}, tfl::BuiltinOptions::GreaterEqualOptions, tfl::CreateGreaterEqualOptions(fbb_).Union(), v);
-      return;
-    case K::Less: emit(B::LESS, {in(0), in(1)}, {y}, tfl::BuiltinOptions::LessOptions, tfl::CreateLessOptions(fbb_).Union(), v); return;
-    case K::LessOrEqual:
-      emit(B::LESS_EQUAL, {in(0), in(1)}, {y}, tfl::BuiltinOptions::LessEqualOptions, tfl::CreateLessEqualOptions(fbb_).Union(), v);
-      return;
-    case K::And: case K::Or: case K::Xor: case K::Not:
-      if (a.dtype != ir::DType::Bool) unsupported(op, "on " + std::string(ir::dtype_name(a.dtype)) + " (ONNX's logic ops take bool)");
-      if (op.kind == K::And)
-        emit(B::LOGICAL_AND, {in(0), in(1)}, {y}, tfl::BuiltinOptions::LogicalAndOptions, tfl::CreateLogicalAndOptions(fbb_).Union());
-      else if (op.kind == K::Or)
-        emit(B::LOGICAL_OR, {in(0), in(1)}, {y}, tfl::BuiltinOptions::LogicalOrOptions, tfl::CreateLogicalOrOptions(fbb_).Union());
-      else if (op.kind == K::Xor)  // a xor b = a != b on bool
-        emit(B::NOT_EQUAL, {in(0), in(1)}, {y}, tfl::BuiltinOptions::NotEqualOptions, tfl::CreateNotEqualOptions(fbb_).Union());
-      else
-        emit(B::LOGICAL_NOT, {in(0)}, {y}, tfl::BuiltinOptions::LogicalNotOptions, tfl::CreateLogicalNotOptions(fbb_).Union());
-      return;
-    case K::Where:
-      if (a.dtype != ir::DType::Bool) unsupported(op, "a condition of type " + std::string(ir::dtype_name(a.dtype)));
-      emit(B::SELECT_V2, {in(0), in(1), in(2)}, {y}, tfl::BuiltinOptions::SelectV2Options, tfl::CreateSelectV2Options(fbb_).Union());
-      return;
-    default: unsupported(op);
-  }
+  const int y = tensor(op.outputs[0]);
+  if (t(op.inputs[1]).dtype != a.dtype) unsupported(op, "inputs of two types");
+  if (a.dtype != ir::DType::Bool) unsupported(op, "on " + std::string(ir::dtype_name(a.dtype)) + " (ONNX's logic ops take bool)");
+  emit(B::NOT_EQUAL, {tensor(op.inputs[0]), tensor(op.inputs[1])}, {y}, tfl::BuiltinOptions::NotEqualOptions,
+       tfl::CreateNotEqualOptions(fbb_).Union());
 }
 
 // ---- integer arithmetic TFLite's kernels lack -----------------------------------------
@@ -1137,17 +1100,16 @@ void Writer::index_op(const ir::Operation& op) {
       }
       ir::Shape reduced = x.shape;
       reduced.dims.erase(reduced.dims.begin() + axis);
-      const bool direct = !last && !keep && (yt.dtype == ir::DType::Int32 || yt.dtype == ir::DType::Int64);
+      // (the row writes the one ARG_MAX / ARG_MIN without select_last_index or keepdims)
       const ir::DType it = last ? ir::DType::Int32 : yt.dtype;
       if (it != ir::DType::Int32 && it != ir::DType::Int64) unsupported(op, "an output of type " + std::string(ir::dtype_name(yt.dtype)));
-      const int idx = direct ? tensor(op.outputs[0]) : temp(base + "/index", it, reduced);
+      const int idx = temp(base + "/index", it, reduced);
       const auto ot = *tensor_type(it);
       const int ax = const_i32(base + "/axis", {axis});
       if (op.kind == K::ArgMax)
         emit(B::ARG_MAX, {xin, ax}, {idx}, tfl::BuiltinOptions::ArgMaxOptions, tfl::CreateArgMaxOptions(fbb_, ot).Union(), version_for(op, 2));
       else
         emit(B::ARG_MIN, {xin, ax}, {idx}, tfl::BuiltinOptions::ArgMinOptions, tfl::CreateArgMinOptions(fbb_, ot).Union(), version_for(op, 2));
-      if (direct) return;
       int v = idx;
       if (last) {
         const int flipped = temp(base + "/last_index", ir::DType::Int32, reduced);
@@ -1337,21 +1299,6 @@ void Writer::shape_op(const ir::Operation& op) {
       if (d.is_constant()) dims = const_i32(base + "/dims", const_ints(op.inputs[0], op));
       emit(B::FILL, {dims, const_scalar(base + "/value", vt, v)}, {tensor(op.outputs[0])}, tfl::BuiltinOptions::FillOptions,
            tfl::CreateFillOptions(fbb_).Union());
-      return;
-    }
-    case K::Range: {
-      // RANGE(start, limit, delta): ceil((limit - start) / delta) values, as ONNX's
-      const ir::DType dt = t(op.inputs[0]).dtype;
-      if (dt != ir::DType::Float32 && dt != ir::DType::Int32)
-        unsupported(op, "on " + std::string(ir::dtype_name(dt)) + " (TFLite's RANGE takes float32 or int32)");
-      std::vector<int> ins;
-      for (std::size_t i = 0; i < 3; ++i) {
-        const ir::Tensor& a = t(op.inputs[i]);
-        if (a.dtype != dt) unsupported(op, "inputs of two types");
-        if (!a.shape.rank_known || a.shape.num_elements().value_or(-1) != 1) unsupported(op, "inputs must be scalars");
-        ins.push_back(in(i));
-      }
-      emit(B::RANGE, ins, {tensor(op.outputs[0])}, tfl::BuiltinOptions::RangeOptions, tfl::CreateRangeOptions(fbb_).Union());
       return;
     }
     case K::Tile: {
@@ -2068,17 +2015,6 @@ void Writer::per_axis(const ir::Operation& op) {
   if (axis < 0) axis += r;
   if (axis < 0 || axis >= r) unsupported(op, "axis out of range");
   switch (op.kind) {
-    case K::Softmax: case K::LogSoftmax: {
-      auto write = [&](int in, int out) {
-        if (op.kind == K::Softmax)
-          emit(B::SOFTMAX, {in}, {out}, tfl::BuiltinOptions::SoftmaxOptions, tfl::CreateSoftmaxOptions(fbb_, 1.0f).Union(), version_for(op, 2));
-        else
-          emit(B::LOG_SOFTMAX, {in}, {out}, tfl::BuiltinOptions::LogSoftmaxOptions, tfl::CreateLogSoftmaxOptions(fbb_).Union(), version_for(op, 2));
-      };
-      // another axis: LegaliseTflite moves it last between TRANSPOSEs before the writer runs
-      if (axis != r - 1) unsupported(op, "axis other than the last");
-      return write(tensor(op.inputs[0]), tensor(op.outputs[0]));
-    }
     case K::Hardmax: {
       // 1 at the first largest value along the axis: ONE_HOT of ARG_MAX (which keeps the first)
       if (x.dtype != ir::DType::Float32 || x.quant) unsupported(op, "on " + std::string(ir::dtype_name(x.dtype)));
@@ -2232,29 +2168,47 @@ void Writer::write_op(const ir::Operation& op) {
   using A = tfl::ActivationFunctionType;
   auto in = [&](std::size_t i) { return i < op.inputs.size() ? tensor(op.inputs[i]) : -1; };
   auto y = [&] { return tensor(op.outputs[0]); };
-  auto unary = [&](B code, int v8 = 2) { emit(code, {in(0)}, {y()}, tfl::BuiltinOptions::NONE, 0, version_for(op, v8)); };
   if (op.kind != K::Unknown) check_computable(op);
-  // One to one with a TFLite operator: the table's row (frontends/tflite/tflite_op_table.h).
-  // Written in this order: the options table, the output, the inputs.
-  if (const frontends::tflite_ops::OpRow* row = frontends::tflite_ops::row_for_kind(op.kind)) {
+  // From a row of the table (frontends/tflite/tflite_op_table.h), unless the row leaves
+  // these inputs to the special case below.
+  if (const frontends::tflite_ops::OpRow* row = frontends::tflite_ops::row_for_kind(op.kind);
+      row && !(row->special && row->special(g_, op))) {
     if (row->check)
       if (std::string why = row->check(g_, op); !why.empty()) unsupported(op, why);
-    const fb::Offset<void> options = row->write ? row->write(fbb_, op) : 0;
-    const int out = y();
-    std::vector<int> inputs;
-    for (int i = 0; i < row->inputs; ++i) inputs.push_back(in(static_cast<std::size_t>(i)));
+    const int n = row->operator_inputs() < 0 ? static_cast<int>(op.inputs.size()) : row->operator_inputs();
+    A act = A::NONE;
+    fb::Offset<void> options = 0;
+    int out = -1;
+    std::vector<int> inputs(static_cast<std::size_t>(n), -1);
+    std::vector<bool> added(static_cast<std::size_t>(n), false);
+    auto add_input = [&](int i) {
+      if (added[static_cast<std::size_t>(i)]) return;
+      added[static_cast<std::size_t>(i)] = true;
+      const auto& ints = row->ints;
+      if (i == ints.index) {
+        inputs[static_cast<std::size_t>(i)] =
+            const_i32(op.outputs[0] + ints.suffix, ints.values ? ints.values(g_, op) : op.attr_ints(ints.attr));
+      } else {
+        inputs[static_cast<std::size_t>(i)] = in(static_cast<std::size_t>(ints.index >= 0 && i > ints.index ? i - 1 : i));
+      }
+    };
+    for (const char* c = row->order; *c; ++c) {
+      if (*c == 'o' && row->write) options = row->write({fbb_, g_, act}, op);
+      if (*c == 'y') out = row->act == frontends::tflite_ops::Act::following ? output_of(op, act) : y();
+      if (*c >= '0' && *c <= '9' && *c - '0' < n) add_input(*c - '0');
+      if (*c == '*')
+        for (int i = 0; i < n; ++i) add_input(i);
+    }
     emit(row->code, std::move(inputs), {out}, row->write ? row->options : tfl::BuiltinOptions::NONE, options,
-         version_for(op, row->int8_version));
+         row->version ? row->version(g_, op) : version_for(op, row->int8_version));
     return;
   }
   // The special cases: decompositions, layouts, quantisation, fused activations.
   switch (op.kind) {
-    case K::Equal: case K::Greater: case K::GreaterOrEqual: case K::Less: case K::LessOrEqual:
-    case K::And: case K::Or: case K::Xor: case K::Not: case K::Where:
-      return logic(op);
+    case K::Xor: return logic(op);
     case K::Mod: case K::BitShift: case K::Pow: return integer_arithmetic(op);
     case K::ArgMax: case K::ArgMin: case K::CumSum: case K::TopK: case K::NonZero: return index_op(op);
-    case K::Shape: case K::Size: case K::EyeLike: case K::ConstantOfShape: case K::Range: case K::Tile: case K::Expand: case K::OneHot:
+    case K::Shape: case K::Size: case K::EyeLike: case K::ConstantOfShape: case K::Tile: case K::Expand: case K::OneHot:
       return shape_op(op);
     case K::GatherND: case K::GatherElements: case K::ScatterND: case K::ScatterElements: case K::ReverseSequence:
       return gather_scatter(op);
@@ -2264,66 +2218,9 @@ void Writer::write_op(const ir::Operation& op) {
     case K::Conv: return conv(op);
     case K::LSTM: return lstm(op);
     case K::MaxPool: case K::AveragePool: case K::GlobalAveragePool: case K::GlobalMaxPool: return pool(op);
-    case K::FullyConnected: case K::Gemm: case K::MatMul: {
-      const ir::Tensor& x = t(op.inputs[0]);
-      const ir::Tensor& w = t(op.inputs[1]);
-      if (op.kind == K::MatMul && !w.is_constant()) {
-        const auto o = tfl::CreateBatchMatMulOptions(fbb_, false, false);
-        emit(B::BATCH_MATMUL, {in(0), in(1)}, {y()}, tfl::BuiltinOptions::BatchMatMulOptions, o.Union(), version_for(op, 2));
-        return;
-      }
-      if (!w.is_constant() || !w.shape.is_static() || w.shape.rank() != 2) unsupported(op, "needs a constant 2-D weight");
-      if (op.kind == K::Gemm && (op.attr_int("transA", 0) != 0 || attr_float(op, "alpha", 1.0) != 1.0 || attr_float(op, "beta", 1.0) != 1.0))
-        unsupported(op, "transA, alpha or beta");
-      // TFLite wants [out, in]: FullyConnected and Gemm(transB=1) have it; MatMul/Gemm(transB=0) are [in, out].
-      const bool transposed = op.kind == K::FullyConnected || (op.kind == K::Gemm && op.attr_int("transB", 0) != 0);
-      int wi = in(1);
-      const auto ws = w.shape.sizes();
-      const std::int64_t N = transposed ? ws[0] : ws[1], Kd = transposed ? ws[1] : ws[0];
-      if (!transposed) {
-        const std::size_t es = ir::dtype_size(w.dtype);
-        std::vector<std::byte> buf(w.data->size());
-        for (std::int64_t k = 0; k < Kd; ++k)
-          for (std::int64_t n = 0; n < N; ++n)
-            std::memcpy(&buf[static_cast<std::size_t>(n * Kd + k) * es], w.data->data() + static_cast<std::size_t>(k * N + n) * es, es);
-        std::optional<ir::QuantParams> wq = w.quant;
-        if (wq && wq->scales.size() > 1) wq->axis = 0;
-        wi = add_tensor(unique(op.inputs[1] + "/transposed"), w.dtype, {N, Kd}, wq, buf.data(), buf.size());
-        index_.erase(op.inputs[1]);
-      }
-      int bias = op.inputs.size() > 2 && !op.inputs[2].empty() ? in(2) : -1;
-      if (bias >= 0) {
-        const ir::Tensor& b = t(op.inputs[2]);
-        if (b.shape.num_elements().value_or(-1) != N) unsupported(op, "bias must have one value per output");
-        if (b.dtype == ir::DType::Int32 && !b.quant && x.quant && w.quant) {
-          const ir::QuantParams bq = bias_params(*x.quant, *w.quant, N);
-          index_.erase(op.inputs[2]);
-          bias = add_tensor(unique(op.inputs[2] + "/q"), ir::DType::Int32, {N}, bq, b.data->data(), b.data->size());
-        }
-      }
-      // fused SIGMOID / TANH: FULLY_CONNECTED takes neither (a LOGISTIC / TANH op after)
-      const std::string fused = op.attr_string("fused_activation", "NONE");
-      const bool sigmoid = (fused == "SIGMOID" || fused == "TANH") && !t(op.outputs[0]).quant;
-      A act = sigmoid ? A::NONE : legal_activation(act_of(op.attr_string("fused_activation", "NONE"), op), t(op.outputs[0]));
-      const int out = sigmoid ? pre_sigmoid(op) : act == A::NONE ? output_of(op, act) : y();
-      const bool keep = x.shape.rank() > 2;
-      const auto o = tfl::CreateFullyConnectedOptions(fbb_, act, tfl::FullyConnectedOptionsWeightsFormat::DEFAULT, keep);
-      emit(B::FULLY_CONNECTED, {in(0), wi, bias}, {out}, tfl::BuiltinOptions::FullyConnectedOptions, o.Union(),
-           x.dtype == ir::DType::Int8 ? (keep ? 5 : 4) : (keep ? 5 : 1));
-      if (sigmoid) emit(fused == "TANH" ? B::TANH : B::LOGISTIC, {out}, {y()});
-      return;
-    }
-    case K::Add: case K::Sub: case K::Mul: case K::Div: {
-      if (narrow_int(t(op.inputs[0]).dtype) && !t(op.inputs[0]).quant) return integer_arithmetic(op);
-      A act;
-      const int out = output_of(op, act);
-      if (op.kind == K::Add) emit(B::ADD, {in(0), in(1)}, {out}, tfl::BuiltinOptions::AddOptions, tfl::CreateAddOptions(fbb_, act).Union(), version_for(op, 2));
-      if (op.kind == K::Sub) emit(B::SUB, {in(0), in(1)}, {out}, tfl::BuiltinOptions::SubOptions, tfl::CreateSubOptions(fbb_, act).Union(), version_for(op, 2));
-      if (op.kind == K::Mul) emit(B::MUL, {in(0), in(1)}, {out}, tfl::BuiltinOptions::MulOptions, tfl::CreateMulOptions(fbb_, act).Union(), version_for(op, 2));
-      if (op.kind == K::Div) emit(B::DIV, {in(0), in(1)}, {out}, tfl::BuiltinOptions::DivOptions, tfl::CreateDivOptions(fbb_, act).Union(), 1);
-      return;
-    }
-    case K::LogSoftmax: return per_axis(op);
+    case K::FullyConnected: case K::Gemm: case K::MatMul: return fully_connected(op);
+    // 8- and 16-bit integers without quantisation params (the other Add/Sub/Mul/Div are rows)
+    case K::Add: case K::Sub: case K::Mul: case K::Div: return integer_arithmetic(op);
     case K::Reciprocal: {
       const ir::Tensor& x = t(op.inputs[0]);
       if (x.dtype != ir::DType::Float32) unsupported(op, "on " + std::string(ir::dtype_name(x.dtype)));
@@ -2332,250 +2229,13 @@ void Writer::write_op(const ir::Operation& op) {
       emit(B::DIV, {c, in(0)}, {y()}, tfl::BuiltinOptions::DivOptions, tfl::CreateDivOptions(fbb_).Union(), 1);
       return;
     }
-    case K::Clip: {
-      if (op.inputs.size() == 3 && !op.inputs[1].empty() && !op.inputs[2].empty() && t(op.inputs[1]).is_constant() &&
-          t(op.inputs[2]).is_constant() && t(op.inputs[1]).dtype == ir::DType::Float32 && t(op.inputs[2]).dtype == ir::DType::Float32) {
-        const float l = t(op.inputs[1]).data->as<float>()[0], h = t(op.inputs[2]).data->as<float>()[0];
-        if (l == 0.f && h == 6.f) return unary(B::RELU6);
-        if (l == -1.f && h == 1.f) return unary(B::RELU_N1_TO_1);
-        if (l == 0.f && std::isinf(h) && h > 0) return unary(B::RELU);
-      }
-      // Other bounds: MAXIMUM with the lower, MINIMUM with the upper (either may be absent),
-      // both of the input's type (a quantised input: its params on the bound too).
-      {
-        const ir::Tensor& x = t(op.inputs[0]);
-        const bool plain = x.dtype == ir::DType::Float32 || x.dtype == ir::DType::Int32 || x.dtype == ir::DType::Int64 ||
-                           x.dtype == ir::DType::Int8 || x.dtype == ir::DType::UInt8 || x.dtype == ir::DType::Int16;
-        if (!plain || x.quant || !x.shape.is_static())
-          unsupported(op, "bounds other than [0, 6] or [-1, 1] on " + std::string(ir::dtype_name(x.dtype)));
-        int v = in(0);
-        for (int k = 1; k <= 2; ++k) {
-          if (op.inputs.size() <= static_cast<std::size_t>(k) || op.inputs[static_cast<std::size_t>(k)].empty()) continue;
-          const ir::Tensor& b = t(op.inputs[static_cast<std::size_t>(k)]);
-          if (b.dtype != x.dtype) unsupported(op, "bounds of type " + std::string(ir::dtype_name(b.dtype)));
-          const bool last = k == 2 || op.inputs.size() < 3 || op.inputs[2].empty();
-          const int out = last ? y() : add_tensor(unique(op.outputs[0] + "/lower_clamped"), x.dtype, x.shape.sizes(), std::nullopt);
-          emit(k == 1 ? B::MAXIMUM : B::MINIMUM, {v, in(static_cast<std::size_t>(k))}, {out}, tfl::BuiltinOptions::MaximumMinimumOptions,
-               tfl::CreateMaximumMinimumOptions(fbb_).Union(), 1);
-          v = out;
-        }
-        if (v == in(0)) {  // no bounds: an identity
-          const auto shape = x.shape.sizes();
-          std::vector<std::int32_t> ns(shape.begin(), shape.end());
-          emit(B::RESHAPE, {in(0), const_i32(op.outputs[0] + "/shape", shape)}, {y()}, tfl::BuiltinOptions::ReshapeOptions,
-               tfl::CreateReshapeOptionsDirect(fbb_, &ns).Union());
-        }
-        return;
-      }
-    }
-    case K::Softmax: return per_axis(op);
-    case K::Reshape: case K::Flatten: case K::Squeeze: case K::Unsqueeze: {
-      const ir::Tensor& out = t(op.outputs[0]);
-      if (flattens_into_fully_connected(op)) {
-        // FULLY_CONNECTED flattens its input itself ([N, ...] -> [N, K]): no RESHAPE in front
-        // (as TFLite's converter writes it, and as the reader splits it off).
-        index_[op.outputs[0]] = tensor(op.inputs[0]);
-        return;
-      }
-      if (op.kind == K::Squeeze && op.inputs.size() > 1) {
-        auto axes = const_ints(op.inputs[1], op);
-        std::vector<std::int32_t> a(axes.begin(), axes.end());
-        const auto o = tfl::CreateSqueezeOptionsDirect(fbb_, &a);
-        emit(B::SQUEEZE, {in(0)}, {y()}, tfl::BuiltinOptions::SqueezeOptions, o.Union());
-        return;
-      }
-      if (op.kind == K::Unsqueeze && op.inputs.size() > 1 && const_ints(op.inputs[1], op).size() == 1) {
-        const int axis = const_i32(op.name + "/axis", const_ints(op.inputs[1], op), true);
-        emit(B::EXPAND_DIMS, {in(0), axis}, {y()}, tfl::BuiltinOptions::ExpandDimsOptions, tfl::CreateExpandDimsOptions(fbb_).Union());
-        return;
-      }
-      std::vector<std::int64_t> shape;
-      if (out.shape.rank_known && out.shape.is_static()) shape = out.shape.sizes();
-      else if (op.kind == K::Reshape) shape = const_ints(op.inputs[1], op);
-      else unsupported(op, "output shape must be static");
-      std::vector<std::int32_t> ns(shape.begin(), shape.end());
-      const int st = const_i32(op.outputs[0] + "/new_shape", shape);
-      const auto o = tfl::CreateReshapeOptionsDirect(fbb_, &ns);
-      emit(B::RESHAPE, {in(0), st}, {y()}, tfl::BuiltinOptions::ReshapeOptions, o.Union());
-      return;
-    }
-    case K::Transpose: {
-      auto perm = op.attr_ints("perm");
-      if (perm.empty()) {
-        const auto r = static_cast<std::int64_t>(t(op.inputs[0]).shape.rank());
-        for (std::int64_t i = r - 1; i >= 0; --i) perm.push_back(i);
-      }
-      const ir::Tensor& xt = t(op.inputs[0]);
-      if (perm.size() > 5 && xt.shape.rank_known && xt.shape.is_static() && xt.shape.rank() == perm.size()) {
-        // TFLite's TRANSPOSE takes at most 5-D. Unit axes go anywhere, and input axes that stay
-        // side by side in the output move as one (Swin's window partition [B, H/w, w, W/w, w, C]
-        // -> [0, 1, 3, 2, 4, 5] is a 4-D transpose): RESHAPE to the merged axes, TRANSPOSE
-        // them, RESHAPE to the output.
-        const auto xs = xt.shape.sizes();
-        std::vector<std::int64_t> rank_of(xs.size(), -1), nz;
-        for (std::size_t a = 0; a < xs.size(); ++a)
-          if (xs[a] != 1) {
-            rank_of[a] = static_cast<std::int64_t>(nz.size());
-            nz.push_back(static_cast<std::int64_t>(a));
-          }
-        std::vector<std::pair<std::int64_t, std::int64_t>> groups;  // output order: {first non-unit rank, count}
-        for (auto a : perm) {
-          if (a < 0 || a >= static_cast<std::int64_t>(xs.size())) unsupported(op, "perm out of range");
-          const std::int64_t k = rank_of[static_cast<std::size_t>(a)];
-          if (k < 0) continue;
-          if (!groups.empty() && groups.back().first + groups.back().second == k) ++groups.back().second;
-          else groups.push_back({k, 1});
-        }
-        if (groups.size() <= 5) {
-          auto in_order = groups;
-          std::sort(in_order.begin(), in_order.end());
-          std::vector<std::int64_t> merged_in, merged_out, p2;
-          auto size_of = [&](const std::pair<std::int64_t, std::int64_t>& gr) {
-            std::int64_t n = 1;
-            for (std::int64_t k = gr.first; k < gr.first + gr.second; ++k) n *= xs[static_cast<std::size_t>(nz[static_cast<std::size_t>(k)])];
-            return n;
-          };
-          for (const auto& gr : in_order) merged_in.push_back(size_of(gr));
-          for (const auto& gr : groups) {
-            merged_out.push_back(size_of(gr));
-            p2.push_back(std::find(in_order.begin(), in_order.end(), gr) - in_order.begin());
-          }
-          auto reshape_to = [&](int from, int to, const std::vector<std::int64_t>& shape) {
-            std::vector<std::int32_t> ns(shape.begin(), shape.end());
-            emit(B::RESHAPE, {from, const_i32(op.outputs[0] + "/shape", shape)}, {to}, tfl::BuiltinOptions::ReshapeOptions,
-                 tfl::CreateReshapeOptionsDirect(fbb_, &ns).Union());
-          };
-          if (groups.size() <= 1) {
-            reshape_to(in(0), y(), t(op.outputs[0]).shape.sizes());
-            return;
-          }
-          const int a = add_tensor(unique(op.outputs[0] + "/merged_in"), xt.dtype, merged_in, xt.quant);
-          const int c = add_tensor(unique(op.outputs[0] + "/merged_out"), xt.dtype, merged_out, xt.quant);
-          reshape_to(in(0), a, merged_in);
-          emit(B::TRANSPOSE, {a, const_i32(op.outputs[0] + "/perm", p2)}, {c}, tfl::BuiltinOptions::TransposeOptions,
-               tfl::CreateTransposeOptions(fbb_).Union(), version_for(op, 2));
-          reshape_to(c, y(), t(op.outputs[0]).shape.sizes());
-          return;
-        }
-      }
-      emit(B::TRANSPOSE, {in(0), const_i32(op.outputs[0] + "/perm", perm)}, {y()}, tfl::BuiltinOptions::TransposeOptions,
-           tfl::CreateTransposeOptions(fbb_).Union(), version_for(op, 2));
-      return;
-    }
-    case K::Concat: {
-      // TFLite's 8-bit CONCATENATION takes every input on the output's params (its
-      // quantisation spec): an input on others is requantised first (QUANTIZE).
-      std::vector<int> ins;
-      const ir::Tensor& yt = t(op.outputs[0]);
-      for (std::size_t i = 0; i < op.inputs.size(); ++i) {
-        const ir::Tensor& xt = t(op.inputs[i]);
-        if (yt.quant && xt.quant && xt.quant != yt.quant && xt.dtype == yt.dtype && !xt.is_constant() && xt.shape.is_static()) {
-          const int r = add_tensor(unique(op.inputs[i] + "/requantized"), xt.dtype, xt.shape.sizes(), yt.quant);
-          emit(B::QUANTIZE, {in(i)}, {r}, tfl::BuiltinOptions::QuantizeOptions, tfl::CreateQuantizeOptions(fbb_).Union(), 2);
-          ins.push_back(r);
-        } else {
-          ins.push_back(in(i));
-        }
-      }
-      // no fused activation: TFLite's CONCATENATION kernel refuses one (and so does the Edge TPU)
-      const int out = y();
-      std::int64_t axis = op.attr_int("axis", 0);
-      const auto o = tfl::CreateConcatenationOptions(fbb_, static_cast<int>(axis), A::NONE);
-      emit(B::CONCATENATION, ins, {out}, tfl::BuiltinOptions::ConcatenationOptions, o.Union(), version_for(op, 2));
-      return;
-    }
+    case K::Clip: return clip(op);
+    case K::Reshape: case K::Flatten: case K::Squeeze: case K::Unsqueeze: return reshape(op);
+    case K::Transpose: return merged_transpose(op);
+    case K::Concat: return requantised_concat(op);
     case K::Pad: return pad(op);
-    case K::Slice: {
-      const ir::Tensor& x = t(op.inputs[0]);
-      if (!x.shape.is_static()) unsupported(op, "needs a static input shape");
-      const auto xs = x.shape.sizes();
-      const auto r = static_cast<std::int64_t>(xs.size());
-      auto starts = const_ints(op.inputs[1], op), ends = const_ints(op.inputs[2], op);
-      std::vector<std::int64_t> axes, steps;
-      if (op.inputs.size() > 3 && !op.inputs[3].empty()) axes = const_ints(op.inputs[3], op);
-      else for (std::size_t i = 0; i < starts.size(); ++i) axes.push_back(static_cast<std::int64_t>(i));
-      if (op.inputs.size() > 4 && !op.inputs[4].empty()) steps = const_ints(op.inputs[4], op);
-      else steps.assign(starts.size(), 1);
-      std::vector<std::int64_t> b(static_cast<std::size_t>(r), 0), e = xs, st(static_cast<std::size_t>(r), 1);
-      bool unit = true;
-      for (std::size_t i = 0; i < axes.size(); ++i) {
-        std::int64_t a = axes[i] < 0 ? axes[i] + r : axes[i];
-        if (a < 0 || a >= r) unsupported(op, "axis out of range");
-        const std::int64_t n = xs[static_cast<std::size_t>(a)];
-        auto clampi = [&](std::int64_t v, bool end) {
-          if (v < 0) v += n;
-          return steps[i] > 0 ? std::clamp<std::int64_t>(v, 0, n) : std::clamp<std::int64_t>(v, -1, end ? n - 1 : n - 1);
-        };
-        b[static_cast<std::size_t>(a)] = clampi(starts[i], false);
-        e[static_cast<std::size_t>(a)] = clampi(ends[i], true);
-        st[static_cast<std::size_t>(a)] = steps[i];
-        unit &= steps[i] == 1;
-      }
-      if (unit) {
-        std::vector<std::int64_t> size(static_cast<std::size_t>(r));
-        for (std::int64_t d = 0; d < r; ++d) size[static_cast<std::size_t>(d)] = std::max<std::int64_t>(e[static_cast<std::size_t>(d)] - b[static_cast<std::size_t>(d)], 0);
-        emit(B::SLICE, {in(0), const_i32(op.outputs[0] + "/begin", b), const_i32(op.outputs[0] + "/size", size)}, {y()},
-             tfl::BuiltinOptions::SliceOptions, tfl::CreateSliceOptions(fbb_).Union(), version_for(op, 2));
-      } else {
-        int end_mask = 0;
-        for (std::int64_t d = 0; d < r; ++d)
-          if (st[static_cast<std::size_t>(d)] < 0 && e[static_cast<std::size_t>(d)] < 0) end_mask |= 1 << d;
-        const auto o = tfl::CreateStridedSliceOptions(fbb_, 0, end_mask);
-        emit(B::STRIDED_SLICE, {in(0), const_i32(op.outputs[0] + "/begin", b), const_i32(op.outputs[0] + "/end", e),
-                                const_i32(op.outputs[0] + "/strides", st)},
-             {y()}, tfl::BuiltinOptions::StridedSliceOptions, o.Union(), version_for(op, 2));
-      }
-      return;
-    }
-    case K::Gather: {
-      std::int64_t axis = op.attr_int("axis", 0);
-      const ir::Tensor& x = t(op.inputs[0]);
-      if (axis < 0 && x.shape.rank_known) axis += static_cast<std::int64_t>(x.shape.rank());
-      int idx = in(1);
-      // TFLite's GATHER takes no negative index (ONNX counts them from the end): constant
-      // ones are written counted from the start.
-      const ir::Tensor& it = t(op.inputs[1]);
-      if (it.is_constant() && x.shape.rank_known && axis >= 0 && static_cast<std::size_t>(axis) < x.shape.rank() &&
-          x.shape.dims[static_cast<std::size_t>(axis)].is_static()) {
-        const std::int64_t n = x.shape.dims[static_cast<std::size_t>(axis)].value;
-        std::vector<std::int32_t> v;
-        bool negative = false;
-        for (auto i : const_ints(op.inputs[1], op)) {
-          negative |= i < 0;
-          v.push_back(static_cast<std::int32_t>(i < 0 ? i + n : i));
-        }
-        if (negative) {
-          std::vector<std::int64_t> shape = it.shape.sizes();
-          idx = add_tensor(unique(op.inputs[1] + "/from_start"), ir::DType::Int32, shape, std::nullopt, v.data(), v.size() * 4);
-        }
-      } else if (!it.is_constant() && x.shape.rank_known && axis >= 0 && static_cast<std::size_t>(axis) < x.shape.rank() &&
-                 x.shape.dims[static_cast<std::size_t>(axis)].is_static() &&
-                 (it.dtype == ir::DType::Int32 || it.dtype == ir::DType::Int64)) {
-        // indices known only when the model runs: FLOOR_MOD(i, n) is i for 0 <= i < n and
-        // i + n for -n <= i < 0, the index ONNX means
-        const std::int64_t n = x.shape.dims[static_cast<std::size_t>(axis)].value;
-        const int wrapped = temp(op.inputs[1] + "/from_start", it.dtype, it.shape);
-        emit(B::FLOOR_MOD, {idx, const_scalar(op.inputs[1] + "/axis_size", it.dtype, double(n))}, {wrapped},
-             tfl::BuiltinOptions::FloorModOptions, tfl::CreateFloorModOptions(fbb_).Union());
-        idx = wrapped;
-      }
-      const auto o = tfl::CreateGatherOptions(fbb_, static_cast<int>(axis));
-      emit(B::GATHER, {in(0), idx}, {y()}, tfl::BuiltinOptions::GatherOptions, o.Union(), version_for(op, 2));
-      return;
-    }
-    case K::ReduceMean: case K::ReduceSum: case K::ReduceMax: case K::ReduceMin: case K::ReduceProd: {
-      if (op.inputs.size() > 1 && !op.inputs[1].empty()) unsupported(op, "axes computed at run time");
-      auto axes = op.attr_ints("axes");
-      if (axes.empty()) {
-        if (op.attr_int("noop_with_empty_axes", 0)) unsupported(op, "noop_with_empty_axes");
-        for (std::size_t d = 0; d < t(op.inputs[0]).shape.rank(); ++d) axes.push_back(static_cast<std::int64_t>(d));
-      }
-      const B code = op.kind == K::ReduceMean ? B::MEAN : op.kind == K::ReduceSum ? B::SUM : op.kind == K::ReduceMax ? B::REDUCE_MAX
-                   : op.kind == K::ReduceMin ? B::REDUCE_MIN : B::REDUCE_PROD;
-      const auto o = tfl::CreateReducerOptions(fbb_, op.attr_int("keepdims", 1) != 0);
-      emit(code, {in(0), const_i32(op.outputs[0] + "/axes", axes)}, {y()}, tfl::BuiltinOptions::ReducerOptions, o.Union(), version_for(op, 2));
-      return;
-    }
+    case K::Slice: return slice(op);
+    case K::Gather: return wrapped_gather(op);
     case K::Split: {
       if (op.inputs.size() > 1 && !op.inputs[1].empty()) return shape_op(op);  // SPLIT_V
       std::vector<int> outs;
@@ -2607,190 +2267,502 @@ void Writer::write_op(const ir::Operation& op) {
       emit(B::RESHAPE, {in(0), const_i32(op.outputs[0] + "/new_shape", shape)}, {y()}, tfl::BuiltinOptions::ReshapeOptions, o.Union());
       return;
     }
-    case K::Cast: {
-      const auto it = tensor_type(t(op.inputs[0]).dtype), ot = tensor_type(t(op.outputs[0]).dtype);
-      if (!it || !ot) unsupported(op, "types");
-      emit(B::CAST, {in(0)}, {y()}, tfl::BuiltinOptions::CastOptions, tfl::CreateCastOptions(fbb_, *it, *ot).Union());
-      return;
-    }
-    case K::ConvTranspose: {
-      // The IR's op is NCHW with [Cin, Cout/group, KH, KW] weights; TFLite's TRANSPOSE_CONV
-      // is NHWC with [Cout, KH, KW, Cin]: TRANSPOSE in, TRANSPOSE_CONV, TRANSPOSE back.
-      if (op.attr_string("layout", "NCHW") != "NCHW") unsupported(op, "layout " + op.attr_string("layout", ""));
-      const ir::Tensor& x = t(op.inputs[0]);
-      const ir::Tensor& w = t(op.inputs[1]);
-      const ir::Tensor& yt = t(op.outputs[0]);
-      if (!w.is_constant() || !w.shape.is_static() || w.shape.rank() != 4) unsupported(op, "needs a constant 4-D weight");
-      if (!x.shape.is_static() || !yt.shape.is_static() || x.shape.rank() != 4 || yt.shape.rank() != 4)
-        unsupported(op, "a dynamic or non-4-D shape");
-      if (op.attr_int("group", 1) != 1)
-        unsupported(op, "group " + std::to_string(op.attr_int("group", 1)) + " (TFLite's TRANSPOSE_CONV has no groups)");
-      const auto dil = op.attr_ints("dilations");
-      if (!dil.empty() && dil != std::vector<std::int64_t>{1, 1})
-        unsupported(op, "dilations other than 1 (TFLite's TRANSPOSE_CONV has none)");
-      auto s = op.attr_ints("strides"), p = op.attr_ints("pads"), opad = op.attr_ints("output_padding"),
-           oshape = op.attr_ints("output_shape");
-      if (s.empty()) s = {1, 1};
-      if (p.empty()) p = {0, 0, 0, 0};
-      if (opad.empty()) opad = {0, 0};
-      if (s.size() != 2 || p.size() != 4 || opad.size() != 2) unsupported(op, "2-D transposed convolution only");
-      const auto xs = x.shape.sizes(), ws = w.shape.sizes(), ys = yt.shape.sizes();
-      const std::int64_t cin = ws[0], cout = ws[1], k[2] = {ws[2], ws[3]};
-      if (xs[1] != cin || ys[1] != cout) unsupported(op, "weight channels do not match the input and output");
-      // The pads the runtime uses (core/runtime/kernels/conv.cpp, conv_geometry).
-      const std::string auto_pad = op.attr_string("auto_pad", "NOTSET");
-      std::int64_t pb[2], out[2];
-      for (int i = 0; i < 2; ++i) {
-        if (s[i] < 1) unsupported(op, "stride below 1");
-        const std::int64_t full = s[i] * (xs[2 + i] - 1) + opad[i] + k[i];
-        std::int64_t pe = p[2 + i];
-        pb[i] = p[i];
-        if (!oshape.empty()) {
-          const std::int64_t total = full - oshape[oshape.size() - 2 + i];
-          const std::int64_t half = total >= 0 ? total / 2 : -((-total + 1) / 2);
-          pb[i] = auto_pad == "SAME_UPPER" ? half : total - half;
-          pe = total - pb[i];
-        } else if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
-          const std::int64_t total = full - xs[2 + i] * s[i];
-          pb[i] = auto_pad == "SAME_UPPER" ? total / 2 : total - total / 2;
-          pe = total - pb[i];
-        } else if (auto_pad == "VALID") {
-          pb[i] = pe = 0;
-        }
-        out[i] = full - pb[i] - pe;
-        if (out[i] != ys[2 + i]) unsupported(op, "its attributes do not give its output shape");
-      }
-      // TFLite pads as a convolution from the output to the input would: VALID, or
-      // SAME (total / 2 before); the input size must be that convolution's output.
-      auto fits = [&](tfl::Padding pad) {
-        for (int i = 0; i < 2; ++i) {
-          const std::int64_t o = out[i];
-          const std::int64_t conv_out = pad == tfl::Padding::SAME ? (o + s[i] - 1) / s[i]
-                                        : o >= k[i]               ? (o - k[i]) / s[i] + 1
-                                                                  : -1;
-          const std::int64_t before =
-              pad == tfl::Padding::SAME ? std::max<std::int64_t>((conv_out - 1) * s[i] + k[i] - o, 0) / 2 : 0;
-          if (conv_out != xs[2 + i] || before != pb[i]) return false;
-        }
-        return true;
-      };
-      tfl::Padding padding = tfl::Padding::VALID;
-      // Pads that are neither (PyTorch's k 3, stride 2, padding 1, output_padding 1): a VALID
-      // TRANSPOSE_CONV to the rows [0, pads before + output), then a SLICE dropping the pads before.
-      bool crop = false;
-      if (fits(tfl::Padding::VALID)) padding = tfl::Padding::VALID;
-      else if (fits(tfl::Padding::SAME)) padding = tfl::Padding::SAME;
-      else if (pb[0] >= 0 && pb[1] >= 0) crop = true;
-      else
-        unsupported(op, "negative pads before an output of " + std::to_string(out[0]) + "x" + std::to_string(out[1]));
-      // [Cin, Cout, KH, KW] -> [Cout, KH, KW, Cin]
-      const std::size_t es = ir::dtype_size(w.dtype);
-      if (es == 0 || w.data->size() != static_cast<std::size_t>(cin * cout * k[0] * k[1]) * es)
-        unsupported(op, "weight type " + std::string(ir::dtype_name(w.dtype)));
-      std::vector<std::byte> buf(w.data->size());
-      for (std::int64_t c = 0; c < cin; ++c)
-        for (std::int64_t m = 0; m < cout; ++m)
-          for (std::int64_t q = 0; q < k[0] * k[1]; ++q)
-            std::memcpy(&buf[static_cast<std::size_t>((m * k[0] * k[1] + q) * cin + c) * es],
-                        w.data->data() + static_cast<std::size_t>((c * cout + m) * k[0] * k[1] + q) * es, es);
-      std::optional<ir::QuantParams> wq = w.quant;
-      if (wq && wq->scales.size() > 1) wq->axis = 0;
-      // The reader names its copy "<name>/iohw": write the file's own name back.
-      std::string wname = op.inputs[1];
-      if (wname.size() > 5 && wname.compare(wname.size() - 5, 5, "/iohw") == 0) wname.resize(wname.size() - 5);
-      const int wi = add_tensor(unique(wname), w.dtype, {cout, k[0], k[1], cin}, wq, buf.data(), buf.size());
-      int bias = op.inputs.size() > 2 ? tensor(op.inputs[2]) : -1;
-      if (bias >= 0 && x.quant && w.quant) {
-        const ir::Tensor& b = t(op.inputs[2]);
-        if (b.dtype == ir::DType::Int32 && !b.quant) {
-          index_.erase(op.inputs[2]);
-          bias = add_tensor(unique(op.inputs[2] + "/q"), ir::DType::Int32, {cout}, bias_params(*x.quant, *w.quant, cout),
-                            b.data->data(), b.data->size());
-        }
-      }
-      auto nhwc = [](std::vector<std::int64_t> v) { return std::vector<std::int64_t>{v[0], v[2], v[3], v[1]}; };
-      const auto fin = nhwc_in_.find(&op), fout = nhwc_out_.find(&op);
-      int a, c;
-      if (fin != nhwc_in_.end()) {
-        a = tensor(fin->second);
-      } else {
-        a = add_tensor(unique(op.outputs[0] + "/nhwc_in"), x.dtype, nhwc(xs), x.quant);
-        emit(B::TRANSPOSE, {in(0), const_i32(op.outputs[0] + "/to_nhwc", {0, 2, 3, 1})}, {a},
-             tfl::BuiltinOptions::TransposeOptions, tfl::CreateTransposeOptions(fbb_).Union(), version_for(op, 2));
-      }
-      if (fout != nhwc_out_.end()) c = tensor(fout->second);
-      else c = add_tensor(unique(op.outputs[0] + "/nhwc_out"), yt.dtype, nhwc(ys), yt.quant);
-      std::vector<std::int64_t> conv_shape = nhwc(ys);
-      if (crop) {
-        // the whole transposed convolution ((in - 1) s + output_padding + k), never less: TFLite's
-        // XNNPACK delegate takes an output shorter than that for a SAME-like padding (the
-        // interpreter's results were rows off); the SLICE after it picks the op's rows
-        for (int i = 0; i < 2; ++i)
-          conv_shape[static_cast<std::size_t>(1 + i)] = std::max(s[i] * (xs[2 + i] - 1) + opad[i] + k[i], pb[i] + out[i]);
-      }
-      const int full = crop ? add_tensor(unique(op.outputs[0] + "/uncropped"), yt.dtype, conv_shape, yt.quant) : c;
-      std::vector<int> ins{const_i32(op.outputs[0] + "/output_shape", conv_shape), wi, a};
-      if (bias >= 0) ins.push_back(bias);
-      emit(B::TRANSPOSE_CONV, ins, {full}, tfl::BuiltinOptions::TransposeConvOptions,
-           tfl::CreateTransposeConvOptions(fbb_, padding, static_cast<int>(s[1]), static_cast<int>(s[0])).Union(),
-           bias >= 0 ? 3 : version_for(op, 2));
-      if (crop)
-        emit(B::SLICE, {full, const_i32(op.outputs[0] + "/crop_begin", {0, pb[0], pb[1], 0}), const_i32(op.outputs[0] + "/crop_size", nhwc(ys))},
-             {c}, tfl::BuiltinOptions::SliceOptions, tfl::CreateSliceOptions(fbb_).Union(), version_for(op, 2));
-      if (fout == nhwc_out_.end())
-        emit(B::TRANSPOSE, {c, const_i32(op.outputs[0] + "/to_nchw", {0, 3, 1, 2})}, {y()},
-             tfl::BuiltinOptions::TransposeOptions, tfl::CreateTransposeOptions(fbb_).Union(), version_for(op, 2));
-      return;
-    }
-    case K::DepthToSpace: case K::SpaceToDepth: {
-      // The IR's op is NCHW, TFLite's NHWC: TRANSPOSE in, the op, TRANSPOSE back (the reader's mirror).
-      const bool d2s = op.kind == K::DepthToSpace;
-      if (d2s && op.attr_string("mode", "DCR") != "DCR")
-        unsupported(op, "mode " + op.attr_string("mode", "DCR") + " (TFLite's DEPTH_TO_SPACE is DCR)");
-      const ir::Tensor& x = t(op.inputs[0]);
-      const ir::Tensor& yt = t(op.outputs[0]);
-      if (!x.shape.is_static() || !yt.shape.is_static() || x.shape.rank() != 4 || yt.shape.rank() != 4)
-        unsupported(op, "a dynamic or non-4-D shape");
-      auto nhwc = [](std::vector<std::int64_t> v) { return std::vector<std::int64_t>{v[0], v[2], v[3], v[1]}; };
-      const int a = add_tensor(unique(op.outputs[0] + "/nhwc_in"), x.dtype, nhwc(x.shape.sizes()), x.quant);
-      const int c = add_tensor(unique(op.outputs[0] + "/nhwc_out"), yt.dtype, nhwc(yt.shape.sizes()), yt.quant);
-      emit(B::TRANSPOSE, {in(0), const_i32(op.outputs[0] + "/to_nhwc", {0, 2, 3, 1})}, {a},
-           tfl::BuiltinOptions::TransposeOptions, tfl::CreateTransposeOptions(fbb_).Union(), version_for(op, 2));
-      const auto bs = static_cast<std::int32_t>(op.attr_int("blocksize", 0));
-      if (d2s)
-        emit(B::DEPTH_TO_SPACE, {a}, {c}, tfl::BuiltinOptions::DepthToSpaceOptions,
-             tfl::CreateDepthToSpaceOptions(fbb_, bs).Union(), version_for(op, 2));
-      else
-        emit(B::SPACE_TO_DEPTH, {a}, {c}, tfl::BuiltinOptions::SpaceToDepthOptions,
-             tfl::CreateSpaceToDepthOptions(fbb_, bs).Union(), version_for(op, 2));
-      emit(B::TRANSPOSE, {c, const_i32(op.outputs[0] + "/to_nchw", {0, 3, 1, 2})}, {y()},
-           tfl::BuiltinOptions::TransposeOptions, tfl::CreateTransposeOptions(fbb_).Union(), version_for(op, 2));
-      return;
-    }
-    case K::Unknown: {
-      // A custom op read from a .tflite ("tflite::<custom code>") is written back as it was.
-      if (op.op_type.rfind("tflite::", 0) != 0) unsupported(op, "an op the IR does not know");
-      const std::string type = op.op_type.substr(8);
-      if ([&] {
-            for (int c = 0; c <= static_cast<int>(B::MAX); ++c)
-              if (type == tfl::EnumNameBuiltinOperator(static_cast<B>(c))) return true;
-            return false;
-          }())
-        unsupported(op, "builtin " + type + " with options the reader did not map");
-      std::vector<int> ins, outs;
-      for (std::size_t i = 0; i < op.inputs.size(); ++i) ins.push_back(in(i));
-      for (const auto& o : op.outputs) outs.push_back(tensor(o));
-      fb::Offset<fb::Vector<std::uint8_t>> opts = 0;
-      if (const auto* a = op.attr("custom_options"))
-        if (const auto* v = std::get_if<ir::TensorValue>(a))
-          opts = fbb_.CreateVector(reinterpret_cast<const std::uint8_t*>(v->data.data()), v->data.size());
-      const int oc = opcode(B::CUSTOM, 1, type);
-      const auto iv = fbb_.CreateVector(ins), ov = fbb_.CreateVector(outs);
-      ops_.push_back(tfl::CreateOperator(fbb_, static_cast<std::uint32_t>(oc), iv, ov, tfl::BuiltinOptions::NONE, 0, opts));
-      return;
-    }
+    case K::ConvTranspose: return conv_transpose(op);
+    case K::DepthToSpace: case K::SpaceToDepth: return depth_space(op);
+    case K::Unknown: return custom_op(op);
     default: unsupported(op);
   }
+}
+
+// FullyConnected, Gemm and MatMul with a constant 2-D weight: FULLY_CONNECTED
+void Writer::fully_connected(const ir::Operation& op) {
+  using A = tfl::ActivationFunctionType;
+  auto in = [&](std::size_t i) { return i < op.inputs.size() ? tensor(op.inputs[i]) : -1; };
+  auto y = [&] { return tensor(op.outputs[0]); };
+  const ir::Tensor& x = t(op.inputs[0]);
+  const ir::Tensor& w = t(op.inputs[1]);
+  if (!w.is_constant() || !w.shape.is_static() || w.shape.rank() != 2) unsupported(op, "needs a constant 2-D weight");
+  if (op.kind == K::Gemm && (op.attr_int("transA", 0) != 0 || attr_float(op, "alpha", 1.0) != 1.0 || attr_float(op, "beta", 1.0) != 1.0))
+    unsupported(op, "transA, alpha or beta");
+  // TFLite wants [out, in]: FullyConnected and Gemm(transB=1) have it; MatMul/Gemm(transB=0) are [in, out].
+  const bool transposed = op.kind == K::FullyConnected || (op.kind == K::Gemm && op.attr_int("transB", 0) != 0);
+  int wi = in(1);
+  const auto ws = w.shape.sizes();
+  const std::int64_t N = transposed ? ws[0] : ws[1], Kd = transposed ? ws[1] : ws[0];
+  if (!transposed) {
+    const std::size_t es = ir::dtype_size(w.dtype);
+    std::vector<std::byte> buf(w.data->size());
+    for (std::int64_t k = 0; k < Kd; ++k)
+      for (std::int64_t n = 0; n < N; ++n)
+        std::memcpy(&buf[static_cast<std::size_t>(n * Kd + k) * es], w.data->data() + static_cast<std::size_t>(k * N + n) * es, es);
+    std::optional<ir::QuantParams> wq = w.quant;
+    if (wq && wq->scales.size() > 1) wq->axis = 0;
+    wi = add_tensor(unique(op.inputs[1] + "/transposed"), w.dtype, {N, Kd}, wq, buf.data(), buf.size());
+    index_.erase(op.inputs[1]);
+  }
+  int bias = op.inputs.size() > 2 && !op.inputs[2].empty() ? in(2) : -1;
+  if (bias >= 0) {
+    const ir::Tensor& b = t(op.inputs[2]);
+    if (b.shape.num_elements().value_or(-1) != N) unsupported(op, "bias must have one value per output");
+    if (b.dtype == ir::DType::Int32 && !b.quant && x.quant && w.quant) {
+      const ir::QuantParams bq = bias_params(*x.quant, *w.quant, N);
+      index_.erase(op.inputs[2]);
+      bias = add_tensor(unique(op.inputs[2] + "/q"), ir::DType::Int32, {N}, bq, b.data->data(), b.data->size());
+    }
+  }
+  // fused SIGMOID / TANH: FULLY_CONNECTED takes neither (a LOGISTIC / TANH op after)
+  const std::string fused = op.attr_string("fused_activation", "NONE");
+  const bool sigmoid = (fused == "SIGMOID" || fused == "TANH") && !t(op.outputs[0]).quant;
+  A act = sigmoid ? A::NONE : legal_activation(act_of(op.attr_string("fused_activation", "NONE"), op), t(op.outputs[0]));
+  const int out = sigmoid ? pre_sigmoid(op) : act == A::NONE ? output_of(op, act) : y();
+  const bool keep = x.shape.rank() > 2;
+  const auto o = tfl::CreateFullyConnectedOptions(fbb_, act, tfl::FullyConnectedOptionsWeightsFormat::DEFAULT, keep);
+  emit(B::FULLY_CONNECTED, {in(0), wi, bias}, {out}, tfl::BuiltinOptions::FullyConnectedOptions, o.Union(),
+       x.dtype == ir::DType::Int8 ? (keep ? 5 : 4) : (keep ? 5 : 1));
+  if (sigmoid) emit(fused == "TANH" ? B::TANH : B::LOGISTIC, {out}, {y()});
+  return;
+}
+
+// Clip: RELU6 / RELU_N1_TO_1 / RELU, else MAXIMUM and MINIMUM with its bounds
+void Writer::clip(const ir::Operation& op) {
+  auto in = [&](std::size_t i) { return i < op.inputs.size() ? tensor(op.inputs[i]) : -1; };
+  auto y = [&] { return tensor(op.outputs[0]); };
+  auto unary = [&](B code, int v8 = 2) { emit(code, {in(0)}, {y()}, tfl::BuiltinOptions::NONE, 0, version_for(op, v8)); };
+  if (op.inputs.size() == 3 && !op.inputs[1].empty() && !op.inputs[2].empty() && t(op.inputs[1]).is_constant() &&
+      t(op.inputs[2]).is_constant() && t(op.inputs[1]).dtype == ir::DType::Float32 && t(op.inputs[2]).dtype == ir::DType::Float32) {
+    const float l = t(op.inputs[1]).data->as<float>()[0], h = t(op.inputs[2]).data->as<float>()[0];
+    if (l == 0.f && h == 6.f) return unary(B::RELU6);
+    if (l == -1.f && h == 1.f) return unary(B::RELU_N1_TO_1);
+    if (l == 0.f && std::isinf(h) && h > 0) return unary(B::RELU);
+  }
+  // Other bounds: MAXIMUM with the lower, MINIMUM with the upper (either may be absent),
+  // both of the input's type (a quantised input: its params on the bound too).
+  {
+    const ir::Tensor& x = t(op.inputs[0]);
+    const bool plain = x.dtype == ir::DType::Float32 || x.dtype == ir::DType::Int32 || x.dtype == ir::DType::Int64 ||
+                       x.dtype == ir::DType::Int8 || x.dtype == ir::DType::UInt8 || x.dtype == ir::DType::Int16;
+    if (!plain || x.quant || !x.shape.is_static())
+      unsupported(op, "bounds other than [0, 6] or [-1, 1] on " + std::string(ir::dtype_name(x.dtype)));
+    int v = in(0);
+    for (int k = 1; k <= 2; ++k) {
+      if (op.inputs.size() <= static_cast<std::size_t>(k) || op.inputs[static_cast<std::size_t>(k)].empty()) continue;
+      const ir::Tensor& b = t(op.inputs[static_cast<std::size_t>(k)]);
+      if (b.dtype != x.dtype) unsupported(op, "bounds of type " + std::string(ir::dtype_name(b.dtype)));
+      const bool last = k == 2 || op.inputs.size() < 3 || op.inputs[2].empty();
+      const int out = last ? y() : add_tensor(unique(op.outputs[0] + "/lower_clamped"), x.dtype, x.shape.sizes(), std::nullopt);
+      emit(k == 1 ? B::MAXIMUM : B::MINIMUM, {v, in(static_cast<std::size_t>(k))}, {out}, tfl::BuiltinOptions::MaximumMinimumOptions,
+           tfl::CreateMaximumMinimumOptions(fbb_).Union(), 1);
+      v = out;
+    }
+    if (v == in(0)) {  // no bounds: an identity
+      const auto shape = x.shape.sizes();
+      std::vector<std::int32_t> ns(shape.begin(), shape.end());
+      emit(B::RESHAPE, {in(0), const_i32(op.outputs[0] + "/shape", shape)}, {y()}, tfl::BuiltinOptions::ReshapeOptions,
+           tfl::CreateReshapeOptionsDirect(fbb_, &ns).Union());
+    }
+    return;
+  }
+}
+
+// Reshape, Flatten, Squeeze, Unsqueeze: RESHAPE, SQUEEZE or EXPAND_DIMS (nothing before a FULLY_CONNECTED)
+void Writer::reshape(const ir::Operation& op) {
+  auto in = [&](std::size_t i) { return i < op.inputs.size() ? tensor(op.inputs[i]) : -1; };
+  auto y = [&] { return tensor(op.outputs[0]); };
+  const ir::Tensor& out = t(op.outputs[0]);
+  if (flattens_into_fully_connected(op)) {
+    // FULLY_CONNECTED flattens its input itself ([N, ...] -> [N, K]): no RESHAPE in front
+    // (as TFLite's converter writes it, and as the reader splits it off).
+    index_[op.outputs[0]] = tensor(op.inputs[0]);
+    return;
+  }
+  if (op.kind == K::Squeeze && op.inputs.size() > 1) {
+    auto axes = const_ints(op.inputs[1], op);
+    std::vector<std::int32_t> a(axes.begin(), axes.end());
+    const auto o = tfl::CreateSqueezeOptionsDirect(fbb_, &a);
+    emit(B::SQUEEZE, {in(0)}, {y()}, tfl::BuiltinOptions::SqueezeOptions, o.Union());
+    return;
+  }
+  if (op.kind == K::Unsqueeze && op.inputs.size() > 1 && const_ints(op.inputs[1], op).size() == 1) {
+    const int axis = const_i32(op.name + "/axis", const_ints(op.inputs[1], op), true);
+    emit(B::EXPAND_DIMS, {in(0), axis}, {y()}, tfl::BuiltinOptions::ExpandDimsOptions, tfl::CreateExpandDimsOptions(fbb_).Union());
+    return;
+  }
+  std::vector<std::int64_t> shape;
+  if (out.shape.rank_known && out.shape.is_static()) shape = out.shape.sizes();
+  else if (op.kind == K::Reshape) shape = const_ints(op.inputs[1], op);
+  else unsupported(op, "output shape must be static");
+  std::vector<std::int32_t> ns(shape.begin(), shape.end());
+  const int st = const_i32(op.outputs[0] + "/new_shape", shape);
+  const auto o = tfl::CreateReshapeOptionsDirect(fbb_, &ns);
+  emit(B::RESHAPE, {in(0), st}, {y()}, tfl::BuiltinOptions::ReshapeOptions, o.Union());
+  return;
+}
+
+// Transpose above 5-D (the row writes the others): axes merged, RESHAPE, TRANSPOSE, RESHAPE
+void Writer::merged_transpose(const ir::Operation& op) {
+  auto in = [&](std::size_t i) { return i < op.inputs.size() ? tensor(op.inputs[i]) : -1; };
+  auto y = [&] { return tensor(op.outputs[0]); };
+  auto perm = op.attr_ints("perm");
+  if (perm.empty()) {
+    const auto r = static_cast<std::int64_t>(t(op.inputs[0]).shape.rank());
+    for (std::int64_t i = r - 1; i >= 0; --i) perm.push_back(i);
+  }
+  const ir::Tensor& xt = t(op.inputs[0]);
+  if (perm.size() > 5 && xt.shape.rank_known && xt.shape.is_static() && xt.shape.rank() == perm.size()) {
+    // TFLite's TRANSPOSE takes at most 5-D. Unit axes go anywhere, and input axes that stay
+    // side by side in the output move as one (Swin's window partition [B, H/w, w, W/w, w, C]
+    // -> [0, 1, 3, 2, 4, 5] is a 4-D transpose): RESHAPE to the merged axes, TRANSPOSE
+    // them, RESHAPE to the output.
+    const auto xs = xt.shape.sizes();
+    std::vector<std::int64_t> rank_of(xs.size(), -1), nz;
+    for (std::size_t a = 0; a < xs.size(); ++a)
+      if (xs[a] != 1) {
+        rank_of[a] = static_cast<std::int64_t>(nz.size());
+        nz.push_back(static_cast<std::int64_t>(a));
+      }
+    std::vector<std::pair<std::int64_t, std::int64_t>> groups;  // output order: {first non-unit rank, count}
+    for (auto a : perm) {
+      if (a < 0 || a >= static_cast<std::int64_t>(xs.size())) unsupported(op, "perm out of range");
+      const std::int64_t k = rank_of[static_cast<std::size_t>(a)];
+      if (k < 0) continue;
+      if (!groups.empty() && groups.back().first + groups.back().second == k) ++groups.back().second;
+      else groups.push_back({k, 1});
+    }
+    if (groups.size() <= 5) {
+      auto in_order = groups;
+      std::sort(in_order.begin(), in_order.end());
+      std::vector<std::int64_t> merged_in, merged_out, p2;
+      auto size_of = [&](const std::pair<std::int64_t, std::int64_t>& gr) {
+        std::int64_t n = 1;
+        for (std::int64_t k = gr.first; k < gr.first + gr.second; ++k) n *= xs[static_cast<std::size_t>(nz[static_cast<std::size_t>(k)])];
+        return n;
+      };
+      for (const auto& gr : in_order) merged_in.push_back(size_of(gr));
+      for (const auto& gr : groups) {
+        merged_out.push_back(size_of(gr));
+        p2.push_back(std::find(in_order.begin(), in_order.end(), gr) - in_order.begin());
+      }
+      auto reshape_to = [&](int from, int to, const std::vector<std::int64_t>& shape) {
+        std::vector<std::int32_t> ns(shape.begin(), shape.end());
+        emit(B::RESHAPE, {from, const_i32(op.outputs[0] + "/shape", shape)}, {to}, tfl::BuiltinOptions::ReshapeOptions,
+             tfl::CreateReshapeOptionsDirect(fbb_, &ns).Union());
+      };
+      if (groups.size() <= 1) {
+        reshape_to(in(0), y(), t(op.outputs[0]).shape.sizes());
+        return;
+      }
+      const int a = add_tensor(unique(op.outputs[0] + "/merged_in"), xt.dtype, merged_in, xt.quant);
+      const int c = add_tensor(unique(op.outputs[0] + "/merged_out"), xt.dtype, merged_out, xt.quant);
+      reshape_to(in(0), a, merged_in);
+      emit(B::TRANSPOSE, {a, const_i32(op.outputs[0] + "/perm", p2)}, {c}, tfl::BuiltinOptions::TransposeOptions,
+           tfl::CreateTransposeOptions(fbb_).Union(), version_for(op, 2));
+      reshape_to(c, y(), t(op.outputs[0]).shape.sizes());
+      return;
+    }
+  }
+  emit(B::TRANSPOSE, {in(0), const_i32(op.outputs[0] + "/perm", perm)}, {y()}, tfl::BuiltinOptions::TransposeOptions,
+       tfl::CreateTransposeOptions(fbb_).Union(), version_for(op, 2));
+  return;
+}
+
+// Concat whose 8-bit inputs are on other params than its output (the row writes the others)
+void Writer::requantised_concat(const ir::Operation& op) {
+  using A = tfl::ActivationFunctionType;
+  auto in = [&](std::size_t i) { return i < op.inputs.size() ? tensor(op.inputs[i]) : -1; };
+  auto y = [&] { return tensor(op.outputs[0]); };
+  // TFLite's 8-bit CONCATENATION takes every input on the output's params (its
+  // quantisation spec): an input on others is requantised first (QUANTIZE).
+  std::vector<int> ins;
+  const ir::Tensor& yt = t(op.outputs[0]);
+  for (std::size_t i = 0; i < op.inputs.size(); ++i) {
+    const ir::Tensor& xt = t(op.inputs[i]);
+    if (yt.quant && xt.quant && xt.quant != yt.quant && xt.dtype == yt.dtype && !xt.is_constant() && xt.shape.is_static()) {
+      const int r = add_tensor(unique(op.inputs[i] + "/requantized"), xt.dtype, xt.shape.sizes(), yt.quant);
+      emit(B::QUANTIZE, {in(i)}, {r}, tfl::BuiltinOptions::QuantizeOptions, tfl::CreateQuantizeOptions(fbb_).Union(), 2);
+      ins.push_back(r);
+    } else {
+      ins.push_back(in(i));
+    }
+  }
+  // no fused activation: TFLite's CONCATENATION kernel refuses one (and so does the Edge TPU)
+  const int out = y();
+  std::int64_t axis = op.attr_int("axis", 0);
+  const auto o = tfl::CreateConcatenationOptions(fbb_, static_cast<int>(axis), A::NONE);
+  emit(B::CONCATENATION, ins, {out}, tfl::BuiltinOptions::ConcatenationOptions, o.Union(), version_for(op, 2));
+  return;
+}
+
+// Slice: SLICE, or STRIDED_SLICE for steps other than 1
+void Writer::slice(const ir::Operation& op) {
+  auto in = [&](std::size_t i) { return i < op.inputs.size() ? tensor(op.inputs[i]) : -1; };
+  auto y = [&] { return tensor(op.outputs[0]); };
+  const ir::Tensor& x = t(op.inputs[0]);
+  if (!x.shape.is_static()) unsupported(op, "needs a static input shape");
+  const auto xs = x.shape.sizes();
+  const auto r = static_cast<std::int64_t>(xs.size());
+  auto starts = const_ints(op.inputs[1], op), ends = const_ints(op.inputs[2], op);
+  std::vector<std::int64_t> axes, steps;
+  if (op.inputs.size() > 3 && !op.inputs[3].empty()) axes = const_ints(op.inputs[3], op);
+  else for (std::size_t i = 0; i < starts.size(); ++i) axes.push_back(static_cast<std::int64_t>(i));
+  if (op.inputs.size() > 4 && !op.inputs[4].empty()) steps = const_ints(op.inputs[4], op);
+  else steps.assign(starts.size(), 1);
+  std::vector<std::int64_t> b(static_cast<std::size_t>(r), 0), e = xs, st(static_cast<std::size_t>(r), 1);
+  bool unit = true;
+  for (std::size_t i = 0; i < axes.size(); ++i) {
+    std::int64_t a = axes[i] < 0 ? axes[i] + r : axes[i];
+    if (a < 0 || a >= r) unsupported(op, "axis out of range");
+    const std::int64_t n = xs[static_cast<std::size_t>(a)];
+    auto clampi = [&](std::int64_t v, bool end) {
+      if (v < 0) v += n;
+      return steps[i] > 0 ? std::clamp<std::int64_t>(v, 0, n) : std::clamp<std::int64_t>(v, -1, end ? n - 1 : n - 1);
+    };
+    b[static_cast<std::size_t>(a)] = clampi(starts[i], false);
+    e[static_cast<std::size_t>(a)] = clampi(ends[i], true);
+    st[static_cast<std::size_t>(a)] = steps[i];
+    unit &= steps[i] == 1;
+  }
+  if (unit) {
+    std::vector<std::int64_t> size(static_cast<std::size_t>(r));
+    for (std::int64_t d = 0; d < r; ++d) size[static_cast<std::size_t>(d)] = std::max<std::int64_t>(e[static_cast<std::size_t>(d)] - b[static_cast<std::size_t>(d)], 0);
+    emit(B::SLICE, {in(0), const_i32(op.outputs[0] + "/begin", b), const_i32(op.outputs[0] + "/size", size)}, {y()},
+         tfl::BuiltinOptions::SliceOptions, tfl::CreateSliceOptions(fbb_).Union(), version_for(op, 2));
+  } else {
+    int end_mask = 0;
+    for (std::int64_t d = 0; d < r; ++d)
+      if (st[static_cast<std::size_t>(d)] < 0 && e[static_cast<std::size_t>(d)] < 0) end_mask |= 1 << d;
+    const auto o = tfl::CreateStridedSliceOptions(fbb_, 0, end_mask);
+    emit(B::STRIDED_SLICE, {in(0), const_i32(op.outputs[0] + "/begin", b), const_i32(op.outputs[0] + "/end", e),
+                            const_i32(op.outputs[0] + "/strides", st)},
+         {y()}, tfl::BuiltinOptions::StridedSliceOptions, o.Union(), version_for(op, 2));
+  }
+  return;
+}
+
+// Gather with negative or run-time indices (the row writes the others)
+void Writer::wrapped_gather(const ir::Operation& op) {
+  auto in = [&](std::size_t i) { return i < op.inputs.size() ? tensor(op.inputs[i]) : -1; };
+  auto y = [&] { return tensor(op.outputs[0]); };
+  std::int64_t axis = op.attr_int("axis", 0);
+  const ir::Tensor& x = t(op.inputs[0]);
+  if (axis < 0 && x.shape.rank_known) axis += static_cast<std::int64_t>(x.shape.rank());
+  int idx = in(1);
+  // TFLite's GATHER takes no negative index (ONNX counts them from the end): constant
+  // ones are written counted from the start.
+  const ir::Tensor& it = t(op.inputs[1]);
+  if (it.is_constant() && x.shape.rank_known && axis >= 0 && static_cast<std::size_t>(axis) < x.shape.rank() &&
+      x.shape.dims[static_cast<std::size_t>(axis)].is_static()) {
+    const std::int64_t n = x.shape.dims[static_cast<std::size_t>(axis)].value;
+    std::vector<std::int32_t> v;
+    bool negative = false;
+    for (auto i : const_ints(op.inputs[1], op)) {
+      negative |= i < 0;
+      v.push_back(static_cast<std::int32_t>(i < 0 ? i + n : i));
+    }
+    if (negative) {
+      std::vector<std::int64_t> shape = it.shape.sizes();
+      idx = add_tensor(unique(op.inputs[1] + "/from_start"), ir::DType::Int32, shape, std::nullopt, v.data(), v.size() * 4);
+    }
+  } else if (!it.is_constant() && x.shape.rank_known && axis >= 0 && static_cast<std::size_t>(axis) < x.shape.rank() &&
+             x.shape.dims[static_cast<std::size_t>(axis)].is_static() &&
+             (it.dtype == ir::DType::Int32 || it.dtype == ir::DType::Int64)) {
+    // indices known only when the model runs: FLOOR_MOD(i, n) is i for 0 <= i < n and
+    // i + n for -n <= i < 0, the index ONNX means
+    const std::int64_t n = x.shape.dims[static_cast<std::size_t>(axis)].value;
+    const int wrapped = temp(op.inputs[1] + "/from_start", it.dtype, it.shape);
+    emit(B::FLOOR_MOD, {idx, const_scalar(op.inputs[1] + "/axis_size", it.dtype, double(n))}, {wrapped},
+         tfl::BuiltinOptions::FloorModOptions, tfl::CreateFloorModOptions(fbb_).Union());
+    idx = wrapped;
+  }
+  const auto o = tfl::CreateGatherOptions(fbb_, static_cast<int>(axis));
+  emit(B::GATHER, {in(0), idx}, {y()}, tfl::BuiltinOptions::GatherOptions, o.Union(), version_for(op, 2));
+  return;
+}
+
+// ConvTranspose: TRANSPOSE_CONV (NHWC) between TRANSPOSEs
+void Writer::conv_transpose(const ir::Operation& op) {
+  auto in = [&](std::size_t i) { return i < op.inputs.size() ? tensor(op.inputs[i]) : -1; };
+  auto y = [&] { return tensor(op.outputs[0]); };
+  // The IR's op is NCHW with [Cin, Cout/group, KH, KW] weights; TFLite's TRANSPOSE_CONV
+  // is NHWC with [Cout, KH, KW, Cin]: TRANSPOSE in, TRANSPOSE_CONV, TRANSPOSE back.
+  if (op.attr_string("layout", "NCHW") != "NCHW") unsupported(op, "layout " + op.attr_string("layout", ""));
+  const ir::Tensor& x = t(op.inputs[0]);
+  const ir::Tensor& w = t(op.inputs[1]);
+  const ir::Tensor& yt = t(op.outputs[0]);
+  if (!w.is_constant() || !w.shape.is_static() || w.shape.rank() != 4) unsupported(op, "needs a constant 4-D weight");
+  if (!x.shape.is_static() || !yt.shape.is_static() || x.shape.rank() != 4 || yt.shape.rank() != 4)
+    unsupported(op, "a dynamic or non-4-D shape");
+  if (op.attr_int("group", 1) != 1)
+    unsupported(op, "group " + std::to_string(op.attr_int("group", 1)) + " (TFLite's TRANSPOSE_CONV has no groups)");
+  const auto dil = op.attr_ints("dilations");
+  if (!dil.empty() && dil != std::vector<std::int64_t>{1, 1})
+    unsupported(op, "dilations other than 1 (TFLite's TRANSPOSE_CONV has none)");
+  auto s = op.attr_ints("strides"), p = op.attr_ints("pads"), opad = op.attr_ints("output_padding"),
+       oshape = op.attr_ints("output_shape");
+  if (s.empty()) s = {1, 1};
+  if (p.empty()) p = {0, 0, 0, 0};
+  if (opad.empty()) opad = {0, 0};
+  if (s.size() != 2 || p.size() != 4 || opad.size() != 2) unsupported(op, "2-D transposed convolution only");
+  const auto xs = x.shape.sizes(), ws = w.shape.sizes(), ys = yt.shape.sizes();
+  const std::int64_t cin = ws[0], cout = ws[1], k[2] = {ws[2], ws[3]};
+  if (xs[1] != cin || ys[1] != cout) unsupported(op, "weight channels do not match the input and output");
+  // The pads the runtime uses (core/runtime/kernels/conv.cpp, conv_geometry).
+  const std::string auto_pad = op.attr_string("auto_pad", "NOTSET");
+  std::int64_t pb[2], out[2];
+  for (int i = 0; i < 2; ++i) {
+    if (s[i] < 1) unsupported(op, "stride below 1");
+    const std::int64_t full = s[i] * (xs[2 + i] - 1) + opad[i] + k[i];
+    std::int64_t pe = p[2 + i];
+    pb[i] = p[i];
+    if (!oshape.empty()) {
+      const std::int64_t total = full - oshape[oshape.size() - 2 + i];
+      const std::int64_t half = total >= 0 ? total / 2 : -((-total + 1) / 2);
+      pb[i] = auto_pad == "SAME_UPPER" ? half : total - half;
+      pe = total - pb[i];
+    } else if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
+      const std::int64_t total = full - xs[2 + i] * s[i];
+      pb[i] = auto_pad == "SAME_UPPER" ? total / 2 : total - total / 2;
+      pe = total - pb[i];
+    } else if (auto_pad == "VALID") {
+      pb[i] = pe = 0;
+    }
+    out[i] = full - pb[i] - pe;
+    if (out[i] != ys[2 + i]) unsupported(op, "its attributes do not give its output shape");
+  }
+  // TFLite pads as a convolution from the output to the input would: VALID, or
+  // SAME (total / 2 before); the input size must be that convolution's output.
+  auto fits = [&](tfl::Padding pad) {
+    for (int i = 0; i < 2; ++i) {
+      const std::int64_t o = out[i];
+      const std::int64_t conv_out = pad == tfl::Padding::SAME ? (o + s[i] - 1) / s[i]
+                                    : o >= k[i]               ? (o - k[i]) / s[i] + 1
+                                                              : -1;
+      const std::int64_t before =
+          pad == tfl::Padding::SAME ? std::max<std::int64_t>((conv_out - 1) * s[i] + k[i] - o, 0) / 2 : 0;
+      if (conv_out != xs[2 + i] || before != pb[i]) return false;
+    }
+    return true;
+  };
+  tfl::Padding padding = tfl::Padding::VALID;
+  // Pads that are neither (PyTorch's k 3, stride 2, padding 1, output_padding 1): a VALID
+  // TRANSPOSE_CONV to the rows [0, pads before + output), then a SLICE dropping the pads before.
+  bool crop = false;
+  if (fits(tfl::Padding::VALID)) padding = tfl::Padding::VALID;
+  else if (fits(tfl::Padding::SAME)) padding = tfl::Padding::SAME;
+  else if (pb[0] >= 0 && pb[1] >= 0) crop = true;
+  else
+    unsupported(op, "negative pads before an output of " + std::to_string(out[0]) + "x" + std::to_string(out[1]));
+  // [Cin, Cout, KH, KW] -> [Cout, KH, KW, Cin]
+  const std::size_t es = ir::dtype_size(w.dtype);
+  if (es == 0 || w.data->size() != static_cast<std::size_t>(cin * cout * k[0] * k[1]) * es)
+    unsupported(op, "weight type " + std::string(ir::dtype_name(w.dtype)));
+  std::vector<std::byte> buf(w.data->size());
+  for (std::int64_t c = 0; c < cin; ++c)
+    for (std::int64_t m = 0; m < cout; ++m)
+      for (std::int64_t q = 0; q < k[0] * k[1]; ++q)
+        std::memcpy(&buf[static_cast<std::size_t>((m * k[0] * k[1] + q) * cin + c) * es],
+                    w.data->data() + static_cast<std::size_t>((c * cout + m) * k[0] * k[1] + q) * es, es);
+  std::optional<ir::QuantParams> wq = w.quant;
+  if (wq && wq->scales.size() > 1) wq->axis = 0;
+  // The reader names its copy "<name>/iohw": write the file's own name back.
+  std::string wname = op.inputs[1];
+  if (wname.size() > 5 && wname.compare(wname.size() - 5, 5, "/iohw") == 0) wname.resize(wname.size() - 5);
+  const int wi = add_tensor(unique(wname), w.dtype, {cout, k[0], k[1], cin}, wq, buf.data(), buf.size());
+  int bias = op.inputs.size() > 2 ? tensor(op.inputs[2]) : -1;
+  if (bias >= 0 && x.quant && w.quant) {
+    const ir::Tensor& b = t(op.inputs[2]);
+    if (b.dtype == ir::DType::Int32 && !b.quant) {
+      index_.erase(op.inputs[2]);
+      bias = add_tensor(unique(op.inputs[2] + "/q"), ir::DType::Int32, {cout}, bias_params(*x.quant, *w.quant, cout),
+                        b.data->data(), b.data->size());
+    }
+  }
+  auto nhwc = [](std::vector<std::int64_t> v) { return std::vector<std::int64_t>{v[0], v[2], v[3], v[1]}; };
+  const auto fin = nhwc_in_.find(&op), fout = nhwc_out_.find(&op);
+  int a, c;
+  if (fin != nhwc_in_.end()) {
+    a = tensor(fin->second);
+  } else {
+    a = add_tensor(unique(op.outputs[0] + "/nhwc_in"), x.dtype, nhwc(xs), x.quant);
+    emit(B::TRANSPOSE, {in(0), const_i32(op.outputs[0] + "/to_nhwc", {0, 2, 3, 1})}, {a},
+         tfl::BuiltinOptions::TransposeOptions, tfl::CreateTransposeOptions(fbb_).Union(), version_for(op, 2));
+  }
+  if (fout != nhwc_out_.end()) c = tensor(fout->second);
+  else c = add_tensor(unique(op.outputs[0] + "/nhwc_out"), yt.dtype, nhwc(ys), yt.quant);
+  std::vector<std::int64_t> conv_shape = nhwc(ys);
+  if (crop) {
+    // the whole transposed convolution ((in - 1) s + output_padding + k), never less: TFLite's
+    // XNNPACK delegate takes an output shorter than that for a SAME-like padding (the
+    // interpreter's results were rows off); the SLICE after it picks the op's rows
+    for (int i = 0; i < 2; ++i)
+      conv_shape[static_cast<std::size_t>(1 + i)] = std::max(s[i] * (xs[2 + i] - 1) + opad[i] + k[i], pb[i] + out[i]);
+  }
+  const int full = crop ? add_tensor(unique(op.outputs[0] + "/uncropped"), yt.dtype, conv_shape, yt.quant) : c;
+  std::vector<int> ins{const_i32(op.outputs[0] + "/output_shape", conv_shape), wi, a};
+  if (bias >= 0) ins.push_back(bias);
+  emit(B::TRANSPOSE_CONV, ins, {full}, tfl::BuiltinOptions::TransposeConvOptions,
+       tfl::CreateTransposeConvOptions(fbb_, padding, static_cast<int>(s[1]), static_cast<int>(s[0])).Union(),
+       bias >= 0 ? 3 : version_for(op, 2));
+  if (crop)
+    emit(B::SLICE, {full, const_i32(op.outputs[0] + "/crop_begin", {0, pb[0], pb[1], 0}), const_i32(op.outputs[0] + "/crop_size", nhwc(ys))},
+         {c}, tfl::BuiltinOptions::SliceOptions, tfl::CreateSliceOptions(fbb_).Union(), version_for(op, 2));
+  if (fout == nhwc_out_.end())
+    emit(B::TRANSPOSE, {c, const_i32(op.outputs[0] + "/to_nchw", {0, 3, 1, 2})}, {y()},
+         tfl::BuiltinOptions::TransposeOptions, tfl::CreateTransposeOptions(fbb_).Union(), version_for(op, 2));
+  return;
+}
+
+// DepthToSpace, SpaceToDepth: TRANSPOSE, the op, TRANSPOSE
+void Writer::depth_space(const ir::Operation& op) {
+  auto in = [&](std::size_t i) { return i < op.inputs.size() ? tensor(op.inputs[i]) : -1; };
+  auto y = [&] { return tensor(op.outputs[0]); };
+  // The IR's op is NCHW, TFLite's NHWC: TRANSPOSE in, the op, TRANSPOSE back (the reader's mirror).
+  const bool d2s = op.kind == K::DepthToSpace;
+  if (d2s && op.attr_string("mode", "DCR") != "DCR")
+    unsupported(op, "mode " + op.attr_string("mode", "DCR") + " (TFLite's DEPTH_TO_SPACE is DCR)");
+  const ir::Tensor& x = t(op.inputs[0]);
+  const ir::Tensor& yt = t(op.outputs[0]);
+  if (!x.shape.is_static() || !yt.shape.is_static() || x.shape.rank() != 4 || yt.shape.rank() != 4)
+    unsupported(op, "a dynamic or non-4-D shape");
+  auto nhwc = [](std::vector<std::int64_t> v) { return std::vector<std::int64_t>{v[0], v[2], v[3], v[1]}; };
+  const int a = add_tensor(unique(op.outputs[0] + "/nhwc_in"), x.dtype, nhwc(x.shape.sizes()), x.quant);
+  const int c = add_tensor(unique(op.outputs[0] + "/nhwc_out"), yt.dtype, nhwc(yt.shape.sizes()), yt.quant);
+  emit(B::TRANSPOSE, {in(0), const_i32(op.outputs[0] + "/to_nhwc", {0, 2, 3, 1})}, {a},
+       tfl::BuiltinOptions::TransposeOptions, tfl::CreateTransposeOptions(fbb_).Union(), version_for(op, 2));
+  const auto bs = static_cast<std::int32_t>(op.attr_int("blocksize", 0));
+  if (d2s)
+    emit(B::DEPTH_TO_SPACE, {a}, {c}, tfl::BuiltinOptions::DepthToSpaceOptions,
+         tfl::CreateDepthToSpaceOptions(fbb_, bs).Union(), version_for(op, 2));
+  else
+    emit(B::SPACE_TO_DEPTH, {a}, {c}, tfl::BuiltinOptions::SpaceToDepthOptions,
+         tfl::CreateSpaceToDepthOptions(fbb_, bs).Union(), version_for(op, 2));
+  emit(B::TRANSPOSE, {c, const_i32(op.outputs[0] + "/to_nchw", {0, 3, 1, 2})}, {y()},
+       tfl::BuiltinOptions::TransposeOptions, tfl::CreateTransposeOptions(fbb_).Union(), version_for(op, 2));
+  return;
+}
+
+// a custom op read from a .tflite, written back unchanged
+void Writer::custom_op(const ir::Operation& op) {
+  auto in = [&](std::size_t i) { return i < op.inputs.size() ? tensor(op.inputs[i]) : -1; };
+  // A custom op read from a .tflite ("tflite::<custom code>") is written back as it was.
+  if (op.op_type.rfind("tflite::", 0) != 0) unsupported(op, "an op the IR does not know");
+  const std::string type = op.op_type.substr(8);
+  if ([&] {
+        for (int c = 0; c <= static_cast<int>(B::MAX); ++c)
+          if (type == tfl::EnumNameBuiltinOperator(static_cast<B>(c))) return true;
+        return false;
+      }())
+    unsupported(op, "builtin " + type + " with options the reader did not map");
+  std::vector<int> ins, outs;
+  for (std::size_t i = 0; i < op.inputs.size(); ++i) ins.push_back(in(i));
+  for (const auto& o : op.outputs) outs.push_back(tensor(o));
+  fb::Offset<fb::Vector<std::uint8_t>> opts = 0;
+  if (const auto* a = op.attr("custom_options"))
+    if (const auto* v = std::get_if<ir::TensorValue>(a))
+      opts = fbb_.CreateVector(reinterpret_cast<const std::uint8_t*>(v->data.data()), v->data.size());
+  const int oc = opcode(B::CUSTOM, 1, type);
+  const auto iv = fbb_.CreateVector(ins), ov = fbb_.CreateVector(outs);
+  ops_.push_back(tfl::CreateOperator(fbb_, static_cast<std::uint32_t>(oc), iv, ov, tfl::BuiltinOptions::NONE, 0, opts));
+  return;
 }
 
 // Transpose(0,3,1,2) -> ConvTranspose -> Transpose(0,2,3,1), as the reader makes it,

@@ -1,6 +1,7 @@
 // load_tflite: .tflite flatbuffer -> IR (the writer, save_tflite, is its mirror
-// in core/backends/tflite/tflite_writer.cpp; the operators both map one to one
-// are rows of tflite_op_table.h, the rest special cases in import_op).
+// in core/backends/tflite/tflite_writer.cpp; the operators both map from a row
+// are rows of tflite_op_table.h, the rest special cases of import_op, the larger
+// ones a read_* function each).
 //
 // Order matters: the flatbuffers Verifier runs over the whole file first (every
 // offset, vector length and string inside the buffer), then the model-level
@@ -88,6 +89,28 @@ class Reader {
   void import_tensors();
   std::vector<int> execution_order();
   void import_op(int index);
+
+  /// One operator as import_op sees it: what its special cases are given.
+  struct OpView {
+    const tflite::Operator* op;
+    tflite::BuiltinOperator b;
+    const std::string& what;  // "operator N (NAME)", how refusals name it
+    const std::string& y;     // its first output ("" when it has none)
+    std::size_t nin, nout;
+  };
+  /// Refuses the operator unless it has min_in inputs (all present) and min_out outputs.
+  void need(const OpView& v, std::size_t min_in, std::size_t min_out) const;
+  // The special cases import_op hands on, one function each (the writer's conv, lstm, ...
+  // mirror them); the smaller ones stay cases of its switch.
+  void read_conv(const OpView& v);             // CONV_2D
+  void read_depthwise_conv(const OpView& v);   // DEPTHWISE_CONV_2D: Conv with group = C, OHWI weights
+  void read_fully_connected(const OpView& v);  // FULLY_CONNECTED (+ its own flattening Reshape)
+  void read_int_result(const OpView& v);       // SHAPE, TOPK_V2, WHERE: the IR op's int64 result, then the file's type
+  void read_transpose_conv(const OpView& v);   // TRANSPOSE_CONV: NCHW ConvTranspose between Transposes
+  void read_conv3d(const OpView& v);           // CONV_3D: NCDHW Conv between Transposes
+  void read_sequence_lstm(const OpView& v);    // UNIDIRECTIONAL_ / BIDIRECTIONAL_SEQUENCE_LSTM
+  void read_quantize(const OpView& v);         // QUANTIZE: QuantizeLinear, or Identity when requantising
+  void read_dequantize(const OpView& v);       // DEQUANTIZE: DequantizeLinear (Cast for f16)
 
   // helpers for op mapping
   const tflite::Tensor* tensor(int i) const { return model_->subgraphs()->Get(0)->tensors()->Get(i); }
@@ -481,16 +504,12 @@ std::vector<std::int64_t> Reader::spatial_pads(tflite::Padding p, const ir::Tens
   return {t0, l0, b0, r0};
 }
 
-std::string act_name(tflite::ActivationFunctionType a) {
-  using A = tflite::ActivationFunctionType;
-  switch (a) {
-    case A::NONE: return "NONE";
-    case A::RELU: return "RELU";
-    case A::RELU6: return "RELU6";
-    case A::RELU_N1_TO_1: return "RELU_N1_TO_1";
-    case A::TANH: return "TANH";
-    default: return "SIGN_BIT";
-  }
+void Reader::need(const OpView& v, std::size_t min_in, std::size_t min_out) const {
+  if (v.nin < min_in || v.nout < min_out)
+    fail(v.what + " has " + std::to_string(v.nin) + " inputs and " + std::to_string(v.nout) + " outputs, needs at least " +
+         std::to_string(min_in) + " and " + std::to_string(min_out));
+  for (std::size_t i = 0; i < min_in; ++i)
+    if (in(v.op, i).empty()) fail(v.what + " input " + std::to_string(i) + " is missing");
 }
 
 void Reader::import_op(int index) {
@@ -504,13 +523,6 @@ void Reader::import_op(int index) {
   const std::string what = "operator " + std::to_string(index) + " (" + bname + ")";
   const std::size_t nin = op->inputs() ? op->inputs()->size() : 0;
   const std::size_t nout = op->outputs() ? op->outputs()->size() : 0;
-  auto need = [&](std::size_t min_in, std::size_t min_out) {
-    if (nin < min_in || nout < min_out)
-      fail(what + " has " + std::to_string(nin) + " inputs and " + std::to_string(nout) + " outputs, needs at least " +
-           std::to_string(min_in) + " and " + std::to_string(min_out));
-    for (std::size_t i = 0; i < min_in; ++i)
-      if (in(op, i).empty()) fail(what + " input " + std::to_string(i) + " is missing");
-  };
   auto all_inputs = [&] {
     std::vector<std::string> v;
     for (std::size_t i = 0; i < nin; ++i) v.push_back(in(op, i));
@@ -546,132 +558,44 @@ void Reader::import_op(int index) {
   if (code < 0 || code > static_cast<int>(B::MAX)) return opaque(bname);
   const B b = static_cast<B>(code);
   const std::string y = nout ? out(op, 0) : std::string();
-  // One to one with an IR op: the table's row (tflite_op_table.h).
+  const OpView v{op, b, what, y, nin, nout};
+  auto need = [&](std::size_t min_in, std::size_t min_out) { this->need(v, min_in, min_out); };
+  // From a row of the table (tflite_op_table.h): inputs, options, fused activation.
   if (const tflite_ops::OpRow* row = tflite_ops::row_for_code(b)) {
-    need(static_cast<std::size_t>(row->inputs), 1);
+    const int n = row->operator_inputs();
+    need(n < 0 ? 1 : static_cast<std::size_t>(n), 1);
+    struct Context final : tflite_ops::ReadContext {
+      const Reader& r;
+      const tflite::Operator& o;
+      const std::string& what;
+      Context(const Reader& r_, const tflite::Operator& o_, const std::string& w) : r(r_), o(o_), what(w) {}
+      const tflite::Operator& op() const override { return o; }
+      const ir::Tensor& input(std::size_t i) const override { return r.t(r.in(&o, i)); }
+      const ir::Tensor& output(std::size_t i) const override { return r.t(r.out(&o, i)); }
+      [[noreturn]] void fail(const std::string& problem) const override { r.fail(what + problem); }
+    } ctx(*this, *op, what);
+    ir::Operation read;  // the attributes, before the op is added (the options may leave it opaque)
+    if (row->read && !row->read(ctx, read)) return opaque(bname);
+    if (const auto& ints = row->ints; ints.index >= 0) {
+      auto v = const_ints(op, static_cast<std::size_t>(ints.index), what + " " + ints.what);
+      if (ints.one && v.size() != 1) fail(what + " " + ints.what + " must hold one value");
+      if (ints.one) read.attributes[ints.attr] = v[0];
+      else read.attributes[ints.attr] = std::move(v);
+    }
     std::vector<std::string> inputs;
-    for (int i = 0; i < row->inputs; ++i) inputs.push_back(in(op, static_cast<std::size_t>(i)));
-    ir::Operation& o = emit(std::string(ir::op_info(row->kind).name), std::move(inputs), {y});
-    if (row->read) row->read(*op, o);
+    if (n < 0) inputs = all_inputs();
+    for (int i = 0; i < n; ++i)
+      if (i != row->ints.index) inputs.push_back(in(op, static_cast<std::size_t>(i)));
+    const auto act = row->act == tflite_ops::Act::none ? tflite::ActivationFunctionType::NONE : row->read_act(*op);
+    ir::Operation& o = emit(std::string(ir::op_info(row->kind).name), std::move(inputs), {with_activation(act, y, what)}, y);
+    o.attributes = std::move(read.attributes);
     return;
   }
   // The special cases: decompositions, layouts, quantisation, options the IR op takes otherwise.
   switch (b) {
-    case B::CONV_2D: {
-      need(2, 1);
-      const auto* o = op->builtin_options_as_Conv2DOptions();
-      if (!o) fail(what + " has no Conv2DOptions");
-      const ir::Tensor& w = t(in(op, 1));
-      if (w.shape.rank() != 4 || !w.shape.is_static()) fail(what + " needs a static 4-D filter");
-      const auto ws = w.shape.sizes();
-      const auto pads = spatial_pads(o->padding(), t(in(op, 0)), ws[1], ws[2], o->stride_h(), o->stride_w(),
-                                     o->dilation_h_factor(), o->dilation_w_factor(), what);
-      auto& c = emit("Conv", {in(op, 0), in(op, 1), in(op, 2)}, {y});
-      if (c.inputs[2].empty()) c.inputs.pop_back();
-      c.attributes["kernel_shape"] = std::vector<std::int64_t>{ws[1], ws[2]};
-      c.attributes["strides"] = std::vector<std::int64_t>{o->stride_h(), o->stride_w()};
-      c.attributes["dilations"] = std::vector<std::int64_t>{o->dilation_h_factor(), o->dilation_w_factor()};
-      c.attributes["pads"] = pads;
-      c.attributes["layout"] = std::string("NHWC");
-      c.attributes["group"] = std::int64_t{1};
-      if (o->fused_activation_function() == tflite::ActivationFunctionType::TANH ||
-          o->fused_activation_function() == tflite::ActivationFunctionType::SIGN_BIT)
-        fail(what + " has an unsupported fused activation");
-      c.attributes["fused_activation"] = act_name(o->fused_activation_function());
-      return;
-    }
-    case B::DEPTHWISE_CONV_2D: {
-      need(2, 1);
-      const auto* o = op->builtin_options_as_DepthwiseConv2DOptions();
-      if (!o) fail(what + " has no DepthwiseConv2DOptions");
-      const ir::Tensor& x = t(in(op, 0));
-      const ir::Tensor& w = t(in(op, 1));
-      if (w.shape.rank() != 4 || !w.shape.is_static() || w.shape.sizes()[0] != 1)
-        fail(what + " needs a static filter [1, KH, KW, C*M]");
-      if (x.shape.rank() != 4 || !x.shape.dims[3].is_static()) fail(what + " needs a 4-D input with static channels");
-      const auto ws = w.shape.sizes();
-      const std::int64_t kh = ws[1], kw = ws[2], cm = ws[3], cin = x.shape.dims[3].value;
-      if (cin <= 0 || cm % cin != 0) fail(what + ": filter channels " + std::to_string(cm) + " are not a multiple of input channels " + std::to_string(cin));
-      const auto pads = spatial_pads(o->padding(), x, kh, kw, o->stride_h(), o->stride_w(), o->dilation_h_factor(),
-                                     o->dilation_w_factor(), what);
-      // [1, KH, KW, CM] -> [CM, KH, KW, 1] (the IR's OHWI with I = 1)
-      std::string wname = in(op, 1);
-      if (w.is_constant() && kh * kw > 1) {
-        ir::Tensor wt = w;
-        wt.name = fresh(w.name + "/ohwi");
-        const std::size_t es = ir::dtype_size(w.dtype);
-        std::vector<std::byte> buf(w.data->size());
-        const std::byte* src = w.data->data();
-        for (std::int64_t s = 0; s < kh * kw; ++s)
-          for (std::int64_t c = 0; c < cm; ++c)
-            std::memcpy(&buf[static_cast<std::size_t>((c * kh * kw + s)) * es], src + static_cast<std::size_t>(s * cm + c) * es, es);
-        wt.data = ir::ConstantData::from_vector(std::move(buf));
-        wt.shape = ir::Shape::of({cm, kh, kw, 1});
-        if (wt.quant && wt.quant->axis == 3) wt.quant->axis = 0;
-        wname = wt.name;
-        graph_.add_tensor(std::move(wt));
-      } else {
-        ir::Tensor* wm = graph_.find_tensor(wname);
-        if (!w.is_constant()) fail(what + " needs a constant filter");
-        wm->shape = ir::Shape::of({cm, kh, kw, 1});
-        if (wm->quant && wm->quant->axis == 3) wm->quant->axis = 0;
-      }
-      auto& c = emit("Conv", {in(op, 0), wname, in(op, 2)}, {y});
-      if (c.inputs[2].empty()) c.inputs.pop_back();
-      c.attributes["kernel_shape"] = std::vector<std::int64_t>{kh, kw};
-      c.attributes["strides"] = std::vector<std::int64_t>{o->stride_h(), o->stride_w()};
-      c.attributes["dilations"] = std::vector<std::int64_t>{o->dilation_h_factor(), o->dilation_w_factor()};
-      c.attributes["pads"] = pads;
-      c.attributes["layout"] = std::string("NHWC");
-      c.attributes["group"] = cin;
-      const auto act = o->fused_activation_function();
-      if (act == tflite::ActivationFunctionType::TANH || act == tflite::ActivationFunctionType::SIGN_BIT)
-        fail(what + " has an unsupported fused activation");
-      c.attributes["fused_activation"] = act_name(act);
-      return;
-    }
-    case B::FULLY_CONNECTED: {
-      need(2, 1);
-      const auto* o = op->builtin_options_as_FullyConnectedOptions();
-      const auto act = o ? o->fused_activation_function() : tflite::ActivationFunctionType::NONE;
-      if (o && o->weights_format() != tflite::FullyConnectedOptionsWeightsFormat::DEFAULT)
-        fail(what + " uses shuffled weights (not supported)");
-      std::string x = in(op, 0);
-      const ir::Tensor& w = t(in(op, 1));
-      const ir::Tensor& xt = t(x);
-      if (w.shape.rank() != 2 || !w.shape.dims[1].is_static()) fail(what + " needs a 2-D filter");
-      if (xt.shape.rank() != 2 && !(o && o->keep_num_dims())) {
-        ir::Tensor flat = xt;
-        flat.name = fresh(x + "/flat");
-        flat.data.reset();
-        const auto n = xt.shape.num_elements();
-        const std::int64_t k = w.shape.dims[1].value;
-        flat.shape = n ? ir::Shape::of({*n / std::max<std::int64_t>(k, 1), k})
-                       : ir::Shape{{ir::Dim::unknown(), ir::Dim::fixed(k)}, true};
-        const std::string f = flat.name;
-        graph_.add_tensor(std::move(flat));
-        // named "<output>/flatten": the FULLY_CONNECTED's own flattening (backends/units.h)
-        emit("Reshape", {x, add_i64(x + "/flat_shape", {-1, k})}, {f}, y + "/flatten");
-        x = f;
-      }
-      auto& c = emit("FullyConnected", {x, in(op, 1), in(op, 2)}, {y});
-      if (c.inputs[2].empty()) c.inputs.pop_back();
-      if (act == tflite::ActivationFunctionType::TANH || act == tflite::ActivationFunctionType::SIGN_BIT)
-        fail(what + " has an unsupported fused activation");
-      c.attributes["fused_activation"] = act_name(act);
-      return;
-    }
-    case B::ADD: case B::SUB: case B::MUL: case B::DIV: {
-      need(2, 1);
-      tflite::ActivationFunctionType act = tflite::ActivationFunctionType::NONE;
-      if (const auto* o = op->builtin_options_as_AddOptions()) act = o->fused_activation_function();
-      if (const auto* o = op->builtin_options_as_SubOptions()) act = o->fused_activation_function();
-      if (const auto* o = op->builtin_options_as_MulOptions()) act = o->fused_activation_function();
-      if (const auto* o = op->builtin_options_as_DivOptions()) act = o->fused_activation_function();
-      const char* ty = b == B::ADD ? "Add" : b == B::SUB ? "Sub" : b == B::MUL ? "Mul" : "Div";
-      emit(ty, {in(op, 0), in(op, 1)}, {with_activation(act, y, what)}, y);
-      return;
-    }
+    case B::CONV_2D: return read_conv(v);
+    case B::DEPTHWISE_CONV_2D: return read_depthwise_conv(v);
+    case B::FULLY_CONNECTED: return read_fully_connected(v);
     case B::AVERAGE_POOL_2D: case B::MAX_POOL_2D: {
       need(1, 1);
       const auto* o = op->builtin_options_as_Pool2DOptions();
@@ -684,28 +608,6 @@ void Reader::import_op(int index) {
       p.attributes["strides"] = std::vector<std::int64_t>{o->stride_h(), o->stride_w()};
       p.attributes["pads"] = pads;
       p.attributes["layout"] = std::string("NHWC");
-      return;
-    }
-    case B::MEAN: case B::SUM: case B::REDUCE_MAX: case B::REDUCE_MIN: case B::REDUCE_PROD: {
-      need(2, 1);
-      const auto* o = op->builtin_options_as_ReducerOptions();
-      const char* ty = b == B::MEAN ? "ReduceMean" : b == B::SUM ? "ReduceSum" : b == B::REDUCE_MAX ? "ReduceMax"
-                     : b == B::REDUCE_MIN ? "ReduceMin" : "ReduceProd";
-      auto& r = emit(ty, {in(op, 0)}, {y});
-      r.attributes["axes"] = const_ints(op, 1, what + " axes");
-      r.attributes["keepdims"] = std::int64_t{o && o->keep_dims() ? 1 : 0};
-      return;
-    }
-    case B::CONCATENATION: {
-      need(1, 1);
-      const auto* o = op->builtin_options_as_ConcatenationOptions();
-      if (!o) fail(what + " has no ConcatenationOptions");
-      std::int64_t axis = o->axis();
-      const auto rank = static_cast<std::int64_t>(t(y).shape.rank());
-      if (axis < 0) axis += rank;
-      if (axis < 0 || axis >= rank) fail(what + " axis " + std::to_string(o->axis()) + " is out of range");
-      auto& c = emit("Concat", all_inputs(), {with_activation(o->fused_activation_function(), y, what)}, y);
-      c.attributes["axis"] = axis;
       return;
     }
     case B::RESHAPE: {
@@ -740,12 +642,6 @@ void Reader::import_op(int index) {
       if (axes.size() != 1) fail(what + " axis must hold one value");
       if (axes[0] < 0) axes[0] += static_cast<std::int64_t>(t(y).shape.rank());
       emit("Unsqueeze", {in(op, 0), add_i64(y + "/axes", axes)}, {y});
-      return;
-    }
-    case B::TRANSPOSE: {
-      need(2, 1);
-      auto& tr = emit("Transpose", {in(op, 0)}, {y});
-      tr.attributes["perm"] = const_ints(op, 1, what + " permutation");
       return;
     }
     case B::PAD: case B::PADV2: {
@@ -810,14 +706,8 @@ void Reader::import_op(int index) {
     }
     // The builtins the writer makes of ONNX comparison, logic, shape and gather ops, read back
     // as those IR ops (so `run` takes the files `convert` writes).
-    case B::EQUAL: case B::NOT_EQUAL: case B::GREATER: case B::GREATER_EQUAL: case B::LESS: case B::LESS_EQUAL: {
+    case B::NOT_EQUAL: {  // (the others are rows)
       need(2, 1);
-      const char* ty = b == B::GREATER ? "Greater" : b == B::GREATER_EQUAL ? "GreaterOrEqual" : b == B::LESS ? "Less"
-                     : b == B::LESS_EQUAL ? "LessOrEqual" : "Equal";
-      if (b != B::NOT_EQUAL) {
-        emit(ty, {in(op, 0), in(op, 1)}, {y});
-        return;
-      }
       ir::Tensor eq = t(y);
       eq.name = fresh(y + "/equal");
       eq.data.reset();
@@ -887,45 +777,7 @@ void Reader::import_op(int index) {
       emit("GatherND", {in(op, 0), as_int64(in(op, 1))}, {y}, y);
       return;
     }
-    case B::SHAPE: case B::TOPK_V2: case B::WHERE: {
-      // The IR's Shape / TopK / NonZero give int64 where TFLite's give int32 (SHAPE's out_type,
-      // TOPK_V2's indices) or [n, rank] (WHERE): the IR op, then a Cast / Transpose to the file's.
-      need(b == B::TOPK_V2 ? 2 : 1, 1);
-      const std::size_t idx = b == B::TOPK_V2 ? 1 : 0;  // the int output
-      const std::string target = out(op, idx);
-      if (target.empty()) fail(what + " has no output " + std::to_string(idx));
-      ir::Tensor w = t(target);
-      w.name = fresh(target + "/int64");
-      w.dtype = ir::DType::Int64;
-      w.data.reset();
-      w.shape = ir::Shape::unknown_rank();
-      const std::string wide = w.name;
-      graph_.add_tensor(std::move(w));
-      if (b == B::SHAPE) {
-        emit("Shape", {in(op, 0)}, {wide});
-      } else if (b == B::TOPK_V2) {
-        auto& k = emit("TopK", {in(op, 0), add_i64(y + "/k", const_ints(op, 1, what + " k"))}, {y, wide});
-        k.attributes["axis"] = std::int64_t{-1};
-        k.attributes["largest"] = std::int64_t{1};
-        k.attributes["sorted"] = std::int64_t{1};
-      } else {
-        ir::Tensor nz = t(target);
-        nz.name = fresh(target + "/nonzero");
-        nz.dtype = ir::DType::Int64;
-        nz.data.reset();
-        nz.shape = ir::Shape::unknown_rank();
-        const std::string n = nz.name;
-        graph_.add_tensor(std::move(nz));
-        emit("NonZero", {in(op, 0)}, {n});
-        emit("Transpose", {n}, {wide}).attributes["perm"] = std::vector<std::int64_t>{1, 0};
-      }
-      if (t(target).dtype == ir::DType::Int64) {
-        emit("Identity", {wide}, {target}, target);
-      } else {
-        emit("Cast", {wide}, {target}, target).attributes["to"] = std::string(ir::dtype_name(t(target).dtype));
-      }
-      return;
-    }
+    case B::SHAPE: case B::TOPK_V2: case B::WHERE: return read_int_result(v);
     case B::REVERSE_V2: {
       // a Slice with step -1 along each axis
       need(2, 1);
@@ -992,22 +844,6 @@ void Reader::import_op(int index) {
       for (std::size_t i = 0; i < nout; ++i) emit("Squeeze", {parts[i], add_i64(parts[i] + "/axes", {axis})}, {out(op, i)});
       return;
     }
-    case B::GATHER: {
-      need(2, 1);
-      const auto* o = op->builtin_options_as_GatherOptions();
-      if (o && o->batch_dims() != 0) return opaque(bname);
-      auto& g = emit("Gather", {in(op, 0), in(op, 1)}, {y});
-      g.attributes["axis"] = std::int64_t{o ? o->axis() : 0};
-      return;
-    }
-    case B::SOFTMAX: {
-      need(1, 1);
-      const auto* o = op->builtin_options_as_SoftmaxOptions();
-      if (o && o->beta() != 1.0f) return opaque(bname);
-      auto& s = emit("Softmax", {in(op, 0)}, {y});
-      s.attributes["axis"] = std::int64_t{-1};
-      return;
-    }
     case B::RELU6: need(1, 1); emit("Clip", {in(op, 0), add_f32(y + "/min", 0.f), add_f32(y + "/max", 6.f)}, {y}); return;
     case B::RELU_N1_TO_1: need(1, 1); emit("Clip", {in(op, 0), add_f32(y + "/min", -1.f), add_f32(y + "/max", 1.f)}, {y}); return;
     case B::RESIZE_BILINEAR: case B::RESIZE_NEAREST_NEIGHBOR: {
@@ -1050,369 +886,11 @@ void Reader::import_op(int index) {
       emit("Transpose", {c}, {y}).attributes["perm"] = std::vector<std::int64_t>{0, 2, 3, 1};
       return;
     }
-    case B::TRANSPOSE_CONV: {
-      // Inputs: output_shape (NHWC), filter [Cout, KH, KW, Cin], input NHWC, optional bias.
-      // The IR's ConvTranspose is NCHW with [Cin, Cout, KH, KW] weights: transpose around it.
-      need(3, 1);
-      const auto* o = op->builtin_options_as_TransposeConvOptions();
-      if (!o) fail(what + " has no TransposeConvOptions");
-      const auto os = const_ints(op, 0, what + " output shape");
-      if (os.size() != 4) fail(what + " output shape must have 4 values, has " + std::to_string(os.size()));
-      const ir::Tensor& w = t(in(op, 1));
-      const ir::Tensor& x = t(in(op, 2));
-      if (!w.is_constant() || w.shape.rank() != 4 || !w.shape.is_static())
-        fail(what + " needs a constant 4-D filter [Cout, KH, KW, Cin]");
-      if (x.shape.rank() != 4 || !x.shape.dims[1].is_static() || !x.shape.dims[2].is_static())
-        fail(what + " needs a 4-D input with static H, W");
-      const auto ws = w.shape.sizes();
-      const std::int64_t cout = ws[0], kh = ws[1], kw = ws[2], cin = ws[3];
-      const std::int64_t sh = o->stride_h(), sw = o->stride_w();
-      if (sh < 1 || sw < 1 || kh < 1 || kw < 1) fail(what + " has a stride or filter size below 1");
-      if (os[3] != cout) fail(what + " output shape has " + std::to_string(os[3]) + " channels, the filter " + std::to_string(cout));
-      if (x.shape.dims[3].is_static() && x.shape.dims[3].value != cin)
-        fail(what + " input has " + std::to_string(x.shape.dims[3].value) + " channels, the filter " + std::to_string(cin));
-      // TFLite pads as for a convolution from output_shape to the input: SAME puts
-      // total / 2 before; whatever the full output has beyond output_shape is cut
-      // at the end (pads), whatever it lacks is added there (output_padding).
-      auto geom = [&](std::int64_t n, std::int64_t k, std::int64_t s, std::int64_t out, std::int64_t& pb,
-                      std::int64_t& pe, std::int64_t& opad) {
-        if (out < 1) fail(what + " output shape has a size below 1");
-        pb = 0;
-        if (o->padding() == tflite::Padding::SAME) {
-          const std::int64_t conv_out = (out + s - 1) / s;
-          pb = std::max<std::int64_t>((conv_out - 1) * s + k - out, 0) / 2;
-        }
-        const std::int64_t rest = s * (n - 1) + k - pb - out;
-        pe = std::max<std::int64_t>(rest, 0);
-        opad = std::max<std::int64_t>(-rest, 0);
-      };
-      std::int64_t pbh, peh, oph, pbw, pew, opw;
-      geom(x.shape.dims[1].value, kh, sh, os[1], pbh, peh, oph);
-      geom(x.shape.dims[2].value, kw, sw, os[2], pbw, pew, opw);
-      // [Cout, KH, KW, Cin] -> [Cin, Cout, KH, KW]
-      ir::Tensor wt = w;
-      wt.name = fresh(w.name + "/iohw");
-      {
-        const std::size_t es = ir::dtype_size(w.dtype);
-        if (es == 0 || w.data->size() != static_cast<std::size_t>(cout * kh * kw * cin) * es)
-          fail(what + " filter type " + std::string(ir::dtype_name(w.dtype)) + " is not supported");
-        std::vector<std::byte> buf(w.data->size());
-        const std::byte* src = w.data->data();
-        for (std::int64_t m = 0; m < cout; ++m)
-          for (std::int64_t k = 0; k < kh * kw; ++k)
-            for (std::int64_t c = 0; c < cin; ++c)
-              std::memcpy(&buf[static_cast<std::size_t>((c * cout + m) * kh * kw + k) * es],
-                          src + static_cast<std::size_t>((m * kh * kw + k) * cin + c) * es, es);
-        wt.data = ir::ConstantData::from_vector(std::move(buf));
-      }
-      wt.shape = ir::Shape::of({cin, cout, kh, kw});
-      if (wt.quant && wt.quant->scales.size() > 1) wt.quant->axis = 1;
-      const std::string wname = wt.name;
-      graph_.add_tensor(std::move(wt));
-      auto mid = [&](const std::string& like, const std::string& base) {
-        ir::Tensor m = t(like);
-        m.name = fresh(base);
-        m.data.reset();
-        if (m.shape.rank_known && m.shape.rank() == 4)  // NHWC -> NCHW
-          m.shape.dims = {m.shape.dims[0], m.shape.dims[3], m.shape.dims[1], m.shape.dims[2]};
-        else
-          m.shape = ir::Shape::unknown_rank();
-        const std::string n = m.name;
-        graph_.add_tensor(std::move(m));
-        return n;
-      };
-      const std::string a = mid(in(op, 2), y + "/nchw_in"), c = mid(y, y + "/nchw_out");
-      emit("Transpose", {in(op, 2)}, {a}).attributes["perm"] = std::vector<std::int64_t>{0, 3, 1, 2};
-      auto& ct = emit("ConvTranspose", {a, wname, in(op, 3)}, {c});
-      if (ct.inputs[2].empty()) ct.inputs.pop_back();
-      ct.attributes["kernel_shape"] = std::vector<std::int64_t>{kh, kw};
-      ct.attributes["strides"] = std::vector<std::int64_t>{sh, sw};
-      ct.attributes["dilations"] = std::vector<std::int64_t>{1, 1};
-      ct.attributes["pads"] = std::vector<std::int64_t>{pbh, pbw, peh, pew};
-      if (oph || opw) ct.attributes["output_padding"] = std::vector<std::int64_t>{oph, opw};
-      ct.attributes["group"] = std::int64_t{1};
-      emit("Transpose", {c}, {with_activation(o->fused_activation_function(), y, what)}, y).attributes["perm"] =
-          std::vector<std::int64_t>{0, 2, 3, 1};
-      return;
-    }
-    case B::CONV_3D: {
-      // Input NDHWC, filter [KD, KH, KW, C, M]; the IR's Conv over NCDHW with [M, C, KD, KH, KW]
-      // weights between two Transposes (the writer's mirror).
-      need(2, 1);
-      const auto* o = op->builtin_options_as_Conv3DOptions();
-      if (!o) fail(what + " has no Conv3DOptions");
-      const ir::Tensor& w = t(in(op, 1));
-      const ir::Tensor& x = t(in(op, 0));
-      if (!w.is_constant() || w.shape.rank() != 5 || !w.shape.is_static() || w.dtype != ir::DType::Float32)
-        fail(what + " needs a constant float 5-D filter [KD, KH, KW, C, M]");
-      if (x.shape.rank() != 5 || !x.shape.is_static()) fail(what + " needs a static 5-D input");
-      const auto ws = w.shape.sizes(), xs = x.shape.sizes();
-      const std::int64_t taps = ws[0] * ws[1] * ws[2], C = ws[3], M = ws[4];
-      if (xs[4] != C) fail(what + " input has " + std::to_string(xs[4]) + " channels, the filter " + std::to_string(C));
-      if (w.data->size() != static_cast<std::size_t>(taps * C * M) * 4) fail(what + " filter size does not match its shape");
-      const std::int64_t st[3] = {o->stride_d(), o->stride_h(), o->stride_w()};
-      const std::int64_t dl[3] = {o->dilation_d_factor(), o->dilation_h_factor(), o->dilation_w_factor()};
-      std::vector<std::int64_t> pads(6, 0);
-      for (int i = 0; i < 3; ++i) {
-        if (st[i] < 1 || dl[i] < 1) fail(what + " has a stride or dilation below 1");
-        if (o->padding() == tflite::Padding::SAME) {
-          const std::int64_t out = (xs[1 + i] + st[i] - 1) / st[i];
-          const std::int64_t total = std::max<std::int64_t>((out - 1) * st[i] + (ws[i] - 1) * dl[i] + 1 - xs[1 + i], 0);
-          pads[static_cast<std::size_t>(i)] = total / 2;
-          pads[static_cast<std::size_t>(i + 3)] = total - total / 2;
-        }
-      }
-      std::vector<float> buf(static_cast<std::size_t>(taps * C * M));
-      const auto src = w.data->as<float>();
-      for (std::int64_t k = 0; k < taps; ++k)
-        for (std::int64_t c = 0; c < C; ++c)
-          for (std::int64_t m = 0; m < M; ++m)
-            buf[static_cast<std::size_t>((m * C + c) * taps + k)] = src[static_cast<std::size_t>((k * C + c) * M + m)];
-      ir::Tensor wt;
-      wt.name = fresh(w.name + "/oidhw");
-      wt.dtype = ir::DType::Float32;
-      wt.shape = ir::Shape::of({M, C, ws[0], ws[1], ws[2]});
-      wt.data = ir::ConstantData::copy_of(buf.data(), buf.size() * 4);
-      const std::string wname = wt.name;
-      graph_.add_tensor(std::move(wt));
-      auto ncdhw = [&](const std::string& like, const std::string& base) {
-        ir::Tensor m = t(like);
-        m.name = fresh(base);
-        m.data.reset();
-        if (m.shape.rank_known && m.shape.rank() == 5)
-          m.shape.dims = {m.shape.dims[0], m.shape.dims[4], m.shape.dims[1], m.shape.dims[2], m.shape.dims[3]};
-        else
-          m.shape = ir::Shape::unknown_rank();
-        const std::string n = m.name;
-        graph_.add_tensor(std::move(m));
-        return n;
-      };
-      const std::string a = ncdhw(in(op, 0), y + "/ncdhw_in"), c = ncdhw(y, y + "/ncdhw_out");
-      emit("Transpose", {in(op, 0)}, {a}).attributes["perm"] = std::vector<std::int64_t>{0, 4, 1, 2, 3};
-      auto& cv = emit("Conv", {a, wname, in(op, 2)}, {c});
-      if (cv.inputs[2].empty()) cv.inputs.pop_back();
-      cv.attributes["kernel_shape"] = std::vector<std::int64_t>{ws[0], ws[1], ws[2]};
-      cv.attributes["strides"] = std::vector<std::int64_t>{st[0], st[1], st[2]};
-      cv.attributes["dilations"] = std::vector<std::int64_t>{dl[0], dl[1], dl[2]};
-      cv.attributes["pads"] = pads;
-      cv.attributes["group"] = std::int64_t{1};
-      emit("Transpose", {c}, {with_activation(o->fused_activation_function(), y, what)}, y).attributes["perm"] =
-          std::vector<std::int64_t>{0, 2, 3, 4, 1};
-      return;
-    }
-    case B::UNIDIRECTIONAL_SEQUENCE_LSTM: case B::BIDIRECTIONAL_SEQUENCE_LSTM: {
-      // The IR's LSTM (ONNX semantics: W, R, B of gates i, o, f, c; Wb + Rb = TFLite's gate bias)
-      // over the same input, its Y reshaped to TFLite's [T, B, dirs * H] (batch-major: [B, T, ...]).
-      // Supported as the writer writes them: sigmoid/tanh/tanh, no CIFG, projection, layer
-      // normalisation, clip or auxiliary input; the states start at zero.
-      const bool bi = b == B::BIDIRECTIONAL_SEQUENCE_LSTM;
-      if (nin < (bi ? 48u : 20u) || nout < 1 || in(op, 0).empty())
-        fail(what + " has " + std::to_string(nin) + " inputs and " + std::to_string(nout) + " outputs, needs " +
-             (bi ? "48" : "20 or 24") + " and 1");
-      bool time_major = true;
-      tflite::ActivationFunctionType act = tflite::ActivationFunctionType::NONE;
-      float cell_clip = 0.f, proj_clip = 0.f;
-      if (bi) {
-        const auto* o = op->builtin_options_as_BidirectionalSequenceLSTMOptions();
-        if (!o) fail(what + " has no BidirectionalSequenceLSTMOptions");
-        if (!o->merge_outputs() || nout != 1) fail(what + " with separate forward and backward outputs is not supported; merge_outputs is");
-        time_major = o->time_major();
-        act = o->fused_activation_function();
-        cell_clip = o->cell_clip();
-        proj_clip = o->proj_clip();
-        for (std::size_t i = 39; i < 48; ++i)
-          if (!in(op, i).empty()) fail(what + " with an auxiliary input is not supported");
-      } else {
-        const auto* o = op->builtin_options_as_UnidirectionalSequenceLSTMOptions();
-        if (!o) fail(what + " has no UnidirectionalSequenceLSTMOptions");
-        time_major = o->time_major();
-        act = o->fused_activation_function();
-        cell_clip = o->cell_clip();
-        proj_clip = o->proj_clip();
-        for (std::size_t i = 20; i < nin; ++i)
-          if (!in(op, i).empty()) fail(what + " with layer normalisation is not supported");
-      }
-      if (act != tflite::ActivationFunctionType::TANH) fail(what + " has cell activation " + act_name(act) + "; only TANH is supported");
-      if (cell_clip != 0.f || proj_clip != 0.f) fail(what + " clips its cell or projection; not supported");
-      const ir::Tensor& x = t(in(op, 0));
-      if (x.dtype != ir::DType::Float32 || x.quant || !x.shape.rank_known || x.shape.rank() != 3 || !x.shape.is_static())
-        fail(what + " needs a float input of static shape [T, B, I]");
-      const auto xs = x.shape.sizes();
-      const std::int64_t I = xs[2];
-      const std::int64_t dirs = bi ? 2 : 1;
-      // one direction's cell: inputs first .. first + 16
-      auto values = [&](std::size_t i, std::int64_t count, const char* role) {
-        const std::string n = in(op, i);
-        if (n.empty()) fail(what + " has no " + role);
-        const ir::Tensor& c = t(n);
-        if (!c.is_constant() || c.dtype != ir::DType::Float32 || c.data->size() != static_cast<std::size_t>(count) * 4)
-          fail(what + " " + role + " '" + n + "' must be a float constant of " + std::to_string(count) + " values");
-        const auto v = c.data->as<float>();
-        return std::vector<float>(v.begin(), v.end());
-      };
-      const std::string forget_w = in(op, 2);
-      if (forget_w.empty() || !t(forget_w).shape.is_static() || t(forget_w).shape.rank() != 2)
-        fail(what + " needs a 2-D input-to-forget weight");
-      const std::int64_t H = t(forget_w).shape.sizes()[0];
-      if (H < 1 || H > (std::int64_t{1} << 20) || I < 1 || I > (std::int64_t{1} << 20) || t(forget_w).shape.sizes()[1] != I)
-        fail(what + " input-to-forget weight does not match the input");
-      constexpr std::array<std::size_t, 4> kTflGate{0, 3, 1, 2};  // ONNX gate i, o, f, c -> TFLite i, f, c, o
-      std::vector<float> W, R, Bv, P;
-      bool peepholes = false;
-      for (std::int64_t d = 0; d < dirs; ++d) {
-        const std::size_t first = 1 + static_cast<std::size_t>(d) * 17;
-        if (in(op, first).empty() || in(op, first + 4).empty())
-          fail(what + " without an input gate (CIFG) is not supported");
-        if (!in(op, first + 15).empty() || !in(op, first + 16).empty()) fail(what + " with a projection is not supported");
-        const bool pd = !in(op, first + 8).empty() || !in(op, first + 9).empty() || !in(op, first + 10).empty();
-        if (d > 0 && pd != peepholes) fail(what + " has peepholes in one direction only");
-        peepholes = pd;
-        for (std::size_t g : kTflGate) {
-          const auto w = values(first + g, H * I, "input weight");
-          W.insert(W.end(), w.begin(), w.end());
-        }
-        for (std::size_t g : kTflGate) {
-          const auto r = values(first + 4 + g, H * H, "recurrent weight");
-          R.insert(R.end(), r.begin(), r.end());
-        }
-        for (std::size_t g : kTflGate) {
-          const auto bias = values(first + 11 + g, H, "gate bias");
-          Bv.insert(Bv.end(), bias.begin(), bias.end());
-        }
-        Bv.insert(Bv.end(), static_cast<std::size_t>(4 * H), 0.f);  // Rb
-        if (pd)
-          for (std::size_t k : {0, 2, 1}) {  // ONNX P: i, o, f; TFLite cell_to_input, _forget, _output
-            const auto p = values(first + 8 + k, H, "peephole weight");
-            P.insert(P.end(), p.begin(), p.end());
-          }
-      }
-      auto add_const = [&](const std::string& base, const std::vector<std::int64_t>& shape, const std::vector<float>& v) {
-        ir::Tensor c;
-        c.name = fresh(base);
-        c.dtype = ir::DType::Float32;
-        c.shape = ir::Shape::of(shape);
-        c.data = ir::ConstantData::copy_of(v.data(), v.size() * sizeof(float));
-        const std::string n = c.name;
-        graph_.add_tensor(std::move(c));
-        return n;
-      };
-      std::vector<std::string> ins{in(op, 0), add_const(y + "/W", {dirs, 4 * H, I}, W), add_const(y + "/R", {dirs, 4 * H, H}, R),
-                                   add_const(y + "/B", {dirs, 8 * H}, Bv)};
-      if (peepholes) ins.insert(ins.end(), {"", "", "", add_const(y + "/P", {dirs, 3 * H}, P)});
-      ir::Tensor yt = t(y);
-      yt.name = fresh(y + "/onnx_y");
-      yt.data.reset();
-      yt.shape = ir::Shape::unknown_rank();
-      const std::string onnx_y = yt.name;
-      graph_.add_tensor(std::move(yt));
-      auto& l = emit("LSTM", ins, {onnx_y});
-      l.attributes["hidden_size"] = H;
-      l.attributes["direction"] = std::string(bi ? "bidirectional" : "forward");
-      l.attributes["layout"] = std::int64_t{time_major ? 0 : 1};
-      const std::int64_t T = time_major ? xs[0] : xs[1], Bn = time_major ? xs[1] : xs[0];
-      std::string seq = onnx_y;
-      if (bi && time_major) {  // [T, 2, B, H] -> [T, B, 2, H]
-        ir::Tensor tt = t(y);
-        tt.name = fresh(y + "/directions_last");
-        tt.data.reset();
-        tt.shape = ir::Shape::unknown_rank();
-        seq = tt.name;
-        graph_.add_tensor(std::move(tt));
-        emit("Transpose", {onnx_y}, {seq}).attributes["perm"] = std::vector<std::int64_t>{0, 2, 1, 3};
-      }
-      emit("Reshape", {seq, add_i64(y + "/shape", time_major ? std::vector<std::int64_t>{T, Bn, dirs * H}
-                                                               : std::vector<std::int64_t>{Bn, T, dirs * H})},
-           {y});
-      return;
-    }
-    case B::BATCH_MATMUL: {
-      need(2, 1);
-      const auto* o = op->builtin_options_as_BatchMatMulOptions();
-      if (o && (o->adj_x() || o->adj_y())) return opaque(bname);
-      emit("MatMul", {in(op, 0), in(op, 1)}, {y});
-      return;
-    }
-    case B::ARG_MAX: case B::ARG_MIN: {
-      need(2, 1);
-      const auto axis = const_ints(op, 1, what + " axis");
-      if (axis.size() != 1) fail(what + " axis must hold one value");
-      auto& a = emit(b == B::ARG_MAX ? "ArgMax" : "ArgMin", {in(op, 0)}, {y});
-      a.attributes["axis"] = axis[0];
-      a.attributes["keepdims"] = std::int64_t{0};
-      return;
-    }
-    case B::QUANTIZE: {
-      need(1, 1);
-      const ir::Tensor& yt = t(y);
-      if (!yt.quant) fail(what + " output '" + y + "' has no quantisation params");
-      if (t(in(op, 0)).dtype != ir::DType::Float32) {  // requantisation: same values, new params
-        emit("Identity", {in(op, 0)}, {y});
-        return;
-      }
-      ir::Tensor s, z;
-      s.name = fresh(y + "/scale");
-      s.dtype = ir::DType::Float32;
-      z.name = fresh(y + "/zero_point");
-      z.dtype = yt.dtype;
-      const bool pc = yt.quant->scales.size() > 1;
-      const auto nq = static_cast<std::int64_t>(yt.quant->scales.size());
-      s.shape = pc ? ir::Shape::of({nq}) : ir::Shape::of(std::vector<std::int64_t>{});
-      z.shape = s.shape;
-      s.data = ir::ConstantData::copy_of(yt.quant->scales.data(), yt.quant->scales.size() * 4);
-      std::vector<std::byte> zb;
-      for (std::size_t i = 0; i < yt.quant->scales.size(); ++i) {
-        const std::int64_t zp = yt.quant->zero_points[yt.quant->zero_points.size() == 1 ? 0 : i];
-        if (ir::dtype_size(yt.dtype) == 1) zb.push_back(static_cast<std::byte>(static_cast<std::uint8_t>(zp)));
-        else if (yt.dtype == ir::DType::Int16) { const auto v = static_cast<std::int16_t>(zp); const auto* p = reinterpret_cast<const std::byte*>(&v); zb.insert(zb.end(), p, p + 2); }
-        else fail(what + " quantises to " + std::string(ir::dtype_name(yt.dtype)) + " (not supported)");
-      }
-      z.data = ir::ConstantData::from_vector(std::move(zb));
-      const std::string sn = s.name, zn = z.name;
-      graph_.add_tensor(std::move(s));
-      graph_.add_tensor(std::move(z));
-      auto& q = emit("QuantizeLinear", {in(op, 0), sn, zn}, {y});
-      if (pc) q.attributes["axis"] = std::int64_t{yt.quant->axis};
-      return;
-    }
-    case B::DEQUANTIZE: {
-      need(1, 1);
-      const ir::Tensor& x = t(in(op, 0));
-      if (x.dtype == ir::DType::Float16) {
-        emit("Cast", {in(op, 0)}, {y}).attributes["to"] = std::string("f32");
-        return;
-      }
-      if (!x.quant) fail(what + " input '" + x.name + "' has no quantisation params");
-      ir::Tensor s, z;
-      s.name = fresh(y + "/scale");
-      s.dtype = ir::DType::Float32;
-      z.name = fresh(y + "/zero_point");
-      z.dtype = x.dtype;
-      const bool pc = x.quant->scales.size() > 1;
-      const auto nq = static_cast<std::int64_t>(x.quant->scales.size());
-      s.shape = pc ? ir::Shape::of({nq}) : ir::Shape::of(std::vector<std::int64_t>{});
-      z.shape = s.shape;
-      s.data = ir::ConstantData::copy_of(x.quant->scales.data(), x.quant->scales.size() * 4);
-      std::vector<std::byte> zb;
-      for (std::size_t i = 0; i < x.quant->scales.size(); ++i) {
-        const std::int64_t zp = x.quant->zero_points[x.quant->zero_points.size() == 1 ? 0 : i];
-        if (ir::dtype_size(x.dtype) == 1) zb.push_back(static_cast<std::byte>(static_cast<std::uint8_t>(zp)));
-        else if (x.dtype == ir::DType::Int16) { const auto v = static_cast<std::int16_t>(zp); const auto* p = reinterpret_cast<const std::byte*>(&v); zb.insert(zb.end(), p, p + 2); }
-        else if (x.dtype == ir::DType::Int32) { const auto v = static_cast<std::int32_t>(zp); const auto* p = reinterpret_cast<const std::byte*>(&v); zb.insert(zb.end(), p, p + 4); }
-        else fail(what + " dequantises " + std::string(ir::dtype_name(x.dtype)) + " (not supported)");
-      }
-      z.data = ir::ConstantData::from_vector(std::move(zb));
-      const std::string sn = s.name, zn = z.name;
-      graph_.add_tensor(std::move(s));
-      graph_.add_tensor(std::move(z));
-      auto& d = emit("DequantizeLinear", {in(op, 0), sn, zn}, {y});
-      if (pc) d.attributes["axis"] = std::int64_t{x.quant->axis};
-      return;
-    }
-    case B::CAST: {
-      need(1, 1);
-      emit("Cast", {in(op, 0)}, {y}).attributes["to"] = std::string(ir::dtype_name(t(y).dtype));
-      return;
-    }
+    case B::TRANSPOSE_CONV: return read_transpose_conv(v);
+    case B::CONV_3D: return read_conv3d(v);
+    case B::UNIDIRECTIONAL_SEQUENCE_LSTM: case B::BIDIRECTIONAL_SEQUENCE_LSTM: return read_sequence_lstm(v);
+    case B::QUANTIZE: return read_quantize(v);
+    case B::DEQUANTIZE: return read_dequantize(v);
     // More builtins the writer makes of ONNX ops, read back as those ops.
     case B::FLOOR_DIV: {
       need(2, 1);
@@ -1475,6 +953,542 @@ void Reader::import_op(int index) {
     }
     default: return opaque(bname);
   }
+}
+
+// CONV_2D
+void Reader::read_conv(const OpView& v) {
+  const auto* op = v.op;
+  const std::string& what = v.what;
+  const std::string& y = v.y;
+  need(v, 2, 1);
+  const auto* o = op->builtin_options_as_Conv2DOptions();
+  if (!o) fail(what + " has no Conv2DOptions");
+  const ir::Tensor& w = t(in(op, 1));
+  if (w.shape.rank() != 4 || !w.shape.is_static()) fail(what + " needs a static 4-D filter");
+  const auto ws = w.shape.sizes();
+  const auto pads = spatial_pads(o->padding(), t(in(op, 0)), ws[1], ws[2], o->stride_h(), o->stride_w(),
+                                 o->dilation_h_factor(), o->dilation_w_factor(), what);
+  auto& c = emit("Conv", {in(op, 0), in(op, 1), in(op, 2)}, {y});
+  if (c.inputs[2].empty()) c.inputs.pop_back();
+  c.attributes["kernel_shape"] = std::vector<std::int64_t>{ws[1], ws[2]};
+  c.attributes["strides"] = std::vector<std::int64_t>{o->stride_h(), o->stride_w()};
+  c.attributes["dilations"] = std::vector<std::int64_t>{o->dilation_h_factor(), o->dilation_w_factor()};
+  c.attributes["pads"] = pads;
+  c.attributes["layout"] = std::string("NHWC");
+  c.attributes["group"] = std::int64_t{1};
+  if (o->fused_activation_function() == tflite::ActivationFunctionType::TANH ||
+      o->fused_activation_function() == tflite::ActivationFunctionType::SIGN_BIT)
+    fail(what + " has an unsupported fused activation");
+  c.attributes["fused_activation"] = tflite_ops::fused_activation_to_ir(o->fused_activation_function());
+  return;
+}
+
+// DEPTHWISE_CONV_2D
+void Reader::read_depthwise_conv(const OpView& v) {
+  const auto* op = v.op;
+  const std::string& what = v.what;
+  const std::string& y = v.y;
+  need(v, 2, 1);
+  const auto* o = op->builtin_options_as_DepthwiseConv2DOptions();
+  if (!o) fail(what + " has no DepthwiseConv2DOptions");
+  const ir::Tensor& x = t(in(op, 0));
+  const ir::Tensor& w = t(in(op, 1));
+  if (w.shape.rank() != 4 || !w.shape.is_static() || w.shape.sizes()[0] != 1)
+    fail(what + " needs a static filter [1, KH, KW, C*M]");
+  if (x.shape.rank() != 4 || !x.shape.dims[3].is_static()) fail(what + " needs a 4-D input with static channels");
+  const auto ws = w.shape.sizes();
+  const std::int64_t kh = ws[1], kw = ws[2], cm = ws[3], cin = x.shape.dims[3].value;
+  if (cin <= 0 || cm % cin != 0) fail(what + ": filter channels " + std::to_string(cm) + " are not a multiple of input channels " + std::to_string(cin));
+  const auto pads = spatial_pads(o->padding(), x, kh, kw, o->stride_h(), o->stride_w(), o->dilation_h_factor(),
+                                 o->dilation_w_factor(), what);
+  // [1, KH, KW, CM] -> [CM, KH, KW, 1] (the IR's OHWI with I = 1)
+  std::string wname = in(op, 1);
+  if (w.is_constant() && kh * kw > 1) {
+    ir::Tensor wt = w;
+    wt.name = fresh(w.name + "/ohwi");
+    const std::size_t es = ir::dtype_size(w.dtype);
+    std::vector<std::byte> buf(w.data->size());
+    const std::byte* src = w.data->data();
+    for (std::int64_t s = 0; s < kh * kw; ++s)
+      for (std::int64_t c = 0; c < cm; ++c)
+        std::memcpy(&buf[static_cast<std::size_t>((c * kh * kw + s)) * es], src + static_cast<std::size_t>(s * cm + c) * es, es);
+    wt.data = ir::ConstantData::from_vector(std::move(buf));
+    wt.shape = ir::Shape::of({cm, kh, kw, 1});
+    if (wt.quant && wt.quant->axis == 3) wt.quant->axis = 0;
+    wname = wt.name;
+    graph_.add_tensor(std::move(wt));
+  } else {
+    ir::Tensor* wm = graph_.find_tensor(wname);
+    if (!w.is_constant()) fail(what + " needs a constant filter");
+    wm->shape = ir::Shape::of({cm, kh, kw, 1});
+    if (wm->quant && wm->quant->axis == 3) wm->quant->axis = 0;
+  }
+  auto& c = emit("Conv", {in(op, 0), wname, in(op, 2)}, {y});
+  if (c.inputs[2].empty()) c.inputs.pop_back();
+  c.attributes["kernel_shape"] = std::vector<std::int64_t>{kh, kw};
+  c.attributes["strides"] = std::vector<std::int64_t>{o->stride_h(), o->stride_w()};
+  c.attributes["dilations"] = std::vector<std::int64_t>{o->dilation_h_factor(), o->dilation_w_factor()};
+  c.attributes["pads"] = pads;
+  c.attributes["layout"] = std::string("NHWC");
+  c.attributes["group"] = cin;
+  const auto act = o->fused_activation_function();
+  if (act == tflite::ActivationFunctionType::TANH || act == tflite::ActivationFunctionType::SIGN_BIT)
+    fail(what + " has an unsupported fused activation");
+  c.attributes["fused_activation"] = tflite_ops::fused_activation_to_ir(act);
+  return;
+}
+
+// FULLY_CONNECTED
+void Reader::read_fully_connected(const OpView& v) {
+  const auto* op = v.op;
+  const std::string& what = v.what;
+  const std::string& y = v.y;
+  need(v, 2, 1);
+  const auto* o = op->builtin_options_as_FullyConnectedOptions();
+  const auto act = o ? o->fused_activation_function() : tflite::ActivationFunctionType::NONE;
+  if (o && o->weights_format() != tflite::FullyConnectedOptionsWeightsFormat::DEFAULT)
+    fail(what + " uses shuffled weights (not supported)");
+  std::string x = in(op, 0);
+  const ir::Tensor& w = t(in(op, 1));
+  const ir::Tensor& xt = t(x);
+  if (w.shape.rank() != 2 || !w.shape.dims[1].is_static()) fail(what + " needs a 2-D filter");
+  if (xt.shape.rank() != 2 && !(o && o->keep_num_dims())) {
+    ir::Tensor flat = xt;
+    flat.name = fresh(x + "/flat");
+    flat.data.reset();
+    const auto n = xt.shape.num_elements();
+    const std::int64_t k = w.shape.dims[1].value;
+    flat.shape = n ? ir::Shape::of({*n / std::max<std::int64_t>(k, 1), k})
+                   : ir::Shape{{ir::Dim::unknown(), ir::Dim::fixed(k)}, true};
+    const std::string f = flat.name;
+    graph_.add_tensor(std::move(flat));
+    // named "<output>/flatten": the FULLY_CONNECTED's own flattening (backends/units.h)
+    emit("Reshape", {x, add_i64(x + "/flat_shape", {-1, k})}, {f}, y + "/flatten");
+    x = f;
+  }
+  auto& c = emit("FullyConnected", {x, in(op, 1), in(op, 2)}, {y});
+  if (c.inputs[2].empty()) c.inputs.pop_back();
+  if (act == tflite::ActivationFunctionType::TANH || act == tflite::ActivationFunctionType::SIGN_BIT)
+    fail(what + " has an unsupported fused activation");
+  c.attributes["fused_activation"] = tflite_ops::fused_activation_to_ir(act);
+  return;
+}
+
+// SHAPE, TOPK_V2, WHERE
+void Reader::read_int_result(const OpView& v) {
+  const auto* op = v.op;
+  using B = BuiltinOperator;
+  const auto b = v.b;
+  const std::string& what = v.what;
+  const std::string& y = v.y;
+  // The IR's Shape / TopK / NonZero give int64 where TFLite's give int32 (SHAPE's out_type,
+  // TOPK_V2's indices) or [n, rank] (WHERE): the IR op, then a Cast / Transpose to the file's.
+  need(v, b == B::TOPK_V2 ? 2 : 1, 1);
+  const std::size_t idx = b == B::TOPK_V2 ? 1 : 0;  // the int output
+  const std::string target = out(op, idx);
+  if (target.empty()) fail(what + " has no output " + std::to_string(idx));
+  ir::Tensor w = t(target);
+  w.name = fresh(target + "/int64");
+  w.dtype = ir::DType::Int64;
+  w.data.reset();
+  w.shape = ir::Shape::unknown_rank();
+  const std::string wide = w.name;
+  graph_.add_tensor(std::move(w));
+  if (b == B::SHAPE) {
+    emit("Shape", {in(op, 0)}, {wide});
+  } else if (b == B::TOPK_V2) {
+    auto& k = emit("TopK", {in(op, 0), add_i64(y + "/k", const_ints(op, 1, what + " k"))}, {y, wide});
+    k.attributes["axis"] = std::int64_t{-1};
+    k.attributes["largest"] = std::int64_t{1};
+    k.attributes["sorted"] = std::int64_t{1};
+  } else {
+    ir::Tensor nz = t(target);
+    nz.name = fresh(target + "/nonzero");
+    nz.dtype = ir::DType::Int64;
+    nz.data.reset();
+    nz.shape = ir::Shape::unknown_rank();
+    const std::string n = nz.name;
+    graph_.add_tensor(std::move(nz));
+    emit("NonZero", {in(op, 0)}, {n});
+    emit("Transpose", {n}, {wide}).attributes["perm"] = std::vector<std::int64_t>{1, 0};
+  }
+  if (t(target).dtype == ir::DType::Int64) {
+    emit("Identity", {wide}, {target}, target);
+  } else {
+    emit("Cast", {wide}, {target}, target).attributes["to"] = std::string(ir::dtype_name(t(target).dtype));
+  }
+  return;
+}
+
+// TRANSPOSE_CONV
+void Reader::read_transpose_conv(const OpView& v) {
+  const auto* op = v.op;
+  const std::string& what = v.what;
+  const std::string& y = v.y;
+  // Inputs: output_shape (NHWC), filter [Cout, KH, KW, Cin], input NHWC, optional bias.
+  // The IR's ConvTranspose is NCHW with [Cin, Cout, KH, KW] weights: transpose around it.
+  need(v, 3, 1);
+  const auto* o = op->builtin_options_as_TransposeConvOptions();
+  if (!o) fail(what + " has no TransposeConvOptions");
+  const auto os = const_ints(op, 0, what + " output shape");
+  if (os.size() != 4) fail(what + " output shape must have 4 values, has " + std::to_string(os.size()));
+  const ir::Tensor& w = t(in(op, 1));
+  const ir::Tensor& x = t(in(op, 2));
+  if (!w.is_constant() || w.shape.rank() != 4 || !w.shape.is_static())
+    fail(what + " needs a constant 4-D filter [Cout, KH, KW, Cin]");
+  if (x.shape.rank() != 4 || !x.shape.dims[1].is_static() || !x.shape.dims[2].is_static())
+    fail(what + " needs a 4-D input with static H, W");
+  const auto ws = w.shape.sizes();
+  const std::int64_t cout = ws[0], kh = ws[1], kw = ws[2], cin = ws[3];
+  const std::int64_t sh = o->stride_h(), sw = o->stride_w();
+  if (sh < 1 || sw < 1 || kh < 1 || kw < 1) fail(what + " has a stride or filter size below 1");
+  if (os[3] != cout) fail(what + " output shape has " + std::to_string(os[3]) + " channels, the filter " + std::to_string(cout));
+  if (x.shape.dims[3].is_static() && x.shape.dims[3].value != cin)
+    fail(what + " input has " + std::to_string(x.shape.dims[3].value) + " channels, the filter " + std::to_string(cin));
+  // TFLite pads as for a convolution from output_shape to the input: SAME puts
+  // total / 2 before; whatever the full output has beyond output_shape is cut
+  // at the end (pads), whatever it lacks is added there (output_padding).
+  auto geom = [&](std::int64_t n, std::int64_t k, std::int64_t s, std::int64_t out, std::int64_t& pb,
+                  std::int64_t& pe, std::int64_t& opad) {
+    if (out < 1) fail(what + " output shape has a size below 1");
+    pb = 0;
+    if (o->padding() == tflite::Padding::SAME) {
+      const std::int64_t conv_out = (out + s - 1) / s;
+      pb = std::max<std::int64_t>((conv_out - 1) * s + k - out, 0) / 2;
+    }
+    const std::int64_t rest = s * (n - 1) + k - pb - out;
+    pe = std::max<std::int64_t>(rest, 0);
+    opad = std::max<std::int64_t>(-rest, 0);
+  };
+  std::int64_t pbh, peh, oph, pbw, pew, opw;
+  geom(x.shape.dims[1].value, kh, sh, os[1], pbh, peh, oph);
+  geom(x.shape.dims[2].value, kw, sw, os[2], pbw, pew, opw);
+  // [Cout, KH, KW, Cin] -> [Cin, Cout, KH, KW]
+  ir::Tensor wt = w;
+  wt.name = fresh(w.name + "/iohw");
+  {
+    const std::size_t es = ir::dtype_size(w.dtype);
+    if (es == 0 || w.data->size() != static_cast<std::size_t>(cout * kh * kw * cin) * es)
+      fail(what + " filter type " + std::string(ir::dtype_name(w.dtype)) + " is not supported");
+    std::vector<std::byte> buf(w.data->size());
+    const std::byte* src = w.data->data();
+    for (std::int64_t m = 0; m < cout; ++m)
+      for (std::int64_t k = 0; k < kh * kw; ++k)
+        for (std::int64_t c = 0; c < cin; ++c)
+          std::memcpy(&buf[static_cast<std::size_t>((c * cout + m) * kh * kw + k) * es],
+                      src + static_cast<std::size_t>((m * kh * kw + k) * cin + c) * es, es);
+    wt.data = ir::ConstantData::from_vector(std::move(buf));
+  }
+  wt.shape = ir::Shape::of({cin, cout, kh, kw});
+  if (wt.quant && wt.quant->scales.size() > 1) wt.quant->axis = 1;
+  const std::string wname = wt.name;
+  graph_.add_tensor(std::move(wt));
+  auto mid = [&](const std::string& like, const std::string& base) {
+    ir::Tensor m = t(like);
+    m.name = fresh(base);
+    m.data.reset();
+    if (m.shape.rank_known && m.shape.rank() == 4)  // NHWC -> NCHW
+      m.shape.dims = {m.shape.dims[0], m.shape.dims[3], m.shape.dims[1], m.shape.dims[2]};
+    else
+      m.shape = ir::Shape::unknown_rank();
+    const std::string n = m.name;
+    graph_.add_tensor(std::move(m));
+    return n;
+  };
+  const std::string a = mid(in(op, 2), y + "/nchw_in"), c = mid(y, y + "/nchw_out");
+  emit("Transpose", {in(op, 2)}, {a}).attributes["perm"] = std::vector<std::int64_t>{0, 3, 1, 2};
+  auto& ct = emit("ConvTranspose", {a, wname, in(op, 3)}, {c});
+  if (ct.inputs[2].empty()) ct.inputs.pop_back();
+  ct.attributes["kernel_shape"] = std::vector<std::int64_t>{kh, kw};
+  ct.attributes["strides"] = std::vector<std::int64_t>{sh, sw};
+  ct.attributes["dilations"] = std::vector<std::int64_t>{1, 1};
+  ct.attributes["pads"] = std::vector<std::int64_t>{pbh, pbw, peh, pew};
+  if (oph || opw) ct.attributes["output_padding"] = std::vector<std::int64_t>{oph, opw};
+  ct.attributes["group"] = std::int64_t{1};
+  emit("Transpose", {c}, {with_activation(o->fused_activation_function(), y, what)}, y).attributes["perm"] =
+      std::vector<std::int64_t>{0, 2, 3, 1};
+  return;
+}
+
+// CONV_3D
+void Reader::read_conv3d(const OpView& v) {
+  const auto* op = v.op;
+  const std::string& what = v.what;
+  const std::string& y = v.y;
+  // Input NDHWC, filter [KD, KH, KW, C, M]; the IR's Conv over NCDHW with [M, C, KD, KH, KW]
+  // weights between two Transposes (the writer's mirror).
+  need(v, 2, 1);
+  const auto* o = op->builtin_options_as_Conv3DOptions();
+  if (!o) fail(what + " has no Conv3DOptions");
+  const ir::Tensor& w = t(in(op, 1));
+  const ir::Tensor& x = t(in(op, 0));
+  if (!w.is_constant() || w.shape.rank() != 5 || !w.shape.is_static() || w.dtype != ir::DType::Float32)
+    fail(what + " needs a constant float 5-D filter [KD, KH, KW, C, M]");
+  if (x.shape.rank() != 5 || !x.shape.is_static()) fail(what + " needs a static 5-D input");
+  const auto ws = w.shape.sizes(), xs = x.shape.sizes();
+  const std::int64_t taps = ws[0] * ws[1] * ws[2], C = ws[3], M = ws[4];
+  if (xs[4] != C) fail(what + " input has " + std::to_string(xs[4]) + " channels, the filter " + std::to_string(C));
+  if (w.data->size() != static_cast<std::size_t>(taps * C * M) * 4) fail(what + " filter size does not match its shape");
+  const std::int64_t st[3] = {o->stride_d(), o->stride_h(), o->stride_w()};
+  const std::int64_t dl[3] = {o->dilation_d_factor(), o->dilation_h_factor(), o->dilation_w_factor()};
+  std::vector<std::int64_t> pads(6, 0);
+  for (int i = 0; i < 3; ++i) {
+    if (st[i] < 1 || dl[i] < 1) fail(what + " has a stride or dilation below 1");
+    if (o->padding() == tflite::Padding::SAME) {
+      const std::int64_t out = (xs[1 + i] + st[i] - 1) / st[i];
+      const std::int64_t total = std::max<std::int64_t>((out - 1) * st[i] + (ws[i] - 1) * dl[i] + 1 - xs[1 + i], 0);
+      pads[static_cast<std::size_t>(i)] = total / 2;
+      pads[static_cast<std::size_t>(i + 3)] = total - total / 2;
+    }
+  }
+  std::vector<float> buf(static_cast<std::size_t>(taps * C * M));
+  const auto src = w.data->as<float>();
+  for (std::int64_t k = 0; k < taps; ++k)
+    for (std::int64_t c = 0; c < C; ++c)
+      for (std::int64_t m = 0; m < M; ++m)
+        buf[static_cast<std::size_t>((m * C + c) * taps + k)] = src[static_cast<std::size_t>((k * C + c) * M + m)];
+  ir::Tensor wt;
+  wt.name = fresh(w.name + "/oidhw");
+  wt.dtype = ir::DType::Float32;
+  wt.shape = ir::Shape::of({M, C, ws[0], ws[1], ws[2]});
+  wt.data = ir::ConstantData::copy_of(buf.data(), buf.size() * 4);
+  const std::string wname = wt.name;
+  graph_.add_tensor(std::move(wt));
+  auto ncdhw = [&](const std::string& like, const std::string& base) {
+    ir::Tensor m = t(like);
+    m.name = fresh(base);
+    m.data.reset();
+    if (m.shape.rank_known && m.shape.rank() == 5)
+      m.shape.dims = {m.shape.dims[0], m.shape.dims[4], m.shape.dims[1], m.shape.dims[2], m.shape.dims[3]};
+    else
+      m.shape = ir::Shape::unknown_rank();
+    const std::string n = m.name;
+    graph_.add_tensor(std::move(m));
+    return n;
+  };
+  const std::string a = ncdhw(in(op, 0), y + "/ncdhw_in"), c = ncdhw(y, y + "/ncdhw_out");
+  emit("Transpose", {in(op, 0)}, {a}).attributes["perm"] = std::vector<std::int64_t>{0, 4, 1, 2, 3};
+  auto& cv = emit("Conv", {a, wname, in(op, 2)}, {c});
+  if (cv.inputs[2].empty()) cv.inputs.pop_back();
+  cv.attributes["kernel_shape"] = std::vector<std::int64_t>{ws[0], ws[1], ws[2]};
+  cv.attributes["strides"] = std::vector<std::int64_t>{st[0], st[1], st[2]};
+  cv.attributes["dilations"] = std::vector<std::int64_t>{dl[0], dl[1], dl[2]};
+  cv.attributes["pads"] = pads;
+  cv.attributes["group"] = std::int64_t{1};
+  emit("Transpose", {c}, {with_activation(o->fused_activation_function(), y, what)}, y).attributes["perm"] =
+      std::vector<std::int64_t>{0, 2, 3, 4, 1};
+  return;
+}
+
+// UNIDIRECTIONAL_/BIDIRECTIONAL_SEQUENCE_LSTM
+void Reader::read_sequence_lstm(const OpView& v) {
+  const auto* op = v.op;
+  using B = BuiltinOperator;
+  const auto b = v.b;
+  const std::string& what = v.what;
+  const std::string& y = v.y;
+  const std::size_t nin = v.nin;
+  const std::size_t nout = v.nout;
+  // The IR's LSTM (ONNX semantics: W, R, B of gates i, o, f, c; Wb + Rb = TFLite's gate bias)
+  // over the same input, its Y reshaped to TFLite's [T, B, dirs * H] (batch-major: [B, T, ...]).
+  // Supported as the writer writes them: sigmoid/tanh/tanh, no CIFG, projection, layer
+  // normalisation, clip or auxiliary input; the states start at zero.
+  const bool bi = b == B::BIDIRECTIONAL_SEQUENCE_LSTM;
+  if (nin < (bi ? 48u : 20u) || nout < 1 || in(op, 0).empty())
+    fail(what + " has " + std::to_string(nin) + " inputs and " + std::to_string(nout) + " outputs, needs " +
+         (bi ? "48" : "20 or 24") + " and 1");
+  bool time_major = true;
+  tflite::ActivationFunctionType act = tflite::ActivationFunctionType::NONE;
+  float cell_clip = 0.f, proj_clip = 0.f;
+  if (bi) {
+    const auto* o = op->builtin_options_as_BidirectionalSequenceLSTMOptions();
+    if (!o) fail(what + " has no BidirectionalSequenceLSTMOptions");
+    if (!o->merge_outputs() || nout != 1) fail(what + " with separate forward and backward outputs is not supported; merge_outputs is");
+    time_major = o->time_major();
+    act = o->fused_activation_function();
+    cell_clip = o->cell_clip();
+    proj_clip = o->proj_clip();
+    for (std::size_t i = 39; i < 48; ++i)
+      if (!in(op, i).empty()) fail(what + " with an auxiliary input is not supported");
+  } else {
+    const auto* o = op->builtin_options_as_UnidirectionalSequenceLSTMOptions();
+    if (!o) fail(what + " has no UnidirectionalSequenceLSTMOptions");
+    time_major = o->time_major();
+    act = o->fused_activation_function();
+    cell_clip = o->cell_clip();
+    proj_clip = o->proj_clip();
+    for (std::size_t i = 20; i < nin; ++i)
+      if (!in(op, i).empty()) fail(what + " with layer normalisation is not supported");
+  }
+  if (act != tflite::ActivationFunctionType::TANH) fail(what + " has cell activation " + tflite_ops::fused_activation_to_ir(act) + "; only TANH is supported");
+  if (cell_clip != 0.f || proj_clip != 0.f) fail(what + " clips its cell or projection; not supported");
+  const ir::Tensor& x = t(in(op, 0));
+  if (x.dtype != ir::DType::Float32 || x.quant || !x.shape.rank_known || x.shape.rank() != 3 || !x.shape.is_static())
+    fail(what + " needs a float input of static shape [T, B, I]");
+  const auto xs = x.shape.sizes();
+  const std::int64_t I = xs[2];
+  const std::int64_t dirs = bi ? 2 : 1;
+  // one direction's cell: inputs first .. first + 16
+  auto values = [&](std::size_t i, std::int64_t count, const char* role) {
+    const std::string n = in(op, i);
+    if (n.empty()) fail(what + " has no " + role);
+    const ir::Tensor& c = t(n);
+    if (!c.is_constant() || c.dtype != ir::DType::Float32 || c.data->size() != static_cast<std::size_t>(count) * 4)
+      fail(what + " " + role + " '" + n + "' must be a float constant of " + std::to_string(count) + " values");
+    const auto v = c.data->as<float>();
+    return std::vector<float>(v.begin(), v.end());
+  };
+  const std::string forget_w = in(op, 2);
+  if (forget_w.empty() || !t(forget_w).shape.is_static() || t(forget_w).shape.rank() != 2)
+    fail(what + " needs a 2-D input-to-forget weight");
+  const std::int64_t H = t(forget_w).shape.sizes()[0];
+  if (H < 1 || H > (std::int64_t{1} << 20) || I < 1 || I > (std::int64_t{1} << 20) || t(forget_w).shape.sizes()[1] != I)
+    fail(what + " input-to-forget weight does not match the input");
+  constexpr std::array<std::size_t, 4> kTflGate{0, 3, 1, 2};  // ONNX gate i, o, f, c -> TFLite i, f, c, o
+  std::vector<float> W, R, Bv, P;
+  bool peepholes = false;
+  for (std::int64_t d = 0; d < dirs; ++d) {
+    const std::size_t first = 1 + static_cast<std::size_t>(d) * 17;
+    if (in(op, first).empty() || in(op, first + 4).empty())
+      fail(what + " without an input gate (CIFG) is not supported");
+    if (!in(op, first + 15).empty() || !in(op, first + 16).empty()) fail(what + " with a projection is not supported");
+    const bool pd = !in(op, first + 8).empty() || !in(op, first + 9).empty() || !in(op, first + 10).empty();
+    if (d > 0 && pd != peepholes) fail(what + " has peepholes in one direction only");
+    peepholes = pd;
+    for (std::size_t g : kTflGate) {
+      const auto w = values(first + g, H * I, "input weight");
+      W.insert(W.end(), w.begin(), w.end());
+    }
+    for (std::size_t g : kTflGate) {
+      const auto r = values(first + 4 + g, H * H, "recurrent weight");
+      R.insert(R.end(), r.begin(), r.end());
+    }
+    for (std::size_t g : kTflGate) {
+      const auto bias = values(first + 11 + g, H, "gate bias");
+      Bv.insert(Bv.end(), bias.begin(), bias.end());
+    }
+    Bv.insert(Bv.end(), static_cast<std::size_t>(4 * H), 0.f);  // Rb
+    if (pd)
+      for (std::size_t k : {0, 2, 1}) {  // ONNX P: i, o, f; TFLite cell_to_input, _forget, _output
+        const auto p = values(first + 8 + k, H, "peephole weight");
+        P.insert(P.end(), p.begin(), p.end());
+      }
+  }
+  auto add_const = [&](const std::string& base, const std::vector<std::int64_t>& shape, const std::vector<float>& v) {
+    ir::Tensor c;
+    c.name = fresh(base);
+    c.dtype = ir::DType::Float32;
+    c.shape = ir::Shape::of(shape);
+    c.data = ir::ConstantData::copy_of(v.data(), v.size() * sizeof(float));
+    const std::string n = c.name;
+    graph_.add_tensor(std::move(c));
+    return n;
+  };
+  std::vector<std::string> ins{in(op, 0), add_const(y + "/W", {dirs, 4 * H, I}, W), add_const(y + "/R", {dirs, 4 * H, H}, R),
+                               add_const(y + "/B", {dirs, 8 * H}, Bv)};
+  if (peepholes) ins.insert(ins.end(), {"", "", "", add_const(y + "/P", {dirs, 3 * H}, P)});
+  ir::Tensor yt = t(y);
+  yt.name = fresh(y + "/onnx_y");
+  yt.data.reset();
+  yt.shape = ir::Shape::unknown_rank();
+  const std::string onnx_y = yt.name;
+  graph_.add_tensor(std::move(yt));
+  auto& l = emit("LSTM", ins, {onnx_y});
+  l.attributes["hidden_size"] = H;
+  l.attributes["direction"] = std::string(bi ? "bidirectional" : "forward");
+  l.attributes["layout"] = std::int64_t{time_major ? 0 : 1};
+  const std::int64_t T = time_major ? xs[0] : xs[1], Bn = time_major ? xs[1] : xs[0];
+  std::string seq = onnx_y;
+  if (bi && time_major) {  // [T, 2, B, H] -> [T, B, 2, H]
+    ir::Tensor tt = t(y);
+    tt.name = fresh(y + "/directions_last");
+    tt.data.reset();
+    tt.shape = ir::Shape::unknown_rank();
+    seq = tt.name;
+    graph_.add_tensor(std::move(tt));
+    emit("Transpose", {onnx_y}, {seq}).attributes["perm"] = std::vector<std::int64_t>{0, 2, 1, 3};
+  }
+  emit("Reshape", {seq, add_i64(y + "/shape", time_major ? std::vector<std::int64_t>{T, Bn, dirs * H}
+                                                           : std::vector<std::int64_t>{Bn, T, dirs * H})},
+       {y});
+  return;
+}
+
+// QUANTIZE
+void Reader::read_quantize(const OpView& v) {
+  const auto* op = v.op;
+  const std::string& what = v.what;
+  const std::string& y = v.y;
+  need(v, 1, 1);
+  const ir::Tensor& yt = t(y);
+  if (!yt.quant) fail(what + " output '" + y + "' has no quantisation params");
+  if (t(in(op, 0)).dtype != ir::DType::Float32) {  // requantisation: same values, new params
+    emit("Identity", {in(op, 0)}, {y});
+    return;
+  }
+  ir::Tensor s, z;
+  s.name = fresh(y + "/scale");
+  s.dtype = ir::DType::Float32;
+  z.name = fresh(y + "/zero_point");
+  z.dtype = yt.dtype;
+  const bool pc = yt.quant->scales.size() > 1;
+  const auto nq = static_cast<std::int64_t>(yt.quant->scales.size());
+  s.shape = pc ? ir::Shape::of({nq}) : ir::Shape::of(std::vector<std::int64_t>{});
+  z.shape = s.shape;
+  s.data = ir::ConstantData::copy_of(yt.quant->scales.data(), yt.quant->scales.size() * 4);
+  std::vector<std::byte> zb;
+  for (std::size_t i = 0; i < yt.quant->scales.size(); ++i) {
+    const std::int64_t zp = yt.quant->zero_points[yt.quant->zero_points.size() == 1 ? 0 : i];
+    if (ir::dtype_size(yt.dtype) == 1) zb.push_back(static_cast<std::byte>(static_cast<std::uint8_t>(zp)));
+    else if (yt.dtype == ir::DType::Int16) { const auto v = static_cast<std::int16_t>(zp); const auto* p = reinterpret_cast<const std::byte*>(&v); zb.insert(zb.end(), p, p + 2); }
+    else fail(what + " quantises to " + std::string(ir::dtype_name(yt.dtype)) + " (not supported)");
+  }
+  z.data = ir::ConstantData::from_vector(std::move(zb));
+  const std::string sn = s.name, zn = z.name;
+  graph_.add_tensor(std::move(s));
+  graph_.add_tensor(std::move(z));
+  auto& q = emit("QuantizeLinear", {in(op, 0), sn, zn}, {y});
+  if (pc) q.attributes["axis"] = std::int64_t{yt.quant->axis};
+  return;
+}
+
+// DEQUANTIZE
+void Reader::read_dequantize(const OpView& v) {
+  const auto* op = v.op;
+  const std::string& what = v.what;
+  const std::string& y = v.y;
+  need(v, 1, 1);
+  const ir::Tensor& x = t(in(op, 0));
+  if (x.dtype == ir::DType::Float16) {
+    emit("Cast", {in(op, 0)}, {y}).attributes["to"] = std::string("f32");
+    return;
+  }
+  if (!x.quant) fail(what + " input '" + x.name + "' has no quantisation params");
+  ir::Tensor s, z;
+  s.name = fresh(y + "/scale");
+  s.dtype = ir::DType::Float32;
+  z.name = fresh(y + "/zero_point");
+  z.dtype = x.dtype;
+  const bool pc = x.quant->scales.size() > 1;
+  const auto nq = static_cast<std::int64_t>(x.quant->scales.size());
+  s.shape = pc ? ir::Shape::of({nq}) : ir::Shape::of(std::vector<std::int64_t>{});
+  z.shape = s.shape;
+  s.data = ir::ConstantData::copy_of(x.quant->scales.data(), x.quant->scales.size() * 4);
+  std::vector<std::byte> zb;
+  for (std::size_t i = 0; i < x.quant->scales.size(); ++i) {
+    const std::int64_t zp = x.quant->zero_points[x.quant->zero_points.size() == 1 ? 0 : i];
+    if (ir::dtype_size(x.dtype) == 1) zb.push_back(static_cast<std::byte>(static_cast<std::uint8_t>(zp)));
+    else if (x.dtype == ir::DType::Int16) { const auto v = static_cast<std::int16_t>(zp); const auto* p = reinterpret_cast<const std::byte*>(&v); zb.insert(zb.end(), p, p + 2); }
+    else if (x.dtype == ir::DType::Int32) { const auto v = static_cast<std::int32_t>(zp); const auto* p = reinterpret_cast<const std::byte*>(&v); zb.insert(zb.end(), p, p + 4); }
+    else fail(what + " dequantises " + std::string(ir::dtype_name(x.dtype)) + " (not supported)");
+  }
+  z.data = ir::ConstantData::from_vector(std::move(zb));
+  const std::string sn = s.name, zn = z.name;
+  graph_.add_tensor(std::move(s));
+  graph_.add_tensor(std::move(z));
+  auto& d = emit("DequantizeLinear", {in(op, 0), sn, zn}, {y});
+  if (pc) d.attributes["axis"] = std::int64_t{x.quant->axis};
+  return;
 }
 
 ir::Graph Reader::read() {
