@@ -21,6 +21,7 @@
 
 #include "core/errors.h"
 #include "core/util/safe_file.h"
+#include "core/frontends/tflite/tflite_activation.h"
 #include "core/frontends/tflite/tflite_op_table.h"
 #include "core/frontends/tflite/tflite_schema_generated.h"
 #include "core/ir/algorithms.h"
@@ -112,6 +113,8 @@ class Reader {
   /// The op writes `out`; a fused activation becomes a following op. Returns
   /// the name the op itself should write.
   std::string with_activation(tflite::ActivationFunctionType act, const std::string& out, const std::string& what);
+  /// An op's fused activation as the IR's (tflite_activation.h); fails for one it has none for.
+  ir::Activation ir_activation(tflite::ActivationFunctionType act, const std::string& what) const;
   const ir::Tensor& t(const std::string& n) const { return *graph_.find_tensor(n); }
   std::vector<std::int64_t> spatial_pads(tflite::Padding p, const ir::Tensor& x, std::int64_t kh, std::int64_t kw,
                                          std::int64_t sh, std::int64_t sw, std::int64_t dh, std::int64_t dw,
@@ -482,15 +485,14 @@ std::vector<std::int64_t> Reader::spatial_pads(tflite::Padding p, const ir::Tens
 }
 
 std::string act_name(tflite::ActivationFunctionType a) {
-  using A = tflite::ActivationFunctionType;
-  switch (a) {
-    case A::NONE: return "NONE";
-    case A::RELU: return "RELU";
-    case A::RELU6: return "RELU6";
-    case A::RELU_N1_TO_1: return "RELU_N1_TO_1";
-    case A::TANH: return "TANH";
-    default: return "SIGN_BIT";
-  }
+  const auto ir_act = tflite_ops::activation_from_tflite(a);
+  return ir_act ? std::string(ir::activation_name(*ir_act)) : "SIGN_BIT";
+}
+
+ir::Activation Reader::ir_activation(tflite::ActivationFunctionType act, const std::string& what) const {
+  const auto ir_act = tflite_ops::activation_from_tflite(act);
+  if (!ir_act) fail(what + " has an unsupported fused activation");
+  return *ir_act;
 }
 
 void Reader::import_op(int index) {
@@ -577,7 +579,7 @@ void Reader::import_op(int index) {
       if (o->fused_activation_function() == tflite::ActivationFunctionType::TANH ||
           o->fused_activation_function() == tflite::ActivationFunctionType::SIGN_BIT)
         fail(what + " has an unsupported fused activation");
-      c.attributes["fused_activation"] = act_name(o->fused_activation_function());
+      ir::set_fused_activation(c, ir_activation(o->fused_activation_function(), what));
       return;
     }
     case B::DEPTHWISE_CONV_2D: {
@@ -627,7 +629,7 @@ void Reader::import_op(int index) {
       const auto act = o->fused_activation_function();
       if (act == tflite::ActivationFunctionType::TANH || act == tflite::ActivationFunctionType::SIGN_BIT)
         fail(what + " has an unsupported fused activation");
-      c.attributes["fused_activation"] = act_name(act);
+      ir::set_fused_activation(c, ir_activation(act, what));
       return;
     }
     case B::FULLY_CONNECTED: {
@@ -658,7 +660,7 @@ void Reader::import_op(int index) {
       if (c.inputs[2].empty()) c.inputs.pop_back();
       if (act == tflite::ActivationFunctionType::TANH || act == tflite::ActivationFunctionType::SIGN_BIT)
         fail(what + " has an unsupported fused activation");
-      c.attributes["fused_activation"] = act_name(act);
+      ir::set_fused_activation(c, ir_activation(act, what));
       return;
     }
     case B::ADD: case B::SUB: case B::MUL: case B::DIV: {
