@@ -6,6 +6,7 @@
 #include <unordered_set>
 
 #include "core/errors.h"
+#include "core/ir/activation.h"
 #include "core/ir/algorithms.h"
 #include "core/ir/shape_inference.h"
 
@@ -214,6 +215,9 @@ class Validator {
             "attribute '" + key + "' is " + attr_kind_name(attr_kind(value)) + "; " +
                 std::string(info.name) + " expects " + attr_kind_name(spec->kind));
       }
+      if (const auto* s = std::get_if<std::string>(&value); s && key == kFusedActivationAttr && !activation_from_name(*s))
+        add(Severity::Error, label, {},
+            "attribute '" + key + "' is '" + *s + "', not an activation (" + activation_names() + ")");
     }
     for (const auto& [key, value] : op.attributes)
       if (const auto* tv = std::get_if<TensorValue>(&value)) check_tensor_value(*tv, key, label);

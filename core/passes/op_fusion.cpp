@@ -5,6 +5,7 @@
 #include <array>
 #include <cmath>
 
+#include "core/ir/activation.h"
 #include "core/ir/algorithms.h"
 #include "core/passes/pass.h"
 #include "core/passes/pass_registry.h"
@@ -140,7 +141,7 @@ class OpFusion final : public Pass {
     std::int64_t channels = 0;
   };
   static std::optional<ConvParams> conv_params(const ir::Graph& g, const ir::Operation& conv) {
-    if (conv.attr_string("layout", "NCHW") != "NCHW" || conv.attr_string("fused_activation", "NONE") != "NONE" ||
+    if (conv.attr_string("layout", "NCHW") != "NCHW" || ir::fused_activation(conv) != ir::Activation::None ||
         conv.quant)
       return {};
     ConvParams p;
@@ -293,7 +294,7 @@ class OpFusion final : public Pass {
 
   static Fused fuse_matmul_add(ir::Graph& g, std::size_t mi, std::size_t ai) {
     const ir::Operation &mm = g.ops[mi], &add = g.ops[ai];
-    if (mm.attr_string("fused_activation", "NONE") != "NONE" || mm.quant || add.quant) return Fused::No;
+    if (ir::fused_activation(mm) != ir::Activation::None || mm.quant || add.quant) return Fused::No;
     const ir::Tensor* x = g.find_tensor(mm.inputs[0]);
     const ir::Tensor* w = f32_constant(g, mm.inputs[1]);
     const std::string y = mm.outputs[0];  // a copy: g.ops[mi] is replaced below

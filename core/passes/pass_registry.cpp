@@ -4,6 +4,7 @@
 #include <array>
 
 #include "core/errors.h"
+#include "core/ir/activation.h"
 #include "core/runtime/kernel_registry.h"
 
 namespace ec::passes {
@@ -53,7 +54,7 @@ bool fuses_relu(ir::OpKind kind, std::vector<std::int64_t> x_shape, std::vector<
   op.op_type = std::string(ir::op_info(kind).name);
   op.inputs = {"x", "w"};
   op.outputs = {"y"};
-  op.attributes["fused_activation"] = std::string("RELU");
+  ir::set_fused_activation(op, ir::Activation::Relu);
   if (kind == ir::OpKind::Conv) {
     op.attributes["kernel_shape"] = std::vector<std::int64_t>{1, 1};
   }

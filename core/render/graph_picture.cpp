@@ -11,6 +11,7 @@
 #include <librsvg/rsvg.h>
 
 #include "core/errors.h"
+#include "core/ir/activation.h"
 
 namespace ec::render {
 namespace {
@@ -73,8 +74,8 @@ std::string key_attributes(const ir::Operation& op) {
     if (!out.empty()) out += "  ";
     out += std::string(k.short_name) + " " + text;
   }
-  const std::string act = op.attr_string("fused_activation", "NONE");
-  if (act != "NONE") out += (out.empty() ? "" : "  ") + std::string("+") + act;
+  if (const ir::Activation act = ir::fused_activation(op); act != ir::Activation::None)
+    out += (out.empty() ? "" : "  ") + std::string("+") + std::string(ir::activation_name(act));
   return out;
 }
 

@@ -10,6 +10,9 @@
 
 #include "core/errors.h"
 #include "core/frontends/frontend.h"
+#include "core/ir/activation.h"
+#include "core/passes/fuse_activation.h"
+#include "core/passes/pass_manager.h"
 #include "core/passes/pass_registry.h"
 #include "core/session/benchmark.h"
 #include "core/runtime/dispatch.h"
@@ -69,92 +72,6 @@ std::string op_label(const ir::Operation& op) {
 InferenceSession::InferenceSession(SessionOptions options)
     : options_(options), pool_(std::make_shared<ThreadPool>(options.threads)) {}
 
-std::vector<InferenceSession::Fusion> InferenceSession::find_fusable_activations() const {
-  const auto& ops = graph_->ops;
-  std::vector<Fusion> fuse(ops.size());
-  std::map<std::string, int> readers, producer;
-  for (std::size_t i = 0; i < ops.size(); ++i) {
-    for (const auto& n : ops[i].inputs)
-      if (!n.empty()) ++readers[n];
-    for (const auto& n : ops[i].outputs) producer[n] = static_cast<int>(i);
-  }
-  for (const auto& n : graph_->outputs) ++readers[n];
-  // A constant scalar input of Clip, or the opset < 11 attribute.
-  auto clip_bound = [&](const ir::Operation& op, std::size_t input, const char* attr, double fallback, bool& ok) {
-    if (op.inputs.size() > input && !op.inputs[input].empty()) {
-      const ir::Tensor* t = graph_->find_tensor(op.inputs[input]);
-      if (!t || !t->is_constant() || t->dtype != ir::DType::Float32 || !t->data || t->data->size() != sizeof(float)) {
-        ok = false;
-        return fallback;
-      }
-      float v;
-      std::memcpy(&v, t->data->data(), sizeof v);
-      return double(v);
-    }
-    if (const ir::Attribute* a = op.attr(attr))
-      if (const auto* d = std::get_if<double>(a)) return *d;
-    return fallback;
-  };
-  for (std::size_t i = 0; i < ops.size(); ++i) {
-    const ir::Operation& act = ops[i];
-    // Activation op -> the fused_activation it becomes (Clip(0, 6) and SiLU below).
-    static const std::map<std::string, std::string, std::less<>> kFused = {
-        {"Relu", "RELU"}, {"Sigmoid", "SIGMOID"}, {"Tanh", "TANH"}, {"HardSwish", "HARD_SWISH"}};
-    std::string name;
-    if (const auto f = kFused.find(act.op_type); f != kFused.end()) {
-      name = f->second;
-    } else if (act.op_type == "Gelu") {
-      name = act.attr_string("approximate", "none") == "tanh" ? "GELU_TANH" : "GELU";
-    } else if (act.op_type == "Clip") {
-      bool ok = true;
-      const double lo = clip_bound(act, 1, "min", -1e300, ok), hi = clip_bound(act, 2, "max", 1e300, ok);
-      if (ok && lo == 0.0 && hi == 6.0) name = "RELU6";
-    }
-    // SiLU, x * Sigmoid(x) (nn.SiLU's export): the Mul is the activation, the Sigmoid goes too.
-    int also = -1;
-    std::string x = act.inputs.empty() ? std::string() : act.inputs[0];
-    if (act.op_type == "Mul" && act.inputs.size() == 2) {
-      for (int k = 0; k < 2 && also < 0; ++k) {
-        const std::string& s = act.inputs[static_cast<std::size_t>(k)];
-        auto sp = producer.find(s);
-        if (sp == producer.end() || readers[s] != 1) continue;
-        const ir::Operation& sig = ops[static_cast<std::size_t>(sp->second)];
-        const std::string& other = act.inputs[1 - static_cast<std::size_t>(k)];
-        if (sig.op_type == "Sigmoid" && sig.inputs.size() == 1 && sig.inputs[0] == other && readers[other] == 2) {
-          also = sp->second;
-          x = sig.inputs[0];
-          name = "SILU";
-        }
-      }
-    }
-    if (name.empty() || x.empty() || act.outputs.size() != 1) continue;
-    auto p = producer.find(x);
-    if (p == producer.end() || readers[x] != (also >= 0 ? 2 : 1)) continue;
-    // Through a Reshape (the FullyConnected OpFusion makes of a MatMul on [N, S, C] is
-    // followed by one): an element-wise activation commutes with it.
-    int via = -1;
-    if (const ir::Operation& r = ops[static_cast<std::size_t>(p->second)];
-        r.op_type == "Reshape" && !r.inputs.empty() && r.outputs.size() == 1 &&
-        readers[r.inputs[0]] == 1) {
-      if (auto rp = producer.find(r.inputs[0]); rp != producer.end()) {
-        via = p->second;
-        x = r.inputs[0];
-        p = rp;
-      }
-    }
-    const ir::Operation& prod = ops[static_cast<std::size_t>(p->second)];
-    const ir::Tensor* t = graph_->find_tensor(x);
-    if (!t || t->dtype != ir::DType::Float32 || prod.outputs.size() != 1) continue;
-    static const std::set<std::string, std::less<>> kProducers = {
-        "Conv", "Gemm", "MatMul", "FullyConnected", "BatchNormalization", "Add",
-        "Sub",  "Mul",  "Div"};
-    if (!kProducers.count(prod.op_type)) continue;
-    if (prod.attr_string("fused_activation", "NONE") != "NONE") continue;
-    fuse[static_cast<std::size_t>(p->second)] = {static_cast<int>(i), also, via, name};
-  }
-  return fuse;
-}
-
 void InferenceSession::load(const std::string& path) {
   frontends::OpenOptions open;
   open.allow_unknown_ops = true;  // refused below with the CPU runtime's own message
@@ -181,6 +98,25 @@ void InferenceSession::close() noexcept {
 void InferenceSession::load(ir::FrozenGraph graph) {
   if (!graph) throw EdgeCompilerError(ErrorKind::Usage, "no graph to load");
   target_.reset();
+  // The load-time passes run through the pass manager without its diffs, validation and
+  // shape inference: the graph is the model's, already checked by its frontend, and a
+  // load must not cost more than the passes themselves.
+  passes::PassManagerOptions quiet;
+  quiet.record_diffs = false;
+  quiet.validate_each = false;
+  quiet.infer_shapes = false;
+  const auto run_passes = [&](ir::Graph& g, std::vector<std::unique_ptr<passes::Pass>> list) {
+    passes::PassManager pm(quiet);
+    for (auto& p : list) pm.add(std::move(p));
+    return pm.run(g);
+  };
+  const auto statistic = [](const passes::PipelineReport& r, std::string_view key) {
+    std::int64_t n = 0;
+    for (const auto& rec : r.passes)
+      for (const auto& s : rec.statistics)
+        if (s.key == key) n += s.value;
+    return n;
+  };
   fused_pattern_ops_ = 0;
   if (options_.fuse_patterns && !options_.keep_intermediates) {
     // A copy only when a pattern's first op is there (constants are shared, not copied).
@@ -191,9 +127,11 @@ void InferenceSession::load(ir::FrozenGraph graph) {
     if (candidates) {
       ir::Graph g = *graph;
       // Cleanup first: the exporters' Identity ops on constants hide the patterns.
+      std::vector<std::unique_ptr<passes::Pass>> list;
       for (auto make : {&passes::make_cleanup_pass, &passes::make_fuse_layer_norm_pass, &passes::make_fuse_gelu_pass,
                         &passes::make_op_fusion_pass})
-        make()->run(g);
+        list.push_back(make());
+      run_passes(g, std::move(list));
       const auto removed = static_cast<std::int64_t>(graph->ops.size()) - static_cast<std::int64_t>(g.ops.size());
       if (removed > 0) {
         fused_pattern_ops_ = static_cast<int>(removed);
@@ -205,12 +143,10 @@ void InferenceSession::load(ir::FrozenGraph graph) {
   ir::FrozenGraph nchw;  // the graph before LayoutTransform, when it converted something
   if (options_.channels_last && !options_.keep_intermediates && kernels::onednn_conv_enabled() && wants_channels_last(*graph, options_.int8_channels_last)) {
     ir::Graph g = *graph;
-    const passes::PassResult r = passes::make_layout_transform_pass(cpu_runs_channels_last, true)->run(g);
-    const auto stat = [&](const char* key) {
-      const auto it = r.statistics.find(key);
-      return it == r.statistics.end() ? std::int64_t(0) : static_cast<std::int64_t>(it->second);
-    };
-    const std::int64_t converted = stat("ops_converted"), transposes = stat("transposes_inserted");
+    std::vector<std::unique_ptr<passes::Pass>> list;
+    list.push_back(passes::make_layout_transform_pass(cpu_runs_channels_last, true));
+    const passes::PipelineReport r = run_passes(g, std::move(list));
+    const std::int64_t converted = statistic(r, "ops_converted"), transposes = statistic(r, "transposes_inserted");
     // An int8 graph whose NHWC regions are cut up (a channel shuffle computed from Shape,
     // say: more than one Transpose per 4 converted ops) runs faster on the NCHW int8
     // kernels (shufflenet_v2: 37 Transposes for 64 ops, 4.6 vs 3.5 ms); float graphs
@@ -228,10 +164,20 @@ void InferenceSession::load(ir::FrozenGraph graph) {
       throw UnsupportedOpError(op.op_type, "the CPU runtime",
                                "no CPU kernel for this op yet; replace it in the model or open an issue",
                                op.name.empty() ? std::string() : "op '" + op.name + "'");
+  // Activations into the op before them (the kernels apply them in their epilogue or on
+  // each piece while it is in cache): the FuseActivation pass with the CPU runtime's rules.
+  int activations_fused = 0;
+  if (!options_.keep_intermediates) {
+    ir::Graph g = *graph;
+    std::vector<std::unique_ptr<passes::Pass>> list;
+    list.push_back(passes::make_fuse_activation_pass(passes::ActivationFusion::cpu_runtime()));
+    activations_fused = static_cast<int>(statistic(run_passes(g, std::move(list)), "activations_fused"));
+    if (activations_fused > 0) graph = ir::freeze(std::move(g));
+  }
   graph_ = std::move(graph);
   pack_cache_ = std::make_shared<gemm::PackCache>();
   fused_ops_.clear();
-  fused_count_ = 0;
+  fused_count_ = activations_fused;
   quantized_count_ = 0;
   slots_.clear();
   constants_.clear();
@@ -257,35 +203,7 @@ void InferenceSession::load(ir::FrozenGraph graph) {
         pack_cache_->add_constant_range(c.raw(), c.nbytes());
     }
   for (const auto& name : graph_->inputs) input_slots_.emplace_back(name, slot_of(name));
-  // Fold Relu/Clip(0,6) into the Conv/Gemm before it (the kernels clamp in
-  // their GEMM epilogue): the producer's copy writes the activation's output.
-  const auto fuse = options_.keep_intermediates ? std::vector<Fusion>(graph_->ops.size()) : find_fusable_activations();
-  std::vector<bool> skip(graph_->ops.size(), false);
-  std::map<int, std::vector<std::string>>
-      via_outputs;  // a Reshape between: it writes the activation's output
-  for (std::size_t i = 0; i < graph_->ops.size(); ++i) {
-    const ir::Operation* op = &graph_->ops[i];
-    if (skip[i]) continue;
-    if (fuse[i].act >= 0) {
-      const ir::Operation& act = graph_->ops[static_cast<std::size_t>(fuse[i].act)];
-      ir::Operation copy = *op;
-      copy.attributes["fused_activation"] = fuse[i].name;
-      if (fuse[i].via >= 0)
-        via_outputs[fuse[i].via] = act.outputs;
-      else
-        copy.outputs = act.outputs;
-      fused_ops_.push_back(std::move(copy));
-      op = &fused_ops_.back();
-      skip[static_cast<std::size_t>(fuse[i].act)] = true;
-      if (fuse[i].also >= 0) skip[static_cast<std::size_t>(fuse[i].also)] = true;
-      ++fused_count_;
-    } else if (const auto v = via_outputs.find(static_cast<int>(i)); v != via_outputs.end()) {
-      ir::Operation copy = *op;
-      copy.outputs = v->second;
-      fused_ops_.push_back(std::move(copy));
-      op = &fused_ops_.back();
-    }
-    const ir::Operation& opr = *op;
+  for (const ir::Operation& opr : graph_->ops) {
     Step st{&opr, {}, {}, {}, {}, nullptr, {}, nullptr};
     // Integer execution: an op reading an i8 tensor with quant params (or a
     // hybrid op) gets its prepared int8 kernel; a bad param or an op without
@@ -371,14 +289,14 @@ void InferenceSession::fuse_conv_add() {
       const ir::Operation& cop = *conv.op;
       if (cop.kind != ir::OpKind::Conv || conv.int8 || conv.pre || conv.outputs.size() != 1 ||
           cop.inputs.size() < 2 || cop.inputs.size() > 3 || cop.attr_string("layout", "NCHW") != "NHWC" ||
-          cop.attr_string("fused_activation", "NONE") != "NONE" || cop.attr("sum_input") ||
+          ir::fused_activation(cop) != ir::Activation::None || cop.attr("sum_input") ||
           !same_f32(cop.outputs[0], aop.inputs[1 - k]) || !same_f32(cop.outputs[0], aop.outputs[0]))
         continue;
       ir::Operation copy = cop;
       copy.inputs.resize(3);  // x, w, bias ("" when none)
       copy.inputs.push_back(aop.inputs[1 - k]);
       copy.attributes["sum_input"] = std::int64_t{3};
-      copy.attributes["fused_activation"] = aop.attr_string("fused_activation", "NONE");
+      ir::set_fused_activation(copy, ir::fused_activation(aop));
       copy.outputs = aop.outputs;
       fused_ops_.push_back(std::move(copy));
       Step st = conv;

@@ -103,10 +103,12 @@ class InferenceSession {
   bool loaded() const { return graph_ != nullptr; }
   /// Participants of this session's thread pool.
   int threads() const { return pool_->size(); }
-  /// Activations folded into the op before them at load (Conv/Gemm/MatMul/
-  /// FullyConnected/BatchNormalization followed by Relu, Clip(0, 6), Sigmoid, Tanh,
-  /// HardSwish or SiLU (x * Sigmoid(x)) as its only reader; oneDNN convolutions do them
-  /// as a post-op).
+  /// Activations folded into the op before them at load: those the FuseActivation pass
+  /// folded with the CPU runtime's rules (passes::ActivationFusion::cpu_runtime():
+  /// Conv/Gemm/MatMul/FullyConnected/BatchNormalization/Add/Sub/Mul/Div followed by Relu,
+  /// Clip(0, 6), Sigmoid, Tanh, HardSwish, Gelu or SiLU (x * Sigmoid(x)) as its only
+  /// reader; oneDNN convolutions do them as a post-op), plus the residual Adds folded into
+  /// Convs and the int8 table ops folded into the int8 op before them.
   int fused_activations() const { return fused_count_; }
   /// Ops removed by fuse_patterns at load (0 when nothing matched or changed).
   int fused_pattern_ops() const { return fused_pattern_ops_; }
@@ -175,21 +177,13 @@ class InferenceSession {
   /// How many steps read each slot (graph outputs counted as readers).
   std::vector<int> slot_readers() const;
   void check_input(const TensorInfo& info, const Tensor& t) const;
-  /// An activation folded into the op before it: the op whose output the producer
-  /// then writes (act), another op it replaces (also: SiLU's Sigmoid), the name.
-  struct Fusion {
-    int act = -1, also = -1, via = -1;  // via: a Reshape between the op and the activation
-    std::string name;  // the producer's fused_activation
-  };
-  /// Per op index: the activation to fold into it (act -1 = none).
-  std::vector<Fusion> find_fusable_activations() const;
 
   SessionOptions options_;
   std::shared_ptr<ThreadPool> pool_;
   std::shared_ptr<gemm::PackCache> pack_cache_;  // weights packed once for the GEMM
   std::shared_ptr<Arena> arena_ = std::make_shared<Arena>();  // buffers of computed tensors
   ir::FrozenGraph graph_;
-  std::deque<ir::Operation> fused_ops_;         // producer copies with fused_activation set
+  std::deque<ir::Operation> fused_ops_;         // Convs with a residual Add folded in (fuse_conv_add)
   int fused_count_ = 0;
   int fused_pattern_ops_ = 0;
   int channels_last_ops_ = 0;

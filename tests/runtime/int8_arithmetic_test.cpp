@@ -142,21 +142,21 @@ TEST(Int8Arithmetic, AddScheme) {
 
 TEST(Int8Arithmetic, ActivationRangeInTheQuantisedDomain) {
   std::int32_t lo = 0, hi = 0;
-  ASSERT_TRUE(activation_range("RELU", 0.1f, -10, -128, 127, lo, hi));
+  ASSERT_TRUE(activation_range(ir::Activation::Relu, 0.1f, -10, -128, 127, lo, hi));
   EXPECT_EQ(lo, -10);
   EXPECT_EQ(hi, 127);
-  ASSERT_TRUE(activation_range("RELU6", 0.1f, -10, -128, 127, lo, hi));
+  ASSERT_TRUE(activation_range(ir::Activation::Relu6, 0.1f, -10, -128, 127, lo, hi));
   EXPECT_EQ(lo, -10);
   EXPECT_EQ(hi, 50);
-  ASSERT_TRUE(activation_range("RELU_N1_TO_1", 0.1f, -10, -128, 127, lo, hi));
+  ASSERT_TRUE(activation_range(ir::Activation::ReluN1To1, 0.1f, -10, -128, 127, lo, hi));
   EXPECT_EQ(lo, -20);
   EXPECT_EQ(hi, 0);
-  ASSERT_TRUE(activation_range("RELU6", 0.01f, 0, -128, 127, lo, hi));  // 6 / 0.01 = 600: clipped
+  ASSERT_TRUE(activation_range(ir::Activation::Relu6, 0.01f, 0, -128, 127, lo, hi));  // 6 / 0.01 = 600: clipped
   EXPECT_EQ(hi, 127);
-  ASSERT_TRUE(activation_range("NONE", 0.1f, 3, -128, 127, lo, hi));
+  ASSERT_TRUE(activation_range(ir::Activation::None, 0.1f, 3, -128, 127, lo, hi));
   EXPECT_EQ(lo, -128);
   EXPECT_EQ(hi, 127);
-  EXPECT_FALSE(activation_range("SIGMOID", 0.1f, 0, -128, 127, lo, hi));
+  EXPECT_FALSE(activation_range(ir::Activation::Sigmoid, 0.1f, 0, -128, 127, lo, hi));
 }
 
 TEST(Int8Arithmetic, AsymmetricQuantizeFloats) {

@@ -304,7 +304,7 @@ TEST(Int8Oracle, AddSubEqualTfliteReferenceOnEveryIsa) {
       AddParams p =
           make_add_params(sa, std::int32_t(qa.zero_points[0]), sb, std::int32_t(qb.zero_points[0]),
                           sy, std::int32_t(qy.zero_points[0]));
-      activation_range(act, sy, std::int32_t(qy.zero_points[0]), -128, 127, p.act_min, p.act_max);
+      activation_range(*ir::activation_from_name(act), sy, std::int32_t(qy.zero_points[0]), -128, 127, p.act_min, p.act_max);
       on_every_isa_and_thread_count(g, [&](const PreparedOp& op, [[maybe_unused]] gemm::Isa isa,
                                            [[maybe_unused]] int threads) {
         const Tensor y = op.run(std::vector<Tensor>{A, B})[0];
@@ -461,7 +461,7 @@ TEST(Int8Oracle, LinearEqualsTfliteReferenceOnEveryIsa) {
         uni(-10, 10));
     // The mirror: acc = bias + sum (x - zx) w, y = clamp(MBQM(acc, sx sw / sy) + zy).
     std::int32_t lo = -128, hi = 127;
-    activation_range(c.act, qy.scales[0], static_cast<std::int32_t>(qy.zero_points[0]), -128, 127, lo, hi);
+    activation_range(*ir::activation_from_name(c.act), qy.scales[0], static_cast<std::int32_t>(qy.zero_points[0]), -128, 127, lo, hi);
     std::vector<std::int8_t> want(static_cast<std::size_t>(c.R * c.N));
     for (std::int64_t n = 0; n < c.N; ++n) {
       const float sw = qw.scales[c.per_channel ? static_cast<std::size_t>(n) : 0];

@@ -74,7 +74,7 @@ TEST(OneDnnMatMul, MatchesDoubleReference) {
       PoolScope pool_scope(pool);
       std::vector<float> y(static_cast<std::size_t>(c.M * c.ldy), -7.f);
       ASSERT_TRUE(kernels::matmul_onednn(c.M, c.N, c.K, x.data(), w.data(), c.trans_w,
-                                         c.bias ? b.data() : nullptr, y.data(), c.ldy, c.act))
+                                         c.bias ? b.data() : nullptr, y.data(), c.ldy, *ir::activation_from_name(c.act)))
           << c.M << "x" << c.N << "x" << c.K;
       ++ran;
       for (std::int64_t i = 0; i < c.M; ++i) {
@@ -96,28 +96,27 @@ TEST(OneDnnMatMul, DeclinesWhatItCannotTake) {
   std::vector<float> x(64 * 256, 0.5f), w(256 * 256, 0.25f), y(64 * 256, 1.f);
   // Outside a session (no cache): declined.
   EXPECT_FALSE(kernels::matmul_onednn(64, 256, 256, x.data(), w.data(), true, nullptr, y.data(),
-                                      256, "NONE"));
+                                      256, ir::Activation::None));
   gemm::PackCache cache;
   gemm::PackCacheScope scope(&cache);
   // Weights that are not a session constant could change between runs: declined.
   EXPECT_FALSE(kernels::matmul_onednn(64, 256, 256, x.data(), w.data(), true, nullptr, y.data(),
-                                      256, "NONE"));
+                                      256, ir::Activation::None));
   cache.add_constant_range(w.data(), w.size() * sizeof(float));
-  // One row (a GEMV), a small product, an activation without a post-op: declined.
+  // One row (a GEMV), a small product: declined. (Every ir::Activation has a post-op or a
+  // vmath strip: an activation without one is no longer expressible.)
   EXPECT_FALSE(kernels::matmul_onednn(1, 256, 256, x.data(), w.data(), true, nullptr, y.data(), 256,
-                                      "NONE"));
+                                      ir::Activation::None));
   EXPECT_FALSE(
-      kernels::matmul_onednn(4, 16, 16, x.data(), w.data(), true, nullptr, y.data(), 16, "NONE"));
-  EXPECT_FALSE(kernels::matmul_onednn(64, 256, 256, x.data(), w.data(), true, nullptr, y.data(),
-                                      256, "ELU"));
+      kernels::matmul_onednn(4, 16, 16, x.data(), w.data(), true, nullptr, y.data(), 16, ir::Activation::None));
   for (float v : y) ASSERT_EQ(v, 1.f);  // untouched
   // The switch: our own GEMM when off.
   kernels::force_own_matmul(true);
   EXPECT_FALSE(kernels::matmul_onednn(64, 256, 256, x.data(), w.data(), true, nullptr, y.data(),
-                                      256, "NONE"));
+                                      256, ir::Activation::None));
   kernels::force_own_matmul(false);
   EXPECT_TRUE(kernels::matmul_onednn(64, 256, 256, x.data(), w.data(), true, nullptr, y.data(), 256,
-                                     "NONE"));
+                                     ir::Activation::None));
   EXPECT_FLOAT_EQ(y[0], 256 * 0.5f * 0.25f);
 }
 

@@ -13,6 +13,7 @@
 #include <set>
 
 #include "core/errors.h"
+#include "core/ir/activation.h"
 #include "core/runtime/kernels/conv_reference.h"
 #include "core/util/half.h"
 
@@ -394,19 +395,21 @@ void need_nchw(const ir::Operation& op) {
 
 // fused_activation (set by FuseActivation) as its own MIL op after `y`.
 void fused(Builder& b, const ir::Operation& op, const std::string& y_tmp) {
-  const std::string act = op.attr_string("fused_activation", "NONE");
+  const ir::Activation act = ir::fused_activation(op);
   const std::string out = op.outputs[0];
-  if (act == "RELU") b.emit("relu", {{"x", {y_tmp}}}, out);
-  else if (act == "RELU6") b.emit("clip", {{"x", {y_tmp}}, {"alpha", {b.float1(op.name + "_lo", 0)}}, {"beta", {b.float1(op.name + "_hi", 6)}}}, out);
-  else if (act == "RELU_N1_TO_1") b.emit("clip", {{"x", {y_tmp}}, {"alpha", {b.float1(op.name + "_lo", -1)}}, {"beta", {b.float1(op.name + "_hi", 1)}}}, out);
-  else if (act == "SIGMOID") b.emit("sigmoid", {{"x", {y_tmp}}}, out);
-  else if (act == "TANH") b.emit("tanh", {{"x", {y_tmp}}}, out);
-  else no_form(op, "fused activation " + act);
+  switch (act) {
+    case ir::Activation::Relu: b.emit("relu", {{"x", {y_tmp}}}, out); break;
+    case ir::Activation::Relu6: b.emit("clip", {{"x", {y_tmp}}, {"alpha", {b.float1(op.name + "_lo", 0)}}, {"beta", {b.float1(op.name + "_hi", 6)}}}, out); break;
+    case ir::Activation::ReluN1To1: b.emit("clip", {{"x", {y_tmp}}, {"alpha", {b.float1(op.name + "_lo", -1)}}, {"beta", {b.float1(op.name + "_hi", 1)}}}, out); break;
+    case ir::Activation::Sigmoid: b.emit("sigmoid", {{"x", {y_tmp}}}, out); break;
+    case ir::Activation::Tanh: b.emit("tanh", {{"x", {y_tmp}}}, out); break;
+    default: no_form(op, "fused activation " + std::string(ir::activation_name(act)));
+  }
 }
 
 // Emits the op's main MIL op, followed by its fused activation when it has one.
 void emit_with_activation(Builder& b, const ir::Operation& op, const std::string& type, In inputs) {
-  if (op.attr_string("fused_activation", "NONE") == "NONE") {
+  if (ir::fused_activation(op) == ir::Activation::None) {
     b.emit(type, std::move(inputs), op.outputs[0]);
     return;
   }

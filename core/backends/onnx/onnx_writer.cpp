@@ -23,6 +23,7 @@
 #include <onnx/onnx_pb.h>
 
 #include "core/errors.h"
+#include "core/ir/activation.h"
 
 namespace ec::backends::onnx_export {
 namespace {
@@ -438,20 +439,21 @@ class Writer {
       }});
       outs[0] = first;
     }
-    const std::string act = op.attr_string("fused_activation", "NONE");
-    if (act != "NONE") {
+    if (const ir::Activation act = ir::fused_activation(op); act != ir::Activation::None) {
       const std::string last = outs[0], pre = fresh(op.outputs[0] + "/preactivation");
       const ir::Tensor& like = tensor(op.outputs[0]);
       auto clip = [this, &op, pre, last, &like](double lo, double hi) {
         const std::string a = scalar_like(op.name + "/clip_min", like, lo), b = scalar_like(op.name + "/clip_max", like, hi);
         node("Clip", op.name + "/Clip", {pre, a, b}, {last});
       };
-      if (act == "RELU") post.push_back({[=, this] { node("Relu", op.name + "/Relu", {pre}, {last}); }});
-      else if (act == "RELU6") post.push_back({[=] { clip(0, 6); }});
-      else if (act == "RELU_N1_TO_1") post.push_back({[=] { clip(-1, 1); }});
-      else if (act == "SIGMOID") post.push_back({[=, this] { node("Sigmoid", op.name + "/Sigmoid", {pre}, {last}); }});
-      else if (act == "TANH") post.push_back({[=, this] { node("Tanh", op.name + "/Tanh", {pre}, {last}); }});
-      else refuse(op, "fused activation '" + act + "' has no ONNX form");
+      switch (act) {
+        case ir::Activation::Relu: post.push_back({[=, this] { node("Relu", op.name + "/Relu", {pre}, {last}); }}); break;
+        case ir::Activation::Relu6: post.push_back({[=] { clip(0, 6); }}); break;
+        case ir::Activation::ReluN1To1: post.push_back({[=] { clip(-1, 1); }}); break;
+        case ir::Activation::Sigmoid: post.push_back({[=, this] { node("Sigmoid", op.name + "/Sigmoid", {pre}, {last}); }}); break;
+        case ir::Activation::Tanh: post.push_back({[=, this] { node("Tanh", op.name + "/Tanh", {pre}, {last}); }}); break;
+        default: refuse(op, "fused activation '" + std::string(ir::activation_name(act)) + "' has no ONNX form");
+      }
       outs[0] = pre;
     }
 
@@ -537,7 +539,7 @@ class Writer {
     }
     auto* n = node(op.op_type, name, ins, outs);
     for (const auto& [k, v] : op.attributes) {
-      if (k == "fused_activation") continue;
+      if (k == ir::kFusedActivationAttr) continue;
       if (k == "layout" && has_layout_attr(op.kind)) continue;
       if (k == "saturate" && op.kind == OpKind::Cast) continue;
       if (k == "num_outputs" && op.kind == OpKind::Split) continue;

@@ -54,9 +54,10 @@ ir::QuantParams bias_params(const ir::QuantParams& x, const ir::QuantParams& w, 
   return bq;
 }
 
-tfl::ActivationFunctionType act_of(const std::string& a, const ir::Operation& op) {
+tfl::ActivationFunctionType act_of(ir::Activation a, const ir::Operation& op) {
   if (const auto act = frontends::tflite_ops::fused_activation_from_ir(a)) return *act;
-  throw UnsupportedOpError(op.op_type + " with fused_activation " + a, "the TFLite writer", "", "op '" + op.name + "'");
+  throw UnsupportedOpError(op.op_type + " with fused_activation " + std::string(ir::activation_name(a)), "the TFLite writer", "",
+                           "op '" + op.name + "'");
 }
 
 // On a quantised output whose range ends inside a clamp's bound, the clamp does
@@ -522,12 +523,12 @@ void Writer::conv(const ir::Operation& op) {
   // A fused SIGMOID (FuseActivation makes them) has no TFLite fused form: a LOGISTIC after.
   // A fused SIGMOID or TANH: a LOGISTIC / TANH op after (FULLY_CONNECTED refuses a fused TANH,
   // and CONV_2D's float kernel would clamp nothing for it: the interpreter ignored it)
-  const std::string fused = op.attr_string("fused_activation", "NONE");
-  const bool sigmoid = (fused == "SIGMOID" || fused == "TANH") && !t(op.outputs[0]).quant;
-  const B after = fused == "TANH" ? B::TANH : B::LOGISTIC;
+  const ir::Activation fused = ir::fused_activation(op);
+  const bool sigmoid = (fused == ir::Activation::Sigmoid || fused == ir::Activation::Tanh) && !t(op.outputs[0]).quant;
+  const B after = fused == ir::Activation::Tanh ? B::TANH : B::LOGISTIC;
   tfl::ActivationFunctionType act =
       sigmoid ? tfl::ActivationFunctionType::NONE
-              : legal_activation(act_of(op.attr_string("fused_activation", "NONE"), op), t(op.outputs[0]));
+              : legal_activation(act_of(ir::fused_activation(op), op), t(op.outputs[0]));
   const int y = sigmoid ? pre_sigmoid(op) : act == tfl::ActivationFunctionType::NONE ? output_of(op, act) : tensor(op.outputs[0]);
   int bias = op.inputs.size() > 2 ? tensor(op.inputs[2]) : -1;
   if (bias < 0 && x.quant && w.quant) {
@@ -641,7 +642,7 @@ void Writer::conv3d(const ir::Operation& op) {
   const int wi = add_tensor(unique(wname), ir::DType::Float32, {ws[2], ws[3], ws[4], C, M}, std::nullopt, f.data(), f.size() * 4);
   std::vector<int> ins{xin, wi};
   if (op.inputs.size() > 2 && !op.inputs[2].empty()) ins.push_back(tensor(op.inputs[2]));
-  const tfl::ActivationFunctionType act = act_of(op.attr_string("fused_activation", "NONE"), op);
+  const tfl::ActivationFunctionType act = act_of(ir::fused_activation(op), op);
   const int yn = add_tensor(unique(op.outputs[0] + "/ndhwc"), yt.dtype, ndhwc(ys), std::nullopt);
   const auto o = tfl::CreateConv3DOptions(fbb_, padding, static_cast<int>(s[0]), static_cast<int>(s[2]), static_cast<int>(s[1]), act,
                                           static_cast<int>(d[0]), static_cast<int>(d[2]), static_cast<int>(d[1]));
@@ -2311,15 +2312,15 @@ void Writer::fully_connected(const ir::Operation& op) {
     }
   }
   // fused SIGMOID / TANH: FULLY_CONNECTED takes neither (a LOGISTIC / TANH op after)
-  const std::string fused = op.attr_string("fused_activation", "NONE");
-  const bool sigmoid = (fused == "SIGMOID" || fused == "TANH") && !t(op.outputs[0]).quant;
-  A act = sigmoid ? A::NONE : legal_activation(act_of(op.attr_string("fused_activation", "NONE"), op), t(op.outputs[0]));
+  const ir::Activation fused = ir::fused_activation(op);
+  const bool sigmoid = (fused == ir::Activation::Sigmoid || fused == ir::Activation::Tanh) && !t(op.outputs[0]).quant;
+  A act = sigmoid ? A::NONE : legal_activation(act_of(ir::fused_activation(op), op), t(op.outputs[0]));
   const int out = sigmoid ? pre_sigmoid(op) : act == A::NONE ? output_of(op, act) : y();
   const bool keep = x.shape.rank() > 2;
   const auto o = tfl::CreateFullyConnectedOptions(fbb_, act, tfl::FullyConnectedOptionsWeightsFormat::DEFAULT, keep);
   emit(B::FULLY_CONNECTED, {in(0), wi, bias}, {out}, tfl::BuiltinOptions::FullyConnectedOptions, o.Union(),
        x.dtype == ir::DType::Int8 ? (keep ? 5 : 4) : (keep ? 5 : 1));
-  if (sigmoid) emit(fused == "TANH" ? B::TANH : B::LOGISTIC, {out}, {y()});
+  if (sigmoid) emit(fused == ir::Activation::Tanh ? B::TANH : B::LOGISTIC, {out}, {y()});
   return;
 }
 

@@ -136,6 +136,12 @@ class Reader {
   /// the name the op itself should write.
   std::string with_activation(tflite::ActivationFunctionType act, const std::string& out, const std::string& what);
   const ir::Tensor& t(const std::string& n) const { return *graph_.find_tensor(n); }
+  /// The IR's activation for a fused-activation code (fails for one the IR has none for).
+  ir::Activation ir_activation(tflite::ActivationFunctionType act, const std::string& what) const {
+    const auto a = tflite_ops::fused_activation_to_ir(act);
+    if (!a) fail(what + " has an unsupported fused activation");
+    return *a;
+  }
   std::vector<std::int64_t> spatial_pads(tflite::Padding p, const ir::Tensor& x, std::int64_t kh, std::int64_t kw,
                                          std::int64_t sh, std::int64_t sw, std::int64_t dh, std::int64_t dw,
                                          const std::string& what);
@@ -979,7 +985,7 @@ void Reader::read_conv(const OpView& v) {
   if (o->fused_activation_function() == tflite::ActivationFunctionType::TANH ||
       o->fused_activation_function() == tflite::ActivationFunctionType::SIGN_BIT)
     fail(what + " has an unsupported fused activation");
-  c.attributes["fused_activation"] = tflite_ops::fused_activation_to_ir(o->fused_activation_function());
+  ir::set_fused_activation(c, ir_activation(o->fused_activation_function(), what));
   return;
 }
 
@@ -1034,7 +1040,7 @@ void Reader::read_depthwise_conv(const OpView& v) {
   const auto act = o->fused_activation_function();
   if (act == tflite::ActivationFunctionType::TANH || act == tflite::ActivationFunctionType::SIGN_BIT)
     fail(what + " has an unsupported fused activation");
-  c.attributes["fused_activation"] = tflite_ops::fused_activation_to_ir(act);
+  ir::set_fused_activation(c, ir_activation(act, what));
   return;
 }
 
@@ -1070,7 +1076,7 @@ void Reader::read_fully_connected(const OpView& v) {
   if (c.inputs[2].empty()) c.inputs.pop_back();
   if (act == tflite::ActivationFunctionType::TANH || act == tflite::ActivationFunctionType::SIGN_BIT)
     fail(what + " has an unsupported fused activation");
-  c.attributes["fused_activation"] = tflite_ops::fused_activation_to_ir(act);
+  ir::set_fused_activation(c, ir_activation(act, what));
   return;
 }
 
@@ -1320,7 +1326,7 @@ void Reader::read_sequence_lstm(const OpView& v) {
     for (std::size_t i = 20; i < nin; ++i)
       if (!in(op, i).empty()) fail(what + " with layer normalisation is not supported");
   }
-  if (act != tflite::ActivationFunctionType::TANH) fail(what + " has cell activation " + tflite_ops::fused_activation_to_ir(act) + "; only TANH is supported");
+  if (act != tflite::ActivationFunctionType::TANH) fail(what + " has cell activation " + std::string(tflite::EnumNameActivationFunctionType(act)) + "; only TANH is supported");
   if (cell_clip != 0.f || proj_clip != 0.f) fail(what + " clips its cell or projection; not supported");
   const ir::Tensor& x = t(in(op, 0));
   if (x.dtype != ir::DType::Float32 || x.quant || !x.shape.rank_known || x.shape.rank() != 3 || !x.shape.is_static())

@@ -8,26 +8,28 @@
 
 namespace ec::frontends::tflite_ops {
 
-IrActivation fused_activation_to_ir(tflite::ActivationFunctionType a) {
+std::optional<IrActivation> fused_activation_to_ir(tflite::ActivationFunctionType a) {
   using A = tflite::ActivationFunctionType;
   switch (a) {
-    case A::NONE: return "NONE";
-    case A::RELU: return "RELU";
-    case A::RELU6: return "RELU6";
-    case A::RELU_N1_TO_1: return "RELU_N1_TO_1";
-    case A::TANH: return "TANH";
-    default: return "SIGN_BIT";
+    case A::NONE: return ir::Activation::None;
+    case A::RELU: return ir::Activation::Relu;
+    case A::RELU6: return ir::Activation::Relu6;
+    case A::RELU_N1_TO_1: return ir::Activation::ReluN1To1;
+    case A::TANH: return ir::Activation::Tanh;
+    default: return std::nullopt;
   }
 }
 
-std::optional<tflite::ActivationFunctionType> fused_activation_from_ir(const IrActivation& a) {
+std::optional<tflite::ActivationFunctionType> fused_activation_from_ir(IrActivation a) {
   using A = tflite::ActivationFunctionType;
-  if (a == "NONE") return A::NONE;
-  if (a == "RELU") return A::RELU;
-  if (a == "RELU6") return A::RELU6;
-  if (a == "RELU_N1_TO_1") return A::RELU_N1_TO_1;
-  if (a == "TANH") return A::TANH;
-  return std::nullopt;
+  switch (a) {
+    case ir::Activation::None: return A::NONE;
+    case ir::Activation::Relu: return A::RELU;
+    case ir::Activation::Relu6: return A::RELU6;
+    case ir::Activation::ReluN1To1: return A::RELU_N1_TO_1;
+    case ir::Activation::Tanh: return A::TANH;
+    default: return std::nullopt;
+  }
 }
 
 std::optional<tflite::TensorType> tensor_type(ir::DType d) {

@@ -21,18 +21,21 @@
 #include <vector>
 
 #include "core/frontends/tflite/tflite_schema_generated.h"
+#include "core/ir/activation.h"
 #include "core/ir/graph.h"
 
 namespace ec::frontends::tflite_ops {
 
 // ---- fused activations: the one place TFLite's codes meet the IR's form
 
-/// The IR's form of a fused activation (the `fused_activation` attribute).
-using IrActivation = std::string;
-/// TFLite's fused activation as the IR holds it ("NONE", "RELU", ...; SIGN_BIT for the codes the IR has no name for).
-IrActivation fused_activation_to_ir(tflite::ActivationFunctionType a);
-/// The IR's fused activation as TFLite's code; nullopt when TFLite has none for it (SIGMOID, an unknown name).
-std::optional<tflite::ActivationFunctionType> fused_activation_from_ir(const IrActivation& a);
+/// The IR's form of a fused activation (core/ir/activation.h).
+using IrActivation = ir::Activation;
+/// TFLite's fused activation as the IR's; nullopt for SIGN_BIT and codes the schema does not
+/// have (no kernel or writer has a form for them).
+std::optional<IrActivation> fused_activation_to_ir(tflite::ActivationFunctionType a);
+/// The IR's fused activation as TFLite's code; nullopt for those TFLite has no fused form for
+/// (SIGMOID, HARD_SWISH, SILU, GELU, GELU_TANH).
+std::optional<tflite::ActivationFunctionType> fused_activation_from_ir(IrActivation a);
 
 /// TFLite's tensor type of an IR dtype (nullopt: TFLite has none).
 std::optional<tflite::TensorType> tensor_type(ir::DType d);

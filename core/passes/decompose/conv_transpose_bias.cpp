@@ -2,6 +2,7 @@
 // takes a bias only from op version 3, which the Edge TPU compiler's TFLite cannot
 // parse ("TRANSPOSE_CONV v3/v4" fail the parse and the whole model with it;
 // core/backends/coral/README.md). Float; the Add is calibrated and quantised like any other.
+#include "core/ir/activation.h"
 #include "core/passes/decompose/decompose.h"
 #include "core/passes/op_builder.h"
 
@@ -18,7 +19,7 @@ std::size_t conv_transpose_bias_as_add(ir::Graph& g, std::size_t index, std::str
     if (why) *why = "a ConvTranspose bias that is not a float constant stays its input (TRANSPOSE_CONV v3)";
     return 0;
   }
-  if (op.attr_string("fused_activation", "NONE") != "NONE") {
+  if (ir::fused_activation(op) != ir::Activation::None) {
     if (why) *why = "a ConvTranspose with a fused activation keeps its bias (TRANSPOSE_CONV v3)";
     return 0;
   }

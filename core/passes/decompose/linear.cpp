@@ -9,6 +9,7 @@
 // alpha and beta are 1. float only.
 #include <algorithm>
 
+#include "core/ir/activation.h"
 #include "core/passes/decompose/common.h"
 #include "core/passes/decompose/decompose.h"
 
@@ -35,7 +36,7 @@ std::size_t gemm(ir::Graph& g, std::size_t index, std::string* why) {
                  (*cs == std::vector<std::int64_t>{N} || *cs == std::vector<std::int64_t>{1, N});
   }
   if (!trans_a && alpha == 1.0 && beta == 1.0 && w_const && bias_as_is) return 0;  // FULLY_CONNECTED as it is
-  if (op.attr_string("fused_activation", "NONE") != "NONE") return detail::refuse(why, "Gemm with a fused activation");
+  if (ir::fused_activation(op) != ir::Activation::None) return detail::refuse(why, "Gemm with a fused activation");
   for (std::size_t i = 0; i < op.inputs.size(); ++i)
     if (!op.inputs[i].empty() && !detail::is_float(g, op.inputs[i])) return detail::refuse(why, "Gemm on non-float tensors");
   if (!detail::is_float(g, op.outputs[0])) return detail::refuse(why, "Gemm on non-float tensors");
@@ -130,7 +131,7 @@ std::size_t fc_as_conv1x1(ir::Graph& g, std::size_t index, std::string* why) {
        {{"kernel_shape", std::vector<std::int64_t>{1, 1}}, {"strides", std::vector<std::int64_t>{1, 1}},
         {"pads", std::vector<std::int64_t>{0, 0, 0, 0}}, {"dilations", std::vector<std::int64_t>{1, 1}},
         {"group", std::int64_t{1}}, {"layout", std::string("NHWC")},
-        {"fused_activation", op.attr_string("fused_activation", "NONE")}},
+        {std::string(ir::kFusedActivationAttr), std::string(ir::activation_name(ir::fused_activation(op)))}},
        detail::base_of(op) + "/conv1x1");
   b.reshape(conv_out, *ys, y->dtype, y->quant, op.outputs[0]);
   if (!op.name.empty()) b.ops().back().name = op.name;

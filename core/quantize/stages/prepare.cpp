@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "core/errors.h"
+#include "core/ir/activation.h"
 #include "core/passes/pass_manager.h"
 #include "core/passes/pass_registry.h"
 #include "core/quantize/stages/stages.h"
@@ -25,8 +26,10 @@ std::string folded(std::string_view s) {
 // with it every op around it). Not for an op --keep-float names by that activation.
 void unfuse_non_clamp_activations(ir::Graph& g, const std::vector<std::string>& keep) {
   for (std::size_t i = 0; i < g.ops.size(); ++i) {
-    const std::string act = g.ops[i].attr_string("fused_activation", "NONE");
-    const ir::OpKind kind = act == "SIGMOID" ? ir::OpKind::Sigmoid : act == "TANH" ? ir::OpKind::Tanh : ir::OpKind::Unknown;
+    const ir::Activation act = ir::fused_activation(g.ops[i]);
+    const ir::OpKind kind = act == ir::Activation::Sigmoid ? ir::OpKind::Sigmoid
+                            : act == ir::Activation::Tanh  ? ir::OpKind::Tanh
+                                                           : ir::OpKind::Unknown;
     if (kind == ir::OpKind::Unknown || g.ops[i].outputs.empty() || matches_keep_float(g.ops[i], keep)) continue;
     const ir::Tensor* y = g.find_tensor(g.ops[i].outputs[0]);
     if (!y) continue;
@@ -43,7 +46,7 @@ void unfuse_non_clamp_activations(ir::Graph& g, const std::vector<std::string>& 
     a.inputs = {pre_name};
     a.outputs = {g.ops[i].outputs[0]};
     g.ops[i].outputs[0] = pre_name;
-    g.ops[i].attributes.erase("fused_activation");
+    ir::clear_fused_activation(g.ops[i]);
     g.ops.insert(g.ops.begin() + static_cast<std::ptrdiff_t>(i) + 1, std::move(a));
   }
 }
@@ -51,9 +54,10 @@ void unfuse_non_clamp_activations(ir::Graph& g, const std::vector<std::string>& 
 }  // namespace
 
 bool matches_keep_float(const ir::Operation& op, const std::vector<std::string>& keep) {
-  const std::string fused = folded(op.attr_string("fused_activation", "NONE"));
+  const ir::Activation act = ir::fused_activation(op);
+  const std::string fused = folded(ir::activation_name(act));
   for (const auto& k : keep)
-    if (k == op.name || k == op.op_type || (fused != "none" && folded(k) == fused)) return true;
+    if (k == op.name || k == op.op_type || (act != ir::Activation::None && folded(k) == fused)) return true;
   return false;
 }
 

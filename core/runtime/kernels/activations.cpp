@@ -162,14 +162,10 @@ Outputs kernel_Clip(const ir::Operation&, Inputs x) {
 }
 
 bool fused_clamp(const ir::Operation& op, float& lo, float& hi) {
-  const std::string act = attr_str(op, "fused_activation", "NONE");
-  lo = -std::numeric_limits<float>::infinity();
-  hi = std::numeric_limits<float>::infinity();
-  if (act == "NONE") return true;
-  if (act == "RELU") { lo = 0.f; return true; }
-  if (act == "RELU6") { lo = 0.f; hi = 6.f; return true; }
-  if (act == "RELU_N1_TO_1") { lo = -1.f; hi = 1.f; return true; }
-  return false;
+  const ir::ActivationInfo& a = ir::activation_info(ir::fused_activation(op));
+  lo = a.lo;
+  hi = a.hi;
+  return a.clamp;
 }
 
 namespace {
@@ -180,26 +176,26 @@ void strip(float* p, std::int64_t n) {
   vmath::apply(F, p, p, n);
 }
 struct FusedFn {
-  std::string_view name;
+  ir::Activation act;
   vmath::Fn fn;
   StripFn strip;
 };
 constexpr FusedFn kFusedFns[] = {
-    {"SIGMOID", vmath::Fn::Sigmoid, strip<vmath::Fn::Sigmoid>},
-    {"TANH", vmath::Fn::Tanh, strip<vmath::Fn::Tanh>},
-    {"HARD_SWISH", vmath::Fn::HardSwish, strip<vmath::Fn::HardSwish>},
-    {"SILU", vmath::Fn::Silu, strip<vmath::Fn::Silu>},
-    {"GELU", vmath::Fn::Gelu, strip<vmath::Fn::Gelu>},               // x/2 (1 + erf(x / sqrt 2))
-    {"GELU_TANH", vmath::Fn::GeluTanh, strip<vmath::Fn::GeluTanh>},  // Gelu approximate="tanh"
+    {ir::Activation::Sigmoid, vmath::Fn::Sigmoid, strip<vmath::Fn::Sigmoid>},
+    {ir::Activation::Tanh, vmath::Fn::Tanh, strip<vmath::Fn::Tanh>},
+    {ir::Activation::HardSwish, vmath::Fn::HardSwish, strip<vmath::Fn::HardSwish>},
+    {ir::Activation::SiLU, vmath::Fn::Silu, strip<vmath::Fn::Silu>},
+    {ir::Activation::Gelu, vmath::Fn::Gelu, strip<vmath::Fn::Gelu>},          // x/2 (1 + erf(x / sqrt 2))
+    {ir::Activation::GeluTanh, vmath::Fn::GeluTanh, strip<vmath::Fn::GeluTanh>},  // Gelu approximate="tanh"
 };
-const FusedFn* fused_fn(std::string_view act) {
+const FusedFn* fused_fn(ir::Activation act) {
   for (const FusedFn& f : kFusedFns)
-    if (f.name == act) return &f;
+    if (f.act == act) return &f;
   return nullptr;
 }
 }  // namespace
 
-StripFn strip_fn_for(std::string_view act) {
+StripFn strip_fn_for(ir::Activation act) {
   const FusedFn* f = fused_fn(act);
   return f ? f->strip : nullptr;
 }
@@ -212,31 +208,39 @@ void relu_n1_to_1_strip(float* p, std::int64_t n) {
 }
 }  // namespace
 
-StripFn activation_fn_for(std::string_view act) {
-  if (act == "RELU") return relu_strip;
-  if (act == "RELU6") return relu6_strip;
-  if (act == "RELU_N1_TO_1") return relu_n1_to_1_strip;
-  if (act == "NONE") return nullptr;
-  if (const StripFn f = strip_fn_for(act)) return f;
-  throw UnsupportedOpError("fused_activation " + std::string(act), "the CPU runtime", "");
+StripFn activation_fn_for(ir::Activation act) {
+  switch (act) {
+    case ir::Activation::None: return nullptr;
+    case ir::Activation::Relu: return relu_strip;
+    case ir::Activation::Relu6: return relu6_strip;
+    case ir::Activation::ReluN1To1: return relu_n1_to_1_strip;
+    default: return strip_fn_for(act);
+  }
 }
 
-StripFn fused_strip_fn(const ir::Operation& op) {
-  return strip_fn_for(attr_str(op, "fused_activation", "NONE"));
-}
+StripFn fused_strip_fn(const ir::Operation& op) { return strip_fn_for(ir::fused_activation(op)); }
 
 void apply_fused_activation(const ir::Operation& op, Tensor& y) {
-  const std::string act = attr_str(op, "fused_activation", "NONE");
-  if (act == "NONE") return;
-  if (y.dtype() != DType::Float32) fail("fused_activation " + act + " on a non-f32 result");
+  const ir::Activation act = ir::fused_activation(op);
+  if (act == ir::Activation::None) return;
+  if (y.dtype() != DType::Float32)
+    fail("fused_activation " + std::string(ir::activation_name(act)) + " on a non-f32 result");
   float* p = y.mutable_data<float>();
   const std::int64_t n = y.numel();
-  if (act == "RELU") for (std::int64_t i = 0; i < n; ++i) p[i] = std::max(p[i], 0.f);
-  else if (act == "RELU6") for (std::int64_t i = 0; i < n; ++i) p[i] = std::min(std::max(p[i], 0.f), 6.f);
-  else if (act == "RELU_N1_TO_1") for (std::int64_t i = 0; i < n; ++i) p[i] = std::min(std::max(p[i], -1.f), 1.f);
-  else if (const FusedFn* f = fused_fn(act))
-    vmath::apply_parallel(f->fn, p, p, n);
-  else throw UnsupportedOpError(op.op_type + " with fused_activation " + act, "the CPU runtime", "");
+  switch (act) {
+    case ir::Activation::Relu:
+      for (std::int64_t i = 0; i < n; ++i) p[i] = std::max(p[i], 0.f);
+      break;
+    case ir::Activation::Relu6:
+      for (std::int64_t i = 0; i < n; ++i) p[i] = std::min(std::max(p[i], 0.f), 6.f);
+      break;
+    case ir::Activation::ReluN1To1:
+      for (std::int64_t i = 0; i < n; ++i) p[i] = std::min(std::max(p[i], -1.f), 1.f);
+      break;
+    default:
+      if (const FusedFn* f = fused_fn(act)) vmath::apply_parallel(f->fn, p, p, n);
+      else throw UnsupportedOpError(op.op_type + " with fused_activation " + std::string(ir::activation_name(act)), "the CPU runtime", "");
+  }
 }
 
 namespace {

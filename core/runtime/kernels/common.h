@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/errors.h"
+#include "core/ir/activation.h"
 #include "core/ir/graph.h"
 #include "core/runtime/dispatch.h"
 #include "core/runtime/kernels/kernels.h"
@@ -127,26 +128,26 @@ inline bool next_index(std::vector<std::int64_t>& idx, const Shape& shape) {
 /// A dtype named by a string attribute ("f32", or an ONNX-style name).
 ir::DType dtype_attr(const ir::Operation& op, const std::string& key, ir::DType fallback);
 
-/// Applies an op's `fused_activation` attribute (set by the FuseActivation pass) in place:
-/// NONE, RELU, RELU6 = min(max(x, 0), 6), RELU_N1_TO_1 = min(max(x, -1), 1), SIGMOID, TANH,
-/// HARD_SWISH, SILU, GELU, GELU_TANH.
+/// Applies an op's fused activation (ir::fused_activation, set by the FuseActivation pass)
+/// in place: RELU, RELU6 = min(max(x, 0), 6), RELU_N1_TO_1 = min(max(x, -1), 1), SIGMOID,
+/// TANH, HARD_SWISH, SILU, GELU, GELU_TANH; nothing for NONE.
 void apply_fused_activation(const ir::Operation& op, Tensor& y);
 
-/// When the op's `fused_activation` is a clamp (NONE, RELU, RELU6, RELU_N1_TO_1), sets
+/// When the op's fused activation is a clamp (NONE, RELU, RELU6, RELU_N1_TO_1), sets
 /// [lo, hi] (infinite bounds for none) and returns true, so a kernel can fuse it into
-/// its epilogue; false for the others (SIGMOID, TANH), which apply_fused_activation does.
+/// its epilogue; false for the others (SIGMOID, TANH, ...), which apply_fused_activation does.
 bool fused_clamp(const ir::Operation& op, float& lo, float& hi);
-/// The op's fused_activation without a clamp form (SIGMOID, TANH, HARD_SWISH, SILU, GELU,
+/// The op's fused activation without a clamp form (SIGMOID, TANH, HARD_SWISH, SILU, GELU,
 /// GELU_TANH) as a gemm::Epilogue::strip_fn, applied while the GEMM's output is in cache;
 /// null for NONE and the clamps.
 using StripFn = void (*)(float* p, std::int64_t n);
 StripFn fused_strip_fn(const ir::Operation& op);
-/// The same by the fused_activation's name.
-StripFn strip_fn_for(std::string_view act);
-/// Every fused_activation but NONE as a function applied in place over a piece of the
-/// output still in cache (the clamps too: element-wise kernels have no epilogue of their
-/// own); null for NONE.
-StripFn activation_fn_for(std::string_view act);
+/// The same for an activation.
+StripFn strip_fn_for(ir::Activation act);
+/// Every activation but NONE as a function applied in place over a piece of the output
+/// still in cache (the clamps too: element-wise kernels have no epilogue of their own);
+/// null for NONE.
+StripFn activation_fn_for(ir::Activation act);
 
 /// y = f(x) for an f32 tensor through vmath (vectorised, split over the current
 /// thread pool); an undefined tensor for other dtypes (the caller's reference then runs).

@@ -642,7 +642,7 @@ void conv_fast(const ConvGeometry& g, const float* x, const float* w, const floa
 // untouched) when oneDNN cannot take it (outside a session run, weights not a session
 // constant, oneDNN off or declining).
 static bool conv_channels_last_onednn(const ConvGeometry& g, const Tensor& X, const Tensor& W, const float* b,
-                                      Tensor& Y, std::string_view act) {
+                                      Tensor& Y, ir::Activation act) {
   gemm::PackCache* cache = gemm::current_pack_cache();
   const auto wbytes = static_cast<std::size_t>(W.numel()) * sizeof(float);
   if (!onednn_conv_enabled() || !cache || !cache->is_constant(W.data<float>(), wbytes)) return false;
@@ -688,7 +688,7 @@ Outputs kernel_Conv(const ir::Operation& op, Inputs x) {
   // 1-D convolutions 10-30x slower).
   const bool full_3d = g.in.size() == 3 && g.kernel[0] > 1 && g.kernel[1] * g.kernel[2] > 1;
   if (full_3d && Y.numel() > 0 &&
-      conv_channels_last_onednn(g, X, W, b, Y, attr_str(op, "fused_activation", "NONE")))
+      conv_channels_last_onednn(g, X, W, b, Y, ir::fused_activation(op)))
     return {Y};  // the activation was oneDNN's post-op
   if (Y.numel() > 0) conv_fast(g, X.data<float>(), W.data<float>(), b, Y.mutable_data<float>(), lo, hi);
   if (!clamp) apply_fused_activation(op, Y);

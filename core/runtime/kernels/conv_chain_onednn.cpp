@@ -76,9 +76,9 @@ struct Chain {
 
 // oneDNN's post-op for the activation, or none and a vmath strip over the rows after
 // the call (the exp-based ones: their post-ops cost more than the convolution).
-bool split_activation(std::string_view act, dnnl::primitive_attr& attr, StripFn& strip) {
-  strip = act == "HARD_SWISH" ? nullptr : strip_fn_for(act);
-  return onednn::activation_post_op(strip ? "NONE" : act, attr);
+bool split_activation(ir::Activation act, dnnl::primitive_attr& attr, StripFn& strip) {
+  strip = act == ir::Activation::HardSwish ? nullptr : strip_fn_for(act);
+  return onednn::activation_post_op(strip ? ir::Activation::None : act, attr);
 }
 
 int weights_for(Chain& c, const memory::desc& want, const memory& user, dnnl::stream& stream) {
@@ -92,8 +92,8 @@ int weights_for(Chain& c, const memory::desc& want, const memory& user, dnnl::st
 }
 
 std::shared_ptr<Chain> prepare_chain(const ConvGeometry& pw, const float* w1, const float* b1,
-                                     std::string_view act1, const ConvGeometry& dw, const float* w2,
-                                     const float* b2, std::string_view act2, int parts) {
+                                     ir::Activation act1, const ConvGeometry& dw, const float* w2,
+                                     const float* b2, ir::Activation act2, int parts) {
   auto c = std::make_shared<Chain>();
   auto& engine = cpu_engine();
   dnnl::stream stream(engine);
@@ -216,8 +216,8 @@ void force_conv_chain(bool on) { chain_switch().set(on); }
 std::int64_t onednn_conv_chains_run() { return chains_run.load(std::memory_order_relaxed); }
 
 bool conv_pw_dw_onednn(const ConvGeometry& pw, const float* x, const float* w1, const float* b1,
-                       std::string_view act1, const ConvGeometry& dw, const float* w2,
-                       const float* b2, std::string_view act2, float* y) {
+                       ir::Activation act1, const ConvGeometry& dw, const float* w2,
+                       const float* b2, ir::Activation act2, float* y) {
   if (!chain_switch().on() || !onednn_conv_enabled()) return false;
   // pw: 1x1, stride 1, unpadded, one group, 2-D; dw: one channel per group, M of them.
   if (pw.in.size() != 2 || dw.in.size() != 2 || pw.group != 1 || pw.n != dw.n || pw.in != dw.in ||
@@ -241,7 +241,7 @@ bool conv_pw_dw_onednn(const ConvGeometry& pw, const float* x, const float* w1, 
   const int parts = pool ? pool->size() : 1;
   onednn::CacheKey k("onednn.chain|");
   k << static_cast<const void*>(w1) << '|' << static_cast<const void*>(b1) << '|'
-    << static_cast<const void*>(w2) << '|' << static_cast<const void*>(b2) << '|' << act1 << '|' << act2
+    << static_cast<const void*>(w2) << '|' << static_cast<const void*>(b2) << '|' << ir::activation_name(act1) << '|' << ir::activation_name(act2)
     << "|p" << std::int64_t{parts} << '|' << pw.n << ',' << pw.c << ',' << pw.m;
   for (const auto* v :
        {&dw.in, &dw.out, &dw.kernel, &dw.strides, &dw.dilations, &dw.pad_begin, &dw.pad_end}) {

@@ -117,10 +117,12 @@ struct Types {
 constexpr Types kF32{memory::data_type::f32, memory::data_type::f32, memory::data_type::f32};
 constexpr Types kS8{memory::data_type::s8, memory::data_type::s8, memory::data_type::s32};
 
-std::string key_of(const ConvGeometry& g, const void* w, const float* b, std::string_view act, int parts) {
+// `post`: what follows the convolution in the cache key (the activation's name, or how the
+// kernel applies it itself).
+std::string key_of(const ConvGeometry& g, const void* w, const float* b, std::string_view post, int parts) {
   onednn::CacheKey k("onednn.conv|");
   k << w << '|' << static_cast<const void*>(b) << '|' << g.n << ',' << g.c << ',' << g.m << ',' << g.group
-    << '|' << act << "|p" << std::int64_t{parts};
+    << '|' << post << "|p" << std::int64_t{parts};
   for (const auto* v : {&g.in, &g.out, &g.kernel, &g.strides, &g.dilations, &g.pad_begin, &g.pad_end}) {
     k << '|';
     for (auto d : *v) k << std::int64_t{d} << ',';
@@ -334,12 +336,12 @@ std::shared_ptr<Prepared> prepare(const ConvGeometry& g, const void* w, const fl
   return p;
 }
 
-// The prepared convolution of (g, w, b, act) from the session's cache, made on first use;
+// The prepared convolution of (g, w, b, post: key_of) from the session's cache, made on first use;
 // null when oneDNN cannot run it here (outside a session run, weights not a session
 // constant, no implementation): the caller's own kernel runs it.
 template <typename MakeAttr>
 std::shared_ptr<const Prepared> prepared_for(const ConvGeometry& g, const void* w, std::size_t w_elem, const float* b,
-                                             std::string_view act, Types types, std::int64_t min_parts,
+                                             std::string_view post, Types types, std::int64_t min_parts,
                                              MakeAttr&& make_attr) {
   if (!onednn_conv_enabled() || g.in.empty() || g.in.size() > 3) return nullptr;
   gemm::PackCache* cache = gemm::current_pack_cache();
@@ -355,7 +357,7 @@ std::shared_ptr<const Prepared> prepared_for(const ConvGeometry& g, const void* 
   const std::int64_t threads = pool ? pool->size() : 1;
   const int parts =
       static_cast<int>((std::max(min_parts, threads) + threads - 1) / threads * threads);
-  std::string key = key_of(g, w, b, act, parts);
+  std::string key = key_of(g, w, b, post, parts);
   if (types.int8()) key += "|s8";
   auto p = std::static_pointer_cast<const Prepared>(cache->find_prepared(key));
   if (!p) {
@@ -486,13 +488,13 @@ bool onednn_int8_conv_available() {
 }
 
 bool conv_onednn(const ConvGeometry& g, const float* x, const float* w, const float* b, float* y,
-                 std::string_view act, const float* addend) {
+                 ir::Activation act, const float* addend) {
   // oneDNN's exp-based post-ops (swish, logistic, tanh, gelu) cost more than the
   // convolution itself inside its kernels (efficientnet_b0's 16 -> 96 1x1 on 112x112 with
   // SiLU: 1.55 ms, 0.6 without): those run as vmath over each finished piece, the pieces
   // small enough (about 256 KiB of output) to still be in the core's cache. So does every
   // activation after an addend (it comes after the sum).
-  const StripFn strip = addend ? activation_fn_for(act) : act == "HARD_SWISH" ? nullptr : strip_fn_for(act);
+  const StripFn strip = addend ? activation_fn_for(act) : act == ir::Activation::HardSwish ? nullptr : strip_fn_for(act);
   std::int64_t parts = 1;
   if (strip || addend) {
     std::int64_t out_bytes = g.n * g.m * static_cast<std::int64_t>(sizeof(float));
@@ -501,10 +503,10 @@ bool conv_onednn(const ConvGeometry& g, const float* x, const float* w, const fl
     parts = (out_bytes + kPieceBytes - 1) / kPieceBytes;
   }
   const bool own_act = strip || addend;  // the activation is ours, after the piece
-  const std::string_view post = addend ? std::string_view("NONE+sum") : strip ? std::string_view("NONE+vmath") : act;
+  const std::string_view post = addend ? std::string_view("NONE+sum") : strip ? std::string_view("NONE+vmath") : ir::activation_name(act);
   const auto p = prepared_for(
       g, w, sizeof(float), b, post, kF32, parts,
-      [&](dnnl::primitive_attr& attr) { return activation_post_op(own_act ? "NONE" : act, attr); });
+      [&](dnnl::primitive_attr& attr) { return activation_post_op(own_act ? ir::Activation::None : act, attr); });
   if (!p) return false;
   thread_local std::vector<float> buffer;  // a buffered piece's output, this thread's
   run_pieces(
@@ -551,7 +553,7 @@ bool conv_onednn_s8(const ConvGeometry& g, const std::int8_t* x, std::int32_t zx
   std::int64_t out_bytes = g.n * g.m * static_cast<std::int64_t>(sizeof(std::int32_t));
   for (auto o : g.out) out_bytes *= o;
   constexpr std::int64_t kPieceBytes = 256 * 1024;  // measured: 64 KiB pieces cost more, 1 MiB the same
-  const auto p = prepared_for(g, w, 1, nullptr, "NONE", kS8, (out_bytes + kPieceBytes - 1) / kPieceBytes,
+  const auto p = prepared_for(g, w, 1, nullptr, ir::activation_name(ir::Activation::None), kS8, (out_bytes + kPieceBytes - 1) / kPieceBytes,
                               [](dnnl::primitive_attr& attr) {
                                 attr.set_zero_points(DNNL_ARG_SRC, 0, {DNNL_RUNTIME_S32_VAL});
                                 return true;

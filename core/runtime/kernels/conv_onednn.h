@@ -8,6 +8,7 @@
 #include <functional>
 #include <string_view>
 
+#include "core/ir/activation.h"
 #include "core/runtime/kernels/conv_reference.h"
 
 namespace ec::runtime::kernels {
@@ -34,8 +35,7 @@ bool onednn_winograd_available();
 
 /// y = act(conv(x, w) + b) on oneDNN, x [N, S..., C], w [M, K..., C/group] (OHWI),
 /// y [N, S'..., M] (the NHWC Conv of the LayoutTransform pass); `act` is the op's
-/// fused_activation (NONE, RELU, RELU6, RELU_N1_TO_1, SIGMOID, TANH, HARD_SWISH, SILU), done
-/// as a oneDNN post-op. Returns false, y untouched, when oneDNN cannot take it here:
+/// fused activation, done as a oneDNN post-op (the exp-based ones as vmath after each piece). Returns false, y untouched, when oneDNN cannot take it here:
 /// outside a session run (no weight cache), weights not a session constant, a spatial
 /// rank above 3, another activation, or oneDNN disabled.
 /// oneDNN's fast kernels are channels-last: on NCHW tensors it would reorder x and y on
@@ -45,7 +45,7 @@ bool onednn_winograd_available();
 /// the session folded into the Conv): each piece of y gets it added, then the activation,
 /// on the thread that computed the piece, while the piece is in its cache.
 bool conv_onednn(const ConvGeometry& g, const float* x, const float* w, const float* b, float* y,
-                 std::string_view act, const float* addend = nullptr);
+                 ir::Activation act, const float* addend = nullptr);
 
 /// An expanding 1x1 Conv and the depthwise Conv that alone reads its output t, run
 /// together band by band (conv_chain_onednn.cpp): pw is 1x1, stride 1, unpadded, one group
@@ -56,8 +56,8 @@ bool conv_onednn(const ConvGeometry& g, const float* x, const float* w, const fl
 /// the cache anyway, weights not session constants, oneDNN off, EC_CONV_CHAIN=0): the
 /// caller then runs the two Convs apart.
 bool conv_pw_dw_onednn(const ConvGeometry& pw, const float* x, const float* w1, const float* b1,
-                       std::string_view act1, const ConvGeometry& dw, const float* w2,
-                       const float* b2, std::string_view act2, float* y);
+                       ir::Activation act1, const ConvGeometry& dw, const float* w2,
+                       const float* b2, ir::Activation act2, float* y);
 /// For tests: run such pairs together (true) or apart (false) whatever EC_CONV_CHAIN says.
 void force_conv_chain(bool on);
 /// How many pairs conv_pw_dw_onednn ran since the process started (tests).

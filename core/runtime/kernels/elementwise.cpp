@@ -268,7 +268,7 @@ Tensor binary_f32(const Tensor& a, const Tensor& b, vmath::BinOp op, StripFn pos
 // while each piece of the result is in cache.
 template <typename F>
 Outputs arith_f32(const ir::Operation& op, Inputs x, vmath::BinOp bop, F f) {
-  const StripFn post = activation_fn_for(attr_str(op, "fused_activation", "NONE"));
+  const StripFn post = activation_fn_for(ir::fused_activation(op));
   if (Tensor y = binary_f32(x[0], x[1], bop, post); y.defined()) return {y};
   Outputs y = arith(x, f);
   apply_fused_activation(op, y[0]);

@@ -89,7 +89,7 @@ Outputs kernel_Gemm(const ir::Operation& op, Inputs x) {
       // A constant B (weights) without alpha or a full C: oneDNN's matmul.
       if (!ta && alpha == 1.0 && !accumulate &&
           matmul_onednn(M, N, K, A.data<float>(), B.data<float>(), tb, ep.bias, y, N,
-                        attr_str(op, "fused_activation", "NONE"))) {
+                        ir::fused_activation(op))) {
         activated = true;
         return Y;
       }
@@ -144,7 +144,7 @@ Outputs kernel_MatMul(const ir::Operation& op, Inputs x) {
       // matmul when B is a constant).
       bool done = false;
       if constexpr (std::is_same_v<T, float>)
-        done = matmul_onednn(shape_numel(batch) * M, N, K, a, b, false, nullptr, y, N, "NONE");
+        done = matmul_onednn(shape_numel(batch) * M, N, K, a, b, false, nullptr, y, N, ir::Activation::None);
       if (!done) matmul_2d(a, b, y, shape_numel(batch) * M, K, N);
     } else {
       // One product per batch entry (attention's heads).
@@ -176,7 +176,7 @@ Outputs kernel_FullyConnected(const ir::Operation& op, Inputs x) {
   Tensor Y = Tensor::uninitialized(DType::Float32, {M, N});  // sgemm writes every element
   if (matmul_onednn(M, N, K, X.data<float>(), W.data<float>(), true,
                     B.defined() ? B.data<float>() : nullptr, Y.mutable_data<float>(), N,
-                    attr_str(op, "fused_activation", "NONE")))
+                    ir::fused_activation(op)))
     return {Y};  // the activation was oneDNN's post-op
   gemm::Epilogue ep;
   const bool clamp = fused_clamp(op, ep.lo, ep.hi);

@@ -45,7 +45,7 @@ struct Shape3 {
 };
 
 std::shared_ptr<Prepared> prepare(const Shape3& s, const float* w, const float* bias,
-                                  std::string_view act, int parts) {
+                                  ir::Activation act, int parts) {
   auto& engine = onednn::cpu_engine();
   dnnl::stream stream(engine);
   auto p = std::make_shared<Prepared>();
@@ -108,7 +108,7 @@ std::int64_t onednn_matmuls_run() { return runs.load(std::memory_order_relaxed);
 
 bool matmul_onednn(std::int64_t M, std::int64_t N, std::int64_t K, const float* x, const float* w,
                    bool trans_w, const float* bias, float* y, std::int64_t ldy,
-                   std::string_view act) {
+                   ir::Activation act) {
   // One row is a matrix-vector product, bound by reading the weights: our GEMV is as fast.
   // Below about half a million products a call's fixed cost (arguments, stream) outweighs
   // what oneDNN's kernels save: the transformer's 16 x 64 x 64 layers ran 13% slower on it.
@@ -124,21 +124,20 @@ bool matmul_onednn(std::int64_t M, std::int64_t N, std::int64_t K, const float* 
   // without): those run as our vmath over each piece's output right after it, as the
   // convolutions do (conv_onednn.cpp).
   const StripFn strip = strip_fn_for(act);
-  if (strip) act = "NONE+vmath";
   const ThreadPool* pool = current_pool();
   const int parts = pool ? pool->size() : 1;
   const Shape3 s{M, N, K, ldy, trans_w};
   onednn::CacheKey k("onednn.matmul|");
   k << static_cast<const void*>(w) << '|' << static_cast<const void*>(bias) << '|' << std::int64_t{M} << ','
     << std::int64_t{N} << ',' << std::int64_t{K} << ',' << std::int64_t{ldy} << ',' << std::int64_t{trans_w}
-    << '|' << act << "|p" << std::int64_t{parts};
+    << '|' << (strip ? std::string_view("NONE+vmath") : ir::activation_name(act)) << "|p" << std::int64_t{parts};
   const std::string key = k.take();
   auto p = std::static_pointer_cast<const Prepared>(cache->find_prepared(key));
   if (!p) {
     onednn::one_omp_thread();
     std::shared_ptr<Prepared> made;
     try {
-      made = prepare(s, w, bias, strip ? std::string_view("NONE") : act, parts);
+      made = prepare(s, w, bias, strip ? ir::Activation::None : act, parts);
     } catch (const dnnl::error&) {
       made = std::make_shared<Prepared>();  // a product oneDNN has no implementation for
     }

@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "core/ir/activation.h"
+
 namespace ec::runtime::kernels {
 
 /// Whether constant-weight f32 products run on oneDNN: on unless EC_MATMUL=own or
@@ -20,13 +22,13 @@ void force_own_matmul(bool own);
 std::int64_t onednn_matmuls_run();
 
 /// y[M, N] (row stride ldy) = act(x[M, K] (row stride K) * op(w) + bias[N]), op(w) = w^T
-/// for w [N, K] (trans_w), else w [K, N]; bias may be null; `act` is a fused_activation
-/// name (NONE, RELU, RELU6, ..., GELU). Returns false, y untouched, when oneDNN cannot
+/// for w [N, K] (trans_w), else w [K, N]; bias may be null; `act` the op's fused
+/// activation. Returns false, y untouched, when oneDNN cannot
 /// take it here: a small product (under 2^19 multiply-adds: its fixed cost would outweigh
 /// the gain), outside a session run, w or the bias not a session constant, an
 /// activation without a post-op, no implementation, or the switch off.
 bool matmul_onednn(std::int64_t M, std::int64_t N, std::int64_t K, const float* x, const float* w,
                    bool trans_w, const float* bias, float* y, std::int64_t ldy,
-                   std::string_view act);
+                   ir::Activation act);
 
 }  // namespace ec::runtime::kernels

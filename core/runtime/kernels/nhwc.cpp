@@ -288,7 +288,7 @@ Outputs conv_nhwc(const ir::Operation& op, Inputs x) {
     gemv = g.kernel[d] == 1 && g.strides[d] == 1 && g.pad_begin[d] == 0 && g.pad_end[d] == 0;
   if (!gemv && Y.numel() > 0 &&
       conv_onednn(g, X.data<float>(), W.data<float>(), b, Y.mutable_data<float>(),
-                  attr_str(op, "fused_activation", "NONE"), S ? S->data<float>() : nullptr))
+                  ir::fused_activation(op), S ? S->data<float>() : nullptr))
     return {Y};  // the activation was oneDNN's post-op (or ours after the sum)
   if (Y.numel() > 0) conv_fast_nhwc(g, X.data<float>(), W.data<float>(), b, Y.mutable_data<float>(), lo, hi);
   if (S) {
@@ -313,9 +313,9 @@ Outputs conv_pair_nhwc(const ir::Operation& pw, Inputs pw_in, const ir::Operatio
       if (Y.numel() > 0 &&
           conv_pw_dw_onednn(g1, X.data<float>(), W1.data<float>(),
                             B1.defined() ? B1.data<float>() : nullptr,
-                            attr_str(pw, "fused_activation", "NONE"), g2, W2.data<float>(),
+                            ir::fused_activation(pw), g2, W2.data<float>(),
                             B2.defined() ? B2.data<float>() : nullptr,
-                            attr_str(dw, "fused_activation", "NONE"), Y.mutable_data<float>()))
+                            ir::fused_activation(dw), Y.mutable_data<float>()))
         return {Y};
     }
   }

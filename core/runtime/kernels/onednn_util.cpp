@@ -106,26 +106,26 @@ bool EnvSwitch::on(bool unset) {
   return x == 1;
 }
 
-bool activation_post_op(std::string_view act, dnnl::primitive_attr& attr) {
+bool activation_post_op(ir::Activation act, dnnl::primitive_attr& attr) {
   struct Row {
-    std::string_view name;
+    ir::Activation act;
     dnnl::algorithm algo;
     float alpha, beta;
   };
   static const Row kRows[] = {
-      {"RELU", dnnl::algorithm::eltwise_relu, 0.f, 0.f},
-      {"RELU6", dnnl::algorithm::eltwise_clip, 0.f, 6.f},
-      {"RELU_N1_TO_1", dnnl::algorithm::eltwise_clip, -1.f, 1.f},
-      {"SIGMOID", dnnl::algorithm::eltwise_logistic, 0.f, 0.f},
-      {"TANH", dnnl::algorithm::eltwise_tanh, 0.f, 0.f},
-      {"HARD_SWISH", dnnl::algorithm::eltwise_hardswish, 0.f, 0.f},  // x * relu6(x + 3) / 6
-      {"SILU", dnnl::algorithm::eltwise_swish, 1.f, 0.f},            // x * sigmoid(alpha x)
-      {"GELU", dnnl::algorithm::eltwise_gelu_erf, 0.f, 0.f},
-      {"GELU_TANH", dnnl::algorithm::eltwise_gelu_tanh, 0.f, 0.f},
+      {ir::Activation::Relu, dnnl::algorithm::eltwise_relu, 0.f, 0.f},
+      {ir::Activation::Relu6, dnnl::algorithm::eltwise_clip, 0.f, 6.f},
+      {ir::Activation::ReluN1To1, dnnl::algorithm::eltwise_clip, -1.f, 1.f},
+      {ir::Activation::Sigmoid, dnnl::algorithm::eltwise_logistic, 0.f, 0.f},
+      {ir::Activation::Tanh, dnnl::algorithm::eltwise_tanh, 0.f, 0.f},
+      {ir::Activation::HardSwish, dnnl::algorithm::eltwise_hardswish, 0.f, 0.f},  // x * relu6(x + 3) / 6
+      {ir::Activation::SiLU, dnnl::algorithm::eltwise_swish, 1.f, 0.f},           // x * sigmoid(alpha x)
+      {ir::Activation::Gelu, dnnl::algorithm::eltwise_gelu_erf, 0.f, 0.f},
+      {ir::Activation::GeluTanh, dnnl::algorithm::eltwise_gelu_tanh, 0.f, 0.f},
   };
-  if (act == "NONE") return true;
+  if (act == ir::Activation::None) return true;
   for (const Row& r : kRows)
-    if (r.name == act) {
+    if (r.act == act) {
       dnnl::post_ops po;
       po.append_eltwise(1.f, r.algo, r.alpha, r.beta);
       attr.set_post_ops(po);

@@ -13,6 +13,8 @@
 
 #include <oneapi/dnnl/dnnl.hpp>
 
+#include "core/ir/activation.h"
+
 namespace ec::runtime::kernels::onednn {
 
 /// The CPU engine (made once).
@@ -54,7 +56,7 @@ dnnl::memory thread_memory(std::uint64_t owner, int slot, const dnnl::memory::de
 /// pool's threads).
 void set_thread_scratchpad(CallArgs& args, std::uint64_t owner, const dnnl::memory::desc& scratch);
 /// The op's fused activation as a post-op (NONE: none); false for one oneDNN has no post-op for.
-bool activation_post_op(std::string_view act, dnnl::primitive_attr& attr);
+bool activation_post_op(ir::Activation act, dnnl::primitive_attr& attr);
 
 /// A pack-cache key built in one string (values appended through to_chars): the primitives
 /// are looked up per call, and building the key from std::to_string pieces and their

@@ -15,6 +15,8 @@
 #include <limits>
 #include <string>
 
+#include "core/ir/activation.h"
+
 namespace ec::runtime::quantized {
 
 /// A real multiplier as a Q31 mantissa and a power-of-two exponent:
@@ -96,28 +98,20 @@ inline std::int32_t multiply_by_quantized_multiplier_smaller_than_one(std::int32
 inline std::int32_t round_away(double v) { return static_cast<std::int32_t>(std::round(v)); }
 
 /// [act_min, act_max] of an int8/uint8 output: mirrors
-/// tflite::CalculateActivationRangeQuantized. `fused_activation` is the IR's
-/// attribute value: NONE, RELU, RELU6 (0..6), RELU_N1_TO_1 (-1..1); a bound is
-/// quantised as zero_point + TfLiteRound(f / scale) (in float, as TFLite does)
-/// and intersected with the storage range [qmin, qmax]. Returns false for an
-/// activation that is not a clamp (SIGMOID, TANH, unknown names).
-inline bool activation_range(const std::string& fused_activation, float scale, std::int32_t zero_point,
-                             std::int32_t qmin, std::int32_t qmax, std::int32_t& act_min, std::int32_t& act_max) {
+/// tflite::CalculateActivationRangeQuantized. `act` is the op's fused activation:
+/// NONE, RELU, RELU6 (0..6), RELU_N1_TO_1 (-1..1); a finite bound is quantised as
+/// zero_point + TfLiteRound(f / scale) (in float, as TFLite does) and intersected
+/// with the storage range [qmin, qmax]. Returns false for an activation that is not
+/// a clamp (SIGMOID, TANH, ...).
+inline bool activation_range(ir::Activation act, float scale, std::int32_t zero_point, std::int32_t qmin,
+                             std::int32_t qmax, std::int32_t& act_min, std::int32_t& act_max) {
   auto quantize = [&](float f) { return zero_point + static_cast<std::int32_t>(std::round(f / scale)); };
   act_min = qmin;
   act_max = qmax;
-  if (fused_activation == "NONE" || fused_activation.empty()) return true;
-  if (fused_activation == "RELU") {
-    act_min = std::max(qmin, quantize(0.f));
-  } else if (fused_activation == "RELU6") {
-    act_min = std::max(qmin, quantize(0.f));
-    act_max = std::min(qmax, quantize(6.f));
-  } else if (fused_activation == "RELU_N1_TO_1") {
-    act_min = std::max(qmin, quantize(-1.f));
-    act_max = std::min(qmax, quantize(1.f));
-  } else {
-    return false;
-  }
+  const ir::ActivationInfo& a = ir::activation_info(act);
+  if (!a.clamp) return false;
+  if (std::isfinite(a.lo)) act_min = std::max(qmin, quantize(a.lo));
+  if (std::isfinite(a.hi)) act_max = std::min(qmax, quantize(a.hi));
   return true;
 }
 

@@ -273,7 +273,7 @@ class SoftmaxInt8 final : public PreparedOp {
 std::unique_ptr<PreparedOp> prepare_Relu(const ir::Operation& op, const ir::Graph& graph) {
   const IO io = io_params(op, graph);
   std::int32_t lo = -128, hi = 127;
-  activation_range("RELU", io.y.scale(), io.y.zero_point(), -128, 127, lo, hi);
+  activation_range(ir::Activation::Relu, io.y.scale(), io.y.zero_point(), -128, 127, lo, hi);
   return std::make_unique<RequantOp>(op, Requantizer(io.x, io.y, lo, hi));
 }
 

@@ -471,13 +471,12 @@ class ConvHybrid final : public PreparedOp {
       if (B.numel() != M) fail("bias has " + std::to_string(B.numel()) + " values for " + std::to_string(M) + " channels");
       std::copy(B.data<float>(), B.data<float>() + M, bias_.begin());
     }
-    const std::string act = op.attr_string("fused_activation", "NONE");
-    if (act == "RELU") lo_ = 0.f;
-    else if (act == "RELU6") lo_ = 0.f, hi_ = 6.f;
-    else if (act == "RELU_N1_TO_1") lo_ = -1.f, hi_ = 1.f;
-    else if (act != "NONE")
-      throw UnsupportedOpError(op.op_type + " with fused_activation " + act, "the CPU runtime's hybrid kernels",
-                               "apply it as a separate op");
+    const ir::ActivationInfo& act = ir::activation_info(ir::fused_activation(op));
+    if (!act.clamp)
+      throw UnsupportedOpError(op.op_type + " with fused_activation " + std::string(act.name),
+                               "the CPU runtime's hybrid kernels", "apply it as a separate op");
+    lo_ = act.lo;  // infinite where the clamp is open
+    hi_ = act.hi;
   }
 
   std::vector<Tensor> run(std::span<const Tensor> in) const override {

@@ -349,9 +349,10 @@ Tensor constant_of(const ir::Graph& graph, const ir::Operation& op, const std::s
 }
 
 void output_activation_range(const ir::Operation& op, const QParams& q, std::int32_t& act_min, std::int32_t& act_max) {
-  const std::string act = op.attr_string("fused_activation", "NONE");
+  const ir::Activation act = ir::fused_activation(op);
   if (!activation_range(act, q.scale(), q.zero_point(), qmin_of(q.dtype), qmax_of(q.dtype), act_min, act_max))
-    throw UnsupportedOpError(op.op_type + " with fused_activation " + act, "the CPU runtime's int8 kernels",
+    throw UnsupportedOpError(op.op_type + " with fused_activation " + std::string(ir::activation_name(act)),
+                             "the CPU runtime's int8 kernels",
                              "apply it as a separate op", op_label(op));
 }
 

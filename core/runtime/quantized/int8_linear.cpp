@@ -274,13 +274,12 @@ class LinearHybrid final : public PreparedOp {
                                  "the CPU runtime's hybrid kernels", "a bias of one value per output");
       for (std::int64_t n = 0; n < w_.N; ++n) bias_[static_cast<std::size_t>(n)] = beta_ * B.data<float>()[n];
     }
-    const std::string act = op.attr_string("fused_activation", "NONE");
-    if (act == "RELU") lo_ = 0.f;
-    else if (act == "RELU6") lo_ = 0.f, hi_ = 6.f;
-    else if (act == "RELU_N1_TO_1") lo_ = -1.f, hi_ = 1.f;
-    else if (act != "NONE")
-      throw UnsupportedOpError(op.op_type + " with fused_activation " + act, "the CPU runtime's hybrid kernels",
-                               "apply it as a separate op");
+    const ir::ActivationInfo& act = ir::activation_info(ir::fused_activation(op));
+    if (!act.clamp)
+      throw UnsupportedOpError(op.op_type + " with fused_activation " + std::string(act.name),
+                               "the CPU runtime's hybrid kernels", "apply it as a separate op");
+    lo_ = act.lo;  // infinite where the clamp is open
+    hi_ = act.hi;
   }
 
   std::vector<Tensor> run(std::span<const Tensor> in) const override {
