@@ -373,6 +373,13 @@
         <source>CPU (reference)</source>
         <translation>CPU (Referenz)</translation>
     </message>
+    <message numerus="yes">
+        <source>%n batch dim(s) fixed</source>
+        <translation>
+            <numerusform>%n Batch-Dimension festgelegt</numerusform>
+            <numerusform>%n Batch-Dimensionen festgelegt</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ec::widgets::BenchmarkPanel</name>
@@ -2368,6 +2375,13 @@ Auf einer Op: k Kernel · s Schrittweite · pad oben/links/unten/rechts · g Gru
     </message>
 </context>
 <context>
+    <name>ec::workbench::BenchController</name>
+    <message>
+        <source>%1 on %2: %3 ms, estimate (not measured)</source>
+        <translation>%1 auf %2: %3 ms, Schätzung (nicht gemessen)</translation>
+    </message>
+</context>
+<context>
     <name>ec::workbench::CompareRunner</name>
     <message>
         <source>No model is loaded.</source>
@@ -2636,6 +2650,13 @@ Auf einer Op: k Kernel · s Schrittweite · pad oben/links/unten/rechts · g Gru
             <numerusform>%n Zeile</numerusform>
             <numerusform>%n Zeilen</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>ec::workbench::JobRunner</name>
+    <message>
+        <source>unknown error</source>
+        <translation>unbekannter Fehler</translation>
     </message>
 </context>
 <context>

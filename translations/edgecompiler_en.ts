@@ -373,6 +373,13 @@
         <source>CPU (reference)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message numerus="yes">
+        <source>%n batch dim(s) fixed</source>
+        <translation>
+            <numerusform>%n batch dim fixed</numerusform>
+            <numerusform>%n batch dims fixed</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ec::widgets::BenchmarkPanel</name>
@@ -2363,6 +2370,13 @@ On an op: k kernel · s stride · pad top/left/bottom/right · g groups · d dil
     </message>
 </context>
 <context>
+    <name>ec::workbench::BenchController</name>
+    <message>
+        <source>%1 on %2: %3 ms, estimate (not measured)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ec::workbench::CompareRunner</name>
     <message>
         <source>No model is loaded.</source>
@@ -2631,6 +2645,13 @@ On an op: k kernel · s stride · pad top/left/bottom/right · g groups · d dil
             <numerusform>%n row</numerusform>
             <numerusform>%n rows</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>ec::workbench::JobRunner</name>
+    <message>
+        <source>unknown error</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>

@@ -60,7 +60,7 @@ class ModelLoader;
 class PassRunner;
 class QuantSession;
 class CompileSession;
-class DeviceDiscovery;
+class DevicesController;
 class CompareSession;
 struct CompareJob;
 
@@ -323,7 +323,7 @@ class MainWindow : public QMainWindow {
   void createDevicesPanel();
   ec::widgets::DevicesPanel* devicesPanel_ = nullptr;
   QDockWidget* devicesDock_ = nullptr;
-  DeviceDiscovery* discovery_ = nullptr;  // worker thread of discovery (MainWindowDevices.cpp)
+  DevicesController* devices_ = nullptr;  // discovery and devices.json (MainWindowDevices.cpp)
   ec::widgets::BenchmarkPanel* benchPanel_ = nullptr;
   ec::widgets::CompareView* compareView_ = nullptr;
   QDockWidget* compareDock_ = nullptr;

@@ -1,6 +1,6 @@
-// MainWindow's benchmark part (issue 16): the Benchmark panel (runs the
-// benchmark runner on its own worker thread, with progress and Cancel, and
-// charts the Stats) and the Run History panel (the runs every compile and
+// MainWindow's benchmark part (issue 16): the Benchmark panel (its BenchController
+// runs the bench flow on a worker, with progress and Cancel, and records the run; the
+// panel charts the Stats) and the Run History panel (the runs every compile and
 // bench recorded; two compared side by side). A finished benchmark colours the
 // graph by each op's mean time, as quantisation colours it by SQNR.
 #include <QAction>
@@ -9,6 +9,7 @@
 #include <QMenuBar>
 #include <QStatusBar>
 
+#include "app/workbench/BenchController.h"
 #include "app/workbench/MainWindow.h"
 #include "widgets/GraphView.h"
 #include "widgets/bench/BenchmarkPanel.h"
@@ -20,6 +21,7 @@ void MainWindow::createBenchPanels() {
   using ec::widgets::BenchmarkPanel;
   using ec::widgets::RunHistoryPanel;
   benchPanel_ = new BenchmarkPanel(this);
+  new BenchController(benchPanel_, benchPanel_);
   // Below the graph with the other result panels: its charts and tables need the width
   // (in the right column its tabs would not fit).
   benchDock_ = addPanel(benchPanel_, tr("Benchmark"), QStringLiteral("benchmarkDock"), Qt::BottomDockWidgetArea);
