@@ -2384,23 +2384,8 @@ Auf einer Op: k Kernel · s Schrittweite · pad oben/links/unten/rechts · g Gru
 <context>
     <name>ec::workbench::CompareRunner</name>
     <message>
-        <source>No model is loaded.</source>
-        <translation>Kein Modell geladen.</translation>
-    </message>
-    <message>
         <source>Opening %1</source>
         <translation>%1 wird geöffnet</translation>
-    </message>
-</context>
-<context>
-    <name>ec::workbench::CompileRunner</name>
-    <message>
-        <source>No model is loaded.</source>
-        <translation>Kein Modell geladen.</translation>
-    </message>
-    <message>
-        <source>unknown error while compiling the model</source>
-        <translation>unbekannter Fehler beim Kompilieren des Modells</translation>
     </message>
 </context>
 <context>
@@ -3317,24 +3302,6 @@ Geben Sie sie als NAME=1,3,224,224 ein (mehrere durch Leerzeichen getrennt):</tr
     </message>
 </context>
 <context>
-    <name>ec::workbench::ModelLoader</name>
-    <message>
-        <source>%1: unknown error while opening the model</source>
-        <translation>%1: unbekannter Fehler beim Öffnen des Modells</translation>
-    </message>
-</context>
-<context>
-    <name>ec::workbench::PassRunner</name>
-    <message>
-        <source>No model is loaded.</source>
-        <translation>Kein Modell geladen.</translation>
-    </message>
-    <message>
-        <source>unknown error while optimising the model</source>
-        <translation>unbekannter Fehler beim Optimieren des Modells</translation>
-    </message>
-</context>
-<context>
     <name>ec::workbench::QuantRunner</name>
     <message>
         <source>“%1” %2 uniform in [%3, %4)</source>
@@ -3361,14 +3328,6 @@ Geben Sie sie als NAME=1,3,224,224 ein (mehrere durch Leerzeichen getrennt):</tr
             <numerusform>%1 (%n Stichprobe)</numerusform>
             <numerusform>%1 (%n Stichproben)</numerusform>
         </translation>
-    </message>
-    <message>
-        <source>No model is loaded.</source>
-        <translation>Kein Modell geladen.</translation>
-    </message>
-    <message>
-        <source>unknown error while quantising the model</source>
-        <translation>unbekannter Fehler beim Quantisieren des Modells</translation>
     </message>
 </context>
 <context>

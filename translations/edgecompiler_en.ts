@@ -2379,22 +2379,7 @@ On an op: k kernel · s stride · pad top/left/bottom/right · g groups · d dil
 <context>
     <name>ec::workbench::CompareRunner</name>
     <message>
-        <source>No model is loaded.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Opening %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>ec::workbench::CompileRunner</name>
-    <message>
-        <source>No model is loaded.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>unknown error while compiling the model</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3308,24 +3293,6 @@ Enter them as NAME=1,3,224,224 (several separated by spaces):</source>
     </message>
 </context>
 <context>
-    <name>ec::workbench::ModelLoader</name>
-    <message>
-        <source>%1: unknown error while opening the model</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>ec::workbench::PassRunner</name>
-    <message>
-        <source>No model is loaded.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>unknown error while optimising the model</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
     <name>ec::workbench::QuantRunner</name>
     <message>
         <source>“%1” %2 uniform in [%3, %4)</source>
@@ -3352,14 +3319,6 @@ Enter them as NAME=1,3,224,224 (several separated by spaces):</source>
             <numerusform>%1 (%n sample)</numerusform>
             <numerusform>%1 (%n samples)</numerusform>
         </translation>
-    </message>
-    <message>
-        <source>No model is loaded.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>unknown error while quantising the model</source>
-        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>

@@ -16,7 +16,12 @@ JobRunner::JobRunner(const QString& threadName, QObject* parent) : QObject(paren
   thread_->start();
 }
 
-JobRunner::~JobRunner() {
+JobRunner::~JobRunner() { stop(); }
+
+void JobRunner::stop() {
+  if (stopped_) return;
+  stopped_ = true;
+  current_ = 0;
   cancelledUpTo_.store(last_);
   thread_->quit();
   thread_->wait();

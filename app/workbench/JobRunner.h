@@ -59,14 +59,21 @@ struct JobHandlers {
 };
 
 class JobRunner : public QObject {
+  Q_OBJECT
+
  public:
   JobRunner(const QString& threadName, QObject* parent);
-  /// Cancels the running request and waits for the worker thread to end.
+  /// stop().
   ~JobRunner() override;
+  /// Cancels every request, lets the running work end and joins the worker thread;
+  /// nothing is delivered afterwards and nothing more runs (the window's destructor
+  /// stops every runner before the log sink goes).
+  void stop();
 
-  /// Runs `work` on the worker; returns the request's id. Result must be copyable.
+  /// Runs `work` on the worker; returns the request's id (0 after stop()).
   template <typename Result>
   quint64 start(std::function<Result(const JobContext&)> work, JobHandlers<Result> handlers) {
+    if (stopped_) return 0;
     const quint64 id = ++last_;
     current_ = id;
     auto h = std::make_shared<JobHandlers<Result>>(std::move(handlers));
@@ -126,6 +133,7 @@ class JobRunner : public QObject {
   quint64 current_ = 0;
   std::atomic<quint64> cancelledUpTo_{0};
   bool cancelDropsResult_ = true;
+  bool stopped_ = false;
 };
 
 }  // namespace ec::workbench

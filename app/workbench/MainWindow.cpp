@@ -40,6 +40,7 @@
 
 #include "app/workbench/ExportController.h"
 #include "app/workbench/Language.h"
+#include "app/workbench/JobRunner.h"
 #include "app/workbench/ModelLoader.h"
 #include "core/errors.h"
 #include "core/frontends/frontend.h"
@@ -128,8 +129,7 @@ MainWindow::MainWindow(QSettings& settings, QWidget* parent)
     updateWindowTitle();
   });
   connect(this, &MainWindow::compiled, this, [this] {
-    if (compile_ && compile_->outcome && compile_->outcome->report)
-      compiledFor_ = QString::fromStdString(compile_->outcome->report->backend);
+    if (compileOutcome_ && compileOutcome_->report) compiledFor_ = QString::fromStdString(compileOutcome_->report->backend);
     if (timelineDock_ && timelineDock_->isHidden()) {
       timelineDock_->show();  // tabbed with the partition, which stays in front
       partitionDock_->raise();
@@ -141,21 +141,13 @@ MainWindow::MainWindow(QSettings& settings, QWidget* parent)
   logSink_ = logPanel_->createSink();
   spdlog::default_logger()->sinks().push_back(logSink_);
 
-  loaderThread_ = new QThread(this);
-  loaderThread_->setObjectName(QStringLiteral("ModelLoader"));
-  loader_ = new ModelLoader;
-  loader_->moveToThread(loaderThread_);
-  connect(loaderThread_, &QThread::finished, loader_, &QObject::deleteLater);
-  connect(loader_, &ModelLoader::modelLoaded, this, &MainWindow::onModelLoaded,
-          Qt::QueuedConnection);
-  connect(loader_, &ModelLoader::loadFailed, this, &MainWindow::onLoadFailed, Qt::QueuedConnection);
-  loaderThread_->start();
+  loader_ = new JobRunner(QStringLiteral("ModelLoader"), this);
 }
 
 MainWindow::~MainWindow() {
-  stopPassRunner();
-  loaderThread_->quit();
-  loaderThread_->wait();  // a running open_model() cannot be interrupted: let it finish
+  // Every job ends before the log sink goes (they log): a running open_model() or pass
+  // pipeline cannot be interrupted, so this waits for it.
+  for (JobRunner* jobs : findChildren<JobRunner*>()) jobs->stop();
   auto& sinks = spdlog::default_logger()->sinks();
   sinks.erase(std::remove(sinks.begin(), sinks.end(), logSink_), sinks.end());
 }
@@ -558,18 +550,20 @@ void MainWindow::openFile(const QString& path) {
   if (path.isEmpty()) return;
   const QString absolute = QFileInfo(path).absoluteFilePath();
   // A newer request supersedes a running one; its result will be ignored.
-  currentRequest_ = ++lastRequest_;
   currentPath_ = absolute;
   setLoading(true, absolute);
-  QMetaObject::invokeMethod(
-      loader_, [loader = loader_, id = currentRequest_, absolute] { loader->load(id, absolute); },
-      Qt::QueuedConnection);
+  JobHandlers<LoadedModel> h;
+  h.done = [this](const LoadedModel& m) { onModelLoaded(m.path, m.graph, m.summary); };
+  h.failed = [this, absolute](const QString& message) { onLoadFailed(absolute, message); };
+  loader_->start<LoadedModel>([absolute](const JobContext&) { return ModelLoader::load(absolute); }, std::move(h));
 }
+
+bool MainWindow::isLoading() const { return loader_->isRunning(); }
 
 void MainWindow::cancelLoad() {
   if (!isLoading()) return;
   spdlog::info("stopped waiting for {}", currentPath_.toStdString());
-  currentRequest_ = 0;
+  loader_->forget();
   setLoading(false);
   statusBar()->showMessage(tr("Cancelled opening %1").arg(QFileInfo(currentPath_).fileName()),
                            5000);
@@ -581,10 +575,8 @@ void MainWindow::setLoading(bool loading, const QString& path) {
   if (loading) statusBar()->showMessage(tr("Opening %1…").arg(QFileInfo(path).fileName()));
 }
 
-void MainWindow::onModelLoaded(quint64 requestId, const QString& path, ec::ir::FrozenGraph graph,
+void MainWindow::onModelLoaded(const QString& path, ec::ir::FrozenGraph graph,
                                const ec::report::ModelSummary& summary) {
-  if (requestId != currentRequest_) return;  // cancelled or superseded
-  currentRequest_ = 0;
   setLoading(false);
   messageBar_->dismiss();
 
@@ -610,9 +602,7 @@ void MainWindow::onModelLoaded(quint64 requestId, const QString& path, ec::ir::F
   emit modelShown(path);
 }
 
-void MainWindow::onLoadFailed(quint64 requestId, const QString& path, const QString& message) {
-  if (requestId != currentRequest_) return;
-  currentRequest_ = 0;
+void MainWindow::onLoadFailed(const QString& path, const QString& message) {
   setLoading(false);
   // A format that records no input shapes (TorchScript, some Keras models): ask for them
   // once, as the CLI's --input-shape takes them, and open again.

@@ -1,8 +1,8 @@
 // The workbench's main window over one model. The centre shows the graph
 // (GraphView) under a find bar; views live in docks (properties, operations,
 // summary, log) so later panels (pass list, quantisation heatmap, partition
-// view, timeline) slot in with addPanel(). Loading runs on a worker thread (ModelLoader) and
-// results arrive as immutable snapshots through queued signals.
+// view, timeline) slot in with addPanel(). Loading and every other long job run on
+// a worker thread (JobRunner.h); results arrive as immutable snapshots on the GUI thread.
 #pragma once
 
 #include <functional>
@@ -26,7 +26,6 @@ class QProgressBar;
 class QPushButton;
 class QSettings;
 class QStackedWidget;
-class QThread;
 class QTreeView;
 
 namespace ec::widgets {
@@ -56,13 +55,11 @@ struct PipelineReport;
 namespace ec::workbench {
 
 class ExportController;
-class ModelLoader;
-class PassRunner;
-class QuantSession;
-class CompileSession;
+class JobRunner;
 class DevicesController;
-class CompareSession;
 struct CompareJob;
+struct CompileOutcome;
+struct QuantOutcome;
 
 /// A target's own options of a compile (the targets whose Capabilities::options take
 /// them): precision, compute units, deployment target.
@@ -84,7 +81,7 @@ class MainWindow : public QMainWindow {
   /// Waits for a running load to finish (the core's open is not interruptible).
   ~MainWindow() override;
 
-  bool isLoading() const { return currentRequest_ != 0; }
+  bool isLoading() const;
   /// The bundled sample model: beside an installed app (share/edgecompiler) or in its
   /// build tree (resources/), or "" when there is none.
   static QString findSampleModel();
@@ -104,7 +101,7 @@ class MainWindow : public QMainWindow {
   ec::widgets::PropertiesPanel* propertiesPanel() const { return propertiesPanel_; }
   ec::widgets::SearchBar* searchBar() const { return searchBar_; }
   ec::widgets::PassesPanel* passesPanel() const { return passesPanel_; }
-  bool isOptimizing() const { return optimizeRequest_ != 0; }
+  bool isOptimizing() const;
   ec::widgets::QuantPanel* quantPanel() const { return quantPanel_; }
   bool isQuantizing() const;
   ec::widgets::PartitionPanel* partitionPanel() const { return partitionPanel_; }
@@ -224,15 +221,13 @@ class MainWindow : public QMainWindow {
   void chooseFile();
   void chooseFolder();
   void showAbout();
-  void onModelLoaded(quint64 requestId, const QString& path, ec::ir::FrozenGraph graph,
-                     const ec::report::ModelSummary& summary);
-  void onLoadFailed(quint64 requestId, const QString& path, const QString& message);
+  void onModelLoaded(const QString& path, ec::ir::FrozenGraph graph, const ec::report::ModelSummary& summary);
+  void onLoadFailed(const QString& path, const QString& message);
   // Passes (MainWindowPasses.cpp).
   void createPassesPanel();
   void addModelMenu();
-  void stopPassRunner();
-  void onOptimized(quint64 requestId, std::shared_ptr<const ec::passes::PipelineReport> report);
-  void onOptimizeFailed(quint64 requestId, const QString& message);
+  void onOptimized(std::shared_ptr<const ec::passes::PipelineReport> report);
+  void onOptimizeFailed(const QString& message);
   /// Shows snapshot `index` of the Passes panel in every view, highlighted.
   void showSnapshot(int index);
   /// Selects the op named `name` of snapshot `index` (switching to that snapshot).
@@ -247,6 +242,11 @@ class MainWindow : public QMainWindow {
   // Compile for target (MainWindowCompile.cpp).
   void createCompilePanels();
   void addCompileAction(QMenu* model);
+  void endCompileProgress();
+  void onCompileProgress(const QString& stage, int done, int total);
+  void onCompiled(const std::shared_ptr<const CompileOutcome>& outcome);
+  void onCompileFailed(const QString& message);
+  void onCompileCancelled();
   /// Shows the last compile's graph coloured by placement, each op's placement
   /// and reason on hover and in the Properties panel.
   void showCompileOutcome();
@@ -293,10 +293,7 @@ class MainWindow : public QMainWindow {
   QProgressBar* progress_ = nullptr;
   QPushButton* cancelButton_ = nullptr;
 
-  QThread* loaderThread_ = nullptr;
-  ModelLoader* loader_ = nullptr;
-  quint64 lastRequest_ = 0;
-  quint64 currentRequest_ = 0;  // 0 = nothing loading (or the running load was cancelled)
+  JobRunner* loader_ = nullptr;  // File › Open (ModelLoader.h)
   QString currentPath_;
   ec::ir::FrozenGraph graph_;
   bool showingOp_ = false;  // showOp() updates views whose signals call it again
@@ -304,13 +301,12 @@ class MainWindow : public QMainWindow {
   ec::widgets::PassesPanel* passesPanel_ = nullptr;
   QDockWidget* passesDock_ = nullptr;
   QAction* optimizeAction_ = nullptr;
-  QThread* passThread_ = nullptr;
-  PassRunner* passRunner_ = nullptr;
-  quint64 optimizeRequest_ = 0;  // 0 = not optimising
+  JobRunner* passes_ = nullptr;  // Model › Optimize (PassRunner.h)
 
   ec::widgets::QuantPanel* quantPanel_ = nullptr;
   QDockWidget* quantDock_ = nullptr;
-  QuantSession* quant_ = nullptr;  // worker thread and last outcome (QuantRunner.h)
+  JobRunner* quant_ = nullptr;  // Tools › Quantise… (QuantRunner.h)
+  std::shared_ptr<const QuantOutcome> quantOutcome_;  // the last one (null before the first)
 
   ec::widgets::PartitionPanel* partitionPanel_ = nullptr;
   ec::widgets::TimelinePanel* timelinePanel_ = nullptr;
@@ -318,7 +314,8 @@ class MainWindow : public QMainWindow {
   QDockWidget* timelineDock_ = nullptr;
   QAction* compileAction_ = nullptr;
   QProgressDialog* compileProgress_ = nullptr;
-  CompileSession* compile_ = nullptr;  // worker thread and last outcome (CompileRunner.h)
+  JobRunner* compile_ = nullptr;  // Model › Compile for Target… (CompileRunner.h)
+  std::shared_ptr<const CompileOutcome> compileOutcome_;  // the last one (null before the first)
 
   void createDevicesPanel();
   ec::widgets::DevicesPanel* devicesPanel_ = nullptr;
@@ -327,7 +324,7 @@ class MainWindow : public QMainWindow {
   ec::widgets::BenchmarkPanel* benchPanel_ = nullptr;
   ec::widgets::CompareView* compareView_ = nullptr;
   QDockWidget* compareDock_ = nullptr;
-  CompareSession* compare_ = nullptr;
+  JobRunner* compare_ = nullptr;  // Model › Compare With… (CompareRunner.h)
   QProgressDialog* compareProgress_ = nullptr;
   QAction* compareAction_ = nullptr;
   ec::widgets::RunHistoryPanel* historyPanel_ = nullptr;

@@ -1,5 +1,5 @@
 // MainWindow's compare part (issue 42): Model › Compare With… asks for a second
-// model, compares it with the model shown on a worker thread (CompareRunner) with
+// model, compares it with the model shown on a worker thread (CompareRunner on a JobRunner) with
 // progress and Cancel, and the Compare dock shows both side by side (CompareView:
 // synchronised selection and scrolling, the pairs sorted by error, both graphs
 // coloured by each tensor's SQNR, ops of one side only highlighted).
@@ -12,6 +12,7 @@
 #include <QStatusBar>
 
 #include "app/workbench/CompareRunner.h"
+#include "app/workbench/JobRunner.h"
 #include "app/workbench/MainWindow.h"
 #include "core/frontends/frontend.h"
 #include "widgets/compare/CompareView.h"
@@ -26,48 +27,7 @@ void MainWindow::createComparePanel() {
   compareDock_->hide();
   retranslated([this] { compareDock_->setWindowTitle(tr("Compare")); });
 
-  compare_ = new CompareSession(this);
-  CompareRunner* runner = compare_->runner();
-  const auto done = [this] {
-    if (compareProgress_) {
-      compareProgress_->deleteLater();
-      compareProgress_ = nullptr;
-    }
-  };
-  connect(runner, &CompareRunner::progress, this, [this](quint64 id, const QString& stage, int d, int total) {
-    if (id != compare_->current() || !compareProgress_) return;
-    compareProgress_->setLabelText(stage);
-    compareProgress_->setMaximum(total);
-    compareProgress_->setValue(d);
-  }, Qt::QueuedConnection);
-  connect(runner, &CompareRunner::finished, this, [this, done](quint64 id, CompareOutcomePtr outcome) {
-    if (!compare_->finish(id)) return;
-    done();
-    compare_->outcome = outcome;
-    if (outcome->stages) {
-      compareView_->setStages(outcome->stages);
-      statusBar()->showMessage(tr("Pass stages compared"), 10000);
-    } else {
-      compareView_->setStages(nullptr);
-      compareView_->setResult(outcome->a, outcome->b, outcome->result);
-      statusBar()->showMessage(
-          tr("Compared with %1").arg(QFileInfo(QString::fromStdString(outcome->result->model_b)).fileName()), 10000);
-    }
-    compareDock_->show();
-    compareDock_->raise();
-    emit compared();
-  }, Qt::QueuedConnection);
-  connect(runner, &CompareRunner::failed, this, [this, done](quint64 id, const QString& message) {
-    if (!compare_->finish(id)) return;
-    done();
-    statusBar()->showMessage(tr("Compare failed: %1").arg(message), 10000);
-    emit compareFailed(message);
-  }, Qt::QueuedConnection);
-  connect(runner, &CompareRunner::cancelled, this, [this, done](quint64 id) {
-    if (!compare_->finish(id)) return;
-    done();
-    statusBar()->showMessage(tr("Compare cancelled"), 5000);
-  }, Qt::QueuedConnection);
+  compare_ = new JobRunner(QStringLiteral("CompareRunner"), this);
 }
 
 void MainWindow::addCompareAction(QMenu* model) {
@@ -124,7 +84,45 @@ void MainWindow::startCompare(CompareJob job, const QString& label) {
   }
   compareProgress_->setLabelText(label);
   compareProgress_->setValue(0);
-  compare_->start(std::move(job));
+  const auto done = [this] {
+    if (compareProgress_) {
+      compareProgress_->deleteLater();
+      compareProgress_ = nullptr;
+    }
+  };
+  JobHandlers<CompareOutcomePtr> h;
+  h.progress = [this](const QString& stage, int d, int total) {
+    if (!compareProgress_) return;
+    compareProgress_->setLabelText(stage);
+    compareProgress_->setMaximum(total);
+    compareProgress_->setValue(d);
+  };
+  h.done = [this, done](const CompareOutcomePtr& outcome) {
+    done();
+    if (outcome->stages) {
+      compareView_->setStages(outcome->stages);
+      statusBar()->showMessage(tr("Pass stages compared"), 10000);
+    } else {
+      compareView_->setStages(nullptr);
+      compareView_->setResult(outcome->a, outcome->b, outcome->result);
+      statusBar()->showMessage(
+          tr("Compared with %1").arg(QFileInfo(QString::fromStdString(outcome->result->model_b)).fileName()), 10000);
+    }
+    compareDock_->show();
+    compareDock_->raise();
+    emit compared();
+  };
+  h.failed = [this, done](const QString& message) {
+    done();
+    statusBar()->showMessage(tr("Compare failed: %1").arg(message), 10000);
+    emit compareFailed(message);
+  };
+  h.cancelled = [this, done] {
+    done();
+    statusBar()->showMessage(tr("Compare cancelled"), 5000);
+  };
+  compare_->start<CompareOutcomePtr>([job = std::move(job)](const JobContext& ctx) { return CompareRunner::run(job, ctx); },
+                                     std::move(h));
 }
 
 }  // namespace ec::workbench

@@ -1,7 +1,7 @@
 // MainWindow's compile part (issue 15): Model › Compile for target… asks for a
 // target and a quantisation, runs the compile on a worker thread
-// (CompileRunner) with progress and Cancel, and the outcome (the compiled graph
-// and an immutable CompileReport) arrives through queued signals. The Partition
+// (CompileRunner on a JobRunner) with progress and Cancel, and the outcome (the
+// compiled graph and an immutable CompileReport) arrives on the GUI thread. The Partition
 // panel and the Backend Timeline panel (docks tabbed beside Passes and
 // Quantisation) show it; the graph is coloured TPU / CPU / after the first
 // unsupported op, and one selection is shared by the graph and the panels.
@@ -27,6 +27,7 @@
 #include <QStatusBar>
 
 #include "app/workbench/CompileRunner.h"
+#include "app/workbench/JobRunner.h"
 #include "app/workbench/MainWindow.h"
 #include "core/backends/backend_registry.h"
 #include "widgets/CoreMessages.h"
@@ -60,76 +61,7 @@ void MainWindow::createCompilePanels() {
     timelineDock_->setWindowTitle(tr("Backend Timeline"));
   });
 
-  compile_ = new CompileSession(this);
-  CompileRunner* runner = compile_->runner();
-  connect(runner, &CompileRunner::progress, this,
-          [this](quint64 id, const QString& stage, int done, int total) {
-            if (id != compile_->current() || !compileProgress_) return;
-            QString name = stage;  // the core's stage names
-            if (stage == QLatin1String("calibrate")) name = tr("calibrating");
-            else if (stage == QLatin1String("report")) name = tr("measuring error");
-            else if (stage == QLatin1String("partition")) name = tr("partitioning");
-            compileProgress_->setLabelText(tr("Compiling: %1…").arg(name));
-            compileProgress_->setMaximum(total > 0 ? total : 0);
-            compileProgress_->setValue(total > 0 ? done : 0);
-          },
-          Qt::QueuedConnection);
-  auto endProgress = [this] {
-    if (compileProgress_) {
-      compileProgress_->hide();
-      compileProgress_->deleteLater();
-      compileProgress_ = nullptr;
-    }
-    if (compileAction_) compileAction_->setEnabled(bool(graph_));
-  };
-  connect(runner, &CompileRunner::finished, this,
-          [this, endProgress](quint64 id, CompileOutcomePtr outcome) {
-            if (!compile_->finish(id)) return;
-            endProgress();
-            compile_->outcome = outcome;
-            partitionPanel_->setStatus({});
-            partitionPanel_->setReport(outcome->report);
-            timelinePanel_->setReport(outcome->report);
-            showCompileOutcome();
-            partitionDock_->show();
-            partitionDock_->raise();
-            resizeDocks({partitionDock_}, {320}, Qt::Vertical);
-            const auto& p = outcome->report->result.partition;
-            // a target predicting compute units per op (PartitionRow::unit) says where they run
-            const bool perUnit = std::any_of(p.rows.begin(), p.rows.end(), [](const auto& r) { return !r.unit.empty(); });
-            if (perUnit) {
-              int units[3] = {0, 0, 0};
-              for (const auto& r : p.rows) ++units[r.unit == "ANE" ? 0 : r.unit == "GPU" ? 1 : 2];
-              statusBar()->showMessage(tr("Compiled (prediction): %1 op(s) on the Neural Engine, %2 on the GPU, %3 on the CPU")
-                                           .arg(units[0])
-                                           .arg(units[1])
-                                           .arg(units[2]),
-                                       10000);
-            } else {
-              statusBar()->showMessage(
-                  tr("Compiled: %1 op(s) on the TPU, %2 on the CPU").arg(p.ops_on_target()).arg(p.ops_on_cpu()), 10000);
-            }
-            emit compiled();
-          },
-          Qt::QueuedConnection);
-  connect(runner, &CompileRunner::failed, this,
-          [this, endProgress](quint64 id, const QString& message) {
-            if (!compile_->finish(id)) return;
-            endProgress();
-            partitionPanel_->setStatus(tr("Compile failed: %1").arg(message));
-            messageBar_->showError(message);
-            statusBar()->showMessage(tr("Compile failed"), 10000);
-            emit compileFailed(message);
-          },
-          Qt::QueuedConnection);
-  connect(runner, &CompileRunner::cancelled, this,
-          [this, endProgress](quint64 id) {
-            if (!compile_->finish(id)) return;
-            endProgress();
-            partitionPanel_->setStatus(tr("Compile cancelled"));
-            statusBar()->showMessage(tr("Compile cancelled"), 5000);
-          },
-          Qt::QueuedConnection);
+  compile_ = new JobRunner(QStringLiteral("CompileRunner"), this);
 
   connect(partitionPanel_, &PartitionPanel::opActivated, this, &MainWindow::showOpByName);
   connect(timelinePanel_, &TimelinePanel::opActivated, this, &MainWindow::showOpByName);
@@ -139,7 +71,7 @@ void MainWindow::createCompilePanels() {
     const std::string& name = shown->ops[std::size_t(op)].name;
     partitionPanel_->selectOp(QString::fromStdString(name));
     // The selected op's placement and reason, while the compiled graph is shown.
-    const CompileOutcomePtr& outcome = compile_->outcome;
+    const CompileOutcomePtr& outcome = compileOutcome_;
     if (!outcome || outcome->graph != shown) return;
     if (const auto* row = outcome->report->result.partition.find(name)) {
       const QString where = row->unit == "ANE"                                 ? tr("Neural Engine")
@@ -153,10 +85,10 @@ void MainWindow::createCompilePanels() {
     }
   });
 
-  connect(this, &MainWindow::modelShown, this, [this, endProgress] {
+  connect(this, &MainWindow::modelShown, this, [this] {
     compile_->forget();
-    compile_->outcome.reset();
-    endProgress();
+    compileOutcome_.reset();
+    endCompileProgress();
     partitionPanel_->setStatus({});
     partitionPanel_->setReport({});
     timelinePanel_->setReport({});
@@ -284,6 +216,68 @@ void MainWindow::compileDialog() {
               {precision->currentData().toString(), units->currentData().toString(), deployment->currentData().toString()});
 }
 
+void MainWindow::endCompileProgress() {
+  if (compileProgress_) {
+    compileProgress_->hide();
+    compileProgress_->deleteLater();
+    compileProgress_ = nullptr;
+  }
+  if (compileAction_) compileAction_->setEnabled(bool(graph_));
+}
+
+void MainWindow::onCompileProgress(const QString& stage, int done, int total) {
+  if (!compileProgress_) return;
+  QString name = stage;  // the core's stage names
+  if (stage == QLatin1String("calibrate")) name = tr("calibrating");
+  else if (stage == QLatin1String("report")) name = tr("measuring error");
+  else if (stage == QLatin1String("partition")) name = tr("partitioning");
+  compileProgress_->setLabelText(tr("Compiling: %1…").arg(name));
+  compileProgress_->setMaximum(total > 0 ? total : 0);
+  compileProgress_->setValue(total > 0 ? done : 0);
+}
+
+void MainWindow::onCompiled(const CompileOutcomePtr& outcome) {
+  endCompileProgress();
+  compileOutcome_ = outcome;
+  partitionPanel_->setStatus({});
+  partitionPanel_->setReport(outcome->report);
+  timelinePanel_->setReport(outcome->report);
+  showCompileOutcome();
+  partitionDock_->show();
+  partitionDock_->raise();
+  resizeDocks({partitionDock_}, {320}, Qt::Vertical);
+  const auto& p = outcome->report->result.partition;
+  // a target predicting compute units per op (PartitionRow::unit) says where they run
+  const bool perUnit = std::any_of(p.rows.begin(), p.rows.end(), [](const auto& r) { return !r.unit.empty(); });
+  if (perUnit) {
+    int units[3] = {0, 0, 0};
+    for (const auto& r : p.rows) ++units[r.unit == "ANE" ? 0 : r.unit == "GPU" ? 1 : 2];
+    statusBar()->showMessage(tr("Compiled (prediction): %1 op(s) on the Neural Engine, %2 on the GPU, %3 on the CPU")
+                                 .arg(units[0])
+                                 .arg(units[1])
+                                 .arg(units[2]),
+                             10000);
+  } else {
+    statusBar()->showMessage(
+        tr("Compiled: %1 op(s) on the TPU, %2 on the CPU").arg(p.ops_on_target()).arg(p.ops_on_cpu()), 10000);
+  }
+  emit compiled();
+}
+
+void MainWindow::onCompileFailed(const QString& message) {
+  endCompileProgress();
+  partitionPanel_->setStatus(tr("Compile failed: %1").arg(message));
+  messageBar_->showError(message);
+  statusBar()->showMessage(tr("Compile failed"), 10000);
+  emit compileFailed(message);
+}
+
+void MainWindow::onCompileCancelled() {
+  endCompileProgress();
+  partitionPanel_->setStatus(tr("Compile cancelled"));
+  statusBar()->showMessage(tr("Compile cancelled"), 5000);
+}
+
 void MainWindow::compileFor(const QString& target, const QString& quantize, const TargetOptions& options) {
   compileWith(target, quantize, {}, kCompileRandomSamples, 1, options);
 }
@@ -320,12 +314,18 @@ void MainWindow::compileWith(const QString& target, const QString& quantize, con
   connect(compileProgress_, &QProgressDialog::canceled, this, [this] { compile_->cancel(); });
   compileProgress_->show();
   partitionPanel_->setStatus(tr("Compiling for %1…").arg(target));
-  compile_->start(std::move(job));
+  JobHandlers<CompileOutcomePtr> h;
+  h.progress = [this](const QString& stage, int done, int total) { onCompileProgress(stage, done, total); };
+  h.done = [this](const CompileOutcomePtr& outcome) { onCompiled(outcome); };
+  h.failed = [this](const QString& message) { onCompileFailed(message); };
+  h.cancelled = [this] { onCompileCancelled(); };
+  compile_->start<CompileOutcomePtr>([job = std::move(job)](const JobContext& ctx) { return CompileRunner::run(job, ctx); },
+                                     std::move(h));
   statusBar()->showMessage(tr("Compiling for %1…").arg(target));
 }
 
 void MainWindow::showCompileOutcome() {
-  const CompileOutcomePtr& outcome = compile_->outcome;
+  const CompileOutcomePtr& outcome = compileOutcome_;
   if (!outcome || !outcome->report || !outcome->graph) return;
   const ec::ir::FrozenGraph& graph = outcome->graph;
   if (graphView_->graph() != graph) setViewsGraph(graph);
@@ -373,7 +373,7 @@ void MainWindow::showArtefactPartition() {
   auto outcome = std::make_shared<CompileOutcome>();
   outcome->graph = graph_;
   outcome->report = std::make_shared<const ec::report::CompileReport>(std::move(*report));
-  compile_->outcome = outcome;
+  compileOutcome_ = outcome;
   partitionPanel_->setStatus(tr("Read from the compiled file: the split its compiler made"));
   partitionPanel_->setReport(outcome->report);
   timelinePanel_->setReport(outcome->report);

@@ -17,10 +17,10 @@ void MainWindow::createExporter() {
   sources.graph = [this] { return graphView_->graph() ? graphView_->graph() : graph_; };
   sources.modelPath = [this] { return graph_ ? currentPath_ : QString(); };
   sources.compileReport = [this]() -> ec::widgets::CompileReportPtr {
-    return compile_ && compile_->outcome ? compile_->outcome->report : nullptr;
+    return compileOutcome_ ? compileOutcome_->report : nullptr;
   };
   sources.quantReport = [this]() -> ec::widgets::QuantReportPtr {
-    return quant_ && quant_->outcome ? quant_->outcome->report : nullptr;
+    return quantOutcome_ ? quantOutcome_->report : nullptr;
   };
   sources.benchStats = [this]() -> ec::widgets::StatsPtr { return benchPanel_ ? benchPanel_->stats() : nullptr; };
   exporter_ = new ExportController(this, graphView_, messageBar_, settings_, std::move(sources));

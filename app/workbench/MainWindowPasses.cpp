@@ -1,6 +1,6 @@
 // MainWindow's optimisation part: Model › Optimize runs the default pass
-// pipeline on a worker thread (PassRunner); the report arrives through a queued
-// signal and fills the Passes panel, whose snapshots and changes the window
+// pipeline on a worker thread (PassRunner on a JobRunner); the report arrives on the
+// GUI thread and fills the Passes panel, whose snapshots and changes the window
 // shows in every view. Kept apart from MainWindow.cpp so the two grow separately.
 #include <QAction>
 #include <QDockWidget>
@@ -9,8 +9,8 @@
 #include <QMenuBar>
 #include <QProgressBar>
 #include <QStatusBar>
-#include <QThread>
 
+#include "app/workbench/JobRunner.h"
 #include "app/workbench/MainWindow.h"
 #include "app/workbench/PassRunner.h"
 #include "core/passes/pass_manager.h"
@@ -36,20 +36,11 @@ void MainWindow::createPassesPanel() {
           &MainWindow::showSnapshot);
   connect(passesPanel_, &ec::widgets::PassesPanel::opActivated, this, &MainWindow::showOpNamed);
 
-  passThread_ = new QThread(this);
-  passThread_->setObjectName(QStringLiteral("PassRunner"));
-  passRunner_ = new PassRunner;
-  passRunner_->moveToThread(passThread_);
-  connect(passThread_, &QThread::finished, passRunner_, &QObject::deleteLater);
-  connect(passRunner_, &PassRunner::finished, this, &MainWindow::onOptimized,
-          Qt::QueuedConnection);
-  connect(passRunner_, &PassRunner::failed, this, &MainWindow::onOptimizeFailed,
-          Qt::QueuedConnection);
-  passThread_->start();
+  passes_ = new JobRunner(QStringLiteral("PassRunner"), this);
 
   // A new model: the old report no longer applies, and a running optimisation is forgotten.
   connect(this, &MainWindow::modelShown, this, [this] {
-    optimizeRequest_ = 0;
+    passes_->forget();
     passesPanel_->clear();
     if (optimizeAction_) optimizeAction_->setEnabled(true);
   });
@@ -71,27 +62,21 @@ void MainWindow::addModelMenu() {
   addCompareAction(model);
 }
 
-void MainWindow::stopPassRunner() {
-  passThread_->quit();
-  passThread_->wait();  // a running pipeline is not interruptible: let it finish
-}
+bool MainWindow::isOptimizing() const { return passes_ && passes_->isRunning(); }
 
 void MainWindow::optimize() {
   if (!graph_ || isOptimizing()) return;
-  optimizeRequest_ = ++lastRequest_;
   optimizeAction_->setEnabled(false);
   progress_->show();
   statusBar()->showMessage(tr("Optimizing…"));
-  QMetaObject::invokeMethod(
-      passRunner_,
-      [runner = passRunner_, id = optimizeRequest_, graph = graph_] { runner->run(id, graph); },
-      Qt::QueuedConnection);
+  JobHandlers<std::shared_ptr<const ec::passes::PipelineReport>> h;
+  h.done = [this](std::shared_ptr<const ec::passes::PipelineReport> report) { onOptimized(std::move(report)); };
+  h.failed = [this](const QString& message) { onOptimizeFailed(message); };
+  passes_->start<std::shared_ptr<const ec::passes::PipelineReport>>(
+      [graph = graph_](const JobContext&) { return PassRunner::run(graph); }, std::move(h));
 }
 
-void MainWindow::onOptimized(quint64 requestId,
-                             std::shared_ptr<const ec::passes::PipelineReport> report) {
-  if (requestId != optimizeRequest_) return;  // superseded by a new model
-  optimizeRequest_ = 0;
+void MainWindow::onOptimized(std::shared_ptr<const ec::passes::PipelineReport> report) {
   optimizeAction_->setEnabled(true);
   if (!isLoading()) progress_->hide();
   const std::size_t before = report->ops_before, after = report->ops_after;
@@ -108,9 +93,7 @@ void MainWindow::onOptimized(quint64 requestId,
   emit optimized();
 }
 
-void MainWindow::onOptimizeFailed(quint64 requestId, const QString& message) {
-  if (requestId != optimizeRequest_) return;
-  optimizeRequest_ = 0;
+void MainWindow::onOptimizeFailed(const QString& message) {
   optimizeAction_->setEnabled(true);
   if (!isLoading()) progress_->hide();
   messageBar_->showError(message);

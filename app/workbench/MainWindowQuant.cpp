@@ -1,8 +1,8 @@
 // MainWindow's quantisation part: Tools › Quantise… (and the panel's
-// Re-quantise button) run the quantiser on a worker thread (QuantRunner) with
-// the Quantisation panel's calibration data and keep-float marks; progress and
-// the outcome (an immutable quantised graph + QuantReport) arrive through
-// queued signals. The graph view then shows the float graph coloured by each
+// Re-quantise button) run the quantiser on a worker thread (QuantRunner on a
+// JobRunner) with the Quantisation panel's calibration data and keep-float marks;
+// progress and the outcome (an immutable quantised graph + QuantReport) arrive on
+// the GUI thread. The graph view then shows the float graph coloured by each
 // op's output SQNR, or the quantised graph, and one selection is shared by the
 // graph, the properties panel and every view of the Quantisation panel.
 // Kept apart from MainWindow.cpp so the two grow separately.
@@ -12,6 +12,7 @@
 #include <QMenuBar>
 #include <QStatusBar>
 
+#include "app/workbench/JobRunner.h"
 #include "app/workbench/MainWindow.h"
 #include "app/workbench/QuantRunner.h"
 #include "widgets/GraphView.h"
@@ -35,49 +36,7 @@ void MainWindow::createQuantPanel() {
     tabifyDockWidget(logDock, quantDock_);
     logDock->raise();
   }
-  quant_ = new QuantSession(this);
-  QuantRunner* runner = quant_->runner();
-
-  connect(runner, &QuantRunner::progress, this,
-          [this](quint64 id, const QString& stage, int done, int total) {
-            if (id == quant_->current()) quantPanel_->setProgress(stage, done, total);
-          },
-          Qt::QueuedConnection);
-  connect(runner, &QuantRunner::finished, this,
-          [this](quint64 id, QuantOutcomePtr outcome) {
-            if (!quant_->finish(id)) return;  // superseded by a new model
-            quant_->outcome = outcome;
-            quantPanel_->setRunning(false);
-            quantPanel_->setStatus(tr("Calibrated on %1").arg(outcome->calibrationSource));
-            quantPanel_->setReport(outcome->report, outcome->floatGraph);
-            showQuantOutcome();
-            quantDock_->show();
-            quantDock_->raise();
-            resizeDocks({quantDock_}, {340}, Qt::Vertical);
-            statusBar()->showMessage(
-                tr("Quantised: %n layer(s) in int8", nullptr, int(outcome->report->layers.size())),
-                10000);
-            emit quantized();
-          },
-          Qt::QueuedConnection);
-  connect(runner, &QuantRunner::failed, this,
-          [this](quint64 id, const QString& message) {
-            if (!quant_->finish(id)) return;
-            quantPanel_->setRunning(false);
-            quantPanel_->setStatus(tr("Quantisation failed: %1").arg(message));
-            messageBar_->showError(message);
-            statusBar()->showMessage(tr("Quantisation failed"), 10000);
-            emit quantizeFailed(message);
-          },
-          Qt::QueuedConnection);
-  connect(runner, &QuantRunner::cancelled, this,
-          [this](quint64 id) {
-            if (!quant_->finish(id)) return;
-            quantPanel_->setRunning(false);
-            quantPanel_->setStatus(tr("Cancelled"));
-            statusBar()->showMessage(tr("Quantisation cancelled"), 5000);
-          },
-          Qt::QueuedConnection);
+  quant_ = new JobRunner(QStringLiteral("QuantRunner"), this);
 
   connect(quantPanel_, &QuantPanel::requantizeRequested, this, &MainWindow::quantize);
   connect(quantPanel_, &QuantPanel::cancelRequested, this, [this] { quant_->cancel(); });
@@ -106,7 +65,7 @@ void MainWindow::createQuantPanel() {
   // A new model: the old report no longer applies, a running quantisation is forgotten.
   connect(this, &MainWindow::modelShown, this, [this] {
     quant_->forget();
-    quant_->outcome.reset();
+    quantOutcome_.reset();
     quantPanel_->setRunning(false);
     quantPanel_->setStatus({});
     quantPanel_->clear();
@@ -141,12 +100,40 @@ void MainWindow::quantize() {
   job.calibrationFile = quantPanel_->calibrationFile();
   job.randomSamples = ec::widgets::QuantPanel::kRandomSamples;
   quantPanel_->setRunning(true);
-  quant_->start(std::move(job));
+  using ec::widgets::QuantPanel;
+  JobHandlers<QuantOutcomePtr> h;
+  h.progress = [this](const QString& stage, int done, int total) { quantPanel_->setProgress(stage, done, total); };
+  h.done = [this](QuantOutcomePtr outcome) {
+    quantOutcome_ = outcome;
+    quantPanel_->setRunning(false);
+    quantPanel_->setStatus(tr("Calibrated on %1").arg(outcome->calibrationSource));
+    quantPanel_->setReport(outcome->report, outcome->floatGraph);
+    showQuantOutcome();
+    quantDock_->show();
+    quantDock_->raise();
+    resizeDocks({quantDock_}, {340}, Qt::Vertical);
+    statusBar()->showMessage(tr("Quantised: %n layer(s) in int8", nullptr, int(outcome->report->layers.size())), 10000);
+    emit quantized();
+  };
+  h.failed = [this](const QString& message) {
+    quantPanel_->setRunning(false);
+    quantPanel_->setStatus(tr("Quantisation failed: %1").arg(message));
+    messageBar_->showError(message);
+    statusBar()->showMessage(tr("Quantisation failed"), 10000);
+    emit quantizeFailed(message);
+  };
+  h.cancelled = [this] {
+    quantPanel_->setRunning(false);
+    quantPanel_->setStatus(tr("Cancelled"));
+    statusBar()->showMessage(tr("Quantisation cancelled"), 5000);
+  };
+  quant_->start<QuantOutcomePtr>([job = std::move(job)](const JobContext& ctx) { return QuantRunner::run(job, ctx); },
+                                 std::move(h));
   statusBar()->showMessage(tr("Quantising…"));
 }
 
 void MainWindow::showQuantOutcome() {
-  const QuantOutcomePtr& outcome = quant_->outcome;
+  const QuantOutcomePtr& outcome = quantOutcome_;
   if (!outcome || !outcome->report) return;
   const bool quantised =
       quantPanel_->graphMode() == ec::widgets::QuantPanel::GraphMode::Quantised;
