@@ -60,6 +60,7 @@ ExportController::ExportController(QMainWindow* window, ec::widgets::GraphView* 
                                    ec::widgets::MessageBar* bar, QSettings& settings, Sources sources)
     : QObject(window), window_(window), view_(view), bar_(bar), settings_(settings), sources_(std::move(sources)) {
   jobs_ = new JobRunner(QStringLiteral("ExportRunner"), this);
+  jobs_->setCancelDropsResult(false);  // ExportRunner decides: a file once written is a success
 
   menu_ = new QMenu(window);
   menu_->setObjectName(QStringLiteral("exportMenu"));

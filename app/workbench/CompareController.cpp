@@ -1,8 +1,4 @@
-// MainWindow's compare part (issue 42): Model › Compare With… asks for a second
-// model, compares it with the model shown on a worker thread (CompareRunner on a JobRunner) with
-// progress and Cancel, and the Compare dock shows both side by side (CompareView:
-// synchronised selection and scrolling, the pairs sorted by error, both graphs
-// coloured by each tensor's SQNR, ops of one side only highlighted).
+// CompareController.h: the compare area.
 #include <QAction>
 #include <QDockWidget>
 #include <QFileDialog>
@@ -11,6 +7,7 @@
 #include <QProgressDialog>
 #include <QStatusBar>
 
+#include "app/workbench/CompareController.h"
 #include "app/workbench/CompareRunner.h"
 #include "app/workbench/JobRunner.h"
 #include "app/workbench/MainWindow.h"
@@ -19,21 +16,21 @@
 
 namespace ec::workbench {
 
-bool MainWindow::isComparing() const { return compare_ && compare_->isRunning(); }
+bool CompareController::isComparing() const { return compare_ && compare_->isRunning(); }
 
-void MainWindow::createComparePanel() {
-  compareView_ = new ec::widgets::CompareView(this);
-  compareDock_ = addPanel(compareView_, tr("Compare"), QStringLiteral("compareDock"), Qt::BottomDockWidgetArea);
+CompareController::CompareController(MainWindow& window) : QObject(&window), w_(window) {
+  compareView_ = new ec::widgets::CompareView(&w_);
+  compareDock_ = w_.addPanel(compareView_, tr("Compare"), QStringLiteral("compareDock"), Qt::BottomDockWidgetArea);
   compareDock_->hide();
-  retranslated([this] { compareDock_->setWindowTitle(tr("Compare")); });
+  w_.retranslated([this] { compareDock_->setWindowTitle(tr("Compare")); });
 
   compare_ = new JobRunner(QStringLiteral("CompareRunner"), this);
 }
 
-void MainWindow::addCompareAction(QMenu* model) {
+void CompareController::addActions(QMenu* model) {
   compareAction_ = model->addAction(QString(), this, [this] {
-    const QString dir = QFileInfo(currentPath_).absolutePath();
-    const QString path = QFileDialog::getOpenFileName(this, tr("Compare With"), dir);
+    const QString dir = QFileInfo(w_.model_.currentPath).absolutePath();
+    const QString path = QFileDialog::getOpenFileName(&w_, tr("Compare With"), dir);
     if (!path.isEmpty()) compareWith(path);
   });
   compareAction_->setObjectName(QStringLiteral("compareAction"));
@@ -41,15 +38,15 @@ void MainWindow::addCompareAction(QMenu* model) {
   QAction* stages = model->addAction(QString(), this, [this] { compareStages(); });
   stages->setObjectName(QStringLiteral("compareStagesAction"));
   stages->setEnabled(false);
-  connect(this, &MainWindow::modelShown, compareAction_, [this, stages] {
+  connect(&w_, &MainWindow::modelShown, compareAction_, [this, stages] {
     compareAction_->setEnabled(true);
     stages->setEnabled(true);
   });
-  retranslated([stages] {
+  w_.retranslated([stages] {
     stages->setText(tr("Compare Pass &Stages"));
     stages->setStatusTip(tr("Run the default pass pipeline stage by stage and show how each pass changes the numbers"));
   });
-  retranslated([this] {
+  w_.retranslated([this] {
     compareAction_->setText(tr("Compare &With…"));
     compareAction_->setStatusTip(
         tr("Run a second model (its compiled or quantised form, another version) on the same inputs and show "
@@ -57,27 +54,27 @@ void MainWindow::addCompareAction(QMenu* model) {
   });
 }
 
-void MainWindow::compareStages() {
-  if (!graph_) return;
+void CompareController::compareStages() {
+  if (!w_.model_.graph) return;
   CompareJob job;
-  job.a = graph_;
-  job.pathA = currentPath_;
+  job.a = w_.model_.graph;
+  job.pathA = w_.model_.currentPath;
   job.passes = true;
   startCompare(std::move(job), tr("Comparing the pass stages…"));
 }
 
-void MainWindow::compareWith(const QString& path) {
-  if (!graph_) return;
+void CompareController::compareWith(const QString& path) {
+  if (!w_.model_.graph) return;
   CompareJob job;
-  job.a = graph_;
-  job.pathA = currentPath_;
+  job.a = w_.model_.graph;
+  job.pathA = w_.model_.currentPath;
   job.pathB = path;
   startCompare(std::move(job), tr("Comparing with %1…").arg(QFileInfo(path).fileName()));
 }
 
-void MainWindow::startCompare(CompareJob job, const QString& label) {
+void CompareController::startCompare(CompareJob job, const QString& label) {
   if (!compareProgress_) {
-    compareProgress_ = new QProgressDialog(this);
+    compareProgress_ = new QProgressDialog(&w_);
     compareProgress_->setWindowTitle(tr("Compare With"));
     compareProgress_->setMinimumDuration(300);
     connect(compareProgress_, &QProgressDialog::canceled, this, [this] { compare_->cancel(); });
@@ -101,25 +98,25 @@ void MainWindow::startCompare(CompareJob job, const QString& label) {
     done();
     if (outcome->stages) {
       compareView_->setStages(outcome->stages);
-      statusBar()->showMessage(tr("Pass stages compared"), 10000);
+      w_.statusBar()->showMessage(tr("Pass stages compared"), 10000);
     } else {
       compareView_->setStages(nullptr);
       compareView_->setResult(outcome->a, outcome->b, outcome->result);
-      statusBar()->showMessage(
+      w_.statusBar()->showMessage(
           tr("Compared with %1").arg(QFileInfo(QString::fromStdString(outcome->result->model_b)).fileName()), 10000);
     }
     compareDock_->show();
     compareDock_->raise();
-    emit compared();
+    emit w_.compared();
   };
   h.failed = [this, done](const QString& message) {
     done();
-    statusBar()->showMessage(tr("Compare failed: %1").arg(message), 10000);
-    emit compareFailed(message);
+    w_.statusBar()->showMessage(tr("Compare failed: %1").arg(message), 10000);
+    emit w_.compareFailed(message);
   };
   h.cancelled = [this, done] {
     done();
-    statusBar()->showMessage(tr("Compare cancelled"), 5000);
+    w_.statusBar()->showMessage(tr("Compare cancelled"), 5000);
   };
   compare_->start<CompareOutcomePtr>([job = std::move(job)](const JobContext& ctx) { return CompareRunner::run(job, ctx); },
                                      std::move(h));
