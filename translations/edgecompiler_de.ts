@@ -2389,25 +2389,322 @@ Auf einer Op: k Kernel · s Schrittweite · pad oben/links/unten/rechts · g Gru
     </message>
 </context>
 <context>
-    <name>ec::workbench::CompareRunner</name>
+    <name>ec::workbench::BenchController</name>
     <message>
-        <source>No model is loaded.</source>
-        <translation>Kein Modell geladen.</translation>
+        <source>%1 on %2: %3 ms, estimate (not measured)</source>
+        <translation>%1 auf %2: %3 ms, Schätzung (nicht gemessen)</translation>
     </message>
+</context>
+<context>
+    <name>ec::workbench::CompareController</name>
+    <message>
+        <source>Compare</source>
+        <translation>Vergleichen</translation>
+    </message>
+    <message>
+        <source>Compare With</source>
+        <translation>Vergleichen mit</translation>
+    </message>
+    <message>
+        <source>Compare Pass &amp;Stages</source>
+        <translation>Pass-&amp;Stufen vergleichen</translation>
+    </message>
+    <message>
+        <source>Run the default pass pipeline stage by stage and show how each pass changes the numbers</source>
+        <translation>Die Standard-Pass-Pipeline Stufe für Stufe ausführen und zeigen, wie jeder Pass die Zahlen verändert</translation>
+    </message>
+    <message>
+        <source>Compare &amp;With…</source>
+        <translation>&amp;Vergleichen mit…</translation>
+    </message>
+    <message>
+        <source>Run a second model (its compiled or quantised form, another version) on the same inputs and show where the numbers differ, layer by layer</source>
+        <translation>Ein zweites Modell (seine kompilierte oder quantisierte Form, eine andere Version) mit denselben Eingaben ausführen und Schicht für Schicht zeigen, wo die Zahlen abweichen</translation>
+    </message>
+    <message>
+        <source>Comparing the pass stages…</source>
+        <translation>Pass-Stufen werden verglichen…</translation>
+    </message>
+    <message>
+        <source>Comparing with %1…</source>
+        <translation>Vergleich mit %1…</translation>
+    </message>
+    <message>
+        <source>Pass stages compared</source>
+        <translation>Pass-Stufen verglichen</translation>
+    </message>
+    <message>
+        <source>Compared with %1</source>
+        <translation>Verglichen mit %1</translation>
+    </message>
+    <message>
+        <source>Compare failed: %1</source>
+        <translation>Vergleich fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Compare cancelled</source>
+        <translation>Vergleich abgebrochen</translation>
+    </message>
+</context>
+<context>
+    <name>ec::workbench::CompareRunner</name>
     <message>
         <source>Opening %1</source>
         <translation>%1 wird geöffnet</translation>
     </message>
 </context>
 <context>
-    <name>ec::workbench::CompileRunner</name>
+    <name>ec::workbench::CompileController</name>
     <message>
-        <source>No model is loaded.</source>
-        <translation>Kein Modell geladen.</translation>
+        <source>Partition</source>
+        <translation>Partition</translation>
     </message>
     <message>
-        <source>unknown error while compiling the model</source>
-        <translation>unbekannter Fehler beim Kompilieren des Modells</translation>
+        <source>Backend Timeline</source>
+        <translation>Backend-Zeitleiste</translation>
+    </message>
+    <message>
+        <source>Neural Engine</source>
+        <translation>Neural Engine</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>TPU</source>
+        <translation>TPU</translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>%1 on the %2: %3</source>
+        <translation>%1 auf der %2: %3</translation>
+    </message>
+    <message>
+        <source>&amp;Compile for Target…</source>
+        <translation>Für Ziel &amp;kompilieren…</translation>
+    </message>
+    <message>
+        <source>Partition the model for a target and show what runs on the accelerator and why the rest does not</source>
+        <translation>Das Modell für ein Ziel partitionieren und zeigen, was auf dem Beschleuniger läuft und warum der Rest nicht</translation>
+    </message>
+    <message>
+        <source>Compile for Target</source>
+        <translation>Für Ziel kompilieren</translation>
+    </message>
+    <message>
+        <source>Post-training int8</source>
+        <translation>Post-Training int8</translation>
+    </message>
+    <message>
+        <source>None (the model is already quantised, or Core ML float)</source>
+        <translation>Keine (das Modell ist bereits quantisiert, oder Core ML in Gleitkomma)</translation>
+    </message>
+    <message>
+        <source>int8 weights (Core ML)</source>
+        <translation>int8-Gewichte (Core ML)</translation>
+    </message>
+    <message>
+        <source>none: random samples (fixed seed)</source>
+        <translation>keine: Zufallsstichproben (fester Seed)</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>Durchsuchen…</translation>
+    </message>
+    <message>
+        <source>Calibration Data</source>
+        <translation>Kalibrierdaten</translation>
+    </message>
+    <message>
+        <source>NumPy arrays (*.npy)</source>
+        <translation>NumPy-Arrays (*.npy)</translation>
+    </message>
+    <message>
+        <source>Edge TPU segments the compiler may map (edgetpu_compiler --num_segments); 1 puts everything after the first unsupported op on the CPU</source>
+        <translation>Edge-TPU-Segmente, die der Compiler abbilden darf (edgetpu_compiler --num_segments); bei 1 läuft alles nach der ersten nicht unterstützten Operation auf der CPU</translation>
+    </message>
+    <message>
+        <source>fp16 (Neural Engine capable)</source>
+        <translation>fp16 (Neural-Engine-fähig)</translation>
+    </message>
+    <message>
+        <source>fp32 (GPU and CPU only)</source>
+        <translation>fp32 (nur GPU und CPU)</translation>
+    </message>
+    <message>
+        <source>All (Neural Engine, GPU, CPU)</source>
+        <translation>Alle (Neural Engine, GPU, CPU)</translation>
+    </message>
+    <message>
+        <source>CPU and Neural Engine</source>
+        <translation>CPU und Neural Engine</translation>
+    </message>
+    <message>
+        <source>CPU and GPU</source>
+        <translation>CPU und GPU</translation>
+    </message>
+    <message>
+        <source>CPU only</source>
+        <translation>Nur CPU</translation>
+    </message>
+    <message>
+        <source>&amp;Target:</source>
+        <translation>&amp;Ziel:</translation>
+    </message>
+    <message>
+        <source>&amp;Quantisation:</source>
+        <translation>&amp;Quantisierung:</translation>
+    </message>
+    <message>
+        <source>Calibration &amp;data:</source>
+        <translation>Kalibrier&amp;daten:</translation>
+    </message>
+    <message>
+        <source>Calibration s&amp;amples:</source>
+        <translation>Kalibrier&amp;stichproben:</translation>
+    </message>
+    <message>
+        <source>&amp;Segments:</source>
+        <translation>&amp;Segmente:</translation>
+    </message>
+    <message>
+        <source>&amp;Precision:</source>
+        <translation>&amp;Genauigkeit:</translation>
+    </message>
+    <message>
+        <source>Compute &amp;units:</source>
+        <translation>Rechen&amp;einheiten:</translation>
+    </message>
+    <message>
+        <source>&amp;Deployment target:</source>
+        <translation>&amp;Zielplattform:</translation>
+    </message>
+    <message>
+        <source>Compile</source>
+        <translation>Kompilieren</translation>
+    </message>
+    <message>
+        <source>calibrating</source>
+        <translation>kalibriert</translation>
+    </message>
+    <message>
+        <source>measuring error</source>
+        <translation>misst Fehler</translation>
+    </message>
+    <message>
+        <source>partitioning</source>
+        <translation>partitioniert</translation>
+    </message>
+    <message>
+        <source>Compiling: %1…</source>
+        <translation>Kompiliert: %1…</translation>
+    </message>
+    <message>
+        <source>Compiled (prediction): %1 op(s) on the Neural Engine, %2 on the GPU, %3 on the CPU</source>
+        <translation>Kompiliert (Vorhersage): %1 Op(s) auf der Neural Engine, %2 auf der GPU, %3 auf der CPU</translation>
+    </message>
+    <message>
+        <source>Compiled: %1 op(s) on the TPU, %2 on the CPU</source>
+        <translation>Kompiliert: %1 Op(s) auf der TPU, %2 auf der CPU</translation>
+    </message>
+    <message>
+        <source>Compile failed: %1</source>
+        <translation>Kompilieren fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Compile failed</source>
+        <translation>Kompilieren fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>Compile cancelled</source>
+        <translation>Kompilieren abgebrochen</translation>
+    </message>
+    <message>
+        <source>Compiling…</source>
+        <translation>Kompiliert…</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Compiling for %1…</source>
+        <translation>Kompiliert für %1…</translation>
+    </message>
+    <message>
+        <source>CPU (unsupported)</source>
+        <translation>CPU (nicht unterstützt)</translation>
+    </message>
+    <message>
+        <source>CPU (after the first unsupported op)</source>
+        <translation>CPU (nach der ersten nicht unterstützten Op)</translation>
+    </message>
+    <message>
+        <source>Placement (%1)</source>
+        <translation>Platzierung (%1)</translation>
+    </message>
+    <message>
+        <source>Read from the compiled file: the split its compiler made</source>
+        <translation>Aus der kompilierten Datei gelesen: die Aufteilung ihres Compilers</translation>
+    </message>
+</context>
+<context>
+    <name>ec::workbench::DevicesBenchController</name>
+    <message>
+        <source>Devices</source>
+        <translation>Geräte</translation>
+    </message>
+    <message>
+        <source>Devices saved to %1</source>
+        <translation>Geräte gespeichert in %1</translation>
+    </message>
+    <message>
+        <source>Benchmark</source>
+        <translation>Benchmark</translation>
+    </message>
+    <message>
+        <source>Run History</source>
+        <translation>Laufverlauf</translation>
+    </message>
+    <message>
+        <source>ms per op (benchmark), bright = slower</source>
+        <translation>ms je Op (Benchmark), hell = langsamer</translation>
+    </message>
+    <message>
+        <source>not timed</source>
+        <translation>nicht gemessen</translation>
+    </message>
+    <message>
+        <source>Benchmark: mean %1 ms, p99 %2 ms</source>
+        <translation>Benchmark: Mittelwert %1 ms, p99 %2 ms</translation>
+    </message>
+    <message>
+        <source>Benchmark failed: %1</source>
+        <translation>Benchmark fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Benchmark not started: no model is open or one is running</source>
+        <translation>Benchmark nicht gestartet: kein Modell geöffnet oder es läuft bereits eines</translation>
+    </message>
+    <message>
+        <source>&amp;Benchmark…</source>
+        <translation>&amp;Benchmark…</translation>
+    </message>
+    <message>
+        <source>Time the open model: latency statistics, histogram and time per op</source>
+        <translation>Das geöffnete Modell messen: Latenzstatistik, Histogramm und Zeit je Op</translation>
+    </message>
+    <message>
+        <source>Run &amp;History</source>
+        <translation>Lauf&amp;verlauf</translation>
+    </message>
+    <message>
+        <source>Every recorded compile and benchmark; compare two runs</source>
+        <translation>Jede aufgezeichnete Kompilierung und jeder Benchmark; zwei Läufe vergleichen</translation>
     </message>
 </context>
 <context>
@@ -2660,6 +2957,13 @@ Auf einer Op: k Kernel · s Schrittweite · pad oben/links/unten/rechts · g Gru
     </message>
 </context>
 <context>
+    <name>ec::workbench::JobRunner</name>
+    <message>
+        <source>unknown error</source>
+        <translation>unbekannter Fehler</translation>
+    </message>
+</context>
+<context>
     <name>ec::workbench::MainWindow</name>
     <message>
         <source>edgecompiler Workbench</source>
@@ -2823,315 +3127,12 @@ Unterstützt: %1</translation>
         <translation>Für %1 gibt es keine Übersetzung.</translation>
     </message>
     <message>
-        <source>Passes</source>
-        <translation>Passes</translation>
-    </message>
-    <message>
         <source>&amp;Model</source>
         <translation>&amp;Modell</translation>
     </message>
     <message>
-        <source>&amp;Optimize (Default Pipeline)</source>
-        <translation>&amp;Optimieren (Standard-Pipeline)</translation>
-    </message>
-    <message>
-        <source>Run the default optimisation passes and show what each one changed</source>
-        <translation>Die Standard-Optimierungspasses ausführen und zeigen, was jeder änderte</translation>
-    </message>
-    <message>
-        <source>Optimizing…</source>
-        <translation>Optimiert…</translation>
-    </message>
-    <message>
-        <source>Optimized: %1 → %2 operations in %3 ms</source>
-        <translation>Optimiert: %1 → %2 Operationen in %3 ms</translation>
-    </message>
-    <message>
-        <source>Optimization failed</source>
-        <translation>Optimierung fehlgeschlagen</translation>
-    </message>
-    <message>
-        <source>Quantisation</source>
-        <translation>Quantisierung</translation>
-    </message>
-    <message>
-        <source>Calibrated on %1</source>
-        <translation>Kalibriert auf %1</translation>
-    </message>
-    <message numerus="yes">
-        <source>Quantised: %n layer(s) in int8</source>
-        <translation>
-            <numerusform>Quantisiert: %n Schicht in int8</numerusform>
-            <numerusform>Quantisiert: %n Schichten in int8</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Quantisation failed: %1</source>
-        <translation>Quantisierung fehlgeschlagen: %1</translation>
-    </message>
-    <message>
-        <source>Quantisation failed</source>
-        <translation>Quantisierung fehlgeschlagen</translation>
-    </message>
-    <message>
-        <source>Cancelled</source>
-        <translation>Abgebrochen</translation>
-    </message>
-    <message>
-        <source>Quantisation cancelled</source>
-        <translation>Quantisierung abgebrochen</translation>
-    </message>
-    <message>
-        <source>&amp;Quantise…</source>
-        <translation>&amp;Quantisieren…</translation>
-    </message>
-    <message>
         <source>&amp;Tools</source>
         <translation>&amp;Werkzeuge</translation>
-    </message>
-    <message>
-        <source>Quantise the model to int8 and show where it loses accuracy</source>
-        <translation>Das Modell nach int8 quantisieren und zeigen, wo es an Genauigkeit verliert</translation>
-    </message>
-    <message>
-        <source>Quantising…</source>
-        <translation>Quantisiert…</translation>
-    </message>
-    <message>
-        <source>output SQNR (dB), dark = worse</source>
-        <translation>Ausgabe-SQNR (dB), dunkel = schlechter</translation>
-    </message>
-    <message>
-        <source>Partition</source>
-        <translation>Partition</translation>
-    </message>
-    <message>
-        <source>Backend Timeline</source>
-        <translation>Backend-Zeitleiste</translation>
-    </message>
-    <message>
-        <source>Compiling: %1…</source>
-        <translation>Kompiliert: %1…</translation>
-    </message>
-    <message>
-        <source>Compiled: %1 op(s) on the TPU, %2 on the CPU</source>
-        <translation>Kompiliert: %1 Op(s) auf der TPU, %2 auf der CPU</translation>
-    </message>
-    <message>
-        <source>Compile failed: %1</source>
-        <translation>Kompilieren fehlgeschlagen: %1</translation>
-    </message>
-    <message>
-        <source>Compile failed</source>
-        <translation>Kompilieren fehlgeschlagen</translation>
-    </message>
-    <message>
-        <source>Compile cancelled</source>
-        <translation>Kompilieren abgebrochen</translation>
-    </message>
-    <message>
-        <source>&amp;Compile for Target…</source>
-        <translation>Für Ziel &amp;kompilieren…</translation>
-    </message>
-    <message>
-        <source>Partition the model for a target and show what runs on the accelerator and why the rest does not</source>
-        <translation>Das Modell für ein Ziel partitionieren und zeigen, was auf dem Beschleuniger läuft und warum der Rest nicht</translation>
-    </message>
-    <message>
-        <source>Compile for Target</source>
-        <translation>Für Ziel kompilieren</translation>
-    </message>
-    <message>
-        <source>&amp;Target:</source>
-        <translation>&amp;Ziel:</translation>
-    </message>
-    <message>
-        <source>&amp;Quantisation:</source>
-        <translation>&amp;Quantisierung:</translation>
-    </message>
-    <message>
-        <source>Compile</source>
-        <translation>Kompilieren</translation>
-    </message>
-    <message>
-        <source>Compiling…</source>
-        <translation>Kompiliert…</translation>
-    </message>
-    <message>
-        <source>Compiling for %1…</source>
-        <translation>Kompiliert für %1…</translation>
-    </message>
-    <message>
-        <source>TPU</source>
-        <translation>TPU</translation>
-    </message>
-    <message>
-        <source>CPU (unsupported)</source>
-        <translation>CPU (nicht unterstützt)</translation>
-    </message>
-    <message>
-        <source>CPU (after the first unsupported op)</source>
-        <translation>CPU (nach der ersten nicht unterstützten Op)</translation>
-    </message>
-    <message>
-        <source>CPU</source>
-        <translation>CPU</translation>
-    </message>
-    <message>
-        <source>%1 on the %2: %3</source>
-        <translation>%1 auf der %2: %3</translation>
-    </message>
-    <message>
-        <source>Post-training int8</source>
-        <translation>Post-Training int8</translation>
-    </message>
-    <message>
-        <source>none: random samples (fixed seed)</source>
-        <translation>keine: Zufallsstichproben (fester Seed)</translation>
-    </message>
-    <message>
-        <source>Browse…</source>
-        <translation>Durchsuchen…</translation>
-    </message>
-    <message>
-        <source>Calibration Data</source>
-        <translation>Kalibrierdaten</translation>
-    </message>
-    <message>
-        <source>NumPy arrays (*.npy)</source>
-        <translation>NumPy-Arrays (*.npy)</translation>
-    </message>
-    <message>
-        <source>Edge TPU segments the compiler may map (edgetpu_compiler --num_segments); 1 puts everything after the first unsupported op on the CPU</source>
-        <translation>Edge-TPU-Segmente, die der Compiler abbilden darf (edgetpu_compiler --num_segments); bei 1 läuft alles nach der ersten nicht unterstützten Operation auf der CPU</translation>
-    </message>
-    <message>
-        <source>Calibration &amp;data:</source>
-        <translation>Kalibrier&amp;daten:</translation>
-    </message>
-    <message>
-        <source>Calibration s&amp;amples:</source>
-        <translation>Kalibrier&amp;stichproben:</translation>
-    </message>
-    <message>
-        <source>&amp;Segments:</source>
-        <translation>&amp;Segmente:</translation>
-    </message>
-    <message>
-        <source>Placement (%1)</source>
-        <translation>Platzierung (%1)</translation>
-    </message>
-    <message>
-        <source>Read from the compiled file: the split its compiler made</source>
-        <translation>Aus der kompilierten Datei gelesen: die Aufteilung ihres Compilers</translation>
-    </message>
-    <message>
-        <source>calibrating</source>
-        <translation>kalibriert</translation>
-    </message>
-    <message>
-        <source>measuring error</source>
-        <translation>misst Fehler</translation>
-    </message>
-    <message>
-        <source>partitioning</source>
-        <translation>partitioniert</translation>
-    </message>
-    <message>
-        <source>Devices</source>
-        <translation>Geräte</translation>
-    </message>
-    <message>
-        <source>Devices saved to %1</source>
-        <translation>Geräte gespeichert in %1</translation>
-    </message>
-    <message>
-        <source>Benchmark</source>
-        <translation>Benchmark</translation>
-    </message>
-    <message>
-        <source>Run History</source>
-        <translation>Laufverlauf</translation>
-    </message>
-    <message>
-        <source>Benchmark: mean %1 ms, p99 %2 ms</source>
-        <translation>Benchmark: Mittelwert %1 ms, p99 %2 ms</translation>
-    </message>
-    <message>
-        <source>Benchmark failed: %1</source>
-        <translation>Benchmark fehlgeschlagen: %1</translation>
-    </message>
-    <message>
-        <source>&amp;Benchmark…</source>
-        <translation>&amp;Benchmark…</translation>
-    </message>
-    <message>
-        <source>Time the open model: latency statistics, histogram and time per op</source>
-        <translation>Das geöffnete Modell messen: Latenzstatistik, Histogramm und Zeit je Op</translation>
-    </message>
-    <message>
-        <source>Run &amp;History</source>
-        <translation>Lauf&amp;verlauf</translation>
-    </message>
-    <message>
-        <source>Every recorded compile and benchmark; compare two runs</source>
-        <translation>Jede aufgezeichnete Kompilierung und jeder Benchmark; zwei Läufe vergleichen</translation>
-    </message>
-    <message>
-        <source>Compiled (prediction): %1 op(s) on the Neural Engine, %2 on the GPU, %3 on the CPU</source>
-        <translation>Kompiliert (Vorhersage): %1 Op(s) auf der Neural Engine, %2 auf der GPU, %3 auf der CPU</translation>
-    </message>
-    <message>
-        <source>Neural Engine</source>
-        <translation>Neural Engine</translation>
-    </message>
-    <message>
-        <source>GPU</source>
-        <translation>GPU</translation>
-    </message>
-    <message>
-        <source>None (the model is already quantised, or Core ML float)</source>
-        <translation>Keine (das Modell ist bereits quantisiert, oder Core ML in Gleitkomma)</translation>
-    </message>
-    <message>
-        <source>int8 weights (Core ML)</source>
-        <translation>int8-Gewichte (Core ML)</translation>
-    </message>
-    <message>
-        <source>fp16 (Neural Engine capable)</source>
-        <translation>fp16 (Neural-Engine-fähig)</translation>
-    </message>
-    <message>
-        <source>fp32 (GPU and CPU only)</source>
-        <translation>fp32 (nur GPU und CPU)</translation>
-    </message>
-    <message>
-        <source>All (Neural Engine, GPU, CPU)</source>
-        <translation>Alle (Neural Engine, GPU, CPU)</translation>
-    </message>
-    <message>
-        <source>CPU and Neural Engine</source>
-        <translation>CPU und Neural Engine</translation>
-    </message>
-    <message>
-        <source>CPU and GPU</source>
-        <translation>CPU und GPU</translation>
-    </message>
-    <message>
-        <source>CPU only</source>
-        <translation>Nur CPU</translation>
-    </message>
-    <message>
-        <source>&amp;Precision:</source>
-        <translation>&amp;Genauigkeit:</translation>
-    </message>
-    <message>
-        <source>Compute &amp;units:</source>
-        <translation>Rechen&amp;einheiten:</translation>
-    </message>
-    <message>
-        <source>&amp;Deployment target:</source>
-        <translation>&amp;Zielplattform:</translation>
     </message>
     <message>
         <source>Open &amp;Folder…</source>
@@ -3162,54 +3163,6 @@ Enter them as NAME=1,3,224,224 (several separated by spaces):</source>
 %2
 
 Geben Sie sie als NAME=1,3,224,224 ein (mehrere durch Leerzeichen getrennt):</translation>
-    </message>
-    <message>
-        <source>Compare</source>
-        <translation>Vergleich</translation>
-    </message>
-    <message>
-        <source>Compared with %1</source>
-        <translation>Verglichen mit %1</translation>
-    </message>
-    <message>
-        <source>Compare failed: %1</source>
-        <translation>Vergleich fehlgeschlagen: %1</translation>
-    </message>
-    <message>
-        <source>Compare cancelled</source>
-        <translation>Vergleich abgebrochen</translation>
-    </message>
-    <message>
-        <source>Compare With</source>
-        <translation>Vergleichen mit</translation>
-    </message>
-    <message>
-        <source>Compare &amp;With…</source>
-        <translation>&amp;Vergleichen mit…</translation>
-    </message>
-    <message>
-        <source>Run a second model (its compiled or quantised form, another version) on the same inputs and show where the numbers differ, layer by layer</source>
-        <translation>Ein zweites Modell (seine kompilierte oder quantisierte Form, eine andere Version) mit denselben Eingaben ausführen und Schicht für Schicht zeigen, wo die Zahlen abweichen</translation>
-    </message>
-    <message>
-        <source>Comparing with %1…</source>
-        <translation>Vergleich mit %1…</translation>
-    </message>
-    <message>
-        <source>Pass stages compared</source>
-        <translation>Pass-Stufen verglichen</translation>
-    </message>
-    <message>
-        <source>Compare Pass &amp;Stages</source>
-        <translation>Pass-&amp;Stufen vergleichen</translation>
-    </message>
-    <message>
-        <source>Run the default pass pipeline stage by stage and show how each pass changes the numbers</source>
-        <translation>Die Standard-Pass-Pipeline Stufe für Stufe ausführen und zeigen, wie jeder Pass die Zahlen verändert</translation>
-    </message>
-    <message>
-        <source>Comparing the pass stages…</source>
-        <translation>Pass-Stufen werden verglichen…</translation>
     </message>
     <message>
         <source>Layout reset</source>
@@ -3299,39 +3252,90 @@ Geben Sie sie als NAME=1,3,224,224 ein (mehrere durch Leerzeichen getrennt):</tr
         <source>drag, Shift+wheel</source>
         <translation>Ziehen, Umschalt+Mausrad</translation>
     </message>
+</context>
+<context>
+    <name>ec::workbench::PassesController</name>
+    <message>
+        <source>Passes</source>
+        <translation>Passes</translation>
+    </message>
+    <message>
+        <source>&amp;Optimize (Default Pipeline)</source>
+        <translation>&amp;Optimieren (Standard-Pipeline)</translation>
+    </message>
+    <message>
+        <source>Run the default optimisation passes and show what each one changed</source>
+        <translation>Die Standard-Optimierungspasses ausführen und zeigen, was jeder änderte</translation>
+    </message>
+    <message>
+        <source>Optimizing…</source>
+        <translation>Optimiert…</translation>
+    </message>
+    <message>
+        <source>Optimized: %1 → %2 operations in %3 ms</source>
+        <translation>Optimiert: %1 → %2 Operationen in %3 ms</translation>
+    </message>
+    <message>
+        <source>Optimization failed</source>
+        <translation>Optimierung fehlgeschlagen</translation>
+    </message>
+</context>
+<context>
+    <name>ec::workbench::QuantController</name>
+    <message>
+        <source>Quantisation</source>
+        <translation>Quantisierung</translation>
+    </message>
+    <message>
+        <source>&amp;Quantise…</source>
+        <translation>&amp;Quantisieren…</translation>
+    </message>
+    <message>
+        <source>Quantise the model to int8 and show where it loses accuracy</source>
+        <translation>Das Modell nach int8 quantisieren und zeigen, wo es an Genauigkeit verliert</translation>
+    </message>
+    <message>
+        <source>&amp;Tools</source>
+        <translation>&amp;Werkzeuge</translation>
+    </message>
+    <message>
+        <source>Calibrated on %1</source>
+        <translation>Kalibriert auf %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Quantised: %n layer(s) in int8</source>
+        <translation>
+            <numerusform>Quantisiert: %n Schicht in int8</numerusform>
+            <numerusform>Quantisiert: %n Schichten in int8</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Quantisation failed: %1</source>
+        <translation>Quantisierung fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Quantisation failed</source>
+        <translation>Quantisierung fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>Abgebrochen</translation>
+    </message>
+    <message>
+        <source>Quantisation cancelled</source>
+        <translation>Quantisierung abgebrochen</translation>
+    </message>
+    <message>
+        <source>Quantising…</source>
+        <translation>Quantisiert…</translation>
+    </message>
+    <message>
+        <source>output SQNR (dB), dark = worse</source>
+        <translation>Ausgabe-SQNR (dB), dunkel = schlechter</translation>
+    </message>
     <message>
         <source>float (not quantised)</source>
         <translation>float (nicht quantisiert)</translation>
-    </message>
-    <message>
-        <source>ms per op (benchmark), bright = slower</source>
-        <translation>ms je Op (Benchmark), hell = langsamer</translation>
-    </message>
-    <message>
-        <source>not timed</source>
-        <translation>nicht gemessen</translation>
-    </message>
-    <message>
-        <source>Benchmark not started: no model is open or one is running</source>
-        <translation>Benchmark nicht gestartet: kein Modell geöffnet oder es läuft bereits eines</translation>
-    </message>
-</context>
-<context>
-    <name>ec::workbench::ModelLoader</name>
-    <message>
-        <source>%1: unknown error while opening the model</source>
-        <translation>%1: unbekannter Fehler beim Öffnen des Modells</translation>
-    </message>
-</context>
-<context>
-    <name>ec::workbench::PassRunner</name>
-    <message>
-        <source>No model is loaded.</source>
-        <translation>Kein Modell geladen.</translation>
-    </message>
-    <message>
-        <source>unknown error while optimising the model</source>
-        <translation>unbekannter Fehler beim Optimieren des Modells</translation>
     </message>
 </context>
 <context>
@@ -3361,14 +3365,6 @@ Geben Sie sie als NAME=1,3,224,224 ein (mehrere durch Leerzeichen getrennt):</tr
             <numerusform>%1 (%n Stichprobe)</numerusform>
             <numerusform>%1 (%n Stichproben)</numerusform>
         </translation>
-    </message>
-    <message>
-        <source>No model is loaded.</source>
-        <translation>Kein Modell geladen.</translation>
-    </message>
-    <message>
-        <source>unknown error while quantising the model</source>
-        <translation>unbekannter Fehler beim Quantisieren des Modells</translation>
     </message>
 </context>
 <context>

@@ -2384,24 +2384,321 @@ On an op: k kernel · s stride · pad top/left/bottom/right · g groups · d dil
     </message>
 </context>
 <context>
-    <name>ec::workbench::CompareRunner</name>
+    <name>ec::workbench::BenchController</name>
     <message>
-        <source>No model is loaded.</source>
+        <source>%1 on %2: %3 ms, estimate (not measured)</source>
         <translation type="unfinished"></translation>
     </message>
+</context>
+<context>
+    <name>ec::workbench::CompareController</name>
+    <message>
+        <source>Compare</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare With</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare Pass &amp;Stages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run the default pass pipeline stage by stage and show how each pass changes the numbers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare &amp;With…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run a second model (its compiled or quantised form, another version) on the same inputs and show where the numbers differ, layer by layer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Comparing the pass stages…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Comparing with %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pass stages compared</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compared with %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ec::workbench::CompareRunner</name>
     <message>
         <source>Opening %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
-    <name>ec::workbench::CompileRunner</name>
+    <name>ec::workbench::CompileController</name>
     <message>
-        <source>No model is loaded.</source>
+        <source>Partition</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>unknown error while compiling the model</source>
+        <source>Backend Timeline</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Neural Engine</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TPU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 on the %2: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Compile for Target…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Partition the model for a target and show what runs on the accelerator and why the rest does not</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compile for Target</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Post-training int8</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>None (the model is already quantised, or Core ML float)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>int8 weights (Core ML)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none: random samples (fixed seed)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Calibration Data</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>NumPy arrays (*.npy)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Edge TPU segments the compiler may map (edgetpu_compiler --num_segments); 1 puts everything after the first unsupported op on the CPU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>fp16 (Neural Engine capable)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>fp32 (GPU and CPU only)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All (Neural Engine, GPU, CPU)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CPU and Neural Engine</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CPU and GPU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CPU only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Target:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Quantisation:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Calibration &amp;data:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Calibration s&amp;amples:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Segments:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Precision:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compute &amp;units:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Deployment target:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>calibrating</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>measuring error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>partitioning</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compiling: %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compiled (prediction): %1 op(s) on the Neural Engine, %2 on the GPU, %3 on the CPU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compiled: %1 op(s) on the TPU, %2 on the CPU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compile failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compile failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compile cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compiling…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compiling for %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CPU (unsupported)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CPU (after the first unsupported op)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Placement (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read from the compiled file: the split its compiler made</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ec::workbench::DevicesBenchController</name>
+    <message>
+        <source>Devices</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Devices saved to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Benchmark</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run History</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ms per op (benchmark), bright = slower</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not timed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Benchmark: mean %1 ms, p99 %2 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Benchmark failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Benchmark not started: no model is open or one is running</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Benchmark…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Time the open model: latency statistics, histogram and time per op</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run &amp;History</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every recorded compile and benchmark; compare two runs</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2655,6 +2952,13 @@ On an op: k kernel · s stride · pad top/left/bottom/right · g groups · d dil
     </message>
 </context>
 <context>
+    <name>ec::workbench::JobRunner</name>
+    <message>
+        <source>unknown error</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ec::workbench::MainWindow</name>
     <message>
         <source>edgecompiler Workbench</source>
@@ -2817,314 +3121,11 @@ Supported: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Passes</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>&amp;Model</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>&amp;Optimize (Default Pipeline)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Run the default optimisation passes and show what each one changed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Optimizing…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Optimized: %1 → %2 operations in %3 ms</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Optimization failed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Quantisation</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Calibrated on %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>Quantised: %n layer(s) in int8</source>
-        <translation>
-            <numerusform>Quantised: %n layer in int8</numerusform>
-            <numerusform>Quantised: %n layers in int8</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Quantisation failed: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Quantisation failed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cancelled</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Quantisation cancelled</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Quantise…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>&amp;Tools</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Quantise the model to int8 and show where it loses accuracy</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Quantising…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>output SQNR (dB), dark = worse</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Partition</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Backend Timeline</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Compiling: %1…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Compiled: %1 op(s) on the TPU, %2 on the CPU</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Compile failed: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Compile failed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Compile cancelled</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Compile for Target…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Partition the model for a target and show what runs on the accelerator and why the rest does not</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Compile for Target</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Target:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Quantisation:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Compile</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Compiling…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Compiling for %1…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>TPU</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>CPU (unsupported)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>CPU (after the first unsupported op)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>CPU</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 on the %2: %3</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Post-training int8</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>none: random samples (fixed seed)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Browse…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Calibration Data</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>NumPy arrays (*.npy)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Edge TPU segments the compiler may map (edgetpu_compiler --num_segments); 1 puts everything after the first unsupported op on the CPU</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Calibration &amp;data:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Calibration s&amp;amples:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Segments:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Placement (%1)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Read from the compiled file: the split its compiler made</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>calibrating</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>measuring error</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>partitioning</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Devices</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Devices saved to %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Benchmark</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Run History</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Benchmark: mean %1 ms, p99 %2 ms</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Benchmark failed: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Benchmark…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Time the open model: latency statistics, histogram and time per op</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Run &amp;History</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Every recorded compile and benchmark; compare two runs</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Compiled (prediction): %1 op(s) on the Neural Engine, %2 on the GPU, %3 on the CPU</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Neural Engine</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>GPU</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>None (the model is already quantised, or Core ML float)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>int8 weights (Core ML)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>fp16 (Neural Engine capable)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>fp32 (GPU and CPU only)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>All (Neural Engine, GPU, CPU)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>CPU and Neural Engine</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>CPU and GPU</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>CPU only</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Precision:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Compute &amp;units:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Deployment target:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3152,54 +3153,6 @@ Supported: %1</source>
 %2
 
 Enter them as NAME=1,3,224,224 (several separated by spaces):</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Compare</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Compared with %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Compare failed: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Compare cancelled</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Compare With</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Compare &amp;With…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Run a second model (its compiled or quantised form, another version) on the same inputs and show where the numbers differ, layer by layer</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Comparing with %1…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Pass stages compared</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Compare Pass &amp;Stages</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Run the default pass pipeline stage by stage and show how each pass changes the numbers</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Comparing the pass stages…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3290,38 +3243,89 @@ Enter them as NAME=1,3,224,224 (several separated by spaces):</source>
         <source>drag, Shift+wheel</source>
         <translation type="unfinished"></translation>
     </message>
+</context>
+<context>
+    <name>ec::workbench::PassesController</name>
+    <message>
+        <source>Passes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Optimize (Default Pipeline)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run the default optimisation passes and show what each one changed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Optimizing…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Optimized: %1 → %2 operations in %3 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Optimization failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ec::workbench::QuantController</name>
+    <message>
+        <source>Quantisation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Quantise…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quantise the model to int8 and show where it loses accuracy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Tools</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Calibrated on %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Quantised: %n layer(s) in int8</source>
+        <translation>
+            <numerusform>Quantised: %n layer in int8</numerusform>
+            <numerusform>Quantised: %n layers in int8</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Quantisation failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quantisation failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quantisation cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quantising…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>output SQNR (dB), dark = worse</source>
+        <translation type="unfinished"></translation>
+    </message>
     <message>
         <source>float (not quantised)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>ms per op (benchmark), bright = slower</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>not timed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Benchmark not started: no model is open or one is running</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>ec::workbench::ModelLoader</name>
-    <message>
-        <source>%1: unknown error while opening the model</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>ec::workbench::PassRunner</name>
-    <message>
-        <source>No model is loaded.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>unknown error while optimising the model</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3352,14 +3356,6 @@ Enter them as NAME=1,3,224,224 (several separated by spaces):</source>
             <numerusform>%1 (%n sample)</numerusform>
             <numerusform>%1 (%n samples)</numerusform>
         </translation>
-    </message>
-    <message>
-        <source>No model is loaded.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>unknown error while quantising the model</source>
-        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>

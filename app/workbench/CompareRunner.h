@@ -1,25 +1,21 @@
-// Runs Model › Compare With… off the GUI thread (issue 42): opens the second
-// model and runs core/compare's compare_models on fixed-seed random samples. Lives
-// on a worker QThread like QuantRunner: run() through a queued connection,
-// progress() while it runs, exactly one of finished / failed / cancelled per
-// request; cancel() is called from the GUI thread and answered at the next
-// progress callback.
+// The work of Model › Compare With… (issue 42), run on the window's compare
+// JobRunner (JobRunner.h): opens the second model and runs core/compare's
+// compare_models on fixed-seed random samples (or compares the stages of the default
+// pass pipeline). A cancel is answered at the next progress callback.
 #pragma once
 
 #include <memory>
 
-#include <QMetaType>
-#include <QObject>
+#include <QCoreApplication>
 #include <QString>
 
-#include "app/workbench/WorkerSession.h"
+#include "app/workbench/JobRunner.h"
 #include "core/compare/compare.h"
 #include "core/ir/graph.h"
 
 namespace ec::workbench {
 
 struct CompareJob {
-  quint64 id = 0;
   ec::ir::FrozenGraph a;  // the model shown (A, the reference)
   QString pathA, pathB;   // B is opened on the worker
   int samples = 1;        // random samples, seed 0
@@ -34,35 +30,12 @@ struct CompareOutcome {
 };
 using CompareOutcomePtr = std::shared_ptr<const CompareOutcome>;
 
-class CompareRunner : public QObject {
-  Q_OBJECT
+class CompareRunner {
+  Q_DECLARE_TR_FUNCTIONS(ec::workbench::CompareRunner)
 
  public:
-  explicit CompareRunner(QObject* parent = nullptr);
-  /// Thread-safe: cancels request `id` (and every earlier one).
-  void cancel(quint64 id);
-
- public slots:
-  void run(const ec::workbench::CompareJob& job);
-
- signals:
-  void progress(quint64 id, const QString& stage, int done, int total);
-  void finished(quint64 id, ec::workbench::CompareOutcomePtr outcome);
-  /// `message` is the core's one-line error.
-  void failed(quint64 id, const QString& message);
-  void cancelled(quint64 id);
-
- private:
-  JobCancel cancel_;
-};
-
-class CompareSession : public WorkerSession<CompareRunner, CompareJob, CompareOutcomePtr> {
- public:
-  explicit CompareSession(QObject* parent = nullptr)
-      : WorkerSession(QStringLiteral("CompareRunner"), parent) {}
+  /// Compares as `job` says (worker thread; throws the core's errors, and when cancelled).
+  static CompareOutcomePtr run(const CompareJob& job, const JobContext& ctx);
 };
 
 }  // namespace ec::workbench
-
-Q_DECLARE_METATYPE(ec::workbench::CompareJob)
-Q_DECLARE_METATYPE(ec::workbench::CompareOutcomePtr)

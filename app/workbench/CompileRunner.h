@@ -1,33 +1,23 @@
-// Runs a compile for a target off the GUI thread (Model › Compile for target…):
-// quantise (post-training, random calibration samples as Tools › Quantise…
-// does, or none for an already quantised model), then the backend's partition,
-// overrides, timeline and estimate. Lives on a worker QThread like QuantRunner;
-// the window calls run() through a queued connection with a CompileJob and
-// receives progress() while it runs and exactly one of finished / failed /
-// cancelled per request, all queued. cancel() is called directly from the GUI
-// thread: the quantiser's next progress callback answers false; the backend
-// step itself is not interruptible, its result is then dropped.
-//
-// CompileSession owns the worker thread and its runner.
+// The work of Model › Compile for Target…, run on the window's compile JobRunner
+// (JobRunner.h): quantise (post-training, random calibration samples as Tools ›
+// Quantise… does, or none for an already quantised model), then the backend's
+// partition, overrides, timeline and estimate. A cancel makes the quantiser's next
+// progress callback answer false; the backend step itself is not interruptible, its
+// result is then dropped (JobRunner::setCancelDropsResult).
 #pragma once
 
-#include <atomic>
 #include <memory>
 
-#include <QMetaType>
-#include <QObject>
+#include <QCoreApplication>
 #include <QString>
 
-#include "app/workbench/WorkerSession.h"
+#include "app/workbench/JobRunner.h"
 #include "core/ir/graph.h"
 #include "widgets/compile/CompileModels.h"
-
-class QThread;
 
 namespace ec::workbench {
 
 struct CompileJob {
-  quint64 id = 0;
   ec::ir::FrozenGraph graph;  // the graph to compile (the views keep it)
   QString modelName;          // for the report
   QString target = QStringLiteral("auto");     // a backend_registry target, or "auto"
@@ -50,37 +40,14 @@ struct CompileOutcome {
 };
 using CompileOutcomePtr = std::shared_ptr<const CompileOutcome>;
 
-class CompileRunner : public QObject {
-  Q_OBJECT
+class CompileRunner {
+  Q_DECLARE_TR_FUNCTIONS(ec::workbench::CompileRunner)
 
  public:
-  explicit CompileRunner(QObject* parent = nullptr);
-  /// Thread-safe: cancels request `id` (and every earlier one).
-  void cancel(quint64 id);
+  /// Compiles `job.graph` (worker thread; throws the core's errors, and when cancelled).
+  static CompileOutcomePtr run(const CompileJob& job, const JobContext& ctx);
   /// Whether `graph` already has 8-bit quantised tensors.
   static bool isQuantised(const ec::ir::Graph& graph);
-
- public slots:
-  void run(const ec::workbench::CompileJob& job);
-
- signals:
-  void progress(quint64 id, const QString& stage, int done, int total);
-  void finished(quint64 id, ec::workbench::CompileOutcomePtr outcome);
-  void failed(quint64 id, const QString& message);
-  void cancelled(quint64 id);
-
- private:
-  bool isCancelled(quint64 id) const { return cancel_.isCancelled(id); }
-  JobCancel cancel_;
-};
-
-/// Owns the worker thread and its runner (WorkerSession.h).
-class CompileSession : public WorkerSession<CompileRunner, CompileJob, CompileOutcomePtr> {
- public:
-  explicit CompileSession(QObject* parent = nullptr);
 };
 
 }  // namespace ec::workbench
-
-Q_DECLARE_METATYPE(ec::workbench::CompileJob)
-Q_DECLARE_METATYPE(ec::workbench::CompileOutcomePtr)

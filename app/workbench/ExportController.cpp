@@ -59,24 +59,8 @@ void addEvidence(const ec::ir::Graph& g, std::optional<nlohmann::json>& slot, st
 ExportController::ExportController(QMainWindow* window, ec::widgets::GraphView* view,
                                    ec::widgets::MessageBar* bar, QSettings& settings, Sources sources)
     : QObject(window), window_(window), view_(view), bar_(bar), settings_(settings), sources_(std::move(sources)) {
-  session_ = new ExportSession(this);
-  ExportRunner* runner = session_->runner();
-  connect(runner, &ExportRunner::finished, this, [this](quint64 id, ExportOutcomePtr outcome) {
-    if (!session_->finish(id)) return;
-    closeProgress();
-    succeed(outcome->path, done_ ? done_(*outcome) : QString());
-  });
-  connect(runner, &ExportRunner::failed, this, [this](quint64 id, const QString& message) {
-    if (!session_->finish(id)) return;
-    closeProgress();
-    fail(QString(), message);
-  });
-  connect(runner, &ExportRunner::cancelled, this, [this](quint64 id) {
-    if (!session_->finish(id)) return;
-    closeProgress();
-    window_->statusBar()->showMessage(tr("Export cancelled; nothing was written."), 8000);
-    emit exportCancelled();
-  });
+  jobs_ = new JobRunner(QStringLiteral("ExportRunner"), this);
+  jobs_->setCancelDropsResult(false);  // ExportRunner decides: a file once written is a success
 
   menu_ = new QMenu(window);
   menu_->setObjectName(QStringLiteral("exportMenu"));
@@ -157,7 +141,7 @@ QAbstractItemView* ExportController::currentTable() const {
   return lastTable_.data();
 }
 
-bool ExportController::isBusy() const { return session_->isRunning(); }
+bool ExportController::isBusy() const { return jobs_->isRunning(); }
 
 void ExportController::updateActions() {
   const bool graph = sources_.graph && sources_.graph() != nullptr;
@@ -242,7 +226,22 @@ void ExportController::start(const QString& path, const QString& what,
   ExportJob job;
   job.path = path;
   job.produce = std::move(produce);
-  session_->start(std::move(job));
+  JobHandlers<ExportOutcomePtr> h;
+  h.done = [this](const ExportOutcomePtr& outcome) {
+    closeProgress();
+    succeed(outcome->path, done_ ? done_(*outcome) : QString());
+  };
+  h.failed = [this](const QString& message) {
+    closeProgress();
+    fail(QString(), message);
+  };
+  h.cancelled = [this] {
+    closeProgress();
+    window_->statusBar()->showMessage(tr("Export cancelled; nothing was written."), 8000);
+    emit exportCancelled();
+  };
+  jobs_->start<ExportOutcomePtr>([job = std::move(job)](const JobContext& ctx) { return ExportRunner::run(job, ctx); },
+                                 std::move(h));
   updateActions();  // one export at a time
   if (!progress_) {
     progress_ = new QProgressDialog(window_);
@@ -251,7 +250,7 @@ void ExportController::start(const QString& path, const QString& what,
     progress_->setRange(0, 0);  // the core's writers report no steps
     progress_->setAutoClose(false);
     progress_->setAutoReset(false);
-    connect(progress_, &QProgressDialog::canceled, this, [this] { session_->cancel(); });
+    connect(progress_, &QProgressDialog::canceled, this, [this] { jobs_->cancel(); });
   }
   progress_->setWindowTitle(tr("Export"));
   progress_->setLabelText(tr("Writing %1…").arg(QFileInfo(path).fileName()) + QLatin1Char('\n') + what);

@@ -5,7 +5,7 @@
 //
 // The controller owns the actions and asks only for the target path (through a
 // chooser tests replace); each export*() takes the path, so everything is testable
-// without a dialog. Rendering and serialising run on a worker (ExportRunner) behind
+// without a dialog. Rendering and serialising run on a worker (a JobRunner, ExportRunner.h) behind
 // a progress dialog with Cancel; tables and the on-screen PNG are written at once.
 // Success is a status-bar line; a failure is one line in the message bar, and no
 // file is left behind.
@@ -38,7 +38,7 @@ class MessageBar;
 
 namespace ec::workbench {
 
-class ExportSession;
+class JobRunner;
 struct ExportOutcome;
 
 class ExportController : public QObject {
@@ -116,7 +116,7 @@ class ExportController : public QObject {
   QSettings& settings_;
   Sources sources_;
   PathChooser chooser_;
-  ExportSession* session_ = nullptr;
+  JobRunner* jobs_ = nullptr;  // the export running (one at a time)
   QProgressDialog* progress_ = nullptr;
   std::function<QString(const ExportOutcome&)> done_;  // the running export's success line
   QString runningWhat_;

@@ -40,6 +40,12 @@
 
 #include "app/workbench/ExportController.h"
 #include "app/workbench/Language.h"
+#include "app/workbench/CompareController.h"
+#include "app/workbench/CompileController.h"
+#include "app/workbench/DevicesBenchController.h"
+#include "app/workbench/JobRunner.h"
+#include "app/workbench/PassesController.h"
+#include "app/workbench/QuantController.h"
 #include "app/workbench/ModelLoader.h"
 #include "core/errors.h"
 #include "core/frontends/frontend.h"
@@ -88,18 +94,17 @@ MainWindow::MainWindow(QSettings& settings, QWidget* parent)
 
   createCentralWidget();
   createDocks();
-  createPassesPanel();
-  createQuantPanel();
-  createCompilePanels();
-  createDevicesPanel();
-  createBenchPanels();
-  createComparePanel();
+  passes_ = new PassesController(*this);
+  quant_ = new QuantController(*this);
+  compile_ = new CompileController(*this);
+  bench_ = new DevicesBenchController(*this);
+  compare_ = new CompareController(*this);
   createActions();
   createStatusBar();
   // Panels with nothing to show yet stay hidden: the graph gets the room. Each one
   // appears when its work has a result (or from the View menu).
-  for (QDockWidget* dock : {passesDock_, quantDock_, partitionDock_, timelineDock_, devicesDock_,
-                            historyDock_, benchDock_}) {
+  for (QDockWidget* dock : {passes_->dock(), quant_->dock(), compile_->partitionDock(), compile_->timelineDock(),
+                            bench_->devicesDock(), bench_->historyDock(), bench_->benchDock()}) {
     if (dock) dock->hide();
   }
   // Every table: columns sized to their content, long texts elided in the middle.
@@ -113,85 +118,77 @@ MainWindow::MainWindow(QSettings& settings, QWidget* parent)
   restoreWindowState();
 
   // The zoom the user chooses is remembered with the model it was chosen on.
-  connect(graphView_, &ec::widgets::GraphView::zoomChanged, this, [this](double zoom) {
-    if (currentPath_.isEmpty() || !graph_) return;
+  connect(views_.graphView, &ec::widgets::GraphView::zoomChanged, this, [this](double zoom) {
+    if (model_.currentPath.isEmpty() || !model_.graph) return;
     settings_.setValue(kZoomKey, zoom);
-    settings_.setValue(kZoomModelKey, currentPath_);
+    settings_.setValue(kZoomModelKey, model_.currentPath);
   });
   // The title says what has been done to the model.
   connect(this, &MainWindow::optimized, this, [this] {
-    optimised_ = true;
+    model_.optimised = true;
     updateWindowTitle();
   });
   connect(this, &MainWindow::quantized, this, [this] {
-    quantised_ = true;
+    model_.quantised = true;
     updateWindowTitle();
   });
   connect(this, &MainWindow::compiled, this, [this] {
-    if (compile_ && compile_->outcome && compile_->outcome->report)
-      compiledFor_ = QString::fromStdString(compile_->outcome->report->backend);
-    if (timelineDock_ && timelineDock_->isHidden()) {
-      timelineDock_->show();  // tabbed with the partition, which stays in front
-      partitionDock_->raise();
+    if (const auto& outcome = compile_->outcome(); outcome && outcome->report)
+      model_.compiledFor = QString::fromStdString(outcome->report->backend);
+    if (compile_->timelineDock()->isHidden()) {
+      compile_->timelineDock()->show();  // tabbed with the partition, which stays in front
+      compile_->partitionDock()->raise();
     }
     updateWindowTitle();
   });
   // Core messages go to the log panel. The sink is removed again in the
   // destructor, after the loader thread (the only other thread that logs) ends.
-  logSink_ = logPanel_->createSink();
-  spdlog::default_logger()->sinks().push_back(logSink_);
+  views_.logSink = views_.logPanel->createSink();
+  spdlog::default_logger()->sinks().push_back(views_.logSink);
 
-  loaderThread_ = new QThread(this);
-  loaderThread_->setObjectName(QStringLiteral("ModelLoader"));
-  loader_ = new ModelLoader;
-  loader_->moveToThread(loaderThread_);
-  connect(loaderThread_, &QThread::finished, loader_, &QObject::deleteLater);
-  connect(loader_, &ModelLoader::modelLoaded, this, &MainWindow::onModelLoaded,
-          Qt::QueuedConnection);
-  connect(loader_, &ModelLoader::loadFailed, this, &MainWindow::onLoadFailed, Qt::QueuedConnection);
-  loaderThread_->start();
+  model_.loader = new JobRunner(QStringLiteral("ModelLoader"), this);
 }
 
 MainWindow::~MainWindow() {
-  stopPassRunner();
-  loaderThread_->quit();
-  loaderThread_->wait();  // a running open_model() cannot be interrupted: let it finish
+  // Every job ends before the log sink goes (they log): a running open_model() or pass
+  // pipeline cannot be interrupted, so this waits for it.
+  for (JobRunner* jobs : findChildren<JobRunner*>()) jobs->stop();
   auto& sinks = spdlog::default_logger()->sinks();
-  sinks.erase(std::remove(sinks.begin(), sinks.end(), logSink_), sinks.end());
+  sinks.erase(std::remove(sinks.begin(), sinks.end(), views_.logSink), sinks.end());
 }
 
 void MainWindow::createCentralWidget() {
-  messageBar_ = new ec::widgets::MessageBar(this);
+  views_.messageBar = new ec::widgets::MessageBar(this);
 
-  emptyHint_ = new QLabel(this);
+  views_.emptyHint = new QLabel(this);
   retranslated([this] {
     QStringList names;
     for (const auto& entry : ec::frontends::frontend_table()) {
       names << QString::fromUtf8(entry.name.data(), qsizetype(entry.name.size()));
     }
-    emptyHint_->setText(tr("Open a model with File › Open… (Ctrl+O) or drop a model file here.\n"
+    views_.emptyHint->setText(tr("Open a model with File › Open… (Ctrl+O) or drop a model file here.\n"
                            "Supported: %1")
                             .arg(names.join(QStringLiteral(", "))));
   });
-  emptyHint_->setAlignment(Qt::AlignCenter);
-  emptyHint_->setWordWrap(true);
-  emptyHint_->setEnabled(false);
+  views_.emptyHint->setAlignment(Qt::AlignCenter);
+  views_.emptyHint->setWordWrap(true);
+  views_.emptyHint->setEnabled(false);
   createWelcomePage();
 
-  graphView_ = new ec::widgets::GraphView(this);
-  searchBar_ = new ec::widgets::SearchBar(this);
-  searchBar_->hide();
+  views_.graphView = new ec::widgets::GraphView(this);
+  views_.searchBar = new ec::widgets::SearchBar(this);
+  views_.searchBar->hide();
 
-  opsModel_ = new ec::widgets::OperationListModel(this);
-  opsView_ = new QTreeView(this);
-  opsView_->setObjectName(QStringLiteral("operationsView"));
-  opsView_->setModel(opsModel_);
-  opsView_->setRootIsDecorated(false);
-  opsView_->setUniformRowHeights(true);
-  opsView_->setAlternatingRowColors(true);
-  opsView_->setSelectionBehavior(QAbstractItemView::SelectRows);
-  opsView_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-  QHeaderView* header = opsView_->header();
+  views_.opsModel = new ec::widgets::OperationListModel(this);
+  views_.opsView = new QTreeView(this);
+  views_.opsView->setObjectName(QStringLiteral("operationsView"));
+  views_.opsView->setModel(views_.opsModel);
+  views_.opsView->setRootIsDecorated(false);
+  views_.opsView->setUniformRowHeights(true);
+  views_.opsView->setAlternatingRowColors(true);
+  views_.opsView->setSelectionBehavior(QAbstractItemView::SelectRows);
+  views_.opsView->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  QHeaderView* header = views_.opsView->header();
   header->setStretchLastSection(true);
   header->setSectionResizeMode(ec::widgets::OperationListModel::Index,
                                QHeaderView::ResizeToContents);
@@ -200,38 +197,38 @@ void MainWindow::createCentralWidget() {
   header->resizeSection(ec::widgets::OperationListModel::OutputTypes, 150);
   header->resizeSection(ec::widgets::OperationListModel::Inputs, 220);
 
-  centre_ = new QStackedWidget(this);
-  centre_->addWidget(welcome_);
-  centre_->addWidget(graphView_);
+  views_.centre = new QStackedWidget(this);
+  views_.centre->addWidget(welcome_.page);
+  views_.centre->addWidget(views_.graphView);
 
   auto* central = new QWidget(this);
   auto* layout = new QVBoxLayout(central);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->setSpacing(0);
-  layout->addWidget(messageBar_);
-  layout->addWidget(searchBar_);
-  layout->addWidget(centre_, 1);
+  layout->addWidget(views_.messageBar);
+  layout->addWidget(views_.searchBar);
+  layout->addWidget(views_.centre, 1);
   setCentralWidget(central);
 
   // One selection, shown by every view.
-  connect(graphView_, &ec::widgets::GraphView::opSelected, this, &MainWindow::showOp);
-  connect(searchBar_, &ec::widgets::SearchBar::opFound, this, &MainWindow::showOp);
-  connect(opsView_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+  connect(views_.graphView, &ec::widgets::GraphView::opSelected, this, &MainWindow::showOp);
+  connect(views_.searchBar, &ec::widgets::SearchBar::opFound, this, &MainWindow::showOp);
+  connect(views_.opsView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
           [this](const QModelIndex& current) {
             if (current.isValid()) showOp(current.row());
           });
 }
 
 void MainWindow::showOp(int op) {
-  if (showingOp_) return;
-  showingOp_ = true;
-  graphView_->selectOp(op);
-  propertiesPanel_->showOp(op);
-  if (op >= 0 && opsView_->currentIndex().row() != op) {
-    opsView_->setCurrentIndex(opsModel_->index(op, 0));
-    opsView_->scrollTo(opsModel_->index(op, 0));
+  if (model_.showingOp) return;
+  model_.showingOp = true;
+  views_.graphView->selectOp(op);
+  views_.propertiesPanel->showOp(op);
+  if (op >= 0 && views_.opsView->currentIndex().row() != op) {
+    views_.opsView->setCurrentIndex(views_.opsModel->index(op, 0));
+    views_.opsView->scrollTo(views_.opsModel->index(op, 0));
   }
-  showingOp_ = false;
+  model_.showingOp = false;
 }
 
 QDockWidget* MainWindow::addPanel(QWidget* panel, const QString& title, const QString& objectName,
@@ -241,25 +238,25 @@ QDockWidget* MainWindow::addPanel(QWidget* panel, const QString& title, const QS
   dock->setWidget(panel);
   addDockWidget(area, dock);
   // Panels added after the menus exist still get their View-menu toggle.
-  if (viewMenu_) viewMenu_->insertAction(viewPanelsEnd_, dock->toggleViewAction());
+  if (menus_.viewMenu) menus_.viewMenu->insertAction(menus_.viewPanelsEnd, dock->toggleViewAction());
   return dock;
 }
 
 void MainWindow::createDocks() {
-  propertiesPanel_ = new ec::widgets::PropertiesPanel(this);
-  connect(propertiesPanel_, &ec::widgets::PropertiesPanel::opActivated, this, &MainWindow::showOp);
-  QDockWidget* propertiesDock = addPanel(propertiesPanel_, tr("Properties"),
+  views_.propertiesPanel = new ec::widgets::PropertiesPanel(this);
+  connect(views_.propertiesPanel, &ec::widgets::PropertiesPanel::opActivated, this, &MainWindow::showOp);
+  QDockWidget* propertiesDock = addPanel(views_.propertiesPanel, tr("Properties"),
                                          QStringLiteral("propertiesDock"), Qt::RightDockWidgetArea);
-  summaryPanel_ = new ec::widgets::SummaryPanel(this);
-  QDockWidget* summaryDock = addPanel(summaryPanel_, tr("Summary"), QStringLiteral("summaryDock"),
+  views_.summaryPanel = new ec::widgets::SummaryPanel(this);
+  QDockWidget* summaryDock = addPanel(views_.summaryPanel, tr("Summary"), QStringLiteral("summaryDock"),
                                       Qt::RightDockWidgetArea);
-  QDockWidget* opsDock = addPanel(opsView_, tr("Operations"), QStringLiteral("operationsDock"),
+  QDockWidget* opsDock = addPanel(views_.opsView, tr("Operations"), QStringLiteral("operationsDock"),
                                   Qt::RightDockWidgetArea);
   tabifyDockWidget(summaryDock, opsDock);
   summaryDock->raise();
-  logPanel_ = new ec::widgets::LogPanel(this);
+  views_.logPanel = new ec::widgets::LogPanel(this);
   QDockWidget* logDock =
-      addPanel(logPanel_, tr("Log"), QStringLiteral("logDock"), Qt::BottomDockWidgetArea);
+      addPanel(views_.logPanel, tr("Log"), QStringLiteral("logDock"), Qt::BottomDockWidgetArea);
   // The log spans the full width; properties and summary sit right of the graph.
   setCorner(Qt::BottomRightCorner, Qt::BottomDockWidgetArea);
   retranslated([=] {
@@ -291,26 +288,26 @@ void MainWindow::resetLayout() {
 }
 
 void MainWindow::createWelcomePage() {
-  welcome_ = new QWidget(this);
-  welcome_->setObjectName(QStringLiteral("welcomePage"));
-  auto* title = new QLabel(welcome_);
+  welcome_.page = new QWidget(this);
+  welcome_.page->setObjectName(QStringLiteral("welcomePage"));
+  auto* title = new QLabel(welcome_.page);
   QFont big = title->font();
   big.setPointSizeF(big.pointSizeF() * 1.6);
   big.setBold(true);
   title->setFont(big);
   title->setAlignment(Qt::AlignCenter);
-  auto* open = new QPushButton(welcome_);
+  auto* open = new QPushButton(welcome_.page);
   open->setObjectName(QStringLiteral("welcomeOpen"));
   connect(open, &QPushButton::clicked, this, &MainWindow::chooseFile);
-  welcomeSample_ = new QPushButton(welcome_);
-  welcomeSample_->setObjectName(QStringLiteral("welcomeSample"));
-  connect(welcomeSample_, &QPushButton::clicked, this, [this] { openFile(sampleModel_); });
-  auto* recentTitle = new QLabel(welcome_);
+  welcome_.sample = new QPushButton(welcome_.page);
+  welcome_.sample->setObjectName(QStringLiteral("welcomeSample"));
+  connect(welcome_.sample, &QPushButton::clicked, this, [this] { openFile(welcome_.sampleModel); });
+  auto* recentTitle = new QLabel(welcome_.page);
   recentTitle->setAlignment(Qt::AlignCenter);
   recentTitle->setObjectName(QStringLiteral("welcomeRecentTitle"));
-  welcomeRecent_ = new QWidget(welcome_);
-  welcomeRecent_->setObjectName(QStringLiteral("welcomeRecent"));
-  auto* recentLayout = new QVBoxLayout(welcomeRecent_);
+  welcome_.recent = new QWidget(welcome_.page);
+  welcome_.recent->setObjectName(QStringLiteral("welcomeRecent"));
+  auto* recentLayout = new QVBoxLayout(welcome_.recent);
   recentLayout->setContentsMargins(0, 0, 0, 0);
 
   auto* column = new QVBoxLayout;
@@ -318,22 +315,22 @@ void MainWindow::createWelcomePage() {
   column->addWidget(title);
   column->addSpacing(16);
   column->addWidget(open);
-  column->addWidget(welcomeSample_);
+  column->addWidget(welcome_.sample);
   column->addSpacing(16);
   column->addWidget(recentTitle);
-  column->addWidget(welcomeRecent_);
+  column->addWidget(welcome_.recent);
   column->addSpacing(16);
-  column->addWidget(emptyHint_);
+  column->addWidget(views_.emptyHint);
   column->addStretch(3);
-  auto* row = new QHBoxLayout(welcome_);
+  auto* row = new QHBoxLayout(welcome_.page);
   row->addStretch(1);
   row->addLayout(column, 2);
   row->addStretch(1);
   retranslated([=, this] {
     title->setText(tr("edgecompiler Workbench"));
     open->setText(tr("Open a Model…"));
-    welcomeSample_->setText(tr("Open the Sample Model"));
-    welcomeSample_->setToolTip(sampleModel_);
+    welcome_.sample->setText(tr("Open the Sample Model"));
+    welcome_.sample->setToolTip(welcome_.sampleModel);
     recentTitle->setText(tr("Recent Models"));
   });
   setSampleModel(findSampleModel());
@@ -351,28 +348,28 @@ QString MainWindow::findSampleModel() {
 }
 
 void MainWindow::setSampleModel(const QString& path) {
-  sampleModel_ = path;
-  welcomeSample_->setVisible(!path.isEmpty());
-  welcomeSample_->setToolTip(path);
+  welcome_.sampleModel = path;
+  welcome_.sample->setVisible(!path.isEmpty());
+  welcome_.sample->setToolTip(path);
 }
 
 void MainWindow::rebuildWelcomePage() {
-  if (!welcomeRecent_) return;
-  auto* layout = welcomeRecent_->layout();
+  if (!welcome_.recent) return;
+  auto* layout = welcome_.recent->layout();
   while (QLayoutItem* item = layout->takeAt(0)) {
     delete item->widget();
     delete item;
   }
   const QStringList files = recentFiles();
   for (const QString& path : files.mid(0, 6)) {
-    auto* button = new QPushButton(QFileInfo(path).fileName(), welcomeRecent_);
+    auto* button = new QPushButton(QFileInfo(path).fileName(), welcome_.recent);
     button->setFlat(true);
     button->setToolTip(path);
     button->setObjectName(QStringLiteral("welcomeRecentFile"));
     connect(button, &QPushButton::clicked, this, [this, path] { openFile(path); });
     layout->addWidget(button);
   }
-  if (auto* title = welcome_->findChild<QLabel*>(QStringLiteral("welcomeRecentTitle")))
+  if (auto* title = welcome_.page->findChild<QLabel*>(QStringLiteral("welcomeRecentTitle")))
     title->setVisible(!files.isEmpty());
 }
 
@@ -384,7 +381,7 @@ void MainWindow::createActions() {
   // Formats whose model is a folder (.mlpackage, a SavedModel) open from here.
   QAction* openFolder = file->addAction(QString(), this, &MainWindow::chooseFolder);
   openFolder->setObjectName(QStringLiteral("openFolderAction"));
-  recentMenu_ = file->addMenu(QString());
+  menus_.recentMenu = file->addMenu(QString());
   rebuildRecentMenu();
   file->addSeparator();
   createExporter();
@@ -395,45 +392,45 @@ void MainWindow::createActions() {
   quit->setMenuRole(QAction::QuitRole);
 
   QMenu* edit = menuBar()->addMenu(QString());
-  viewMenu_ = menuBar()->addMenu(QString());
-  viewMenu_->setObjectName(QStringLiteral("viewMenu"));
+  menus_.viewMenu = menuBar()->addMenu(QString());
+  menus_.viewMenu->setObjectName(QStringLiteral("viewMenu"));
   retranslated([=, this] {
     file->setTitle(tr("&File"));
     open->setText(tr("&Open…"));
     open->setStatusTip(tr("Open a model file"));
     openFolder->setText(tr("Open &Folder…"));
     openFolder->setStatusTip(tr("Open a model that is a folder: a Core ML .mlpackage or a TensorFlow SavedModel"));
-    recentMenu_->setTitle(tr("Open &Recent"));
+    menus_.recentMenu->setTitle(tr("Open &Recent"));
     rebuildRecentMenu();
     quit->setText(tr("&Quit"));
     edit->setTitle(tr("&Edit"));
-    viewMenu_->setTitle(tr("&View"));
+    menus_.viewMenu->setTitle(tr("&View"));
   });
   for (QDockWidget* dock : findChildren<QDockWidget*>()) {
-    viewMenu_->addAction(dock->toggleViewAction());
+    menus_.viewMenu->addAction(dock->toggleViewAction());
   }
-  QAction* resetLayoutAction = viewMenu_->addAction(QString(), this, &MainWindow::resetLayout);
+  QAction* resetLayoutAction = menus_.viewMenu->addAction(QString(), this, &MainWindow::resetLayout);
   resetLayoutAction->setObjectName(QStringLiteral("resetLayoutAction"));
   retranslated([resetLayoutAction] {
     resetLayoutAction->setText(tr("&Reset Layout"));
     resetLayoutAction->setStatusTip(tr("Put every panel back where it was on first start"));
   });
-  viewPanelsEnd_ = viewMenu_->insertSeparator(resetLayoutAction);
-  viewMenu_->addSeparator();
-  addGraphActions(edit, viewMenu_);
-  viewMenu_->addSeparator();
-  QMenu* language = viewMenu_->addMenu(QString());
+  menus_.viewPanelsEnd = menus_.viewMenu->insertSeparator(resetLayoutAction);
+  menus_.viewMenu->addSeparator();
+  addGraphActions(edit, menus_.viewMenu);
+  menus_.viewMenu->addSeparator();
+  QMenu* language = menus_.viewMenu->addMenu(QString());
   retranslated([language] { language->setTitle(tr("&Language")); });
-  languageGroup_ = new QActionGroup(this);
+  menus_.languageGroup = new QActionGroup(this);
   const QString current = chosenLanguage(settings_);
   for (const UiLanguage& lang : uiLanguages()) {
     QAction* action = language->addAction(lang.nativeName);
     action->setCheckable(true);
     action->setChecked(lang.code == current);
     action->setData(lang.code);
-    languageGroup_->addAction(action);
+    menus_.languageGroup->addAction(action);
   }
-  connect(languageGroup_, &QActionGroup::triggered, this, [this](QAction* action) {
+  connect(menus_.languageGroup, &QActionGroup::triggered, this, [this](QAction* action) {
     const QString code = action->data().toString();
     saveLanguage(settings_, code);
     // Live: every window gets QEvent::LanguageChange and retranslates itself.
@@ -463,23 +460,23 @@ void MainWindow::createActions() {
 }
 
 void MainWindow::addGraphActions(QMenu* edit, QMenu* view) {
-  QAction* find = edit->addAction(QString(), searchBar_, &ec::widgets::SearchBar::activate);
+  QAction* find = edit->addAction(QString(), views_.searchBar, &ec::widgets::SearchBar::activate);
   find->setShortcut(QKeySequence::Find);
-  QAction* next = edit->addAction(QString(), searchBar_, &ec::widgets::SearchBar::findNext);
+  QAction* next = edit->addAction(QString(), views_.searchBar, &ec::widgets::SearchBar::findNext);
   next->setShortcut(QKeySequence::FindNext);
-  QAction* previous = edit->addAction(QString(), searchBar_, &ec::widgets::SearchBar::findPrevious);
+  QAction* previous = edit->addAction(QString(), views_.searchBar, &ec::widgets::SearchBar::findPrevious);
   previous->setShortcut(QKeySequence::FindPrevious);
 
-  QAction* zoomIn = view->addAction(QString(), graphView_, &ec::widgets::GraphView::zoomIn);
+  QAction* zoomIn = view->addAction(QString(), views_.graphView, &ec::widgets::GraphView::zoomIn);
   zoomIn->setShortcut(QKeySequence::ZoomIn);
-  QAction* zoomOut = view->addAction(QString(), graphView_, &ec::widgets::GraphView::zoomOut);
+  QAction* zoomOut = view->addAction(QString(), views_.graphView, &ec::widgets::GraphView::zoomOut);
   zoomOut->setShortcut(QKeySequence::ZoomOut);
-  QAction* fit = view->addAction(QString(), graphView_, &ec::widgets::GraphView::fitToWindow);
+  QAction* fit = view->addAction(QString(), views_.graphView, &ec::widgets::GraphView::fitToWindow);
   fit->setObjectName(QStringLiteral("fitAction"));
   fit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
-  QAction* expand = view->addAction(QString(), graphView_, &ec::widgets::GraphView::expandAll);
+  QAction* expand = view->addAction(QString(), views_.graphView, &ec::widgets::GraphView::expandAll);
   QAction* collapse =
-      view->addAction(QString(), graphView_, &ec::widgets::GraphView::collapseAll);
+      view->addAction(QString(), views_.graphView, &ec::widgets::GraphView::collapseAll);
   retranslated([=] {
     find->setText(tr("&Find…"));
     find->setStatusTip(tr("Find ops and tensors by name or type"));
@@ -494,22 +491,22 @@ void MainWindow::addGraphActions(QMenu* edit, QMenu* view) {
 }
 
 void MainWindow::createStatusBar() {
-  progress_ = new QProgressBar(this);
-  progress_->setRange(0, 0);  // busy: the core reports no progress yet
-  progress_->setMaximumWidth(160);
-  progress_->setTextVisible(false);
-  cancelButton_ = new QPushButton(this);
-  cancelButton_->setObjectName(QStringLiteral("cancelLoadButton"));
+  model_.progress = new QProgressBar(this);
+  model_.progress->setRange(0, 0);  // busy: the core reports no progress yet
+  model_.progress->setMaximumWidth(160);
+  model_.progress->setTextVisible(false);
+  model_.cancelButton = new QPushButton(this);
+  model_.cancelButton->setObjectName(QStringLiteral("cancelLoadButton"));
   retranslated([this] {
-    cancelButton_->setText(tr("Cancel"));
-    cancelButton_->setToolTip(
+    model_.cancelButton->setText(tr("Cancel"));
+    model_.cancelButton->setToolTip(
         tr("Stop waiting for this model. The file is still read to the end in the background."));
   });
-  connect(cancelButton_, &QPushButton::clicked, this, &MainWindow::cancelLoad);
-  statusBar()->addPermanentWidget(progress_);
-  statusBar()->addPermanentWidget(cancelButton_);
-  progress_->hide();
-  cancelButton_->hide();
+  connect(model_.cancelButton, &QPushButton::clicked, this, &MainWindow::cancelLoad);
+  statusBar()->addPermanentWidget(model_.progress);
+  statusBar()->addPermanentWidget(model_.cancelButton);
+  model_.progress->hide();
+  model_.cancelButton->hide();
   statusBar()->showMessage(tr("Ready"));
 }
 
@@ -558,61 +555,87 @@ void MainWindow::openFile(const QString& path) {
   if (path.isEmpty()) return;
   const QString absolute = QFileInfo(path).absoluteFilePath();
   // A newer request supersedes a running one; its result will be ignored.
-  currentRequest_ = ++lastRequest_;
-  currentPath_ = absolute;
+  model_.currentPath = absolute;
   setLoading(true, absolute);
-  QMetaObject::invokeMethod(
-      loader_, [loader = loader_, id = currentRequest_, absolute] { loader->load(id, absolute); },
-      Qt::QueuedConnection);
+  JobHandlers<LoadedModel> h;
+  h.done = [this](const LoadedModel& m) { onModelLoaded(m.path, m.graph, m.summary); };
+  h.failed = [this, absolute](const QString& message) { onLoadFailed(absolute, message); };
+  model_.loader->start<LoadedModel>([absolute](const JobContext&) { return ModelLoader::load(absolute); }, std::move(h));
 }
+
+bool MainWindow::isLoading() const { return model_.loader->isRunning(); }
+
+// The areas' API, as the tests and main.cpp drive it.
+ec::widgets::PassesPanel* MainWindow::passesPanel() const { return passes_->panel(); }
+bool MainWindow::isOptimizing() const { return passes_->isOptimizing(); }
+void MainWindow::optimize() { passes_->optimize(); }
+ec::widgets::QuantPanel* MainWindow::quantPanel() const { return quant_->panel(); }
+bool MainWindow::isQuantizing() const { return quant_->isQuantizing(); }
+void MainWindow::quantize() { quant_->quantize(); }
+ec::widgets::PartitionPanel* MainWindow::partitionPanel() const { return compile_->partitionPanel(); }
+ec::widgets::TimelinePanel* MainWindow::timelinePanel() const { return compile_->timelinePanel(); }
+bool MainWindow::isCompiling() const { return compile_->isCompiling(); }
+void MainWindow::compileDialog() { compile_->compileDialog(); }
+void MainWindow::compileFor(const QString& target, const QString& quantize, const TargetOptions& options) {
+  compile_->compileWith(target, quantize, {}, kCompileRandomSamples, 1, options);
+}
+void MainWindow::compileWith(const QString& target, const QString& quantize, const QString& calibrationFile,
+                             int calibrationSamples, int numSegments, const TargetOptions& options) {
+  compile_->compileWith(target, quantize, calibrationFile, calibrationSamples, numSegments, options);
+}
+ec::widgets::DevicesPanel* MainWindow::devicesPanel() const { return bench_->devicesPanel(); }
+ec::widgets::BenchmarkPanel* MainWindow::benchmarkPanel() const { return bench_->benchmarkPanel(); }
+ec::widgets::RunHistoryPanel* MainWindow::runHistoryPanel() const { return bench_->runHistoryPanel(); }
+void MainWindow::benchmark(int iterations) { bench_->benchmark(iterations); }
+void MainWindow::refreshDevices() { bench_->refreshDevices(); }
+ec::widgets::CompareView* MainWindow::compareView() const { return compare_->view(); }
+bool MainWindow::isComparing() const { return compare_->isComparing(); }
+void MainWindow::compareWith(const QString& path) { compare_->compareWith(path); }
+void MainWindow::compareStages() { compare_->compareStages(); }
 
 void MainWindow::cancelLoad() {
   if (!isLoading()) return;
-  spdlog::info("stopped waiting for {}", currentPath_.toStdString());
-  currentRequest_ = 0;
+  spdlog::info("stopped waiting for {}", model_.currentPath.toStdString());
+  model_.loader->forget();
   setLoading(false);
-  statusBar()->showMessage(tr("Cancelled opening %1").arg(QFileInfo(currentPath_).fileName()),
+  statusBar()->showMessage(tr("Cancelled opening %1").arg(QFileInfo(model_.currentPath).fileName()),
                            5000);
 }
 
 void MainWindow::setLoading(bool loading, const QString& path) {
-  progress_->setVisible(loading);
-  cancelButton_->setVisible(loading);
+  model_.progress->setVisible(loading);
+  model_.cancelButton->setVisible(loading);
   if (loading) statusBar()->showMessage(tr("Opening %1…").arg(QFileInfo(path).fileName()));
 }
 
-void MainWindow::onModelLoaded(quint64 requestId, const QString& path, ec::ir::FrozenGraph graph,
+void MainWindow::onModelLoaded(const QString& path, ec::ir::FrozenGraph graph,
                                const ec::report::ModelSummary& summary) {
-  if (requestId != currentRequest_) return;  // cancelled or superseded
-  currentRequest_ = 0;
   setLoading(false);
-  messageBar_->dismiss();
+  views_.messageBar->dismiss();
 
-  graph_ = std::move(graph);
-  optimised_ = quantised_ = false;
-  compiledFor_.clear();
-  opsModel_->setGraph(graph_);
-  summaryPanel_->setSummary(summary);
-  propertiesPanel_->setGraph(graph_);
-  searchBar_->setGraph(graph_);
-  centre_->setCurrentWidget(graphView_);
-  graphView_->setGraph(graph_);  // after the page switch: the first view fits the real viewport
+  model_.graph = std::move(graph);
+  model_.optimised = model_.quantised = false;
+  model_.compiledFor.clear();
+  views_.opsModel->setGraph(model_.graph);
+  views_.summaryPanel->setSummary(summary);
+  views_.propertiesPanel->setGraph(model_.graph);
+  views_.searchBar->setGraph(model_.graph);
+  views_.centre->setCurrentWidget(views_.graphView);
+  views_.graphView->setGraph(model_.graph);  // after the page switch: the first view fits the real viewport
   // The zoom last chosen on this model; any other opens fitted to the window.
   if (settings_.value(kZoomModelKey).toString() == path && settings_.contains(kZoomKey))
-    graphView_->setZoom(settings_.value(kZoomKey).toDouble());
+    views_.graphView->setZoom(settings_.value(kZoomKey).toDouble());
 
   const QString name = QFileInfo(path).fileName();
   setWindowFilePath(path);
   updateWindowTitle();
   statusBar()->showMessage(
-      tr("Opened %1: %n operation(s)", nullptr, int(graph_->ops.size())).arg(name), 10000);
+      tr("Opened %1: %n operation(s)", nullptr, int(model_.graph->ops.size())).arg(name), 10000);
   addRecentFile(path);
   emit modelShown(path);
 }
 
-void MainWindow::onLoadFailed(quint64 requestId, const QString& path, const QString& message) {
-  if (requestId != currentRequest_) return;
-  currentRequest_ = 0;
+void MainWindow::onLoadFailed(const QString& path, const QString& message) {
   setLoading(false);
   // A format that records no input shapes (TorchScript, some Keras models): ask for them
   // once, as the CLI's --input-shape takes them, and open again.
@@ -633,13 +656,13 @@ void MainWindow::onLoadFailed(quint64 requestId, const QString& path, const QStr
         openFile(path);
         return;
       } catch (const ec::EdgeCompilerError& e) {
-        messageBar_->showError(QString::fromStdString(e.what()));
+        views_.messageBar->showError(QString::fromStdString(e.what()));
         return;
       }
     }
   }
   // Whatever was shown before stays shown; the bar says why the new file is not.
-  messageBar_->showError(message);
+  views_.messageBar->showError(message);
   statusBar()->showMessage(tr("Could not open %1").arg(QFileInfo(path).fileName()), 10000);
   emit loadFailed(message);
 }
@@ -658,9 +681,9 @@ void MainWindow::changeEvent(QEvent* event) {
 
 QString MainWindow::modelState() const {
   QStringList state;
-  if (optimised_) state << tr("optimised");
-  if (quantised_) state << tr("quantised");
-  if (!compiledFor_.isEmpty()) state << tr("compiled for %1").arg(compiledFor_);
+  if (model_.optimised) state << tr("optimised");
+  if (model_.quantised) state << tr("quantised");
+  if (!model_.compiledFor.isEmpty()) state << tr("compiled for %1").arg(model_.compiledFor);
   return state.join(QStringLiteral(", "));
 }
 
@@ -746,7 +769,7 @@ void MainWindow::addRecentFile(const QString& path) {
 }
 
 void MainWindow::rebuildRecentMenu() {
-  recentMenu_->clear();
+  menus_.recentMenu->clear();
   const QStringList files = recentFiles();
   for (int i = 0; i < files.size(); ++i) {
     const QString& path = files[i];
@@ -754,20 +777,20 @@ void MainWindow::rebuildRecentMenu() {
     QString name = QFileInfo(path).fileName();
     name.replace(QLatin1Char('&'), QStringLiteral("&&"));
     const QString label = i < 9 ? QStringLiteral("&%1 %2").arg(QString::number(i + 1), name) : name;
-    QAction* action = recentMenu_->addAction(label, this, [this, path] { openFile(path); });
+    QAction* action = menus_.recentMenu->addAction(label, this, [this, path] { openFile(path); });
     action->setToolTip(path);
     action->setStatusTip(path);
   }
   if (!files.isEmpty()) {
-    recentMenu_->addSeparator();
-    recentMenu_->addAction(tr("&Clear List"), this, [this] { setRecentFiles({}); });
+    menus_.recentMenu->addSeparator();
+    menus_.recentMenu->addAction(tr("&Clear List"), this, [this] { setRecentFiles({}); });
   }
-  recentMenu_->setEnabled(!files.isEmpty());
+  menus_.recentMenu->setEnabled(!files.isEmpty());
   rebuildWelcomePage();
 }
 
 const ec::widgets::ModelSummaryModel* MainWindow::summaryModel() const {
-  return summaryPanel_->model();
+  return views_.summaryPanel->model();
 }
 
 void MainWindow::showAbout() {

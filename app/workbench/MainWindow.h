@@ -1,8 +1,8 @@
 // The workbench's main window over one model. The centre shows the graph
 // (GraphView) under a find bar; views live in docks (properties, operations,
 // summary, log) so later panels (pass list, quantisation heatmap, partition
-// view, timeline) slot in with addPanel(). Loading runs on a worker thread (ModelLoader) and
-// results arrive as immutable snapshots through queued signals.
+// view, timeline) slot in with addPanel(). Loading and every other long job run on
+// a worker thread (JobRunner.h); results arrive as immutable snapshots on the GUI thread.
 #pragma once
 
 #include <functional>
@@ -26,7 +26,6 @@ class QProgressBar;
 class QPushButton;
 class QSettings;
 class QStackedWidget;
-class QThread;
 class QTreeView;
 
 namespace ec::widgets {
@@ -55,14 +54,13 @@ struct PipelineReport;
 
 namespace ec::workbench {
 
+class CompareController;
+class CompileController;
+class DevicesBenchController;
 class ExportController;
-class ModelLoader;
-class PassRunner;
-class QuantSession;
-class CompileSession;
-class DeviceDiscovery;
-class CompareSession;
-struct CompareJob;
+class JobRunner;
+class PassesController;
+class QuantController;
 
 /// A target's own options of a compile (the targets whose Capabilities::options take
 /// them): precision, compute units, deployment target.
@@ -84,36 +82,36 @@ class MainWindow : public QMainWindow {
   /// Waits for a running load to finish (the core's open is not interruptible).
   ~MainWindow() override;
 
-  bool isLoading() const { return currentRequest_ != 0; }
+  bool isLoading() const;
   /// The bundled sample model: beside an installed app (share/edgecompiler) or in its
   /// build tree (resources/), or "" when there is none.
   static QString findSampleModel();
   /// The model the welcome page offers (findSampleModel() unless set).
   void setSampleModel(const QString& path);
-  QString sampleModel() const { return sampleModel_; }
+  QString sampleModel() const { return welcome_.sampleModel; }
   /// The page shown while no model is open: Open…, the sample model, recent files.
-  QWidget* welcomePage() const { return welcome_; }
+  QWidget* welcomePage() const { return welcome_.page; }
   /// What the title says after the file name: "optimised, quantised, compiled for coral".
   QString modelState() const;
   QStringList recentFiles() const;
   /// The summary shown, or null before the first successful load.
   const ec::widgets::ModelSummaryModel* summaryModel() const;
-  const ec::widgets::MessageBar* messageBar() const { return messageBar_; }
-  const ec::ir::FrozenGraph& graph() const { return graph_; }
-  ec::widgets::GraphView* graphView() const { return graphView_; }
-  ec::widgets::PropertiesPanel* propertiesPanel() const { return propertiesPanel_; }
-  ec::widgets::SearchBar* searchBar() const { return searchBar_; }
-  ec::widgets::PassesPanel* passesPanel() const { return passesPanel_; }
-  bool isOptimizing() const { return optimizeRequest_ != 0; }
-  ec::widgets::QuantPanel* quantPanel() const { return quantPanel_; }
+  const ec::widgets::MessageBar* messageBar() const { return views_.messageBar; }
+  const ec::ir::FrozenGraph& graph() const { return model_.graph; }
+  ec::widgets::GraphView* graphView() const { return views_.graphView; }
+  ec::widgets::PropertiesPanel* propertiesPanel() const { return views_.propertiesPanel; }
+  ec::widgets::SearchBar* searchBar() const { return views_.searchBar; }
+  ec::widgets::PassesPanel* passesPanel() const;
+  bool isOptimizing() const;
+  ec::widgets::QuantPanel* quantPanel() const;
   bool isQuantizing() const;
-  ec::widgets::PartitionPanel* partitionPanel() const { return partitionPanel_; }
-  ec::widgets::TimelinePanel* timelinePanel() const { return timelinePanel_; }
+  ec::widgets::PartitionPanel* partitionPanel() const;
+  ec::widgets::TimelinePanel* timelinePanel() const;
   bool isCompiling() const;
-  ec::widgets::DevicesPanel* devicesPanel() const { return devicesPanel_; }
-  ec::widgets::BenchmarkPanel* benchmarkPanel() const { return benchPanel_; }
-  ec::widgets::RunHistoryPanel* runHistoryPanel() const { return historyPanel_; }
-  ec::widgets::CompareView* compareView() const { return compareView_; }
+  ec::widgets::DevicesPanel* devicesPanel() const;
+  ec::widgets::BenchmarkPanel* benchmarkPanel() const;
+  ec::widgets::RunHistoryPanel* runHistoryPanel() const;
+  ec::widgets::CompareView* compareView() const;
   bool isComparing() const;
   /// File › Export (ExportController.h).
   ExportController* exporter() const { return exporter_; }
@@ -126,24 +124,24 @@ class MainWindow : public QMainWindow {
   /// Ignores the result of the running load (it still runs to completion).
   void cancelLoad();
   /// Runs the default pass pipeline on the loaded model in the background
-  /// (Model › Optimize); the Passes panel shows the result (MainWindowPasses.cpp).
+  /// (Model › Optimize); the Passes panel shows the result (PassesController.h).
   void optimize();
   /// Quantises the model shown (the optimised graph when there is one) in the
-  /// background with the Quantisation panel's settings (Tools › Quantise…; MainWindowQuant.cpp).
+  /// background with the Quantisation panel's settings (Tools › Quantise…; QuantController.h).
   void quantize();
   /// Asks for a target and a quantisation, then compiles (Model › Compile for Target…).
   void compileDialog();
   /// Compiles the model shown for `target` ("coral", "cpu") in the background;
   /// `quantize` "ptq" (random calibration), "none", or empty: none for an
   /// already quantised model, else ptq. The Partition and Backend Timeline panels
-  /// show the report (MainWindowCompile.cpp).
+  /// show the report (CompileController.h).
   void compileFor(const QString& target, const QString& quantize = {}, const TargetOptions& options = {});
   /// Same, with calibration data (.npy file or folder; "" = random samples), the
   /// samples to use and the Edge TPU segments allowed (Compile for Target's dialog).
   void compileWith(const QString& target, const QString& quantize, const QString& calibrationFile,
                    int calibrationSamples, int numSegments, const TargetOptions& options = {});
   /// Compares the model shown with the model at `path` on a worker thread (Model ›
-  /// Compare With…); the Compare dock shows both side by side (MainWindowCompare.cpp).
+  /// Compare With…); the Compare dock shows both side by side (CompareController.h).
   void compareWith(const QString& path);
   /// Compares each stage of the default pass pipeline with the one before, on a worker
   /// (Model › Compare Pass Stages); the Compare dock steps through them.
@@ -151,7 +149,7 @@ class MainWindow : public QMainWindow {
   /// Times the model shown on the host CPU with `iterations` timed runs through the
   /// Benchmark panel (Tools › Benchmark…, Run), recording the run; benchmarked() follows.
   void benchmark(int iterations);
-  /// Discovers devices again on a worker thread; the Devices panel shows them (MainWindowDevices.cpp).
+  /// Discovers devices again on a worker thread; the Devices panel shows them (DevicesBenchController.h).
   void refreshDevices();
   /// View › Reset Layout: the docks as on first start (graph first, panels hidden
   /// until they have something to show), the saved layout forgotten.
@@ -202,14 +200,29 @@ class MainWindow : public QMainWindow {
   void dropEvent(QDropEvent* event) override;
 
  private:
+  // The areas are controllers the window owns; they reach the window's views and
+  // helpers below (friends: the window is their shell, not their API).
+  friend class PassesController;
+  friend class QuantController;
+  friend class CompileController;
+  friend class CompareController;
+  friend class DevicesBenchController;
+
   void createCentralWidget();
   void createDocks();
   void createActions();
   void addGraphActions(QMenu* edit, QMenu* view);
+  void addModelMenu();
+  void addToolsMenu();
   /// Shows op `op` everywhere: graph selection, properties, operations list.
   void showOp(int op);
   /// Selects the op called `name` in the graph shown now (nothing when it has none).
   void showOpByName(const QString& name);
+  /// Shows `graph` in the graph view, operations list, properties and search.
+  void setViewsGraph(const ec::ir::FrozenGraph& graph);
+  /// The graph quantise and compile start from: the one the optimisation ended with,
+  /// when the model was optimised, else the loaded one.
+  ec::ir::FrozenGraph workingGraph() const;
   void createStatusBar();
   /// Adds `panel` as a dock with a View-menu toggle; `objectName` keys its saved state.
   QDockWidget* addPanel(QWidget* panel, const QString& title, const QString& objectName,
@@ -224,117 +237,69 @@ class MainWindow : public QMainWindow {
   void chooseFile();
   void chooseFolder();
   void showAbout();
-  void onModelLoaded(quint64 requestId, const QString& path, ec::ir::FrozenGraph graph,
-                     const ec::report::ModelSummary& summary);
-  void onLoadFailed(quint64 requestId, const QString& path, const QString& message);
-  // Passes (MainWindowPasses.cpp).
-  void createPassesPanel();
-  void addModelMenu();
-  void stopPassRunner();
-  void onOptimized(quint64 requestId, std::shared_ptr<const ec::passes::PipelineReport> report);
-  void onOptimizeFailed(quint64 requestId, const QString& message);
-  /// Shows snapshot `index` of the Passes panel in every view, highlighted.
-  void showSnapshot(int index);
-  /// Selects the op named `name` of snapshot `index` (switching to that snapshot).
-  void showOpNamed(const QString& name, int index);
-  /// Shows `graph` in the graph view, operations list, properties and search.
-  void setViewsGraph(const ec::ir::FrozenGraph& graph);
-  // Quantisation (MainWindowQuant.cpp).
-  void createQuantPanel();
-  void addToolsMenu();
-  /// Shows the last quantisation in the graph view as the panel's graph mode says.
-  void showQuantOutcome();
-  // Compile for target (MainWindowCompile.cpp).
-  void createCompilePanels();
-  void addCompileAction(QMenu* model);
-  /// Shows the last compile's graph coloured by placement, each op's placement
-  /// and reason on hover and in the Properties panel.
-  void showCompileOutcome();
-  /// A compiled artefact opened as a model (*_edgetpu.tflite): its own split.
-  void showArtefactPartition();
-  // Benchmark and run history (MainWindowBench.cpp).
-  void createBenchPanels();
-  // Compare With… (MainWindowCompare.cpp).
-  void createComparePanel();
-  void addCompareAction(QMenu* model);
-  void startCompare(CompareJob job, const QString& label);
-  void addBenchActions(QMenu* tools);
+  void onModelLoaded(const QString& path, ec::ir::FrozenGraph graph, const ec::report::ModelSummary& summary);
+  void onLoadFailed(const QString& path, const QString& message);
+  void createExporter();  // MainWindowExport.cpp
 
   /// Runs `apply` (which sets texts with tr()) now and again on every language change.
   void retranslated(std::function<void()> apply);
   void updateWindowTitle();
 
+  /// The views of the model shown: the centre (message bar, graph or welcome page)
+  /// and the standard docks.
+  struct Views {
+    ec::widgets::MessageBar* messageBar = nullptr;
+    QStackedWidget* centre = nullptr;
+    QLabel* emptyHint = nullptr;
+    ec::widgets::GraphView* graphView = nullptr;
+    ec::widgets::SearchBar* searchBar = nullptr;
+    ec::widgets::PropertiesPanel* propertiesPanel = nullptr;
+    QTreeView* opsView = nullptr;
+    ec::widgets::OperationListModel* opsModel = nullptr;
+    ec::widgets::SummaryPanel* summaryPanel = nullptr;
+    ec::widgets::LogPanel* logPanel = nullptr;
+    std::shared_ptr<ec::widgets::LogSink> logSink;
+  };
+  /// The menus other parts add to.
+  struct Menus {
+    QMenu* viewMenu = nullptr;
+    QAction* viewPanelsEnd = nullptr;  // panel toggles go above this separator
+    QMenu* recentMenu = nullptr;
+    QActionGroup* languageGroup = nullptr;
+  };
+  /// The page shown while no model is open.
+  struct Welcome {
+    QWidget* page = nullptr;
+    QWidget* recent = nullptr;  // the recent files' buttons
+    QPushButton* sample = nullptr;
+    QString sampleModel;
+  };
+  /// The model shown, its loading (File › Open on a JobRunner, ModelLoader.h) and what
+  /// has been done to it (the title says it).
+  struct Model {
+    JobRunner* loader = nullptr;
+    QProgressBar* progress = nullptr;
+    QPushButton* cancelButton = nullptr;
+    QString currentPath;
+    ec::ir::FrozenGraph graph;
+    bool optimised = false, quantised = false;
+    QString compiledFor;
+    bool showingOp = false;  // showOp() updates views whose signals call it again
+  };
+
   QSettings& settings_;
   std::vector<std::function<void()>> retranslators_;
-
-  ec::widgets::MessageBar* messageBar_ = nullptr;
-  QStackedWidget* centre_ = nullptr;
-  QLabel* emptyHint_ = nullptr;
-  QWidget* welcome_ = nullptr;
-  QWidget* welcomeRecent_ = nullptr;  // the recent files' buttons
-  QPushButton* welcomeSample_ = nullptr;
-  QString sampleModel_;
   QByteArray defaultState_;  // saveState() of the first-start layout (Reset Layout)
-  bool optimised_ = false, quantised_ = false;
-  QString compiledFor_;
-  ec::widgets::GraphView* graphView_ = nullptr;
-  ec::widgets::SearchBar* searchBar_ = nullptr;
-  ec::widgets::PropertiesPanel* propertiesPanel_ = nullptr;
-  QTreeView* opsView_ = nullptr;
-  ec::widgets::OperationListModel* opsModel_ = nullptr;
-  ec::widgets::SummaryPanel* summaryPanel_ = nullptr;
-  ec::widgets::LogPanel* logPanel_ = nullptr;
-  std::shared_ptr<ec::widgets::LogSink> logSink_;
-
-  QMenu* viewMenu_ = nullptr;
-  QAction* viewPanelsEnd_ = nullptr;  // panel toggles go above this separator
-  QMenu* recentMenu_ = nullptr;
-  QActionGroup* languageGroup_ = nullptr;
-  QProgressBar* progress_ = nullptr;
-  QPushButton* cancelButton_ = nullptr;
-
-  QThread* loaderThread_ = nullptr;
-  ModelLoader* loader_ = nullptr;
-  quint64 lastRequest_ = 0;
-  quint64 currentRequest_ = 0;  // 0 = nothing loading (or the running load was cancelled)
-  QString currentPath_;
-  ec::ir::FrozenGraph graph_;
-  bool showingOp_ = false;  // showOp() updates views whose signals call it again
-
-  ec::widgets::PassesPanel* passesPanel_ = nullptr;
-  QDockWidget* passesDock_ = nullptr;
-  QAction* optimizeAction_ = nullptr;
-  QThread* passThread_ = nullptr;
-  PassRunner* passRunner_ = nullptr;
-  quint64 optimizeRequest_ = 0;  // 0 = not optimising
-
-  ec::widgets::QuantPanel* quantPanel_ = nullptr;
-  QDockWidget* quantDock_ = nullptr;
-  QuantSession* quant_ = nullptr;  // worker thread and last outcome (QuantRunner.h)
-
-  ec::widgets::PartitionPanel* partitionPanel_ = nullptr;
-  ec::widgets::TimelinePanel* timelinePanel_ = nullptr;
-  QDockWidget* partitionDock_ = nullptr;
-  QDockWidget* timelineDock_ = nullptr;
-  QAction* compileAction_ = nullptr;
-  QProgressDialog* compileProgress_ = nullptr;
-  CompileSession* compile_ = nullptr;  // worker thread and last outcome (CompileRunner.h)
-
-  void createDevicesPanel();
-  ec::widgets::DevicesPanel* devicesPanel_ = nullptr;
-  QDockWidget* devicesDock_ = nullptr;
-  DeviceDiscovery* discovery_ = nullptr;  // worker thread of discovery (MainWindowDevices.cpp)
-  ec::widgets::BenchmarkPanel* benchPanel_ = nullptr;
-  ec::widgets::CompareView* compareView_ = nullptr;
-  QDockWidget* compareDock_ = nullptr;
-  CompareSession* compare_ = nullptr;
-  QProgressDialog* compareProgress_ = nullptr;
-  QAction* compareAction_ = nullptr;
-  ec::widgets::RunHistoryPanel* historyPanel_ = nullptr;
-  QDockWidget* benchDock_ = nullptr;
-  QDockWidget* historyDock_ = nullptr;
+  Views views_;
+  Menus menus_;
+  Welcome welcome_;
+  Model model_;
+  PassesController* passes_ = nullptr;
+  QuantController* quant_ = nullptr;
+  CompileController* compile_ = nullptr;
+  CompareController* compare_ = nullptr;
+  DevicesBenchController* bench_ = nullptr;
   ExportController* exporter_ = nullptr;
-  void createExporter();  // MainWindowExport.cpp
 };
 
 }  // namespace ec::workbench

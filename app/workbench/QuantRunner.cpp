@@ -1,30 +1,12 @@
 #include "app/workbench/QuantRunner.h"
 
-#include <exception>
-
 #include <spdlog/spdlog.h>
 #include <QFileInfo>
 #include <QStringList>
-#include <QThread>
 
-#include "core/errors.h"
 #include "core/quantize/calibration_data.h"
-#include "widgets/MetaTypes.h"
 
 namespace ec::workbench {
-
-namespace {
-void registerTypes() {
-  ec::widgets::registerCoreMetaTypes();
-  qRegisterMetaType<ec::workbench::QuantJob>("ec::workbench::QuantJob");
-  qRegisterMetaType<ec::workbench::QuantOutcomePtr>("ec::workbench::QuantOutcomePtr");
-  qRegisterMetaType<ec::widgets::QuantReportPtr>("ec::widgets::QuantReportPtr");
-}
-}  // namespace
-
-QuantRunner::QuantRunner(QObject* parent) : QObject(parent) { registerTypes(); }
-
-void QuantRunner::cancel(quint64 id) { cancel_.cancel(id); }
 
 std::vector<ec::quantize::Sample> QuantRunner::samplesFor(const QuantJob& job, QString* source) {
   return calibrationSamples(*job.graph, job.calibrationFile,
@@ -69,54 +51,23 @@ QString QuantRunner::describeRandomSamples(const ec::ir::Graph& graph, int n, qu
   return tr("%n random sample(s) (seed %1): %2", nullptr, n).arg(seed).arg(inputs.join(QStringLiteral("; ")));
 }
 
-void QuantRunner::run(const QuantJob& job) {
-  if (!job.graph) {
-    emit failed(job.id, tr("No model is loaded."));
-    return;
-  }
-  QString error;
-  try {
-    auto outcome = std::make_shared<QuantOutcome>();
-    outcome->floatGraph = job.graph;
-    const std::vector<ec::quantize::Sample> samples = samplesFor(job, &outcome->calibrationSource);
-    ec::quantize::QuantizeOptions options = job.options;
-    if (job.calibrationFile.isEmpty()) options.num_calibration_samples = int(samples.size());
-    options.data_source = outcome->calibrationSource.toStdString();
-    const quint64 id = job.id;
-    auto progress = [this, id](const std::string& stage, int done, int total) {
-      if (cancel_.isCancelled(id)) return false;
-      emit this->progress(id, QString::fromStdString(stage), done, total);
-      return true;
-    };
-    ec::quantize::QuantizeResult result =
-        ec::quantize::quantize(*job.graph, samples, options, progress);
-    outcome->quantisedGraph = ec::ir::freeze(std::move(result.graph));
-    outcome->report = std::make_shared<const ec::quantize::QuantReport>(std::move(result.report));
-    spdlog::info("quantised {}: {} layers in int8, {} ops in float, calibrated on {}",
-                 job.graph->name, outcome->report->layers.size(), outcome->report->float_ops.size(),
-                 outcome->calibrationSource.toStdString());
-    emit finished(job.id, std::move(outcome));
-    return;
-  } catch (const ec::EdgeCompilerError& e) {
-    if (cancel_.isCancelled(job.id)) {
-      spdlog::info("quantisation cancelled");
-      emit cancelled(job.id);
-      return;
-    }
-    error = QString::fromStdString(e.what());
-    if (!e.detail().empty()) spdlog::debug("{}", e.detail());
-  } catch (const std::exception& e) {
-    error = QString::fromStdString(e.what());
-  } catch (...) {
-    error = tr("unknown error while quantising the model");
-  }
-  spdlog::error("{}", error.toStdString());
-  emit failed(job.id, error);
-}
-
-QuantSession::QuantSession(QObject* parent)
-    : WorkerSession(QStringLiteral("QuantRunner"), parent) {
-  registerTypes();
+QuantOutcomePtr QuantRunner::run(const QuantJob& job, const JobContext& ctx) {
+  auto outcome = std::make_shared<QuantOutcome>();
+  outcome->floatGraph = job.graph;
+  const std::vector<ec::quantize::Sample> samples = samplesFor(job, &outcome->calibrationSource);
+  ec::quantize::QuantizeOptions options = job.options;
+  if (job.calibrationFile.isEmpty()) options.num_calibration_samples = int(samples.size());
+  options.data_source = outcome->calibrationSource.toStdString();
+  auto progress = [&ctx](const std::string& stage, int done, int total) {
+    return ctx.progress(QString::fromStdString(stage), done, total);
+  };
+  ec::quantize::QuantizeResult result = ec::quantize::quantize(*job.graph, samples, options, progress);
+  outcome->quantisedGraph = ec::ir::freeze(std::move(result.graph));
+  outcome->report = std::make_shared<const ec::quantize::QuantReport>(std::move(result.report));
+  spdlog::info("quantised {}: {} layers in int8, {} ops in float, calibrated on {}", job.graph->name,
+               outcome->report->layers.size(), outcome->report->float_ops.size(),
+               outcome->calibrationSource.toStdString());
+  return outcome;
 }
 
 }  // namespace ec::workbench

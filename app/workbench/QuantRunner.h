@@ -1,33 +1,22 @@
-// Runs the quantiser off the GUI thread. Lives on a worker QThread; the window
-// calls run() through a queued connection with a QuantJob (a frozen float
-// graph, options, where the calibration data comes from) and receives
-// progress() while it runs and exactly one of finished / failed / cancelled
-// per request, all queued. cancel() is called directly from the GUI thread
-// (the worker is busy inside quantize()): the next progress callback answers
-// false and quantize() stops.
-//
-// QuantSession owns the worker thread and its runner: the window keeps one as
-// a child, and destroying it cancels a running job and joins the thread.
+// The work of Tools › Quantise…, run on the window's quantisation JobRunner
+// (JobRunner.h) with a QuantJob (a frozen float graph, options, where the
+// calibration data comes from). Progress goes through the JobContext; a cancel
+// makes the next progress callback answer false and quantize() stops.
 #pragma once
 
-#include <atomic>
 #include <memory>
 
-#include <QMetaType>
-#include <QObject>
+#include <QCoreApplication>
 #include <QString>
 
-#include "app/workbench/WorkerSession.h"
+#include "app/workbench/JobRunner.h"
 #include "core/ir/graph.h"
 #include "core/quantize/quantizer.h"
 #include "widgets/quant/QuantFormat.h"
 
-class QThread;
-
 namespace ec::workbench {
 
 struct QuantJob {
-  quint64 id = 0;
   ec::ir::FrozenGraph graph;  // the float graph to quantise (the views keep it)
   ec::quantize::QuantizeOptions options;
   QString calibrationFile;    // .npy (or a directory of NAME.npy); empty: random samples
@@ -44,14 +33,12 @@ struct QuantOutcome {
 };
 using QuantOutcomePtr = std::shared_ptr<const QuantOutcome>;
 
-class QuantRunner : public QObject {
-  Q_OBJECT
+class QuantRunner {
+  Q_DECLARE_TR_FUNCTIONS(ec::workbench::QuantRunner)
 
  public:
-  explicit QuantRunner(QObject* parent = nullptr);
-
-  /// Thread-safe: cancels request `id` (and every earlier one).
-  void cancel(quint64 id);
+  /// Quantises `job.graph` (worker thread; throws the core's errors, and when cancelled).
+  static QuantOutcomePtr run(const QuantJob& job, const JobContext& ctx);
 
   /// Builds the calibration samples of `job` (random or from its file). Throws
   /// the core's EdgeCompilerError for a file that does not fit the graph.
@@ -63,28 +50,6 @@ class QuantRunner : public QObject {
   /// Where `n` random samples for `graph` come from, per input (translated): floats
   /// uniform in [-1, 1), token ids within the table they index, other integers 0/1.
   static QString describeRandomSamples(const ec::ir::Graph& graph, int n, quint64 seed);
-
- public slots:
-  void run(const ec::workbench::QuantJob& job);
-
- signals:
-  void progress(quint64 id, const QString& stage, int done, int total);
-  void finished(quint64 id, ec::workbench::QuantOutcomePtr outcome);
-  /// `message` is the core's one-line error.
-  void failed(quint64 id, const QString& message);
-  void cancelled(quint64 id);
-
- private:
-  JobCancel cancel_;
-};
-
-/// Owns the worker thread and its runner (WorkerSession.h).
-class QuantSession : public WorkerSession<QuantRunner, QuantJob, QuantOutcomePtr> {
- public:
-  explicit QuantSession(QObject* parent = nullptr);
 };
 
 }  // namespace ec::workbench
-
-Q_DECLARE_METATYPE(ec::workbench::QuantJob)
-Q_DECLARE_METATYPE(ec::workbench::QuantOutcomePtr)

@@ -284,10 +284,15 @@ nlohmann::json inspect_json(const ir::Graph& g, const std::string& model,
   return j;
 }
 
-DeviceList list_devices() {
+DeviceList list_devices(const std::string& config_path, bool keep_going) {
   DeviceList list;
-  list.config_path = devices::devices_config_path();
-  list.config = devices::load_devices_config(list.config_path);
+  list.config_path = config_path.empty() ? devices::devices_config_path() : config_path;
+  try {
+    list.config = devices::load_devices_config(list.config_path);
+  } catch (const EdgeCompilerError& e) {
+    if (!keep_going) throw;
+    list.config_error = e.what();
+  }
   list.found = devices::discover_devices({.include_virtual = true, .config = &list.config});
   return list;
 }

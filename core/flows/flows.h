@@ -122,8 +122,11 @@ struct DeviceList {
   std::string config_path;
   devices::DevicesConfig config;
   devices::Discovery found;
+  std::string config_error;  // keep_going: why devices.json could not be read ("" = it could)
 };
-DeviceList list_devices();
+/// Discovers with the devices.json at `config_path` ("" = devices::devices_config_path()).
+/// A file that cannot be read throws, or with `keep_going` is left out (`config_error`).
+DeviceList list_devices(const std::string& config_path = {}, bool keep_going = false);
 /// `devices --json`: {"devices": [...], "notes": [...], "config": path}.
 nlohmann::json to_json(const DeviceList& list);
 

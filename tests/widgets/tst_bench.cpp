@@ -1,5 +1,6 @@
 // Qt Test suite for the Benchmark and Run History panels (issue 16): a real
-// benchmark of the sample model on the worker thread, every chart's series
+// benchmark of the sample model on the worker thread (the panel's requests served by
+// the workbench's BenchController, which runs the bench and record flows), every chart's series
 // checked against the Stats it shows, Cancel, the run recorded and compared,
 // and the workbench colouring the graph by per-op time (QT_QPA_PLATFORM=offscreen).
 #include <cmath>
@@ -21,6 +22,7 @@
 #include <QtCharts/QBarSet>
 #include <QtCharts/QLineSeries>
 
+#include "app/workbench/BenchController.h"
 #include "app/workbench/MainWindow.h"
 #include "core/frontends/frontend.h"
 #include "widgets/GraphView.h"
@@ -29,6 +31,7 @@
 
 using ec::widgets::BenchmarkPanel;
 using ec::widgets::RunHistoryPanel;
+using ec::workbench::BenchController;
 using ec::workbench::MainWindow;
 
 namespace {
@@ -63,6 +66,7 @@ class BenchTests : public QObject {
 
   void panelRunsABenchmarkAndChartsIt() {
     BenchmarkPanel panel;
+    BenchController controller(&panel);
     panel.resize(700, 600);
     panel.show();
     panel.setRunsDatabase(db_);
@@ -145,6 +149,7 @@ class BenchTests : public QObject {
 
   void panelCancels() {
     BenchmarkPanel panel;
+    BenchController controller(&panel);
     panel.setRecord(false);
     panel.setModelPath(QStringLiteral(EC_SAMPLE_MODEL));
     panel.setIterations(1000000);
@@ -163,6 +168,7 @@ class BenchTests : public QObject {
 
   void historyListsAndComparesRuns() {
     BenchmarkPanel panel;
+    BenchController controller(&panel);
     panel.setRunsDatabase(db_);
     panel.setModelPath(QStringLiteral(EC_SAMPLE_MODEL));
     panel.setIterations(20);

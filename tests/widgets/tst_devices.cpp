@@ -1,6 +1,7 @@
 // Qt Test suite for the Devices panel (issue 16; QT_QPA_PLATFORM=offscreen): the
 // device model over real discovery (checked by QAbstractItemModelTester), the
-// provider config editor saving the devices.json the CLI reads, per-component
+// provider config editor saving the devices.json the CLI reads (through the
+// workbench's DevicesController, which reads and writes the file), per-component
 // overrides, a corrupt file left untouched, German texts, and the workbench's dock.
 #include <QAbstractItemModelTester>
 #include <QComboBox>
@@ -15,6 +16,7 @@
 #include <QTest>
 #include <QTreeView>
 
+#include "app/workbench/DevicesController.h"
 #include "app/workbench/Language.h"
 #include "app/workbench/MainWindow.h"
 #include "core/devices/discovery.h"
@@ -34,7 +36,8 @@ class DevicesTests : public QObject {
   }
 
   void modelListsRealDiscoveryWithReasons() {
-    DevicesPanel panel(path_);
+    DevicesPanel panel;
+    ec::workbench::DevicesController panelDevices(&panel, path_);
     QAbstractItemModelTester tester(panel.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     const auto found = ec::devices::discover_devices();
     panel.setDevices(found.devices, {QStringLiteral("no Coral found (0 USB devices seen)")});
@@ -55,7 +58,8 @@ class DevicesTests : public QObject {
   }
 
   void editorSavesProviderAndOverridesForTheCli() {
-    DevicesPanel panel(path_);
+    DevicesPanel panel;
+    ec::workbench::DevicesController panelDevices(&panel, path_);
     panel.setDevices(ec::devices::discover_devices().devices, {});
     panel.addRemoteDevice(QStringLiteral("rpi-coral"));
     QCOMPARE(panel.selectedDevice(), QStringLiteral("rpi-coral"));
@@ -90,7 +94,8 @@ class DevicesTests : public QObject {
     QVERIFY(!config.find("host-cpu"));             // an untouched device stays out of the file
 
     // A new panel shows what was saved, inherited values as placeholders.
-    DevicesPanel again(path_);
+    DevicesPanel again;
+    ec::workbench::DevicesController againDevices(&again, path_);
     again.setDevices(ec::devices::discover_devices().devices, {});
     again.selectDevice(QStringLiteral("rpi-coral"));
     QCOMPARE(again.fields().host->text(), QStringLiteral("rpi.local"));
@@ -113,7 +118,8 @@ class DevicesTests : public QObject {
     QVERIFY(f.open(QIODevice::WriteOnly));
     f.write("{\"devices\": 3}");
     f.close();
-    DevicesPanel panel(path_);
+    DevicesPanel panel;
+    ec::workbench::DevicesController panelDevices(&panel, path_);
     panel.setDevices(ec::devices::discover_devices().devices, {});
     QSignalSpy failed(&panel, &DevicesPanel::configFailed);
     QVERIFY(!panel.save());
@@ -125,7 +131,8 @@ class DevicesTests : public QObject {
 
   void germanTexts() {
     QVERIFY(ec::workbench::installTranslators(*QCoreApplication::instance(), QStringLiteral("de")));
-    DevicesPanel panel(path_);
+    DevicesPanel panel;
+    ec::workbench::DevicesController panelDevices(&panel, path_);
     panel.setDevices(ec::devices::discover_devices().devices, {});
     auto* m = panel.model();
     QCOMPARE(m->headerData(DeviceListModel::Available, Qt::Horizontal).toString(), QStringLiteral("Verfügbarkeit"));

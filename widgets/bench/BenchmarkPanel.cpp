@@ -12,63 +12,15 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTabWidget>
-#include <QThread>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
-#include <nlohmann/json.hpp>
-
-#include "core/errors.h"
-#include "core/history/model_hash.h"
-#include "core/history/run_store.h"
-#include "core/session/benchmark.h"
+#include "core/runtime/stats.h"
 
 namespace ec::widgets {
 
-void BenchmarkWorker::run(const BenchmarkJob& job) {
-  auto isCancelled = [&] { return cancelledUpTo_.load() >= job.id; };
-  try {
-    ec::runtime::InferenceSession session({job.threads});
-    ec::runtime::BenchmarkOptions o;
-    o.iterations = job.iterations;
-    o.warmup = job.warmup;
-    o.progress = [&](int done, int total) {
-      emit progress(job.id, done, total);
-      return !isCancelled();
-    };
-    auto stats = std::make_shared<ec::runtime::Stats>(
-        ec::runtime::benchmark_model(session, job.modelPath.toStdString(), o));
-    qint64 runId = 0;
-    QString recordError;
-    if (!job.runsDb.isEmpty()) {
-      try {
-        ec::history::RunRecord r;
-        r.kind = "bench";
-        r.model_path = QFileInfo(job.modelPath).absoluteFilePath().toStdString();
-        r.model_sha256 = ec::history::sha256_file(r.model_path);
-        r.target = "cpu";
-        r.device = job.device.toStdString();
-        r.options_json = nlohmann::json{{"iterations", job.iterations}, {"warmup", job.warmup},
-                                        {"threads", stats->threads}, {"from", "workbench"}}.dump();
-        r.report_json = ec::runtime::to_json(*stats).dump();
-        r.stats = *stats;
-        ec::history::RunStore store(job.runsDb.toStdString());
-        runId = store.add(std::move(r));
-      } catch (const std::exception& e) {
-        recordError = QString::fromStdString(e.what());
-      }
-    }
-    emit finished(job.id, std::move(stats), runId, recordError);
-  } catch (const std::exception& e) {
-    if (isCancelled())
-      emit cancelled(job.id);
-    else
-      emit failed(job.id, QString::fromStdString(e.what()));
-  }
-}
-
 BenchmarkPanel::BenchmarkPanel(QWidget* parent) : QWidget(parent) {
-  qRegisterMetaType<BenchmarkJob>();
+  qRegisterMetaType<BenchmarkRequest>();
   qRegisterMetaType<StatsPtr>();
   // Settings in a narrow column on the left, the results (figures and charts) beside
   // them with the rest of the width: the dock sits below the graph and is short.
@@ -138,61 +90,10 @@ BenchmarkPanel::BenchmarkPanel(QWidget* parent) : QWidget(parent) {
   setDevices({});
   setModelPath({});
 
-  thread_ = new QThread(this);
-  thread_->setObjectName(QStringLiteral("benchmark"));
-  worker_ = new BenchmarkWorker;
-  worker_->moveToThread(thread_);
-  connect(thread_, &QThread::finished, worker_, &QObject::deleteLater);
-  thread_->start();
-  connect(worker_, &BenchmarkWorker::progress, this,
-          [this](quint64 id, int done, int total) {
-            if (id != current_) return;
-            progress_->setRange(0, total);
-            progress_->setValue(done);
-          },
-          Qt::QueuedConnection);
-  connect(worker_, &BenchmarkWorker::finished, this,
-          [this](quint64 id, StatsPtr stats, qint64 runId, const QString& recordError) {
-            if (id != current_) return;
-            setRunning(false);
-            stats_ = stats;
-            runId_ = runId;
-            statusText_ = runId > 0 ? tr("Recorded as run %1 in the run history.").arg(runId)
-                          : recordError.isEmpty() ? QString()
-                                                  : tr("Not recorded: %1").arg(recordError);
-            status_->setText(statusText_);
-            showStats(stats);
-            emit finished(stats, runId);
-          },
-          Qt::QueuedConnection);
-  connect(worker_, &BenchmarkWorker::failed, this,
-          [this](quint64 id, const QString& message) {
-            if (id != current_) return;
-            setRunning(false);
-            statusText_ = message;
-            status_->setText(message);
-            emit failed(message);
-          },
-          Qt::QueuedConnection);
-  connect(worker_, &BenchmarkWorker::cancelled, this,
-          [this](quint64 id) {
-            if (id != current_) return;
-            setRunning(false);
-            statusText_ = tr("Cancelled.");
-            status_->setText(statusText_);
-            emit cancelled();
-          },
-          Qt::QueuedConnection);
   connect(run_, &QPushButton::clicked, this, &BenchmarkPanel::start);
   connect(cancel_, &QPushButton::clicked, this, &BenchmarkPanel::cancel);
   retranslate();
   setRunning(false);
-}
-
-BenchmarkPanel::~BenchmarkPanel() {
-  worker_->cancel(last_);
-  thread_->quit();
-  thread_->wait();
 }
 
 void BenchmarkPanel::setModelPath(const QString& path) {
@@ -214,31 +115,64 @@ void BenchmarkPanel::setRecord(bool on) { record_->setChecked(on); }
 
 bool BenchmarkPanel::start() {
   if (isRunning() || modelPath_.isEmpty()) return false;
-  BenchmarkJob job;
-  job.id = ++last_;
-  job.modelPath = modelPath_;
-  job.device = device_->currentText();
-  job.iterations = iterations_->value();
-  job.warmup = warmup_->value();
-  job.threads = threads_->value();
-  if (record_->isChecked())
-    job.runsDb = runsDb_.isEmpty() ? QString::fromStdString(ec::history::default_db_path()) : runsDb_;
-  current_ = job.id;
-  progress_->setRange(0, 1 + job.warmup + job.iterations);
+  BenchmarkRequest request;
+  request.modelPath = modelPath_;
+  request.device = device_->currentText();
+  request.iterations = iterations_->value();
+  request.warmup = warmup_->value();
+  request.threads = threads_->value();
+  request.record = record_->isChecked();
+  request.runsDb = runsDb_;
+  progress_->setRange(0, 1 + request.warmup + request.iterations);
   progress_->setValue(0);
-  statusText_ = tr("Running %n timed run(s)…", nullptr, job.iterations);
+  statusText_ = tr("Running %n timed run(s)…", nullptr, request.iterations);
   status_->setText(statusText_);
   setRunning(true);
-  QMetaObject::invokeMethod(worker_, "run", Qt::QueuedConnection, Q_ARG(ec::widgets::BenchmarkJob, job));
+  emit runRequested(request);
   return true;
 }
 
 void BenchmarkPanel::cancel() {
-  if (isRunning()) worker_->cancel(current_);
+  if (isRunning()) emit cancelRequested();
+}
+
+void BenchmarkPanel::showProgress(int done, int total) {
+  if (!isRunning()) return;
+  progress_->setRange(0, total);
+  progress_->setValue(done);
+}
+
+void BenchmarkPanel::showResult(StatsPtr stats, qint64 runId, const QString& recordError, const QString& note) {
+  if (!isRunning()) return;
+  setRunning(false);
+  stats_ = stats;
+  runId_ = runId;
+  statusText_ = runId > 0              ? tr("Recorded as run %1 in the run history.").arg(runId)
+                : !recordError.isEmpty() ? tr("Not recorded: %1").arg(recordError)
+                                         : note;
+  status_->setText(statusText_);
+  showStats(stats);
+  emit finished(stats, runId);
+}
+
+void BenchmarkPanel::showFailure(const QString& message) {
+  if (!isRunning()) return;
+  setRunning(false);
+  statusText_ = message;
+  status_->setText(message);
+  emit failed(message);
+}
+
+void BenchmarkPanel::showCancelled() {
+  if (!isRunning()) return;
+  setRunning(false);
+  statusText_ = tr("Cancelled.");
+  status_->setText(statusText_);
+  emit cancelled();
 }
 
 void BenchmarkPanel::setRunning(bool running) {
-  if (!running) current_ = 0;
+  running_ = running;
   run_->setEnabled(!running && !modelPath_.isEmpty());
   cancel_->setEnabled(running);
   for (QWidget* w : {static_cast<QWidget*>(device_), static_cast<QWidget*>(iterations_),

@@ -1,13 +1,11 @@
-// The Benchmark panel: choose device, iterations, warm-up and threads, run the
-// benchmark runner (core/session/benchmark.h) on a worker thread with a
-// progress bar and Cancel, then show the Stats: every figure in a table, the
-// latency per iteration, the latency histogram with p50/p95/p99 and the per-op
-// time chart. The run is recorded in the run history (core/history) unless
-// told otherwise. Results arrive as an immutable Stats through queued signals.
+// The Benchmark panel: choose device, iterations, warm-up and threads; Run asks for a
+// benchmark (runRequested: the workbench's BenchController runs the bench flow,
+// core/flows/bench.h, on a worker and records the run) and Cancel asks to stop it; the
+// panel shows the progress and then the Stats it is given: every figure in a table, the
+// latency per iteration, the latency histogram with p50/p95/p99 and the per-op time
+// chart. It runs and records nothing itself.
 #pragma once
 
-#include <algorithm>
-#include <atomic>
 #include <memory>
 
 #include <QMetaType>
@@ -24,39 +22,17 @@ class QProgressBar;
 class QPushButton;
 class QSpinBox;
 class QTabWidget;
-class QThread;
 class QTreeWidget;
 
 namespace ec::widgets {
 
-struct BenchmarkJob {
-  quint64 id = 0;
+/// What Run asks for (BenchmarkPanel::runRequested): the panel's settings.
+struct BenchmarkRequest {
   QString modelPath;
   QString device = QStringLiteral("host-cpu");
   int iterations = 50, warmup = 5, threads = 1;
-  QString runsDb;  // empty: do not record
-};
-
-/// Runs BenchmarkJobs on the thread it lives on; cancel() may be called from any thread.
-class BenchmarkWorker : public QObject {
-  Q_OBJECT
-
- public:
-  using QObject::QObject;
-  void cancel(quint64 id) { cancelledUpTo_ = std::max<quint64>(cancelledUpTo_.load(), id); }
-
- public slots:
-  void run(const ec::widgets::BenchmarkJob& job);
-
- signals:
-  void progress(quint64 id, int done, int total);
-  /// `runId` is the run history's id (0: not recorded; `recordError` says why when it failed).
-  void finished(quint64 id, ec::widgets::StatsPtr stats, qint64 runId, const QString& recordError);
-  void failed(quint64 id, const QString& message);
-  void cancelled(quint64 id);
-
- private:
-  std::atomic<quint64> cancelledUpTo_{0};
+  bool record = true;
+  QString runsDb;  // empty: the default database (history::default_db_path())
 };
 
 class BenchmarkPanel : public QWidget {
@@ -64,25 +40,25 @@ class BenchmarkPanel : public QWidget {
 
  public:
   explicit BenchmarkPanel(QWidget* parent = nullptr);
-  /// Cancels a running benchmark and waits for the worker thread to end.
-  ~BenchmarkPanel() override;
 
   /// The model (or compiled artefact) to time; empty disables Run.
   void setModelPath(const QString& path);
   QString modelPath() const { return modelPath_; }
   /// Devices offered (ids); "host-cpu" when none are given.
   void setDevices(const QStringList& devices);
-  /// Where runs are recorded (empty: history::default_db_path()).
+  /// Where runs are recorded (empty: the default database).
   void setRunsDatabase(const QString& path) { runsDb_ = path; }
   void setIterations(int n);
   void setWarmup(int n);
   void setThreads(int n);
   void setRecord(bool on);
 
-  /// Starts a benchmark with the panel's settings; false when one runs or no model is set.
+  /// Asks for a benchmark with the panel's settings (runRequested); false when one runs
+  /// or no model is set.
   bool start();
+  /// Asks to cancel the running benchmark (cancelRequested).
   void cancel();
-  bool isRunning() const { return current_ != 0; }
+  bool isRunning() const { return running_; }
 
   /// The last finished run's statistics (null before the first) and its history id.
   StatsPtr stats() const { return stats_; }
@@ -94,7 +70,21 @@ class BenchmarkPanel : public QWidget {
   QProgressBar* progressBar() const { return progress_; }
   QTreeWidget* figures() const { return figures_; }
 
+ public slots:
+  /// The running benchmark's progress (runs done of `total`).
+  void showProgress(int done, int total);
+  /// The benchmark finished: its statistics (null when the device only estimated: `note`
+  /// says what), its run-history id (0: not recorded) and why it was not recorded when
+  /// recording failed ("" otherwise).
+  void showResult(ec::widgets::StatsPtr stats, qint64 runId, const QString& recordError, const QString& note = {});
+  void showFailure(const QString& message);
+  void showCancelled();
+
  signals:
+  /// Run: the request to benchmark (answered by showProgress and one of showResult /
+  /// showFailure / showCancelled).
+  void runRequested(const ec::widgets::BenchmarkRequest& request);
+  void cancelRequested();
   /// A run finished; `stats` is shown by every chart (for the graph's per-op colouring too).
   void finished(ec::widgets::StatsPtr stats, qint64 runId);
   void failed(const QString& message);
@@ -129,9 +119,7 @@ class BenchmarkPanel : public QWidget {
   LatencyHistogram* histogram_ = nullptr;
   OpTimeChart* opTimes_ = nullptr;
 
-  QThread* thread_ = nullptr;
-  BenchmarkWorker* worker_ = nullptr;
-  quint64 last_ = 0, current_ = 0;
+  bool running_ = false;
   StatsPtr stats_;
   qint64 runId_ = 0;
   QString statusText_;
@@ -139,5 +127,5 @@ class BenchmarkPanel : public QWidget {
 
 }  // namespace ec::widgets
 
-Q_DECLARE_METATYPE(ec::widgets::BenchmarkJob)
+Q_DECLARE_METATYPE(ec::widgets::BenchmarkRequest)
 Q_DECLARE_METATYPE(ec::widgets::StatsPtr)

@@ -16,7 +16,6 @@
 #include <QVBoxLayout>
 
 #include "core/devices/provider.h"
-#include "core/errors.h"
 
 namespace ec::widgets {
 namespace {
@@ -26,7 +25,7 @@ std::string s(const QLineEdit* e) { return e->text().trimmed().toStdString(); }
 
 }  // namespace
 
-DevicesPanel::DevicesPanel(const QString& configPath, QWidget* parent) : QWidget(parent), path_(configPath) {
+DevicesPanel::DevicesPanel(QWidget* parent) : QWidget(parent) {
   model_ = new DeviceListModel(this);
   view_ = new QTreeView(this);
   view_->setModel(model_);
@@ -78,13 +77,6 @@ DevicesPanel::DevicesPanel(const QString& configPath, QWidget* parent) : QWidget
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(split);
 
-  try {
-    config_ = ec::devices::load_devices_config(path_.toStdString());
-  } catch (const ec::EdgeCompilerError& e) {
-    configBroken_ = true;
-    status_->setText(QString::fromUtf8(e.what()));
-  }
-
   connect(refresh_, &QPushButton::clicked, this, &DevicesPanel::refreshRequested);
   connect(save_, &QPushButton::clicked, this, [this] { save(); });
   connect(add_, &QPushButton::clicked, this, [this] {
@@ -94,6 +86,14 @@ DevicesPanel::DevicesPanel(const QString& configPath, QWidget* parent) : QWidget
     if (index.isValid()) selectDevice(model_->data(model_->index(index.row(), DeviceListModel::Id)).toString());
   });
   retranslate();
+  loadEditor();
+}
+
+void DevicesPanel::setConfig(const QString& path, const ec::devices::DevicesConfig& config, const QString& readError) {
+  path_ = path;
+  config_ = config;
+  configBroken_ = !readError.isEmpty();
+  status_->setText(readError);
   loadEditor();
 }
 
@@ -252,16 +252,21 @@ bool DevicesPanel::save() {
     return false;
   }
   storeEditor();
-  try {
-    ec::devices::save_devices_config(config_, path_.toStdString());
-  } catch (const ec::EdgeCompilerError& e) {
-    status_->setText(QString::fromUtf8(e.what()));
-    emit configFailed(QString::fromUtf8(e.what()));
-    return false;
-  }
-  status_->setText(tr("Saved to %1").arg(path_));
-  emit configSaved(path_);
-  return true;
+  saved_ = false;
+  emit saveRequested(config_);
+  return saved_;
+}
+
+void DevicesPanel::showSaved(const QString& path) {
+  saved_ = true;
+  status_->setText(tr("Saved to %1").arg(path));
+  emit configSaved(path);
+}
+
+void DevicesPanel::showSaveFailed(const QString& message) {
+  saved_ = false;
+  status_->setText(message);
+  emit configFailed(message);
 }
 
 void DevicesPanel::changeEvent(QEvent* event) {

@@ -27,8 +27,11 @@ class DevicesPanel : public QWidget {
   Q_OBJECT
 
  public:
-  /// `configPath` is the devices.json to read and write (passed in: no settings singleton).
-  explicit DevicesPanel(const QString& configPath, QWidget* parent = nullptr);
+  explicit DevicesPanel(QWidget* parent = nullptr);
+
+  /// The devices.json shown for editing: where it is, what it holds, and why it could
+  /// not be read ("" = it could; otherwise saving is refused: the file is never overwritten).
+  void setConfig(const QString& path, const ec::devices::DevicesConfig& config, const QString& readError = {});
 
   /// The discovered devices (an immutable snapshot from a worker) and discovery's notes.
   void setDevices(std::vector<ec::devices::HardwareDevice> devices, const QStringList& notes);
@@ -39,7 +42,8 @@ class DevicesPanel : public QWidget {
   QString selectedDevice() const { return current_; }
   /// Adds a device only the config knows (a remote board), selected for editing.
   void addRemoteDevice(const QString& id);
-  /// Writes the config (atomically). False, with the message shown and emitted, when it cannot.
+  /// Asks for the edited config to be written (saveRequested). True when it was: the
+  /// handler answers with showSaved() or showSaveFailed() (message shown and emitted).
   bool save();
   const ec::devices::DevicesConfig& config() const { return config_; }
   const QString& configPath() const { return path_; }
@@ -58,8 +62,14 @@ class DevicesPanel : public QWidget {
   };
   const Fields& fields(const std::string& component = {}) const { return fields_.at(component); }
 
+ public slots:
+  void showSaved(const QString& path);
+  void showSaveFailed(const QString& message);
+
  signals:
   void refreshRequested();
+  /// Save: write `config` to configPath(); refused before it is asked when the file could not be read.
+  void saveRequested(const ec::devices::DevicesConfig& config);
   void configSaved(const QString& path);
   void configFailed(const QString& message);
 
@@ -75,6 +85,7 @@ class DevicesPanel : public QWidget {
   QString path_;
   ec::devices::DevicesConfig config_;
   bool configBroken_ = false;  // the file did not parse: never overwrite it
+  bool saved_ = false;
   QString current_;
   QStringList notes_;
   DeviceListModel* model_ = nullptr;

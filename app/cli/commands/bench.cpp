@@ -1,6 +1,6 @@
 // `edgecompile bench`: times a model on the CPU runtime on the given .npy
-// inputs (or deterministic random ones) with the benchmark runner
-// (core/session/benchmark.h) and prints every field of its Stats: init, first
+// inputs (or deterministic random ones), or on a device (--device), through the bench
+// flow (core/flows/bench.h), and prints every field of its Stats: init, first
 // inference, warm-up mean, mean/stdev/min/max/p50/p90/p95/p99, throughput, peak
 // memory and the per-op profile. --json prints the same Stats (docs/bench-json.md),
 // --csv writes one row per timed run. The run is recorded in the run history.
@@ -22,27 +22,22 @@
 #include "app/cli/commands/options.h"
 #include "app/cli/commands/bench_device.h"
 #include "app/cli/commands/record.h"
-#include "core/session/benchmark.h"
+#include "core/flows/bench.h"
 #include "core/util/atomic_file.h"
 
 namespace ec::cli {
 namespace {
 
 struct BenchOptions {
-  std::string model;
-  std::vector<std::string> inputs;  // NAME=FILE.npy
-  int iterations = 50;
-  int warmup = 5;
-  int threads = 0;
-  bool int8_nchw = false;
-  int top = 10;
+  /// model, --device (flows::resolve_bench_device; "" = host-cpu), --iterations, --warmup,
+  /// --threads, --int8-nchw, --top, --input NAME=FILE.npy (input_specs)
+  flows::BenchOptions flow;
   bool json = false;
   bool profile = false;
   bool no_profile = false;
   std::string csv;
   RecordOptions record;
-  std::string device;  // --device ID (bench_device.cpp); "" = host-cpu
-  std::string html;    // --html: the single-file report (app/cli/commands/evidence.h)
+  std::string html;  // --html: the single-file report (app/cli/commands/evidence.h)
 };
 
 // "14.0 MiB", "36.5 KiB".
@@ -85,10 +80,11 @@ std::string csv_text(const runtime::Stats& s) {
   return out.str();
 }
 
-void print_text(const BenchOptions& o, const runtime::InferenceSession& session, const runtime::Stats& s) {
+void print_text(const BenchOptions& o, const flows::BenchOutcome& out) {
+  const runtime::Stats& s = out.stats;
   char line[256];
-  std::cout << o.model << " on the CPU runtime (" << s.threads << " thread" << (s.threads == 1 ? "" : "s") << ", "
-            << (o.inputs.empty() ? "random inputs" : "inputs from .npy") << ")\n";
+  std::cout << o.flow.model << " on the CPU runtime (" << s.threads << " thread" << (s.threads == 1 ? "" : "s") << ", "
+            << (o.flow.input_specs.empty() ? "random inputs" : "inputs from .npy") << ")\n";
   std::snprintf(line, sizeof line, "  init %.3f ms (load + prepare)  first inference %.3f ms", s.init_ms, s.first_ms);
   std::cout << line;
   if (s.warmup > 0) {
@@ -109,16 +105,16 @@ void print_text(const BenchOptions& o, const runtime::InferenceSession& session,
   std::cout << "  peak memory " << size_string(s.peak_rss_bytes)
             << (s.peak_rss_reset ? " (resident set high-water mark of the run)" : " (resident set high-water mark of the process)")
             << ", activation arena " << size_string(s.arena_bytes) << ", packed weights "
-            << size_string(session.packed_weight_bytes()) << ", " << session.fused_activations()
-            << " activations fused into the op before them, " << session.fused_pattern_ops()
-            << " ops removed at load (Cleanup, LayerNorm/GELU/HardSwish, Conv+BatchNorm), " << session.channels_last_ops()
+            << size_string(out.packed_weight_bytes) << ", " << out.fused_activations
+            << " activations fused into the op before them, " << out.fused_pattern_ops
+            << " ops removed at load (Cleanup, LayerNorm/GELU/HardSwish, Conv+BatchNorm), " << out.channels_last_ops
             << " ops run channels-last\n";
   if (s.op_profile.empty()) return;
   const double total = runtime::op_profile_total_ms(s);
   std::snprintf(line, sizeof line, "per-op profile (mean of %d timed runs): ops sum to %.3f ms, %.1f%% of the mean latency\n",
                 s.profiled_runs, total, s.mean_ms > 0 ? 100 * total / s.mean_ms : 0.0);
   std::cout << line;
-  const auto top = runtime::top_ops(s, static_cast<std::size_t>(o.top));
+  const auto top = runtime::top_ops(s, static_cast<std::size_t>(o.flow.top));
   std::cout << "  top " << top.size() << " of " << s.op_profile.size() << " ops by time:\n";
   for (const auto& op : top) {
     std::snprintf(line, sizeof line, "  %9.3f ms  %5.1f%%  ", op.ms, total > 0 ? 100 * op.ms / total : 0.0);
@@ -133,60 +129,34 @@ void print_text(const BenchOptions& o, const runtime::InferenceSession& session,
 }
 
 int bench_model(const BenchOptions& o) {
-  if (auto rc = bench_on_device({o.device, o.model, o.iterations, o.warmup, o.threads, o.json})) return *rc;
+  const flows::BenchDevice where = flows::resolve_bench_device(o.flow.device);
+  flows::BenchOptions request = o.flow;
+  if (where.kind != flows::BenchDevice::Kind::HostCpu) return print_device_bench(flows::bench(request, where), o.json);
   check_writable(o.csv, "--csv");
   check_html_output(o.html);
-  runtime::SessionOptions options;
-  options.threads = o.threads;
-  options.int8_channels_last = !o.int8_nchw;
-  runtime::InferenceSession session(options);
-  runtime::BenchmarkOptions bo;
-  bo.iterations = o.iterations;
-  bo.warmup = o.warmup;
-  bo.profile = !o.no_profile;
-  bo.progress = make_progress_bar();
-  const auto inputs = o.inputs.empty() ? std::map<std::string, runtime::Tensor>{} : read_npy_inputs(o.inputs);
-  const runtime::Stats s = runtime::benchmark_model(session, o.model, bo, inputs);
-  if (!o.csv.empty()) util::write_file_atomically(o.csv, csv_text(s));
+  request.profile = !o.no_profile;
+  request.progress = make_progress_bar();
+  if (!request.input_specs.empty()) request.inputs = read_npy_inputs(request.input_specs);
+  const flows::BenchOutcome out = flows::bench(request, where);
+  if (!o.csv.empty()) util::write_file_atomically(o.csv, csv_text(out.stats));
 
-  nlohmann::json j = runtime::to_json(s);
-  j["model"] = o.model;
-  j["inputs"] = o.inputs.empty() ? "random" : "npy";
-  j["packed_weights_bytes"] = session.packed_weight_bytes();
-  j["fused_activations"] = session.fused_activations();
-  j["fused_pattern_ops_removed"] = session.fused_pattern_ops();
-  j["channels_last_ops"] = session.channels_last_ops();
-  nlohmann::json top = nlohmann::json::array();
-  for (const auto& op : runtime::top_ops(s, static_cast<std::size_t>(o.top)))
-    top.push_back({{"name", op.name}, {"op_type", op.op_type}, {"ms", op.ms}});
-  j["top_ops"] = top;
-  nlohmann::json by_type = nlohmann::json::object();
-  for (const auto& t : runtime::time_by_op_type(s)) by_type[t.op_type] = t.ms;
-  j["ms_by_op_type"] = by_type;
-
-  auto rec = make_record("bench", o.model);
-  rec.target = "cpu";
-  rec.device = o.device.empty() ? "host-cpu" : o.device;
-  rec.options_json = nlohmann::json{{"iterations", o.iterations}, {"warmup", o.warmup}, {"threads", s.threads},
-                                    {"inputs", o.inputs}, {"int8_nchw", o.int8_nchw}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-  rec.report_json = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-  rec.stats = s;
-  const auto id = record_run(o.record, std::move(rec));
+  nlohmann::json j = out.json;
+  const auto id = record_run(o.record, flows::bench_record(request, out));
   if (id > 0) j["run_id"] = id;
   if (!o.html.empty()) {
     render::Evidence ev;
     ev.bench = j;
     ev.bench_path = "bench";
-    write_html_report(o.html, o.model, ev, o.json ? std::cerr : std::cout);
+    write_html_report(o.html, o.flow.model, ev, o.json ? std::cerr : std::cout);
   }
 
   if (o.json) {
     std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
     return 0;
   }
-  print_text(o, session, s);
+  print_text(o, out);
   if (id > 0)
-    std::cout << "recorded as run " << id << " in " << runs_db_path(o.record.runs_db) << " (edgecompile runs show " << id
+    std::cout << "recorded as run " << id << " in " << flows::runs_db_path(o.record.runs_db) << " (edgecompile runs show " << id
               << ")\n";
   return 0;
 }
@@ -196,23 +166,23 @@ int bench_model(const BenchOptions& o) {
 Command add_bench_command(CLI::App& app) {
   auto o = std::make_shared<BenchOptions>();
   auto* cmd = app.add_subcommand("bench", "Time a model on the CPU runtime (--input .npy files, or random inputs with a fixed seed)");
-  cmd->add_option("model", o->model, model_help())->required();
-  cmd->add_option("--input", o->inputs,
+  cmd->add_option("model", o->flow.model, model_help())->required();
+  cmd->add_option("--input", o->flow.input_specs,
                   "NAME=FILE.npy, once per model input (without any: deterministic random data)");
-  cmd->add_option("--iterations", o->iterations, "Timed runs (default 50)")->check(whole_number_at_least(1));
-  cmd->add_option("--warmup", o->warmup, "Warm-up runs after the first, reported apart (default 5)")
+  cmd->add_option("--iterations", o->flow.iterations, "Timed runs (default 50)")->check(whole_number_at_least(1));
+  cmd->add_option("--warmup", o->flow.warmup, "Warm-up runs after the first, reported apart (default 5)")
       ->check(whole_number_at_least(0));
-  add_threads_option(cmd, o->threads);
-  add_int8_nchw_flag(cmd, o->int8_nchw);
+  add_threads_option(cmd, o->flow.threads);
+  add_int8_nchw_flag(cmd, o->flow.int8_nchw);
   cmd->add_flag("--json", o->json, "Print the statistics as JSON (docs/bench-json.md)");
   cmd->add_option("--html", o->html, "Also write a single-file HTML report (graph coloured by time per op, statistics, histogram)");
   cmd->add_option("--csv", o->csv, "Write one row per timed run (iteration, latency_ms) to this file");
-  cmd->add_option("--top", o->top, "Slowest ops to list (default 10; 0 = all)")->check(whole_number_at_least(0));
+  cmd->add_option("--top", o->flow.top, "Slowest ops to list (default 10; 0 = all)")->check(whole_number_at_least(0));
   cmd->add_flag("--profile", o->profile, "Also print the time per op type");
   cmd->add_flag("--no-profile", o->no_profile,
                 "Do not time each op (the per-op profile costs two clock reads per op; for comparisons with other runtimes)")
       ->excludes("--profile");
-  cmd->add_option("--device", o->device,
+  cmd->add_option("--device", o->flow.device,
                   "Device id from `edgecompile devices` (default host-cpu; a virtual device prints an estimate)");
   add_record_options(cmd, o->record);
   return {cmd, [o] { return bench_model(*o); }};

@@ -53,7 +53,7 @@ int run_compile(const CompileCliOptions& o) {
     ev.compile_path = "compile";
     write_html_report(o.html, o.model, ev, o.json ? std::cerr : std::cout);
   }
-  auto rec = make_record("compile", o.model);
+  auto rec = flows::new_run_record("compile", o.model);
   rec.target = rep.backend;
   rec.options_json = out.options.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   rec.report_json = out.report.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);

@@ -39,7 +39,7 @@ render::Evidence load_evidence(const ir::Graph& g, const EvidenceOptions& o) {
     render::check_report_matches(g, *e.bench, o.bench, "benchmark");
   }
   if (o.run != 0) {
-    history::RunStore store(runs_db_path(o.runs_db), history::RunStore::Access::ReadOnly);
+    history::RunStore store(flows::runs_db_path(o.runs_db), history::RunStore::Access::ReadOnly);
     auto r = store.get(o.run);
     const std::string label = "run " + std::to_string(o.run);
     if (!r) throw EdgeCompilerError(ErrorKind::Input, "--run " + std::to_string(o.run) + ": no such run in " + store.path());

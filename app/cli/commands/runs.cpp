@@ -32,7 +32,7 @@ struct RunsOptions {
 std::string basename(const std::string& p) { return std::filesystem::path(p).filename().string(); }
 
 int runs_list(const RunsOptions& o) {
-  const history::RunStore store(runs_db_path(o.runs_db), history::RunStore::Access::ReadOnly);
+  const history::RunStore store(flows::runs_db_path(o.runs_db), history::RunStore::Access::ReadOnly);
   const auto runs = store.list(o.limit);
   if (o.json) {
     // Printed run by run, exactly as dump(2) of {"database", "runs": [...]} would be,
@@ -73,7 +73,7 @@ int runs_list(const RunsOptions& o) {
 }
 
 int runs_show(const RunsOptions& o) {
-  const history::RunStore store(runs_db_path(o.runs_db), history::RunStore::Access::ReadOnly);
+  const history::RunStore store(flows::runs_db_path(o.runs_db), history::RunStore::Access::ReadOnly);
   const auto r = history::must_get(store, o.id);
   if (o.json) {
     std::cout << history::run_show_json(store, r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
@@ -108,7 +108,7 @@ int runs_show(const RunsOptions& o) {
 }
 
 int runs_compare(const RunsOptions& o) {
-  const history::RunStore store(runs_db_path(o.runs_db), history::RunStore::Access::ReadOnly);
+  const history::RunStore store(flows::runs_db_path(o.runs_db), history::RunStore::Access::ReadOnly);
   const auto c = history::compare_runs(history::must_get(store, o.id), history::must_get(store, o.other));
   if (o.json)
     std::cout << history::to_json(c).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';

@@ -1,10 +1,4 @@
-// MainWindow's compile part (issue 15): Model › Compile for target… asks for a
-// target and a quantisation, runs the compile on a worker thread
-// (CompileRunner) with progress and Cancel, and the outcome (the compiled graph
-// and an immutable CompileReport) arrives through queued signals. The Partition
-// panel and the Backend Timeline panel (docks tabbed beside Passes and
-// Quantisation) show it; the graph is coloured TPU / CPU / after the first
-// unsupported op, and one selection is shared by the graph and the panels.
+// CompileController.h: the compile area.
 #include <algorithm>
 #include <map>
 #include <unordered_map>
@@ -26,7 +20,9 @@
 #include <QSpinBox>
 #include <QStatusBar>
 
+#include "app/workbench/CompileController.h"
 #include "app/workbench/CompileRunner.h"
+#include "app/workbench/JobRunner.h"
 #include "app/workbench/MainWindow.h"
 #include "core/backends/backend_registry.h"
 #include "widgets/CoreMessages.h"
@@ -39,124 +35,55 @@
 
 namespace ec::workbench {
 
-bool MainWindow::isCompiling() const { return compile_ && compile_->isRunning(); }
+bool CompileController::isCompiling() const { return compile_ && compile_->isRunning(); }
 
-void MainWindow::createCompilePanels() {
+CompileController::CompileController(MainWindow& window) : QObject(&window), w_(window) {
   using ec::widgets::PartitionPanel;
   using ec::widgets::TimelinePanel;
-  partitionPanel_ = new PartitionPanel(this);
-  partitionDock_ = addPanel(partitionPanel_, tr("Partition"), QStringLiteral("partitionDock"),
+  partitionPanel_ = new PartitionPanel(&w_);
+  partitionDock_ = w_.addPanel(partitionPanel_, tr("Partition"), QStringLiteral("partitionDock"),
                             Qt::BottomDockWidgetArea);
-  timelinePanel_ = new TimelinePanel(this);
-  timelineDock_ = addPanel(timelinePanel_, tr("Backend Timeline"), QStringLiteral("timelineDock"),
+  timelinePanel_ = new TimelinePanel(&w_);
+  timelineDock_ = w_.addPanel(timelinePanel_, tr("Backend Timeline"), QStringLiteral("timelineDock"),
                            Qt::BottomDockWidgetArea);
-  if (auto* logDock = findChild<QDockWidget*>(QStringLiteral("logDock"))) {
-    tabifyDockWidget(logDock, partitionDock_);
-    tabifyDockWidget(logDock, timelineDock_);
+  if (auto* logDock = w_.findChild<QDockWidget*>(QStringLiteral("logDock"))) {
+    w_.tabifyDockWidget(logDock, partitionDock_);
+    w_.tabifyDockWidget(logDock, timelineDock_);
     logDock->raise();
   }
-  retranslated([this] {
+  w_.retranslated([this] {
     partitionDock_->setWindowTitle(tr("Partition"));
     timelineDock_->setWindowTitle(tr("Backend Timeline"));
   });
 
-  compile_ = new CompileSession(this);
-  CompileRunner* runner = compile_->runner();
-  connect(runner, &CompileRunner::progress, this,
-          [this](quint64 id, const QString& stage, int done, int total) {
-            if (id != compile_->current() || !compileProgress_) return;
-            QString name = stage;  // the core's stage names
-            if (stage == QLatin1String("calibrate")) name = tr("calibrating");
-            else if (stage == QLatin1String("report")) name = tr("measuring error");
-            else if (stage == QLatin1String("partition")) name = tr("partitioning");
-            compileProgress_->setLabelText(tr("Compiling: %1…").arg(name));
-            compileProgress_->setMaximum(total > 0 ? total : 0);
-            compileProgress_->setValue(total > 0 ? done : 0);
-          },
-          Qt::QueuedConnection);
-  auto endProgress = [this] {
-    if (compileProgress_) {
-      compileProgress_->hide();
-      compileProgress_->deleteLater();
-      compileProgress_ = nullptr;
-    }
-    if (compileAction_) compileAction_->setEnabled(bool(graph_));
-  };
-  connect(runner, &CompileRunner::finished, this,
-          [this, endProgress](quint64 id, CompileOutcomePtr outcome) {
-            if (!compile_->finish(id)) return;
-            endProgress();
-            compile_->outcome = outcome;
-            partitionPanel_->setStatus({});
-            partitionPanel_->setReport(outcome->report);
-            timelinePanel_->setReport(outcome->report);
-            showCompileOutcome();
-            partitionDock_->show();
-            partitionDock_->raise();
-            resizeDocks({partitionDock_}, {320}, Qt::Vertical);
-            const auto& p = outcome->report->result.partition;
-            // a target predicting compute units per op (PartitionRow::unit) says where they run
-            const bool perUnit = std::any_of(p.rows.begin(), p.rows.end(), [](const auto& r) { return !r.unit.empty(); });
-            if (perUnit) {
-              int units[3] = {0, 0, 0};
-              for (const auto& r : p.rows) ++units[r.unit == "ANE" ? 0 : r.unit == "GPU" ? 1 : 2];
-              statusBar()->showMessage(tr("Compiled (prediction): %1 op(s) on the Neural Engine, %2 on the GPU, %3 on the CPU")
-                                           .arg(units[0])
-                                           .arg(units[1])
-                                           .arg(units[2]),
-                                       10000);
-            } else {
-              statusBar()->showMessage(
-                  tr("Compiled: %1 op(s) on the TPU, %2 on the CPU").arg(p.ops_on_target()).arg(p.ops_on_cpu()), 10000);
-            }
-            emit compiled();
-          },
-          Qt::QueuedConnection);
-  connect(runner, &CompileRunner::failed, this,
-          [this, endProgress](quint64 id, const QString& message) {
-            if (!compile_->finish(id)) return;
-            endProgress();
-            partitionPanel_->setStatus(tr("Compile failed: %1").arg(message));
-            messageBar_->showError(message);
-            statusBar()->showMessage(tr("Compile failed"), 10000);
-            emit compileFailed(message);
-          },
-          Qt::QueuedConnection);
-  connect(runner, &CompileRunner::cancelled, this,
-          [this, endProgress](quint64 id) {
-            if (!compile_->finish(id)) return;
-            endProgress();
-            partitionPanel_->setStatus(tr("Compile cancelled"));
-            statusBar()->showMessage(tr("Compile cancelled"), 5000);
-          },
-          Qt::QueuedConnection);
+  compile_ = new JobRunner(QStringLiteral("CompileRunner"), this);
 
-  connect(partitionPanel_, &PartitionPanel::opActivated, this, &MainWindow::showOpByName);
-  connect(timelinePanel_, &TimelinePanel::opActivated, this, &MainWindow::showOpByName);
-  connect(graphView_, &ec::widgets::GraphView::opSelected, this, [this](int op) {
-    const ec::ir::FrozenGraph& shown = graphView_->graph();
+  connect(partitionPanel_, &PartitionPanel::opActivated, &w_, &MainWindow::showOpByName);
+  connect(timelinePanel_, &TimelinePanel::opActivated, &w_, &MainWindow::showOpByName);
+  connect(w_.views_.graphView, &ec::widgets::GraphView::opSelected, this, [this](int op) {
+    const ec::ir::FrozenGraph& shown = w_.views_.graphView->graph();
     if (!shown || op < 0 || op >= int(shown->ops.size())) return;
     const std::string& name = shown->ops[std::size_t(op)].name;
     partitionPanel_->selectOp(QString::fromStdString(name));
     // The selected op's placement and reason, while the compiled graph is shown.
-    const CompileOutcomePtr& outcome = compile_->outcome;
+    const CompileOutcomePtr& outcome = compileOutcome_;
     if (!outcome || outcome->graph != shown) return;
     if (const auto* row = outcome->report->result.partition.find(name)) {
       const QString where = row->unit == "ANE"                                 ? tr("Neural Engine")
                             : row->unit == "GPU"                               ? tr("GPU")
                             : row->placement == ec::backends::Placement::Target ? tr("TPU")
                                                                                : tr("CPU");
-      statusBar()->showMessage(tr("%1 on the %2: %3")
+      w_.statusBar()->showMessage(tr("%1 on the %2: %3")
                                    .arg(QString::fromStdString(name), where,
                                         QString::fromStdString(row->reason.empty() ? row->status : row->reason)),
                                15000);
     }
   });
 
-  connect(this, &MainWindow::modelShown, this, [this, endProgress] {
+  connect(&w_, &MainWindow::modelShown, this, [this] {
     compile_->forget();
-    compile_->outcome.reset();
-    endProgress();
+    compileOutcome_.reset();
+    endCompileProgress();
     partitionPanel_->setStatus({});
     partitionPanel_->setReport({});
     timelinePanel_->setReport({});
@@ -164,21 +91,21 @@ void MainWindow::createCompilePanels() {
   });
 }
 
-void MainWindow::addCompileAction(QMenu* model) {
-  compileAction_ = model->addAction(QString(), this, &MainWindow::compileDialog);
+void CompileController::addActions(QMenu* model) {
+  compileAction_ = model->addAction(QString(), this, &CompileController::compileDialog);
   compileAction_->setObjectName(QStringLiteral("compileAction"));
   compileAction_->setEnabled(false);  // until a model is shown
-  retranslated([this] {
+  w_.retranslated([this] {
     compileAction_->setText(tr("&Compile for Target…"));
     compileAction_->setStatusTip(
         tr("Partition the model for a target and show what runs on the accelerator and why the rest does not"));
   });
-  connect(this, &MainWindow::modelShown, compileAction_, [this] { compileAction_->setEnabled(true); });
+  connect(&w_, &MainWindow::modelShown, compileAction_, [this] { compileAction_->setEnabled(true); });
 }
 
-void MainWindow::compileDialog() {
-  if (!graph_ || isCompiling()) return;
-  QDialog dialog(this);
+void CompileController::compileDialog() {
+  if (!w_.model_.graph || isCompiling()) return;
+  QDialog dialog(&w_);
   dialog.setObjectName(QStringLiteral("compileDialog"));
   dialog.setWindowTitle(tr("Compile for Target"));
   auto* form = new QFormLayout(&dialog);
@@ -207,7 +134,7 @@ void MainWindow::compileDialog() {
   quant->addItem(tr("Post-training int8"), QStringLiteral("ptq"));
   quant->addItem(tr("None (the model is already quantised, or Core ML float)"), QStringLiteral("none"));
   quant->addItem(tr("int8 weights (Core ML)"), QStringLiteral("weights-int8"));
-  quant->setCurrentIndex(CompileRunner::isQuantised(*graph_) ? 1 : 0);
+  quant->setCurrentIndex(CompileRunner::isQuantised(*w_.model_.graph) ? 1 : 0);
   // Calibration data: a .npy file (or a folder of NAME.npy); empty = fixed-seed random samples.
   auto* calibration = new QLineEdit(&dialog);
   calibration->setObjectName(QStringLiteral("compileCalibration"));
@@ -224,7 +151,7 @@ void MainWindow::compileDialog() {
   auto* samples = new QSpinBox(&dialog);
   samples->setObjectName(QStringLiteral("compileSamples"));
   samples->setRange(1, 10000);
-  samples->setValue(kCompileRandomSamples);
+  samples->setValue(MainWindow::kCompileRandomSamples);
   auto* segments = new QSpinBox(&dialog);
   segments->setObjectName(QStringLiteral("compileSegments"));
   segments->setRange(1, 64);
@@ -284,18 +211,74 @@ void MainWindow::compileDialog() {
               {precision->currentData().toString(), units->currentData().toString(), deployment->currentData().toString()});
 }
 
-void MainWindow::compileFor(const QString& target, const QString& quantize, const TargetOptions& options) {
-  compileWith(target, quantize, {}, kCompileRandomSamples, 1, options);
+void CompileController::endCompileProgress() {
+  if (compileProgress_) {
+    compileProgress_->hide();
+    compileProgress_->deleteLater();
+    compileProgress_ = nullptr;
+  }
+  if (compileAction_) compileAction_->setEnabled(bool(w_.model_.graph));
 }
 
-void MainWindow::compileWith(const QString& target, const QString& quantize, const QString& calibrationFile,
+void CompileController::onCompileProgress(const QString& stage, int done, int total) {
+  if (!compileProgress_) return;
+  QString name = stage;  // the core's stage names
+  if (stage == QLatin1String("calibrate")) name = tr("calibrating");
+  else if (stage == QLatin1String("report")) name = tr("measuring error");
+  else if (stage == QLatin1String("partition")) name = tr("partitioning");
+  compileProgress_->setLabelText(tr("Compiling: %1…").arg(name));
+  compileProgress_->setMaximum(total > 0 ? total : 0);
+  compileProgress_->setValue(total > 0 ? done : 0);
+}
+
+void CompileController::onCompiled(const CompileOutcomePtr& outcome) {
+  endCompileProgress();
+  compileOutcome_ = outcome;
+  partitionPanel_->setStatus({});
+  partitionPanel_->setReport(outcome->report);
+  timelinePanel_->setReport(outcome->report);
+  showCompileOutcome();
+  partitionDock_->show();
+  partitionDock_->raise();
+  w_.resizeDocks({partitionDock_}, {320}, Qt::Vertical);
+  const auto& p = outcome->report->result.partition;
+  // a target predicting compute units per op (PartitionRow::unit) says where they run
+  const bool perUnit = std::any_of(p.rows.begin(), p.rows.end(), [](const auto& r) { return !r.unit.empty(); });
+  if (perUnit) {
+    int units[3] = {0, 0, 0};
+    for (const auto& r : p.rows) ++units[r.unit == "ANE" ? 0 : r.unit == "GPU" ? 1 : 2];
+    w_.statusBar()->showMessage(tr("Compiled (prediction): %1 op(s) on the Neural Engine, %2 on the GPU, %3 on the CPU")
+                                 .arg(units[0])
+                                 .arg(units[1])
+                                 .arg(units[2]),
+                             10000);
+  } else {
+    w_.statusBar()->showMessage(
+        tr("Compiled: %1 op(s) on the TPU, %2 on the CPU").arg(p.ops_on_target()).arg(p.ops_on_cpu()), 10000);
+  }
+  emit w_.compiled();
+}
+
+void CompileController::onCompileFailed(const QString& message) {
+  endCompileProgress();
+  partitionPanel_->setStatus(tr("Compile failed: %1").arg(message));
+  w_.views_.messageBar->showError(message);
+  w_.statusBar()->showMessage(tr("Compile failed"), 10000);
+  emit w_.compileFailed(message);
+}
+
+void CompileController::onCompileCancelled() {
+  endCompileProgress();
+  partitionPanel_->setStatus(tr("Compile cancelled"));
+  w_.statusBar()->showMessage(tr("Compile cancelled"), 5000);
+}
+
+void CompileController::compileWith(const QString& target, const QString& quantize, const QString& calibrationFile,
                              int calibrationSamples, int numSegments, const TargetOptions& options) {
-  if (!graph_ || isCompiling()) return;
+  if (!w_.model_.graph || isCompiling()) return;
   CompileJob job;
-  const int snapshots = passesPanel_ ? passesPanel_->snapshotCount() : 0;
-  job.graph = snapshots > 0 ? passesPanel_->snapshot(snapshots - 1) : graph_;
-  if (!job.graph) job.graph = graph_;
-  job.modelName = QFileInfo(currentPath_).fileName();
+  job.graph = w_.workingGraph();
+  job.modelName = QFileInfo(w_.model_.currentPath).fileName();
   job.target = target;
   bool floatByDefault = false;  // Capabilities::float_by_default of the target asked for
   for (const auto& backend : ec::backends::backend_table())
@@ -311,7 +294,7 @@ void MainWindow::compileWith(const QString& target, const QString& quantize, con
   job.computeUnits = options.computeUnits;
   job.deploymentTarget = options.deploymentTarget;
   if (compileAction_) compileAction_->setEnabled(false);
-  compileProgress_ = new QProgressDialog(tr("Compiling…"), tr("Cancel"), 0, 0, this);
+  compileProgress_ = new QProgressDialog(tr("Compiling…"), tr("Cancel"), 0, 0, &w_);
   compileProgress_->setObjectName(QStringLiteral("compileProgress"));
   compileProgress_->setWindowTitle(tr("Compile for Target"));
   compileProgress_->setMinimumDuration(0);
@@ -320,15 +303,21 @@ void MainWindow::compileWith(const QString& target, const QString& quantize, con
   connect(compileProgress_, &QProgressDialog::canceled, this, [this] { compile_->cancel(); });
   compileProgress_->show();
   partitionPanel_->setStatus(tr("Compiling for %1…").arg(target));
-  compile_->start(std::move(job));
-  statusBar()->showMessage(tr("Compiling for %1…").arg(target));
+  JobHandlers<CompileOutcomePtr> h;
+  h.progress = [this](const QString& stage, int done, int total) { onCompileProgress(stage, done, total); };
+  h.done = [this](const CompileOutcomePtr& outcome) { onCompiled(outcome); };
+  h.failed = [this](const QString& message) { onCompileFailed(message); };
+  h.cancelled = [this] { onCompileCancelled(); };
+  compile_->start<CompileOutcomePtr>([job = std::move(job)](const JobContext& ctx) { return CompileRunner::run(job, ctx); },
+                                     std::move(h));
+  w_.statusBar()->showMessage(tr("Compiling for %1…").arg(target));
 }
 
-void MainWindow::showCompileOutcome() {
-  const CompileOutcomePtr& outcome = compile_->outcome;
+void CompileController::showCompileOutcome() {
+  const CompileOutcomePtr& outcome = compileOutcome_;
   if (!outcome || !outcome->report || !outcome->graph) return;
   const ec::ir::FrozenGraph& graph = outcome->graph;
-  if (graphView_->graph() != graph) setViewsGraph(graph);
+  if (w_.views_.graphView->graph() != graph) w_.setViewsGraph(graph);
   using ec::widgets::PartitionOpModel;
   std::vector<QColor> colors(graph->ops.size());
   std::vector<QString> tips(graph->ops.size());
@@ -349,31 +338,31 @@ void MainWindow::showCompileOutcome() {
   for (std::size_t i = 0; i < graph->ops.size(); ++i) {
     if (auto it = byName.find(graph->ops[i].name); it != byName.end()) place(i, *it->second);
   }
-  graphView_->clearOpValues();
+  w_.views_.graphView->clearOpValues();
   const auto& rowsOf = outcome->report->result.partition.rows;
   if (std::any_of(rowsOf.begin(), rowsOf.end(), [](const auto& r) { return !r.unit.empty(); })) {  // compute units
-    graphView_->setOpHighlights(std::move(colors), {{tr("Neural Engine"), ec::widgets::targetColor()},
+    w_.views_.graphView->setOpHighlights(std::move(colors), {{tr("Neural Engine"), ec::widgets::targetColor()},
                                                     {tr("GPU"), ec::widgets::gpuColor()},
                                                     {tr("CPU"), ec::widgets::cpuColor()}});
     return;
   }
-  graphView_->setOpHighlights(std::move(colors),
+  w_.views_.graphView->setOpHighlights(std::move(colors),
                               {{tr("TPU"), ec::widgets::targetColor()},
                                {tr("CPU (unsupported)"), ec::widgets::cpuColor()},
                                {tr("CPU (after the first unsupported op)"), ec::widgets::afterUnsupportedColor()}});
-  graphView_->setOpToolTips(std::move(tips));
-  propertiesPanel_->setOpAnnotations(tr("Placement (%1)").arg(QString::fromStdString(outcome->report->backend)),
+  w_.views_.graphView->setOpToolTips(std::move(tips));
+  w_.views_.propertiesPanel->setOpAnnotations(tr("Placement (%1)").arg(QString::fromStdString(outcome->report->backend)),
                                      std::move(details));
 }
 
-void MainWindow::showArtefactPartition() {
-  if (!graph_) return;
-  auto report = ec::report::report_of_artefact(*graph_, QFileInfo(currentPath_).fileName().toStdString());
+void CompileController::showArtefactPartition() {
+  if (!w_.model_.graph) return;
+  auto report = ec::report::report_of_artefact(*w_.model_.graph, QFileInfo(w_.model_.currentPath).fileName().toStdString());
   if (!report) return;
   auto outcome = std::make_shared<CompileOutcome>();
-  outcome->graph = graph_;
+  outcome->graph = w_.model_.graph;
   outcome->report = std::make_shared<const ec::report::CompileReport>(std::move(*report));
-  compile_->outcome = outcome;
+  compileOutcome_ = outcome;
   partitionPanel_->setStatus(tr("Read from the compiled file: the split its compiler made"));
   partitionPanel_->setReport(outcome->report);
   timelinePanel_->setReport(outcome->report);
