@@ -6,7 +6,8 @@
 // fused. The registered pass uses ActivationFusion::portable() (every writer has a form
 // for what it makes; the default pipeline runs it only when the CPU runtime honours the
 // attribute, runtime_supports_fused_activation()); the CPU session uses cpu_runtime() at
-// load (core/session/session.cpp).
+// load (core/session/session.cpp); the TFLite writer its own rules (tflite_fusion() in
+// core/backends/tflite/tflite_writer.cpp) before it writes operators.
 #include <algorithm>
 #include <array>
 #include <string>
@@ -119,7 +120,10 @@ class FuseActivation final : public Pass {
     const bool wide = rules_.through_reshape || rules_.allows(Activation::SiLU) ||
                       std::any_of(rules_.producers.begin(), rules_.producers.end(),
                                   [](OpKind k) { return !linear_producer(k); });
-    const UseIndex uses(g, wide ? any_indexed : linear_producer);  // readers of those results only
+    const bool every = std::any_of(rules_.producers.begin(), rules_.producers.end(),
+                                   [](OpKind k) { return !any_indexed(k); });
+    // readers of those results only (of every result when the rules name other producers)
+    const UseIndex uses = every ? UseIndex(g) : UseIndex(g, wide ? any_indexed : linear_producer);
     const auto outputs = graph_output_set(g);
     GraphRewriter rw(g);
     for (std::size_t i = 0; i < g.ops.size(); ++i) {
@@ -148,6 +152,7 @@ class FuseActivation final : public Pass {
       const Found f = find_activation(g, uses, rw, outputs, x);
       if (f.act == Activation::None || !rules_.allows(f.act)) continue;
       const ir::Operation& last = g.ops[f.op];
+      if (rules_.accepts && !rules_.accepts(g, op, last)) continue;
       ir::set_fused_activation(op, f.act);
       g.tensors.erase(x);
       (via >= 0 ? g.ops[static_cast<std::size_t>(via)] : op).outputs[0] = last.outputs[0];

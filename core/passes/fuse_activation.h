@@ -5,6 +5,7 @@
 #pragma once
 
 #include <bitset>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -24,6 +25,10 @@ struct ActivationFusion {
   bool f32_only = false;
   /// Leave ops with op-level quantisation (and quantised activations) alone.
   bool skip_quantised = true;
+  /// The consumer's own condition on a pair the rules allow (e.g. the TFLite writer: the
+  /// activation keeps the op's quantisation, and the op is written as an operator with a
+  /// fused activation field); empty = every allowed pair.
+  std::function<bool(const ir::Graph& g, const ir::Operation& producer, const ir::Operation& activation)> accepts;
 
   void allow(ir::Activation a) { activations.set(static_cast<std::size_t>(a)); }
   bool allows(ir::Activation a) const { return activations.test(static_cast<std::size_t>(a)); }
@@ -36,6 +41,8 @@ struct ActivationFusion {
   /// Add, Sub, Mul, Div; also HARD_SWISH, SILU (x * Sigmoid(x)), GELU, GELU_TANH; through
   /// a Reshape; f32 results only; op-level quantisation ignored.
   static ActivationFusion cpu_runtime();
+  // The TFLite writer's (core/backends/tflite: RELU, RELU6, RELU_N1_TO_1 into the operators
+  // with a fused_activation_function field, quantised graphs too) is declared there.
 };
 
 /// FuseActivation with other rules than the registered pass's (the session's

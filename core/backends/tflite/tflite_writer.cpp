@@ -21,6 +21,7 @@
 #include "core/frontends/tflite/tflite_schema_generated.h"
 #include "core/ir/shape_inference.h"
 #include "core/passes/decompose/decompose.h"
+#include "core/passes/fuse_activation.h"
 #include "core/passes/op_builder.h"
 #include "core/passes/pass_manager.h"
 
@@ -72,6 +73,48 @@ tfl::ActivationFunctionType legal_activation(tfl::ActivationFunctionType act, co
   if (act == A::RELU6 && z + 6.0 / s >= hi) return A::RELU;
   if (act == A::RELU_N1_TO_1 && z + 1.0 / s >= hi) return z - 1.0 / s <= lo ? A::NONE : A::RELU_N1_TO_1;
   return act;
+}
+
+// The special cases (not rows) that write a fused activation: CONV_2D / DEPTHWISE_CONV_2D /
+// CONV_3D, FULLY_CONNECTED, MAX_POOL_2D / AVERAGE_POOL_2D.
+bool takes_fused_activation(K k) {
+  return k == K::Conv || k == K::FullyConnected || k == K::Gemm || k == K::MatMul || k == K::MaxPool ||
+         k == K::AveragePool || k == K::GlobalAveragePool || k == K::GlobalMaxPool;
+}
+
+// Which activation the writer folds into the operator before it (TFLite's
+// fused_activation_function), decided by FuseActivation with these rules: RELU, RELU6 and
+// RELU_N1_TO_1 (a Clip with constant float bounds) whose output keeps the op's
+// quantisation, into an op written as one operator with that field.
+passes::ActivationFusion tflite_fusion() {
+  passes::ActivationFusion r;
+  for (const frontends::tflite_ops::OpRow& row : frontends::tflite_ops::op_table())
+    if (row.act == frontends::tflite_ops::Act::following) r.producers.push_back(row.kind);
+  r.producers.insert(r.producers.end(), {K::Conv, K::FullyConnected, K::Gemm, K::MatMul, K::MaxPool, K::AveragePool});
+  for (const ir::Activation a : {ir::Activation::Relu, ir::Activation::Relu6, ir::Activation::ReluN1To1}) r.allow(a);
+  r.skip_quantised = false;
+  r.accepts = [](const ir::Graph& g, const ir::Operation& op, const ir::Operation& act) {
+    const ir::Tensor *y = g.find_tensor(op.outputs[0]), *a = g.find_tensor(act.outputs[0]), *x = g.find_tensor(op.inputs[0]);
+    if (!y || !a || !x || y->quant != a->quant) return false;
+    if (act.kind == K::Clip) {  // bounds as constant float inputs
+      if (act.inputs.size() != 3) return false;
+      for (std::size_t k = 1; k < 3; ++k) {
+        const ir::Tensor* b = act.inputs[k].empty() ? nullptr : g.find_tensor(act.inputs[k]);
+        if (!b || !b->is_constant() || b->dtype != ir::DType::Float32) return false;
+      }
+    }
+    if (const frontends::tflite_ops::OpRow* row = frontends::tflite_ops::row_for_kind(op.kind))
+      if (!(row->special && row->special(g, op))) return row->act == frontends::tflite_ops::Act::following;
+    switch (op.kind) {
+      case K::Conv:  // not CONV_3D
+        return !(op.attr_string("layout", "NCHW") == "NCHW" && x->shape.rank_known && x->shape.rank() == 5);
+      case K::AveragePool:  // an output on other params than the input's is a QUANTIZE after it
+        return !(x->quant && y->quant && !(x->quant == y->quant));
+      case K::MaxPool: case K::FullyConnected: case K::Gemm: case K::MatMul: return true;
+      default: return false;
+    }
+  };
+  return r;
 }
 
 // The attribute prepare_for_tflite leaves on an op LegaliseTflite could not rewrite: why.
@@ -200,8 +243,15 @@ class Writer {
     return add_tensor(unique(name), ir::DType::Float32, shape, std::nullopt, v.data(), v.size() * sizeof(float));
   }
   /// An activation op reading only `y` (and nothing else reads `y`) folds into its producer.
-  const ir::Operation* fusable_activation(const ir::Operation& op, tfl::ActivationFunctionType& act) const;
-  int output_of(const ir::Operation& op, tfl::ActivationFunctionType& act);
+  /// The op's fused activation (FuseActivation, tflite_fusion()) as TFLite writes it on its output.
+  tfl::ActivationFunctionType fused(const ir::Operation& op) const {
+    return legal_activation(act_of(ir::fused_activation(op), op), t(op.outputs[0]));
+  }
+  /// Refuses a fused activation on an operator that has no field for one.
+  void no_fused_activation(const ir::Operation& op) const {
+    if (const ir::Activation a = ir::fused_activation(op); a != ir::Activation::None)
+      unsupported(op, "fused activation " + std::string(ir::activation_name(a)) + " on an operator without one");
+  }
   /// A fresh tensor like the op's output, for the op's result before a separate LOGISTIC.
   int pre_sigmoid(const ir::Operation& op) {
     const ir::Tensor& y = t(op.outputs[0]);
@@ -440,40 +490,6 @@ std::vector<std::int64_t> Writer::const_ints(const std::string& n, const ir::Ope
   return v;
 }
 
-const ir::Operation* Writer::fusable_activation(const ir::Operation& op, tfl::ActivationFunctionType& act) const {
-  using A = tfl::ActivationFunctionType;
-  act = A::NONE;
-  const std::string& y = op.outputs[0];
-  if (outputs_.count(y)) return nullptr;
-  auto c = consumers_.find(y);
-  if (c == consumers_.end() || c->second != 1) return nullptr;
-  for (const auto& n : g_.ops) {
-    if (n.inputs.empty() || n.inputs[0] != y) continue;
-    const ir::Tensor& a = t(y);
-    const ir::Tensor& b = t(n.outputs[0]);
-    if (a.quant != b.quant) return nullptr;
-    if (n.kind == K::Relu) { act = A::RELU; return &n; }
-    if (n.kind == K::Clip && n.inputs.size() == 3 && !n.inputs[1].empty() && !n.inputs[2].empty()) {
-      const ir::Tensor &lo = t(n.inputs[1]), &hi = t(n.inputs[2]);
-      if (!lo.is_constant() || !hi.is_constant() || lo.dtype != ir::DType::Float32 || hi.dtype != ir::DType::Float32) return nullptr;
-      const float l = lo.data->as<float>()[0], h = hi.data->as<float>()[0];
-      if (l == 0.f && h == 6.f) { act = A::RELU6; return &n; }
-      if (l == -1.f && h == 1.f) { act = A::RELU_N1_TO_1; return &n; }
-    }
-    return nullptr;
-  }
-  return nullptr;
-}
-
-// The tensor an op writes: its own output, or that of a fused activation after it.
-int Writer::output_of(const ir::Operation& op, tfl::ActivationFunctionType& act) {
-  const ir::Operation* a = fusable_activation(op, act);
-  if (!a) return tensor(op.outputs[0]);
-  folded_.insert(a);
-  act = legal_activation(act, t(a->outputs[0]));
-  return tensor(a->outputs[0]);
-}
-
 void Writer::conv(const ir::Operation& op) {
   if (op.attr_string("layout", "NCHW") == "NCHW" && t(op.inputs[0]).shape.rank_known && t(op.inputs[0]).shape.rank() == 5)
     return conv3d(op);
@@ -529,7 +545,7 @@ void Writer::conv(const ir::Operation& op) {
   tfl::ActivationFunctionType act =
       sigmoid ? tfl::ActivationFunctionType::NONE
               : legal_activation(act_of(ir::fused_activation(op), op), t(op.outputs[0]));
-  const int y = sigmoid ? pre_sigmoid(op) : act == tfl::ActivationFunctionType::NONE ? output_of(op, act) : tensor(op.outputs[0]);
+  const int y = sigmoid ? pre_sigmoid(op) : tensor(op.outputs[0]);
   int bias = op.inputs.size() > 2 ? tensor(op.inputs[2]) : -1;
   if (bias < 0 && x.quant && w.quant) {
     // TFLite's int8 kernels want an int32 bias: zeros with scale s_x * s_w.
@@ -831,6 +847,7 @@ void Writer::pool(const ir::Operation& op) {
   const bool avg = op.kind == K::AveragePool || op.kind == K::GlobalAveragePool;
   const bool nhwc = op.attr_string("layout", "NCHW") == "NHWC";
   const ir::Tensor& x = t(op.inputs[0]);
+  if (global) no_fused_activation(op);  // MEAN / REDUCE_MAX
   if (global && x.shape.rank_known && (!nhwc || x.shape.rank() != 4)) {
     // Global pooling of any rank = MEAN / REDUCE_MAX over the spatial axes, dims kept.
     std::vector<std::int64_t> axes;
@@ -931,9 +948,13 @@ void Writer::pool(const ir::Operation& op) {
   // TFLite's 8-bit AVERAGE_POOL_2D keeps its input's params (its quantisation spec): an
   // output on others is a QUANTIZE after it.
   const bool requantize = avg && x.quant && yt.quant && !(x.quant == yt.quant);
-  tfl::ActivationFunctionType act = tfl::ActivationFunctionType::NONE;
+  // The fused activation (tflite_fusion(): never with `requantize`) on the pool, or on the
+  // correction's MUL.
+  const tfl::ActivationFunctionType fa = fused(op);
+  if (requantize && fa != tfl::ActivationFunctionType::NONE) no_fused_activation(op);
+  const tfl::ActivationFunctionType act = correction.empty() ? fa : tfl::ActivationFunctionType::NONE;
   int y = correction.empty() && !requantize
-              ? output_of(op, act)
+              ? tensor(op.outputs[0])
               : add_tensor(unique(op.outputs[0] + (requantize ? "/pooled" : "/uncorrected")), x.dtype, yt.shape.sizes(), x.quant);
   const auto o = tfl::CreatePool2DOptions(fbb_, padding, static_cast<int>(s[1]), static_cast<int>(s[0]), static_cast<int>(k[1]),
                                           static_cast<int>(k[0]), act);
@@ -943,9 +964,8 @@ void Writer::pool(const ir::Operation& op) {
     // x k_h k_w / count: the window's sum over the values the op counts
     const int c = add_tensor(unique(op.name + "/count_correction"), ir::DType::Float32, {1, out[0], out[1], 1}, std::nullopt,
                              correction.data(), correction.size() * 4);
-    tfl::ActivationFunctionType a2;
-    const int yo = output_of(op, a2);
-    emit(B::MUL, {y, c}, {yo}, tfl::BuiltinOptions::MulOptions, tfl::CreateMulOptions(fbb_, a2).Union(), 1);
+    const int yo = tensor(op.outputs[0]);
+    emit(B::MUL, {y, c}, {yo}, tfl::BuiltinOptions::MulOptions, tfl::CreateMulOptions(fbb_, fa).Union(), 1);
   }
   if (requantize)
     emit(B::QUANTIZE, {y}, {tensor(op.outputs[0])}, tfl::BuiltinOptions::QuantizeOptions, tfl::CreateQuantizeOptions(fbb_).Union(), 2);
@@ -2178,6 +2198,8 @@ void Writer::write_op(const ir::Operation& op) {
       if (std::string why = row->check(g_, op); !why.empty()) unsupported(op, why);
     const int n = row->operator_inputs() < 0 ? static_cast<int>(op.inputs.size()) : row->operator_inputs();
     A act = A::NONE;
+    if (row->act == frontends::tflite_ops::Act::following) act = fused(op);
+    else no_fused_activation(op);
     fb::Offset<void> options = 0;
     int out = -1;
     std::vector<int> inputs(static_cast<std::size_t>(n), -1);
@@ -2195,7 +2217,7 @@ void Writer::write_op(const ir::Operation& op) {
     };
     for (const char* c = row->order; *c; ++c) {
       if (*c == 'o' && row->write) options = row->write({fbb_, g_, act}, op);
-      if (*c == 'y') out = row->act == frontends::tflite_ops::Act::following ? output_of(op, act) : y();
+      if (*c == 'y') out = y();
       if (*c >= '0' && *c <= '9' && *c - '0' < n) add_input(*c - '0');
       if (*c == '*')
         for (int i = 0; i < n; ++i) add_input(i);
@@ -2205,6 +2227,7 @@ void Writer::write_op(const ir::Operation& op) {
     return;
   }
   // The special cases: decompositions, layouts, quantisation, fused activations.
+  if (!takes_fused_activation(op.kind)) no_fused_activation(op);
   switch (op.kind) {
     case K::Xor: return logic(op);
     case K::Mod: case K::BitShift: case K::Pow: return integer_arithmetic(op);
@@ -2315,7 +2338,7 @@ void Writer::fully_connected(const ir::Operation& op) {
   const ir::Activation fused = ir::fused_activation(op);
   const bool sigmoid = (fused == ir::Activation::Sigmoid || fused == ir::Activation::Tanh) && !t(op.outputs[0]).quant;
   A act = sigmoid ? A::NONE : legal_activation(act_of(ir::fused_activation(op), op), t(op.outputs[0]));
-  const int out = sigmoid ? pre_sigmoid(op) : act == A::NONE ? output_of(op, act) : y();
+  const int out = sigmoid ? pre_sigmoid(op) : y();
   const bool keep = x.shape.rank() > 2;
   const auto o = tfl::CreateFullyConnectedOptions(fbb_, act, tfl::FullyConnectedOptionsWeightsFormat::DEFAULT, keep);
   emit(B::FULLY_CONNECTED, {in(0), wi, bias}, {out}, tfl::BuiltinOptions::FullyConnectedOptions, o.Union(),
@@ -2979,6 +3002,10 @@ ir::Graph prepare_for_tflite(ir::Graph g, const TfliteWriteOptions& opts) {
   return g;
 }
 
-std::string save_tflite(const ir::Graph& g, const TfliteWriteOptions& opts) { return Writer(g, opts).write(); }
+std::string save_tflite(const ir::Graph& g, const TfliteWriteOptions& opts) {
+  ir::Graph fused = g;  // constants are shared, not copied
+  passes::make_fuse_activation_pass(tflite_fusion())->run(fused);
+  return Writer(fused, opts).write();
+}
 
 }  // namespace ec::backends::tflite
